@@ -1,0 +1,69 @@
+// cohsim validate FILE...: check scenario files and list every problem with the field and the fix.
+#include "app/cohsim/command.h"
+#include "core/scenario/input_error.h"
+#include "core/scenario/scenario_loader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace coh::cli {
+
+namespace {
+
+std::string summary(const core::Scenario& s)
+{
+    auto count = [&](core::InstanceRole role) {
+        return std::count_if(s.serving.instances.begin(), s.serving.instances.end(),
+                             [role](const core::InstanceSpec& i) { return i.role == role; });
+    };
+    return fmt::format("{} nodes, {} links, model {}, {} prefill / {} decode instances", s.topology.nodes.size(),
+                       s.topology.links.size(), s.model.name, count(core::InstanceRole::Prefill),
+                       count(core::InstanceRole::Decode));
+}
+
+// Validates one file; returns the exit code it deserves.
+int validateFile(const std::string& path)
+{
+    try {
+        core::Scenario scenario = core::loadScenarioFile(path);
+        fmt::print("{}: ok ({})\n", path, summary(scenario));
+        return kExitOk;
+    } catch (const core::InputError& e) {
+        const auto& problems = e.problems();
+        fmt::print(stderr, "{}: {} problem{}\n", path, problems.size(), problems.size() == 1 ? "" : "s");
+        for (const auto& p : problems) {
+            fmt::print(stderr, "  {}{}\n", p.field.empty() ? "" : p.field + ": ", p.message);
+            if (!p.fix.empty())
+                fmt::print(stderr, "    fix: {}\n", p.fix);
+        }
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "{}: error: {}\n", path, e.what());
+        return kExitFailure;
+    }
+}
+
+} // namespace
+
+static const bool registered = registerCommand("validate", [](CLI::App& app, GlobalOptions&) {
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto* cmd = app.add_subcommand("validate", "Check scenario files; list every problem with its field and fix");
+    cmd->add_option("files", *files, "Scenario JSON files")->required();
+    cmd->callback([files] {
+        int worst = kExitOk;
+        for (const auto& path : *files) {
+            int code = validateFile(path);
+            // Bad input (2) outranks an internal failure (1): it is what the user can act on.
+            if (code == kExitBadInput || (code == kExitFailure && worst == kExitOk))
+                worst = code;
+        }
+        std::fflush(stdout);
+        if (worst != kExitOk)
+            throw CommandExit{worst};
+    });
+});
+
+} // namespace coh::cli

@@ -1,0 +1,68 @@
+#include "core/engine/direct_transfer_kv.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+DirectTransferKv::DirectTransferKv(FlowNetwork& network, EventRecorder& recorder,
+                                   std::vector<std::vector<std::uint32_t>> instanceNodes, std::uint64_t kvBytesPerToken,
+                                   std::uint32_t blockTokens, std::size_t requests)
+    : m_network(network)
+    , m_recorder(recorder)
+    , m_instanceNodes(std::move(instanceNodes))
+    , m_kvBytesPerToken(kvBytesPerToken)
+    , m_blockTokens(blockTokens)
+    , m_writer(requests, 0)
+    , m_pending(requests, 0)
+{
+}
+
+void DirectTransferKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t)
+{
+    m_writer[request] = instance;
+}
+
+void DirectTransferKv::acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
+{
+    const auto& from = m_instanceNodes[m_writer[request]];
+    const auto& to = m_instanceNodes[instance];
+    // Each block is sharded by KV head across a TP group; shard pairs move in parallel.
+    const std::size_t shards = std::max(from.size(), to.size());
+    const double bytes = static_cast<double>(tokens) * static_cast<double>(m_kvBytesPerToken);
+    m_pending[request] = static_cast<std::uint16_t>(shards);
+    ++m_transfers;
+    for (std::size_t s = 0; s < shards; ++s) {
+        const std::uint32_t src = from[s % from.size()], dst = to[s % to.size()];
+        const auto route = m_network.routing().routeId(src, dst);
+        if (src != dst)
+            m_bytes += bytes / shards;
+        m_network.send(route, src == dst ? 0.0 : bytes / shards, (std::uint64_t{tokens} << 32) | request);
+    }
+}
+
+void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
+{
+    const auto request = static_cast<std::uint32_t>(flow.cookie & 0xffffffffu);
+    const auto tokens = static_cast<std::uint32_t>(flow.cookie >> 32);
+    if (flow.bytes > 0) {
+        const Route& route = m_network.routing().route(flow.route);
+        MessageRecord m;
+        m.start = flow.start;
+        m.end = flow.delivered;
+        m.src = route.src;
+        m.dst = route.dst;
+        m.path = flow.route;
+        m.kind = MessageKind::KvData;
+        m.request = request;
+        m.firstBlock = 0;
+        m.blockCount = (tokens + m_blockTokens - 1) / m_blockTokens;
+        m.bytes = flow.bytes;
+        m_recorder.add(m);
+    }
+    if (--m_pending[request] == 0 && listener())
+        listener()->onKvReady(request);
+}
+
+void DirectTransferKv::release(std::uint32_t) {}
+
+} // namespace coh::core

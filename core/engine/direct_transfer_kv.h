@@ -1,0 +1,41 @@
+#pragma once
+// The simplest KvMemory: prefill writes KV into its own HBM; a decode instance's first read copies every
+// block over the network (one message per tensor-parallel shard pair), after which all reads and appends
+// are local. No copy is ever shared, so nothing needs coherence messages.
+#include "core/engine/event_recorder.h"
+#include "core/engine/kv_memory.h"
+#include "core/net/flow_network.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+class DirectTransferKv final : public KvMemory, public FlowSink {
+public:
+    // instanceNodes[i] are the nodes of instance i (a TP group shards every block across them).
+    DirectTransferKv(FlowNetwork& network, EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
+                     std::uint64_t kvBytesPerToken, std::uint32_t blockTokens, std::size_t requests);
+
+    void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
+    void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
+    SimTime decodeStep(std::uint32_t, std::uint32_t, std::uint32_t) override { return 0; }
+    void release(std::uint32_t request) override;
+
+    void onFlowDelivered(const FlowInfo& flow) override;
+
+    KvStats stats() const override { return {m_transfers, m_bytes}; }
+
+private:
+    FlowNetwork& m_network;
+    EventRecorder& m_recorder;
+    std::vector<std::vector<std::uint32_t>> m_instanceNodes;
+    std::uint64_t m_kvBytesPerToken;
+    std::uint32_t m_blockTokens;
+    std::vector<std::uint32_t> m_writer;  // per request: prefill instance holding the blocks
+    std::vector<std::uint16_t> m_pending; // per request: shard messages still in flight
+    std::uint64_t m_transfers = 0;
+    double m_bytes = 0;
+};
+
+} // namespace coh::core

@@ -1,0 +1,30 @@
+#pragma once
+// The event record for replay: every network message, or a uniform sample (reservoir) once the scenario's
+// limit is reached, so long runs keep a bounded, unbiased record.
+#include "core/engine/run_result.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+class EventRecorder {
+public:
+    EventRecorder(std::uint32_t limit, std::uint64_t seed);
+
+    void add(const MessageRecord& message);
+
+    std::uint64_t total() const { return m_total; }
+    // The kept messages, ordered by start time (the sample is gathered out of order).
+    std::vector<MessageRecord> takeSorted();
+
+private:
+    std::uint64_t nextRandom();
+
+    std::uint32_t m_limit;
+    std::uint64_t m_state;
+    std::uint64_t m_total = 0;
+    std::vector<MessageRecord> m_kept;
+};
+
+} // namespace coh::core

@@ -1,0 +1,50 @@
+#pragma once
+// The seam between serving and coherence: every KV read and write of the serving engine goes through this
+// interface. The coherence layer implements it with protocol tables; DirectTransferKv (the plain
+// prefill -> decode copy) is its simplest implementation.
+#include "core/sim/event.h"
+#include "core/sim/time.h"
+
+#include <cstdint>
+
+namespace coh::core {
+
+class KvListener {
+public:
+    virtual ~KvListener() = default;
+    // The blocks requested by acquireForDecode() are now readable at the decode instance.
+    virtual void onKvReady(std::uint32_t request) = 0;
+};
+
+// What a KV implementation moved, for the run summary.
+struct KvStats {
+    std::uint64_t transfers = 0; // reads that needed data from another instance
+    double bytes = 0;            // bytes that crossed links
+};
+
+class KvMemory {
+public:
+    virtual ~KvMemory() = default;
+
+    void setListener(KvListener* listener) { m_listener = listener; }
+
+    // Prefill at `instance` has written tokens [0, tokens) of the request's sequence.
+    virtual void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
+    // The decode `instance` will read the sequence: make its blocks readable there (a read miss served by
+    // the protocol), then call KvListener::onKvReady.
+    virtual void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
+    // One decode step at `instance`: read every block of the sequence, append token number `tokens` - 1.
+    // Returns the time the step stalls on coherence before it may proceed (0 when all copies are local).
+    virtual SimTime decodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
+    // The sequence is finished; its copies may be dropped.
+    virtual void release(std::uint32_t request) = 0;
+    virtual KvStats stats() const = 0;
+
+protected:
+    KvListener* listener() const { return m_listener; }
+
+private:
+    KvListener* m_listener = nullptr;
+};
+
+} // namespace coh::core

@@ -1,0 +1,28 @@
+#pragma once
+// Bytes carried by each link direction, per fixed time bucket: the per-link utilisation time series.
+#include "core/sim/time.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+class LinkUsage {
+public:
+    LinkUsage(std::size_t channels, SimTime interval);
+
+    // `bytesPerNs` flowed on `channel` throughout [from, to).
+    void add(std::uint32_t channel, SimTime from, SimTime to, double bytesPerNs);
+
+    SimTime interval() const { return m_interval; }
+    double totalBytes(std::uint32_t channel) const { return m_total[channel]; }
+    const std::vector<double>& buckets(std::uint32_t channel) const { return m_buckets[channel]; }
+    std::size_t channels() const { return m_total.size(); }
+
+private:
+    SimTime m_interval;
+    std::vector<double> m_total;
+    std::vector<std::vector<double>> m_buckets;
+};
+
+} // namespace coh::core

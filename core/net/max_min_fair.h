@@ -1,0 +1,25 @@
+#pragma once
+// Max-min fair rates by progressive filling: raise every flow's rate together until a channel saturates,
+// freeze the flows on it, repeat. The allocation flow-level simulators (SimGrid, ns-3 flow models) use.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace coh::core {
+
+class MaxMinFairSolver {
+public:
+    // flowChannels[f] lists the channels flow f crosses; capacities are bytes/ns per channel.
+    // Writes rates (bytes/ns) into `rates`. Scratch space is kept between calls, so solving allocates
+    // only while the problem grows.
+    void solve(std::span<const std::span<const std::uint32_t>> flowChannels, std::span<const double> capacities,
+               std::vector<double>& rates);
+
+private:
+    std::vector<double> m_remaining;       // per channel
+    std::vector<std::uint32_t> m_unfrozen; // per channel: flows not yet fixed
+    std::vector<std::uint32_t> m_touched;  // channels used by at least one flow
+    std::vector<bool> m_frozen;            // per flow
+};
+
+} // namespace coh::core

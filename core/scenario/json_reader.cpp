@@ -1,0 +1,388 @@
+#include "core/scenario/json_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace coh::core {
+
+using nlohmann::json;
+
+void ProblemList::add(std::string field, std::string message, std::string fix)
+{
+    m_problems.push_back({m_file, std::move(field), std::move(message), std::move(fix)});
+}
+
+void ProblemList::throwIfAny() const
+{
+    if (!m_problems.empty())
+        throw InputError(m_problems);
+}
+
+std::string jsonPointer(const std::string& parent, std::string_view key)
+{
+    std::string out = parent + '/';
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string jsonPointer(const std::string& parent, std::size_t index)
+{
+    return parent + '/' + std::to_string(index);
+}
+
+nlohmann::json readJsonFile(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw InputError(path, "", "file not found",
+                         fmt::format("check the path; relative paths are taken from the current folder ({})",
+                                     fs::current_path(ec).string()));
+    if (fs::is_directory(path, ec))
+        throw InputError(path, "", "is a folder, not a JSON file", "name the .json file inside it");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "", "cannot open the file for reading", "check its permissions");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseJsonText(text.str(), path);
+}
+
+nlohmann::json parseJsonText(const std::string& text, const std::string& file)
+{
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw InputError(file, "", "the file is empty",
+                         "write a JSON object such as { \"name\": \"my-scenario\", ... }");
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        // e.byte is the 1-based offset of the last character read; turn it into line and column.
+        std::size_t pos = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+        auto end = text.begin() + static_cast<std::ptrdiff_t>(pos);
+        std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
+        std::size_t lineStart = pos == 0 ? std::string::npos : text.rfind('\n', pos - 1);
+        std::size_t column = lineStart == std::string::npos ? pos + 1 : pos - lineStart;
+        std::string what = e.what();
+        auto detail = what.find("syntax error");
+        std::string reason = detail == std::string::npos ? what : what.substr(detail);
+        throw InputError(file, "", fmt::format("malformed JSON at line {}, column {}: {}", line, column, reason),
+                         "look for a missing comma, quote or bracket at or just before that spot; JSON allows no "
+                         "comments and no trailing commas");
+    }
+}
+
+const char* describeJsonType(const json& value)
+{
+    switch (value.type()) {
+    case json::value_t::null:
+        return "null";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::boolean:
+        return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+        return "a number";
+    case json::value_t::binary:
+        return "binary data";
+    case json::value_t::discarded:
+        return "invalid";
+    }
+    return "unknown";
+}
+
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+std::size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::optional<std::string> closestName(std::string_view name, const std::vector<std::string>& candidates)
+{
+    const std::string needle = lower(name);
+    std::optional<std::string> best;
+    std::size_t bestDistance = 0;
+    for (const auto& candidate : candidates) {
+        std::size_t d = editDistance(needle, lower(candidate));
+        if (!best || d < bestDistance) {
+            best = candidate;
+            bestDistance = d;
+        }
+    }
+    // A third of the length, at least 1 and at most 3 edits: "bandwith" finds "bandwidth", "foo" finds nothing.
+    std::size_t limit = std::clamp<std::size_t>(needle.size() / 3, 1, 3);
+    if (best && bestDistance <= limit)
+        return best;
+    return std::nullopt;
+}
+
+std::string joinNames(const std::vector<std::string>& names, std::size_t limit)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < limit; ++i) {
+        if (i > 0)
+            out += ", ";
+        out += names[i];
+    }
+    if (names.size() > limit)
+        out += fmt::format(", … ({} more)", names.size() - limit);
+    return out;
+}
+
+ObjectReader::ObjectReader(ProblemList& problems, const json& value, std::string pointer, const char* example)
+    : m_problems(problems)
+    , m_pointer(std::move(pointer))
+{
+    if (value.is_object())
+        m_object = &value;
+    else
+        m_problems.add(m_pointer.empty() ? "/" : m_pointer,
+                       fmt::format("must be an object, not {}", describeJsonType(value)),
+                       fmt::format("write an object such as {}", example));
+}
+
+void ObjectReader::problem(std::string_view key, std::string message, std::string fix)
+{
+    m_problems.add(pointerTo(key), std::move(message), std::move(fix));
+}
+
+void ObjectReader::missing(std::string_view key, Need need)
+{
+    if (need.required)
+        m_problems.add(pointerTo(key), fmt::format("missing required key '{}'", key),
+                       fmt::format("add \"{}\": {}", key, need.example));
+}
+
+const json* ObjectReader::get(std::string_view key, Need need)
+{
+    m_known.emplace(key);
+    if (!m_object)
+        return nullptr;
+    auto it = m_object->find(key);
+    if (it == m_object->end()) {
+        missing(key, need);
+        return nullptr;
+    }
+    return &*it;
+}
+
+std::optional<std::string> ObjectReader::string(std::string_view key, Need need)
+{
+    const json* v = get(key, need);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_string()) {
+        problem(key, fmt::format("'{}' must be a string, not {}", key, describeJsonType(*v)),
+                fmt::format("write it in quotes, e.g. \"{}\": {}", key, need.required ? need.example : "\"...\""));
+        return std::nullopt;
+    }
+    return v->get<std::string>();
+}
+
+std::optional<double> ObjectReader::number(std::string_view key, Need need)
+{
+    const json* v = get(key, need);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_number()) {
+        problem(key, fmt::format("'{}' must be a number, not {}", key, describeJsonType(*v)),
+                fmt::format("write a plain number without quotes, e.g. \"{}\": {}", key,
+                            need.required ? need.example : "1"));
+        return std::nullopt;
+    }
+    return v->get<double>();
+}
+
+std::optional<double> ObjectReader::positive(std::string_view key, Need need)
+{
+    auto v = number(key, need);
+    if (v && !(*v > 0)) {
+        problem(key, fmt::format("'{}' must be positive, not {}", key, *v),
+                fmt::format("use a value above 0, e.g. \"{}\": {}", key, need.required ? need.example : "1"));
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<double> ObjectReader::nonNegative(std::string_view key, Need need)
+{
+    auto v = number(key, need);
+    if (v && *v < 0) {
+        problem(key, fmt::format("'{}' must not be negative, not {}", key, *v),
+                fmt::format("use 0 or more, e.g. \"{}\": {}", key, need.required ? need.example : "0"));
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<double> ObjectReader::fraction(std::string_view key, Need need)
+{
+    auto v = number(key, need);
+    if (v && !(*v > 0 && *v <= 1)) {
+        problem(key, fmt::format("'{}' must be in (0, 1], not {}", key, *v),
+                fmt::format("use a fraction above 0 and at most 1, e.g. \"{}\": 0.8", key));
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need need, std::uint64_t min,
+                                                   std::uint64_t max)
+{
+    const json* v = get(key, need);
+    if (!v)
+        return std::nullopt;
+    const char* example = need.required ? need.example : "1";
+    bool whole = v->is_number_unsigned() || v->is_number_integer() ||
+                 (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
+    if (!whole) {
+        problem(key, fmt::format("'{}' must be a whole number, not {}", key, v->dump()),
+                fmt::format("write an integer without quotes, e.g. \"{}\": {}", key, example));
+        return std::nullopt;
+    }
+    double asDouble = v->get<double>();
+    if (asDouble < static_cast<double>(min) || asDouble > static_cast<double>(max)) {
+        problem(key, fmt::format("'{}' must be between {} and {}, not {}", key, min, max, v->dump()),
+                fmt::format("use a value in that range, e.g. \"{}\": {}", key, example));
+        return std::nullopt;
+    }
+    if (v->is_number_unsigned())
+        return v->get<std::uint64_t>();
+    return static_cast<std::uint64_t>(asDouble);
+}
+
+std::optional<std::uint32_t> ObjectReader::count(std::string_view key, Need need, std::uint32_t min)
+{
+    auto v = integer(key, need, min, UINT32_MAX);
+    if (!v)
+        return std::nullopt;
+    return static_cast<std::uint32_t>(*v);
+}
+
+std::optional<double> ObjectReader::quantity(Quantity q, std::string_view key, Need need)
+{
+    const json* v = get(key, need.required ? Need{true, quantityExample(q)} : need);
+    if (!v)
+        return std::nullopt;
+    double value = 0;
+    if (v->is_number()) {
+        value = v->get<double>();
+    } else if (v->is_string()) {
+        try {
+            value = parseQuantity(q, v->get<std::string>());
+        } catch (const UnitError& e) {
+            problem(key, fmt::format("cannot read '{}' as a {}: {}", key, quantityName(q), e.what()),
+                    fmt::format("write a number with a unit, e.g. \"{}\": {}", key, quantityExample(q)));
+            return std::nullopt;
+        }
+    } else {
+        problem(key,
+                fmt::format("'{}' must be a {} (a string with a unit or a number), not {}", key, quantityName(q),
+                            describeJsonType(*v)),
+                fmt::format("e.g. \"{}\": {}", key, quantityExample(q)));
+        return std::nullopt;
+    }
+    if (q != Quantity::Time && !(value > 0)) {
+        problem(key, fmt::format("{} must be positive, not {}", key, v->dump()),
+                fmt::format("use a value above zero, e.g. \"{}\": {}", key, quantityExample(q)));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<SimTime> ObjectReader::time(std::string_view key, Need need, bool allowZero)
+{
+    auto ns = quantity(Quantity::Time, key, need);
+    if (!ns)
+        return std::nullopt;
+    double rounded = std::round(*ns);
+    const char* bound = allowZero ? "not be negative" : "be positive";
+    if (rounded < 0 || (!allowZero && rounded <= 0)) {
+        problem(key, fmt::format("{} must {}, not {}", key, bound, m_object->at(std::string(key)).dump()),
+                fmt::format("e.g. \"{}\": {}", key, quantityExample(Quantity::Time)));
+        return std::nullopt;
+    }
+    if (rounded >= 9.2e18) {
+        problem(key, fmt::format("{} is too long (the limit is about 292 years)", key),
+                fmt::format("e.g. \"{}\": \"2 s\"", key));
+        return std::nullopt;
+    }
+    return static_cast<SimTime>(rounded);
+}
+
+void ObjectReader::reportUnknownName(std::string_view key, const std::string& name,
+                                     const std::vector<std::string>& known)
+{
+    std::string message = fmt::format("unknown {} '{}'", key, name);
+    if (auto suggestion = closestName(name, known))
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+    problem(key, message, fmt::format("use one of: {}", joinNames(known)));
+}
+
+void ObjectReader::rejectKeys(std::initializer_list<std::string_view> keys, std::string_view why)
+{
+    for (auto key : keys) {
+        m_known.emplace(key);
+        if (m_object && m_object->contains(key))
+            problem(key, fmt::format("'{}' {}", key, why), fmt::format("remove \"{}\"", key));
+    }
+}
+
+void ObjectReader::finish()
+{
+    if (!m_object)
+        return;
+    std::vector<std::string> known(m_known.begin(), m_known.end());
+    for (const auto& [key, value] : m_object->items()) {
+        if (m_known.count(key))
+            continue;
+        if (auto suggestion = closestName(key, known))
+            problem(key, fmt::format("unknown key '{}'; did you mean '{}'?", key, *suggestion),
+                    fmt::format("rename it to \"{}\"", *suggestion));
+        else
+            problem(key, fmt::format("unknown key '{}'", key),
+                    fmt::format("remove it; keys allowed here: {}", joinNames(known, 40)));
+    }
+}
+
+} // namespace coh::core

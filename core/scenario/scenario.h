@@ -1,0 +1,70 @@
+#pragma once
+// A scenario: everything one run needs, as validated plain values (parsed by scenario_loader.h).
+#include "core/scenario/model_spec.h"
+#include "core/scenario/topology.h"
+#include "core/scenario/workload_spec.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coh::core {
+
+enum class InstanceRole { Prefill, Decode };
+enum class RouterPolicy { RoundRobin, LeastLoaded };
+
+// A serving worker; several nodes form one tensor-parallel group.
+struct InstanceSpec {
+    std::string id;
+    InstanceRole role = InstanceRole::Prefill;
+    std::vector<std::string> nodes;
+    std::uint32_t maxBatchSize = 0;   // 0: take the serving section's default
+    std::uint32_t maxBatchTokens = 0; // prefill only; 0: default
+};
+
+struct ServingSpec {
+    std::uint32_t blockTokens = 16;
+    RouterPolicy router = RouterPolicy::RoundRobin;
+    std::uint32_t prefillMaxBatchSize = 16;
+    std::uint32_t prefillMaxBatchTokens = 8192;
+    std::uint32_t decodeMaxBatchSize = 128;
+    SimTime iterationOverhead = 500 * kMicrosecond; // scheduler + launch cost per iteration
+    double flopsEfficiency = 0.6;     // achieved / peak FLOP/s (MFU)
+    double bandwidthEfficiency = 0.8; // achieved / peak memory bandwidth (MBU)
+    double kvMemoryFraction = 0.9;    // share of HBM serving may use: weights first, the rest holds KV
+    std::vector<InstanceSpec> instances; // explicit, or derived from node roles
+};
+
+struct SloSpec {
+    SimTime ttft = 2 * kSecond;
+    SimTime tpot = 100 * kMillisecond;
+};
+
+struct RecordSpec {
+    std::uint32_t maxMessages = 100000; // beyond this the event record is a uniform sample
+};
+
+struct MetricsSpec {
+    SimTime linkInterval = kSecond; // bucket width of per-link time series
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::uint64_t seed = 1;
+    Topology topology;
+    ModelSpec model;
+    WorkloadSpec workload;
+    ServingSpec serving;
+    SloSpec slo;
+    RecordSpec record;
+    MetricsSpec metrics;
+
+    std::string sourcePath; // file it came from (empty when built in code)
+    std::string json;       // canonical JSON text, stored with every run
+};
+
+const char* toString(InstanceRole);
+const char* toString(RouterPolicy);
+
+} // namespace coh::core

@@ -1,0 +1,237 @@
+// Checks that span sections: which instances exist, whether their nodes can serve and hold the model, and
+// whether every prefill instance can send KV to every decode instance.
+#include "core/scenario/scenario_sections.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+namespace coh::core {
+
+namespace {
+
+const std::string kNodesPointer = "/topology/nodes";
+const std::string kInstancesPointer = "/serving/instances";
+
+// Where a problem with instance i is reported: its JSON entry, or the node it was derived from.
+struct InstanceOrigin {
+    std::string pointer;
+    std::vector<std::uint32_t> nodes; // topology indices; empty when a node is unknown
+    bool nodesUsable = true;          // every node exists, computes and has HBM
+};
+
+void deriveInstances(Scenario& s, std::vector<InstanceOrigin>& origins)
+{
+    // All prefill instances first, then all decode ones, each in node order: a stable, readable numbering.
+    for (InstanceRole role : {InstanceRole::Prefill, InstanceRole::Decode}) {
+        for (std::uint32_t i = 0; i < s.topology.nodes.size(); ++i) {
+            const Node& node = s.topology.nodes[i];
+            bool serves =
+                node.role == NodeRole::Both ||
+                (role == InstanceRole::Prefill ? node.role == NodeRole::Prefill : node.role == NodeRole::Decode);
+            if (!serves || node.id.empty())
+                continue;
+            InstanceSpec instance;
+            instance.id = fmt::format("{}-{}", toString(role), node.id);
+            instance.role = role;
+            instance.nodes = {node.id};
+            s.serving.instances.push_back(std::move(instance));
+            origins.push_back({jsonPointer(kNodesPointer, i), {i}, node.canCompute() && node.tier(Tier::Hbm)});
+        }
+    }
+}
+
+// Explicit instances: resolve node names, check each can serve. Nodes with a serving role were already
+// checked where they are declared, so only the others are reported here.
+void checkExplicitInstances(Scenario& s, std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    std::vector<std::string> nodeIds;
+    for (const auto& node : s.topology.nodes)
+        nodeIds.push_back(node.id);
+    std::vector<std::string> seenIds;
+    std::uint32_t count[2] = {0, 0};
+    for (std::size_t k = 0; k < s.serving.instances.size(); ++k) {
+        InstanceSpec& instance = s.serving.instances[k];
+        InstanceOrigin origin{jsonPointer(kInstancesPointer, k), {}, true};
+        if (instance.id.empty())
+            instance.id = fmt::format("{}{}", toString(instance.role), count[static_cast<int>(instance.role)]);
+        ++count[static_cast<int>(instance.role)];
+        if (std::find(seenIds.begin(), seenIds.end(), instance.id) != seenIds.end())
+            problems.add(jsonPointer(origin.pointer, "id"), fmt::format("instance id '{}' is used twice", instance.id),
+                         "give every instance its own id");
+        seenIds.push_back(instance.id);
+
+        for (std::size_t j = 0; j < instance.nodes.size(); ++j) {
+            const std::string& name = instance.nodes[j];
+            std::string pointer = jsonPointer(jsonPointer(origin.pointer, "nodes"), j);
+            auto index = s.topology.nodeIndex(name);
+            if (!index) {
+                origin.nodesUsable = false;
+                if (name.empty())
+                    continue; // a non-string entry, already reported
+                std::string message = fmt::format("unknown node '{}' in instance '{}'", name, instance.id);
+                if (auto near = closestName(name, nodeIds))
+                    message += fmt::format("; did you mean '{}'?", *near);
+                problems.add(pointer, message + fmt::format(" known nodes: {}", joinNames(nodeIds)),
+                             "use an id from /topology/nodes");
+                continue;
+            }
+            origin.nodes.push_back(*index);
+            const Node& node = s.topology.nodes[*index];
+            bool declaredServing =
+                node.role == NodeRole::Prefill || node.role == NodeRole::Decode || node.role == NodeRole::Both;
+            if (!node.canCompute()) {
+                origin.nodesUsable = false;
+                if (!declaredServing)
+                    problems.add(
+                        pointer,
+                        fmt::format("node '{}' has no compute, so it cannot run instance '{}'", name, instance.id),
+                        fmt::format("add \"compute\": {{ \"peak_flops\": \"989 TFLOP/s\" }} to node '{}', or "
+                                    "use a GPU or accelerator node",
+                                    name));
+            }
+            if (!node.tier(Tier::Hbm)) {
+                origin.nodesUsable = false;
+                if (!declaredServing)
+                    problems.add(pointer,
+                                 fmt::format("node '{}' has no hbm tier, so it cannot hold KV for instance '{}'", name,
+                                             instance.id),
+                                 fmt::format("add an hbm tier to node '{}'s memory, or use another node", name));
+            }
+        }
+        origins.push_back(std::move(origin));
+    }
+}
+
+void fillBatchDefaults(ServingSpec& serving)
+{
+    for (auto& instance : serving.instances) {
+        bool prefill = instance.role == InstanceRole::Prefill;
+        if (instance.maxBatchSize == 0)
+            instance.maxBatchSize = prefill ? serving.prefillMaxBatchSize : serving.decodeMaxBatchSize;
+        if (prefill && instance.maxBatchTokens == 0)
+            instance.maxBatchTokens = serving.prefillMaxBatchTokens;
+    }
+}
+
+void checkRoleCounts(const Scenario& s, const ValidationInput& input, ProblemList& problems)
+{
+    for (InstanceRole role : {InstanceRole::Prefill, InstanceRole::Decode}) {
+        bool any = std::any_of(s.serving.instances.begin(), s.serving.instances.end(),
+                               [role](const InstanceSpec& i) { return i.role == role; });
+        if (any)
+            continue;
+        const char* name = toString(role);
+        if (input.explicitInstances)
+            problems.add(kInstancesPointer, fmt::format("there is no {} instance", name),
+                         fmt::format("add {{ \"role\": \"{}\", \"nodes\": [\"gpu1\"] }} to /serving/instances", name));
+        else
+            problems.add(kNodesPointer, fmt::format("there is no {0} instance: no node has role '{0}' or 'both'", name),
+                         fmt::format("give a node \"role\": \"{}\" (or \"both\"), or list instances under "
+                                     "/serving/instances",
+                                     name));
+    }
+}
+
+// Weights (params x dtype_bytes) plus one KV block must fit in the group's HBM x kv_memory_fraction.
+void checkModelFits(const Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    const double blockBytes = double(s.serving.blockTokens) * double(s.model.kvBytesPerToken());
+    const double need = s.model.weightBytes() + blockBytes;
+    const double fraction = s.serving.kvMemoryFraction;
+    for (std::size_t k = 0; k < s.serving.instances.size(); ++k) {
+        const InstanceOrigin& origin = origins[k];
+        if (!origin.nodesUsable || origin.nodes.empty())
+            continue;
+        double hbm = 0;
+        for (std::uint32_t n : origin.nodes)
+            hbm += s.topology.nodes[n].tier(Tier::Hbm)->capacityBytes;
+        if (need <= hbm * fraction)
+            continue;
+        const InstanceSpec& instance = s.serving.instances[k];
+        const Node& first = s.topology.nodes[origin.nodes.front()];
+        double perNode = first.tier(Tier::Hbm)->capacityBytes * fraction;
+        auto group = static_cast<std::size_t>(std::ceil(need / perNode));
+        std::string message = fmt::format(
+            "instance '{}' cannot hold model '{}': weights {} + one KV block ({} tokens) {} exceed the usable HBM {} "
+            "({} HBM x kv_memory_fraction {})",
+            instance.id, s.model.name, formatBytes(s.model.weightBytes()), s.serving.blockTokens,
+            formatBytes(blockBytes), formatBytes(hbm * fraction), formatBytes(hbm), fraction);
+        std::string fix = fmt::format(
+            "make it a tensor-parallel group of at least {} nodes like '{}' under /serving/instances (\"nodes\": "
+            "[\"{}\", ...]), or choose a smaller model",
+            std::max<std::size_t>(group, origin.nodes.size() + 1), first.id, first.id);
+        problems.add(origin.pointer, message, fix);
+    }
+}
+
+// Plain BFS over links: the question is only whether KV can get from prefill to decode at all.
+void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    const auto& topo = s.topology;
+    std::vector<std::vector<std::uint32_t>> adjacent(topo.nodes.size());
+    for (const auto& link : topo.links) {
+        auto a = topo.nodeIndex(link.a), b = topo.nodeIndex(link.b);
+        if (!a || !b)
+            return;
+        adjacent[*a].push_back(*b);
+        adjacent[*b].push_back(*a);
+    }
+    std::vector<int> component(topo.nodes.size(), -1);
+    int components = 0;
+    for (std::uint32_t start = 0; start < topo.nodes.size(); ++start) {
+        if (component[start] >= 0)
+            continue;
+        std::queue<std::uint32_t> frontier;
+        frontier.push(start);
+        component[start] = components;
+        while (!frontier.empty()) {
+            std::uint32_t n = frontier.front();
+            frontier.pop();
+            for (std::uint32_t next : adjacent[n])
+                if (component[next] < 0) {
+                    component[next] = components;
+                    frontier.push(next);
+                }
+        }
+        ++components;
+    }
+    for (std::size_t p = 0; p < s.serving.instances.size(); ++p) {
+        if (s.serving.instances[p].role != InstanceRole::Prefill || origins[p].nodes.empty())
+            continue;
+        std::uint32_t from = origins[p].nodes.front();
+        std::vector<std::string> unreachable;
+        for (std::size_t d = 0; d < s.serving.instances.size(); ++d)
+            if (s.serving.instances[d].role == InstanceRole::Decode && !origins[d].nodes.empty() &&
+                component[origins[d].nodes.front()] != component[from])
+                unreachable.push_back(s.serving.instances[d].id);
+        if (unreachable.empty())
+            continue;
+        problems.add("/topology/links",
+                     fmt::format("prefill instance '{}' (node '{}') has no path to decode instance(s) {}",
+                                 s.serving.instances[p].id, topo.nodes[from].id, joinNames(unreachable)),
+                     fmt::format("add links that connect node '{}' with the decode nodes (e.g. through a switch)",
+                                 topo.nodes[from].id));
+    }
+}
+
+} // namespace
+
+void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& problems)
+{
+    std::vector<InstanceOrigin> origins;
+    if (input.explicitInstances)
+        checkExplicitInstances(s, origins, problems);
+    else
+        deriveInstances(s, origins);
+    fillBatchDefaults(s.serving);
+    checkRoleCounts(s, input, problems);
+    if (input.modelKnown)
+        checkModelFits(s, origins, problems);
+    if (input.topologyClean)
+        checkReachability(s, origins, problems);
+}
+
+} // namespace coh::core

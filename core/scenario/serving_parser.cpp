@@ -1,0 +1,102 @@
+// Reads /serving: batching limits, cost-model efficiencies and (optionally) explicit instances.
+#include "core/scenario/scenario_sections.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace coh::core {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kInstanceExample = R"({ "id": "prefill0", "role": "prefill", "nodes": ["gpu0"] })";
+
+InstanceSpec readInstance(ProblemList& problems, const json& value, const std::string& pointer)
+{
+    InstanceSpec instance;
+    ObjectReader r(problems, value, pointer, kInstanceExample);
+    auto id = r.string("id");
+    instance.role = r.enumeration<InstanceRole>("role", requiredAs("\"prefill\"")).value_or(InstanceRole::Prefill);
+    const json* nodes = r.get("nodes", requiredAs("[\"gpu0\"]"));
+    instance.maxBatchSize = r.count("max_batch_size", kOptional, 1).value_or(0);
+    if (instance.role == InstanceRole::Prefill)
+        instance.maxBatchTokens = r.count("max_batch_tokens", kOptional, 1).value_or(0);
+    else
+        r.rejectKeys({"max_batch_tokens"}, "only applies to prefill instances");
+    r.finish();
+    if (id && id->empty())
+        r.problem("id", "instance id is empty", "remove \"id\" (a default is derived) or give a name");
+    instance.id = id.value_or("");
+
+    if (!nodes)
+        return instance;
+    if (!nodes->is_array() || nodes->empty()) {
+        r.problem("nodes", fmt::format("nodes must be a non-empty array of node ids, not {}", nodes->dump()),
+                  "write \"nodes\": [\"gpu0\"] (several nodes form one tensor-parallel group)");
+        return instance;
+    }
+    for (std::size_t i = 0; i < nodes->size(); ++i) {
+        const json& node = (*nodes)[i];
+        std::string nodePointer = jsonPointer(r.pointerTo("nodes"), i);
+        if (!node.is_string()) {
+            problems.add(nodePointer, fmt::format("node ids are strings, not {}", describeJsonType(node)),
+                         "write the node's id in quotes, e.g. \"gpu0\"");
+            instance.nodes.emplace_back();
+            continue;
+        }
+        std::string name = node.get<std::string>();
+        if (std::find(instance.nodes.begin(), instance.nodes.end(), name) != instance.nodes.end())
+            problems.add(nodePointer, fmt::format("node '{}' is listed twice in this instance", name),
+                         "list each node of the tensor-parallel group once");
+        instance.nodes.push_back(std::move(name));
+    }
+    return instance;
+}
+
+} // namespace
+
+bool readServing(ObjectReader& top, ServingSpec& serving)
+{
+    const json* value = top.get("serving");
+    if (!value)
+        return false;
+    ProblemList& problems = top.problems();
+    ObjectReader r(problems, *value, top.pointerTo("serving"), R"({ "block_tokens": 16, "router": "round_robin" })");
+    serving.blockTokens = r.count("block_tokens", kOptional, 1).value_or(serving.blockTokens);
+    serving.router = r.enumeration<RouterPolicy>("router").value_or(serving.router);
+    if (const json* prefill = r.get("prefill")) {
+        ObjectReader p(problems, *prefill, r.pointerTo("prefill"),
+                       R"({ "max_batch_size": 16, "max_batch_tokens": 8192 })");
+        serving.prefillMaxBatchSize = p.count("max_batch_size", kOptional, 1).value_or(serving.prefillMaxBatchSize);
+        serving.prefillMaxBatchTokens =
+            p.count("max_batch_tokens", kOptional, 1).value_or(serving.prefillMaxBatchTokens);
+        p.finish();
+    }
+    if (const json* decode = r.get("decode")) {
+        ObjectReader d(problems, *decode, r.pointerTo("decode"), R"({ "max_batch_size": 128 })");
+        serving.decodeMaxBatchSize = d.count("max_batch_size", kOptional, 1).value_or(serving.decodeMaxBatchSize);
+        d.rejectKeys({"max_batch_tokens"}, "only applies to prefill (decode batches one token per sequence)");
+        d.finish();
+    }
+    serving.iterationOverhead = r.time("iteration_overhead").value_or(serving.iterationOverhead);
+    serving.flopsEfficiency = r.fraction("flops_efficiency").value_or(serving.flopsEfficiency);
+    serving.bandwidthEfficiency = r.fraction("bandwidth_efficiency").value_or(serving.bandwidthEfficiency);
+    serving.kvMemoryFraction = r.fraction("kv_memory_fraction").value_or(serving.kvMemoryFraction);
+    const json* instances = r.get("instances");
+    r.finish();
+    if (!instances)
+        return false;
+    if (!instances->is_array()) {
+        r.problem("instances", fmt::format("instances must be an array, not {}", describeJsonType(*instances)),
+                  fmt::format("write \"instances\": [ {} ], or remove it to derive instances from node roles",
+                              kInstanceExample));
+        return true;
+    }
+    for (std::size_t i = 0; i < instances->size(); ++i)
+        serving.instances.push_back(readInstance(problems, (*instances)[i], jsonPointer(r.pointerTo("instances"), i)));
+    return true;
+}
+
+} // namespace coh::core

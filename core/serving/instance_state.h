@@ -1,0 +1,48 @@
+#pragma once
+// Run-time state of one serving instance (prefill or decode) and of the requests it holds.
+#include "core/scenario/scenario.h"
+#include "core/serving/cost_model.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace coh::core {
+
+struct InstanceState {
+    std::string id;
+    InstanceRole role = InstanceRole::Prefill;
+    std::vector<std::uint32_t> nodes;
+    InstanceHardware hw;
+    std::uint32_t maxBatchSize = 1;
+    std::uint32_t maxBatchTokens = 0; // prefill only
+    bool running = false;
+    bool waitingForDevice = false;
+    bool kickPending = false; // a DecodeKick event is queued
+    std::uint32_t assigned = 0; // requests routed here and not yet finished (router load)
+
+    // Prefill: FCFS queue and the batch in flight.
+    std::deque<std::uint32_t> queue;
+    std::uint64_t queuedTokens = 0;
+    std::vector<std::uint32_t> batch;
+    std::uint64_t batchTokens = 0;
+
+    // Decode: waiting for KV memory -> transferring -> ready -> in the running batch.
+    std::deque<std::uint32_t> admission;
+    std::deque<std::uint32_t> ready;
+    std::vector<std::uint32_t> active;
+    std::uint64_t contextTokens = 0; // cached tokens the active batch attends over
+    std::uint64_t kvBlocksTotal = 0;
+    std::uint64_t kvBlocksFree = 0;
+    SimTime lastIterationEnd = 0;
+};
+
+// Per-request progress the metrics do not keep.
+struct RequestState {
+    std::uint32_t generated = 0;
+    std::uint32_t blocksReserved = 0;
+    SimTime lastToken = 0;
+};
+
+} // namespace coh::core

@@ -1,0 +1,36 @@
+#pragma once
+// How a caller (CLI, GUI worker thread, test) steers a run: cancellation and progress.
+#include "core/sim/time.h"
+
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+
+namespace coh::core {
+
+struct RunProgress {
+    SimTime now = 0;
+    std::uint64_t completed = 0; // requests finished (or rejected)
+    std::uint64_t total = 0;
+    std::uint64_t events = 0;
+};
+
+// Called from the simulation's heartbeat event on the thread that runs it; the GUI adapts it to a signal.
+class ProgressListener {
+public:
+    virtual ~ProgressListener() = default;
+    virtual void onProgress(const RunProgress& progress) = 0;
+};
+
+struct RunOptions {
+    const std::atomic<bool>* cancel = nullptr; // polled once per event
+    ProgressListener* progress = nullptr;
+    double progressIntervalSeconds = 0.2; // wall-clock spacing of progress reports
+};
+
+class RunCancelled : public std::runtime_error {
+public:
+    RunCancelled() : std::runtime_error("run cancelled") {}
+};
+
+} // namespace coh::core

@@ -1,0 +1,71 @@
+// Gathering a finished run into a RunResult.
+#include "core/serving/serving_engine.h"
+
+#include "core/engine/run_summary.h"
+
+#include <unordered_map>
+
+namespace coh::core {
+
+RunResult ServingEngine::collect()
+{
+    RunResult result;
+    result.scenarioName = m_scenario.name;
+    result.seed = m_scenario.seed;
+    for (const auto& node : m_scenario.topology.nodes)
+        result.nodeIds.push_back(node.id);
+    for (const auto& link : m_scenario.topology.links)
+        result.linkIds.push_back(link.id);
+    for (const auto& inst : m_instances)
+        result.instanceIds.push_back(inst.id);
+
+    // Only requests that finished count; rejected ones (KV larger than any decode instance) are reported
+    // by the difference between `requests` and `completed`.
+    result.requests.reserve(m_finished);
+    for (std::uint32_t r = 0; r < m_metrics.size(); ++r)
+        if (m_state[r].generated >= m_metrics[r].outputTokens)
+            result.requests.push_back(m_metrics[r]);
+
+    RunSummary& s = result.summary;
+    summarizeRequests(result.requests, m_scenario.slo, m_interTokenGaps, s);
+    s.requests = m_metrics.size();
+    s.eventsExecuted = m_sim.eventsExecuted();
+    const KvStats kv = m_kv->stats();
+    s.kvTransfers = kv.transfers;
+    s.kvBytes = kv.bytes;
+    s.messages = m_recorder.total();
+
+    const LinkUsage& usage = m_network.usage();
+    result.linkInterval = usage.interval();
+    for (std::uint32_t c = 0; c < usage.channels(); ++c) {
+        if (usage.totalBytes(c) <= 0)
+            continue;
+        LinkSeries series;
+        series.link = linkOfChannel(c);
+        series.forward = isForwardChannel(c);
+        series.bandwidthBytesPerSec = m_scenario.topology.links[series.link].bandwidthBytesPerSec;
+        series.totalBytes = usage.totalBytes(c);
+        series.bytesPerBucket = usage.buckets(c);
+        result.linkSeries.push_back(std::move(series));
+    }
+
+    // Keep only the routes the record refers to, renumbered densely.
+    result.messagesTotal = m_recorder.total();
+    result.messages = m_recorder.takeSorted();
+    std::unordered_map<std::uint32_t, std::uint32_t> compact;
+    for (auto& m : result.messages) {
+        auto [it, added] = compact.try_emplace(m.path, static_cast<std::uint32_t>(result.paths.size()));
+        if (added) {
+            PathRecord path;
+            for (auto c : m_routing.route(m.path).channels) {
+                path.links.push_back(linkOfChannel(c));
+                path.forward.push_back(isForwardChannel(c));
+            }
+            result.paths.push_back(std::move(path));
+        }
+        m.path = it->second;
+    }
+    return result;
+}
+
+} // namespace coh::core

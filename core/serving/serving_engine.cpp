@@ -1,0 +1,152 @@
+#include "core/serving/serving_engine.h"
+
+#include "core/engine/direct_transfer_kv.h"
+#include "core/scenario/input_error.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
+    : m_scenario(scenario)
+    , m_workload(workload)
+    , m_routing(scenario.topology)
+    , m_network(scenario.topology, m_routing, m_sim, NetWake, NetDeliver, scenario.metrics.linkInterval)
+    , m_recorder(scenario.record.maxMessages, scenario.seed)
+    , m_cost(scenario.model, scenario.serving)
+    , m_metrics(workload.requests.size())
+    , m_state(workload.requests.size())
+{
+    buildInstances();
+    std::vector<std::vector<std::uint32_t>> instanceNodes;
+    for (const auto& inst : m_instances)
+        instanceNodes.push_back(inst.nodes);
+    auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
+                                                     scenario.model.kvBytesPerToken(), scenario.serving.blockTokens,
+                                                     workload.requests.size());
+    m_flowSink = direct.get();
+    m_kv = std::move(direct);
+    m_kv->setListener(this);
+    m_network.setSink(m_flowSink);
+    for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
+        m_metrics[r].id = r;
+        m_metrics[r].arrival = workload.requests[r].arrival;
+        m_metrics[r].promptTokens = workload.requests[r].promptTokens;
+        m_metrics[r].outputTokens = std::max(1u, workload.requests[r].outputTokens);
+    }
+}
+
+ServingEngine::~ServingEngine() = default;
+
+void ServingEngine::buildInstances()
+{
+    const auto& serving = m_scenario.serving;
+    const auto& topo = m_scenario.topology;
+    std::vector<std::uint32_t> prefill, decode;
+    std::vector<std::uint32_t> instancesPerNode(topo.nodes.size(), 0);
+    for (const auto& spec : serving.instances) {
+        InstanceState inst;
+        inst.id = spec.id;
+        inst.role = spec.role;
+        for (const auto& nodeId : spec.nodes) {
+            auto index = topo.nodeIndex(nodeId);
+            if (!index)
+                throw InputError(m_scenario.sourcePath, "/serving/instances", "instance '" + spec.id +
+                                 "' names unknown node '" + nodeId + "'", "use a node id from /topology/nodes");
+            inst.nodes.push_back(*index);
+            ++instancesPerNode[*index];
+        }
+        inst.hw = m_cost.hardware(topo, inst.nodes);
+        const bool isPrefill = spec.role == InstanceRole::Prefill;
+        inst.maxBatchSize = spec.maxBatchSize ? spec.maxBatchSize
+                                              : (isPrefill ? serving.prefillMaxBatchSize : serving.decodeMaxBatchSize);
+        inst.maxBatchTokens = spec.maxBatchTokens ? spec.maxBatchTokens : serving.prefillMaxBatchTokens;
+        if (!isPrefill) {
+            // KV capacity: what HBM holds beyond the weights, in whole blocks.
+            const double blockBytes =
+                static_cast<double>(m_scenario.model.kvBytesPerToken()) * serving.blockTokens;
+            const double kvBytes = inst.hw.hbmBytes * serving.kvMemoryFraction - m_scenario.model.weightBytes();
+            inst.kvBlocksTotal = kvBytes > 0 ? static_cast<std::uint64_t>(kvBytes / blockBytes) : 0;
+            inst.kvBlocksFree = inst.kvBlocksTotal;
+        }
+        (isPrefill ? prefill : decode).push_back(static_cast<std::uint32_t>(m_instances.size()));
+        m_instances.push_back(std::move(inst));
+    }
+    if (prefill.empty() || decode.empty())
+        throw InputError(m_scenario.sourcePath, "/serving/instances", "the scenario needs at least one prefill and one decode instance",
+                         "give nodes the roles prefill and decode (or both)");
+    m_sharedDevices = std::any_of(instancesPerNode.begin(), instancesPerNode.end(), [](auto n) { return n > 1; });
+    m_nodeBusy.assign(topo.nodes.size(), 0);
+    m_nodeWaiters.assign(topo.nodes.size(), {});
+    m_router = std::make_unique<Router>(serving.router, std::move(prefill), std::move(decode));
+}
+
+void ServingEngine::operator()(const Event& ev)
+{
+    switch (static_cast<EventKind>(ev.kind)) {
+    case Arrival:
+        onArrival(ev.target);
+        break;
+    case PrefillDone:
+        onPrefillDone(ev.target);
+        break;
+    case DecodeKick:
+        onDecodeKick(ev.target);
+        break;
+    case DecodeDone:
+        onDecodeDone(ev.target);
+        break;
+    case NetWake:
+        m_network.onWake(ev);
+        break;
+    case NetDeliver:
+        m_network.onDeliver(ev);
+        break;
+    case Heartbeat:
+        onHeartbeat();
+        break;
+    }
+}
+
+RunResult ServingEngine::run(const RunOptions& options)
+{
+    m_options = &options;
+    const auto& requests = m_workload.requests;
+    m_sim.reserve(1024);
+    if (!requests.empty())
+        m_sim.scheduleAt(requests.front().arrival, Arrival, 0);
+    if (options.progress && !requests.empty()) {
+        // Progress is a heartbeat inside the simulation, not a check in every handler.
+        m_heartbeatPeriod = std::max<SimTime>(kMillisecond, requests.back().arrival / 200);
+        m_lastProgress = std::chrono::steady_clock::now();
+        m_sim.scheduleIn(m_heartbeatPeriod, Heartbeat);
+    }
+    const auto wallStart = std::chrono::steady_clock::now();
+    if (!m_sim.run(*this, kTimeInfinity, options.cancel))
+        throw RunCancelled();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    RunResult result = collect();
+    result.summary.wallSeconds = wall;
+    result.summary.eventsPerSecond = wall > 0 ? static_cast<double>(result.summary.eventsExecuted) / wall : 0;
+    return result;
+}
+
+void ServingEngine::onHeartbeat()
+{
+    const std::uint64_t done = m_finished + m_rejected;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - m_lastProgress).count() >= m_options->progressIntervalSeconds) {
+        m_lastProgress = now;
+        m_options->progress->onProgress({m_sim.now(), done, m_workload.requests.size(), m_sim.eventsExecuted()});
+    }
+    if (done < m_workload.requests.size())
+        m_sim.scheduleIn(m_heartbeatPeriod, Heartbeat);
+}
+
+RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options)
+{
+    ServingEngine engine(scenario, workload);
+    return engine.run(options);
+}
+
+} // namespace coh::core

@@ -1,0 +1,349 @@
+#include "core/store/run_serialization.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace coh::core {
+
+namespace {
+
+// nlohmann writes NaN and infinities as null; read null back as NaN rather than failing.
+double readNumber(const nlohmann::ordered_json& j, const char* key)
+{
+    const auto it = j.find(key);
+    if (it == j.end())
+        return 0;
+    if (it->is_null())
+        return std::numeric_limits<double>::quiet_NaN();
+    return it->get<double>();
+}
+
+std::uint64_t readCount(const nlohmann::ordered_json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? 0 : it->get<std::uint64_t>();
+}
+
+// SQLite stores a NaN REAL as NULL.
+double columnDouble(const SQLite::Column& c)
+{
+    return c.isNull() ? std::numeric_limits<double>::quiet_NaN() : c.getDouble();
+}
+
+std::int64_t i64(std::uint32_t v)
+{
+    return static_cast<std::int64_t>(v);
+}
+
+std::uint32_t u32(const SQLite::Column& c)
+{
+    return static_cast<std::uint32_t>(c.getInt64());
+}
+
+struct NamedDistribution {
+    const char* key;
+    Distribution RunSummary::*member;
+};
+
+constexpr NamedDistribution kDistributions[] = {
+    {"ttft_ms", &RunSummary::ttftMs},
+    {"tpot_ms", &RunSummary::tpotMs},
+    {"e2e_ms", &RunSummary::e2eMs},
+    {"itl_ms", &RunSummary::itlMs},
+    {"queue_ms", &RunSummary::queueMs},
+    {"prefill_ms", &RunSummary::prefillMs},
+    {"admission_ms", &RunSummary::admissionMs},
+    {"transfer_ms", &RunSummary::transferMs},
+    {"load_ms", &RunSummary::loadMs},
+    {"first_decode_ms", &RunSummary::firstDecodeMs},
+};
+
+} // namespace
+
+nlohmann::ordered_json toJson(const Distribution& d)
+{
+    return {{"count", d.count}, {"mean", d.mean}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
+}
+
+Distribution distributionFromJson(const nlohmann::ordered_json& j)
+{
+    Distribution d;
+    d.count = readCount(j, "count");
+    d.mean = readNumber(j, "mean");
+    d.p50 = readNumber(j, "p50");
+    d.p90 = readNumber(j, "p90");
+    d.p99 = readNumber(j, "p99");
+    d.max = readNumber(j, "max");
+    return d;
+}
+
+nlohmann::ordered_json toJson(const RunSummary& s)
+{
+    nlohmann::ordered_json j = {
+        {"requests", s.requests},
+        {"completed", s.completed},
+        {"output_tokens", s.outputTokens},
+        {"makespan_ns", s.makespan},
+    };
+    for (const auto& [key, member] : kDistributions)
+        j[key] = toJson(s.*member);
+    j["throughput_tok_s"] = s.throughputTokensPerSec;
+    j["throughput_req_s"] = s.throughputRequestsPerSec;
+    j["goodput_req_s"] = s.goodputRequestsPerSec;
+    j["slo_attainment"] = s.sloAttainment;
+    j["kv_transfers"] = s.kvTransfers;
+    j["kv_bytes"] = s.kvBytes;
+    j["messages"] = s.messages;
+    j["events_executed"] = s.eventsExecuted;
+    j["wall_s"] = s.wallSeconds;
+    j["events_per_s"] = s.eventsPerSecond;
+    return j;
+}
+
+RunSummary summaryFromJson(const nlohmann::ordered_json& j)
+{
+    RunSummary s;
+    s.requests = readCount(j, "requests");
+    s.completed = readCount(j, "completed");
+    s.outputTokens = readCount(j, "output_tokens");
+    s.makespan = j.value("makespan_ns", SimTime{0});
+    for (const auto& [key, member] : kDistributions) {
+        const auto it = j.find(key);
+        if (it != j.end())
+            s.*member = distributionFromJson(*it);
+    }
+    s.throughputTokensPerSec = readNumber(j, "throughput_tok_s");
+    s.throughputRequestsPerSec = readNumber(j, "throughput_req_s");
+    s.goodputRequestsPerSec = readNumber(j, "goodput_req_s");
+    s.sloAttainment = readNumber(j, "slo_attainment");
+    s.kvTransfers = readCount(j, "kv_transfers");
+    s.kvBytes = readNumber(j, "kv_bytes");
+    s.messages = readCount(j, "messages");
+    s.eventsExecuted = readCount(j, "events_executed");
+    s.wallSeconds = readNumber(j, "wall_s");
+    s.eventsPerSecond = readNumber(j, "events_per_s");
+    return s;
+}
+
+nlohmann::ordered_json toJson(const RunInfo& info)
+{
+    const auto summaryValue = [&](auto value) {
+        return info.hasSummary ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+    };
+    return {
+        {"id", info.id},
+        {"name", info.name},
+        {"scenario_name", info.scenarioName},
+        {"seed", info.seed},
+        {"version", info.version},
+        {"backend", info.backend},
+        {"status", toString(info.status)},
+        {"error", info.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(info.error)},
+        {"created_at", info.createdAt},
+        {"finished_at", info.finishedAt.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(info.finishedAt)},
+        {"pid", info.pid},
+        {"host", info.host},
+        {"requests", summaryValue(info.requests)},
+        {"ttft_p50_ms", summaryValue(info.ttftP50Ms)},
+        {"ttft_p99_ms", summaryValue(info.ttftP99Ms)},
+        {"tpot_p50_ms", summaryValue(info.tpotP50Ms)},
+        {"tpot_p99_ms", summaryValue(info.tpotP99Ms)},
+        {"throughput_tok_s", summaryValue(info.throughputTokensPerSec)},
+        {"goodput_req_s", summaryValue(info.goodputRequestsPerSec)},
+        {"events", summaryValue(info.events)},
+        {"wall_s", summaryValue(info.wallSeconds)},
+        {"messages_total", summaryValue(info.messagesTotal)},
+    };
+}
+
+nlohmann::ordered_json toJson(const std::vector<PathRecord>& paths)
+{
+    auto j = nlohmann::ordered_json::array();
+    for (const auto& p : paths)
+        j.push_back({{"links", p.links}, {"forward", p.forward}});
+    return j;
+}
+
+std::vector<PathRecord> pathsFromJson(const nlohmann::ordered_json& j)
+{
+    std::vector<PathRecord> paths;
+    for (const auto& p : j) {
+        PathRecord path;
+        path.links = p.at("links").get<std::vector<std::uint32_t>>();
+        path.forward = p.at("forward").get<std::vector<bool>>();
+        paths.push_back(std::move(path));
+    }
+    return paths;
+}
+
+std::vector<std::string> stringsFromJson(const nlohmann::ordered_json& j)
+{
+    return j.is_null() ? std::vector<std::string>{} : j.get<std::vector<std::string>>();
+}
+
+std::string encodeDoubles(const std::vector<double>& values)
+{
+    std::string bytes(values.size() * 8, '\0');
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto bits = std::bit_cast<std::uint64_t>(values[i]);
+        for (int b = 0; b < 8; ++b)
+            bytes[i * 8 + static_cast<std::size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xFF);
+    }
+    return bytes;
+}
+
+std::vector<double> decodeDoubles(const void* data, std::size_t size)
+{
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    std::vector<double> values(size / 8);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::uint64_t bits = 0;
+        for (int b = 0; b < 8; ++b)
+            bits |= std::uint64_t{bytes[i * 8 + static_cast<std::size_t>(b)]} << (8 * b);
+        values[i] = std::bit_cast<double>(bits);
+    }
+    return values;
+}
+
+void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& result,
+                   const std::function<void(std::string_view)>& step)
+{
+    const auto notify = [&](std::string_view name) {
+        if (step)
+            step(name);
+    };
+
+    // One prepared statement per table, re-bound for every row: parsing the SQL once is what makes
+    // 100,000-row inserts take a fraction of a second.
+    SQLite::Statement request(db, "INSERT INTO request_metrics (run_id, idx, id, prompt_tokens, output_tokens, "
+                                  "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
+                                  "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < result.requests.size(); ++i) {
+        const auto& r = result.requests[i];
+        request.bind(1, runId);
+        request.bind(2, static_cast<std::int64_t>(i));
+        request.bind(3, i64(r.id));
+        request.bind(4, i64(r.promptTokens));
+        request.bind(5, i64(r.outputTokens));
+        request.bind(6, i64(r.prefillInstance));
+        request.bind(7, i64(r.decodeInstance));
+        request.bind(8, r.arrival);
+        request.bind(9, r.prefillStart);
+        request.bind(10, r.prefillEnd);
+        request.bind(11, r.transferStart);
+        request.bind(12, r.kvReady);
+        request.bind(13, r.decodeStart);
+        request.bind(14, r.firstToken);
+        request.bind(15, r.finish);
+        request.exec();
+        request.reset();
+    }
+    notify("requests");
+
+    SQLite::Statement series(db, "INSERT INTO link_series (run_id, idx, link, link_id, direction, "
+                                 "bandwidth_bytes_per_s, total_bytes, buckets, bytes_per_bucket) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < result.linkSeries.size(); ++i) {
+        const auto& s = result.linkSeries[i];
+        const std::string blob = encodeDoubles(s.bytesPerBucket);
+        series.bind(1, runId);
+        series.bind(2, static_cast<std::int64_t>(i));
+        series.bind(3, i64(s.link));
+        series.bind(4, s.link < result.linkIds.size() ? result.linkIds[s.link] : std::string{});
+        series.bind(5, s.forward ? "forward" : "reverse");
+        series.bind(6, s.bandwidthBytesPerSec);
+        series.bind(7, s.totalBytes);
+        series.bind(8, static_cast<std::int64_t>(s.bytesPerBucket.size()));
+        series.bindNoCopy(9, blob.data(), static_cast<int>(blob.size()));
+        series.exec();
+        series.reset();
+    }
+    notify("link_series");
+
+    SQLite::Statement message(db, "INSERT INTO messages (run_id, idx, start_ns, end_ns, src, dst, path, kind, "
+                                  "request, first_block, block_count, bytes) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < result.messages.size(); ++i) {
+        const auto& m = result.messages[i];
+        message.bind(1, runId);
+        message.bind(2, static_cast<std::int64_t>(i));
+        message.bind(3, m.start);
+        message.bind(4, m.end);
+        message.bind(5, i64(m.src));
+        message.bind(6, i64(m.dst));
+        message.bind(7, i64(m.path));
+        message.bind(8, static_cast<std::int64_t>(m.kind));
+        message.bind(9, i64(m.request));
+        message.bind(10, i64(m.firstBlock));
+        message.bind(11, i64(m.blockCount));
+        message.bind(12, m.bytes);
+        message.exec();
+        message.reset();
+    }
+    notify("messages");
+}
+
+void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
+{
+    SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
+                                  "arrival_ns, prefill_start_ns, prefill_end_ns, transfer_start_ns, kv_ready_ns, "
+                                  "decode_start_ns, first_token_ns, finish_ns "
+                                  "FROM request_metrics WHERE run_id = ? ORDER BY idx");
+    request.bind(1, runId);
+    while (request.executeStep()) {
+        RequestMetrics r;
+        r.id = u32(request.getColumn(0));
+        r.promptTokens = u32(request.getColumn(1));
+        r.outputTokens = u32(request.getColumn(2));
+        r.prefillInstance = u32(request.getColumn(3));
+        r.decodeInstance = u32(request.getColumn(4));
+        r.arrival = request.getColumn(5).getInt64();
+        r.prefillStart = request.getColumn(6).getInt64();
+        r.prefillEnd = request.getColumn(7).getInt64();
+        r.transferStart = request.getColumn(8).getInt64();
+        r.kvReady = request.getColumn(9).getInt64();
+        r.decodeStart = request.getColumn(10).getInt64();
+        r.firstToken = request.getColumn(11).getInt64();
+        r.finish = request.getColumn(12).getInt64();
+        result.requests.push_back(r);
+    }
+
+    SQLite::Statement series(db, "SELECT link, direction, bandwidth_bytes_per_s, total_bytes, bytes_per_bucket "
+                                 "FROM link_series WHERE run_id = ? ORDER BY idx");
+    series.bind(1, runId);
+    while (series.executeStep()) {
+        LinkSeries s;
+        s.link = u32(series.getColumn(0));
+        s.forward = series.getColumn(1).getString() == "forward";
+        s.bandwidthBytesPerSec = columnDouble(series.getColumn(2));
+        s.totalBytes = columnDouble(series.getColumn(3));
+        const auto blob = series.getColumn(4);
+        s.bytesPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
+        result.linkSeries.push_back(std::move(s));
+    }
+
+    SQLite::Statement message(db, "SELECT start_ns, end_ns, src, dst, path, kind, request, first_block, "
+                                  "block_count, bytes FROM messages WHERE run_id = ? ORDER BY idx");
+    message.bind(1, runId);
+    while (message.executeStep()) {
+        MessageRecord m;
+        m.start = message.getColumn(0).getInt64();
+        m.end = message.getColumn(1).getInt64();
+        m.src = u32(message.getColumn(2));
+        m.dst = u32(message.getColumn(3));
+        m.path = u32(message.getColumn(4));
+        m.kind = static_cast<MessageKind>(message.getColumn(5).getInt());
+        m.request = u32(message.getColumn(6));
+        m.firstBlock = u32(message.getColumn(7));
+        m.blockCount = u32(message.getColumn(8));
+        m.bytes = columnDouble(message.getColumn(9));
+        result.messages.push_back(m);
+    }
+}
+
+} // namespace coh::core

@@ -1,0 +1,47 @@
+#pragma once
+// How a RunResult's parts are stored: the summary and small lists as JSON text, the per-request metrics,
+// link series and messages as rows of their own tables (written with one reused prepared statement each).
+#include "core/engine/run_result.h"
+#include "core/store/run_store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace SQLite {
+class Database;
+}
+
+namespace coh::core {
+
+// Objects keep their keys in the order written (ordered_json), so exports read naturally. Keys are snake_case
+// (ttft_ms.p50, throughput_tok_s, makespan_ns, ...). NaN is written as null and read back as NaN; keys missing
+// from older files read as zero.
+nlohmann::ordered_json toJson(const Distribution& d);
+nlohmann::ordered_json toJson(const RunSummary& s);
+Distribution distributionFromJson(const nlohmann::ordered_json& j);
+RunSummary summaryFromJson(const nlohmann::ordered_json& j);
+
+// A run's metadata and list columns, for `cohsim runs --json` and exports.
+nlohmann::ordered_json toJson(const RunInfo& info);
+
+nlohmann::ordered_json toJson(const std::vector<PathRecord>& paths); // [{"links": [..], "forward": [true, ..]}, ..]
+std::vector<PathRecord> pathsFromJson(const nlohmann::ordered_json& j);
+std::vector<std::string> stringsFromJson(const nlohmann::ordered_json& j);
+
+// bytes_per_bucket BLOB: each double as IEEE-754 binary64, little-endian, whatever the host's byte order.
+std::string encodeDoubles(const std::vector<double>& values);
+std::vector<double> decodeDoubles(const void* data, std::size_t size);
+
+// Inserts the run's requests, link series and messages. Call inside a transaction; `step` (may be empty) is
+// called after each table with its name.
+void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& result,
+                   const std::function<void(std::string_view)>& step);
+// Reads them back into `result`, in the order they were written.
+void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result);
+
+} // namespace coh::core

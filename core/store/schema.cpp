@@ -1,0 +1,149 @@
+#include "core/store/schema.h"
+
+#include "core/scenario/input_error.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Transaction.h>
+#include <fmt/format.h>
+
+#include <array>
+
+namespace coh::core {
+
+namespace {
+
+// Append-only: a released migration is never edited, a schema change is a new entry. Entry i takes the
+// database from user_version i to i + 1.
+constexpr std::array kMigrations = {
+    // 1: the first schema.
+    R"sql(
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    scenario_name TEXT NOT NULL DEFAULT '',
+    scenario_json TEXT NOT NULL,
+    seed INTEGER NOT NULL,                 -- uint64 stored as its two's-complement int64
+    version TEXT NOT NULL,
+    backend TEXT NOT NULL DEFAULT 'simulated',
+    status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled', 'interrupted')),
+    error TEXT,
+    created_at TEXT NOT NULL,              -- ISO-8601 UTC
+    finished_at TEXT,
+    pid INTEGER,
+    host TEXT,
+    process_start TEXT,                    -- start time of pid, to tell a reused pid from the original
+    summary_json TEXT,
+    requests INTEGER,
+    ttft_p50_ms REAL,
+    ttft_p99_ms REAL,
+    tpot_p50_ms REAL,
+    tpot_p99_ms REAL,
+    throughput_tok_s REAL,
+    goodput_req_s REAL,
+    events INTEGER,
+    wall_s REAL,
+    messages_total INTEGER,
+    link_interval_ns INTEGER,
+    node_ids_json TEXT,
+    link_ids_json TEXT,
+    instance_ids_json TEXT,
+    paths_json TEXT
+);
+CREATE INDEX runs_status ON runs(status);
+
+CREATE TABLE request_metrics (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    prefill_instance INTEGER NOT NULL,
+    decode_instance INTEGER NOT NULL,
+    arrival_ns INTEGER NOT NULL,
+    prefill_start_ns INTEGER NOT NULL,
+    prefill_end_ns INTEGER NOT NULL,
+    transfer_start_ns INTEGER NOT NULL,
+    kv_ready_ns INTEGER NOT NULL,
+    decode_start_ns INTEGER NOT NULL,
+    first_token_ns INTEGER NOT NULL,
+    finish_ns INTEGER NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE link_series (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    link INTEGER NOT NULL,
+    link_id TEXT NOT NULL,
+    direction TEXT NOT NULL CHECK (direction IN ('forward', 'reverse')),
+    bandwidth_bytes_per_s REAL,
+    total_bytes REAL,
+    buckets INTEGER NOT NULL,
+    bytes_per_bucket BLOB NOT NULL,        -- buckets x IEEE-754 binary64, little-endian
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE messages (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    start_ns INTEGER NOT NULL,
+    end_ns INTEGER NOT NULL,
+    src INTEGER NOT NULL,
+    dst INTEGER NOT NULL,
+    path INTEGER NOT NULL,
+    kind INTEGER NOT NULL,                 -- MessageKind as its number
+    request INTEGER NOT NULL,
+    first_block INTEGER NOT NULL,
+    block_count INTEGER NOT NULL,
+    bytes REAL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+)sql",
+};
+
+int pragmaInt(SQLite::Database& db, const char* pragma)
+{
+    return db.execAndGet(fmt::format("PRAGMA {}", pragma)).getInt();
+}
+
+// Tables, indexes, views or triggers other than SQLite's own.
+int userObjectCount(SQLite::Database& db)
+{
+    return db.execAndGet("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").getInt();
+}
+
+} // namespace
+
+int runStoreSchemaVersion()
+{
+    return static_cast<int>(kMigrations.size());
+}
+
+void migrateRunDatabase(SQLite::Database& db, const std::string& path)
+{
+    const int applicationId = pragmaInt(db, "application_id");
+    const int version = pragmaInt(db, "user_version");
+    const bool empty = applicationId == 0 && version == 0 && userObjectCount(db) == 0;
+    if (!empty && applicationId != kRunStoreApplicationId)
+        throw InputError(path, "", "the file is not a Coherence Studio run database (or is corrupt)",
+                         "move it away or pass --db with another path");
+    if (version > runStoreSchemaVersion())
+        throw InputError(path, "PRAGMA user_version",
+                         fmt::format("the run database has schema version {} but this Coherence Studio (" COH_VERSION
+                                     ") knows versions up to {}",
+                                     version, runStoreSchemaVersion()),
+                         "upgrade Coherence Studio, or pass --db with another path");
+
+    for (int v = version; v < runStoreSchemaVersion(); ++v) {
+        // IMMEDIATE: two processes opening an old file at once must not both migrate it.
+        SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+        if (pragmaInt(db, "user_version") != v)
+            continue; // another process migrated this step while we waited for the lock
+        db.exec(kMigrations[static_cast<std::size_t>(v)]);
+        // PRAGMA takes no bound parameters; both values are this build's constants, never user input.
+        db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}", kRunStoreApplicationId, v + 1));
+        transaction.commit();
+    }
+}
+
+} // namespace coh::core

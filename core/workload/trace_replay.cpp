@@ -1,0 +1,71 @@
+#include "core/workload/trace_replay.h"
+
+#include "core/scenario/input_error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace coh::core {
+
+std::string readTraceFile(const std::string& path, const char* formatName)
+{
+    // One fread of the whole file: the parsers then walk a string_view without per-field stream overhead.
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+        throw InputError(path, "/workload/path", fmt::format("cannot open the {} trace file", formatName),
+                         "check the path; relative paths are tried against the scenario's folder, then datasets/");
+    std::string text;
+    char buffer[1 << 16];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+        text.append(buffer, n);
+    if (std::ferror(file.get()))
+        throw InputError(path, "/workload/path", fmt::format("reading the {} trace file failed", formatName),
+                         "check that the path names a readable file, not a folder");
+    if (text.empty())
+        throw InputError(path, "", fmt::format("the {} trace file is empty", formatName),
+                         "point the workload at a trace with at least one request");
+    return text;
+}
+
+Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t>& hashes, const std::string& path,
+                     double timeScale, std::uint32_t maxRequests)
+{
+    if (!std::isfinite(timeScale) || timeScale <= 0)
+        throw InputError(path, "/workload/time_scale", fmt::format("a time_scale of {} is not positive", timeScale),
+                         "give a time_scale above 0 (1 replays at the recorded pace, 0.5 twice as fast)");
+    if (rows.empty())
+        throw InputError(path, "", "the trace holds no requests",
+                         "point the workload at a trace with at least one request row");
+
+    const auto earlier = [](const TraceRow& a, const TraceRow& b) { return a.timeNs < b.timeNs; };
+    if (!std::is_sorted(rows.begin(), rows.end(), earlier))
+        std::stable_sort(rows.begin(), rows.end(), earlier);
+    if (maxRequests > 0 && rows.size() > maxRequests)
+        rows.resize(maxRequests);
+
+    Workload workload;
+    workload.requests.reserve(rows.size());
+    const std::int64_t start = rows.front().timeNs;
+    for (const TraceRow& row : rows) {
+        Request r;
+        // Scaling the offset from the first request scales every inter-arrival time by the same factor.
+        const std::int64_t offset = row.timeNs - start;
+        r.arrival = timeScale == 1.0 ? offset : std::llround(double(offset) * timeScale);
+        r.promptTokens = row.promptTokens;
+        r.outputTokens = row.outputTokens;
+        // Copy only the kept rows' hashes, in request order, so prefixHashes holds nothing unused.
+        r.prefixOffset = static_cast<std::uint32_t>(workload.prefixHashes.size());
+        r.prefixCount = row.prefixCount;
+        workload.prefixHashes.insert(workload.prefixHashes.end(), hashes.begin() + row.prefixOffset,
+                                     hashes.begin() + row.prefixOffset + row.prefixCount);
+        workload.requests.push_back(r);
+    }
+    return workload;
+}
+
+} // namespace coh::core

@@ -1,0 +1,29 @@
+#include "core/workload/workload_builder.h"
+
+#include "core/workload/azure_trace.h"
+#include "core/workload/mooncake_trace.h"
+#include "core/workload/synthetic_generator.h"
+
+namespace coh::core {
+
+Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed)
+{
+    switch (spec.kind) {
+    case WorkloadKind::Synthetic:
+        return generateSyntheticWorkload(spec.synthetic, seed);
+    case WorkloadKind::Trace: {
+        const TraceWorkload& trace = spec.trace;
+        const std::string& path = trace.resolvedPath.empty() ? trace.path : trace.resolvedPath;
+        switch (trace.format) {
+        case TraceFormat::Azure:
+            return readAzureTrace(path, trace.timeScale, trace.maxRequests);
+        case TraceFormat::Mooncake:
+            return readMooncakeTrace(path, trace.timeScale, trace.maxRequests);
+        }
+        break;
+    }
+    }
+    return {};
+}
+
+} // namespace coh::core

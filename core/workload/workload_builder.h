@@ -1,0 +1,15 @@
+#pragma once
+// Turns a scenario's WorkloadSpec into the requests of a run: synthetic generation or trace replay.
+#include "core/scenario/workload_spec.h"
+#include "core/workload/request.h"
+
+#include <cstdint>
+
+namespace coh::core {
+
+// Synthetic workloads draw from `seed` (the scenario seed); traces ignore it. Trace paths use
+// spec.trace.resolvedPath when the scenario loader filled it, else spec.trace.path as given.
+// Throws InputError for specs or trace files that cannot be turned into requests.
+Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed);
+
+} // namespace coh::core
