@@ -1,6 +1,7 @@
 // cohsim runs list|show|rename|delete: browse the run database.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
+#include "app/cohsim/summary_text.h"
 #include "core/store/run_serialization.h"
 
 #include <fmt/format.h>
@@ -19,33 +20,6 @@ struct RunsOptions {
     std::string name;
 };
 
-// A table cell: one decimal for everyday magnitudes, three below 1 so sub-millisecond times still show;
-// "-" where there is no value yet.
-std::string number(double v, bool present = true)
-{
-    if (!present || std::isnan(v))
-        return "-";
-    const double a = std::fabs(v);
-    if (a >= 1000 || a == 0)
-        return fmt::format("{:.0f}", v);
-    return a >= 1 ? fmt::format("{:.1f}", v) : fmt::format("{:.3f}", v);
-}
-
-// Large quantities with a decimal prefix: scaled(1.25e10, "B") is "12.5 GB", scaled(1.48e6, "") is "1.48 M".
-std::string scaled(double v, const char* unit)
-{
-    static constexpr std::pair<double, const char*> kPrefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
-    std::string text = fmt::format("{:.3g} {}", v, unit);
-    for (const auto& [factor, prefix] : kPrefixes) {
-        if (std::fabs(v) >= factor) {
-            text = fmt::format("{:.3g} {}{}", v / factor, prefix, unit);
-            break;
-        }
-    }
-    text.erase(text.find_last_not_of(' ') + 1);
-    return text;
-}
-
 std::string readableTime(std::string iso)
 {
     std::replace(iso.begin(), iso.end(), 'T', ' ');
@@ -57,25 +31,6 @@ std::string readableTime(std::string iso)
 std::string shortened(const std::string& text, std::size_t width)
 {
     return text.size() <= width ? text : text.substr(0, width - 1) + "~";
-}
-
-void printTable(const std::vector<std::vector<std::string>>& rows, std::size_t leftAligned)
-{
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], row[c].size());
-    for (const auto& row : rows) {
-        std::string line;
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += "  ";
-            line +=
-                c < leftAligned ? fmt::format("{:<{}}", row[c], widths[c]) : fmt::format("{:>{}}", row[c], widths[c]);
-        }
-        line.erase(line.find_last_not_of(' ') + 1);
-        fmt::print("{}\n", line);
-    }
 }
 
 void listRuns(const GlobalOptions& global, const RunsOptions& options)
@@ -106,39 +61,6 @@ void listRuns(const GlobalOptions& global, const RunsOptions& options)
     fmt::print("(times in ms; {} run{} in {})\n", runs.size(), runs.size() == 1 ? "" : "s", store->path());
 }
 
-void printSummary(const core::RunSummary& s)
-{
-    fmt::print("\nSummary\n");
-    fmt::print("  requests        {} ({} completed), {} output tokens, makespan {} s\n", s.requests, s.completed,
-               s.outputTokens, number(core::toSeconds(s.makespan)));
-    fmt::print("  throughput      {} tok/s, {} req/s\n", number(s.throughputTokensPerSec),
-               number(s.throughputRequestsPerSec));
-    fmt::print("  goodput         {} req/s, SLO attainment {}%\n", number(s.goodputRequestsPerSec),
-               number(100 * s.sloAttainment));
-    fmt::print("  KV transfers    {} ({}), {} messages\n", s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
-    fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
-               scaled(s.eventsPerSecond, ""));
-
-    const std::pair<const char*, const core::Distribution*> distributions[] = {
-        {"TTFT", &s.ttftMs},
-        {"TPOT", &s.tpotMs},
-        {"end to end", &s.e2eMs},
-        {"inter-token", &s.itlMs},
-        {"  queue", &s.queueMs},
-        {"  prefill", &s.prefillMs},
-        {"  admission", &s.admissionMs},
-        {"  KV transfer", &s.transferMs},
-        {"  KV load", &s.loadMs},
-        {"  first decode", &s.firstDecodeMs},
-    };
-    std::vector<std::vector<std::string>> rows = {{"  METRIC (ms)", "COUNT", "MEAN", "P50", "P90", "P99", "MAX"}};
-    for (const auto& [label, d] : distributions)
-        rows.push_back({std::string("  ") + label, std::to_string(d->count), number(d->mean), number(d->p50),
-                        number(d->p90), number(d->p99), number(d->max)});
-    printTable(rows, 1);
-    fmt::print("  (queue ... first decode are the parts of TTFT)\n");
-}
-
 void showRun(const GlobalOptions& global, const RunsOptions& options)
 {
     const std::int64_t id = parseRunId(options.id);
@@ -164,7 +86,7 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         fmt::print("  finished        {} UTC\n", readableTime(info->finishedAt));
     fmt::print("  process         pid {} on {}\n", info->pid, info->host.empty() ? "?" : info->host);
     if (summary)
-        printSummary(*summary);
+        printRunSummary(*summary);
 }
 
 void renameRun(const GlobalOptions& global, const RunsOptions& options)

@@ -141,7 +141,7 @@ Link readLink(ProblemList& problems, const json& value, const std::string& point
         std::string message = fmt::format("unknown node '{}' in link", name);
         if (auto near = closestName(name, nodeIds))
             message += fmt::format("; did you mean '{}'?", *near);
-        message += fmt::format(" known nodes: {}", joinNames(nodeIds));
+        message += fmt::format(" (known nodes: {})", joinNames(nodeIds));
         r.problem(
             end, message,
             fmt::format("use one of the node ids above, or add a node with \"id\": \"{}\" to /topology/nodes", name));

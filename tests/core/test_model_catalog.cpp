@@ -2,6 +2,8 @@
 
 #include "tests/core/scenario_test_util.h"
 
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -131,15 +133,9 @@ TEST(ModelCatalog, NotAnArrayOrMissing)
 TEST(ModelCatalog, CliListsCatalogAsJson)
 {
     DatasetsDirOverride env(fixtureDatasetsDir());
-    std::string command = std::string(COH_COHSIM_PATH) + " models --json";
-    FILE* pipe = popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string out;
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
-        out.append(buffer, n);
-    ASSERT_EQ(pclose(pipe), 0);
-    auto array = nlohmann::json::parse(out);
+    const coh::test::CliResult r = coh::test::runCohsim("models --json", coh::test::Stderr::Inherit);
+    ASSERT_EQ(r.exitCode, 0);
+    auto array = nlohmann::json::parse(r.output);
     ASSERT_EQ(array.size(), 3u);
     EXPECT_EQ(array[0]["name"], "Llama-3-8B");
     EXPECT_EQ(array[0]["kv_bytes_per_token"], 131072);

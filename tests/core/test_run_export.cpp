@@ -2,6 +2,8 @@
 #include "core/store/run_export.h"
 #include "core/store/run_store.h"
 
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -145,15 +147,10 @@ struct CommandOutput {
 // Runs cohsim with the given arguments (stderr goes to the test log).
 CommandOutput cohsim(const std::string& args)
 {
+    test::CliResult r = test::runCohsim(args, test::Stderr::Inherit);
     CommandOutput result;
-    FILE* pipe = ::popen((std::string(COH_COHSIM_PATH) + " " + args).c_str(), "r");
-    if (!pipe)
-        return result;
-    char buffer[4096];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof(buffer), pipe))
-        result.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = std::move(r.output);
+    result.exitCode = r.exitCode;
     return result;
 }
 

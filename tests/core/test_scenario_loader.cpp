@@ -3,6 +3,8 @@
 
 #include "tests/core/scenario_test_util.h"
 
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -187,18 +189,10 @@ TEST(ScenarioLoader, CanonicalJsonIgnoresKeyOrderAndSpacing)
 namespace {
 
 // Runs cohsim with `args`; returns its exit code and (stdout + stderr).
-std::pair<int, std::string> runCohsim(const std::string& args)
+std::pair<int, std::string> runCohsimMerged(const std::string& args)
 {
-    std::string command = std::string(COH_COHSIM_PATH) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe)
-        return {-1, ""};
-    std::string out;
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
-        out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    CliResult r = runCohsim(args, Stderr::Merge);
+    return {r.exitCode, std::move(r.output)};
 }
 
 } // namespace
@@ -206,14 +200,14 @@ std::pair<int, std::string> runCohsim(const std::string& args)
 TEST(ScenarioLoader, CliValidateSummarisesOrListsProblems)
 {
     const std::string good = scenarioFixture("minimal.json");
-    auto [code, out] = runCohsim("validate " + good);
+    auto [code, out] = runCohsimMerged("validate " + good);
     EXPECT_EQ(code, 0) << out;
     EXPECT_NE(out.find(good + ": ok (3 nodes, 2 links, model tiny-8b, 1 prefill / 1 decode instances)"),
               std::string::npos)
         << out;
 
     const std::string bad = scenarioFixture("malformed.json");
-    std::tie(code, out) = runCohsim("validate " + good + " " + bad);
+    std::tie(code, out) = runCohsimMerged("validate " + good + " " + bad);
     EXPECT_EQ(code, 2) << out;
     EXPECT_NE(out.find(good + ": ok"), std::string::npos) << out; // every file is checked
     EXPECT_NE(out.find(bad + ": 1 problem"), std::string::npos) << out;

@@ -1,0 +1,136 @@
+// End to end through the real binary: cohsim run stores a run that runs/export can read back, bad input
+// exits 2 with the file, the field and the fix, and a seed makes runs repeatable.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace coh::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CliRun : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_dir = fs::temp_directory_path() / ("cohsim-cli-" + std::to_string(::getpid()) + "-" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    std::string db() const { return "--db " + (m_dir / "runs.db").string(); }
+    std::string file(const std::string& name, const std::string& content) const
+    {
+        const fs::path path = m_dir / name;
+        std::ofstream(path) << content;
+        return path.string();
+    }
+    static std::string defaultScenario() { return std::string(COH_DATASETS_DIR) + "/scenarios/default.json"; }
+
+    fs::path m_dir;
+};
+
+TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
+{
+    const CliResult run = runCohsim("run " + defaultScenario() + " " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const int id = summary.at("run_id").get<int>();
+    EXPECT_EQ(summary.at("summary").at("requests").get<int>(), 300);
+    EXPECT_EQ(summary.at("summary").at("completed").get<int>(), 300);
+
+    const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);
+    ASSERT_EQ(list.exitCode, 0) << list.output;
+    const auto runs = nlohmann::json::parse(list.output);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].at("status"), "completed");
+
+    const CliResult show = runCohsim("runs show " + std::to_string(id) + " --json " + db(), Stderr::Discard);
+    ASSERT_EQ(show.exitCode, 0) << show.output;
+    EXPECT_EQ(nlohmann::json::parse(show.output).at("summary").at("ttft_ms"), summary.at("summary").at("ttft_ms"));
+
+    const CliResult csv = runCohsim("export " + std::to_string(id) + " --format csv " + db(), Stderr::Discard);
+    ASSERT_EQ(csv.exitCode, 0) << csv.output;
+    EXPECT_EQ(std::count(csv.output.begin(), csv.output.end(), '\n'), 301); // header + one row per request
+}
+
+TEST_F(CliRun, HumanSummaryShowsTtftAndTpotPercentiles)
+{
+    const CliResult run = runCohsim("run " + defaultScenario() + " --no-store -q", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_NE(run.output.find("TTFT"), std::string::npos);
+    EXPECT_NE(run.output.find("TPOT"), std::string::npos);
+    EXPECT_NE(run.output.find("P99"), std::string::npos);
+}
+
+TEST_F(CliRun, SameSeedSameResultsOtherSeedOtherResults)
+{
+    // A synthetic workload, so the seed drives the arrivals and lengths.
+    const std::string preset = std::string(COH_DATASETS_DIR) + "/presets/cxl-pool.json";
+    auto ttft = [&](const std::string& seed) {
+        const CliResult r = runCohsim("run " + preset + " --no-store --json --max-requests 200 --seed " + seed, Stderr::Discard);
+        EXPECT_EQ(r.exitCode, 0) << r.output;
+        return nlohmann::json::parse(r.output).at("summary").at("ttft_ms");
+    };
+    EXPECT_EQ(ttft("5"), ttft("5"));
+    EXPECT_NE(ttft("5"), ttft("6"));
+}
+
+TEST_F(CliRun, MalformedScenarioExitsTwoNamingFileLineAndFix)
+{
+    const std::string path = file("broken.json", "{\n  \"name\": \"x\",\n  \"topology\": {\n}");
+    const CliResult r = runCohsim("run " + path + " " + db());
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("broken.json"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("line"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("fix"), std::string::npos) << r.output;
+}
+
+TEST_F(CliRun, UnknownNodeInALinkExitsTwoNamingTheField)
+{
+    auto scenario = nlohmann::json::parse(std::ifstream(defaultScenario()));
+    scenario["topology"]["links"][0]["b"] = "gpu99";
+    const std::string path = file("unknown-node.json", scenario.dump());
+    const CliResult r = runCohsim("run " + path + " " + db());
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("/topology/links/0/b"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("gpu99"), std::string::npos) << r.output;
+}
+
+TEST_F(CliRun, NegativeBandwidthExitsTwoNamingTheField)
+{
+    auto scenario = nlohmann::json::parse(std::ifstream(defaultScenario()));
+    scenario["topology"]["links"][1]["bandwidth"] = "-5 GB/s";
+    const CliResult r = runCohsim("validate " + file("negative.json", scenario.dump()));
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("/topology/links/1/bandwidth"), std::string::npos) << r.output;
+}
+
+TEST_F(CliRun, TraceWithMissingColumnExitsTwoNamingTheColumn)
+{
+    const std::string trace = file("trace.csv", "TIMESTAMP,ContextTokens\n2023-11-16 18:15:46.6805900,374\n");
+    auto scenario = nlohmann::json::parse(std::ifstream(defaultScenario()));
+    scenario["workload"] = {{"type", "trace"}, {"format", "azure"}, {"path", trace}};
+    const CliResult r = runCohsim("run " + file("trace-scenario.json", scenario.dump()) + " " + db());
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("GeneratedTokens"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("trace.csv"), std::string::npos) << r.output;
+}
+
+TEST_F(CliRun, CorruptDatabaseExitsTwoAndIsLeftUntouched)
+{
+    const std::string path = file("corrupt.db", std::string(4096, '\x5a'));
+    const CliResult r = runCohsim("run " + defaultScenario() + " --db " + path);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("corrupt.db"), std::string::npos) << r.output;
+    EXPECT_EQ(fs::file_size(path), 4096u);
+}
+
+} // namespace
+} // namespace coh::test
