@@ -1,0 +1,152 @@
+#pragma once
+// A coherence protocol as plain data: message types plus a cache-controller table and a directory-controller
+// table, each a dense (state x event) array of transitions built from a fixed library of guards and actions.
+// The interpreter (BlockSystem), the lab, the explorer, the docs and exporters all walk these same values.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coh::core::coherence {
+
+inline constexpr int kMaxCaches = 16;        // sharer sets are 16-bit masks
+inline constexpr std::uint8_t kDirNode = 0xFF; // node id of the directory (home) in messages
+inline constexpr std::uint8_t kNoNode = 0xFE;  // "no owner"
+
+enum class Permission : std::uint8_t { None, Read, ReadWrite };
+
+enum class ProcessorOp : std::uint8_t { Load, Store, Evict };
+inline constexpr int kProcessorOps = 3;
+
+// Virtual networks: a protocol says which of them keep point-to-point (per src, dst) FIFO order.
+enum class VirtualNetwork : std::uint8_t { Request, Forward, Response };
+inline constexpr int kVirtualNetworks = 3;
+
+// Guards refine a trigger into events; all guards of an event must hold. Evaluated against the receiving
+// controller (acks at a cache; owner and sharers at the directory) and the message.
+enum class Guard : std::uint8_t {
+    None,
+    AckCountZero,     // cache: message ack count + acks already counted == 0
+    AckCountPositive, // cache: message ack count + acks already counted > 0
+    LastAck,          // cache: this ack is the last one owed (acks == 1)
+    NotLastAck,       // cache: acks != 1
+    FromOwner,        // directory: the requestor is the recorded owner
+    NotFromOwner,
+    LastSharer,       // directory: no sharer other than the requestor
+    NotLastSharer,
+    NoSharers, // directory: the sharer set is empty
+    HasSharers,
+};
+
+enum class ActionKind : std::uint8_t {
+    Send,
+    AddRequestorToSharers,
+    AddOwnerToSharers,
+    RemoveRequestorFromSharers,
+    ClearSharers,
+    SetOwnerToRequestor,
+    ClearOwner,
+    WriteMemoryFromMessage,
+    CopyDataFromMessage,
+    AddAcksFromMessage, // acks += message ack count (acks may be negative: Inv-Acks can beat the Data)
+    DecrementAcks,
+    PerformLoad,
+    PerformStore,
+};
+
+// Where a Send goes. Requestor is the requestor named by the message being handled (self for a processor op).
+enum class Target : std::uint8_t { Dir, Requestor, Owner, SharersExceptRequestor };
+enum class DataSource : std::uint8_t { None, Cache, Memory };
+enum class AckSource : std::uint8_t { None, SharersExceptRequestor, FromMessage };
+
+struct Action {
+    ActionKind kind = ActionKind::Send;
+    std::uint8_t message = 0; // Send: message type index
+    Target to = Target::Dir;
+    DataSource data = DataSource::None;
+    AckSource acks = AckSource::None;
+};
+
+struct MessageType {
+    std::string name;
+    bool carriesData = false;
+    VirtualNetwork network = VirtualNetwork::Request;
+    std::string meaning;
+};
+
+struct StateInfo {
+    std::string name;
+    bool stable = true;
+    Permission permission = Permission::None;
+    bool holdsData = false; // the controller keeps a valid data copy in this state
+    std::string meaning;
+};
+
+// A processor op (cache only) or the arrival of a message type.
+struct Trigger {
+    bool isMessage = false;
+    std::uint8_t index = 0; // ProcessorOp or message type index
+
+    // Dense index: processor ops first, then message types.
+    int slot() const { return isMessage ? kProcessorOps + index : index; }
+};
+
+struct EventInfo {
+    std::string name;
+    Trigger trigger;
+    std::array<Guard, 2> guards{Guard::None, Guard::None};
+};
+
+// Undefined: the protocol says this cannot happen; if it does, it is a protocol error reported loudly.
+enum class EntryKind : std::uint8_t { Undefined, Stall, Fire };
+
+struct Transition {
+    EntryKind kind = EntryKind::Undefined;
+    std::uint8_t next = 0;
+    std::uint16_t firstAction = 0; // into ControllerTable::actions
+    std::uint8_t actionCount = 0;
+};
+
+struct TriggerEvents {
+    std::uint8_t first = 0; // into ControllerTable::eventOrder
+    std::uint8_t count = 0;
+};
+
+struct ControllerTable {
+    std::string name; // "cache" or "directory"
+    bool isDirectory = false;
+    std::vector<StateInfo> states;
+    std::vector<EventInfo> events;
+    std::vector<Transition> transitions;   // states.size() * events.size(), row-major by state
+    std::vector<std::string> explanations; // parallel to transitions; {self} {req} {src} {owner} {others} {acks}
+    std::vector<Action> actions;           // pool the transitions index
+    std::vector<std::uint8_t> eventOrder;  // event indices grouped by trigger slot, in declaration order
+    std::vector<TriggerEvents> byTrigger;  // indexed by Trigger::slot()
+    std::uint8_t initial = 0;
+
+    int index(int state, int event) const { return state * static_cast<int>(events.size()) + event; }
+    const Transition& at(int state, int event) const { return transitions[index(state, event)]; }
+    int findState(const std::string& name) const;
+    int findEvent(const std::string& name) const;
+};
+
+struct Protocol {
+    std::string name;       // registry key, e.g. "msi-directory"
+    std::string title;      // "MSI directory protocol (Primer Tables 8.1/8.2)"
+    std::string summary;    // one paragraph
+    std::string whenToPick; // one paragraph
+    bool bugHunt = false;   // deliberately broken, for exercising the explorer
+    std::vector<MessageType> messages;
+    std::array<bool, kVirtualNetworks> ordered{}; // point-to-point FIFO per virtual network
+    ControllerTable cache;
+    ControllerTable directory;
+
+    int findMessage(const std::string& name) const;
+};
+
+const char* permissionName(Permission p);
+const char* processorOpName(ProcessorOp op);
+const char* networkName(VirtualNetwork n);
+const char* guardName(Guard g);
+
+} // namespace coh::core::coherence
