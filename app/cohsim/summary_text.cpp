@@ -69,6 +69,8 @@ void printRunSummary(const core::RunSummary& s)
     const std::pair<const char*, const core::Distribution*> distributions[] = {
         {"TTFT", &s.ttftMs},
         {"TPOT", &s.tpotMs},
+        {"  compute", &s.tpotComputeMs},
+        {"  coherence stall", &s.tpotStallMs},
         {"end to end", &s.e2eMs},
         {"inter-token", &s.itlMs},
         {"  queue", &s.queueMs},
@@ -83,7 +85,7 @@ void printRunSummary(const core::RunSummary& s)
         rows.push_back({std::string("  ") + label, std::to_string(d->count), number(d->mean), number(d->p50),
                         number(d->p90), number(d->p99), number(d->max)});
     printTable(rows, 1);
-    fmt::print("  (queue ... first decode are the parts of TTFT)\n");
+    fmt::print("  (compute and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
 }
 
 } // namespace coh::cli

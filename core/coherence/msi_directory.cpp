@@ -75,8 +75,7 @@ void addMsiDirectoryRows(TableBuilder& d)
     d.on("I", "GetM", {memData, setOwnerToReq}, "M",
          "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
          "as the owner");
-    d.on({"I", "M"}, "PutS-NotLast", {putAck}, "", staleS);
-    d.on({"I", "M"}, "PutS-Last", {putAck}, "", staleS);
+        d.on({"I", "M"}, "PutS-Last", {putAck}, "", staleS);
     d.on({"I", "M"}, "PutM-NonOwner", {putAck}, "", staleM);
 
     d.on("S", "GetS", {memData, addReqToSharers}, "",
@@ -85,8 +84,8 @@ void addMsiDirectoryRows(TableBuilder& d)
          {d.send("Data", Target::Requestor, DataSource::Memory, AckSource::SharersExceptRequestor),
           d.send("Inv", Target::SharersExceptRequestor), clearSharers, setOwnerToReq},
          "M",
-         "{req} asks to write, so the directory sends the data saying {acks} ack(s) are owed, invalidates the other "
-         "sharers ({others}) and records {req} as the owner");
+         "{req} asks to write: the directory sends the data from memory, invalidates the other sharers ({others}), "
+         "tells {req} to expect {acks} Inv-Ack(s) and records {req} as the owner");
     d.on({"S", "S^D"}, "PutS-NotLast", {removeReqFromSharers, putAck}, "",
          "{req} drops its read-only copy; other sharers remain");
     d.on("S", "PutS-Last", {removeReqFromSharers, putAck}, "I",

@@ -19,7 +19,8 @@ public:
 
     void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
-    SimTime decodeStep(std::uint32_t, std::uint32_t, std::uint32_t) override { return 0; }
+    // After the copy every block is local to the decode instance: steps never wait.
+    bool beginDecodeStep(std::uint32_t, std::uint32_t, std::uint32_t) override { return true; }
     void release(std::uint32_t request) override;
 
     void onFlowDelivered(const FlowInfo& flow) override;

@@ -14,6 +14,8 @@ public:
     virtual ~KvListener() = default;
     // The blocks requested by acquireForDecode() are now readable at the decode instance.
     virtual void onKvReady(std::uint32_t request) = 0;
+    // A decode step that beginDecodeStep() could not start at once may now proceed.
+    virtual void onStepReady(std::uint32_t request) = 0;
 };
 
 // What a KV implementation moved, for the run summary.
@@ -33,9 +35,10 @@ public:
     // The decode `instance` will read the sequence: make its blocks readable there (a read miss served by
     // the protocol), then call KvListener::onKvReady.
     virtual void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
-    // One decode step at `instance`: read every block of the sequence, append token number `tokens` - 1.
-    // Returns the time the step stalls on coherence before it may proceed (0 when all copies are local).
-    virtual SimTime decodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
+    // One decode step at `instance` reads every block of the sequence and appends token number `tokens` - 1.
+    // Returns true when the step may run now (every copy it needs is usable here); otherwise the protocol
+    // works on it and calls KvListener::onStepReady. The wait is the step's coherence stall.
+    virtual bool beginDecodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;
     // The sequence is finished; its copies may be dropped.
     virtual void release(std::uint32_t request) = 0;
     virtual KvStats stats() const = 0;

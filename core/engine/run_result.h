@@ -23,6 +23,10 @@ struct RequestMetrics {
     SimTime decodeStart = 0;   // first decode iteration that includes the request began
     SimTime firstToken = 0;
     SimTime finish = 0;        // last token
+    // Where the time between the first and the last token went (steps 2..n): the steps' compute and
+    // their coherence stalls; the rest is waiting for a shared device.
+    SimTime decodeCompute = 0;
+    SimTime decodeStall = 0;
 
     SimTime queueing() const { return prefillStart - arrival; }
     SimTime prefill() const { return prefillEnd - prefillStart; }
@@ -48,6 +52,7 @@ struct RunSummary {
     SimTime makespan = 0;        // first arrival to last token
     Distribution ttftMs, tpotMs, e2eMs, itlMs;
     Distribution queueMs, prefillMs, admissionMs, transferMs, loadMs, firstDecodeMs;
+    Distribution tpotComputeMs, tpotStallMs; // TPOT split: per-token compute and coherence stall
     double throughputTokensPerSec = 0;
     double throughputRequestsPerSec = 0;
     double goodputRequestsPerSec = 0; // requests meeting both SLOs per second

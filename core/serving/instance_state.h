@@ -36,6 +36,9 @@ struct InstanceState {
     std::uint64_t kvBlocksTotal = 0;
     std::uint64_t kvBlocksFree = 0;
     SimTime lastIterationEnd = 0;
+    std::uint32_t stepsWaiting = 0; // sequences whose step waits on coherence
+    SimTime stepStart = 0;          // when the current step began waiting on coherence
+    SimTime stepCompute = 0;        // compute time of the current step
 };
 
 // Per-request progress the metrics do not keep.

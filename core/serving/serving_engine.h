@@ -33,6 +33,7 @@ public:
     // The event handler the kernel calls (a switch on the kind: no virtual dispatch per event).
     void operator()(const Event& ev);
     void onKvReady(std::uint32_t request) override;
+    void onStepReady(std::uint32_t request) override;
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
@@ -52,6 +53,7 @@ private:
     void releaseDevices(std::uint32_t instance);
     void startPrefill(InstanceState& inst, std::uint32_t index);
     void startDecode(InstanceState& inst, std::uint32_t index);
+    void runDecodeCompute(InstanceState& inst, std::uint32_t index);
     void tryAdmit(std::uint32_t instance);
     void finishRequest(std::uint32_t request, InstanceState& inst);
     std::uint32_t blocksFor(std::uint32_t request) const;
@@ -74,7 +76,6 @@ private:
     LatencyHistogram m_interTokenGaps;
     std::uint64_t m_finished = 0;
     std::uint64_t m_rejected = 0;
-    SimTime m_coherenceStall = 0;
 
     // Instances that share a node (role "both") take turns on the device.
     bool m_sharedDevices = false;

@@ -196,13 +196,30 @@ void ServingEngine::startDecode(InstanceState& inst, std::uint32_t index)
         inst.contextTokens += m_metrics[r].promptTokens;
         m_metrics[r].decodeStart = m_sim.now();
     }
-    SimTime stall = 0;
-    for (auto r : inst.active)
-        stall = std::max(stall, m_kv->decodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1));
-    m_coherenceStall += stall;
     inst.running = true;
+    inst.stepStart = m_sim.now();
+    inst.stepsWaiting = 0;
+    for (auto r : inst.active)
+        if (!m_kv->beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
+            ++inst.stepsWaiting;
+    if (inst.stepsWaiting == 0)
+        runDecodeCompute(inst, index);
+}
+
+void ServingEngine::onStepReady(std::uint32_t request)
+{
+    const std::uint32_t d = m_metrics[request].decodeInstance;
+    InstanceState& inst = m_instances[d];
+    if (--inst.stepsWaiting == 0)
+        runDecodeCompute(inst, d);
+}
+
+void ServingEngine::runDecodeCompute(InstanceState& inst, std::uint32_t index)
+{
+    // The whole batch waits for its slowest sequence's coherence, then computes together.
     const auto batch = static_cast<std::uint32_t>(inst.active.size());
-    m_sim.scheduleIn(stall + m_cost.decode(batch, inst.contextTokens, inst.hw), DecodeDone, index);
+    inst.stepCompute = m_cost.decode(batch, inst.contextTokens, inst.hw);
+    m_sim.scheduleIn(inst.stepCompute, DecodeDone, index);
 }
 
 void ServingEngine::onDecodeDone(std::uint32_t index)
@@ -214,10 +231,13 @@ void ServingEngine::onDecodeDone(std::uint32_t index)
         const std::uint32_t r = inst.active[i];
         RequestState& s = m_state[r];
         RequestMetrics& m = m_metrics[r];
-        if (s.generated == 0)
+        if (s.generated == 0) {
             m.firstToken = now;
-        else
+        } else {
             m_interTokenGaps.add(now - s.lastToken);
+            m.decodeCompute += inst.stepCompute;
+            m.decodeStall += now - inst.stepStart - inst.stepCompute;
+        }
         ++s.generated;
         s.lastToken = now;
         ++inst.contextTokens;

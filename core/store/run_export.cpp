@@ -25,6 +25,8 @@ constexpr TimeColumn kTimeColumns[] = {
     {"first_decode_ms", [](const RequestMetrics& r) { return r.firstDecode(); }},
     {"tpot_ms", [](const RequestMetrics& r) { return r.tpot(); }},
     {"e2e_ms", [](const RequestMetrics& r) { return r.e2e(); }},
+    {"decode_compute_ms", [](const RequestMetrics& r) { return r.decodeCompute; }},
+    {"decode_stall_ms", [](const RequestMetrics& r) { return r.decodeStall; }},
 };
 
 // TPOT is undefined (-1) for a one-token request: an empty cell / null, not a negative time.

@@ -60,6 +60,8 @@ constexpr NamedDistribution kDistributions[] = {
     {"transfer_ms", &RunSummary::transferMs},
     {"load_ms", &RunSummary::loadMs},
     {"first_decode_ms", &RunSummary::firstDecodeMs},
+    {"tpot_compute_ms", &RunSummary::tpotComputeMs},
+    {"tpot_stall_ms", &RunSummary::tpotStallMs},
 };
 
 } // namespace
@@ -221,8 +223,9 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
     // 100,000-row inserts take a fraction of a second.
     SQLite::Statement request(db, "INSERT INTO request_metrics (run_id, idx, id, prompt_tokens, output_tokens, "
                                   "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
-                                  "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                  "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns, "
+                                  "decode_compute_ns, decode_stall_ns) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.requests.size(); ++i) {
         const auto& r = result.requests[i];
         request.bind(1, runId);
@@ -240,6 +243,8 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         request.bind(13, r.decodeStart);
         request.bind(14, r.firstToken);
         request.bind(15, r.finish);
+        request.bind(16, r.decodeCompute);
+        request.bind(17, r.decodeStall);
         request.exec();
         request.reset();
     }
@@ -292,7 +297,7 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
 {
     SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
                                   "arrival_ns, prefill_start_ns, prefill_end_ns, transfer_start_ns, kv_ready_ns, "
-                                  "decode_start_ns, first_token_ns, finish_ns "
+                                  "decode_start_ns, first_token_ns, finish_ns, decode_compute_ns, decode_stall_ns "
                                   "FROM request_metrics WHERE run_id = ? ORDER BY idx");
     request.bind(1, runId);
     while (request.executeStep()) {
@@ -310,6 +315,8 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         r.decodeStart = request.getColumn(10).getInt64();
         r.firstToken = request.getColumn(11).getInt64();
         r.finish = request.getColumn(12).getInt64();
+        r.decodeCompute = request.getColumn(13).getInt64();
+        r.decodeStall = request.getColumn(14).getInt64();
         result.requests.push_back(r);
     }
 

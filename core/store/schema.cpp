@@ -67,6 +67,8 @@ CREATE TABLE request_metrics (
     decode_start_ns INTEGER NOT NULL,
     first_token_ns INTEGER NOT NULL,
     finish_ns INTEGER NOT NULL,
+    decode_compute_ns INTEGER NOT NULL DEFAULT 0,
+    decode_stall_ns INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 

@@ -96,6 +96,8 @@ RunResult makeResult()
         m.decodeStart = m.arrival + 6;
         m.firstToken = m.arrival + 7;
         m.finish = m.arrival + 8'000'000'000'000; // beyond 32 bits
+        m.decodeCompute = 7'000'000'000 + i;
+        m.decodeStall = 123'456 + i;
         r.requests.push_back(m);
     }
     r.linkInterval = 250 * kMillisecond;
@@ -181,6 +183,8 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(x.decodeStart, y.decodeStart);
         EXPECT_EQ(x.firstToken, y.firstToken);
         EXPECT_EQ(x.finish, y.finish);
+        EXPECT_EQ(x.decodeCompute, y.decodeCompute);
+        EXPECT_EQ(x.decodeStall, y.decodeStall);
     }
 
     EXPECT_EQ(a.linkInterval, b.linkInterval);

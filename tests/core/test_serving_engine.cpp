@@ -52,6 +52,10 @@ TEST(ServingEngine, DecodeTokensFollowTheIterationTimeAndTpotIsTheirMeanGap)
     EXPECT_EQ(r.requests[0].finish - r.requests[0].firstToken, gaps);
     EXPECT_EQ(r.requests[0].tpot(), gaps / 3);
     EXPECT_EQ(r.summary.itlMs.count, 3u);
+    // With a plain copy every later step is local: TPOT is all compute, no coherence stall.
+    EXPECT_EQ(r.requests[0].decodeCompute, gaps);
+    EXPECT_EQ(r.requests[0].decodeStall, 0);
+    EXPECT_DOUBLE_EQ(r.summary.tpotComputeMs.mean, toMilliseconds(gaps) / 3);
 }
 
 TEST(ServingEngine, SingleServerQueueMatchesMD1MeanWait)

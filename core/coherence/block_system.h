@@ -1,0 +1,132 @@
+#pragma once
+// One KV block under a directory protocol: every cache's copy state, the directory entry and the messages in
+// flight, with step functions that interpret the protocol tables. Fixed-size storage and no allocation per step,
+// so the serving simulator can run one instance per block and the explorer can copy it per successor.
+#include "core/coherence/protocol_table.h"
+
+#include <array>
+#include <cstdint>
+
+namespace coh::core::coherence {
+
+using Value = std::uint16_t; // a written value (the lab: a version; the explorer: 0 or 1)
+inline constexpr int kMaxMessages = 64;
+
+struct CacheLine {
+    std::uint8_t state = 0;
+    bool dataValid = false;
+    std::int8_t acks = 0; // invalidation acks still owed (negative: acks that beat the Data)
+    Value value = 0;      // meaningful only when dataValid
+};
+
+struct DirectoryEntry {
+    std::uint8_t state = 0;
+    std::uint8_t owner = kNoNode;
+    std::uint16_t sharers = 0; // bit i: cache Pi
+    Value memory = 0;
+};
+
+struct Message {
+    std::uint8_t type = 0;
+    std::uint8_t src = 0;
+    std::uint8_t dst = 0;
+    std::uint8_t requestor = 0; // the cache whose request this message serves
+    std::int8_t ackCount = 0;
+    bool hasData = false;
+    Value value = 0;
+};
+
+enum class StepStatus : std::uint8_t {
+    Done,
+    Stalled,      // the table says wait; nothing changed
+    Undefined,    // no transition for (state, event): a protocol error
+    Unclassified, // no event's guards matched the arrival: a protocol error
+    Fault,        // an action was impossible (see Fault)
+};
+
+enum class Fault : std::uint8_t { None, NoDataToSend, NoOwner, NoMessageData, LoadWithoutData, TooManyMessages };
+
+// What the table says about a processor op or an arrival, before anything changes.
+struct Resolution {
+    StepStatus status = StepStatus::Done; // Done: a transition fires
+    std::uint8_t event = 0;
+    std::uint16_t transition = 0; // index into the controller's transitions
+};
+
+struct StepResult {
+    StepStatus status = StepStatus::Done;
+    Fault fault = Fault::None;
+    bool atDirectory = false;
+    std::uint8_t actor = 0; // cache index, or kDirNode
+    std::uint8_t event = 0;
+    std::uint16_t transition = 0;
+    std::uint8_t from = 0;
+    std::uint8_t to = 0;
+    std::uint8_t firstSent = 0; // messages sent are [firstSent, firstSent + sentCount) after the step
+    std::uint8_t sentCount = 0;
+    bool loaded = false;
+    bool stored = false;
+    bool loadMismatch = false; // the load returned something other than the latest written value
+    Value value = 0;           // the value loaded or stored
+};
+
+// One step of the system: a processor op at a cache, or the delivery of in-flight message `index`.
+struct Move {
+    bool deliver = false;
+    std::uint8_t index = 0; // cache (op) or message index (delivery)
+    ProcessorOp op = ProcessorOp::Load;
+    Value storeValue = 0; // what a PerformStore in this step writes
+};
+
+class BlockSystem {
+public:
+    // Every controller in its initial state, memory and the latest written value 0, nothing in flight.
+    BlockSystem(const Protocol& protocol, int caches);
+
+    const Protocol& protocol() const { return *m_protocol; }
+    int caches() const { return m_caches; }
+    const CacheLine& line(int cache) const { return m_lines[cache]; }
+    const DirectoryEntry& directory() const { return m_dir; }
+    int messageCount() const { return m_messageCount; }
+    const Message& message(int i) const { return m_messages[i]; }
+    Value latest() const { return m_latest; } // ghost: the value of the last performed store
+
+    // A message may be delivered when its network is unordered or it is the oldest on its (src, dst) channel.
+    bool deliverable(int i) const;
+    Resolution resolveOp(int cache, ProcessorOp op) const;
+    Resolution resolveMessage(int i) const;
+
+    // A Stalled, Undefined or Unclassified step changes nothing. `storeValue` is what a PerformStore writes.
+    StepResult issue(int cache, ProcessorOp op, Value storeValue);
+    StepResult deliver(int i, Value storeValue);
+    StepResult apply(const Move& move)
+    {
+        return move.deliver ? deliver(move.index, move.storeValue) : issue(move.index, move.op, move.storeValue);
+    }
+
+    bool anyTransient() const;
+    bool quiescent() const { return m_messageCount == 0 && !anyTransient(); }
+
+    // Raw access for the state codec.
+    CacheLine& mutableLine(int cache) { return m_lines[cache]; }
+    DirectoryEntry& mutableDirectory() { return m_dir; }
+    void setLatest(Value v) { m_latest = v; }
+    void setMessages(const Message* messages, int count);
+
+private:
+    Resolution classify(bool atDirectory, std::uint8_t state, const Message& m, const CacheLine* line) const;
+    bool guardHolds(Guard g, const Message& m, const CacheLine* line) const;
+    StepResult fire(bool atDirectory, std::uint8_t actor, const Resolution& r, const Message* m, Value storeValue);
+    Fault send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m);
+    Fault push(const Message& m);
+
+    const Protocol* m_protocol;
+    std::uint8_t m_caches;
+    std::uint8_t m_messageCount = 0;
+    Value m_latest = 0;
+    DirectoryEntry m_dir;
+    std::array<CacheLine, kMaxCaches> m_lines{};
+    std::array<Message, kMaxMessages> m_messages{};
+};
+
+} // namespace coh::core::coherence
