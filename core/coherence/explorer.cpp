@@ -21,7 +21,7 @@ struct Edge {
 };
 
 class Search {
-public:
+  public:
     Search(const Protocol& protocol, const ExplorerOptions& options)
         : m_protocol(protocol)
         , m_options(options)
@@ -33,7 +33,7 @@ public:
 
     ExplorerResult run();
 
-private:
+  private:
     void encodeWorld(int replaced, const BlockSystem& scratch, std::string& out) const;
     void decodeWorld(std::string_view bytes, std::vector<BlockSystem>& world) const;
     bool expand(std::uint32_t id, int block, Move move);

@@ -34,7 +34,7 @@ struct ExplorerResult {
     std::uint64_t transitions = 0; // successor edges taken, including ones to known states
     int maxInFlight = 0;
     double seconds = 0;
-    bool complete = false; // the whole state space was explored within maxStates
+    bool complete = false;           // the whole state space was explored within maxStates
     double impliedProductStates = 0; // states^blocks when blocks > 1 and not product
     Violation violation = Violation::None;
     std::string description;

@@ -1,7 +1,7 @@
 // Text and JSON reports of an exploration (declared in explorer.h).
 #include "core/coherence/explorer.h"
-#include "core/coherence/text_list.h"
 #include "core/coherence/step_render.h"
+#include "core/coherence/text_list.h"
 
 #include <fmt/format.h>
 
@@ -30,8 +30,8 @@ nlohmann::ordered_json explorerToJson(const ExplorerResult& r)
     j["max_in_flight"] = r.maxInFlight;
     j["seconds"] = r.seconds;
     j["complete"] = r.complete;
-    j["implied_product_states"] = r.impliedProductStates > 0 ? nlohmann::ordered_json(r.impliedProductStates)
-                                                             : nlohmann::ordered_json();
+    j["implied_product_states"] =
+        r.impliedProductStates > 0 ? nlohmann::ordered_json(r.impliedProductStates) : nlohmann::ordered_json();
     j["result"] = outcome(r);
     if (r.violation == Violation::None) {
         j["violation"] = nullptr;

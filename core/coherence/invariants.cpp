@@ -20,12 +20,18 @@ std::string nodeName(std::uint8_t node)
 const char* faultText(Fault f)
 {
     switch (f) {
-    case Fault::None: return "no fault";
-    case Fault::NoDataToSend: return "it must send data it does not hold";
-    case Fault::NoOwner: return "the directory has no owner to forward to";
-    case Fault::NoMessageData: return "it takes data from a message that carries none";
-    case Fault::LoadWithoutData: return "it loads without holding valid data";
-    case Fault::TooManyMessages: return "more messages are in flight than the system can hold";
+    case Fault::None:
+        return "no fault";
+    case Fault::NoDataToSend:
+        return "it must send data it does not hold";
+    case Fault::NoOwner:
+        return "the directory has no owner to forward to";
+    case Fault::NoMessageData:
+        return "it takes data from a message that carries none";
+    case Fault::LoadWithoutData:
+        return "it loads without holding valid data";
+    case Fault::TooManyMessages:
+        return "more messages are in flight than the system can hold";
     }
     return "?";
 }
@@ -35,13 +41,20 @@ const char* faultText(Fault f)
 const char* violationName(Violation v)
 {
     switch (v) {
-    case Violation::None: return "none";
-    case Violation::ProtocolError: return "protocol-error";
-    case Violation::Swmr: return "swmr";
-    case Violation::DataValue: return "data-value";
-    case Violation::LostWrite: return "lost-write";
-    case Violation::AckCounter: return "ack-counter";
-    case Violation::Deadlock: return "deadlock";
+    case Violation::None:
+        return "none";
+    case Violation::ProtocolError:
+        return "protocol-error";
+    case Violation::Swmr:
+        return "swmr";
+    case Violation::DataValue:
+        return "data-value";
+    case Violation::LostWrite:
+        return "lost-write";
+    case Violation::AckCounter:
+        return "ack-counter";
+    case Violation::Deadlock:
+        return "deadlock";
     }
     return "?";
 }

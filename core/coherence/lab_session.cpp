@@ -46,20 +46,20 @@ std::vector<LabOp> parseLabOps(const std::string& text, int caches)
             continue;
         }
         const std::string digits = op.substr(1, colon - 1);
-        const bool numeric = !digits.empty() && digits.size() <= 3 &&
-                             digits.find_first_not_of("0123456789") == std::string::npos;
+        const bool numeric =
+            !digits.empty() && digits.size() <= 3 && digits.find_first_not_of("0123456789") == std::string::npos;
         const int cache = numeric ? std::stoi(digits) : -1;
         if (!numeric || cache >= caches) {
-            problems.push_back({"", field,
-                                fmt::format("cache P{} does not exist: there are {} cache(s), P0..P{}", digits, caches,
-                                            caches - 1),
-                                fmt::format("use P0..P{} or raise --caches", caches - 1)});
+            problems.push_back(
+                {"", field,
+                 fmt::format("cache P{} does not exist: there are {} cache(s), P0..P{}", digits, caches, caches - 1),
+                 fmt::format("use P0..P{} or raise --caches", caches - 1)});
             continue;
         }
         const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(op[colon + 1])));
         if (letter != 'R' && letter != 'W' && letter != 'E') {
-            problems.push_back({"", field, fmt::format("unknown op '{}'", op[colon + 1]),
-                                "use R (load), W (store) or E (evict)"});
+            problems.push_back(
+                {"", field, fmt::format("unknown op '{}'", op[colon + 1]), "use R (load), W (store) or E (evict)"});
             continue;
         }
         ops.push_back({cache, letter == 'R'   ? ProcessorOp::Load
@@ -152,7 +152,8 @@ nlohmann::ordered_json labToJson(const LabRun& run)
     for (const StepRecord& s : run.steps)
         j["steps"].push_back(stepToJson(s));
     j["messages_delivered"] = run.messages;
-    j["violation"] = run.violation == Violation::None ? nlohmann::ordered_json() : nlohmann::ordered_json(violationName(run.violation));
+    j["violation"] = run.violation == Violation::None ? nlohmann::ordered_json()
+                                                      : nlohmann::ordered_json(violationName(run.violation));
     j["error"] = run.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(run.error);
     return j;
 }

@@ -26,9 +26,9 @@ struct LabRun {
     int caches = 0;
     std::string ops;
     std::vector<StepRecord> steps;
-    int messages = 0;                        // messages delivered
-    Violation violation = Violation::None;   // what stopped the run early, if anything
-    std::string error;                       // its description; empty when every op completed cleanly
+    int messages = 0;                      // messages delivered
+    Violation violation = Violation::None; // what stopped the run early, if anything
+    std::string error;                     // its description; empty when every op completed cleanly
 };
 
 // Stores write versions 1, 2, 3, ... so every value in the output is traceable to its store.

@@ -65,8 +65,9 @@ void declareDirectory(TableBuilder& d)
 {
     d.state("I", true, Permission::None, false, "no cache holds the block; memory is up to date");
     d.state("S", true, Permission::None, false, "caches hold read-only copies; memory is up to date");
-    d.state("E", true, Permission::None, false, "one cache (the owner) got it exclusive; it may have written it "
-                                                "silently, so memory may be stale");
+    d.state("E", true, Permission::None, false,
+            "one cache (the owner) got it exclusive; it may have written it "
+            "silently, so memory may be stale");
     d.state("M", true, Permission::None, false, "one cache (the owner) holds the block in M; memory may be stale");
     d.state("S^D", false, Permission::None, false, "forwarded a GetS to the owner, waiting for its data");
     d.event("GetS", "GetS");
@@ -94,7 +95,7 @@ void addDirectoryRows(TableBuilder& d)
     d.on("I", "GetM", {memData, setOwnerToReq}, "M",
          "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
          "as the owner");
-        d.on({"I", "E", "M"}, "PutS-Last", {putAck}, "", staleS);
+    d.on({"I", "E", "M"}, "PutS-Last", {putAck}, "", staleS);
     d.on({"I", "E", "M"}, "PutM-NonOwner", {putAck}, "", stalePut);
     d.on({"I", "E", "M"}, "PutE-NonOwner", {putAck}, "", stalePut);
 
@@ -115,8 +116,7 @@ void addDirectoryRows(TableBuilder& d)
     d.on({"S", "S^D"}, "PutE-NonOwner", {removeReqFromSharers, putAck}, "",
          "a stale PutE from {req}, which was downgraded to a sharer before its eviction arrived");
 
-    d.on({"E", "M"}, "GetS", {d.send("Fwd-GetS", Target::Owner), addReqToSharers, addOwnerToSharers, clearOwner},
-         "S^D",
+    d.on({"E", "M"}, "GetS", {d.send("Fwd-GetS", Target::Owner), addReqToSharers, addOwnerToSharers, clearOwner}, "S^D",
          "{req} asks to read a block {owner} holds exclusively (perhaps already modified), so the directory forwards "
          "the request to the owner {owner} and records both as sharers");
     d.on({"E", "M"}, "GetM", {d.send("Fwd-GetM", Target::Owner), setOwnerToReq}, "M",
@@ -151,8 +151,9 @@ Protocol buildMesiDirectory()
     addBaseMessages(p);
     p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
                           "the block's data, granted exclusively: no other cache holds it"});
-    p.messages.push_back({"PutE", false, VirtualNetwork::Request, "tell the directory a clean exclusive copy was "
-                                                                  "dropped"});
+    p.messages.push_back({"PutE", false, VirtualNetwork::Request,
+                          "tell the directory a clean exclusive copy was "
+                          "dropped"});
 
     TableBuilder c(p, false);
     declareCache(c);

@@ -94,10 +94,12 @@ void declareDirectory(TableBuilder& d)
 {
     d.state("I", true, Permission::None, false, "no cache holds the block; memory is up to date");
     d.state("S", true, Permission::None, false, "caches hold read-only copies; memory is up to date");
-    d.state("E", true, Permission::None, false, "one cache (the owner) got it exclusive; it may have written it "
-                                                "silently, so memory may be stale");
-    d.state("O", true, Permission::None, false, "the owner holds a possibly dirty copy and answers requests; sharers "
-                                                "hold read-only copies; memory may be stale");
+    d.state("E", true, Permission::None, false,
+            "one cache (the owner) got it exclusive; it may have written it "
+            "silently, so memory may be stale");
+    d.state("O", true, Permission::None, false,
+            "the owner holds a possibly dirty copy and answers requests; sharers "
+            "hold read-only copies; memory may be stale");
     d.state("M", true, Permission::None, false, "one cache (the owner) holds the block in M; memory may be stale");
     d.event("GetS", "GetS");
     d.event("GetM-Owner", "GetM", Guard::FromOwner);
@@ -128,7 +130,7 @@ void addDirectoryRows(TableBuilder& d)
     d.on("I", "GetM-NonOwner", {memData, setOwnerToReq}, "M",
          "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
          "as the owner");
-        d.on({"I", "E", "M"}, "PutS-Last", {putAck}, "", staleS);
+    d.on({"I", "E", "M"}, "PutS-Last", {putAck}, "", staleS);
     d.on({"I", "E", "M"}, "PutM-NonOwner", {putAck}, "", stalePut);
     d.on({"I", "E", "M"}, "PutE-NonOwner", {putAck}, "", stalePut);
     d.on({"I", "E", "M"}, "PutO-NonOwner", {putAck}, "", stalePut);
@@ -163,8 +165,9 @@ void addDirectoryRows(TableBuilder& d)
     d.on("O", "GetM-NonOwner", {fwdGetM, invOthers, clearSharers, setOwnerToReq}, "M",
          "{req} asks to write, so the directory forwards the request to the owner {owner} with the ack count "
          "({acks}), invalidates the other sharers ({others}) and records {req} as the owner");
-    d.on("O", "GetM-Owner", {d.send("AckCount", Target::Requestor, DataSource::None, AckSource::SharersExceptRequestor),
-                             invOthers, clearSharers},
+    d.on("O", "GetM-Owner",
+         {d.send("AckCount", Target::Requestor, DataSource::None, AckSource::SharersExceptRequestor), invOthers,
+          clearSharers},
          "M",
          "the owner {req} already has the data and wants to write, so the directory invalidates the sharers "
          "({others}) and tells {req} to expect {acks} ack(s)");
@@ -204,10 +207,12 @@ Protocol buildMoesiDirectory()
     addBaseMessages(p);
     p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
                           "the block's data, granted exclusively: no other cache holds it"});
-    p.messages.push_back({"PutE", false, VirtualNetwork::Request, "tell the directory a clean exclusive copy was "
-                                                                  "dropped"});
-    p.messages.push_back({"PutO", true, VirtualNetwork::Request, "the owner writes its data back and gives up "
-                                                                 "ownership"});
+    p.messages.push_back({"PutE", false, VirtualNetwork::Request,
+                          "tell the directory a clean exclusive copy was "
+                          "dropped"});
+    p.messages.push_back({"PutO", true, VirtualNetwork::Request,
+                          "the owner writes its data back and gives up "
+                          "ownership"});
     // On the ordered forward network, so an owner that upgrades (O to M) hears about the grant before any later
     // Fwd the directory sends it.
     p.messages.push_back({"AckCount", false, VirtualNetwork::Forward,

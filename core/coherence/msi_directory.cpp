@@ -75,7 +75,7 @@ void addMsiDirectoryRows(TableBuilder& d)
     d.on("I", "GetM", {memData, setOwnerToReq}, "M",
          "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
          "as the owner");
-        d.on({"I", "M"}, "PutS-Last", {putAck}, "", staleS);
+    d.on({"I", "M"}, "PutS-Last", {putAck}, "", staleS);
     d.on({"I", "M"}, "PutM-NonOwner", {putAck}, "", staleM);
 
     d.on("S", "GetS", {memData, addReqToSharers}, "",

@@ -29,9 +29,12 @@ int Protocol::findMessage(const std::string& name) const
 const char* permissionName(Permission p)
 {
     switch (p) {
-    case Permission::None: return "none";
-    case Permission::Read: return "read";
-    case Permission::ReadWrite: return "read-write";
+    case Permission::None:
+        return "none";
+    case Permission::Read:
+        return "read";
+    case Permission::ReadWrite:
+        return "read-write";
     }
     return "?";
 }
@@ -39,9 +42,12 @@ const char* permissionName(Permission p)
 const char* processorOpName(ProcessorOp op)
 {
     switch (op) {
-    case ProcessorOp::Load: return "Load";
-    case ProcessorOp::Store: return "Store";
-    case ProcessorOp::Evict: return "Evict";
+    case ProcessorOp::Load:
+        return "Load";
+    case ProcessorOp::Store:
+        return "Store";
+    case ProcessorOp::Evict:
+        return "Evict";
     }
     return "?";
 }
@@ -49,9 +55,12 @@ const char* processorOpName(ProcessorOp op)
 const char* networkName(VirtualNetwork n)
 {
     switch (n) {
-    case VirtualNetwork::Request: return "request";
-    case VirtualNetwork::Forward: return "forward";
-    case VirtualNetwork::Response: return "response";
+    case VirtualNetwork::Request:
+        return "request";
+    case VirtualNetwork::Forward:
+        return "forward";
+    case VirtualNetwork::Response:
+        return "response";
     }
     return "?";
 }
@@ -59,17 +68,28 @@ const char* networkName(VirtualNetwork n)
 const char* guardName(Guard g)
 {
     switch (g) {
-    case Guard::None: return "";
-    case Guard::AckCountZero: return "AckCountZero";
-    case Guard::AckCountPositive: return "AckCountPositive";
-    case Guard::LastAck: return "LastAck";
-    case Guard::NotLastAck: return "NotLastAck";
-    case Guard::FromOwner: return "FromOwner";
-    case Guard::NotFromOwner: return "NotFromOwner";
-    case Guard::LastSharer: return "LastSharer";
-    case Guard::NotLastSharer: return "NotLastSharer";
-    case Guard::NoSharers: return "NoSharers";
-    case Guard::HasSharers: return "HasSharers";
+    case Guard::None:
+        return "";
+    case Guard::AckCountZero:
+        return "AckCountZero";
+    case Guard::AckCountPositive:
+        return "AckCountPositive";
+    case Guard::LastAck:
+        return "LastAck";
+    case Guard::NotLastAck:
+        return "NotLastAck";
+    case Guard::FromOwner:
+        return "FromOwner";
+    case Guard::NotFromOwner:
+        return "NotFromOwner";
+    case Guard::LastSharer:
+        return "LastSharer";
+    case Guard::NotLastSharer:
+        return "NotLastSharer";
+    case Guard::NoSharers:
+        return "NoSharers";
+    case Guard::HasSharers:
+        return "HasSharers";
     }
     return "?";
 }

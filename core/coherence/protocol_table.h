@@ -9,7 +9,7 @@
 
 namespace coh::core::coherence {
 
-inline constexpr int kMaxCaches = 16;        // sharer sets are 16-bit masks
+inline constexpr int kMaxCaches = 16;          // sharer sets are 16-bit masks
 inline constexpr std::uint8_t kDirNode = 0xFF; // node id of the directory (home) in messages
 inline constexpr std::uint8_t kNoNode = 0xFE;  // "no owner"
 
@@ -32,7 +32,7 @@ enum class Guard : std::uint8_t {
     NotLastAck,       // cache: acks != 1
     FromOwner,        // directory: the requestor is the recorded owner
     NotFromOwner,
-    LastSharer,       // directory: no sharer other than the requestor
+    LastSharer, // directory: no sharer other than the requestor
     NotLastSharer,
     NoSharers, // directory: the sharer set is empty
     HasSharers,

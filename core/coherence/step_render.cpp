@@ -7,7 +7,8 @@ namespace coh::core::coherence {
 
 nlohmann::ordered_json messageToJson(const MessageView& m)
 {
-    nlohmann::ordered_json j = {{"kind", m.kind}, {"from", m.from}, {"to", m.to}, {"data", nullptr}, {"ack_count", m.ackCount}};
+    nlohmann::ordered_json j = {
+        {"kind", m.kind}, {"from", m.from}, {"to", m.to}, {"data", nullptr}, {"ack_count", m.ackCount}};
     if (m.data)
         j["data"] = *m.data;
     return j;
@@ -39,7 +40,8 @@ nlohmann::ordered_json stepToJson(const StepRecord& step)
     }
     j["directory"] = {{"state", step.directory.state},
                       {"sharers", step.directory.sharers},
-                      {"owner", step.directory.owner.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(step.directory.owner)},
+                      {"owner", step.directory.owner.empty() ? nlohmann::ordered_json()
+                                                             : nlohmann::ordered_json(step.directory.owner)},
                       {"memory", step.directory.memory}};
     j["explanation"] = step.explanation;
     j["loaded"] = step.loaded ? nlohmann::ordered_json(*step.loaded) : nlohmann::ordered_json();
@@ -59,8 +61,8 @@ std::string messageToText(const MessageView& m)
 
 std::string stepToText(const StepRecord& step)
 {
-    std::string head = step.block >= 0 ? fmt::format("[{}] block {}: ", step.index, step.block)
-                                       : fmt::format("[{}] ", step.index);
+    std::string head =
+        step.block >= 0 ? fmt::format("[{}] block {}: ", step.index, step.block) : fmt::format("[{}] ", step.index);
     if (step.message)
         head += fmt::format("{} receives {}", step.actor, messageToText(*step.message));
     else

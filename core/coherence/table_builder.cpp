@@ -165,7 +165,9 @@ void TableBuilder::check(const std::string& state, const std::string& event, con
 void TableBuilder::on(const std::string& state, const std::string& event, std::vector<Action> actions,
                       const std::string& next, std::string explanation)
 {
-    Entry& e = entry(state, event, false);
+    Entry& slot = entry(state, event, false);
+    // Checked before it is stored, so a rejected row leaves the table as it was.
+    Entry e;
     e.kind = EntryKind::Fire;
     e.next = next.empty() ? stateIndex(state) : stateIndex(next);
     if (e.next < 0)
@@ -173,6 +175,7 @@ void TableBuilder::on(const std::string& state, const std::string& event, std::v
     e.actions = std::move(actions);
     e.explanation = std::move(explanation);
     check(state, event, e);
+    slot = std::move(e);
 }
 
 void TableBuilder::on(std::initializer_list<const char*> states, const std::string& event,

@@ -10,10 +10,14 @@ namespace {
 std::string targetText(Target t)
 {
     switch (t) {
-    case Target::Dir: return "Dir";
-    case Target::Requestor: return "Req";
-    case Target::Owner: return "Owner";
-    case Target::SharersExceptRequestor: return "Sharers-Req";
+    case Target::Dir:
+        return "Dir";
+    case Target::Requestor:
+        return "Req";
+    case Target::Owner:
+        return "Owner";
+    case Target::SharersExceptRequestor:
+        return "Sharers-Req";
     }
     return "?";
 }
@@ -26,24 +30,36 @@ std::string actionText(const Protocol& p, const Action& a)
         if (a.data == DataSource::Memory)
             extra = "mem";
         else if (a.data == DataSource::Cache)
-            extra = "data";
+            extra = "cache";
         if (a.acks != AckSource::None)
             appendItem(extra, a.acks == AckSource::FromMessage ? "acks=msg" : "acks", ",");
         return fmt::format("{}{}→{}", p.messages[a.message].name, extra.empty() ? "" : fmt::format("({})", extra),
                            targetText(a.to));
     }
-    case ActionKind::AddRequestorToSharers: return "sharers+=Req";
-    case ActionKind::AddOwnerToSharers: return "sharers+=Owner";
-    case ActionKind::RemoveRequestorFromSharers: return "sharers-=Req";
-    case ActionKind::ClearSharers: return "sharers={}";
-    case ActionKind::SetOwnerToRequestor: return "owner=Req";
-    case ActionKind::ClearOwner: return "owner=none";
-    case ActionKind::WriteMemoryFromMessage: return "mem=msg";
-    case ActionKind::CopyDataFromMessage: return "data=msg";
-    case ActionKind::AddAcksFromMessage: return "acks+=msg";
-    case ActionKind::DecrementAcks: return "acks--";
-    case ActionKind::PerformLoad: return "load";
-    case ActionKind::PerformStore: return "store";
+    case ActionKind::AddRequestorToSharers:
+        return "sharers+=Req";
+    case ActionKind::AddOwnerToSharers:
+        return "sharers+=Owner";
+    case ActionKind::RemoveRequestorFromSharers:
+        return "sharers-=Req";
+    case ActionKind::ClearSharers:
+        return "sharers={}";
+    case ActionKind::SetOwnerToRequestor:
+        return "owner=Req";
+    case ActionKind::ClearOwner:
+        return "owner=none";
+    case ActionKind::WriteMemoryFromMessage:
+        return "mem=msg";
+    case ActionKind::CopyDataFromMessage:
+        return "data=msg";
+    case ActionKind::AddAcksFromMessage:
+        return "acks+=msg";
+    case ActionKind::DecrementAcks:
+        return "acks--";
+    case ActionKind::PerformLoad:
+        return "load";
+    case ActionKind::PerformStore:
+        return "store";
     }
     return "?";
 }
@@ -103,8 +119,8 @@ std::string transitionCell(const Protocol& p, const ControllerTable& t, int stat
 
 std::string protocolMarkdown(const Protocol& p)
 {
-    std::string out = fmt::format("### {}: {}\n\n{}\n\n**When to pick it.** {}\n\n", p.name, p.title, p.summary,
-                                  p.whenToPick);
+    std::string out =
+        fmt::format("### {}: {}\n\n{}\n\n**When to pick it.** {}\n\n", p.name, p.title, p.summary, p.whenToPick);
     std::string nets;
     for (int n = 0; n < kVirtualNetworks; ++n)
         nets += fmt::format("{}{} ({})", n ? ", " : "", networkName(static_cast<VirtualNetwork>(n)),
@@ -112,8 +128,8 @@ std::string protocolMarkdown(const Protocol& p)
     out += fmt::format("Networks: {}.\n\n", nets);
     out += "#### Messages\n\n| Message | Network | Carries | Meaning |\n|---|---|---|---|\n";
     for (const MessageType& m : p.messages)
-        out += fmt::format("| {} | {} | {} | {} |\n", m.name, networkName(m.network), m.carriesData ? "data" : "control",
-                           m.meaning);
+        out += fmt::format("| {} | {} | {} | {} |\n", m.name, networkName(m.network),
+                           m.carriesData ? "data" : "control", m.meaning);
     out += "\n";
     appendController(out, p, p.cache, "Cache controller");
     appendController(out, p, p.directory, "Directory controller");

@@ -52,17 +52,28 @@ void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
         m.src = route.src;
         m.dst = route.dst;
         m.path = flow.route;
-        m.kind = MessageKind::KvData;
+        m.kind = 0;
         m.request = request;
         m.firstBlock = 0;
         m.blockCount = (tokens + m_blockTokens - 1) / m_blockTokens;
         m.bytes = flow.bytes;
         m_recorder.add(m);
+        ++m_messages;
     }
     if (--m_pending[request] == 0 && listener())
         listener()->onKvReady(request);
 }
 
 void DirectTransferKv::release(std::uint32_t) {}
+
+KvStats DirectTransferKv::stats() const
+{
+    KvStats s;
+    s.transfers = m_transfers;
+    s.bytes = m_bytes;
+    s.protocol = "direct";
+    s.kinds = {{"KV-Data", true, m_messages, m_bytes}};
+    return s;
+}
 
 } // namespace coh::core

@@ -25,7 +25,7 @@ public:
 
     void onFlowDelivered(const FlowInfo& flow) override;
 
-    KvStats stats() const override { return {m_transfers, m_bytes}; }
+    KvStats stats() const override;
 
 private:
     FlowNetwork& m_network;
@@ -36,6 +36,7 @@ private:
     std::vector<std::uint32_t> m_writer;  // per request: prefill instance holding the blocks
     std::vector<std::uint16_t> m_pending; // per request: shard messages still in flight
     std::uint64_t m_transfers = 0;
+    std::uint64_t m_messages = 0;
     double m_bytes = 0;
 };
 

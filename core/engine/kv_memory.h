@@ -2,10 +2,12 @@
 // The seam between serving and coherence: every KV read and write of the serving engine goes through this
 // interface. The coherence layer implements it with protocol tables; DirectTransferKv (the plain
 // prefill -> decode copy) is its simplest implementation.
-#include "core/sim/event.h"
+#include "core/engine/run_result.h"
 #include "core/sim/time.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace coh::core {
 
@@ -20,8 +22,10 @@ public:
 
 // What a KV implementation moved, for the run summary.
 struct KvStats {
-    std::uint64_t transfers = 0; // reads that needed data from another instance
-    double bytes = 0;            // bytes that crossed links
+    std::uint64_t transfers = 0; // data messages that crossed links
+    double bytes = 0;            // data bytes that crossed links
+    std::string protocol;
+    std::vector<MessageKindStats> kinds; // MessageRecord::kind indexes this
 };
 
 class KvMemory {
@@ -42,6 +46,8 @@ public:
     // The sequence is finished; its copies may be dropped.
     virtual void release(std::uint32_t request) = 0;
     virtual KvStats stats() const = 0;
+    // Called once the event queue is empty: throws when a request still waits on the protocol (a deadlock).
+    virtual void checkFinished() const {}
 
 protected:
     KvListener* listener() const { return m_listener; }

@@ -45,6 +45,14 @@ struct Distribution {
     double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0; // in the metric's unit (ms for times)
 };
 
+// Traffic of one message kind (a protocol message name, or "KV-Data" for the plain copy).
+struct MessageKindStats {
+    std::string name;
+    bool data = false; // carries block data (else control)
+    std::uint64_t count = 0;
+    double bytes = 0;
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -60,20 +68,20 @@ struct RunSummary {
     std::uint64_t kvTransfers = 0;
     double kvBytes = 0;
     std::uint64_t messages = 0;
+    std::string protocol = "direct";             // the KV protocol of the decode path
+    std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
+    double controlBytes = 0, dataBytes = 0;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;
 };
-
-enum class MessageKind : std::uint8_t { KvData };
-const char* toString(MessageKind);
 
 // One network message for replay and animation.
 struct MessageRecord {
     SimTime start = 0, end = 0;
     std::uint32_t src = 0, dst = 0; // node indices
     std::uint32_t path = 0;         // index into RunResult::paths
-    MessageKind kind = MessageKind::KvData;
+    std::uint8_t kind = 0;          // index into RunSummary::messagesByKind
     std::uint32_t request = 0;
     std::uint32_t firstBlock = 0, blockCount = 0;
     double bytes = 0;

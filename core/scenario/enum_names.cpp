@@ -152,6 +152,19 @@ const char* toString(RouterPolicy policy)
     return "?";
 }
 
+const char* toString(HomePolicy policy)
+{
+    switch (policy) {
+    case HomePolicy::AllocatingNode:
+        return "allocating_node";
+    case HomePolicy::Hashed:
+        return "hashed";
+    case HomePolicy::Node:
+        return "node";
+    }
+    return "?";
+}
+
 namespace {
 
 // Every enumerator of each enum, so names can be searched. The static_asserts catch a value appended to

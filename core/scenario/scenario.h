@@ -35,6 +35,17 @@ struct ServingSpec {
     std::vector<InstanceSpec> instances; // explicit, or derived from node roles
 };
 
+enum class HomePolicy { AllocatingNode, Hashed, Node };
+
+// Which protocol keeps a sequence's KV blocks coherent ("direct" = the plain prefill -> decode copy).
+struct CoherenceSpec {
+    std::string decode = "direct";  // governs the blocks from the prefill write through the last decode step
+    std::string prefill = "direct"; // must equal decode (or be left out) in this version
+    HomePolicy home = HomePolicy::AllocatingNode;
+    std::string homeNode;           // HomePolicy::Node: the node holding every block's directory entry
+    std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)
+};
+
 struct SloSpec {
     SimTime ttft = 2 * kSecond;
     SimTime tpot = 100 * kMillisecond;
@@ -56,6 +67,7 @@ struct Scenario {
     ModelSpec model;
     WorkloadSpec workload;
     ServingSpec serving;
+    CoherenceSpec coherence;
     SloSpec slo;
     RecordSpec record;
     MetricsSpec metrics;
@@ -66,5 +78,6 @@ struct Scenario {
 
 const char* toString(InstanceRole);
 const char* toString(RouterPolicy);
+const char* toString(HomePolicy);
 
 } // namespace coh::core

@@ -99,6 +99,7 @@ Scenario parseScenario(const json& root, const std::string& sourcePath)
     std::filesystem::path dir = std::filesystem::path(sourcePath).parent_path();
     readWorkload(top, dir.empty() ? std::string(".") : dir.string(), s.workload);
     input.explicitInstances = readServing(top, s.serving);
+    readCoherence(top, s.coherence);
     readSmallSections(top, s);
     top.finish();
 

@@ -18,6 +18,10 @@ void readWorkload(ObjectReader& top, const std::string& scenarioDir, WorkloadSpe
 // Returns whether "instances" was given (otherwise they are derived from node roles).
 bool readServing(ObjectReader& top, ServingSpec& serving);
 
+// The "coherence" section: protocol names are checked against the protocol registry; a named home node
+// is checked later, with the topology (validateScenario).
+void readCoherence(ObjectReader& top, CoherenceSpec& coherence);
+
 struct ValidationInput {
     bool topologyClean = false; // no problems in /topology, so routing checks are meaningful
     bool explicitInstances = false;

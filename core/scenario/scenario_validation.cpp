@@ -232,6 +232,15 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkModelFits(s, origins, problems);
     if (input.topologyClean)
         checkReachability(s, origins, problems);
+    if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
+        std::vector<std::string> ids;
+        for (const auto& n : s.topology.nodes)
+            ids.push_back(n.id);
+        problems.add("/coherence/home",
+                     fmt::format("home '{}' is neither a policy nor a node (known nodes: {})", s.coherence.homeNode,
+                                 joinNames(ids)),
+                     "use \"allocating_node\", \"hashed\" or the id of a node that holds the directory");
+    }
 }
 
 } // namespace coh::core

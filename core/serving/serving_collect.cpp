@@ -30,9 +30,13 @@ RunResult ServingEngine::collect()
     summarizeRequests(result.requests, m_scenario.slo, m_interTokenGaps, s);
     s.requests = m_metrics.size();
     s.eventsExecuted = m_sim.eventsExecuted();
-    const KvStats kv = m_kv->stats();
+    KvStats kv = m_kv->stats();
     s.kvTransfers = kv.transfers;
     s.kvBytes = kv.bytes;
+    s.protocol = kv.protocol;
+    for (const auto& k : kv.kinds)
+        (k.data ? s.dataBytes : s.controlBytes) += k.bytes;
+    s.messagesByKind = std::move(kv.kinds);
     s.messages = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();

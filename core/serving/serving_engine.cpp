@@ -1,5 +1,7 @@
 #include "core/serving/serving_engine.h"
 
+#include "core/coherence/protocol_registry.h"
+#include "core/engine/coherent_kv.h"
 #include "core/engine/direct_transfer_kv.h"
 #include "core/scenario/input_error.h"
 
@@ -21,11 +23,20 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     std::vector<std::vector<std::uint32_t>> instanceNodes;
     for (const auto& inst : m_instances)
         instanceNodes.push_back(inst.nodes);
-    auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
-                                                     scenario.model.kvBytesPerToken(), scenario.serving.blockTokens,
-                                                     workload.requests.size());
-    m_flowSink = direct.get();
-    m_kv = std::move(direct);
+    // "direct" is the plain copy; any other name is a protocol table driving every KV access.
+    if (scenario.coherence.decode == "direct") {
+        auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
+                                                         scenario.model.kvBytesPerToken(),
+                                                         scenario.serving.blockTokens, workload.requests.size());
+        m_flowSink = direct.get();
+        m_kv = std::move(direct);
+    } else {
+        const auto& protocol = coherence::findProtocol(scenario.coherence.decode, "/coherence/decode");
+        auto coherent = std::make_unique<CoherentKv>(protocol, scenario, m_network, m_recorder,
+                                                     std::move(instanceNodes), workload.requests.size());
+        m_flowSink = coherent.get();
+        m_kv = std::move(coherent);
+    }
     m_kv->setListener(this);
     m_network.setSink(m_flowSink);
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
@@ -124,6 +135,7 @@ RunResult ServingEngine::run(const RunOptions& options)
     const auto wallStart = std::chrono::steady_clock::now();
     if (!m_sim.run(*this, kTimeInfinity, options.cancel))
         throw RunCancelled();
+    m_kv->checkFinished();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     RunResult result = collect();
     result.summary.wallSeconds = wall;

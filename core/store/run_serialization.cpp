@@ -100,6 +100,13 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["kv_transfers"] = s.kvTransfers;
     j["kv_bytes"] = s.kvBytes;
     j["messages"] = s.messages;
+    j["protocol"] = s.protocol;
+    j["control_bytes"] = s.controlBytes;
+    j["data_bytes"] = s.dataBytes;
+    auto kinds = nlohmann::ordered_json::array();
+    for (const auto& k : s.messagesByKind)
+        kinds.push_back({{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}});
+    j["messages_by_kind"] = std::move(kinds);
     j["events_executed"] = s.eventsExecuted;
     j["wall_s"] = s.wallSeconds;
     j["events_per_s"] = s.eventsPerSecond;
@@ -125,6 +132,13 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     s.kvTransfers = readCount(j, "kv_transfers");
     s.kvBytes = readNumber(j, "kv_bytes");
     s.messages = readCount(j, "messages");
+    s.protocol = j.value("protocol", std::string("direct"));
+    s.controlBytes = readNumber(j, "control_bytes");
+    s.dataBytes = readNumber(j, "data_bytes");
+    if (const auto it = j.find("messages_by_kind"); it != j.end() && it->is_array())
+        for (const auto& k : *it)
+            s.messagesByKind.push_back({k.value("name", std::string()), k.value("data", false),
+                                        k.value("count", std::uint64_t{0}), k.value("bytes", 0.0)});
     s.eventsExecuted = readCount(j, "events_executed");
     s.wallSeconds = readNumber(j, "wall_s");
     s.eventsPerSecond = readNumber(j, "events_per_s");
@@ -344,7 +358,7 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         m.src = u32(message.getColumn(2));
         m.dst = u32(message.getColumn(3));
         m.path = u32(message.getColumn(4));
-        m.kind = static_cast<MessageKind>(message.getColumn(5).getInt());
+        m.kind = static_cast<std::uint8_t>(message.getColumn(5).getInt());
         m.request = u32(message.getColumn(6));
         m.firstBlock = u32(message.getColumn(7));
         m.blockCount = u32(message.getColumn(8));

@@ -93,7 +93,7 @@ CREATE TABLE messages (
     src INTEGER NOT NULL,
     dst INTEGER NOT NULL,
     path INTEGER NOT NULL,
-    kind INTEGER NOT NULL,                 -- MessageKind as its number
+    kind INTEGER NOT NULL,                 -- index into the summary's messages_by_kind
     request INTEGER NOT NULL,
     first_block INTEGER NOT NULL,
     block_count INTEGER NOT NULL,

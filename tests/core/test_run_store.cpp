@@ -77,6 +77,10 @@ RunResult makeResult()
     s.kvTransfers = 42;
     s.kvBytes = 3.5e9;
     s.messages = 99;
+    s.protocol = "moesi-directory";
+    s.controlBytes = 6400;
+    s.dataBytes = 2.5e9;
+    s.messagesByKind = {{"GetS", false, 60, 3840}, {"Data", true, 39, 2.5e9}};
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -110,7 +114,7 @@ RunResult makeResult()
         m.src = i % 2;
         m.dst = 1 - i % 2;
         m.path = i % 2;
-        m.kind = MessageKind::KvData;
+        m.kind = 0;
         m.request = 100 + i % 3;
         m.firstBlock = 16 * i;
         m.blockCount = 3 + i;
@@ -162,6 +166,16 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.kvTransfers, t.kvTransfers);
     EXPECT_EQ(s.kvBytes, t.kvBytes);
     EXPECT_EQ(s.messages, t.messages);
+    EXPECT_EQ(s.protocol, t.protocol);
+    EXPECT_EQ(s.controlBytes, t.controlBytes);
+    EXPECT_EQ(s.dataBytes, t.dataBytes);
+    ASSERT_EQ(s.messagesByKind.size(), t.messagesByKind.size());
+    for (std::size_t k = 0; k < s.messagesByKind.size(); ++k) {
+        EXPECT_EQ(s.messagesByKind[k].name, t.messagesByKind[k].name);
+        EXPECT_EQ(s.messagesByKind[k].data, t.messagesByKind[k].data);
+        EXPECT_EQ(s.messagesByKind[k].count, t.messagesByKind[k].count);
+        EXPECT_EQ(s.messagesByKind[k].bytes, t.messagesByKind[k].bytes);
+    }
     EXPECT_EQ(s.eventsExecuted, t.eventsExecuted);
     EXPECT_EQ(s.wallSeconds, t.wallSeconds);
     EXPECT_EQ(s.eventsPerSecond, t.eventsPerSecond);

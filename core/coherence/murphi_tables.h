@@ -1,0 +1,47 @@
+#pragma once
+// Writes the parts of a Murphi model that come from a protocol's two controller tables: event classification
+// (guards in declaration order), the Stall and store predicates, one step procedure per controller that applies
+// a transition's actions in order, and the rules (a processor op per cache, a delivery per message type).
+// Mirrors BlockSystem: see murphi_export.h for the frame these fit into.
+#include "core/coherence/murphi_names.h"
+#include "core/coherence/protocol_table.h"
+
+#include <string>
+#include <string_view>
+
+namespace coh::core::coherence {
+
+// Appends `text` on its own line, indented by `indent` levels of two spaces.
+void appendMurphiLine(std::string& out, int indent, std::string_view text);
+
+class MurphiTableWriter {
+public:
+    MurphiTableWriter(const Protocol& protocol, const MurphiNames& names, std::string& out);
+
+    void writeFunctions(); // classification, predicates, step procedures
+    void writeRules();
+
+private:
+    void line(int indent, std::string_view text) { appendMurphiLine(m_out, indent, text); }
+    void writeClassify(bool directory);
+    // `which`: Stall entries, or Fire entries whose actions include PerformStore.
+    void writePredicate(bool directory, const std::string& name, bool stores);
+    void writeStep(bool directory);
+    void writeTransition(bool directory, int state, int event, int indent);
+    void writeAction(bool directory, const Action& a, const std::string& where, int indent);
+    void writeSend(bool directory, const Action& a, const std::string& where, int indent);
+    void writeOpRule(int op);
+    void writeDeliveryRule(int type);
+
+    const ControllerTable& table(bool directory) const { return directory ? m_protocol.directory : m_protocol.cache; }
+    bool transitionStores(bool directory, int state, int event) const;
+    bool anyStoreOn(int slot) const; // some cache transition for this trigger slot performs a store
+    std::string guardExpr(Guard g) const;
+    std::string where(bool directory, int state, int event) const;
+
+    const Protocol& m_protocol;
+    const MurphiNames& m_names;
+    std::string& m_out;
+};
+
+} // namespace coh::core::coherence

@@ -1,0 +1,348 @@
+#include "core/engine/coherent_kv.h"
+
+#include "core/coherence/invariants.h"
+#include "core/scenario/input_error.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace coh::core {
+
+using coherence::ProcessorOp;
+using coherence::StepResult;
+using coherence::StepStatus;
+
+CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
+                       EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
+                       std::size_t requests)
+    : m_protocol(protocol)
+    , m_network(network)
+    , m_recorder(recorder)
+    , m_instanceNodes(std::move(instanceNodes))
+    , m_spec(scenario.coherence)
+    , m_blockTokens(scenario.serving.blockTokens)
+    , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
+    , m_sequences(requests)
+{
+    for (const auto& nodes : m_instanceNodes)
+        m_hashHomes.push_back(nodes.front());
+    std::sort(m_hashHomes.begin(), m_hashHomes.end());
+    m_hashHomes.erase(std::unique(m_hashHomes.begin(), m_hashHomes.end()), m_hashHomes.end());
+    if (m_spec.home == HomePolicy::Node) {
+        const auto node = scenario.topology.nodeIndex(m_spec.homeNode);
+        if (!node)
+            throw InputError(scenario.sourcePath, "/coherence/home", "unknown home node '" + m_spec.homeNode + "'",
+                             "use a node id from /topology/nodes");
+        m_homeNode = *node;
+    }
+    for (const auto& m : protocol.messages)
+        m_kinds.push_back({m.name, m.carriesData, 0, 0});
+}
+
+std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNode) const
+{
+    switch (m_spec.home) {
+    case HomePolicy::AllocatingNode:
+        return prefillNode;
+    case HomePolicy::Hashed: {
+        // Fibonacci hashing spreads consecutive requests over the candidate homes.
+        const std::uint64_t h = (std::uint64_t{request} + 1) * 0x9E3779B97F4A7C15ull;
+        return m_hashHomes[(h >> 32) % m_hashHomes.size()];
+    }
+    case HomePolicy::Node:
+        return m_homeNode;
+    }
+    return prefillNode;
+}
+
+CoherentKv::Group CoherentKv::newGroup(std::uint32_t blocks) const
+{
+    return Group{coherence::BlockSystem(m_protocol, 2), blocks};
+}
+
+void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
+{
+    Sequence& seq = m_sequences[request];
+    seq.nodes[kPrefillCache] = m_instanceNodes[instance].front();
+    seq.nodes[2] = homeFor(request, seq.nodes[kPrefillCache]);
+    const std::uint32_t full = tokens / m_blockTokens;
+    if (full > 0)
+        seq.groups.push_back(newGroup(full));
+    if (tokens % m_blockTokens != 0) {
+        seq.tailGroup = static_cast<int>(seq.groups.size());
+        seq.tailBlock = full;
+        seq.groups.push_back(newGroup(1));
+    }
+    for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
+        requestOp(request, g, kPrefillCache, ProcessorOp::Store);
+}
+
+void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t)
+{
+    Sequence& seq = m_sequences[request];
+    seq.nodes[kDecodeCache] = m_instanceNodes[instance].front();
+    seq.waiter = Waiter::Read;
+    seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
+    m_synchronous = true;
+    for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
+        // Prefill's write happens before decode's read: a read issued earlier would race the write
+        // permission to the home and read the block before the KV was in it.
+        if (seq.groups[g].ops[kPrefillCache].active)
+            seq.groups[g].loadAfterStore = true;
+        else
+            requestOp(request, g, kDecodeCache, ProcessorOp::Load);
+    }
+    m_synchronous = false;
+    if (seq.waiting == 0) {
+        seq.waiter = Waiter::None;
+        if (listener())
+            listener()->onKvReady(request);
+    }
+}
+
+bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint32_t tokens)
+{
+    Sequence& seq = m_sequences[request];
+    const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
+    if (seq.tailGroup < 0 || block != seq.tailBlock) {
+        closeTail(seq);
+        seq.tailGroup = static_cast<int>(seq.groups.size());
+        seq.tailBlock = block;
+        seq.groups.push_back(newGroup(1));
+    }
+    seq.waiter = Waiter::Step;
+    seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
+    m_synchronous = true;
+    for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
+        requestOp(request, g, kDecodeCache, g == seq.tailGroup ? ProcessorOp::Store : ProcessorOp::Load);
+    m_synchronous = false;
+    if (seq.waiting == 0) {
+        seq.waiter = Waiter::None;
+        return true;
+    }
+    return false;
+}
+
+void CoherentKv::closeTail(Sequence& seq)
+{
+    if (seq.tailGroup < 0)
+        return;
+    // A filled block joins a quiescent group in exactly the same protocol state, so long sequences keep a
+    // handful of groups instead of one interpreter per block.
+    Group& tail = seq.groups[seq.tailGroup];
+    const auto same = [&](const Group& g) {
+        if (!g.system.quiescent() || g.ops[0].active || g.ops[1].active)
+            return false;
+        for (int c = 0; c < 2; ++c)
+            if (g.system.line(c).state != tail.system.line(c).state)
+                return false;
+        const auto& a = g.system.directory();
+        const auto& b = tail.system.directory();
+        return a.state == b.state && a.owner == b.owner && a.sharers == b.sharers;
+    };
+    const bool idle = tail.system.quiescent() && !tail.ops[0].active && !tail.ops[1].active;
+    for (int g = 0; idle && g < static_cast<int>(seq.groups.size()); ++g) {
+        if (g != seq.tailGroup && same(seq.groups[g])) {
+            seq.groups[g].blocks += tail.blocks;
+            seq.groups.erase(seq.groups.begin() + seq.tailGroup);
+            break;
+        }
+    }
+    seq.tailGroup = -1;
+}
+
+void CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
+{
+    Group& g = m_sequences[request].groups[group];
+    g.ops[cache] = PendingOp{true, false, op};
+    tryIssue(request, group, cache);
+    pump(request, group);
+}
+
+bool CoherentKv::tryIssue(std::uint32_t request, int group, std::uint8_t cache)
+{
+    Group& g = m_sequences[request].groups[group];
+    PendingOp& op = g.ops[cache];
+    if (!op.active || op.issued)
+        return false;
+    const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
+    const StepResult step = g.system.issue(cache, op.op, value);
+    if (step.status == StepStatus::Stalled)
+        return false; // a transient state: retried after the block's next step
+    op.issued = true;
+    afterStep(request, group, step);
+    return true;
+}
+
+void CoherentKv::pump(std::uint32_t request, int group)
+{
+    for (bool progress = true; progress;) {
+        progress = false;
+        Group& g = m_sequences[request].groups[group];
+        for (int i = 0; i < g.system.messageCount(); ++i) {
+            if (!g.arrived[i] || !g.system.deliverable(i))
+                continue;
+            const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
+            const StepResult step = g.system.deliver(i, value);
+            if (step.status == StepStatus::Stalled)
+                continue;
+            // The system removed message i and shifted the rest down; keep the parallel arrays aligned.
+            const int count = g.system.messageCount() - step.sentCount;
+            for (int j = i; j < count; ++j) {
+                g.tags[j] = g.tags[j + 1];
+                g.arrived[j] = g.arrived[j + 1];
+            }
+            afterStep(request, group, step);
+            progress = true;
+            break;
+        }
+        for (std::uint8_t c = 0; c < 2; ++c)
+            progress |= tryIssue(request, group, c);
+    }
+}
+
+void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& step)
+{
+    Sequence& seq = m_sequences[request];
+    Group& g = seq.groups[group];
+    if (const auto v = coherence::checkStep(step); v != coherence::Violation::None)
+        fail(request, g, coherence::describeViolation(v, g.system, &step));
+    if (const auto v = coherence::checkState(g.system); v != coherence::Violation::None)
+        fail(request, g, coherence::describeViolation(v, g.system, &step));
+
+    for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
+        const coherence::Message& m = g.system.message(i);
+        g.tags[i] = g.nextTag++;
+        g.arrived[i] = false;
+        const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
+        const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
+        const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
+        const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | g.tags[i];
+        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
+        auto& kind = m_kinds[m.type];
+        kind.count += g.blocks;
+        kind.bytes += bytes;
+        if (m.hasData && src != dst) {
+            ++m_transfers;
+            m_crossBytes += bytes;
+        }
+    }
+
+    // The op at the acting cache is done once its load or store is performed, or, for an eviction, once the
+    // cache is back in a stable state.
+    if (step.atDirectory)
+        return;
+    PendingOp& op = g.ops[step.actor];
+    if (!op.active || !op.issued)
+        return;
+    const bool done = (op.op == ProcessorOp::Load && step.loaded) || (op.op == ProcessorOp::Store && step.stored) ||
+                      (op.op == ProcessorOp::Evict && m_protocol.cache.states[step.to].stable);
+    if (!done)
+        return;
+    op.active = false;
+    if (step.actor == kPrefillCache && g.loadAfterStore) {
+        // pump() issues it next.
+        g.loadAfterStore = false;
+        g.ops[kDecodeCache] = PendingOp{true, false, ProcessorOp::Load};
+    }
+    if (step.actor == kDecodeCache && seq.waiter != Waiter::None)
+        opDone(request);
+}
+
+void CoherentKv::opDone(std::uint32_t request)
+{
+    Sequence& seq = m_sequences[request];
+    if (seq.waiting == 0 || --seq.waiting > 0)
+        return;
+    const Waiter waiter = seq.waiter;
+    seq.waiter = Waiter::None;
+    // Work that completes inside acquireForDecode() or beginDecodeStep() is reported by those calls.
+    if (m_synchronous || !listener())
+        return;
+    if (waiter == Waiter::Read)
+        listener()->onKvReady(request);
+    else
+        listener()->onStepReady(request);
+}
+
+void CoherentKv::onFlowDelivered(const FlowInfo& flow)
+{
+    const auto request = static_cast<std::uint32_t>(flow.cookie >> 32);
+    const int group = static_cast<int>((flow.cookie >> 16) & 0xffff);
+    const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffff);
+    Group& g = m_sequences[request].groups[group];
+    for (int i = 0; i < g.system.messageCount(); ++i) {
+        if (g.tags[i] != tag || g.arrived[i])
+            continue;
+        g.arrived[i] = true;
+        const coherence::Message& m = g.system.message(i);
+        if (flow.bytes > 0) {
+            const Route& route = m_network.routing().route(flow.route);
+            MessageRecord record;
+            record.start = flow.start;
+            record.end = flow.delivered;
+            record.src = route.src;
+            record.dst = route.dst;
+            record.path = flow.route;
+            record.kind = m.type;
+            record.request = request;
+            record.blockCount = g.blocks;
+            record.bytes = flow.bytes;
+            m_recorder.add(record);
+        }
+        break;
+    }
+    pump(request, group);
+    freeIfIdle(request);
+}
+
+void CoherentKv::release(std::uint32_t request)
+{
+    // A finished sequence's KV is dead: its copies are dropped without writebacks.
+    m_sequences[request].released = true;
+    freeIfIdle(request);
+}
+
+void CoherentKv::freeIfIdle(std::uint32_t request)
+{
+    Sequence& seq = m_sequences[request];
+    if (!seq.released)
+        return;
+    for (const auto& g : seq.groups)
+        if (g.system.messageCount() > 0)
+            return;
+    seq.groups.clear();
+    seq.groups.shrink_to_fit();
+}
+
+KvStats CoherentKv::stats() const
+{
+    KvStats s;
+    s.transfers = m_transfers;
+    s.bytes = m_crossBytes;
+    s.protocol = m_protocol.name;
+    s.kinds = m_kinds;
+    return s;
+}
+
+void CoherentKv::checkFinished() const
+{
+    for (std::uint32_t r = 0; r < m_sequences.size(); ++r) {
+        const Sequence& seq = m_sequences[r];
+        if (seq.waiter != Waiter::None)
+            fail(r, seq.groups.front(), "the event queue is empty but the request still waits on the protocol (deadlock)");
+    }
+}
+
+void CoherentKv::fail(std::uint32_t request, const Group& group, const std::string& what) const
+{
+    std::string states;
+    for (int c = 0; c < 2; ++c)
+        states += fmt::format("P{}={} ", c, m_protocol.cache.states[group.system.line(c).state].name);
+    states += "Dir=" + m_protocol.directory.states[group.system.directory().state].name;
+    throw std::runtime_error(fmt::format("coherence invariant violated under {} for request {}: {} [{}]",
+                                         m_protocol.name, request, what, states));
+}
+
+} // namespace coh::core

@@ -1,0 +1,93 @@
+#pragma once
+// KvMemory driven by a coherence protocol table: every KV access of the serving engine becomes a processor
+// op at a cache (P0 = the request's prefill instance, P1 = its decode instance) and every message the table
+// sends crosses the network as a flow between the nodes of the controllers (the directory sits at the
+// block's home). The prefill -> decode "transfer" is P1's read miss, and a decode step stalls for as long as
+// its reads and its append to the tail block wait on the protocol.
+//
+// Blocks with identical histories share one interpreter instance (a group): all blocks written by prefill
+// form one group, the open tail block another, and each block filled by decode joins a group in the same
+// protocol state. A group's messages count and weigh once per block. Invariants (SWMR, data value, no lost
+// write, protocol errors) are checked after every step and fail the run loudly.
+#include "core/coherence/block_system.h"
+#include "core/engine/event_recorder.h"
+#include "core/engine/kv_memory.h"
+#include "core/net/flow_network.h"
+#include "core/scenario/scenario.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+class CoherentKv final : public KvMemory, public FlowSink {
+public:
+    CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
+               EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests);
+
+    void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
+    void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
+    bool beginDecodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
+    void release(std::uint32_t request) override;
+    KvStats stats() const override;
+    void checkFinished() const override;
+
+    void onFlowDelivered(const FlowInfo& flow) override;
+
+private:
+    static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1;
+    enum class Waiter : std::uint8_t { None, Read, Step };
+
+    struct PendingOp {
+        bool active = false;
+        bool issued = false;
+        coherence::ProcessorOp op = coherence::ProcessorOp::Load;
+    };
+    struct Group {
+        coherence::BlockSystem system;
+        std::uint32_t blocks = 1;
+        std::uint16_t nextTag = 0;
+        std::array<PendingOp, 2> ops{};
+        bool loadAfterStore = false; // the decode read waits for prefill's write of this group
+        std::array<std::uint16_t, coherence::kMaxMessages> tags{}; // parallel to the system's messages
+        std::array<bool, coherence::kMaxMessages> arrived{};
+    };
+    struct Sequence {
+        std::vector<Group> groups;
+        int tailGroup = -1;           // the open tail block's group, if any
+        std::uint32_t tailBlock = 0;  // index of the open tail block in the sequence
+        std::uint32_t nodes[3] = {};  // P0, P1, directory
+        std::uint32_t waiting = 0;    // ops the current read or step still waits on
+        Waiter waiter = Waiter::None;
+        bool released = false;
+    };
+
+    std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
+    Group newGroup(std::uint32_t blocks) const;
+    void requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
+    bool tryIssue(std::uint32_t request, int group, std::uint8_t cache);
+    void pump(std::uint32_t request, int group);
+    void afterStep(std::uint32_t request, int group, const coherence::StepResult& step);
+    void opDone(std::uint32_t request);
+    void closeTail(Sequence& seq);
+    void freeIfIdle(std::uint32_t request);
+    [[noreturn]] void fail(std::uint32_t request, const Group& group, const std::string& what) const;
+
+    const coherence::Protocol& m_protocol;
+    FlowNetwork& m_network;
+    EventRecorder& m_recorder;
+    std::vector<std::vector<std::uint32_t>> m_instanceNodes;
+    std::vector<std::uint32_t> m_hashHomes; // candidate homes for HomePolicy::Hashed
+    CoherenceSpec m_spec;
+    std::uint32_t m_homeNode = 0;
+    std::uint32_t m_blockTokens;
+    double m_blockBytes;
+    std::vector<Sequence> m_sequences;
+    std::vector<MessageKindStats> m_kinds; // one per protocol message type
+    bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
+    std::uint64_t m_transfers = 0;
+    double m_crossBytes = 0;
+};
+
+} // namespace coh::core

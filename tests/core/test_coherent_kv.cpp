@@ -1,0 +1,128 @@
+// The serving engine with a protocol table behind every KV access: the prefill -> decode transfer is a read
+// miss served by the protocol, decode appends are writes that invalidate the prefill copy, and the traffic
+// follows the textbook message sequences.
+#include "core/serving/serving_engine.h"
+#include "engine_fixtures.h"
+
+#include <gtest/gtest.h>
+
+namespace coh::test {
+namespace {
+
+std::uint64_t countOf(const RunSummary& s, const std::string& kind)
+{
+    for (const auto& k : s.messagesByKind)
+        if (k.name == kind)
+            return k.count;
+    ADD_FAILURE() << "no message kind " << kind;
+    return 0;
+}
+
+Scenario coherentScenario(const std::string& protocol, HomePolicy home = HomePolicy::AllocatingNode,
+                          const std::string& homeNode = {})
+{
+    Scenario s = twoGpuScenario();
+    s.coherence.decode = s.coherence.prefill = protocol;
+    s.coherence.home = home;
+    s.coherence.homeNode = homeNode;
+    return s;
+}
+
+TEST(CoherentKv, MsiReadMissIsGetSForwardedToThePrefillOwner)
+{
+    // 96 prompt tokens = 6 full blocks of 16: one group; 4 output tokens land in block 6.
+    Workload w;
+    w.requests.push_back({0, 96, 4, 0, 0});
+    const RunResult r = runScenario(coherentScenario("msi-directory"), w);
+    ASSERT_EQ(r.requests.size(), 1u);
+    const RunSummary& s = r.summary;
+    EXPECT_EQ(s.protocol, "msi-directory");
+    // Prefill: GetM per block at the (local) home, Data from memory. Decode read: GetS, Fwd-GetS to owner P0,
+    // Data to P1 and a copy back to the directory. New tail block 6: GetM and Data from memory.
+    EXPECT_EQ(countOf(s, "GetM"), 6u + 1u);
+    EXPECT_EQ(countOf(s, "GetS"), 6u);
+    EXPECT_EQ(countOf(s, "Fwd-GetS"), 6u);
+    EXPECT_EQ(countOf(s, "Data"), 6u /*prefill*/ + 12u /*read*/ + 1u /*new block*/);
+    EXPECT_EQ(countOf(s, "Inv"), 0u);
+    // Only the copy to P1 and the fresh block's data cross the link: 7 blocks of 16 x 256 B.
+    EXPECT_DOUBLE_EQ(s.kvBytes, 7 * 4096.0);
+    // The read miss takes a GetS over the link (6 x 64 B) and the data back (6 x 4096 B), each with 1 us.
+    EXPECT_EQ(r.requests[0].transfer(), (1'000 + 384) + (1'000 + 24'576));
+}
+
+TEST(CoherentKv, MsiAppendToASharedTailInvalidatesThePrefillCopyAndStallsOnce)
+{
+    // 100 prompt tokens: 6 full blocks plus a tail block holding 4 tokens, shared after the read.
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult r = runScenario(coherentScenario("msi-directory"), w);
+    ASSERT_EQ(r.requests.size(), 1u);
+    const RunSummary& s = r.summary;
+    // The first append finds the tail in S at P1: GetM, Data with one ack owed, Inv to P0, Inv-Ack to P1.
+    EXPECT_EQ(countOf(s, "Inv"), 1u);
+    EXPECT_EQ(countOf(s, "Inv-Ack"), 1u);
+    // Steps 2..5 append to the tail in M: hits, so only the first token's step waited (not part of TPOT).
+    EXPECT_EQ(r.requests[0].decodeStall, 0);
+    EXPECT_GT(r.requests[0].firstDecode(), r.requests[0].decodeCompute / 4);
+}
+
+TEST(CoherentKv, EveryNewBlockCostsARoundTripToTheHome)
+{
+    // 96 prompt tokens and 17 output tokens: decode opens block 6 (tokens 97..112) and block 7 (113).
+    Workload w;
+    w.requests.push_back({0, 96, 17, 0, 0});
+    const RunResult r = runScenario(coherentScenario("msi-directory"), w);
+    ASSERT_EQ(r.requests.size(), 1u);
+    // Block 7's GetM and Data cross the 1 us link both ways: that step stalls 2 x 1 us + (64 + 4096) B / 1 GB/s.
+    EXPECT_EQ(r.requests[0].decodeStall, 2'000 + 64 + 4'096);
+    EXPECT_EQ(countOf(r.summary, "GetM"), 6u + 2u);
+}
+
+TEST(CoherentKv, HomeAtTheDecodeNodeMovesTheRoundTripToTheRead)
+{
+    Workload w;
+    w.requests.push_back({0, 96, 17, 0, 0});
+    const RunResult r = runScenario(coherentScenario("msi-directory", HomePolicy::Node, "d0"), w);
+    ASSERT_EQ(r.requests.size(), 1u);
+    // New blocks are allocated at a local home: no stall for block 7.
+    EXPECT_EQ(r.requests[0].decodeStall, 0);
+    // But prefill's writes now cross the link (GetM there, Data back), and the read waits for them: the
+    // GetM round trip (384 B over, 24,576 B back), then GetS locally, Fwd-GetS to P0 and the data back,
+    // sharing the link with P0's copy to the directory.
+    EXPECT_GT(r.summary.kvBytes, 7 * 4096.0);
+    EXPECT_GT(r.requests[0].transfer(), (1'000 + 384) + (1'000 + 24'576) + (1'000 + 384) + (1'000 + 24'576));
+    EXPECT_EQ(countOf(r.summary, "Inv"), 0u); // the read never overtakes the write
+}
+
+TEST(CoherentKv, MoesiKeepsTheOwnerInsteadOfWritingBackOnARead)
+{
+    Workload w;
+    w.requests.push_back({0, 96, 1, 0, 0});
+    const RunResult msi = runScenario(coherentScenario("msi-directory"), w);
+    const RunResult moesi = runScenario(coherentScenario("moesi-directory"), w);
+    // MSI sends Data to the reader and to the directory; MOESI only to the reader (the owner goes to O).
+    // (the one decode step opens block 6: one more Data from memory in both)
+    EXPECT_EQ(countOf(msi.summary, "Data"), 6u + 12u + 1u);
+    EXPECT_EQ(countOf(moesi.summary, "Data"), 6u + 6u + 1u);
+}
+
+TEST(CoherentKv, EveryProtocolCompletesALoadedRunWithItsInvariantsHeld)
+{
+    for (const std::string protocol : {"msi-directory", "mesi-directory", "moesi-directory"}) {
+        for (const auto home : {HomePolicy::AllocatingNode, HomePolicy::Hashed}) {
+            Scenario s = coherentScenario(protocol, home);
+            s.serving.prefillMaxBatchSize = 4;
+            const Workload w = poissonWorkload(300, 3.0, 150, 40, 11);
+            const RunResult r = runScenario(s, w);
+            EXPECT_EQ(r.summary.completed, 300u) << protocol;
+            EXPECT_GT(r.summary.dataBytes, 0.0) << protocol;
+            EXPECT_GT(r.summary.controlBytes, 0.0) << protocol;
+            const RunResult again = runScenario(s, w);
+            EXPECT_EQ(again.summary.ttftMs.p99, r.summary.ttftMs.p99) << protocol;
+            EXPECT_EQ(again.summary.messages, r.summary.messages) << protocol;
+        }
+    }
+}
+
+} // namespace
+} // namespace coh::test
