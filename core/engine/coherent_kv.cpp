@@ -24,6 +24,7 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_blockTokens(scenario.serving.blockTokens)
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
+    , m_freshGroup{coherence::BlockSystem(protocol, 2), 1}
 {
     for (const auto& nodes : m_instanceNodes)
         m_hashHomes.push_back(nodes.front());
@@ -38,6 +39,22 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     }
     for (const auto& m : protocol.messages)
         m_kinds.push_back({m.name, m.carriesData, 0, 0});
+
+    const auto& table = protocol.cache;
+    const auto hits = [&](ProcessorOp op, coherence::ActionKind perform) {
+        std::vector<bool> hit(table.states.size(), false);
+        const std::uint8_t event = table.eventOrder[table.byTrigger[static_cast<int>(op)].first];
+        for (std::size_t state = 0; state < table.states.size(); ++state) {
+            const coherence::Transition& t = table.at(static_cast<int>(state), event);
+            bool plain = t.kind == coherence::EntryKind::Fire && t.next == state && table.states[state].stable;
+            for (int k = 0; plain && k < t.actionCount; ++k)
+                plain = table.actions[t.firstAction + k].kind == perform;
+            hit[state] = plain;
+        }
+        return hit;
+    };
+    m_loadHit = hits(ProcessorOp::Load, coherence::ActionKind::PerformLoad);
+    m_storeHit = hits(ProcessorOp::Store, coherence::ActionKind::PerformStore);
 }
 
 std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNode) const
@@ -58,7 +75,9 @@ std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNo
 
 CoherentKv::Group CoherentKv::newGroup(std::uint32_t blocks) const
 {
-    return Group{coherence::BlockSystem(m_protocol, 2), blocks};
+    Group g = m_freshGroup;
+    g.blocks = blocks;
+    return g;
 }
 
 void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
@@ -67,6 +86,7 @@ void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std
     seq.nodes[kPrefillCache] = m_instanceNodes[instance].front();
     seq.nodes[2] = homeFor(request, seq.nodes[kPrefillCache]);
     const std::uint32_t full = tokens / m_blockTokens;
+    seq.groups.reserve(4);
     if (full > 0)
         seq.groups.push_back(newGroup(full));
     if (tokens % m_blockTokens != 0) {
@@ -105,18 +125,31 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
 {
     Sequence& seq = m_sequences[request];
     const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
+    if (seq.steady && block == seq.tailBlock) {
+        // The store hit on the tail, as requestOp() would do it.
+        Group& tail = seq.groups[seq.tailGroup];
+        const auto value = static_cast<coherence::Value>(tail.system.latest() + 1);
+        tail.system.mutableLine(kDecodeCache).value = value;
+        tail.system.setLatest(value);
+        return true;
+    }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
-        closeTail(seq);
-        seq.tailGroup = static_cast<int>(seq.groups.size());
+        // A merged tail leaves its slot (always the last) free for the new block: reset it in place.
+        if (closeTail(seq))
+            seq.groups.back() = m_freshGroup;
+        else
+            seq.groups.push_back(m_freshGroup);
+        seq.tailGroup = static_cast<int>(seq.groups.size()) - 1;
         seq.tailBlock = block;
-        seq.groups.push_back(newGroup(1));
     }
     seq.waiter = Waiter::Step;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
     m_synchronous = true;
+    bool allHits = true;
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
-        requestOp(request, g, kDecodeCache, g == seq.tailGroup ? ProcessorOp::Store : ProcessorOp::Load);
+        allHits &= requestOp(request, g, kDecodeCache, g == seq.tailGroup ? ProcessorOp::Store : ProcessorOp::Load);
     m_synchronous = false;
+    seq.steady = allHits;
     if (seq.waiting == 0) {
         seq.waiter = Waiter::None;
         return true;
@@ -124,10 +157,10 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     return false;
 }
 
-void CoherentKv::closeTail(Sequence& seq)
+bool CoherentKv::closeTail(Sequence& seq)
 {
     if (seq.tailGroup < 0)
-        return;
+        return false;
     // A filled block joins a quiescent group in exactly the same protocol state, so long sequences keep a
     // handful of groups instead of one interpreter per block.
     Group& tail = seq.groups[seq.tailGroup];
@@ -142,22 +175,39 @@ void CoherentKv::closeTail(Sequence& seq)
         return a.state == b.state && a.owner == b.owner && a.sharers == b.sharers;
     };
     const bool idle = tail.system.quiescent() && !tail.ops[0].active && !tail.ops[1].active;
-    for (int g = 0; idle && g < static_cast<int>(seq.groups.size()); ++g) {
-        if (g != seq.tailGroup && same(seq.groups[g])) {
+    const int tailGroup = seq.tailGroup;
+    seq.tailGroup = -1;
+    // The tail is always the last group, so merging it never moves another group.
+    for (int g = 0; idle && tailGroup == static_cast<int>(seq.groups.size()) - 1 && g < tailGroup; ++g) {
+        if (same(seq.groups[g])) {
             seq.groups[g].blocks += tail.blocks;
-            seq.groups.erase(seq.groups.begin() + seq.tailGroup);
-            break;
+            return true;
         }
     }
-    seq.tailGroup = -1;
+    return false;
 }
 
-void CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
+bool CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
 {
     Group& g = m_sequences[request].groups[group];
+    if (!g.ops[cache].active && hit(op, g.system.line(cache).state)) {
+        // What the table's hit transition does, without the interpreter: a load reads the (checked) copy, a
+        // store writes a new version into the only writable copy.
+        if (op == ProcessorOp::Store) {
+            const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
+            g.system.mutableLine(cache).value = value;
+            g.system.setLatest(value);
+        } else if (g.system.line(cache).value != g.system.latest()) {
+            fail(request, g, "a load hit returned a stale version");
+        }
+        if (cache == kDecodeCache && m_sequences[request].waiter != Waiter::None)
+            opDone(request);
+        return true;
+    }
     g.ops[cache] = PendingOp{true, false, op};
     tryIssue(request, group, cache);
     pump(request, group);
+    return false;
 }
 
 bool CoherentKv::tryIssue(std::uint32_t request, int group, std::uint8_t cache)
@@ -271,6 +321,7 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
     const auto request = static_cast<std::uint32_t>(flow.cookie >> 32);
     const int group = static_cast<int>((flow.cookie >> 16) & 0xffff);
     const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffff);
+    m_sequences[request].steady = false;
     Group& g = m_sequences[request].groups[group];
     for (int i = 0; i < g.system.messageCount(); ++i) {
         if (g.tags[i] != tag || g.arrived[i])

@@ -61,16 +61,24 @@ private:
         std::uint32_t waiting = 0;    // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
+        // Every block hit at P1 on the last step and nothing has arrived since: the next step within the same
+        // tail block hits too (only P1 touches the blocks now), so it costs O(1) instead of a pass per group.
+        bool steady = false;
     };
 
+    bool hit(coherence::ProcessorOp op, std::uint8_t state) const
+    {
+        return op == coherence::ProcessorOp::Load ? m_loadHit[state] : op == coherence::ProcessorOp::Store && m_storeHit[state];
+    }
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
     Group newGroup(std::uint32_t blocks) const;
-    void requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
+    // Returns true when the op was a hit (done at once, nothing sent).
+    bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     bool tryIssue(std::uint32_t request, int group, std::uint8_t cache);
     void pump(std::uint32_t request, int group);
     void afterStep(std::uint32_t request, int group, const coherence::StepResult& step);
     void opDone(std::uint32_t request);
-    void closeTail(Sequence& seq);
+    bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
     void freeIfIdle(std::uint32_t request);
     [[noreturn]] void fail(std::uint32_t request, const Group& group, const std::string& what) const;
 
@@ -84,7 +92,11 @@ private:
     std::uint32_t m_blockTokens;
     double m_blockBytes;
     std::vector<Sequence> m_sequences;
+    Group m_freshGroup; // a block nobody has touched: copied, never constructed, per new block
     std::vector<MessageKindStats> m_kinds; // one per protocol message type
+    // States where a load / store is a hit: it fires, sends nothing and stays put. Decode steps are almost
+    // all hits, so they skip the interpreter.
+    std::vector<bool> m_loadHit, m_storeHit;
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
     std::uint64_t m_transfers = 0;
     double m_crossBytes = 0;
