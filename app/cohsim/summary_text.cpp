@@ -53,6 +53,23 @@ void printTable(const std::vector<std::vector<std::string>>& rows, std::size_t l
     }
 }
 
+// Messages by kind, busiest first; kinds that never occurred are left out.
+void printMessageKinds(const core::RunSummary& s)
+{
+    std::vector<core::MessageKindStats> kinds;
+    for (const auto& k : s.messagesByKind)
+        if (k.count > 0)
+            kinds.push_back(k);
+    if (kinds.empty())
+        return;
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
+    std::vector<std::vector<std::string>> rows = {{"  MESSAGE", "KIND", "COUNT", "BYTES"}};
+    for (const auto& k : kinds)
+        rows.push_back({"  " + k.name, k.data ? "data" : "control", std::to_string(k.count), scaled(k.bytes, "B")});
+    fmt::print("\n");
+    printTable(rows, 2);
+}
+
 void printRunSummary(const core::RunSummary& s)
 {
     fmt::print("\nSummary\n");
@@ -62,7 +79,9 @@ void printRunSummary(const core::RunSummary& s)
                number(s.throughputRequestsPerSec));
     fmt::print("  goodput         {} req/s, SLO attainment {}%\n", number(s.goodputRequestsPerSec),
                number(100 * s.sloAttainment));
-    fmt::print("  KV transfers    {} ({}), {} messages\n", s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
+    fmt::print("  KV protocol     {}: {} data messages across links ({}), {} messages in all\n", s.protocol,
+               s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
+    fmt::print("  traffic         {} data, {} control\n", scaled(s.dataBytes, "B"), scaled(s.controlBytes, "B"));
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 
@@ -86,6 +105,7 @@ void printRunSummary(const core::RunSummary& s)
                         number(d->p90), number(d->p99), number(d->max)});
     printTable(rows, 1);
     fmt::print("  (compute and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
+    printMessageKinds(s);
 }
 
 } // namespace coh::cli

@@ -274,7 +274,7 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         kind.count += g.blocks;
         kind.bytes += bytes;
         if (m.hasData && src != dst) {
-            ++m_transfers;
+            m_transfers += g.blocks;
             m_crossBytes += bytes;
         }
     }
