@@ -1,0 +1,82 @@
+// The scenario's "coherence" section: protocol names from the registry, a home policy or node, and clear
+// refusals for what this version does not do.
+#include "scenario_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace coh::test {
+namespace {
+
+using nlohmann::json;
+
+json withCoherence(const json& coherence)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    json root = readFixtureJson("minimal.json");
+    root["coherence"] = coherence;
+    return root;
+}
+
+TEST(CoherenceSection, DefaultsToTheDirectCopy)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const core::Scenario s = core::parseScenario(readFixtureJson("minimal.json"), "mem.json");
+    EXPECT_EQ(s.coherence.decode, "direct");
+    EXPECT_EQ(s.coherence.home, core::HomePolicy::AllocatingNode);
+}
+
+TEST(CoherenceSection, ReadsProtocolHomeAndControlBytes)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    json root = withCoherence({{"decode", "moesi-directory"}, {"home", "hashed"}, {"control_bytes", 32}});
+    const core::Scenario s = core::parseScenario(root, "mem.json");
+    EXPECT_EQ(s.coherence.decode, "moesi-directory");
+    EXPECT_EQ(s.coherence.prefill, "moesi-directory");
+    EXPECT_EQ(s.coherence.home, core::HomePolicy::Hashed);
+    EXPECT_EQ(s.coherence.controlBytes, 32u);
+    const auto nodeId = root["topology"]["nodes"][0]["id"].get<std::string>();
+    root["coherence"]["home"] = nodeId;
+    const core::Scenario named = core::parseScenario(root, "mem.json");
+    EXPECT_EQ(named.coherence.home, core::HomePolicy::Node);
+    EXPECT_EQ(named.coherence.homeNode, nodeId);
+}
+
+TEST(CoherenceSection, UnknownProtocolSuggestsTheClosestName)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto p = problemAt(withCoherence({{"decode", "mesi-directroy"}}), "/coherence/decode");
+    EXPECT_NE(p.message.find("mesi-directory"), std::string::npos) << p.message;
+    EXPECT_NE(p.fix.find("moesi-directory"), std::string::npos) << p.fix;
+}
+
+TEST(CoherenceSection, BugHuntVariantsAreNotForRuns)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    problemAt(withCoherence({{"decode", "msi-directory-broken-noinv"}}), "/coherence/decode");
+}
+
+TEST(CoherenceSection, PrefillMustMatchDecode)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    problemAt(withCoherence({{"decode", "msi-directory"}, {"prefill", "mesi-directory"}}), "/coherence/prefill");
+}
+
+TEST(CoherenceSection, UnknownHomeNodeIsNamed)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto p = problemAt(withCoherence({{"decode", "msi-directory"}, {"home", "cpu9"}}), "/coherence/home");
+    EXPECT_NE(p.message.find("cpu9"), std::string::npos) << p.message;
+}
+
+TEST(CoherenceSection, TiersAndStalenessAreRefusedWithAReason)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto problems = problemsOf(withCoherence({{"decode", "msi-directory"},
+                                                    {"tiers", {{"host_dram", "msi-directory"}}},
+                                                    {"staleness", {{"versions", 2}}}}));
+    EXPECT_NE(problemAt(problems, "/coherence/tiers").message.find("not supported"), std::string::npos);
+    EXPECT_NE(problemAt(problems, "/coherence/staleness").message.find("lazy-causal"), std::string::npos);
+}
+
+} // namespace
+} // namespace coh::test
