@@ -53,7 +53,8 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
 void FlowNetwork::onWake(const Event& ev)
 {
     if (ev.payload != m_generation)
-        return; // rates changed since this wake was planned
+        return; // replaced by an earlier wake
+    m_wakePending = false;
     advanceTo(m_sim.now());
     completeDrained();
     reallocate();
@@ -102,7 +103,6 @@ void FlowNetwork::completeDrained()
 
 void FlowNetwork::reallocate()
 {
-    ++m_generation;
     if (m_active.empty())
         return;
     m_paths.clear();
@@ -116,8 +116,17 @@ void FlowNetwork::reallocate()
         flow.rate = m_rates[i];
         soonest = std::min(soonest, std::max(flow.remaining, 0.0) / flow.rate);
     }
-    if (std::isfinite(soonest)) // validation rejects zero bandwidth, so a flow always drains
-        m_sim.scheduleIn(static_cast<SimTime>(std::ceil(soonest)), m_wakeKind, 0, m_generation);
+    if (!std::isfinite(soonest)) // validation rejects zero bandwidth, so a flow always drains
+        return;
+    // A pending wake at or before the new soonest completion still serves (an early wake only recomputes);
+    // replacing it would leave a stale event behind for every flow that starts.
+    const SimTime at = m_sim.now() + static_cast<SimTime>(std::ceil(soonest));
+    if (m_wakePending && m_wakeAt >= m_sim.now() && m_wakeAt <= at)
+        return;
+    ++m_generation;
+    m_wakePending = true;
+    m_wakeAt = at;
+    m_sim.scheduleAt(at, m_wakeKind, 0, m_generation);
 }
 
 } // namespace coh::core

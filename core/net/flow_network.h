@@ -68,6 +68,8 @@ private:
     std::vector<std::uint32_t> m_active; // slots of flows still draining
     SimTime m_lastAdvance = 0;
     std::uint64_t m_generation = 0; // wake events from older generations are stale
+    bool m_wakePending = false;     // the current generation's wake has not fired yet
+    SimTime m_wakeAt = 0;
 
     MaxMinFairSolver m_solver;
     std::vector<std::span<const std::uint32_t>> m_paths; // scratch for the solver

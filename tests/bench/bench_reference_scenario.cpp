@@ -13,7 +13,7 @@ namespace {
 
 using namespace coh::core;
 
-Scenario referenceScenario()
+Scenario referenceScenario(const std::string& protocol = "direct")
 {
     Scenario s = loadScenarioFile(std::string(COH_DATASETS_DIR) + "/presets/dgx-h100-8gpu.json");
     s.workload.kind = WorkloadKind::Trace;
@@ -21,6 +21,7 @@ Scenario referenceScenario()
     s.workload.trace.resolvedPath = std::string(COH_DATASETS_DIR) + "/traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv";
     s.workload.trace.maxRequests = 0; // the whole trace
     s.workload.trace.timeScale = 1.0;
+    s.coherence.decode = s.coherence.prefill = protocol;
     return s;
 }
 
@@ -31,9 +32,10 @@ double peakResidentMiB()
     return static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
 }
 
-void BM_ReferenceAzureConvOnDgxH100(benchmark::State& state)
+// The same run with every KV access going through a protocol table: the cost of the coherence layer.
+void runReference(benchmark::State& state, const std::string& protocol)
 {
-    const Scenario scenario = referenceScenario();
+    const Scenario scenario = referenceScenario(protocol);
     const Workload workload = buildWorkload(scenario.workload, scenario.seed);
     std::uint64_t events = 0;
     double simulated = 0;
@@ -50,7 +52,24 @@ void BM_ReferenceAzureConvOnDgxH100(benchmark::State& state)
     state.counters["simulated_s"] = simulated;
     state.counters["peak_rss_MiB"] = peakResidentMiB();
 }
+
+void BM_ReferenceAzureConvOnDgxH100(benchmark::State& state)
+{
+    runReference(state, "direct");
+}
 BENCHMARK(BM_ReferenceAzureConvOnDgxH100)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_ReferenceAzureConvOnDgxH100_Msi(benchmark::State& state)
+{
+    runReference(state, "msi-directory");
+}
+BENCHMARK(BM_ReferenceAzureConvOnDgxH100_Msi)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_ReferenceAzureConvOnDgxH100_Moesi(benchmark::State& state)
+{
+    runReference(state, "moesi-directory");
+}
+BENCHMARK(BM_ReferenceAzureConvOnDgxH100_Moesi)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 } // namespace
 
