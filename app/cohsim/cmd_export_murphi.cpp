@@ -32,8 +32,8 @@ void exportMurphiModel(const GlobalOptions& global, const ExportMurphiOptions& o
     }
     std::ofstream file(o.output, std::ios::binary | std::ios::trunc);
     if (!file)
-        throw core::InputError(o.output, "-o", "cannot write the model file", "check that its folder exists and is "
-                                                                              "writable");
+        throw core::InputError(o.output, "-o", "cannot write the model file",
+                               "check that its folder exists and is writable");
     file << model;
     file.close();
     if (!file)

@@ -57,11 +57,11 @@ bool MurphiTableWriter::transitionStores(bool directory, int state, int event) c
     return false;
 }
 
-bool MurphiTableWriter::anyStoreOn(int slot) const
+bool MurphiTableWriter::anyDeliveryStores() const
 {
     const ControllerTable& t = m_protocol.cache;
     for (std::size_t e = 0; e < t.events.size(); ++e)
-        if (t.events[e].trigger.slot() == slot)
+        if (t.events[e].trigger.isMessage)
             for (std::size_t s = 0; s < t.states.size(); ++s)
                 if (transitionStores(false, static_cast<int>(s), static_cast<int>(e)))
                     return true;
@@ -134,9 +134,10 @@ void MurphiTableWriter::writeFunctions()
 
     writeClassify(false);
     writeClassify(true);
-    writePredicate(false, "cacheStalls", false);
-    writePredicate(true, "dirStalls", false);
-    writePredicate(false, "cacheStores", true);
+    writePredicate(false, "cacheStalls", Entries::Stall);
+    writePredicate(true, "dirStalls", Entries::Stall);
+    writePredicate(false, "cacheStores", Entries::Store);
+    writePredicate(false, "opFires", Entries::OpFire);
 
     line(0, "-- The table says wait: the message stays where it is (Stall).");
     line(0, "function stalled(m: Msg): boolean;");
@@ -193,11 +194,12 @@ void MurphiTableWriter::writeClassify(bool directory)
     line(0, "");
 }
 
-void MurphiTableWriter::writePredicate(bool directory, const std::string& name, bool stores)
+void MurphiTableWriter::writePredicate(bool directory, const std::string& name, Entries which)
 {
     const ControllerTable& t = table(directory);
-    line(0, stores ? "-- Fire entries that perform a store: a delivery that stores explores both values."
-                   : fmt::format("-- {} entries marked Stall.", t.name));
+    line(0, which == Entries::Stall   ? fmt::format("-- Entries of the {} table marked Stall.", t.name)
+            : which == Entries::Store ? "-- Fire entries that perform a store: such a step explores both values."
+                                      : "-- Fire entries for processor ops: the ops a cache may issue.");
     line(0, fmt::format("function {}(s: {}; e: {}): boolean;", name, directory ? "DirState" : "CacheState",
                         directory ? "DirEvent" : "CacheEvent"));
     line(0, "begin");
@@ -205,8 +207,11 @@ void MurphiTableWriter::writePredicate(bool directory, const std::string& name, 
     for (std::size_t s = 0; s < t.states.size(); ++s) {
         std::vector<std::string> events;
         for (std::size_t e = 0; e < t.events.size(); ++e) {
-            const bool match = stores ? transitionStores(directory, static_cast<int>(s), static_cast<int>(e))
-                                      : t.at(static_cast<int>(s), static_cast<int>(e)).kind == EntryKind::Stall;
+            const EntryKind kind = t.at(static_cast<int>(s), static_cast<int>(e)).kind;
+            const bool match = which == Entries::Stall ? kind == EntryKind::Stall
+                               : which == Entries::Store
+                                   ? transitionStores(directory, static_cast<int>(s), static_cast<int>(e))
+                                   : kind == EntryKind::Fire && !t.events[e].trigger.isMessage;
             if (match)
                 events.push_back(m_names.event(directory, static_cast<int>(e)));
         }
@@ -363,55 +368,38 @@ void MurphiTableWriter::writeSend(bool directory, const Action& a, const std::st
 
 void MurphiTableWriter::writeRules()
 {
-    for (int op = 0; op < kProcessorOps; ++op)
-        writeOpRule(op);
-    for (std::size_t type = 0; type < m_protocol.messages.size(); ++type)
-        writeDeliveryRule(static_cast<int>(type));
+    writeOpRule();
+    writeDeliveryRule();
 }
 
-void MurphiTableWriter::writeOpRule(int op)
+void MurphiTableWriter::writeOpRule()
 {
-    const ControllerTable& t = m_protocol.cache;
-    const int event = t.eventOrder[t.byTrigger[op].first];
-    std::vector<std::string> fires;
-    std::vector<std::string> stores;
-    for (std::size_t s = 0; s < t.states.size(); ++s) {
-        if (t.at(static_cast<int>(s), event).kind == EntryKind::Fire)
-            fires.push_back(m_names.state(false, static_cast<int>(s)));
-        if (transitionStores(false, static_cast<int>(s), event))
-            stores.push_back(m_names.state(false, static_cast<int>(s)));
-    }
-    const char* name = processorOpName(static_cast<ProcessorOp>(op));
-    line(0, fmt::format("-- Processor {} at any cache whose state has a Fire entry for it (Stall and undefined "
-                        "entries leave the op unissued, as in the explorer).",
-                        name));
-    const bool value = !stores.empty();
-    line(0, value ? "ruleset c: CacheId; v: Value do" : "ruleset c: CacheId do");
-    line(1, fmt::format("rule \"issue {}\"", name));
-    std::string guard = fmt::format("({})", anyOf("cache[c].state", fires));
-    if (value)
-        guard += " & (v = 0 | " + anyOf("cache[c].state", stores) + ")";
-    line(2, guard);
+    // One rule for all three ops, for the same reason as the single delivery rule; `e` names the op in traces.
+    line(0, "-- A processor op at any cache whose state has a Fire entry for it (Stall and undefined entries leave the");
+    line(0, "-- op unissued, as in the explorer); a store explores both values.");
+    line(0, "ruleset c: CacheId; e: CacheEvent; v: Value do");
+    line(1, "rule \"issue\"");
+    line(2, "opFires(cache[c].state, e) & (v = 0 | cacheStores(cache[c].state, e))");
     line(1, "==>");
     line(1, "var none: Msg;");
     line(1, "begin");
     line(2, "clear none;");
-    line(2, fmt::format("cacheStep(c, {}, none, c, {});", m_names.event(false, event), value ? "v" : "0"));
+    line(2, "cacheStep(c, e, none, c, v);");
     line(1, "end;");
     line(0, "end;");
     line(0, "");
 }
 
-void MurphiTableWriter::writeDeliveryRule(int type)
+void MurphiTableWriter::writeDeliveryRule()
 {
-    const std::string& name = m_protocol.messages[type].name;
-    const bool value = anyStoreOn(kProcessorOps + type);
-    line(0, plain("-- Delivery of " + name + " (" + networkName(m_protocol.messages[type].network) + " network)."));
-    line(0, value ? "ruleset i: MsgIndex; v: Value do" : "ruleset i: MsgIndex do");
-    line(1, "rule \"deliver " + plain(name) + "\"");
-    std::string guard = "i < netCount & net[i].mtype = " + m_names.message(type) +
-                        " & deliverable(i) & "
-                        "!stalled(net[i])";
+    // One rule for every message type: Rumur copies a called procedure into each call site, so a rule per type
+    // would multiply the generation time. The ruleset's `t` still names the type in every trace step.
+    const bool value = anyDeliveryStores();
+    line(0, "-- Delivery of in-flight message i, of type t, at its destination: it must be deliverable (the oldest on");
+    line(0, "-- its channel when its network is ordered) and not stalled there.");
+    line(0, value ? "ruleset t: MsgType; i: MsgIndex; v: Value do" : "ruleset t: MsgType; i: MsgIndex do");
+    line(1, "rule \"deliver\"");
+    std::string guard = "i < netCount & net[i].mtype = t & deliverable(i) & !stalled(net[i])";
     if (value)
         guard += " & (v = 0 | storesOnDelivery(net[i]))";
     line(2, guard);

@@ -1,7 +1,7 @@
 #pragma once
 // Writes the parts of a Murphi model that come from a protocol's two controller tables: event classification
 // (guards in declaration order), the Stall and store predicates, one step procedure per controller that applies
-// a transition's actions in order, and the rules (a processor op per cache, a delivery per message type).
+// a transition's actions in order, and the rules (one for processor ops, one for deliveries).
 // Mirrors BlockSystem: see murphi_export.h for the frame these fit into.
 #include "core/coherence/murphi_names.h"
 #include "core/coherence/protocol_table.h"
@@ -24,18 +24,18 @@ public:
 private:
     void line(int indent, std::string_view text) { appendMurphiLine(m_out, indent, text); }
     void writeClassify(bool directory);
-    // `which`: Stall entries, or Fire entries whose actions include PerformStore.
-    void writePredicate(bool directory, const std::string& name, bool stores);
+    enum class Entries { Stall, Store, OpFire }; // Store: Fire entries whose actions include PerformStore
+    void writePredicate(bool directory, const std::string& name, Entries which);
     void writeStep(bool directory);
     void writeTransition(bool directory, int state, int event, int indent);
     void writeAction(bool directory, const Action& a, const std::string& where, int indent);
     void writeSend(bool directory, const Action& a, const std::string& where, int indent);
-    void writeOpRule(int op);
-    void writeDeliveryRule(int type);
+    void writeOpRule();
+    void writeDeliveryRule();
 
     const ControllerTable& table(bool directory) const { return directory ? m_protocol.directory : m_protocol.cache; }
     bool transitionStores(bool directory, int state, int event) const;
-    bool anyStoreOn(int slot) const; // some cache transition for this trigger slot performs a store
+    bool anyDeliveryStores() const; // some cache transition on a message arrival performs a store
     std::string guardExpr(Guard g) const;
     std::string where(bool directory, int state, int event) const;
 
