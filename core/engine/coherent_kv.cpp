@@ -329,17 +329,10 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
         g.arrived[i] = true;
         const coherence::Message& m = g.system.message(i);
         if (flow.bytes > 0) {
-            const Route& route = m_network.routing().route(flow.route);
-            MessageRecord record;
-            record.start = flow.start;
-            record.end = flow.delivered;
-            record.src = route.src;
-            record.dst = route.dst;
-            record.path = flow.route;
+            MessageRecord record = recordOf(flow, m_network.routing());
             record.kind = m.type;
             record.request = request;
             record.blockCount = g.blocks;
-            record.bytes = flow.bytes;
             m_recorder.add(record);
         }
         break;

@@ -45,18 +45,10 @@ void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
     const auto request = static_cast<std::uint32_t>(flow.cookie & 0xffffffffu);
     const auto tokens = static_cast<std::uint32_t>(flow.cookie >> 32);
     if (flow.bytes > 0) {
-        const Route& route = m_network.routing().route(flow.route);
-        MessageRecord m;
-        m.start = flow.start;
-        m.end = flow.delivered;
-        m.src = route.src;
-        m.dst = route.dst;
-        m.path = flow.route;
+        MessageRecord m = recordOf(flow, m_network.routing());
         m.kind = 0;
         m.request = request;
-        m.firstBlock = 0;
         m.blockCount = (tokens + m_blockTokens - 1) / m_blockTokens;
-        m.bytes = flow.bytes;
         m_recorder.add(m);
         ++m_messages;
     }

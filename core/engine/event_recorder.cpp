@@ -4,6 +4,19 @@
 
 namespace coh::core {
 
+MessageRecord recordOf(const FlowInfo& flow, const Routing& routing)
+{
+    const Route& route = routing.route(flow.route);
+    MessageRecord m;
+    m.start = flow.start;
+    m.end = flow.delivered;
+    m.src = route.src;
+    m.dst = route.dst;
+    m.path = flow.route;
+    m.bytes = flow.bytes;
+    return m;
+}
+
 EventRecorder::EventRecorder(std::uint32_t limit, std::uint64_t seed)
     : m_limit(limit)
     , m_state(seed ^ 0x9E3779B97F4A7C15ull)

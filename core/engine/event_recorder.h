@@ -2,11 +2,15 @@
 // The event record for replay: every network message, or a uniform sample (reservoir) once the scenario's
 // limit is reached, so long runs keep a bounded, unbiased record.
 #include "core/engine/run_result.h"
+#include "core/net/flow_network.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace coh::core {
+
+// A delivered flow as a record: times, endpoints, route and bytes; the sender fills in kind, request, blocks.
+MessageRecord recordOf(const FlowInfo& flow, const Routing& routing);
 
 class EventRecorder {
 public:
