@@ -82,6 +82,10 @@ bool BlockSystem::guardHolds(Guard g, const Message& m, const CacheLine* line) c
         return m_dir.sharers == 0;
     case Guard::HasSharers:
         return m_dir.sharers != 0;
+    case Guard::RequestorIsSharer:
+        return (m_dir.sharers & bit(m.requestor)) != 0;
+    case Guard::RequestorNotSharer:
+        return (m_dir.sharers & bit(m.requestor)) == 0;
     }
     return false;
 }
@@ -167,7 +171,8 @@ Fault BlockSystem::push(const Message& m)
     return Fault::None;
 }
 
-Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m)
+Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m,
+                         Value storeValue)
 {
     const MessageType& type = m_protocol->messages[a.message];
     Message out;
@@ -184,6 +189,9 @@ Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t reques
     case AckSource::FromMessage:
         out.ackCount = m->ackCount;
         break;
+    case AckSource::AllExceptRequestor:
+        out.ackCount = static_cast<std::int8_t>(m_caches - 1);
+        break;
     }
     switch (a.data) {
     case DataSource::None:
@@ -197,6 +205,10 @@ Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t reques
     case DataSource::Memory:
         out.hasData = true;
         out.value = m_dir.memory;
+        break;
+    case DataSource::StoreValue:
+        out.hasData = true;
+        out.value = storeValue;
         break;
     }
     switch (a.to) {
@@ -214,6 +226,14 @@ Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t reques
     case Target::SharersExceptRequestor:
         for (std::uint8_t c = 0; c < m_caches; ++c)
             if ((m_dir.sharers & bit(c)) && c != requestor) {
+                out.dst = c;
+                if (const Fault f = push(out); f != Fault::None)
+                    return f;
+            }
+        return Fault::None;
+    case Target::AllExceptRequestor:
+        for (std::uint8_t c = 0; c < m_caches; ++c)
+            if (c != requestor) {
                 out.dst = c;
                 if (const Fault f = push(out); f != Fault::None)
                     return f;
@@ -245,7 +265,8 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, const Resolut
         const Action& a = table.actions[t.firstAction + k];
         switch (a.kind) {
         case ActionKind::Send:
-            result.fault = send(a, actor, requestor, m);
+            result.fault = send(a, actor, requestor, m, storeValue);
+            result.takesValue = result.takesValue || a.data == DataSource::StoreValue;
             break;
         case ActionKind::AddRequestorToSharers:
             m_dir.sharers |= bit(requestor);
@@ -296,7 +317,32 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, const Resolut
             line->dataValid = true;
             m_latest = storeValue;
             result.stored = true;
+            result.takesValue = true;
             result.value = storeValue;
+            break;
+        case ActionKind::PerformLoadAtHome:
+            // The load's linearization point: it reads memory now, so memory must hold the latest write.
+            result.value = m_dir.memory;
+            result.loadMismatch = m_dir.memory != m_latest;
+            break;
+        case ActionKind::PerformStoreAtHome:
+            if (!m->hasData)
+                result.fault = Fault::NoMessageData;
+            m_dir.memory = m->value;
+            m_latest = m->value;
+            result.stored = true;
+            result.value = m->value;
+            break;
+        case ActionKind::CompleteLoad:
+            if (!m->hasData)
+                result.fault = Fault::NoMessageData;
+            result.loaded = true;
+            result.value = m->value;
+            break;
+        case ActionKind::CompleteStore:
+            // The home performed the store when it took the request; report the value it now holds.
+            result.stored = true;
+            result.value = m_latest;
             break;
         }
     }

@@ -67,6 +67,7 @@ struct StepResult {
     bool loaded = false;
     bool stored = false;
     bool loadMismatch = false; // the load returned something other than the latest written value
+    bool takesValue = false;   // the step used the move's storeValue (a store, or a store's value sent to the home)
     Value value = 0;           // the value loaded or stored
 };
 
@@ -117,7 +118,7 @@ private:
     Resolution classify(bool atDirectory, std::uint8_t state, const Message& m, const CacheLine* line) const;
     bool guardHolds(Guard g, const Message& m, const CacheLine* line) const;
     StepResult fire(bool atDirectory, std::uint8_t actor, const Resolution& r, const Message* m, Value storeValue);
-    Fault send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m);
+    Fault send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m, Value storeValue);
     Fault push(const Message& m);
 
     const Protocol* m_protocol;

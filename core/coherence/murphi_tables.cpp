@@ -51,9 +51,12 @@ bool MurphiTableWriter::transitionStores(bool directory, int state, int event) c
     const Transition& tr = t.at(state, event);
     if (tr.kind != EntryKind::Fire)
         return false;
-    for (int k = 0; k < tr.actionCount; ++k)
-        if (t.actions[tr.firstAction + k].kind == ActionKind::PerformStore)
+    // Whatever consumes the step's store value: a store, or a store's value sent to the home.
+    for (int k = 0; k < tr.actionCount; ++k) {
+        const Action& a = t.actions[tr.firstAction + k];
+        if (a.kind == ActionKind::PerformStore || (a.kind == ActionKind::Send && a.data == DataSource::StoreValue))
             return true;
+    }
     return false;
 }
 
@@ -99,6 +102,10 @@ std::string MurphiTableWriter::guardExpr(Guard g) const
         return "!anySharer()";
     case Guard::HasSharers:
         return "anySharer()";
+    case Guard::RequestorIsSharer:
+        return "dir.sharers[m.req]";
+    case Guard::RequestorNotSharer:
+        return "!dir.sharers[m.req]";
     }
     throw std::logic_error("murphi export: unknown guard");
 }
@@ -318,6 +325,19 @@ void MurphiTableWriter::writeAction(bool directory, const Action& a, const std::
     case ActionKind::PerformStore:
         line(indent, "cache[c].val := v; cache[c].dataValid := true; lastWrite := v;");
         return;
+    case ActionKind::PerformLoadAtHome:
+        line(indent, "assert dir.memory = lastWrite \"data-value: the home served a load a stale value\";");
+        return;
+    case ActionKind::PerformStoreAtHome:
+        line(indent, "if !m.hasData then error \"protocol error: " + where + ": the message carries no data\" end;");
+        line(indent, "dir.memory := m.val; lastWrite := m.val;");
+        return;
+    case ActionKind::CompleteLoad:
+        line(indent, "if !m.hasData then error \"protocol error: " + where + ": the message carries no data\" end;");
+        return;
+    case ActionKind::CompleteStore:
+        line(indent, "-- the store completes: the home already performed it");
+        return;
     }
     throw std::logic_error("murphi export: unknown action");
 }
@@ -334,6 +354,8 @@ void MurphiTableWriter::writeSend(bool directory, const Action& a, const std::st
         acks = "sharersExcept(" + req + ")";
     else if (a.acks == AckSource::FromMessage)
         acks = "m.acks";
+    else if (a.acks == AckSource::AllExceptRequestor)
+        acks = "NCACHES - 1";
     std::string data = "false, 0";
     if (a.data == DataSource::Cache) {
         if (directory)
@@ -343,6 +365,10 @@ void MurphiTableWriter::writeSend(bool directory, const Action& a, const std::st
         data = "true, cache[c].val";
     } else if (a.data == DataSource::Memory) {
         data = "true, dir.memory";
+    } else if (a.data == DataSource::StoreValue) {
+        if (directory)
+            throw std::logic_error("murphi export: the directory has no store value to send");
+        data = "true, v";
     }
     const std::string call = "netSend(" + m_names.message(a.message) + ", " + actor + ", {}, " + requestor + ", " +
                              acks + ", " + data + ");";
@@ -360,6 +386,11 @@ void MurphiTableWriter::writeSend(bool directory, const Action& a, const std::st
     case Target::SharersExceptRequestor:
         line(indent, "for n: CacheId do");
         line(indent + 1, "if dir.sharers[n] & n != " + req + " then " + fmt::format(fmt::runtime(call), "n") + " end;");
+        line(indent, "end;");
+        return;
+    case Target::AllExceptRequestor:
+        line(indent, "for n: CacheId do");
+        line(indent + 1, "if n != " + req + " then " + fmt::format(fmt::runtime(call), "n") + " end;");
         line(indent, "end;");
         return;
     }

@@ -24,7 +24,7 @@ public:
 private:
     void line(int indent, std::string_view text) { appendMurphiLine(m_out, indent, text); }
     void writeClassify(bool directory);
-    enum class Entries { Stall, Store, OpFire }; // Store: Fire entries whose actions include PerformStore
+    enum class Entries { Stall, Store, OpFire }; // Store: Fire entries that use the store value
     void writePredicate(bool directory, const std::string& name, Entries which);
     void writeStep(bool directory);
     void writeTransition(bool directory, int state, int event, int indent);

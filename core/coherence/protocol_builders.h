@@ -8,6 +8,9 @@ namespace coh::core::coherence {
 Protocol buildMsiDirectory();
 Protocol buildMesiDirectory();
 Protocol buildMoesiDirectory();
+Protocol buildMigratory();
+Protocol buildUnifiedMemory();
+Protocol buildMesiSnooping();
 // Bug-hunt variant: on GetM the directory forgets to invalidate the sharers.
 Protocol buildMsiDirectoryBrokenNoInv();
 

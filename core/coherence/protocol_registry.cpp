@@ -15,6 +15,9 @@ const std::vector<Protocol>& allProtocols()
         list.push_back(buildMsiDirectory());
         list.push_back(buildMesiDirectory());
         list.push_back(buildMoesiDirectory());
+        list.push_back(buildMigratory());
+        list.push_back(buildUnifiedMemory());
+        list.push_back(buildMesiSnooping());
         list.push_back(buildMsiDirectoryBrokenNoInv());
         return list;
     }();

@@ -90,6 +90,10 @@ const char* guardName(Guard g)
         return "NoSharers";
     case Guard::HasSharers:
         return "HasSharers";
+    case Guard::RequestorIsSharer:
+        return "RequestorIsSharer";
+    case Guard::RequestorNotSharer:
+        return "RequestorNotSharer";
     }
     return "?";
 }

@@ -36,6 +36,8 @@ enum class Guard : std::uint8_t {
     NotLastSharer,
     NoSharers, // directory: the sharer set is empty
     HasSharers,
+    RequestorIsSharer, // directory: the requestor is in the sharer set
+    RequestorNotSharer,
 };
 
 enum class ActionKind : std::uint8_t {
@@ -52,12 +54,21 @@ enum class ActionKind : std::uint8_t {
     DecrementAcks,
     PerformLoad,
     PerformStore,
+    // Memory-side access (unified memory): the load or store takes effect at the home, which is its
+    // linearization point; the cache only learns that its op completed.
+    PerformLoadAtHome,  // directory: the load reads memory here; data-value is checked here (memory == latest)
+    PerformStoreAtHome, // directory: memory := the message's value, which becomes the latest written value
+    CompleteLoad,       // cache: the load completes with the value the home read (already checked there)
+    CompleteStore,      // cache: the store the home performed is acknowledged
 };
 
 // Where a Send goes. Requestor is the requestor named by the message being handled (self for a processor op).
-enum class Target : std::uint8_t { Dir, Requestor, Owner, SharersExceptRequestor };
-enum class DataSource : std::uint8_t { None, Cache, Memory };
-enum class AckSource : std::uint8_t { None, SharersExceptRequestor, FromMessage };
+// AllExceptRequestor: a broadcast to every cache but the requestor, whatever the directory knows (snooping bus).
+enum class Target : std::uint8_t { Dir, Requestor, Owner, SharersExceptRequestor, AllExceptRequestor };
+// StoreValue: the value the processor's store writes (a cache's Store op only).
+enum class DataSource : std::uint8_t { None, Cache, Memory, StoreValue };
+// AllExceptRequestor: the number of caches other than the requestor (one answer per broadcast snoop).
+enum class AckSource : std::uint8_t { None, SharersExceptRequestor, FromMessage, AllExceptRequestor };
 
 struct Action {
     ActionKind kind = ActionKind::Send;

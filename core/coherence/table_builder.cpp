@@ -14,13 +14,15 @@ bool isCacheGuard(Guard g)
 bool isMessageAction(ActionKind k)
 {
     return k == ActionKind::CopyDataFromMessage || k == ActionKind::AddAcksFromMessage ||
-           k == ActionKind::WriteMemoryFromMessage;
+           k == ActionKind::WriteMemoryFromMessage || k == ActionKind::PerformStoreAtHome ||
+           k == ActionKind::CompleteLoad;
 }
 
 bool isCacheAction(ActionKind k)
 {
     return k == ActionKind::Send || k == ActionKind::CopyDataFromMessage || k == ActionKind::AddAcksFromMessage ||
-           k == ActionKind::DecrementAcks || k == ActionKind::PerformLoad || k == ActionKind::PerformStore;
+           k == ActionKind::DecrementAcks || k == ActionKind::PerformLoad || k == ActionKind::PerformStore ||
+           k == ActionKind::CompleteLoad || k == ActionKind::CompleteStore;
 }
 
 bool isDirectoryAction(ActionKind k)
@@ -155,8 +157,12 @@ void TableBuilder::check(const std::string& state, const std::string& event, con
         if (m_isDirectory && (a.to == Target::Dir || a.data == DataSource::Cache))
             fail(where + "the directory sends to caches, with memory data");
         if (!m_isDirectory && (a.to == Target::Owner || a.to == Target::SharersExceptRequestor ||
-                               a.data == DataSource::Memory || a.acks == AckSource::SharersExceptRequestor))
+                               a.to == Target::AllExceptRequestor || a.data == DataSource::Memory ||
+                               a.acks == AckSource::SharersExceptRequestor || a.acks == AckSource::AllExceptRequestor))
             fail(where + "a cache knows neither the owner, the sharers nor memory");
+        if (a.data == DataSource::StoreValue &&
+            (m_isDirectory || info.trigger.isMessage || info.trigger.index != static_cast<int>(ProcessorOp::Store)))
+            fail(where + "only a cache's Store op has a store value to send");
         if (a.acks == AckSource::FromMessage && !info.trigger.isMessage)
             fail(where + "no message to copy an ack count from");
     }

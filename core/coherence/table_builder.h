@@ -25,6 +25,10 @@ inline constexpr Action clearSharers{ActionKind::ClearSharers};
 inline constexpr Action setOwnerToReq{ActionKind::SetOwnerToRequestor};
 inline constexpr Action clearOwner{ActionKind::ClearOwner};
 inline constexpr Action writeMemory{ActionKind::WriteMemoryFromMessage};
+inline constexpr Action loadAtHome{ActionKind::PerformLoadAtHome};
+inline constexpr Action storeAtHome{ActionKind::PerformStoreAtHome};
+inline constexpr Action completeLoad{ActionKind::CompleteLoad};
+inline constexpr Action completeStore{ActionKind::CompleteStore};
 } // namespace act
 
 class TableBuilder {

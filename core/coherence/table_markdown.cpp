@@ -18,6 +18,8 @@ std::string targetText(Target t)
         return "Owner";
     case Target::SharersExceptRequestor:
         return "Sharers-Req";
+    case Target::AllExceptRequestor:
+        return "All-Req";
     }
     return "?";
 }
@@ -31,8 +33,14 @@ std::string actionText(const Protocol& p, const Action& a)
             extra = "mem";
         else if (a.data == DataSource::Cache)
             extra = "cache";
+        else if (a.data == DataSource::StoreValue)
+            extra = "value";
         if (a.acks != AckSource::None)
-            appendItem(extra, a.acks == AckSource::FromMessage ? "acks=msg" : "acks", ",");
+            appendItem(extra,
+                       a.acks == AckSource::FromMessage          ? "acks=msg"
+                       : a.acks == AckSource::AllExceptRequestor ? "acks=all-1"
+                                                                 : "acks",
+                       ",");
         return fmt::format("{}{}→{}", p.messages[a.message].name, extra.empty() ? "" : fmt::format("({})", extra),
                            targetText(a.to));
     }
@@ -60,6 +68,14 @@ std::string actionText(const Protocol& p, const Action& a)
         return "load";
     case ActionKind::PerformStore:
         return "store";
+    case ActionKind::PerformLoadAtHome:
+        return "load@mem";
+    case ActionKind::PerformStoreAtHome:
+        return "store@mem=msg";
+    case ActionKind::CompleteLoad:
+        return "load done=msg";
+    case ActionKind::CompleteStore:
+        return "store done";
     }
     return "?";
 }

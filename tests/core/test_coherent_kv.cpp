@@ -126,3 +126,112 @@ TEST(CoherentKv, EveryProtocolCompletesALoadedRunWithItsInvariantsHeld)
 
 } // namespace
 } // namespace coh::test
+
+namespace coh::test {
+namespace {
+
+TEST(CoherentKv, MigratoryHandsTheBlocksToDecodeWithoutWriteBackOrInvalidation)
+{
+    // 100 prompt tokens: 6 full blocks and a 4-token tail, read by decode and then appended to 5 times.
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult msi = runScenario(coherentScenario("msi-directory"), w);
+    const RunResult mig = runScenario(coherentScenario("migratory"), w);
+    ASSERT_EQ(mig.summary.completed, 1u);
+    EXPECT_EQ(mig.summary.protocol, "migratory");
+    // The read moves all 7 blocks to decode: GetS, Fwd-GetS and Migratory-Data each, nothing back to memory.
+    EXPECT_EQ(countOf(mig.summary, "GetS"), 7u);
+    EXPECT_EQ(countOf(mig.summary, "Migratory-Data"), 7u);
+    EXPECT_EQ(countOf(mig.summary, "Data"), 7u); // prefill's GetM data from memory only
+    // The appends hit the migrated tail in M; MSI upgrades the shared tail with an invalidation first.
+    EXPECT_EQ(countOf(mig.summary, "Inv"), 0u);
+    EXPECT_EQ(countOf(msi.summary, "Inv"), 1u);
+    EXPECT_EQ(countOf(msi.summary, "Data"), 7u + 14u + 1u); // and the upgrade's Data from memory
+    EXPECT_EQ(mig.requests[0].decodeStall, 0);
+}
+
+TEST(CoherentKv, UnifiedMemoryMakesEveryDecodeStepARoundTripToTheHome)
+{
+    // 96 prompt tokens and 17 output tokens: 6 prompt blocks, decode opens blocks 6 and 7.
+    Workload w;
+    w.requests.push_back({0, 96, 17, 0, 0});
+    const RunResult r = runScenario(coherentScenario("unified-memory"), w);
+    ASSERT_EQ(r.summary.completed, 1u);
+    const RunSummary& s = r.summary;
+    // One request and one response per access, and nothing else.
+    EXPECT_EQ(countOf(s, "Read"), countOf(s, "Read-Data"));
+    EXPECT_EQ(countOf(s, "Write"), countOf(s, "Write-Ack"));
+    for (const auto& k : s.messagesByKind)
+        EXPECT_TRUE(k.name == "Read" || k.name == "Write" || k.name == "Read-Data" || k.name == "Write-Ack")
+            << k.name;
+    // No copy is kept, so no decode step hits: every one re-reads the sequence's blocks across the link.
+    EXPECT_GT(countOf(s, "Read"), 6u * 16u);
+    EXPECT_GT(r.requests[0].decodeStall, 0);
+    const RunResult msi = runScenario(coherentScenario("msi-directory"), w);
+    EXPECT_GT(r.requests[0].decodeStall, msi.requests[0].decodeStall);
+}
+
+TEST(CoherentKv, MigratoryUnifiedMemoryAndSnoopingCompleteALoadedRunWithTheirInvariantsHeld)
+{
+    const Workload w = poissonWorkload(300, 3.0, 150, 40, 11);
+    for (const auto home : {HomePolicy::AllocatingNode, HomePolicy::Hashed}) {
+        Scenario s = coherentScenario("msi-directory", home);
+        s.serving.prefillMaxBatchSize = 4;
+        const RunResult msi = runScenario(s, w);
+        s.coherence.decode = s.coherence.prefill = "migratory";
+        const RunResult mig = runScenario(s, w);
+        s.coherence.decode = s.coherence.prefill = "unified-memory";
+        const RunResult um = runScenario(s, w);
+        s.coherence.decode = s.coherence.prefill = "mesi-snooping";
+        const RunResult snoop = runScenario(s, w);
+        EXPECT_EQ(snoop.summary.completed, 300u);
+        EXPECT_EQ(mig.summary.completed, 300u);
+        EXPECT_EQ(um.summary.completed, 300u);
+        // Migratory: every read of a dirty block migrates it, so decode never invalidates prefill's copy.
+        EXPECT_EQ(countOf(mig.summary, "Migratory-Data"), countOf(mig.summary, "Fwd-GetS"));
+        EXPECT_EQ(countOf(mig.summary, "Inv"), 0u);
+        EXPECT_GT(countOf(msi.summary, "Inv"), 0u);
+        // Unified memory: one response per request, and decode waits on the link at every step.
+        EXPECT_EQ(countOf(um.summary, "Read"), countOf(um.summary, "Read-Data"));
+        EXPECT_EQ(countOf(um.summary, "Write"), countOf(um.summary, "Write-Ack"));
+        EXPECT_GT(um.summary.tpotStallMs.mean, 10 * msi.summary.tpotStallMs.mean);
+        // Snooping: with two caches every bus request is snooped and answered once, and frees the bus once.
+        const std::uint64_t requests = countOf(snoop.summary, "BusRd") + countOf(snoop.summary, "BusRdX") +
+                                       countOf(snoop.summary, "BusUpgr");
+        EXPECT_EQ(countOf(snoop.summary, "Snoop-Ack"), requests);
+        EXPECT_EQ(countOf(snoop.summary, "Unblock"), requests);
+        EXPECT_GT(snoop.summary.messages, msi.summary.messages);
+    }
+}
+
+TEST(CoherentKv, MesiSnoopingBroadcastsEveryBusRequestAndSendsMoreThanTheDirectory)
+{
+    // 100 prompt tokens: 6 full blocks and a 4-token tail, read by decode and then appended to 5 times.
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult dir = runScenario(coherentScenario("mesi-directory"), w);
+    const RunResult snoop = runScenario(coherentScenario("mesi-snooping"), w);
+    ASSERT_EQ(snoop.summary.completed, 1u);
+    const RunSummary& s = snoop.summary;
+    // Prefill: a BusRdX per block; decode: a BusRd per block, flushed by the prefill owner (to decode and memory);
+    // the first append: a BusUpgr of the shared tail. With two caches every request reaches the one other cache.
+    EXPECT_EQ(countOf(s, "BusRdX"), 7u);
+    EXPECT_EQ(countOf(s, "BusRd"), 7u);
+    EXPECT_EQ(countOf(s, "BusUpgr"), 1u);
+    EXPECT_EQ(countOf(s, "Snoop-RdX") + countOf(s, "Snoop-Rd") + countOf(s, "Snoop-Upgr"), 15u);
+    EXPECT_EQ(countOf(s, "Snoop-Ack"), 15u);
+    EXPECT_EQ(countOf(s, "Unblock"), 15u);
+    EXPECT_EQ(countOf(s, "Flush"), 14u);
+    EXPECT_EQ(countOf(s, "Upgr-Ack"), 1u); // the upgrade moves no data
+    std::uint64_t snoopTotal = 0, dirTotal = 0;
+    for (const auto& k : s.messagesByKind)
+        snoopTotal += k.count;
+    for (const auto& k : dir.summary.messagesByKind)
+        dirTotal += k.count;
+    EXPECT_EQ(dirTotal, 7u * 2u /*GetM, Data*/ + 7u * 4u /*GetS, Fwd-GetS, 2 Data*/ + 4u /*GetM, Data, Inv, Ack*/);
+    EXPECT_EQ(snoopTotal, 7u * 5u + 7u * 6u + 5u);
+    EXPECT_EQ(snoop.requests[0].decodeStall, 0);
+}
+
+} // namespace
+} // namespace coh::test

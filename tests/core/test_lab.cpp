@@ -49,7 +49,12 @@ TEST(Lab, DefaultTourCompletesOnEveryCorrectProtocol)
             const std::string ops = co::defaultLabOps(caches);
             const co::LabRun run = co::runLab(p, caches, co::parseLabOps(ops, caches), ops);
             EXPECT_EQ(run.error, "") << p.name << " " << caches;
-            EXPECT_EQ(run.steps.back().directory.state, "I") << p.name; // the tour ends with everything evicted
+            // The tour ends with everything evicted; a snooping bus is not told of silent shared evictions, so it
+            // may still say S.
+            const std::string dir = run.steps.back().directory.state;
+            EXPECT_TRUE(dir == "I" || (p.name == "mesi-snooping" && dir == "S")) << p.name << " " << dir;
+            for (const auto& line : run.steps.back().caches)
+                EXPECT_EQ(line.state, "I") << p.name;
         }
     }
 }

@@ -349,5 +349,27 @@ TEST_P(RumurPlantedBug, RumurReportsTheSameKindOfViolationAsTheExplorer)
 INSTANTIATE_TEST_SUITE_P(MsiMutants, RumurPlantedBug, ::testing::ValuesIn(plantedBugs()),
                          [](const ::testing::TestParamInfo<PlantedBug>& info) { return info.param.name; });
 
+// Unified memory whose store takes effect at the cache instead of the home: a read the home serves before the
+// Write arrives returns memory's older value, which the home-side data-value check (PerformLoadAtHome) catches.
+co::Protocol unifiedMemoryStoreAtCache()
+{
+    co::Protocol p = co::findProtocol("unified-memory");
+    p.name = "unified-memory-mutant";
+    co::TableBuilder c(p, p.cache);
+    c.replace("I", "Store", {co::act::store, c.send("Write", co::Target::Dir, co::DataSource::StoreValue)}, "IW^A",
+              "planted bug");
+    p.cache = c.build("I");
+    co::TableBuilder d(p, p.directory);
+    d.replace("I", "Write", {co::act::writeMemory, d.send("Write-Ack", co::Target::Requestor)}, "", "planted bug");
+    p.directory = d.build("I");
+    return p;
+}
+
+INSTANTIATE_TEST_SUITE_P(UnifiedMemoryMutants, RumurPlantedBug,
+                         ::testing::Values(PlantedBug{"store_at_cache", unifiedMemoryStoreAtCache,
+                                                      co::Violation::DataValue,
+                                                      "data-value: the home served a load a stale value"}),
+                         [](const ::testing::TestParamInfo<PlantedBug>& info) { return info.param.name; });
+
 } // namespace
 } // namespace coh::test

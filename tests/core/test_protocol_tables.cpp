@@ -11,7 +11,7 @@
 namespace coh::test {
 namespace {
 
-TEST(ProtocolTables, RegistryHasTheThreeDirectoryProtocolsAndOneBugHunt)
+TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndOneBugHunt)
 {
     std::set<std::string> names;
     int bugHunts = 0;
@@ -19,8 +19,8 @@ TEST(ProtocolTables, RegistryHasTheThreeDirectoryProtocolsAndOneBugHunt)
         names.insert(p.name);
         bugHunts += p.bugHunt;
     }
-    EXPECT_EQ(names, (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory",
-                                            "msi-directory-broken-noinv"}));
+    EXPECT_EQ(names, (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory", "migratory",
+                                            "unified-memory", "mesi-snooping", "msi-directory-broken-noinv"}));
     EXPECT_EQ(bugHunts, 1);
     EXPECT_TRUE(co::findProtocol("msi-directory-broken-noinv").bugHunt);
     EXPECT_NE(co::protocolListText().find("msi-directory-broken-noinv"), std::string::npos);
@@ -99,6 +99,16 @@ TEST(ProtocolTables, BuilderRejectsMalformedRows)
     EXPECT_THROW(c.event("X", "Inv", co::Guard::FromOwner), std::logic_error); // a directory guard on a cache
     co::TableBuilder d(p, true);
     EXPECT_THROW(d.event("Load", co::ProcessorOp::Load), std::logic_error);
+    // The broadcast, memory-side and store-value pieces belong to one side each.
+    EXPECT_THROW(c.on("I", "Inv", {c.send("Inv", co::Target::AllExceptRequestor)}, "", "x"), std::logic_error);
+    EXPECT_THROW(c.on("I", "Inv", {co::act::loadAtHome}, "", "x"), std::logic_error);
+    EXPECT_THROW(c.on("I", "Inv", {c.send("PutM", co::Target::Dir, co::DataSource::StoreValue)}, "", "x"),
+                 std::logic_error); // only a Store op has a value to send
+    d.state("I", true, co::Permission::None, false, "idle");
+    d.event("GetS", "GetS");
+    EXPECT_THROW(d.on("I", "GetS", {d.send("Data", co::Target::Requestor, co::DataSource::StoreValue)}, "", "x"),
+                 std::logic_error);
+    EXPECT_THROW(d.on("I", "GetS", {co::act::completeLoad}, "", "x"), std::logic_error);
 }
 
 TEST(ProtocolTables, BrokenVariantDiffersFromMsiInExactlyOneDirectoryEntry)
