@@ -14,11 +14,9 @@ struct CliResult {
 
 enum class Stderr { Merge, Discard, Inherit }; // Inherit: it goes to the test log
 
-// `args` is appended to the cohsim path as shell words.
-inline CliResult runCohsim(const std::string& args, Stderr err = Stderr::Merge)
+// Runs a shell command line and captures its stdout.
+inline CliResult runShell(const std::string& command)
 {
-    const char* redirect = err == Stderr::Merge ? " 2>&1" : err == Stderr::Discard ? " 2>/dev/null" : "";
-    const std::string command = std::string(COH_COHSIM_PATH) + " " + args + redirect;
     CliResult result;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe)
@@ -30,6 +28,13 @@ inline CliResult runCohsim(const std::string& args, Stderr err = Stderr::Merge)
     const int status = ::pclose(pipe);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
+}
+
+// `args` is appended to the cohsim path as shell words.
+inline CliResult runCohsim(const std::string& args, Stderr err = Stderr::Merge)
+{
+    const char* redirect = err == Stderr::Merge ? " 2>&1" : err == Stderr::Discard ? " 2>/dev/null" : "";
+    return runShell(std::string(COH_COHSIM_PATH) + " " + args + redirect);
 }
 
 } // namespace coh::test

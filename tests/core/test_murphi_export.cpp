@@ -186,17 +186,7 @@ struct RumurRun {
 
 CliResult shell(const std::string& command)
 {
-    CliResult result;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    if (!pipe)
-        return result;
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-        result.output.append(buffer.data(), n);
-    const int status = ::pclose(pipe);
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+    return runShell(command + " 2>&1");
 }
 
 // Empty when rumur and a C compiler are installed; otherwise why the Rumur tests skip.
