@@ -70,6 +70,24 @@ void printMessageKinds(const core::RunSummary& s)
     printTable(rows, 2);
 }
 
+// The busiest link directions.
+void printLinks(const core::RunSummary& s)
+{
+    if (s.links.empty())
+        return;
+    constexpr std::size_t kShown = 8;
+    std::vector<std::vector<std::string>> rows = {{"  LINK", "DIR", "BYTES", "MEAN UTIL", "PEAK UTIL"}};
+    for (std::size_t i = 0; i < s.links.size() && i < kShown; ++i) {
+        const auto& l = s.links[i];
+        rows.push_back({"  " + l.link, l.forward ? "a->b" : "b->a", scaled(l.bytes, "B"),
+                        number(100 * l.meanUtilization) + "%", number(100 * l.peakUtilization) + "%"});
+    }
+    fmt::print("\n");
+    printTable(rows, 2);
+    if (s.links.size() > kShown)
+        fmt::print("  ({} more link directions carried traffic)\n", s.links.size() - kShown);
+}
+
 void printRunSummary(const core::RunSummary& s)
 {
     fmt::print("\nSummary\n");
@@ -106,6 +124,7 @@ void printRunSummary(const core::RunSummary& s)
     printTable(rows, 1);
     fmt::print("  (compute and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
     printMessageKinds(s);
+    printLinks(s);
 }
 
 } // namespace coh::cli

@@ -53,6 +53,15 @@ struct MessageKindStats {
     double bytes = 0;
 };
 
+// Traffic of one link direction over the whole run.
+struct LinkTotal {
+    std::string link; // link id
+    bool forward = true; // a -> b
+    double bytes = 0;
+    double meanUtilization = 0; // bytes / (bandwidth x makespan)
+    double peakUtilization = 0; // busiest time bucket
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -71,6 +80,7 @@ struct RunSummary {
     std::string protocol = "direct";             // the KV protocol of the decode path
     std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
     double controlBytes = 0, dataBytes = 0;
+    std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

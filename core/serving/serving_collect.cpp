@@ -3,6 +3,7 @@
 
 #include "core/engine/run_summary.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace coh::core {
@@ -50,8 +51,19 @@ RunResult ServingEngine::collect()
         series.bandwidthBytesPerSec = m_scenario.topology.links[series.link].bandwidthBytesPerSec;
         series.totalBytes = usage.totalBytes(c);
         series.bytesPerBucket = usage.buckets(c);
+        LinkTotal total;
+        total.link = m_scenario.topology.links[series.link].id;
+        total.forward = series.forward;
+        total.bytes = series.totalBytes;
+        const double capacityPerBucket = series.bandwidthBytesPerSec * toSeconds(usage.interval());
+        for (double b : series.bytesPerBucket)
+            total.peakUtilization = std::max(total.peakUtilization, b / capacityPerBucket);
+        if (s.makespan > 0)
+            total.meanUtilization = series.totalBytes / (series.bandwidthBytesPerSec * toSeconds(s.makespan));
+        s.links.push_back(std::move(total));
         result.linkSeries.push_back(std::move(series));
     }
+    std::stable_sort(s.links.begin(), s.links.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
 
     // Keep only the routes the record refers to, renumbered densely.
     result.messagesTotal = m_recorder.total();

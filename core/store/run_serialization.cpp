@@ -107,6 +107,14 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     for (const auto& k : s.messagesByKind)
         kinds.push_back({{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}});
     j["messages_by_kind"] = std::move(kinds);
+    auto links = nlohmann::ordered_json::array();
+    for (const auto& l : s.links)
+        links.push_back({{"link", l.link},
+                         {"direction", l.forward ? "forward" : "reverse"},
+                         {"bytes", l.bytes},
+                         {"mean_utilization", l.meanUtilization},
+                         {"peak_utilization", l.peakUtilization}});
+    j["links"] = std::move(links);
     j["events_executed"] = s.eventsExecuted;
     j["wall_s"] = s.wallSeconds;
     j["events_per_s"] = s.eventsPerSecond;
@@ -139,6 +147,11 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         for (const auto& k : *it)
             s.messagesByKind.push_back({k.value("name", std::string()), k.value("data", false),
                                         k.value("count", std::uint64_t{0}), k.value("bytes", 0.0)});
+    if (const auto it = j.find("links"); it != j.end() && it->is_array())
+        for (const auto& l : *it)
+            s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",
+                               l.value("bytes", 0.0), l.value("mean_utilization", 0.0),
+                               l.value("peak_utilization", 0.0)});
     s.eventsExecuted = readCount(j, "events_executed");
     s.wallSeconds = readNumber(j, "wall_s");
     s.eventsPerSecond = readNumber(j, "events_per_s");

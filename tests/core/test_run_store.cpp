@@ -81,6 +81,7 @@ RunResult makeResult()
     s.controlBytes = 6400;
     s.dataBytes = 2.5e9;
     s.messagesByKind = {{"GetS", false, 60, 3840}, {"Data", true, 39, 2.5e9}};
+    s.links = {{"gpu0-nvswitch", true, 1.5e9, 0.25, 0.75}, {"gpu0-nvswitch", false, 2e6, 0.001, 0.5}};
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -175,6 +176,14 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(s.messagesByKind[k].data, t.messagesByKind[k].data);
         EXPECT_EQ(s.messagesByKind[k].count, t.messagesByKind[k].count);
         EXPECT_EQ(s.messagesByKind[k].bytes, t.messagesByKind[k].bytes);
+    }
+    ASSERT_EQ(s.links.size(), t.links.size());
+    for (std::size_t k = 0; k < s.links.size(); ++k) {
+        EXPECT_EQ(s.links[k].link, t.links[k].link);
+        EXPECT_EQ(s.links[k].forward, t.links[k].forward);
+        EXPECT_EQ(s.links[k].bytes, t.links[k].bytes);
+        EXPECT_EQ(s.links[k].meanUtilization, t.links[k].meanUtilization);
+        EXPECT_EQ(s.links[k].peakUtilization, t.links[k].peakUtilization);
     }
     EXPECT_EQ(s.eventsExecuted, t.eventsExecuted);
     EXPECT_EQ(s.wallSeconds, t.wallSeconds);
