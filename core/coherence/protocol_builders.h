@@ -11,6 +11,8 @@ Protocol buildMoesiDirectory();
 Protocol buildMigratory();
 Protocol buildUnifiedMemory();
 Protocol buildMesiSnooping();
+Protocol buildCxlAsymmetric();
+Protocol buildSealedLease();
 // Bug-hunt variant: on GetM the directory forgets to invalidate the sharers.
 Protocol buildMsiDirectoryBrokenNoInv();
 

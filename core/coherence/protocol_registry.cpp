@@ -18,6 +18,8 @@ const std::vector<Protocol>& allProtocols()
         list.push_back(buildMigratory());
         list.push_back(buildUnifiedMemory());
         list.push_back(buildMesiSnooping());
+        list.push_back(buildCxlAsymmetric());
+        list.push_back(buildSealedLease());
         list.push_back(buildMsiDirectoryBrokenNoInv());
         return list;
     }();

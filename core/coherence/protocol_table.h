@@ -147,6 +147,9 @@ struct Protocol {
     std::string summary;    // one paragraph
     std::string whenToPick; // one paragraph
     bool bugHunt = false;   // deliberately broken, for exercising the explorer
+    // Simulator mapping only: at the KV transfer decode acquires the open tail block with a Store (it will append
+    // to it) instead of reading it, since a read would close the block to writes (sealed-lease).
+    bool acquireTailForWrite = false;
     std::vector<MessageType> messages;
     std::array<bool, kVirtualNetworks> ordered{}; // point-to-point FIFO per virtual network
     ControllerTable cache;

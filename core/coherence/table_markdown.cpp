@@ -142,6 +142,8 @@ std::string protocolMarkdown(const Protocol& p)
         nets += fmt::format("{}{} ({})", n ? ", " : "", networkName(static_cast<VirtualNetwork>(n)),
                             p.ordered[n] ? "point-to-point FIFO" : "unordered");
     out += fmt::format("Networks: {}.\n\n", nets);
+    if (p.acquireTailForWrite)
+        out += "In the simulator, decode acquires the open tail block with a Store at the KV transfer, not a Load.\n\n";
     out += "#### Messages\n\n| Message | Network | Carries | Meaning |\n|---|---|---|---|\n";
     for (const MessageType& m : p.messages)
         out += fmt::format("| {} | {} | {} | {} |\n", m.name, networkName(m.network),

@@ -13,6 +13,17 @@ using coherence::ProcessorOp;
 using coherence::StepResult;
 using coherence::StepStatus;
 
+namespace {
+
+// Decode reads every block at the KV transfer, except that an append-only protocol's open tail is acquired for
+// writing: decode appends to it next, and a read would seal it.
+ProcessorOp decodeAcquireOp(const coherence::Protocol& protocol, int tailGroup, int group)
+{
+    return protocol.acquireTailForWrite && group == tailGroup ? ProcessorOp::Store : ProcessorOp::Load;
+}
+
+} // namespace
+
 CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
                        EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
                        std::size_t requests)
@@ -111,7 +122,7 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
         if (seq.groups[g].ops[kPrefillCache].active)
             seq.groups[g].loadAfterStore = true;
         else
-            requestOp(request, g, kDecodeCache, ProcessorOp::Load);
+            requestOp(request, g, kDecodeCache, decodeAcquireOp(m_protocol, seq.tailGroup, g));
     }
     m_synchronous = false;
     if (seq.waiting == 0) {
@@ -294,7 +305,7 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
     if (step.actor == kPrefillCache && g.loadAfterStore) {
         // pump() issues it next.
         g.loadAfterStore = false;
-        g.ops[kDecodeCache] = PendingOp{true, false, ProcessorOp::Load};
+        g.ops[kDecodeCache] = PendingOp{true, false, decodeAcquireOp(m_protocol, seq.tailGroup, group)};
     }
     if (step.actor == kDecodeCache && seq.waiter != Waiter::None)
         opDone(request);

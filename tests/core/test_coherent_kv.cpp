@@ -235,3 +235,119 @@ TEST(CoherentKv, MesiSnoopingBroadcastsEveryBusRequestAndSendsMoreThanTheDirecto
 
 } // namespace
 } // namespace coh::test
+
+namespace coh::test {
+namespace {
+
+TEST(CoherentKv, CxlAsymmetricFlipsEveryPrefillBlockThroughTheHostAndAppendsInDeviceBias)
+{
+    // 100 prompt tokens: 6 full blocks and a 4-token tail, read by decode and then appended to 5 times.
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult cxl = runScenario(coherentScenario("cxl-asymmetric"), w);
+    ASSERT_EQ(cxl.summary.completed, 1u);
+    const RunSummary& s = cxl.summary;
+    // Prefill's RdOwn puts each of the 7 blocks in device bias at P0; decode's read flips each back through the
+    // host (RdShared, BiasFlip-Req, BiasFlip-Ack, Data); the first append takes the shared tail with RdOwn,
+    // snooping P0 out, and the other four hit in device bias.
+    EXPECT_EQ(countOf(s, "RdOwn"), 7u + 1u);
+    EXPECT_EQ(countOf(s, "RdShared"), 7u);
+    EXPECT_EQ(countOf(s, "BiasFlip-Req"), 7u);
+    EXPECT_EQ(countOf(s, "BiasFlip-Ack"), 7u);
+    EXPECT_EQ(countOf(s, "Data"), 7u + 7u + 1u);
+    EXPECT_EQ(countOf(s, "SnpInv"), 1u);
+    EXPECT_EQ(countOf(s, "RspI"), 1u);
+    std::uint64_t total = 0;
+    for (const auto& k : s.messagesByKind)
+        total += k.count;
+    EXPECT_EQ(total, 8u + 7u * 3u + 15u + 2u);
+    EXPECT_EQ(cxl.requests[0].decodeStall, 0);
+}
+
+TEST(CoherentKv, CxlAsymmetricCompletesALoadedRunWithItsInvariantsHeld)
+{
+    const Workload w = poissonWorkload(300, 3.0, 150, 40, 11);
+    for (const auto home : {HomePolicy::AllocatingNode, HomePolicy::Hashed}) {
+        Scenario s = coherentScenario("cxl-asymmetric", home);
+        s.serving.prefillMaxBatchSize = 4;
+        const RunResult cxl = runScenario(s, w);
+        EXPECT_EQ(cxl.summary.completed, 300u);
+        // Every decode read of a prefill block is one flip: the owner always answers with its data via the host.
+        EXPECT_EQ(countOf(cxl.summary, "BiasFlip-Req"), countOf(cxl.summary, "BiasFlip-Ack"));
+        EXPECT_EQ(countOf(cxl.summary, "RdShared"), countOf(cxl.summary, "BiasFlip-Req"));
+        EXPECT_EQ(countOf(cxl.summary, "SnpInv"), countOf(cxl.summary, "RspI"));
+    }
+}
+
+} // namespace
+} // namespace coh::test
+
+namespace coh::test {
+namespace {
+
+std::uint64_t totalMessages(const RunSummary& s)
+{
+    std::uint64_t total = 0;
+    for (const auto& k : s.messagesByKind)
+        total += k.count;
+    return total;
+}
+
+bool hasKind(const RunSummary& s, const std::string& kind)
+{
+    for (const auto& k : s.messagesByKind)
+        if (k.name == kind)
+            return true;
+    return false;
+}
+
+TEST(CoherentKv, SealedLeaseGrantsDecodeLeasesOnTheFullBlocksAndHandsItTheOpenTail)
+{
+    // 100 prompt tokens: 6 full blocks and a 4-token tail; decode appends 5 tokens to the tail.
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult sealed = runScenario(coherentScenario("sealed-lease"), w);
+    const RunResult msi = runScenario(coherentScenario("msi-directory"), w);
+    ASSERT_EQ(sealed.summary.completed, 1u);
+    const RunSummary& s = sealed.summary;
+    // Prefill takes each of the 7 open blocks (GetW, Data). Decode's read of each full block seals it: Lease-Req,
+    // Seal to prefill, Publish to the master, Lease-Grant. The open tail is acquired for writing instead (GetW,
+    // Fwd-GetW, Data from prefill), and decode's appends then hit. Nothing is invalidated or written back.
+    EXPECT_EQ(countOf(s, "GetW"), 7u + 1u);
+    EXPECT_EQ(countOf(s, "Data"), 7u + 1u);
+    EXPECT_EQ(countOf(s, "Fwd-GetW"), 1u);
+    EXPECT_EQ(countOf(s, "Lease-Req"), 6u);
+    EXPECT_EQ(countOf(s, "Seal"), 6u);
+    EXPECT_EQ(countOf(s, "Publish"), 6u);
+    EXPECT_EQ(countOf(s, "Lease-Grant"), 6u);
+    EXPECT_EQ(countOf(s, "Put"), 0u);
+    EXPECT_FALSE(hasKind(s, "Inv"));
+    EXPECT_EQ(totalMessages(s), 16u + 24u + 1u);
+    EXPECT_EQ(totalMessages(msi.summary), 46u); // MSI also writes back, and upgrades the shared tail with an Inv
+    EXPECT_EQ(sealed.requests[0].decodeStall, 0);
+}
+
+TEST(CoherentKv, SealedLeaseCompletesALoadedRunWithItsInvariantsHeldAndFewerMessagesThanMsi)
+{
+    const Workload w = poissonWorkload(300, 3.0, 150, 40, 11);
+    for (const auto home : {HomePolicy::AllocatingNode, HomePolicy::Hashed}) {
+        Scenario s = coherentScenario("msi-directory", home);
+        s.serving.prefillMaxBatchSize = 4;
+        const RunResult msi = runScenario(s, w);
+        s.coherence.decode = s.coherence.prefill = "sealed-lease";
+        const RunResult sealed = runScenario(s, w);
+        EXPECT_EQ(sealed.summary.completed, 300u);
+        // Every lease on a prefill block is one seal; only decode's takeovers of open tails forward a GetW.
+        EXPECT_EQ(countOf(sealed.summary, "Lease-Grant"), countOf(sealed.summary, "Lease-Req"));
+        EXPECT_EQ(countOf(sealed.summary, "Seal"), countOf(sealed.summary, "Publish"));
+        EXPECT_EQ(countOf(sealed.summary, "Seal"), countOf(sealed.summary, "Lease-Req"));
+        EXPECT_EQ(countOf(sealed.summary, "Write-Refused"), 0u);
+        EXPECT_EQ(countOf(sealed.summary, "Put"), 0u);
+        EXPECT_GT(countOf(sealed.summary, "Fwd-GetW"), 0u);
+        EXPECT_GT(countOf(msi.summary, "Inv"), 0u);
+        EXPECT_LT(totalMessages(sealed.summary), totalMessages(msi.summary));
+    }
+}
+
+} // namespace
+} // namespace coh::test

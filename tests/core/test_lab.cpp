@@ -50,11 +50,14 @@ TEST(Lab, DefaultTourCompletesOnEveryCorrectProtocol)
             const co::LabRun run = co::runLab(p, caches, co::parseLabOps(ops, caches), ops);
             EXPECT_EQ(run.error, "") << p.name << " " << caches;
             // The tour ends with everything evicted; a snooping bus is not told of silent shared evictions, so it
-            // may still say S.
+            // may still say S, and a sealed block stays sealed at its master, with the replicas of readers that
+            // did not evict (nothing invalidates them) still leased.
             const std::string dir = run.steps.back().directory.state;
-            EXPECT_TRUE(dir == "I" || (p.name == "mesi-snooping" && dir == "S")) << p.name << " " << dir;
+            EXPECT_TRUE(dir == "I" || (p.name == "mesi-snooping" && dir == "S") ||
+                        (p.name == "sealed-lease" && dir == "Sealed"))
+                << p.name << " " << dir;
             for (const auto& line : run.steps.back().caches)
-                EXPECT_EQ(line.state, "I") << p.name;
+                EXPECT_TRUE(line.state == "I" || (p.name == "sealed-lease" && line.state == "R")) << p.name;
         }
     }
 }
