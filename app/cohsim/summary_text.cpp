@@ -63,9 +63,9 @@ void printMessageKinds(const core::RunSummary& s)
     if (kinds.empty())
         return;
     std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
-    std::vector<std::vector<std::string>> rows = {{"  MESSAGE", "KIND", "COUNT", "BYTES"}};
+    std::vector<std::vector<std::string>> rows = {{"  MESSAGE", "ROLE", "COUNT", "BYTES"}};
     for (const auto& k : kinds)
-        rows.push_back({"  " + k.name, k.data ? "data" : "control", std::to_string(k.count), scaled(k.bytes, "B")});
+        rows.push_back({"  " + k.name, k.role, std::to_string(k.count), scaled(k.bytes, "B")});
     fmt::print("\n");
     printTable(rows, 2);
 }
@@ -100,6 +100,9 @@ void printRunSummary(const core::RunSummary& s)
     fmt::print("  KV protocol     {}: {} data messages across links ({}), {} messages in all\n", s.protocol,
                s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
     fmt::print("  traffic         {} data, {} control\n", scaled(s.dataBytes, "B"), scaled(s.controlBytes, "B"));
+    if (s.protocol != "direct")
+        fmt::print("  coherence       {} invalidations, {} upgrades, {} write-backs, {} bias flips, {} migrations\n",
+                   s.invalidations, s.upgrades, s.writebacks, s.biasFlips, s.migrations);
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 

@@ -21,6 +21,8 @@ const std::vector<Protocol>& allProtocols()
         list.push_back(buildCxlAsymmetric());
         list.push_back(buildSealedLease());
         list.push_back(buildMsiDirectoryBrokenNoInv());
+        for (auto& p : list)
+            assignMessageRoles(p);
         return list;
     }();
     return protocols;

@@ -78,11 +78,28 @@ struct Action {
     AckSource acks = AckSource::None;
 };
 
+// What a message does: run counters (invalidations, write-backs, bias flips, migrations) and the colours of
+// views are keyed on it.
+enum class MessageRole : std::uint8_t {
+    Request,      // asks the home (or bus) for a copy, ownership or a drop
+    Forward,      // the home passes a request on to a cache
+    Invalidation, // tells a cache to drop its copy
+    Ack,          // confirms; carries no data
+    Data,         // answers a request with the block
+    Writeback,    // returns a modified block to the home
+    BiasFlip,     // moves a block between device and host bias
+    Migration,    // moves a block and its ownership to the cache that uses it
+    Lease,        // a replica handed out under a lease
+    Other,
+};
+inline constexpr int kMessageRoles = 10;
+
 struct MessageType {
     std::string name;
     bool carriesData = false;
     VirtualNetwork network = VirtualNetwork::Request;
     std::string meaning;
+    MessageRole role = MessageRole::Other; // set by assignMessageRoles()
 };
 
 struct StateInfo {
@@ -162,5 +179,10 @@ const char* permissionName(Permission p);
 const char* processorOpName(ProcessorOp op);
 const char* networkName(VirtualNetwork n);
 const char* guardName(Guard g);
+const char* messageRoleName(MessageRole r);
+
+// Gives every message of `p` its role from the shared vocabulary of message names (Inv is an invalidation in
+// every protocol, PutM a write-back, ...). A name not in the vocabulary keeps Other, which a test forbids.
+void assignMessageRoles(Protocol& p);
 
 } // namespace coh::core::coherence

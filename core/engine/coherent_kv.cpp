@@ -49,7 +49,7 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
         m_homeNode = *node;
     }
     for (const auto& m : protocol.messages)
-        m_kinds.push_back({m.name, m.carriesData, 0, 0});
+        m_kinds.push_back({m.name, m.carriesData, 0, 0, coherence::messageRoleName(m.role)});
 
     const auto& table = protocol.cache;
     const auto hits = [&](ProcessorOp op, coherence::ActionKind perform) {
@@ -228,9 +228,12 @@ bool CoherentKv::tryIssue(std::uint32_t request, int group, std::uint8_t cache)
     if (!op.active || op.issued)
         return false;
     const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
+    const bool readable = m_protocol.cache.states[g.system.line(cache).state].permission == coherence::Permission::Read;
     const StepResult step = g.system.issue(cache, op.op, value);
     if (step.status == StepStatus::Stalled)
         return false; // a transient state: retried after the block's next step
+    if (op.op == ProcessorOp::Store && readable && step.status == StepStatus::Done)
+        m_upgrades += g.blocks;
     op.issued = true;
     afterStep(request, group, step);
     return true;
@@ -378,6 +381,7 @@ KvStats CoherentKv::stats() const
     s.bytes = m_crossBytes;
     s.protocol = m_protocol.name;
     s.kinds = m_kinds;
+    s.upgrades = m_upgrades;
     return s;
 }
 

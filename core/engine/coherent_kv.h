@@ -99,6 +99,7 @@ private:
     std::vector<bool> m_loadHit, m_storeHit;
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
     std::uint64_t m_transfers = 0;
+    std::uint64_t m_upgrades = 0;
     double m_crossBytes = 0;
 };
 

@@ -64,7 +64,7 @@ KvStats DirectTransferKv::stats() const
     s.transfers = m_transfers;
     s.bytes = m_bytes;
     s.protocol = "direct";
-    s.kinds = {{"KV-Data", true, m_messages, m_bytes}};
+    s.kinds = {{"KV-Data", true, m_messages, m_bytes, "data"}};
     return s;
 }
 

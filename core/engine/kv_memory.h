@@ -26,6 +26,7 @@ struct KvStats {
     double bytes = 0;            // data bytes that crossed links
     std::string protocol;
     std::vector<MessageKindStats> kinds; // MessageRecord::kind indexes this
+    std::uint64_t upgrades = 0;          // stores that had to upgrade a readable copy
 };
 
 class KvMemory {

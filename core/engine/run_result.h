@@ -51,6 +51,7 @@ struct MessageKindStats {
     bool data = false; // carries block data (else control)
     std::uint64_t count = 0;
     double bytes = 0;
+    std::string role = "data"; // request, forward, invalidation, ack, data, writeback, bias-flip, migration, lease
 };
 
 // Traffic of one link direction over the whole run.
@@ -81,6 +82,8 @@ struct RunSummary {
     std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
     double controlBytes = 0, dataBytes = 0;
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
+    // Coherence actions, per block: messages with those roles, and stores that upgraded a readable copy.
+    std::uint64_t invalidations = 0, upgrades = 0, writebacks = 0, biasFlips = 0, migrations = 0;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

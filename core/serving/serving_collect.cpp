@@ -35,8 +35,18 @@ RunResult ServingEngine::collect()
     s.kvTransfers = kv.transfers;
     s.kvBytes = kv.bytes;
     s.protocol = kv.protocol;
-    for (const auto& k : kv.kinds)
+    for (const auto& k : kv.kinds) {
         (k.data ? s.dataBytes : s.controlBytes) += k.bytes;
+        if (k.role == "invalidation")
+            s.invalidations += k.count;
+        else if (k.role == "writeback")
+            s.writebacks += k.count;
+        else if (k.role == "bias-flip")
+            s.biasFlips += k.count;
+        else if (k.role == "migration")
+            s.migrations += k.count;
+    }
+    s.upgrades = kv.upgrades;
     s.messagesByKind = std::move(kv.kinds);
     s.messages = m_recorder.total();
 

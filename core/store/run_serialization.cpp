@@ -105,8 +105,14 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["data_bytes"] = s.dataBytes;
     auto kinds = nlohmann::ordered_json::array();
     for (const auto& k : s.messagesByKind)
-        kinds.push_back({{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}});
+        kinds.push_back(
+            {{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}, {"role", k.role}});
     j["messages_by_kind"] = std::move(kinds);
+    j["invalidations"] = s.invalidations;
+    j["upgrades"] = s.upgrades;
+    j["writebacks"] = s.writebacks;
+    j["bias_flips"] = s.biasFlips;
+    j["migrations"] = s.migrations;
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -146,7 +152,13 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     if (const auto it = j.find("messages_by_kind"); it != j.end() && it->is_array())
         for (const auto& k : *it)
             s.messagesByKind.push_back({k.value("name", std::string()), k.value("data", false),
-                                        k.value("count", std::uint64_t{0}), k.value("bytes", 0.0)});
+                                        k.value("count", std::uint64_t{0}), k.value("bytes", 0.0),
+                                        k.value("role", std::string("data"))});
+    s.invalidations = readCount(j, "invalidations");
+    s.upgrades = readCount(j, "upgrades");
+    s.writebacks = readCount(j, "writebacks");
+    s.biasFlips = readCount(j, "bias_flips");
+    s.migrations = readCount(j, "migrations");
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

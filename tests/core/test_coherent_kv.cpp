@@ -61,6 +61,9 @@ TEST(CoherentKv, MsiAppendToASharedTailInvalidatesThePrefillCopyAndStallsOnce)
     // The first append finds the tail in S at P1: GetM, Data with one ack owed, Inv to P0, Inv-Ack to P1.
     EXPECT_EQ(countOf(s, "Inv"), 1u);
     EXPECT_EQ(countOf(s, "Inv-Ack"), 1u);
+    EXPECT_EQ(s.invalidations, 1u);
+    EXPECT_EQ(s.upgrades, 1u); // that append upgraded P1's readable copy
+    EXPECT_EQ(s.writebacks, 0u);
     // Steps 2..5 append to the tail in M: hits, so only the first token's step waited (not part of TPOT).
     EXPECT_EQ(r.requests[0].decodeStall, 0);
     EXPECT_GT(r.requests[0].firstDecode(), r.requests[0].decodeCompute / 4);

@@ -142,5 +142,16 @@ TEST(ProtocolTables, MarkdownIsGeneratedFromTheTables)
     EXPECT_NE(md.find("Last-Inv-Ack = Inv-Ack when LastAck"), std::string::npos);
 }
 
+TEST(ProtocolTables, EveryMessageHasARole)
+{
+    for (const co::Protocol& p : co::allProtocols())
+        for (const auto& m : p.messages)
+            EXPECT_NE(m.role, co::MessageRole::Other) << p.name << ": message " << m.name << " has no role";
+    const co::Protocol& msi = co::findProtocol("msi-directory");
+    EXPECT_EQ(msi.messages[msi.findMessage("Inv")].role, co::MessageRole::Invalidation);
+    EXPECT_EQ(msi.messages[msi.findMessage("PutM")].role, co::MessageRole::Writeback);
+    EXPECT_EQ(msi.messages[msi.findMessage("Fwd-GetS")].role, co::MessageRole::Forward);
+}
+
 } // namespace
 } // namespace coh::test
