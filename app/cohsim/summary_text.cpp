@@ -97,7 +97,7 @@ void printRunSummary(const core::RunSummary& s)
                number(s.throughputRequestsPerSec));
     fmt::print("  goodput         {} req/s, SLO attainment {}%\n", number(s.goodputRequestsPerSec),
                number(100 * s.sloAttainment));
-    fmt::print("  KV protocol     {}: {} data messages across links ({}), {} messages in all\n", s.protocol,
+    fmt::print("  KV protocol     {}: {} block data messages across links ({}), {} network flows\n", s.protocol,
                s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
     fmt::print("  traffic         {} data, {} control\n", scaled(s.dataBytes, "B"), scaled(s.controlBytes, "B"));
     if (s.protocol != "direct")
