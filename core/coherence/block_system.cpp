@@ -46,6 +46,22 @@ bool BlockSystem::deliverable(int i) const
     return true;
 }
 
+Value BlockSystem::nextVersion() const
+{
+    if (m_protocol->consistency == Consistency::Strong)
+        return static_cast<Value>(m_latest + 1);
+    return static_cast<Value>((m_latest + 1) % m_protocol->modelValues());
+}
+
+bool BlockSystem::tooStale(Value v) const
+{
+    if (m_protocol->consistency == Consistency::Strong)
+        return v != m_latest;
+    // Versions are counted mod bound + 2, so the distance back to the latest is (latest - v) mod that.
+    const int mod = m_protocol->modelValues();
+    return (m_latest - v + mod) % mod > m_protocol->stalenessBound;
+}
+
 bool BlockSystem::anyTransient() const
 {
     if (!m_protocol->directory.states[m_dir.state].stable)
@@ -310,9 +326,12 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, const Resolut
                 result.fault = Fault::LoadWithoutData;
             result.loaded = true;
             result.value = line->value;
-            result.loadMismatch = line->value != m_latest;
+            result.loadMismatch = tooStale(line->value);
             break;
         case ActionKind::PerformStore:
+            // Bounded staleness numbers versions itself, so a stale copy's distance from the latest is known.
+            if (m_protocol->consistency != Consistency::Strong)
+                storeValue = nextVersion();
             line->value = storeValue;
             line->dataValid = true;
             m_latest = storeValue;

@@ -91,6 +91,10 @@ public:
     int messageCount() const { return m_messageCount; }
     const Message& message(int i) const { return m_messages[i]; }
     Value latest() const { return m_latest; } // ghost: the value of the last performed store
+    // The value a store writes next when the protocol numbers versions itself (bounded staleness), else latest+1.
+    Value nextVersion() const;
+    // A load of `v` breaks the protocol's consistency: not the latest (Strong) or more versions behind than the bound.
+    bool tooStale(Value v) const;
 
     // A message may be delivered when its network is unordered or it is the oldest on its (src, dst) channel.
     bool deliverable(int i) const;

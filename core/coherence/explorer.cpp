@@ -100,7 +100,8 @@ bool Search::expand(std::uint32_t id, int block, Move move)
     const StepResult step = next.apply(move);
     if (!record(id, block, move, step, next))
         return false;
-    if (!step.takesValue)
+    // A bounded-staleness store writes the next version whatever value the move carries: one successor.
+    if (!step.takesValue || m_protocol.consistency != Consistency::Strong)
         return true;
     // A store writes 0 or 1: explore both, so a stale copy is always distinguishable from the latest value.
     move.storeValue = 1;

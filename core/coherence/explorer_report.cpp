@@ -1,5 +1,6 @@
 // Text and JSON reports of an exploration (declared in explorer.h).
 #include "core/coherence/explorer.h"
+#include "core/coherence/protocol_registry.h"
 #include "core/coherence/step_render.h"
 #include "core/coherence/text_list.h"
 
@@ -70,8 +71,14 @@ std::string explorerToText(const ExplorerResult& r)
         for (const StepRecord& s : r.trace)
             out += stepToText(s);
     } else if (r.complete) {
-        out += "  result: OK: SWMR, data-value, no-lost-write and ack counters hold in every reachable state; no "
-               "protocol error, no deadlock\n";
+        // Bounded staleness checks a single writer and loads within the bound instead of SWMR and the latest value.
+        std::string checks = "SWMR, data-value";
+        for (const Protocol& p : allProtocols())
+            if (p.name == r.protocol && p.consistency == Consistency::BoundedStaleness)
+                checks = fmt::format("single writer, data-value (at most {} version(s) stale)", p.stalenessBound);
+        out += fmt::format("  result: OK: {}, no-lost-write and ack counters hold in every reachable state; no "
+                           "protocol error, no deadlock\n",
+                           checks);
     } else {
         out += "  result: INCOMPLETE: the state limit (--max-states) was reached before the whole space was "
                "explored; no violation so far\n";

@@ -84,7 +84,9 @@ Violation checkState(const BlockSystem& system)
             return Violation::AckCounter;
         latestHeld = latestHeld || (line.dataValid && line.value == system.latest());
     }
-    if (writers > 1 || (writers == 1 && readers > 0))
+    // Bounded staleness lets replicas read while the one writer writes; only a second writer is a violation.
+    const bool readersExcluded = p.consistency == Consistency::Strong;
+    if (writers > 1 || (writers == 1 && readers > 0 && readersExcluded))
         return Violation::Swmr;
     for (int i = 0; i < system.messageCount() && !latestHeld; ++i)
         latestHeld = system.message(i).hasData && system.message(i).value == system.latest();

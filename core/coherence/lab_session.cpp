@@ -1,5 +1,6 @@
 #include "core/coherence/lab_session.h"
 
+#include "core/coherence/protocol_registry.h"
 #include "core/coherence/protocol_table.h"
 #include "core/coherence/step_render.h"
 #include "core/scenario/input_error.h"
@@ -166,10 +167,14 @@ std::string labToText(const LabRun& run)
             out += fmt::format("\n== {} ==\n", s.op);
         out += stepToText(s);
     }
+    // Bounded staleness checks a single writer and loads within the bound instead of SWMR and the latest value.
+    std::string checks = "SWMR, data-value";
+    for (const Protocol& p : allProtocols())
+        if (p.name == run.protocol && p.consistency == Consistency::BoundedStaleness)
+            checks = fmt::format("single writer, data-value (at most {} version(s) stale)", p.stalenessBound);
     if (run.error.empty())
-        out += fmt::format("\nok: {} steps, {} messages delivered; SWMR, data-value and no-lost-write held after "
-                           "every step\n",
-                           run.steps.size(), run.messages);
+        out += fmt::format("\nok: {} steps, {} messages delivered; {} and no-lost-write held after every step\n",
+                           run.steps.size(), run.messages, checks);
     else
         out += "\nerror: " + run.error + "\n";
     return out;

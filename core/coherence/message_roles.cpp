@@ -19,18 +19,19 @@ constexpr std::pair<std::string_view, MessageRole> kRoles[] = {
     {"Read", R::Request}, {"Write", R::Request},
     // forwards
     {"Fwd-GetS", R::Forward}, {"Fwd-GetM", R::Forward}, {"Fwd-GetW", R::Forward}, {"Snoop-Rd", R::Forward},
-    {"Seal", R::Forward},
+    {"Seal", R::Forward}, {"Fwd-Update", R::Forward},
     // invalidations
     {"Inv", R::Invalidation}, {"Snoop-RdX", R::Invalidation}, {"Snoop-Upgr", R::Invalidation},
     {"SnpInv", R::Invalidation},
     // acks
     {"Inv-Ack", R::Ack}, {"Put-Ack", R::Ack}, {"AckCount", R::Ack}, {"Unblock", R::Ack}, {"Upgr-Ack", R::Ack},
     {"Snoop-Ack", R::Ack}, {"GO", R::Ack}, {"RspI", R::Ack}, {"Write-Ack", R::Ack}, {"Write-Refused", R::Ack},
+    {"Update-Ack", R::Ack},
     // data
     {"Data", R::Data}, {"Exclusive-Data", R::Data}, {"Flush", R::Data}, {"Read-Data", R::Data},
     // write-backs
     {"PutM", R::Writeback}, {"PutO", R::Writeback}, {"DirtyEvict", R::Writeback}, {"Put", R::Writeback},
-    {"Publish", R::Writeback}, {"BiasFlip-Ack", R::Writeback},
+    {"Publish", R::Writeback}, {"BiasFlip-Ack", R::Writeback}, {"Update", R::Writeback},
     // the rest
     {"BiasFlip-Req", R::BiasFlip}, {"Migratory-Data", R::Migration}, {"Lease-Grant", R::Lease},
 };

@@ -120,9 +120,13 @@ void MurphiFrame::writeDeclarations()
          fmt::format("MAXMSG: {};            -- capacity of the network (messages in flight)", m_options.maxMessages));
     line(0, "");
     line(0, "type");
-    lines({"  CacheId: 0..NCACHES-1;", "  NodeId: 0..NCACHES;", "  OwnerId: 0..NCACHES+1;",
-           "  Value: 0..1;                -- two values tell a stale copy from the latest write",
-           "  AckCount: -NCACHES..NCACHES; -- negative: Inv-Acks that beat the Data", "  MsgIndex: 0..MAXMSG-1;",
+    lines({"  CacheId: 0..NCACHES-1;", "  NodeId: 0..NCACHES;", "  OwnerId: 0..NCACHES+1;"});
+    if (m_protocol.consistency == Consistency::Strong)
+        line(1, "Value: 0..1;                -- two values tell a stale copy from the latest write");
+    else
+        line(1, fmt::format("Value: 0..{};                -- versions mod {}: a copy's distance from the latest",
+                            m_protocol.modelValues() - 1, m_protocol.modelValues()));
+    lines({"  AckCount: -NCACHES..NCACHES; -- negative: Inv-Acks that beat the Data", "  MsgIndex: 0..MAXMSG-1;",
            "  NetworkId: 0..2;            -- request, forward, response"});
     line(1, "CacheState: " + enumOf(cacheStates));
     line(1, "DirState: " + enumOf(dirStates));
@@ -283,14 +287,26 @@ void MurphiFrame::writeStartState()
 
 void MurphiFrame::writeInvariants()
 {
+    if (m_protocol.consistency == Consistency::Strong)
+        lines({
+            "-- Single writer or multiple readers: a cache with write permission excludes any other access.",
+            "invariant \"SWMR\"",
+            "  forall a: CacheId do",
+            "    canWrite(cache[a].state) ->",
+            "      forall b: CacheId do b = a | (!canWrite(cache[b].state) & !readOnly(cache[b].state)) end",
+            "  end;",
+            "",
+        });
+    else
+        lines({
+            "-- Bounded staleness: replicas read while the writer writes, but there is at most one writer.",
+            "invariant \"single writer\"",
+            "  forall a: CacheId do",
+            "    canWrite(cache[a].state) -> forall b: CacheId do b = a | !canWrite(cache[b].state) end",
+            "  end;",
+            "",
+        });
     lines({
-        "-- Single writer or multiple readers: a cache with write permission excludes any other access.",
-        "invariant \"SWMR\"",
-        "  forall a: CacheId do",
-        "    canWrite(cache[a].state) ->",
-        "      forall b: CacheId do b = a | (!canWrite(cache[b].state) & !readOnly(cache[b].state)) end",
-        "  end;",
-        "",
         "-- The latest written value survives in memory, a valid cache copy or an in-flight data message.",
         "invariant \"no lost write\"",
         "  dir.memory = lastWrite",

@@ -51,9 +51,12 @@ bool MurphiTableWriter::transitionStores(bool directory, int state, int event) c
     const Transition& tr = t.at(state, event);
     if (tr.kind != EntryKind::Fire)
         return false;
-    // Whatever consumes the step's store value: a store, or a store's value sent to the home.
+    // Whatever consumes the step's store value: a store, or a store's value sent to the home. A bounded-staleness
+    // store writes the next version, not a chosen value, so it needs no value parameter (one rule, as explored).
     for (int k = 0; k < tr.actionCount; ++k) {
         const Action& a = t.actions[tr.firstAction + k];
+        if (a.kind == ActionKind::PerformStore && m_protocol.consistency != Consistency::Strong)
+            continue;
         if (a.kind == ActionKind::PerformStore || (a.kind == ActionKind::Send && a.data == DataSource::StoreValue))
             return true;
     }
@@ -320,10 +323,22 @@ void MurphiTableWriter::writeAction(bool directory, const Action& a, const std::
     case ActionKind::PerformLoad:
         line(indent,
              "if !cache[c].dataValid then error \"protocol error: " + where + ": loads without valid data\" end;");
-        line(indent, "assert cache[c].val = lastWrite \"data-value: a load returned a stale value\";");
+        if (m_protocol.consistency == Consistency::Strong) {
+            line(indent, "assert cache[c].val = lastWrite \"data-value: a load returned a stale value\";");
+        } else {
+            const int mod = m_protocol.modelValues();
+            line(indent, fmt::format("assert (lastWrite - cache[c].val + {0}) % {0} <= {1} \"data-value: a load "
+                                     "returned a value more than {1} version(s) stale\";",
+                                     mod, m_protocol.stalenessBound));
+        }
         return;
     case ActionKind::PerformStore:
-        line(indent, "cache[c].val := v; cache[c].dataValid := true; lastWrite := v;");
+        if (m_protocol.consistency == Consistency::Strong)
+            line(indent, "cache[c].val := v; cache[c].dataValid := true; lastWrite := v;");
+        else // the next version, as BlockSystem numbers it
+            line(indent, fmt::format("lastWrite := (lastWrite + 1) % {}; cache[c].val := lastWrite; "
+                                     "cache[c].dataValid := true;",
+                                     m_protocol.modelValues()));
         return;
     case ActionKind::PerformLoadAtHome:
         line(indent, "assert dir.memory = lastWrite \"data-value: the home served a load a stale value\";");

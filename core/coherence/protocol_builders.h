@@ -13,6 +13,7 @@ Protocol buildUnifiedMemory();
 Protocol buildMesiSnooping();
 Protocol buildCxlAsymmetric();
 Protocol buildSealedLease();
+Protocol buildLazyCausal();
 // Bug-hunt variant: on GetM the directory forgets to invalidate the sharers.
 Protocol buildMsiDirectoryBrokenNoInv();
 

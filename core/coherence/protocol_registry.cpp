@@ -20,6 +20,7 @@ const std::vector<Protocol>& allProtocols()
         list.push_back(buildMesiSnooping());
         list.push_back(buildCxlAsymmetric());
         list.push_back(buildSealedLease());
+        list.push_back(buildLazyCausal());
         list.push_back(buildMsiDirectoryBrokenNoInv());
         for (auto& p : list)
             assignMessageRoles(p);

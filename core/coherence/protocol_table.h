@@ -158,6 +158,10 @@ struct ControllerTable {
     int findEvent(const std::string& name) const;
 };
 
+// What a load may return. Strong: the latest write (SWMR). BoundedStaleness: one writer at a time while readable
+// replicas lag it by at most stalenessBound versions; values are then versions mod stalenessBound + 2.
+enum class Consistency : std::uint8_t { Strong, BoundedStaleness };
+
 struct Protocol {
     std::string name;       // registry key, e.g. "msi-directory"
     std::string title;      // "MSI directory protocol (Primer Tables 8.1/8.2)"
@@ -167,12 +171,16 @@ struct Protocol {
     // Simulator mapping only: at the KV transfer decode acquires the open tail block with a Store (it will append
     // to it) instead of reading it, since a read would close the block to writes (sealed-lease).
     bool acquireTailForWrite = false;
+    Consistency consistency = Consistency::Strong;
+    std::uint8_t stalenessBound = 0; // BoundedStaleness: versions a load may be behind the latest write
     std::vector<MessageType> messages;
     std::array<bool, kVirtualNetworks> ordered{}; // point-to-point FIFO per virtual network
     ControllerTable cache;
     ControllerTable directory;
 
     int findMessage(const std::string& name) const;
+    // Distinct values the checkers use: 0/1 tell stale from latest (Strong), versions mod bound + 2 otherwise.
+    int modelValues() const { return consistency == Consistency::Strong ? 2 : stalenessBound + 2; }
 };
 
 const char* permissionName(Permission p);

@@ -139,7 +139,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     if (seq.steady && block == seq.tailBlock) {
         // The store hit on the tail, as requestOp() would do it.
         Group& tail = seq.groups[seq.tailGroup];
-        const auto value = static_cast<coherence::Value>(tail.system.latest() + 1);
+        const auto value = tail.system.nextVersion();
         tail.system.mutableLine(kDecodeCache).value = value;
         tail.system.setLatest(value);
         return true;
@@ -205,10 +205,10 @@ bool CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache,
         // What the table's hit transition does, without the interpreter: a load reads the (checked) copy, a
         // store writes a new version into the only writable copy.
         if (op == ProcessorOp::Store) {
-            const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
+            const auto value = g.system.nextVersion();
             g.system.mutableLine(cache).value = value;
             g.system.setLatest(value);
-        } else if (g.system.line(cache).value != g.system.latest()) {
+        } else if (g.system.tooStale(g.system.line(cache).value)) {
             fail(request, g, "a load hit returned a stale version");
         }
         if (cache == kDecodeCache && m_sequences[request].waiter != Waiter::None)

@@ -65,7 +65,8 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
     }
     coherence.controlBytes = r.count("control_bytes", kOptional, 1).value_or(coherence.controlBytes);
     r.rejectKeys({"tiers"}, "is not supported yet: KV blocks stay in device HBM (no offload to other tiers)");
-    r.rejectKeys({"staleness"}, "applies to lazy-causal, which is not available yet");
+    r.rejectKeys({"staleness"}, "is not configurable yet: lazy-causal's bound is part of its table (1 version behind "
+                                "at most); a larger bound needs more writer states in the table");
     r.finish();
 }
 

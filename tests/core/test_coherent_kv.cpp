@@ -352,5 +352,46 @@ TEST(CoherentKv, SealedLeaseCompletesALoadedRunWithItsInvariantsHeldAndFewerMess
     }
 }
 
+TEST(CoherentKv, LazyCausalKeepsDecodesReplicasAndSendsEveryStoreToTheHome)
+{
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult r = runScenario(coherentScenario("lazy-causal"), w);
+    ASSERT_EQ(r.summary.completed, 1u);
+    const RunSummary& s = r.summary;
+    // Prefill becomes the writer of its 7 blocks (GetW, Data) and sends each store to the home (Update, AckCount
+    // 0: no replica yet). Decode reads all 7 (GetS, Read-Data) without stopping prefill from writing; its first
+    // append takes the tail's writer role over (GetW, Fwd-GetW, Data) and each of its 5 appends is an Update.
+    EXPECT_EQ(countOf(s, "GetW"), 7u + 1u);
+    EXPECT_EQ(countOf(s, "Data"), 7u + 1u);
+    EXPECT_EQ(countOf(s, "Fwd-GetW"), 1u);
+    EXPECT_EQ(countOf(s, "GetS"), 7u);
+    EXPECT_EQ(countOf(s, "Read-Data"), 7u);
+    EXPECT_EQ(countOf(s, "Update"), 7u + 5u);
+    EXPECT_EQ(countOf(s, "AckCount"), 7u + 5u);
+    EXPECT_EQ(countOf(s, "Fwd-Update"), 0u); // prefill dropped the tail when it handed it over
+    EXPECT_EQ(countOf(s, "Put"), 0u);
+    EXPECT_FALSE(hasKind(s, "Inv"));
+}
+
+TEST(CoherentKv, LazyCausalCompletesALoadedRunWithItsInvariantsHeldAndNeverInvalidates)
+{
+    // A load more than one version stale fails the run, so completing every request means the bound held.
+    const Workload w = poissonWorkload(300, 3.0, 150, 40, 11);
+    for (const auto home : {HomePolicy::AllocatingNode, HomePolicy::Hashed}) {
+        Scenario s = coherentScenario("lazy-causal", home);
+        s.serving.prefillMaxBatchSize = 4;
+        const RunResult r = runScenario(s, w);
+        EXPECT_EQ(r.summary.completed, 300u);
+        EXPECT_FALSE(hasKind(r.summary, "Inv"));
+        // Every store is sent to the home, and the home answers each with the number of acks to expect.
+        EXPECT_GT(countOf(r.summary, "Update"), 0u);
+        EXPECT_EQ(countOf(r.summary, "AckCount"), countOf(r.summary, "Update"));
+        EXPECT_EQ(countOf(r.summary, "Update-Ack"), countOf(r.summary, "Fwd-Update"));
+        const RunResult again = runScenario(s, w);
+        EXPECT_EQ(again.summary.messages, r.summary.messages);
+    }
+}
+
 } // namespace
 } // namespace coh::test

@@ -21,7 +21,7 @@ TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndOneBugHunt)
     }
     EXPECT_EQ(names, (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory", "migratory",
                                             "unified-memory", "mesi-snooping", "cxl-asymmetric", "sealed-lease",
-                                            "msi-directory-broken-noinv"}));
+                                            "lazy-causal", "msi-directory-broken-noinv"}));
     EXPECT_EQ(bugHunts, 1);
     EXPECT_TRUE(co::findProtocol("msi-directory-broken-noinv").bugHunt);
     EXPECT_NE(co::protocolListText().find("msi-directory-broken-noinv"), std::string::npos);
