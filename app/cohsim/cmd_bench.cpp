@@ -53,10 +53,8 @@ void benchPhold(const BenchOptions& options)
 void benchScenario(const BenchOptions& options)
 {
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
-    if (options.maxRequests) {
-        scenario.workload.trace.maxRequests = *options.maxRequests;
-        scenario.workload.synthetic.requests = *options.maxRequests;
-    }
+    if (options.maxRequests)
+        core::limitRequests(scenario.workload, *options.maxRequests);
     const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
     double best = 0;
     core::RunSummary summary;

@@ -54,10 +54,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
     if (options.seed)
         scenario.seed = *options.seed;
-    if (options.maxRequests) {
-        scenario.workload.synthetic.requests = std::min(scenario.workload.synthetic.requests, *options.maxRequests);
-        scenario.workload.trace.maxRequests = *options.maxRequests;
-    }
+    if (options.maxRequests)
+        core::limitRequests(scenario.workload, *options.maxRequests);
     const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
 
     std::unique_ptr<core::RunStore> store;

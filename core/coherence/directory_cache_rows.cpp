@@ -105,4 +105,56 @@ void addSharedCacheRows(TableBuilder& c)
     c.on({"SI^A", "II^A"}, "Put-Ack", {}, "I", "the directory acknowledged the eviction; {self} no longer holds it");
 }
 
+void addExclusiveMessages(Protocol& p)
+{
+    p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
+                          "the block's data, granted exclusively: no other cache holds it"});
+    p.messages.push_back({"PutE", false, VirtualNetwork::Request, "tell the directory a clean exclusive copy was dropped"});
+}
+
+void addMsiOwnerRows(TableBuilder& c)
+{
+    using namespace act;
+    const Action dataToReq = c.send("Data", Target::Requestor, DataSource::Cache);
+    c.on("M", "Load", {load}, "", "{self} holds the only copy, so the load hits");
+    c.on("M", "Store", {store}, "", "{self} holds the only writable copy, so the store hits without any message");
+    c.on("M", "Evict", {c.send("PutM", Target::Dir, DataSource::Cache)}, "MI^A",
+         "{self} writes its modified copy back to the directory (PutM with data) and waits for the Put-Ack");
+    c.on("M", "Fwd-GetM", {dataToReq}, "I",
+         "{req} wants to write, so {self}, the owner, hands it the data and invalidates its own copy");
+    c.stall({"MI^A"}, {"Load", "Store", "Evict"}, "the write-back is in flight; the processor op waits");
+    c.on("MI^A", "Fwd-GetM", {dataToReq}, "II^A",
+         "the directory ordered {req}'s write before {self}'s PutM; {self} hands over the data and waits for its "
+         "Put-Ack");
+    c.on("MI^A", "Put-Ack", {}, "I", "the directory took the write-back; {self} no longer holds the block");
+}
+
+void addMsiMemoryDirectoryRows(TableBuilder& d)
+{
+    using namespace act;
+    const Action putAck = d.send("Put-Ack", Target::Requestor);
+    const Action memData = d.send("Data", Target::Requestor, DataSource::Memory);
+    d.on("I", "GetS", {memData, addReqToSharers}, "S",
+         "{req} asks to read a block no cache holds, so the directory sends the data from memory and records {req} "
+         "as a sharer");
+    d.on("I", "GetM", {memData, setOwnerToReq}, "M",
+         "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
+         "as the owner");
+    d.on("S", "GetS", {memData, addReqToSharers}, "",
+         "{req} asks to read; memory is up to date, so the directory sends the data and adds {req} to the sharers");
+    d.on("S", "GetM",
+         {d.send("Data", Target::Requestor, DataSource::Memory, AckSource::SharersExceptRequestor),
+          d.send("Inv", Target::SharersExceptRequestor), clearSharers, setOwnerToReq},
+         "M",
+         "{req} asks to write: the directory sends the data from memory, invalidates the other sharers ({others}), "
+         "tells {req} to expect {acks} Inv-Ack(s) and records {req} as the owner");
+    d.on("S", "PutS-Last", {removeReqFromSharers, putAck}, "I",
+         "{req} drops the last read-only copy, so no cache holds the block any more");
+    d.on("M", "GetM", {d.send("Fwd-GetM", Target::Owner), setOwnerToReq}, "",
+         "{req} asks to write a block {owner} holds in M, so the directory forwards the request to {owner} and "
+         "records {req} as the new owner");
+    d.on("M", "PutM-Owner", {writeMemory, clearOwner, putAck}, "I",
+         "{req}, the owner, writes the block back: memory is up to date again and no cache holds it");
+}
+
 } // namespace coh::core::coherence

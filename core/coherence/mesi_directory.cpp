@@ -149,11 +149,7 @@ Protocol buildMesiDirectory()
                    "is exactly that pattern. It costs one more state and forces the directory to forward reads of "
                    "E blocks to the owner, since the owner may have written silently.";
     addBaseMessages(p);
-    p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
-                          "the block's data, granted exclusively: no other cache holds it"});
-    p.messages.push_back({"PutE", false, VirtualNetwork::Request,
-                          "tell the directory a clean exclusive copy was "
-                          "dropped"});
+    addExclusiveMessages(p);
 
     TableBuilder c(p, false);
     declareCache(c);

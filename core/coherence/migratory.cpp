@@ -29,30 +29,19 @@ void addOwnerRows(TableBuilder& c)
 {
     using namespace act;
     const Action migrate = c.send("Migratory-Data", Target::Requestor, DataSource::Cache);
-    const Action dataToReq = c.send("Data", Target::Requestor, DataSource::Cache);
 
     c.stall({"IS^D"}, {"Fwd-GetS", "Fwd-GetM"},
             "the directory already made this cache the owner of the migrating block; the forwarded request waits "
             "until the Migratory-Data arrives");
+    addMsiOwnerRows(c);
     c.on("IS^D", "Migratory-Data", {copyData, load}, "M",
          "the block migrates from its former owner: {self} performs its load and holds the block writable (M)");
-    c.on("M", "Load", {load}, "", "{self} holds the only copy, so the load hits");
-    c.on("M", "Store", {store}, "", "{self} holds the only writable copy, so the store hits without any message");
-    c.on("M", "Evict", {c.send("PutM", Target::Dir, DataSource::Cache)}, "MI^A",
-         "{self} writes its modified copy back to the directory (PutM with data) and waits for the Put-Ack");
     c.on("M", "Fwd-GetS", {migrate}, "I",
          "{req} wants to read, so {self}, the owner, hands it the whole block writable and invalidates its own copy; "
          "nothing is written back");
-    c.on("M", "Fwd-GetM", {dataToReq}, "I",
-         "{req} wants to write, so {self}, the owner, hands it the data and invalidates its own copy");
-    c.stall({"MI^A"}, {"Load", "Store", "Evict"}, "the write-back is in flight; the processor op waits");
     c.on("MI^A", "Fwd-GetS", {migrate}, "II^A",
          "the directory ordered {req}'s read before {self}'s PutM; {self} still has the data, so it migrates the "
          "block to {req} and keeps waiting for its Put-Ack");
-    c.on("MI^A", "Fwd-GetM", {dataToReq}, "II^A",
-         "the directory ordered {req}'s write before {self}'s PutM; {self} hands over the data and waits for its "
-         "Put-Ack");
-    c.on("MI^A", "Put-Ack", {}, "I", "the directory took the write-back; {self} no longer holds the block");
 }
 
 void declareDirectory(TableBuilder& d)
@@ -72,43 +61,22 @@ void addDirectoryRows(TableBuilder& d)
 {
     using namespace act;
     const Action putAck = d.send("Put-Ack", Target::Requestor);
-    const Action memData = d.send("Data", Target::Requestor, DataSource::Memory);
 
-    d.on("I", "GetS", {memData, addReqToSharers}, "S",
-         "{req} asks to read a block no cache holds, so the directory sends the data from memory and records {req} "
-         "as a sharer");
-    d.on("I", "GetM", {memData, setOwnerToReq}, "M",
-         "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
-         "as the owner");
+    addMsiMemoryDirectoryRows(d);
     d.on({"I", "M"}, "PutS-Last", {putAck}, "",
          "a stale PutS from {req}, whose copy was already invalidated; the directory just acks it");
     d.on({"I", "M"}, "PutM-NonOwner", {putAck}, "",
          "a stale PutM from {req}, whose block migrated away before its write-back arrived; the directory acks it "
          "and ignores the data");
 
-    d.on("S", "GetS", {memData, addReqToSharers}, "",
-         "{req} asks to read; memory is up to date, so the directory sends the data and adds {req} to the sharers");
-    d.on("S", "GetM",
-         {d.send("Data", Target::Requestor, DataSource::Memory, AckSource::SharersExceptRequestor),
-          d.send("Inv", Target::SharersExceptRequestor), clearSharers, setOwnerToReq},
-         "M",
-         "{req} asks to write: the directory sends the data from memory, invalidates the other sharers ({others}), "
-         "tells {req} to expect {acks} Inv-Ack(s) and records {req} as the owner");
     d.on("S", "PutS-NotLast", {removeReqFromSharers, putAck}, "",
          "{req} drops its read-only copy; other sharers remain");
-    d.on("S", "PutS-Last", {removeReqFromSharers, putAck}, "I",
-         "{req} drops the last read-only copy, so no cache holds the block any more");
     d.on("S", "PutM-NonOwner", {removeReqFromSharers, putAck}, "",
          "a stale PutM from {req}, which lost the block before its write-back arrived; the directory acks it");
 
     d.on("M", "GetS", {d.send("Fwd-GetS", Target::Owner), setOwnerToReq}, "",
          "{req} asks to read a block {owner} holds in M: the block migrates, so the directory forwards the request "
          "to {owner} and records {req} as the new owner, with no sharers and no write-back");
-    d.on("M", "GetM", {d.send("Fwd-GetM", Target::Owner), setOwnerToReq}, "",
-         "{req} asks to write a block {owner} holds in M, so the directory forwards the request to {owner} and "
-         "records {req} as the new owner");
-    d.on("M", "PutM-Owner", {writeMemory, clearOwner, putAck}, "I",
-         "{req}, the owner, writes the block back: memory is up to date again and no cache holds it");
 }
 
 } // namespace

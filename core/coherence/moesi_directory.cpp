@@ -205,11 +205,7 @@ Protocol buildMoesiDirectory()
                    "sees no write-back until the owner evicts. For KV blocks: a prefill instance that keeps "
                    "serving several decode readers of a sequence. It has the most states and transient races.";
     addBaseMessages(p);
-    p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
-                          "the block's data, granted exclusively: no other cache holds it"});
-    p.messages.push_back({"PutE", false, VirtualNetwork::Request,
-                          "tell the directory a clean exclusive copy was "
-                          "dropped"});
+    addExclusiveMessages(p);
     p.messages.push_back({"PutO", true, VirtualNetwork::Request,
                           "the owner writes its data back and gives up "
                           "ownership"});

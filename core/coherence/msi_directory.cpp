@@ -26,23 +26,13 @@ void addMsiCacheMRows(TableBuilder& c)
     using namespace act;
     const Action dataToReq = c.send("Data", Target::Requestor, DataSource::Cache);
     const Action dataToDir = c.send("Data", Target::Dir, DataSource::Cache);
-    c.on("M", "Load", {load}, "", "{self} holds the only copy, so the load hits");
-    c.on("M", "Store", {store}, "", "{self} holds the only writable copy, so the store hits without any message");
-    c.on("M", "Evict", {c.send("PutM", Target::Dir, DataSource::Cache)}, "MI^A",
-         "{self} writes its modified copy back to the directory (PutM with data) and waits for the Put-Ack");
+    addMsiOwnerRows(c);
     c.on("M", "Fwd-GetS", {dataToReq, dataToDir}, "S",
          "{req} wants to read, so {self}, the owner, sends it the data and writes the data back to the directory, "
          "keeping a read-only copy");
-    c.on("M", "Fwd-GetM", {dataToReq}, "I",
-         "{req} wants to write, so {self}, the owner, hands it the data and invalidates its own copy");
-    c.stall({"MI^A"}, {"Load", "Store", "Evict"}, "the write-back is in flight; the processor op waits");
     c.on("MI^A", "Fwd-GetS", {dataToReq, dataToDir}, "SI^A",
          "the directory ordered {req}'s read before {self}'s PutM; {self} still has the data, so it serves the read "
          "and writes back, and keeps waiting for its Put-Ack");
-    c.on("MI^A", "Fwd-GetM", {dataToReq}, "II^A",
-         "the directory ordered {req}'s write before {self}'s PutM; {self} hands over the data and waits for its "
-         "Put-Ack");
-    c.on("MI^A", "Put-Ack", {}, "I", "the directory took the write-back; {self} no longer holds the block");
 }
 
 void declareMsiDirectory(TableBuilder& d)
@@ -64,32 +54,16 @@ void addMsiDirectoryRows(TableBuilder& d)
 {
     using namespace act;
     const Action putAck = d.send("Put-Ack", Target::Requestor);
-    const Action memData = d.send("Data", Target::Requestor, DataSource::Memory);
+    addMsiMemoryDirectoryRows(d);
     const char* staleS = "a stale PutS from {req}, whose copy was already invalidated; the directory just acks it";
     const char* staleM = "a stale PutM from {req}, which is no longer the owner; the directory acks it and "
                          "ignores the data";
 
-    d.on("I", "GetS", {memData, addReqToSharers}, "S",
-         "{req} asks to read a block no cache holds, so the directory sends the data from memory and records {req} "
-         "as a sharer");
-    d.on("I", "GetM", {memData, setOwnerToReq}, "M",
-         "{req} asks to write a block no cache holds, so the directory sends the data from memory and records {req} "
-         "as the owner");
     d.on({"I", "M"}, "PutS-Last", {putAck}, "", staleS);
     d.on({"I", "M"}, "PutM-NonOwner", {putAck}, "", staleM);
 
-    d.on("S", "GetS", {memData, addReqToSharers}, "",
-         "{req} asks to read; memory is up to date, so the directory sends the data and adds {req} to the sharers");
-    d.on("S", "GetM",
-         {d.send("Data", Target::Requestor, DataSource::Memory, AckSource::SharersExceptRequestor),
-          d.send("Inv", Target::SharersExceptRequestor), clearSharers, setOwnerToReq},
-         "M",
-         "{req} asks to write: the directory sends the data from memory, invalidates the other sharers ({others}), "
-         "tells {req} to expect {acks} Inv-Ack(s) and records {req} as the owner");
     d.on({"S", "S^D"}, "PutS-NotLast", {removeReqFromSharers, putAck}, "",
          "{req} drops its read-only copy; other sharers remain");
-    d.on("S", "PutS-Last", {removeReqFromSharers, putAck}, "I",
-         "{req} drops the last read-only copy, so no cache holds the block any more");
     d.on({"S", "S^D"}, "PutM-NonOwner", {removeReqFromSharers, putAck}, "",
          "a stale PutM from {req}, which was downgraded to a sharer before its write-back arrived; the directory "
          "drops it from the sharers and acks");
@@ -97,11 +71,6 @@ void addMsiDirectoryRows(TableBuilder& d)
     d.on("M", "GetS", {d.send("Fwd-GetS", Target::Owner), addReqToSharers, addOwnerToSharers, clearOwner}, "S^D",
          "{req} asks to read a block {owner} holds in M, so the directory forwards the request to the owner {owner} "
          "and records both as sharers");
-    d.on("M", "GetM", {d.send("Fwd-GetM", Target::Owner), setOwnerToReq}, "",
-         "{req} asks to write a block {owner} holds in M, so the directory forwards the request to {owner} and "
-         "records {req} as the new owner");
-    d.on("M", "PutM-Owner", {writeMemory, clearOwner, putAck}, "I",
-         "{req}, the owner, writes the block back: memory is up to date again and no cache holds it");
 
     d.stall({"S^D"}, {"GetS", "GetM"}, "the directory waits for the former owner's data before serving new requests");
     d.on("S^D", "PutS-Last", {removeReqFromSharers, putAck}, "",

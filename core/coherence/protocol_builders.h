@@ -22,6 +22,15 @@ Protocol buildMsiDirectoryBrokenNoInv();
 // Fwd-GetM, Inv, Put-Ack, Data(ack=0), Data(ack>0), Inv-Ack, Last-Inv-Ack and the messages they use.
 void addSharedCacheRows(TableBuilder& c);
 
+// Exclusive-Data and PutE, which MESI and MOESI add to the base messages.
+void addExclusiveMessages(Protocol& p);
+
+// What MSI and migratory share. Cache: M hits and eviction, a write forwarded to the owner and the write-back
+// handshake (each adds its own answer to a forwarded read). Directory: serving from memory in I and S, a write
+// to an M block and the owner's write-back (each adds its own M/GetS and stale-Put rows).
+void addMsiOwnerRows(TableBuilder& c);
+void addMsiMemoryDirectoryRows(TableBuilder& d);
+
 // The message types and events of the Primer's MSI protocol that MESI and MOESI keep.
 void addBaseMessages(Protocol& p);
 void addBaseCacheEvents(TableBuilder& c);

@@ -120,7 +120,7 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
         // Prefill's write happens before decode's read: a read issued earlier would race the write
         // permission to the home and read the block before the KV was in it.
         if (seq.groups[g].ops[kPrefillCache].active)
-            seq.groups[g].loadAfterStore = true;
+            seq.groups[g].acquireAfterPrefill = true;
         else
             requestOp(request, g, kDecodeCache, decodeAcquireOp(m_protocol, seq.tailGroup, g));
     }
@@ -305,9 +305,9 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
     if (!done)
         return;
     op.active = false;
-    if (step.actor == kPrefillCache && g.loadAfterStore) {
+    if (step.actor == kPrefillCache && g.acquireAfterPrefill) {
         // pump() issues it next.
-        g.loadAfterStore = false;
+        g.acquireAfterPrefill = false;
         g.ops[kDecodeCache] = PendingOp{true, false, decodeAcquireOp(m_protocol, seq.tailGroup, group)};
     }
     if (step.actor == kDecodeCache && seq.waiter != Waiter::None)

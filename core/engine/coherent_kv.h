@@ -49,7 +49,7 @@ private:
         std::uint32_t blocks = 1;
         std::uint16_t nextTag = 0;
         std::array<PendingOp, 2> ops{};
-        bool loadAfterStore = false; // the decode read waits for prefill's write of this group
+        bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
         std::array<std::uint16_t, coherence::kMaxMessages> tags{}; // parallel to the system's messages
         std::array<bool, coherence::kMaxMessages> arrived{};
     };

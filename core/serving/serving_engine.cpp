@@ -28,17 +28,16 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
                                                          scenario.model.kvBytesPerToken(),
                                                          scenario.serving.blockTokens, workload.requests.size());
-        m_flowSink = direct.get();
+        m_network.setSink(direct.get());
         m_kv = std::move(direct);
     } else {
         const auto& protocol = coherence::findProtocol(scenario.coherence.decode, "/coherence/decode");
         auto coherent = std::make_unique<CoherentKv>(protocol, scenario, m_network, m_recorder,
                                                      std::move(instanceNodes), workload.requests.size());
-        m_flowSink = coherent.get();
+        m_network.setSink(coherent.get());
         m_kv = std::move(coherent);
     }
     m_kv->setListener(this);
-    m_network.setSink(m_flowSink);
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
         m_metrics[r].id = r;
         m_metrics[r].arrival = workload.requests[r].arrival;

@@ -69,7 +69,6 @@ private:
     std::vector<InstanceState> m_instances;
     std::unique_ptr<Router> m_router;
     std::unique_ptr<KvMemory> m_kv;
-    FlowSink* m_flowSink = nullptr;
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;

@@ -4,6 +4,8 @@
 #include "core/workload/mooncake_trace.h"
 #include "core/workload/synthetic_generator.h"
 
+#include <algorithm>
+
 namespace coh::core {
 
 Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed)
@@ -24,6 +26,13 @@ Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed)
     }
     }
     return {};
+}
+
+void limitRequests(WorkloadSpec& spec, std::uint32_t maxRequests)
+{
+    if (maxRequests > 0)
+        spec.synthetic.requests = std::min(spec.synthetic.requests, maxRequests);
+    spec.trace.maxRequests = maxRequests;
 }
 
 } // namespace coh::core

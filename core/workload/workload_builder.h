@@ -12,4 +12,8 @@ namespace coh::core {
 // Throws InputError for specs or trace files that cannot be turned into requests.
 Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed);
 
+// A command line's request limit (`--max-requests N`): a synthetic workload keeps at most N requests; a trace
+// replays its first N, and N = 0 lifts the scenario's own limit (the whole trace).
+void limitRequests(WorkloadSpec& spec, std::uint32_t maxRequests);
+
 } // namespace coh::core
