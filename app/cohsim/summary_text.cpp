@@ -70,6 +70,24 @@ void printMessageKinds(const core::RunSummary& s)
     printTable(rows, 2);
 }
 
+// What decode's reads returned: all fresh under a strong protocol; under a bounded-staleness one, how many
+// were stale, how old, in how many steps, and how many waited because they were beyond the bound.
+void printStaleness(const core::StalenessSummary& st)
+{
+    if (st.reads == 0 && st.readerWaits == 0)
+        return;
+    std::string bound = fmt::format("{} version{}", st.boundVersions, st.boundVersions == 1 ? "" : "s");
+    if (st.boundAge >= 0)
+        bound += fmt::format(" or {} us", number(static_cast<double>(st.boundAge) / 1e3));
+    fmt::print("  staleness       {} of {} block reads stale ({}%), in {} of {} decode steps; {} reads waited "
+               "(bound {})\n",
+               st.staleReads, st.reads, number(st.reads ? 100.0 * st.staleReads / st.reads : 0.0), st.staleSteps,
+               st.decodeSteps, st.readerWaits, bound);
+    if (st.staleReads > 0)
+        fmt::print("  stale age       mean {} us, p50 {} us, p99 {} us, max {} us\n", number(st.staleAgeUs.mean),
+                   number(st.staleAgeUs.p50), number(st.staleAgeUs.p99), number(st.staleAgeUs.max));
+}
+
 // The busiest link directions.
 void printLinks(const core::RunSummary& s)
 {
@@ -103,6 +121,8 @@ void printRunSummary(const core::RunSummary& s)
     if (s.protocol != "direct")
         fmt::print("  coherence       {} invalidations, {} upgrades, {} write-backs, {} bias flips, {} migrations\n",
                    s.invalidations, s.upgrades, s.writebacks, s.biasFlips, s.migrations);
+    if (s.protocol != "direct")
+        printStaleness(s.staleness);
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 
@@ -110,6 +130,7 @@ void printRunSummary(const core::RunSummary& s)
         {"TTFT", &s.ttftMs},
         {"TPOT", &s.tpotMs},
         {"  compute", &s.tpotComputeMs},
+        {"  transfer", &s.tpotTransferMs},
         {"  coherence stall", &s.tpotStallMs},
         {"end to end", &s.e2eMs},
         {"inter-token", &s.itlMs},
@@ -125,7 +146,7 @@ void printRunSummary(const core::RunSummary& s)
         rows.push_back({std::string("  ") + label, std::to_string(d->count), number(d->mean), number(d->p50),
                         number(d->p90), number(d->p99), number(d->max)});
     printTable(rows, 1);
-    fmt::print("  (compute and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
+    fmt::print("  (compute, transfer and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
     printMessageKinds(s);
     printLinks(s);
 }

@@ -66,6 +66,16 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     };
     m_loadHit = hits(ProcessorOp::Load, coherence::ActionKind::PerformLoad);
     m_storeHit = hits(ProcessorOp::Store, coherence::ActionKind::PerformStore);
+
+    if (protocol.consistency == coherence::Consistency::BoundedStaleness) {
+        m_maxVersions = protocol.stalenessBound;
+        if (m_spec.staleness.maxVersions)
+            m_maxVersions = std::min<int>(m_maxVersions, static_cast<int>(*m_spec.staleness.maxVersions));
+        m_maxAge = m_spec.staleness.maxAge.value_or(-1);
+    }
+    m_staleness.boundVersions = m_maxVersions;
+    m_staleness.boundAge = m_maxAge;
+    m_staleness.readsByVersionsBehind.assign(static_cast<std::size_t>(m_maxVersions) + 1, 0);
 }
 
 std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNode) const
@@ -136,12 +146,16 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
 {
     Sequence& seq = m_sequences[request];
     const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
+    ++m_staleness.decodeSteps;
     if (seq.steady && block == seq.tailBlock) {
-        // The store hit on the tail, as requestOp() would do it.
+        // The store hit on the tail, as requestOp() would do it; the reads hit fresh copies, as on the last step.
         Group& tail = seq.groups[seq.tailGroup];
         const auto value = tail.system.nextVersion();
         tail.system.mutableLine(kDecodeCache).value = value;
         tail.system.setLatest(value);
+        tail.latestAt = m_network.now();
+        m_staleness.reads += seq.steadyReads;
+        m_staleness.readsByVersionsBehind[0] += seq.steadyReads;
         return true;
     }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
@@ -155,12 +169,21 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     }
     seq.waiter = Waiter::Step;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
+    seq.waitStart = m_network.now();
+    seq.lastTransfer = 0;
+    seq.stepStale = false;
+    seq.steadyReads = 0;
     m_synchronous = true;
     bool allHits = true;
-    for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
-        allHits &= requestOp(request, g, kDecodeCache, g == seq.tailGroup ? ProcessorOp::Store : ProcessorOp::Load);
+    for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
+        const bool tail = g == seq.tailGroup;
+        if (!tail)
+            seq.steadyReads += seq.groups[g].blocks;
+        allHits &= requestOp(request, g, kDecodeCache, tail ? ProcessorOp::Store : ProcessorOp::Load);
+    }
     m_synchronous = false;
-    seq.steady = allHits;
+    // A stale replica is refreshed by a message still to come, so the next step must look at it again.
+    seq.steady = allHits && !seq.stepStale;
     if (seq.waiting == 0) {
         seq.waiter = Waiter::None;
         return true;
@@ -208,8 +231,14 @@ bool CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache,
             const auto value = g.system.nextVersion();
             g.system.mutableLine(cache).value = value;
             g.system.setLatest(value);
+            g.latestAt = m_network.now();
         } else if (g.system.tooStale(g.system.line(cache).value)) {
             fail(request, g, "a load hit returned a stale version");
+        } else if (cache == kDecodeCache && readMustWait(request, g, g.system.line(cache).value)) {
+            // Beyond the reader's bound: the load waits for the update already on its way to this replica.
+            g.ops[cache] = PendingOp{true, true, op};
+            g.readerWaits = true;
+            return false;
         }
         if (cache == kDecodeCache && m_sequences[request].waiter != Waiter::None)
             opDone(request);
@@ -274,6 +303,8 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         fail(request, g, coherence::describeViolation(v, g.system, &step));
     if (const auto v = coherence::checkState(g.system); v != coherence::Violation::None)
         fail(request, g, coherence::describeViolation(v, g.system, &step));
+    if (step.stored)
+        g.latestAt = m_network.now();
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = g.system.message(i);
@@ -297,6 +328,10 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
     // cache is back in a stable state.
     if (step.atDirectory)
         return;
+    if (g.readerWaits && step.actor == kDecodeCache) {
+        finishReaderWait(request, g);
+        return;
+    }
     PendingOp& op = g.ops[step.actor];
     if (!op.active || !op.issued)
         return;
@@ -304,6 +339,10 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
                       (op.op == ProcessorOp::Evict && m_protocol.cache.states[step.to].stable);
     if (!done)
         return;
+    if (op.op == ProcessorOp::Load && step.actor == kDecodeCache && readMustWait(request, g, step.value)) {
+        g.readerWaits = true;
+        return;
+    }
     op.active = false;
     if (step.actor == kPrefillCache && g.acquireAfterPrefill) {
         // pump() issues it next.
@@ -322,6 +361,8 @@ void CoherentKv::opDone(std::uint32_t request)
     const Waiter waiter = seq.waiter;
     seq.waiter = Waiter::None;
     // Work that completes inside acquireForDecode() or beginDecodeStep() is reported by those calls.
+    if (waiter == Waiter::Step && m_delivery.dataToDecode && m_delivery.request == request)
+        seq.lastTransfer = m_delivery.end - std::max(m_delivery.start, seq.waitStart);
     if (m_synchronous || !listener())
         return;
     if (waiter == Waiter::Read)
@@ -342,6 +383,7 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
             continue;
         g.arrived[i] = true;
         const coherence::Message& m = g.system.message(i);
+        m_delivery = Delivery{request, m.hasData && m.dst == kDecodeCache, flow.start, flow.delivered};
         if (flow.bytes > 0) {
             MessageRecord record = recordOf(flow, m_network.routing());
             record.kind = m.type;
@@ -352,6 +394,7 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
         break;
     }
     pump(request, group);
+    m_delivery = Delivery{};
     freeIfIdle(request);
 }
 
@@ -382,7 +425,67 @@ KvStats CoherentKv::stats() const
     s.protocol = m_protocol.name;
     s.kinds = m_kinds;
     s.upgrades = m_upgrades;
+    s.staleness = m_staleness;
+    s.staleAgesUs = m_staleAgesUs;
     return s;
+}
+
+int CoherentKv::versionsBehind(const coherence::BlockSystem& system, coherence::Value value) const
+{
+    if (m_protocol.consistency == coherence::Consistency::Strong)
+        return value == system.latest() ? 0 : 1;
+    // Bounded staleness numbers versions mod bound + 2 (see Protocol::modelValues).
+    const int mod = m_protocol.modelValues();
+    return (system.latest() - value + mod) % mod;
+}
+
+bool CoherentKv::beyondBound(const Group& group, coherence::Value value) const
+{
+    const int behind = versionsBehind(group.system, value);
+    if (behind == 0)
+        return false;
+    return behind > m_maxVersions || (m_maxAge >= 0 && m_network.now() - group.latestAt > m_maxAge);
+}
+
+bool CoherentKv::readMustWait(std::uint32_t request, Group& group, coherence::Value value)
+{
+    if (beyondBound(group, value)) {
+        m_staleness.readerWaits += group.blocks;
+        return true;
+    }
+    countRead(request, group, value);
+    return false;
+}
+
+void CoherentKv::countRead(std::uint32_t request, const Group& group, coherence::Value value)
+{
+    const auto behind = static_cast<std::size_t>(versionsBehind(group.system, value));
+    m_staleness.reads += group.blocks;
+    m_staleness.readsByVersionsBehind[behind] += group.blocks;
+    if (behind == 0)
+        return;
+    Sequence& seq = m_sequences[request];
+    m_staleness.staleReads += group.blocks;
+    seq.staleReads += group.blocks;
+    // Exact for one version behind, the most lazy-causal allows: the read version was superseded by the latest.
+    m_staleAgesUs.push_back(static_cast<double>(m_network.now() - group.latestAt) / 1e3);
+    if (seq.waiter == Waiter::Step && !seq.stepStale) {
+        seq.stepStale = true;
+        ++seq.staleSteps;
+        ++m_staleness.staleSteps;
+    }
+}
+
+void CoherentKv::finishReaderWait(std::uint32_t request, Group& group)
+{
+    const coherence::CacheLine& line = group.system.line(kDecodeCache);
+    if (!line.dataValid || beyondBound(group, line.value))
+        return;
+    group.readerWaits = false;
+    countRead(request, group, line.value);
+    group.ops[kDecodeCache].active = false;
+    if (m_sequences[request].waiter != Waiter::None)
+        opDone(request);
 }
 
 void CoherentKv::checkFinished() const

@@ -31,6 +31,11 @@ public:
     bool beginDecodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void release(std::uint32_t request) override;
     KvStats stats() const override;
+    SimTime lastStepTransfer(std::uint32_t request) const override { return m_sequences[request].lastTransfer; }
+    SequenceStaleness staleness(std::uint32_t request) const override
+    {
+        return {m_sequences[request].staleReads, m_sequences[request].staleSteps};
+    }
     void checkFinished() const override;
 
     void onFlowDelivered(const FlowInfo& flow) override;
@@ -52,6 +57,8 @@ private:
         bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
         std::array<std::uint16_t, coherence::kMaxMessages> tags{}; // parallel to the system's messages
         std::array<bool, coherence::kMaxMessages> arrived{};
+        SimTime latestAt = 0;     // when the latest version was written (the age of a stale read)
+        bool readerWaits = false; // P1's load read a replica beyond the staleness bound and waits for the update
     };
     struct Sequence {
         std::vector<Group> groups;
@@ -64,6 +71,18 @@ private:
         // Every block hit at P1 on the last step and nothing has arrived since: the next step within the same
         // tail block hits too (only P1 touches the blocks now), so it costs O(1) instead of a pass per group.
         bool steady = false;
+        std::uint32_t steadyReads = 0; // blocks a steady step reads
+        SimTime waitStart = 0;         // when the current decode step began
+        SimTime lastTransfer = 0;      // see lastStepTransfer()
+        bool stepStale = false;        // the current step read a stale version
+        std::uint64_t staleReads = 0;
+        std::uint32_t staleSteps = 0;
+    };
+    // The flow being delivered, so the op it completes can tell data wire time from coherence stall.
+    struct Delivery {
+        std::uint32_t request = 0;
+        bool dataToDecode = false;
+        SimTime start = 0, end = 0;
     };
 
     bool hit(coherence::ProcessorOp op, std::uint8_t state) const
@@ -78,6 +97,14 @@ private:
     void pump(std::uint32_t request, int group);
     void afterStep(std::uint32_t request, int group, const coherence::StepResult& step);
     void opDone(std::uint32_t request);
+    // Versions the value is behind the group's latest write.
+    int versionsBehind(const coherence::BlockSystem& system, coherence::Value value) const;
+    bool beyondBound(const Group& group, coherence::Value value) const;
+    // Counts a decode read of `value`; true when it is beyond the staleness bound and must wait for the update.
+    bool readMustWait(std::uint32_t request, Group& group, coherence::Value value);
+    void countRead(std::uint32_t request, const Group& group, coherence::Value value);
+    // A waiting load completes once the update has brought its replica within the bound.
+    void finishReaderWait(std::uint32_t request, Group& group);
     bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
     void freeIfIdle(std::uint32_t request);
     [[noreturn]] void fail(std::uint32_t request, const Group& group, const std::string& what) const;
@@ -101,6 +128,12 @@ private:
     std::uint64_t m_transfers = 0;
     std::uint64_t m_upgrades = 0;
     double m_crossBytes = 0;
+
+    Delivery m_delivery;
+    int m_maxVersions = 0;  // reader bound in versions (the protocol's own, or the scenario's tighter one)
+    SimTime m_maxAge = -1;  // reader bound in age, -1: none
+    StalenessSummary m_staleness;
+    std::vector<double> m_staleAgesUs;
 };
 
 } // namespace coh::core

@@ -27,6 +27,14 @@ struct KvStats {
     std::string protocol;
     std::vector<MessageKindStats> kinds; // MessageRecord::kind indexes this
     std::uint64_t upgrades = 0;          // stores that had to upgrade a readable copy
+    StalenessSummary staleness;          // decode's reads (counts only: the engine builds the age distribution)
+    std::vector<double> staleAgesUs;     // one per stale read event
+};
+
+// One sequence's stale reads, for its RequestMetrics.
+struct SequenceStaleness {
+    std::uint64_t staleReads = 0;
+    std::uint32_t staleSteps = 0;
 };
 
 class KvMemory {
@@ -47,6 +55,10 @@ public:
     // The sequence is finished; its copies may be dropped.
     virtual void release(std::uint32_t request) = 0;
     virtual KvStats stats() const = 0;
+    // Of the wait of the request's last decode step that beginDecodeStep() could not start at once: the wire
+    // time of the block data that ended it (the rest of the wait is coherence stall).
+    virtual SimTime lastStepTransfer(std::uint32_t) const { return 0; }
+    virtual SequenceStaleness staleness(std::uint32_t) const { return {}; }
     // Called once the event queue is empty: throws when a request still waits on the protocol (a deadlock).
     virtual void checkFinished() const {}
 

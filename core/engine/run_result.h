@@ -23,10 +23,15 @@ struct RequestMetrics {
     SimTime decodeStart = 0;   // first decode iteration that includes the request began
     SimTime firstToken = 0;
     SimTime finish = 0;        // last token
-    // Where the time between the first and the last token went (steps 2..n): the steps' compute and
-    // their coherence stalls; the rest is waiting for a shared device.
+    // Where the time between the first and the last token went (steps 2..n): the steps' compute, the wire
+    // time of the block data a step waited for (transfer), and the rest of its wait on the protocol (coherence
+    // stall: requests, forwards, invalidations, acks); what remains is waiting for a shared device.
     SimTime decodeCompute = 0;
+    SimTime decodeTransfer = 0;
     SimTime decodeStall = 0;
+    // Bounded-staleness protocols: block reads that returned an older version, and decode steps with one.
+    std::uint64_t staleReads = 0;
+    std::uint32_t staleSteps = 0;
 
     SimTime queueing() const { return prefillStart - arrival; }
     SimTime prefill() const { return prefillEnd - prefillStart; }
@@ -63,6 +68,21 @@ struct LinkTotal {
     double peakUtilization = 0; // busiest time bucket
 };
 
+// What decode's block reads returned. Under a strong protocol every read is the latest version (and checked);
+// under a bounded-staleness one (lazy-causal) a read may return an older version, or wait for the update when
+// it is beyond the scenario's staleness bound.
+struct StalenessSummary {
+    std::uint64_t reads = 0;       // block reads by decode: the KV acquire and every step
+    std::uint64_t staleReads = 0;  // returned a version older than the latest write
+    std::uint64_t readerWaits = 0; // were beyond the bound and waited for the update instead
+    std::uint64_t decodeSteps = 0; // decode steps, one per sequence and token
+    std::uint64_t staleSteps = 0;  // decode steps with at least one stale read
+    std::vector<std::uint64_t> readsByVersionsBehind; // [0] fresh, [1] one version behind, ...
+    Distribution staleAgeUs; // per stale read: how long ago the version it returned was superseded
+    std::int64_t boundVersions = -1; // versions a read may be behind: 0 strong, -1 no protocol (direct copy)
+    SimTime boundAge = -1;           // the reader's age bound, -1: none
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -70,7 +90,7 @@ struct RunSummary {
     SimTime makespan = 0;        // first arrival to last token
     Distribution ttftMs, tpotMs, e2eMs, itlMs;
     Distribution queueMs, prefillMs, admissionMs, transferMs, loadMs, firstDecodeMs;
-    Distribution tpotComputeMs, tpotStallMs; // TPOT split: per-token compute and coherence stall
+    Distribution tpotComputeMs, tpotTransferMs, tpotStallMs; // TPOT split: per-token compute, transfer, stall
     double throughputTokensPerSec = 0;
     double throughputRequestsPerSec = 0;
     double goodputRequestsPerSec = 0; // requests meeting both SLOs per second
@@ -84,6 +104,7 @@ struct RunSummary {
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
     // Coherence actions, per block: messages with those roles, and stores that upgraded a readable copy.
     std::uint64_t invalidations = 0, upgrades = 0, writebacks = 0, biasFlips = 0, migrations = 0;
+    StalenessSummary staleness;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

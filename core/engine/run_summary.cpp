@@ -36,7 +36,7 @@ bool meetsSlo(const RequestMetrics& r, const SloSpec& slo)
 void summarizeRequests(const std::vector<RequestMetrics>& requests, const SloSpec& slo,
                        const LatencyHistogram& interTokenGaps, RunSummary& summary)
 {
-    std::vector<double> ttft, tpot, tpotCompute, tpotStall, e2e, queue, prefill, admission, transfer, load, firstDecode;
+    std::vector<double> ttft, tpot, tpotCompute, tpotTransfer, tpotStall, e2e, queue, prefill, admission, transfer, load, firstDecode;
     for (auto* v : {&ttft, &e2e, &queue, &prefill, &admission, &transfer, &load, &firstDecode})
         v->reserve(requests.size());
     SimTime first = requests.empty() ? 0 : requests.front().arrival, last = first;
@@ -57,6 +57,7 @@ void summarizeRequests(const std::vector<RequestMetrics>& requests, const SloSpe
             const double gaps = static_cast<double>(r.outputTokens - 1);
             tpot.push_back(toMilliseconds(r.tpot()));
             tpotCompute.push_back(toMilliseconds(r.decodeCompute) / gaps);
+            tpotTransfer.push_back(toMilliseconds(r.decodeTransfer) / gaps);
             tpotStall.push_back(toMilliseconds(r.decodeStall) / gaps);
         }
         good += meetsSlo(r, slo) ? 1 : 0;
@@ -65,6 +66,7 @@ void summarizeRequests(const std::vector<RequestMetrics>& requests, const SloSpe
     summary.ttftMs = distributionOf(std::move(ttft));
     summary.tpotMs = distributionOf(std::move(tpot));
     summary.tpotComputeMs = distributionOf(std::move(tpotCompute));
+    summary.tpotTransferMs = distributionOf(std::move(tpotTransfer));
     summary.tpotStallMs = distributionOf(std::move(tpotStall));
     summary.e2eMs = distributionOf(std::move(e2e));
     summary.queueMs = distributionOf(std::move(queue));

@@ -14,6 +14,8 @@ FlowNetwork::FlowNetwork(const Topology& topology, const Routing& routing, Simul
     , m_deliverKind(deliverKind)
     , m_capacity(topology.links.size() * 2)
     , m_usage(topology.links.size() * 2, linkInterval)
+    , m_channelRate(topology.links.size() * 2, 0.0)
+    , m_channelBusy(topology.links.size() * 2, 0)
 {
     for (std::uint32_t l = 0; l < topology.links.size(); ++l) {
         const double perNs = topology.links[l].bandwidthBytesPerSec * 1e-9;
@@ -47,7 +49,15 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
     }
     advanceTo(m_sim.now());
     m_active.push_back(slot);
-    reallocate();
+    // A decode step sends a message per sequence at one instant: solve the rates once for all of them, in a
+    // wake at this same time after the senders, instead of once per send. No time passes in between, so no
+    // flow moves a byte at a rate that is about to change.
+    if (m_wakePending && m_wakeAt == m_sim.now())
+        return;
+    ++m_generation;
+    m_wakePending = true;
+    m_wakeAt = m_sim.now();
+    m_sim.scheduleAt(m_wakeAt, m_wakeKind, 0, m_generation);
 }
 
 void FlowNetwork::onWake(const Event& ev)
@@ -80,9 +90,9 @@ void FlowNetwork::advanceTo(SimTime t)
     for (auto slot : m_active) {
         Flow& flow = m_flows[slot];
         flow.remaining -= flow.rate * dt;
-        for (auto c : m_routing.route(flow.info.route).channels)
-            m_usage.add(c, from, t, flow.rate);
     }
+    for (auto c : m_busyChannels)
+        m_usage.add(c, from, t, m_channelRate[c]);
 }
 
 void FlowNetwork::completeDrained()
@@ -103,6 +113,11 @@ void FlowNetwork::completeDrained()
 
 void FlowNetwork::reallocate()
 {
+    for (auto c : m_busyChannels) {
+        m_channelRate[c] = 0;
+        m_channelBusy[c] = 0;
+    }
+    m_busyChannels.clear();
     if (m_active.empty())
         return;
     m_paths.clear();
@@ -115,6 +130,13 @@ void FlowNetwork::reallocate()
         Flow& flow = m_flows[m_active[i]];
         flow.rate = m_rates[i];
         soonest = std::min(soonest, std::max(flow.remaining, 0.0) / flow.rate);
+        for (auto c : m_paths[i]) {
+            if (!m_channelBusy[c]) {
+                m_channelBusy[c] = 1;
+                m_busyChannels.push_back(c);
+            }
+            m_channelRate[c] += flow.rate;
+        }
     }
     if (!std::isfinite(soonest)) // validation rejects zero bandwidth, so a flow always drains
         return;
@@ -127,6 +149,11 @@ void FlowNetwork::reallocate()
     m_wakePending = true;
     m_wakeAt = at;
     m_sim.scheduleAt(at, m_wakeKind, 0, m_generation);
+}
+
+SimTime FlowNetwork::now() const
+{
+    return m_sim.now();
 }
 
 } // namespace coh::core

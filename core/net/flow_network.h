@@ -44,6 +44,7 @@ public:
     std::size_t activeFlows() const { return m_active.size(); }
     const LinkUsage& usage() const { return m_usage; }
     const Routing& routing() const { return m_routing; }
+    SimTime now() const;
 
 private:
     struct Flow {
@@ -74,6 +75,11 @@ private:
     MaxMinFairSolver m_solver;
     std::vector<std::span<const std::uint32_t>> m_paths; // scratch for the solver
     std::vector<double> m_rates;
+    // Per channel, the sum of its flows' rates since the last solve, and the channels with any: link usage is
+    // accounted per channel rather than per flow and hop.
+    std::vector<double> m_channelRate;
+    std::vector<std::uint8_t> m_channelBusy;
+    std::vector<std::uint32_t> m_busyChannels;
     LinkUsage m_usage;
 };
 

@@ -15,6 +15,10 @@ void MaxMinFairSolver::solve(std::span<const std::span<const std::uint32_t>> flo
         m_unfrozen.resize(capacities.size());
     }
     m_touched.clear();
+    if (m_first.size() < capacities.size()) {
+        m_first.resize(capacities.size());
+        m_fill.resize(capacities.size());
+    }
     for (const auto& path : flowChannels)
         for (auto c : path)
             m_unfrozen[c] = 0;
@@ -25,6 +29,16 @@ void MaxMinFairSolver::solve(std::span<const std::span<const std::uint32_t>> flo
                 m_remaining[c] = capacities[c];
             }
         }
+    std::uint32_t offset = 0;
+    for (auto c : m_touched) {
+        m_first[c] = offset;
+        m_fill[c] = offset;
+        offset += m_unfrozen[c];
+    }
+    m_flowsOn.resize(offset);
+    for (std::size_t f = 0; f < flows; ++f)
+        for (auto c : flowChannels[f])
+            m_flowsOn[m_fill[c]++] = static_cast<std::uint32_t>(f);
 
     std::size_t left = 0;
     for (std::size_t f = 0; f < flows; ++f) {
@@ -51,13 +65,12 @@ void MaxMinFairSolver::solve(std::span<const std::span<const std::uint32_t>> flo
                 bottleneck = c;
             }
         }
-        for (std::size_t f = 0; f < flows; ++f) {
+        // Every unfrozen flow on the bottleneck gets the same share, so the order they are frozen in does not
+        // change any channel's remaining capacity.
+        const std::uint32_t end = m_fill[bottleneck];
+        for (std::uint32_t i = m_first[bottleneck]; i < end; ++i) {
+            const std::uint32_t f = m_flowsOn[i];
             if (m_frozen[f])
-                continue;
-            bool crosses = false;
-            for (auto c : flowChannels[f])
-                crosses |= c == bottleneck;
-            if (!crosses)
                 continue;
             rates[f] = share;
             m_frozen[f] = true;

@@ -20,6 +20,11 @@ private:
     std::vector<std::uint32_t> m_unfrozen; // per channel: flows not yet fixed
     std::vector<std::uint32_t> m_touched;  // channels used by at least one flow
     std::vector<bool> m_frozen;            // per flow
+    // The flows on each channel (CSR: m_flowsOn[m_first[c] .. m_first[c] + count)), so freezing the flows of a
+    // bottleneck visits only those flows instead of every flow once per bottleneck.
+    std::vector<std::uint32_t> m_first;
+    std::vector<std::uint32_t> m_fill;
+    std::vector<std::uint32_t> m_flowsOn;
 };
 
 } // namespace coh::core

@@ -35,6 +35,46 @@ std::optional<std::string> readProtocol(ObjectReader& r, std::string_view key)
     return std::nullopt;
 }
 
+constexpr const char* kStalenessExample = R"({ "max_versions": 0, "max_age": "20 us" })";
+
+void readStaleness(ObjectReader& coherence, StalenessSpec& staleness)
+{
+    const nlohmann::json* section = coherence.get("staleness");
+    if (!section)
+        return;
+    ObjectReader r(coherence.problems(), *section, coherence.pointerTo("staleness"), kStalenessExample);
+    if (!r.valid())
+        return;
+    if (auto versions = r.count("max_versions"))
+        staleness.maxVersions = *versions;
+    staleness.maxAge = r.time("max_age");
+    r.finish();
+}
+
+// A reader-side bound only means something where reads may be stale, and only up to the protocol's own bound.
+void checkStaleness(ObjectReader& r, const CoherenceSpec& coherence)
+{
+    const coherence::Protocol* protocol = nullptr;
+    for (const auto& p : coherence::allProtocols())
+        if (p.name == coherence.decode)
+            protocol = &p;
+    if (!protocol || protocol->consistency != coherence::Consistency::BoundedStaleness) {
+        r.problem("staleness",
+                  fmt::format("'{}' never returns a stale version, so a staleness bound has nothing to limit",
+                              coherence.decode),
+                  "remove \"staleness\" or set \"decode\" to a bounded-staleness protocol (lazy-causal)");
+        return;
+    }
+    const auto versions = coherence.staleness.maxVersions;
+    if (versions && *versions > protocol->stalenessBound)
+        r.problem("staleness",
+                  fmt::format("max_versions {} is never reached: {}'s replicas are at most {} version(s) behind "
+                              "(its writer waits for the acknowledgements)",
+                              *versions, protocol->name, protocol->stalenessBound),
+                  fmt::format("use a max_versions from 0 (every read waits for the latest version) to {}",
+                              protocol->stalenessBound));
+}
+
 } // namespace
 
 void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
@@ -65,8 +105,9 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
     }
     coherence.controlBytes = r.count("control_bytes", kOptional, 1).value_or(coherence.controlBytes);
     r.rejectKeys({"tiers"}, "is not supported yet: KV blocks stay in device HBM (no offload to other tiers)");
-    r.rejectKeys({"staleness"}, "is not configurable yet: lazy-causal's bound is part of its table (1 version behind "
-                                "at most); a larger bound needs more writer states in the table");
+    readStaleness(r, coherence.staleness);
+    if (coherence.staleness.any())
+        checkStaleness(r, coherence);
     r.finish();
 }
 

@@ -5,6 +5,7 @@
 #include "core/scenario/workload_spec.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,22 @@ struct ServingSpec {
 enum class HomePolicy { AllocatingNode, Hashed, Node };
 
 // Which protocol keeps a sequence's KV blocks coherent ("direct" = the plain prefill -> decode copy).
+// The reader's side of a bounded-staleness protocol (lazy-causal): a decode read of a replica more than
+// maxVersions behind the latest write, or behind it for longer than maxAge, waits for the update instead of
+// returning the old version. Unset limits leave the protocol's own bound.
+struct StalenessSpec {
+    std::optional<std::uint32_t> maxVersions;
+    std::optional<SimTime> maxAge;
+    bool any() const { return maxVersions || maxAge; }
+};
+
 struct CoherenceSpec {
     std::string decode = "direct";  // governs the blocks from the prefill write through the last decode step
     std::string prefill = "direct"; // must equal decode (or be left out) in this version
     HomePolicy home = HomePolicy::AllocatingNode;
     std::string homeNode;           // HomePolicy::Node: the node holding every block's directory entry
     std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)
+    StalenessSpec staleness;
 };
 
 struct SloSpec {

@@ -39,6 +39,7 @@ struct InstanceState {
     std::uint32_t stepsWaiting = 0; // sequences whose step waits on coherence
     SimTime stepStart = 0;          // when the current step began waiting on coherence
     SimTime stepCompute = 0;        // compute time of the current step
+    SimTime stepTransfer = 0;       // of the current step's wait: wire time of the block data that ended it
 };
 
 // Per-request progress the metrics do not keep.

@@ -47,6 +47,8 @@ RunResult ServingEngine::collect()
             s.migrations += k.count;
     }
     s.upgrades = kv.upgrades;
+    s.staleness = std::move(kv.staleness);
+    s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
     s.messagesByKind = std::move(kv.kinds);
     s.messages = m_recorder.total();
 

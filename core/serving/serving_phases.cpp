@@ -198,6 +198,7 @@ void ServingEngine::startDecode(InstanceState& inst, std::uint32_t index)
     }
     inst.running = true;
     inst.stepStart = m_sim.now();
+    inst.stepTransfer = 0;
     inst.stepsWaiting = 0;
     for (auto r : inst.active)
         if (!m_kv->beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
@@ -210,8 +211,11 @@ void ServingEngine::onStepReady(std::uint32_t request)
 {
     const std::uint32_t d = m_metrics[request].decodeInstance;
     InstanceState& inst = m_instances[d];
-    if (--inst.stepsWaiting == 0)
+    if (--inst.stepsWaiting == 0) {
+        // The last sequence to become ready ended the batch's wait; its data's wire time is the transfer part.
+        inst.stepTransfer = m_kv->lastStepTransfer(request);
         runDecodeCompute(inst, d);
+    }
 }
 
 void ServingEngine::runDecodeCompute(InstanceState& inst, std::uint32_t index)
@@ -235,8 +239,11 @@ void ServingEngine::onDecodeDone(std::uint32_t index)
             m.firstToken = now;
         } else {
             m_interTokenGaps.add(now - s.lastToken);
+            const SimTime wait = now - inst.stepStart - inst.stepCompute;
+            const SimTime transfer = std::min(inst.stepTransfer, wait);
             m.decodeCompute += inst.stepCompute;
-            m.decodeStall += now - inst.stepStart - inst.stepCompute;
+            m.decodeTransfer += transfer;
+            m.decodeStall += wait - transfer;
         }
         ++s.generated;
         s.lastToken = now;
@@ -263,6 +270,9 @@ void ServingEngine::onDecodeDone(std::uint32_t index)
 void ServingEngine::finishRequest(std::uint32_t request, InstanceState& inst)
 {
     m_metrics[request].finish = m_sim.now();
+    const SequenceStaleness stale = m_kv->staleness(request);
+    m_metrics[request].staleReads = stale.staleReads;
+    m_metrics[request].staleSteps = stale.staleSteps;
     inst.kvBlocksFree += m_state[request].blocksReserved;
     --inst.assigned;
     ++m_finished;

@@ -26,6 +26,7 @@ constexpr TimeColumn kTimeColumns[] = {
     {"tpot_ms", [](const RequestMetrics& r) { return r.tpot(); }},
     {"e2e_ms", [](const RequestMetrics& r) { return r.e2e(); }},
     {"decode_compute_ms", [](const RequestMetrics& r) { return r.decodeCompute; }},
+    {"decode_transfer_ms", [](const RequestMetrics& r) { return r.decodeTransfer; }},
     {"decode_stall_ms", [](const RequestMetrics& r) { return r.decodeStall; }},
 };
 

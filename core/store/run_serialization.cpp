@@ -61,6 +61,7 @@ constexpr NamedDistribution kDistributions[] = {
     {"load_ms", &RunSummary::loadMs},
     {"first_decode_ms", &RunSummary::firstDecodeMs},
     {"tpot_compute_ms", &RunSummary::tpotComputeMs},
+    {"tpot_transfer_ms", &RunSummary::tpotTransferMs},
     {"tpot_stall_ms", &RunSummary::tpotStallMs},
 };
 
@@ -113,6 +114,7 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["writebacks"] = s.writebacks;
     j["bias_flips"] = s.biasFlips;
     j["migrations"] = s.migrations;
+    j["staleness"] = toJson(s.staleness);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -125,6 +127,37 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["wall_s"] = s.wallSeconds;
     j["events_per_s"] = s.eventsPerSecond;
     return j;
+}
+
+nlohmann::ordered_json toJson(const StalenessSummary& s)
+{
+    return {{"reads", s.reads},
+            {"stale_reads", s.staleReads},
+            {"reader_waits", s.readerWaits},
+            {"decode_steps", s.decodeSteps},
+            {"stale_steps", s.staleSteps},
+            {"reads_by_versions_behind", s.readsByVersionsBehind},
+            {"stale_age_us", toJson(s.staleAgeUs)},
+            {"bound_versions", s.boundVersions},
+            {"bound_age_ns", s.boundAge}};
+}
+
+StalenessSummary stalenessFromJson(const nlohmann::ordered_json& j)
+{
+    StalenessSummary s;
+    s.reads = readCount(j, "reads");
+    s.staleReads = readCount(j, "stale_reads");
+    s.readerWaits = readCount(j, "reader_waits");
+    s.decodeSteps = readCount(j, "decode_steps");
+    s.staleSteps = readCount(j, "stale_steps");
+    if (const auto it = j.find("reads_by_versions_behind"); it != j.end() && it->is_array())
+        for (const auto& v : *it)
+            s.readsByVersionsBehind.push_back(v.get<std::uint64_t>());
+    if (const auto it = j.find("stale_age_us"); it != j.end() && it->is_object())
+        s.staleAgeUs = distributionFromJson(*it);
+    s.boundVersions = j.value("bound_versions", std::int64_t{-1});
+    s.boundAge = j.value("bound_age_ns", SimTime{-1});
+    return s;
 }
 
 RunSummary summaryFromJson(const nlohmann::ordered_json& j)
@@ -159,6 +192,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     s.writebacks = readCount(j, "writebacks");
     s.biasFlips = readCount(j, "bias_flips");
     s.migrations = readCount(j, "migrations");
+    if (const auto it = j.find("staleness"); it != j.end() && it->is_object())
+        s.staleness = stalenessFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",
@@ -263,8 +298,8 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
     SQLite::Statement request(db, "INSERT INTO request_metrics (run_id, idx, id, prompt_tokens, output_tokens, "
                                   "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
                                   "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns, "
-                                  "decode_compute_ns, decode_stall_ns) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                  "decode_compute_ns, decode_stall_ns, decode_transfer_ns, stale_reads, stale_steps) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.requests.size(); ++i) {
         const auto& r = result.requests[i];
         request.bind(1, runId);
@@ -284,6 +319,9 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         request.bind(15, r.finish);
         request.bind(16, r.decodeCompute);
         request.bind(17, r.decodeStall);
+        request.bind(18, r.decodeTransfer);
+        request.bind(19, static_cast<std::int64_t>(r.staleReads));
+        request.bind(20, i64(r.staleSteps));
         request.exec();
         request.reset();
     }
@@ -336,8 +374,8 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
 {
     SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
                                   "arrival_ns, prefill_start_ns, prefill_end_ns, transfer_start_ns, kv_ready_ns, "
-                                  "decode_start_ns, first_token_ns, finish_ns, decode_compute_ns, decode_stall_ns "
-                                  "FROM request_metrics WHERE run_id = ? ORDER BY idx");
+                                  "decode_start_ns, first_token_ns, finish_ns, decode_compute_ns, decode_stall_ns, "
+                                  "decode_transfer_ns, stale_reads, stale_steps FROM request_metrics WHERE run_id = ? ORDER BY idx");
     request.bind(1, runId);
     while (request.executeStep()) {
         RequestMetrics r;
@@ -356,6 +394,9 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         r.finish = request.getColumn(12).getInt64();
         r.decodeCompute = request.getColumn(13).getInt64();
         r.decodeStall = request.getColumn(14).getInt64();
+        r.decodeTransfer = request.getColumn(15).getInt64();
+        r.staleReads = static_cast<std::uint64_t>(request.getColumn(16).getInt64());
+        r.staleSteps = u32(request.getColumn(17));
         result.requests.push_back(r);
     }
 

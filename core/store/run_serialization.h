@@ -25,6 +25,8 @@ nlohmann::ordered_json toJson(const Distribution& d);
 nlohmann::ordered_json toJson(const RunSummary& s);
 Distribution distributionFromJson(const nlohmann::ordered_json& j);
 RunSummary summaryFromJson(const nlohmann::ordered_json& j);
+nlohmann::ordered_json toJson(const StalenessSummary& s);
+StalenessSummary stalenessFromJson(const nlohmann::ordered_json& j);
 
 // A run's metadata and list columns, for `cohsim runs --json` and exports.
 nlohmann::ordered_json toJson(const RunInfo& info);

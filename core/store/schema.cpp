@@ -101,6 +101,12 @@ CREATE TABLE messages (
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 )sql",
+    // 2: the TPOT transfer part and per-request staleness.
+    R"sql(
+ALTER TABLE request_metrics ADD COLUMN decode_transfer_ns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE request_metrics ADD COLUMN stale_reads INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE request_metrics ADD COLUMN stale_steps INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)

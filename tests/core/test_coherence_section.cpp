@@ -68,14 +68,43 @@ TEST(CoherenceSection, UnknownHomeNodeIsNamed)
     EXPECT_NE(p.message.find("cpu9"), std::string::npos) << p.message;
 }
 
-TEST(CoherenceSection, TiersAndStalenessAreRefusedWithAReason)
+TEST(CoherenceSection, TiersAreRefusedWithAReason)
 {
     DatasetsDirOverride env(fixtureDatasetsDir());
-    const auto problems = problemsOf(withCoherence({{"decode", "msi-directory"},
-                                                    {"tiers", {{"host_dram", "msi-directory"}}},
-                                                    {"staleness", {{"versions", 2}}}}));
+    const auto problems =
+        problemsOf(withCoherence({{"decode", "msi-directory"}, {"tiers", {{"host_dram", "msi-directory"}}}}));
     EXPECT_NE(problemAt(problems, "/coherence/tiers").message.find("not supported"), std::string::npos);
-    EXPECT_NE(problemAt(problems, "/coherence/staleness").message.find("lazy-causal"), std::string::npos);
+}
+
+TEST(CoherenceSection, ReadsTheReaderStalenessBound)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const core::Scenario s = core::parseScenario(
+        withCoherence({{"decode", "lazy-causal"}, {"staleness", {{"max_versions", 0}, {"max_age", "20 us"}}}}),
+        "mem.json");
+    ASSERT_TRUE(s.coherence.staleness.maxVersions.has_value());
+    EXPECT_EQ(*s.coherence.staleness.maxVersions, 0u);
+    ASSERT_TRUE(s.coherence.staleness.maxAge.has_value());
+    EXPECT_EQ(*s.coherence.staleness.maxAge, 20'000);
+}
+
+TEST(CoherenceSection, StalenessNeedsABoundedStalenessProtocol)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto p = problemAt(withCoherence({{"decode", "msi-directory"}, {"staleness", {{"max_versions", 1}}}}),
+                             "/coherence/staleness");
+    EXPECT_NE(p.message.find("never returns a stale version"), std::string::npos) << p.message;
+    EXPECT_NE(p.fix.find("lazy-causal"), std::string::npos) << p.fix;
+}
+
+TEST(CoherenceSection, StalenessBeyondTheProtocolsBoundIsNamed)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto p = problemAt(withCoherence({{"decode", "lazy-causal"}, {"staleness", {{"max_versions", 2}}}}),
+                             "/coherence/staleness");
+    EXPECT_NE(p.message.find("at most 1 version"), std::string::npos) << p.message;
+    const auto unknown = problemsOf(withCoherence({{"decode", "lazy-causal"}, {"staleness", {{"versions", 1}}}}));
+    problemAt(unknown, "/coherence/staleness/versions");
 }
 
 } // namespace

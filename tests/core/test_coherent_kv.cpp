@@ -76,8 +76,10 @@ TEST(CoherentKv, EveryNewBlockCostsARoundTripToTheHome)
     w.requests.push_back({0, 96, 17, 0, 0});
     const RunResult r = runScenario(coherentScenario("msi-directory"), w);
     ASSERT_EQ(r.requests.size(), 1u);
-    // Block 7's GetM and Data cross the 1 us link both ways: that step stalls 2 x 1 us + (64 + 4096) B / 1 GB/s.
-    EXPECT_EQ(r.requests[0].decodeStall, 2'000 + 64 + 4'096);
+    // Block 7's GetM and Data cross the 1 us link both ways: that step waits 2 x 1 us + (64 + 4096) B / 1 GB/s,
+    // of which the Data's wire time is transfer and the GetM's is coherence stall.
+    EXPECT_EQ(r.requests[0].decodeTransfer, 1'000 + 4'096);
+    EXPECT_EQ(r.requests[0].decodeStall, 1'000 + 64);
     EXPECT_EQ(countOf(r.summary, "GetM"), 6u + 2u);
 }
 
@@ -390,6 +392,68 @@ TEST(CoherentKv, LazyCausalCompletesALoadedRunWithItsInvariantsHeldAndNeverInval
         EXPECT_EQ(countOf(r.summary, "Update-Ack"), countOf(r.summary, "Fwd-Update"));
         const RunResult again = runScenario(s, w);
         EXPECT_EQ(again.summary.messages, r.summary.messages);
+    }
+}
+
+TEST(CoherentKv, LazyCausalReadOvertakingTheUpdateIsStaleWithinTheBound)
+{
+    // The home sits at the decode node: prefill's Update crosses the link to it while decode's GetS is local, so
+    // decode's read of all 7 blocks returns memory one version behind prefill's write (allowed: bound 1).
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    const RunResult r = runScenario(coherentScenario("lazy-causal", HomePolicy::Node, "d0"), w);
+    ASSERT_EQ(r.summary.completed, 1u);
+    const StalenessSummary& st = r.summary.staleness;
+    EXPECT_EQ(st.boundVersions, 1);
+    // The first decode step starts at once and reads the 6 full blocks again while their Update (6 x 4096 B on
+    // the 1 GB/s link) is still on its way: 7 + 6 stale block reads, in one decode step of the 5.
+    EXPECT_EQ(st.staleReads, 7u + 6u);
+    EXPECT_EQ(st.readerWaits, 0u);
+    ASSERT_EQ(st.readsByVersionsBehind.size(), 2u);
+    EXPECT_EQ(st.readsByVersionsBehind[1], 13u);
+    EXPECT_EQ(st.reads, st.readsByVersionsBehind[0] + st.readsByVersionsBehind[1]);
+    EXPECT_EQ(r.requests[0].staleReads, 13u);
+    EXPECT_EQ(r.requests[0].staleSteps, 1u);
+    EXPECT_EQ(st.staleSteps, 1u);
+    EXPECT_EQ(st.decodeSteps, 5u);
+    // One age per group read: full blocks and tail at the read, the full blocks again at the step. All three
+    // happen the instant prefill's store completes (the GetS is local, the decode step starts at once).
+    EXPECT_EQ(st.staleAgeUs.count, 3u);
+    EXPECT_EQ(st.staleAgeUs.max, 0.0);
+}
+
+TEST(CoherentKv, LazyCausalReaderBeyondItsBoundWaitsForTheUpdate)
+{
+    Workload w;
+    w.requests.push_back({0, 100, 5, 0, 0});
+    Scenario lazy = coherentScenario("lazy-causal", HomePolicy::Node, "d0");
+    const RunResult stale = runScenario(lazy, w);
+    lazy.coherence.staleness.maxVersions = 0; // every read must see the latest version
+    const RunResult strict = runScenario(lazy, w);
+    ASSERT_EQ(strict.summary.completed, 1u);
+    const StalenessSummary& st = strict.summary.staleness;
+    EXPECT_EQ(st.boundVersions, 0);
+    EXPECT_EQ(st.staleReads, 0u);
+    EXPECT_EQ(st.readerWaits, 7u);
+    EXPECT_EQ(st.readsByVersionsBehind.size(), 1u);
+    EXPECT_EQ(strict.requests[0].staleReads, 0u);
+    // The wait lasts until the Update has crossed the link and been forwarded: at least the 6 full blocks'
+    // Update on the 1 us, 1 GB/s link (6 x 4096 B) after the stale read would have returned.
+    EXPECT_GE(strict.requests[0].transfer() - stale.requests[0].transfer(), 1'000 + 6 * 4'096);
+    // Same messages: waiting changes when the read returns, not what the protocol sends.
+    EXPECT_EQ(strict.summary.messages, stale.summary.messages);
+}
+
+TEST(CoherentKv, StrongProtocolsNeverReadStale)
+{
+    const Workload w = poissonWorkload(100, 3.0, 150, 40, 5);
+    for (const char* protocol : {"msi-directory", "moesi-directory", "mesi-snooping", "migratory"}) {
+        SCOPED_TRACE(protocol);
+        const RunResult r = runScenario(coherentScenario(protocol, HomePolicy::Node, "d0"), w);
+        EXPECT_EQ(r.summary.staleness.boundVersions, 0);
+        EXPECT_EQ(r.summary.staleness.staleReads, 0u);
+        EXPECT_GT(r.summary.staleness.reads, 0u);
+        EXPECT_EQ(r.summary.staleness.decodeSteps, r.summary.outputTokens);
     }
 }
 

@@ -82,6 +82,15 @@ RunResult makeResult()
     s.dataBytes = 2.5e9;
     s.messagesByKind = {{"GetS", false, 60, 3840}, {"Data", true, 39, 2.5e9}};
     s.links = {{"gpu0-nvswitch", true, 1.5e9, 0.25, 0.75}, {"gpu0-nvswitch", false, 2e6, 0.001, 0.5}};
+    s.staleness.reads = 900;
+    s.staleness.staleReads = 12;
+    s.staleness.readerWaits = 4;
+    s.staleness.decodeSteps = 300;
+    s.staleness.staleSteps = 5;
+    s.staleness.readsByVersionsBehind = {888, 12};
+    s.staleness.staleAgeUs = {12, 1.5, 1.25, 2.0, 3.5, 4.0};
+    s.staleness.boundVersions = 1;
+    s.staleness.boundAge = 20'000;
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -103,6 +112,9 @@ RunResult makeResult()
         m.finish = m.arrival + 8'000'000'000'000; // beyond 32 bits
         m.decodeCompute = 7'000'000'000 + i;
         m.decodeStall = 123'456 + i;
+        m.decodeTransfer = 65'432 + i;
+        m.staleReads = 7 + i;
+        m.staleSteps = 3 + i;
         r.requests.push_back(m);
     }
     r.linkInterval = 250 * kMillisecond;
@@ -185,6 +197,15 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(s.links[k].meanUtilization, t.links[k].meanUtilization);
         EXPECT_EQ(s.links[k].peakUtilization, t.links[k].peakUtilization);
     }
+    EXPECT_EQ(s.staleness.reads, t.staleness.reads);
+    EXPECT_EQ(s.staleness.staleReads, t.staleness.staleReads);
+    EXPECT_EQ(s.staleness.readerWaits, t.staleness.readerWaits);
+    EXPECT_EQ(s.staleness.decodeSteps, t.staleness.decodeSteps);
+    EXPECT_EQ(s.staleness.staleSteps, t.staleness.staleSteps);
+    EXPECT_EQ(s.staleness.readsByVersionsBehind, t.staleness.readsByVersionsBehind);
+    EXPECT_EQ(s.staleness.staleAgeUs.p99, t.staleness.staleAgeUs.p99);
+    EXPECT_EQ(s.staleness.boundVersions, t.staleness.boundVersions);
+    EXPECT_EQ(s.staleness.boundAge, t.staleness.boundAge);
     EXPECT_EQ(s.eventsExecuted, t.eventsExecuted);
     EXPECT_EQ(s.wallSeconds, t.wallSeconds);
     EXPECT_EQ(s.eventsPerSecond, t.eventsPerSecond);
@@ -208,6 +229,9 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(x.finish, y.finish);
         EXPECT_EQ(x.decodeCompute, y.decodeCompute);
         EXPECT_EQ(x.decodeStall, y.decodeStall);
+        EXPECT_EQ(x.decodeTransfer, y.decodeTransfer);
+        EXPECT_EQ(x.staleReads, y.staleReads);
+        EXPECT_EQ(x.staleSteps, y.staleSteps);
     }
 
     EXPECT_EQ(a.linkInterval, b.linkInterval);
@@ -450,6 +474,33 @@ TEST(RunStore, MigratesAnEmptyFileToTheCurrentSchema)
     // Reopening an up-to-date file changes nothing.
     RunStore again(path);
     EXPECT_TRUE(again.listRuns().empty());
+}
+
+TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
+{
+    // A schema-1 file: today's tables without the columns migration 2 adds (SQLite >= 3.35 drops columns).
+    TempDir dir;
+    const std::string path = dir.file("v1.db");
+    std::int64_t id = 0;
+    {
+        RunStore store(path);
+        id = store.beginRun("old", "{}", 3);
+        store.completeRun(id, makeResult());
+    }
+    {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE);
+        for (const char* column : {"decode_transfer_ns", "stale_reads", "stale_steps"})
+            db.exec(std::string("ALTER TABLE request_metrics DROP COLUMN ") + column);
+        db.exec("PRAGMA user_version = 1");
+    }
+    RunStore store(path);
+    const RunResult loaded = store.loadRun(id);
+    ASSERT_EQ(loaded.requests.size(), makeResult().requests.size());
+    EXPECT_EQ(loaded.requests[0].decodeStall, makeResult().requests[0].decodeStall);
+    EXPECT_EQ(loaded.requests[0].decodeTransfer, 0); // the new columns' default
+    EXPECT_EQ(loaded.requests[0].staleReads, 0u);
+    SQLite::Database db(path);
+    EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
 }
 
 TEST(RunStore, RefusesAFileOfGarbageBytes)
