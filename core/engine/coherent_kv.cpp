@@ -318,6 +318,10 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         auto& kind = m_kinds[m.type];
         kind.count += g.blocks;
         kind.bytes += bytes;
+        // A write-back is block data going home from a cache, whether the table calls it PutM, Update or a
+        // Data copy to the directory on a downgrade.
+        if (m.hasData && m.src != coherence::kDirNode && m.dst == coherence::kDirNode)
+            m_writebacks += g.blocks;
         if (m.hasData && src != dst) {
             m_transfers += g.blocks;
             m_crossBytes += bytes;
@@ -425,6 +429,7 @@ KvStats CoherentKv::stats() const
     s.protocol = m_protocol.name;
     s.kinds = m_kinds;
     s.upgrades = m_upgrades;
+    s.writebacks = m_writebacks;
     s.staleness = m_staleness;
     s.staleAgesUs = m_staleAgesUs;
     return s;

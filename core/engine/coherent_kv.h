@@ -127,6 +127,7 @@ private:
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
     std::uint64_t m_transfers = 0;
     std::uint64_t m_upgrades = 0;
+    std::uint64_t m_writebacks = 0;
     double m_crossBytes = 0;
 
     Delivery m_delivery;

@@ -102,7 +102,8 @@ struct RunSummary {
     std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
     double controlBytes = 0, dataBytes = 0;
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
-    // Coherence actions, per block: messages with those roles, and stores that upgraded a readable copy.
+    // Coherence actions, per block: invalidation, bias-flip and migration messages (by role), write-backs (block
+    // data a cache sent to the home, whatever the message), and stores that upgraded a readable copy.
     std::uint64_t invalidations = 0, upgrades = 0, writebacks = 0, biasFlips = 0, migrations = 0;
     StalenessSummary staleness;
     std::uint64_t eventsExecuted = 0;

@@ -39,14 +39,13 @@ RunResult ServingEngine::collect()
         (k.data ? s.dataBytes : s.controlBytes) += k.bytes;
         if (k.role == "invalidation")
             s.invalidations += k.count;
-        else if (k.role == "writeback")
-            s.writebacks += k.count;
         else if (k.role == "bias-flip")
             s.biasFlips += k.count;
         else if (k.role == "migration")
             s.migrations += k.count;
     }
     s.upgrades = kv.upgrades;
+    s.writebacks = kv.writebacks;
     s.staleness = std::move(kv.staleness);
     s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
     s.messagesByKind = std::move(kv.kinds);

@@ -63,7 +63,8 @@ TEST(CoherentKv, MsiAppendToASharedTailInvalidatesThePrefillCopyAndStallsOnce)
     EXPECT_EQ(countOf(s, "Inv-Ack"), 1u);
     EXPECT_EQ(s.invalidations, 1u);
     EXPECT_EQ(s.upgrades, 1u); // that append upgraded P1's readable copy
-    EXPECT_EQ(s.writebacks, 0u);
+    // The decode read's Fwd-GetS sends P0's 7 blocks to P1 and writes them back to the home (MSI's S/S).
+    EXPECT_EQ(s.writebacks, 7u);
     // Steps 2..5 append to the tail in M: hits, so only the first token's step waited (not part of TPOT).
     EXPECT_EQ(r.requests[0].decodeStall, 0);
     EXPECT_GT(r.requests[0].firstDecode(), r.requests[0].decodeCompute / 4);
@@ -109,6 +110,9 @@ TEST(CoherentKv, MoesiKeepsTheOwnerInsteadOfWritingBackOnARead)
     // (the one decode step opens block 6: one more Data from memory in both)
     EXPECT_EQ(countOf(msi.summary, "Data"), 6u + 12u + 1u);
     EXPECT_EQ(countOf(moesi.summary, "Data"), 6u + 6u + 1u);
+    // Write-backs count that Data to the directory although its message is named Data, not PutM.
+    EXPECT_EQ(msi.summary.writebacks, 6u);
+    EXPECT_EQ(moesi.summary.writebacks, 0u);
 }
 
 TEST(CoherentKv, EveryProtocolCompletesALoadedRunWithItsInvariantsHeld)
