@@ -75,12 +75,12 @@ private:
     MaxMinFairSolver m_solver;
     std::vector<std::span<const std::uint32_t>> m_paths; // scratch for the solver
     std::vector<double> m_rates;
+    LinkUsage m_usage;
     // Per channel, the sum of its flows' rates since the last solve, and the channels with any: link usage is
     // accounted per channel rather than per flow and hop.
     std::vector<double> m_channelRate;
     std::vector<std::uint8_t> m_channelBusy;
     std::vector<std::uint32_t> m_busyChannels;
-    LinkUsage m_usage;
 };
 
 } // namespace coh::core

@@ -1,0 +1,154 @@
+// RunController end to end: a scenario runs off the GUI thread, is stored as `cohsim run` stores it, and shows
+// in the history model; a cancelled run is stored as cancelled; an invalid scenario fails with core's message.
+#include "core/store/run_store.h"
+#include "ui/run_controller.h"
+#include "ui/run_history_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using coh::ui::RunController;
+using coh::ui::RunHistoryModel;
+
+namespace {
+
+QString fixture(const char* name)
+{
+    return QStringLiteral(COH_TEST_DATA_DIR "/scenarios/") + QString::fromUtf8(name);
+}
+
+nlohmann::ordered_json readJson(const QString& path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::ordered_json::parse(in);
+}
+
+} // namespace
+
+class TstRunController : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+        m_db = m_dir.filePath(QStringLiteral("runs.db"));
+    }
+
+    void defaultDatabaseFollowsXdg()
+    {
+        // The GUI and the CLI share core's default; in this test it lies under the temporary XDG_DATA_HOME.
+        QVERIFY(RunController::defaultDatabasePath().startsWith(m_dir.path()));
+    }
+
+    void smallRunCompletesAndIsStored()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 20;
+        RunController controller;
+        QSignalSpy started(&controller, &RunController::started);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QSignalSpy failed(&controller, &RunController::failed);
+        QVERIFY(controller.start(json, fixture("minimal.json"), m_db));
+        QVERIFY(controller.isRunning());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(!controller.isRunning());
+        const qint64 id = finished.at(0).at(0).toLongLong();
+        QCOMPARE(started.at(0).at(0).toLongLong(), id);
+        const auto result = finished.at(0).at(1).value<std::shared_ptr<const coh::core::RunResult>>();
+        QVERIFY(result);
+        QCOMPARE(result->summary.requests, 20u);
+
+        coh::core::RunStore store(m_db.toStdString());
+        const auto info = store.runInfo(id);
+        QVERIFY(info);
+        QCOMPARE(info->status, coh::core::RunStatus::Completed);
+        QCOMPARE(info->name, std::string("minimal"));
+        QCOMPARE(info->requests, 20u);
+        QCOMPARE(store.loadRun(id).summary.ttftMs.p50, result->summary.ttftMs.p50);
+
+        RunHistoryModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDatabasePath(m_db);
+        const int row = model.rowOfRun(id);
+        QVERIFY(row >= 0);
+        QCOMPARE(model.index(row, RunHistoryModel::Status).data().toString(), QStringLiteral("completed"));
+        QCOMPARE(model.index(row, RunHistoryModel::Requests).data().toULongLong(), 20u);
+    }
+
+    void cancelledRunIsStoredAsCancelled()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 200000; // minutes of simulation: it cannot finish before the cancel lands
+        RunController controller;
+        QSignalSpy started(&controller, &RunController::started);
+        QSignalSpy cancelled(&controller, &RunController::cancelled);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(json, fixture("minimal.json"), m_db));
+        QVERIFY(started.wait(60000));
+        const qint64 id = started.at(0).at(0).toLongLong();
+        controller.cancel();
+        QVERIFY(cancelled.wait(60000));
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!controller.isRunning());
+
+        coh::core::RunStore store(m_db.toStdString());
+        const auto info = store.runInfo(id);
+        QVERIFY(info);
+        QCOMPARE(info->status, coh::core::RunStatus::Cancelled);
+        QVERIFY(!info->error.empty());
+    }
+
+    void invalidScenarioFailsWithCoreMessage()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["topology"]["links"][0]["bandwidth"] = "-5 GB/s";
+        RunController controller;
+        QSignalSpy failed(&controller, &RunController::failed);
+        QSignalSpy started(&controller, &RunController::started);
+        const int before = int(coh::core::RunStore(m_db.toStdString()).listRuns().size());
+        QVERIFY(!controller.start(json, fixture("minimal.json"), m_db));
+        QCOMPARE(failed.count(), 1);
+        const QString error = failed.at(0).at(0).toString();
+        QVERIFY2(error.contains(QStringLiteral("/topology/links/0/bandwidth")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("minimal.json")), qPrintable(error));
+        QVERIFY(!controller.isRunning());
+        QCOMPARE(started.count(), 0);
+        // Nothing is stored for a scenario that never started.
+        QCOMPARE(int(coh::core::RunStore(m_db.toStdString()).listRuns().size()), before);
+    }
+
+    void unusableDatabaseFails()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 5;
+        const QString bad = m_dir.filePath(QStringLiteral("not-a-db.db"));
+        {
+            std::ofstream out(bad.toStdString());
+            out << "this is not an SQLite database, just text long enough to have a header page\n";
+        }
+        RunController controller;
+        QSignalSpy failed(&controller, &RunController::failed);
+        QVERIFY(controller.start(json, fixture("minimal.json"), bad));
+        QVERIFY(failed.wait(60000));
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("not-a-db.db")),
+                 qPrintable(failed.at(0).at(0).toString()));
+    }
+
+  private:
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+QTEST_MAIN(TstRunController)
+#include "tst_run_controller.moc"

@@ -1,0 +1,168 @@
+#include "ui/chart_builders.h"
+
+#include "ui/qt_text.h"
+
+#include <algorithm>
+
+namespace coh::ui::charts {
+namespace {
+
+double ms(core::SimTime t)
+{
+    return static_cast<double>(t) * 1e-6;
+}
+
+double seconds(core::SimTime t)
+{
+    return core::toSeconds(t);
+}
+
+void sortByX(QList<QPointF>& points)
+{
+    std::stable_sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+}
+
+} // namespace
+
+QList<QPointF> downsample(const QList<QPointF>& points, int maxPoints)
+{
+    if (points.size() <= maxPoints || maxPoints < 2)
+        return points;
+    const qsizetype buckets = maxPoints / 2;
+    QList<QPointF> out;
+    out.reserve(2 * buckets);
+    for (qsizetype b = 0; b < buckets; ++b) {
+        const qsizetype begin = b * points.size() / buckets, end = (b + 1) * points.size() / buckets;
+        qsizetype lo = begin, hi = begin;
+        for (qsizetype i = begin; i < end; ++i) {
+            if (points[i].y() < points[lo].y())
+                lo = i;
+            if (points[i].y() > points[hi].y())
+                hi = i;
+        }
+        out.append(points[std::min(lo, hi)]);
+        if (lo != hi)
+            out.append(points[std::max(lo, hi)]);
+    }
+    return out;
+}
+
+QList<QPointF> ttftOverTime(const core::RunResult& run)
+{
+    QList<QPointF> points;
+    points.reserve(static_cast<qsizetype>(run.requests.size()));
+    for (const auto& r : run.requests)
+        points.append(QPointF(seconds(r.firstToken), ms(r.ttft())));
+    sortByX(points);
+    return downsample(points);
+}
+
+QList<QPointF> tpotOverTime(const core::RunResult& run)
+{
+    QList<QPointF> points;
+    for (const auto& r : run.requests)
+        if (r.tpot() >= 0)
+            points.append(QPointF(seconds(r.finish), ms(r.tpot())));
+    sortByX(points);
+    return downsample(points);
+}
+
+QList<QPointF> cdf(std::vector<double> values, int maxPoints)
+{
+    QList<QPointF> points;
+    if (values.empty())
+        return points;
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    const std::size_t shown = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(2, maxPoints)));
+    points.reserve(static_cast<qsizetype>(shown));
+    for (std::size_t k = 0; k < shown; ++k) {
+        // Evenly spaced ranks, always ending on the largest value so the curve reaches 1.0 at the max.
+        const std::size_t i = shown == n ? k : (k + 1) * n / shown - 1;
+        points.append(QPointF(values[i], static_cast<double>(i + 1) / static_cast<double>(n)));
+    }
+    return points;
+}
+
+std::vector<double> ttftMs(const core::RunResult& run)
+{
+    std::vector<double> v;
+    v.reserve(run.requests.size());
+    for (const auto& r : run.requests)
+        v.push_back(ms(r.ttft()));
+    return v;
+}
+
+std::vector<double> tpotMs(const core::RunResult& run)
+{
+    std::vector<double> v;
+    for (const auto& r : run.requests)
+        if (r.tpot() >= 0)
+            v.push_back(ms(r.tpot()));
+    return v;
+}
+
+std::vector<double> e2eMs(const core::RunResult& run)
+{
+    std::vector<double> v;
+    v.reserve(run.requests.size());
+    for (const auto& r : run.requests)
+        v.push_back(ms(r.e2e()));
+    return v;
+}
+
+TpotSplit tpotSplit(const core::RunResult& run)
+{
+    std::vector<const core::RequestMetrics*> requests;
+    for (const auto& r : run.requests)
+        if (r.tpot() >= 0)
+            requests.push_back(&r);
+    std::stable_sort(requests.begin(), requests.end(),
+                     [](const auto* a, const auto* b) { return a->finish < b->finish; });
+    // Stacked areas cannot be min/max-downsampled per series without tearing the stack: take a stride.
+    const std::size_t stride = std::max<std::size_t>(1, (requests.size() + kMaxPoints - 1) / kMaxPoints);
+    TpotSplit split;
+    for (std::size_t i = 0; i < requests.size(); i += stride) {
+        const core::RequestMetrics& r = *requests[i];
+        const double gaps = static_cast<double>(r.outputTokens - 1);
+        const double x = seconds(r.finish);
+        const double compute = ms(r.decodeCompute) / gaps;
+        const double transfer = compute + ms(r.decodeTransfer) / gaps;
+        const double stall = transfer + ms(r.decodeStall) / gaps;
+        const double total = std::max(stall, ms(r.finish - r.firstToken) / gaps);
+        split.compute.append(QPointF(x, compute));
+        split.transfer.append(QPointF(x, transfer));
+        split.stall.append(QPointF(x, stall));
+        split.waiting.append(QPointF(x, total));
+    }
+    return split;
+}
+
+std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count)
+{
+    std::vector<const core::LinkSeries*> series;
+    for (const auto& s : run.linkSeries)
+        if (s.totalBytes > 0 && s.bandwidthBytesPerSec > 0)
+            series.push_back(&s);
+    std::stable_sort(series.begin(), series.end(),
+                     [](const auto* a, const auto* b) { return a->totalBytes > b->totalBytes; });
+    if (series.size() > count)
+        series.resize(count);
+    std::vector<LinkUtilizationSeries> out;
+    const double interval = seconds(run.linkInterval);
+    for (const auto* s : series) {
+        LinkUtilizationSeries line;
+        const QString id = s->link < run.linkIds.size() ? toQString(run.linkIds[s->link]) : QString::number(s->link);
+        line.name = id + (s->forward ? QStringLiteral(" \u2192") : QStringLiteral(" \u2190"));
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(s->bytesPerBucket.size()));
+        for (std::size_t b = 0; b < s->bytesPerBucket.size(); ++b)
+            points.append(QPointF(static_cast<double>(b) * interval,
+                                  100.0 * s->bytesPerBucket[b] / (s->bandwidthBytesPerSec * interval)));
+        line.points = downsample(points);
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
+} // namespace coh::ui::charts

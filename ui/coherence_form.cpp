@@ -1,0 +1,217 @@
+#include "ui/coherence_form.h"
+
+#include "core/coherence/protocol_registry.h"
+#include "core/scenario/input_error.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenario_loader.h"
+#include "ui/qt_text.h"
+#include "ui/scenario_document.h"
+#include "ui/scenario_fields.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace coh::ui {
+
+namespace {
+
+const coh::core::coherence::Protocol* findProtocol(const QString& name)
+{
+    for (const auto& p : core::coherence::allProtocols())
+        if (toQString(p.name) == name)
+            return &p;
+    return nullptr;
+}
+
+} // namespace
+
+CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_fields(new ScenarioFields(document, this))
+{
+    // Word-wrapped labels sit in the box layout, not in form rows, so their full height is laid out.
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QFormLayout;
+    m_decode = new QComboBox(this);
+    m_decode->addItem(tr("direct (no protocol)"), QStringLiteral("direct"));
+    for (const auto& p : core::coherence::allProtocols())
+        if (!p.bugHunt) // core refuses bug-hunt variants in scenarios; they live in the Lab only
+            m_decode->addItem(toQString(p.name), toQString(p.name));
+    connect(m_decode, &QComboBox::activated, this, [this] { setDecode(m_decode->currentData().toString()); });
+    top->addRow(tr("Decode protocol"), m_decode);
+    layout->addLayout(top);
+
+    m_explanation = new QLabel(this);
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_explanation);
+    m_openInLab = new QPushButton(tr("Open in Lab"), this);
+    connect(m_openInLab, &QPushButton::clicked, this, [this] { emit openInLab(currentProtocol()); });
+    auto* labRow = new QHBoxLayout;
+    labRow->addStretch(1);
+    labRow->addWidget(m_openInLab);
+    layout->addLayout(labRow);
+
+    auto* form = new QFormLayout;
+    m_home = new QComboBox(this);
+    connect(m_home, &QComboBox::activated, this, &CoherenceForm::setHome);
+    m_home->setToolTip(tr("Where each block's directory entry lives"));
+    form->addRow(tr("Home"), m_home);
+    form->addRow(tr("Control bytes"), m_fields->value("/coherence/control_bytes", tr("control bytes"),
+                                                      QString::number(core::CoherenceSpec{}.controlBytes), this));
+    m_maxVersions = m_fields->value("/coherence/staleness/max_versions", tr("staleness max_versions"), QString(), this);
+    m_maxAge = m_fields->value("/coherence/staleness/max_age", tr("staleness max_age"), QString(), this);
+    m_maxVersions->setPlaceholderText(tr("protocol's bound"));
+    m_maxAge->setPlaceholderText(tr("none"));
+    form->addRow(tr("Staleness: max versions"), m_maxVersions);
+    form->addRow(tr("Staleness: max age"), m_maxAge);
+
+    // Shown, but disabled with core's own reason, so the user learns why rather than finding nothing.
+    m_prefill = new QComboBox(this);
+    m_prefill->setEnabled(false);
+    form->addRow(tr("Prefill protocol"), m_prefill);
+    m_tiers = new QComboBox(this);
+    m_tiers->addItem(tr("hbm only"));
+    m_tiers->setEnabled(false);
+    form->addRow(tr("Tiers"), m_tiers);
+    layout->addLayout(form);
+    m_unsupported = new QLabel(this);
+    m_unsupported->setWordWrap(true);
+    m_unsupported->setEnabled(false);
+    layout->addWidget(m_unsupported);
+    m_tiersReason = unsupportedReason("/coherence/tiers");
+    m_tiers->setToolTip(m_tiersReason);
+}
+
+QString CoherenceForm::unsupportedReason(const std::string& key) const
+{
+    nlohmann::json probe = nlohmann::json::parse(m_document->json().dump());
+    if (!probe.is_object())
+        probe = nlohmann::json::object();
+    auto& coherence = probe["coherence"];
+    if (!coherence.is_object())
+        coherence = nlohmann::json::object();
+    if (key == "/coherence/prefill") {
+        // Ask for a prefill protocol different from decode: the combination the engine cannot run yet.
+        const std::string decode = coherence.value("decode", std::string("direct"));
+        std::string other = "direct";
+        for (const auto& p : core::coherence::allProtocols())
+            if (!p.bugHunt && p.name != decode) {
+                other = p.name;
+                break;
+            }
+        if (decode != "direct")
+            other = "direct";
+        coherence["decode"] = decode;
+        coherence["prefill"] = other;
+    } else {
+        coherence["tiers"] = nlohmann::json::array({"hbm", "dram"});
+    }
+    try {
+        core::parseScenario(probe, toStdString(m_document->filePath()));
+    } catch (const core::InputError& e) {
+        for (const auto& problem : e.problems())
+            if (problem.field == key)
+                return tr("Not available yet: %1 (%2).").arg(toQString(problem.message), toQString(problem.fix));
+    } catch (const std::exception&) {
+    }
+    return {};
+}
+
+QString CoherenceForm::currentProtocol() const
+{
+    const auto v = m_document->value("/coherence/decode");
+    return v && v->is_string() ? toQString(v->get<std::string>()) : QStringLiteral("direct");
+}
+
+void CoherenceForm::setDecode(const QString& protocol)
+{
+    if (protocol == currentProtocol() && m_document->value("/coherence/decode"))
+        return;
+    m_document->setValue("/coherence/decode", toStdString(protocol), tr("Decode protocol: %1").arg(protocol));
+}
+
+void CoherenceForm::setHome()
+{
+    const QString home = m_home->currentData().toString();
+    const std::string pointer = "/coherence/home";
+    if (home.isEmpty()) {
+        if (m_document->value(pointer))
+            m_document->removeValue(pointer, tr("Home: allocating node"));
+        return;
+    }
+    m_document->setValue(pointer, toStdString(home), tr("Home: %1").arg(home));
+}
+
+void CoherenceForm::refresh()
+{
+    m_fields->refresh();
+    const QString protocol = currentProtocol();
+    const auto* p = findProtocol(protocol);
+    {
+        const QSignalBlocker blocker(m_decode);
+        int index = m_decode->findData(protocol);
+        if (index < 0) { // unknown name in the file: show it; Problems says what is wrong
+            m_decode->addItem(protocol, protocol);
+            index = m_decode->count() - 1;
+        }
+        m_decode->setCurrentIndex(index);
+    }
+    if (protocol == QLatin1String("direct"))
+        m_explanation->setText(tr("The plain prefill → decode copy of each sequence's KV blocks: no protocol, no "
+                                  "directory, no control messages. Pick it as the baseline every protocol is "
+                                  "compared against."));
+    else
+        m_explanation->setText(
+            p ? QStringLiteral("<b>%1</b><br>%2")
+                    .arg(toQString(p->title).toHtmlEscaped(), toQString(p->whenToPick).toHtmlEscaped())
+              : QString());
+    m_openInLab->setEnabled(p != nullptr);
+    m_openInLab->setToolTip(p ? tr("Step through %1 in the Lab").arg(protocol) : tr("direct has no protocol table"));
+
+    const bool bounded = p && p->consistency == core::coherence::Consistency::BoundedStaleness;
+    for (QLineEdit* e : {m_maxVersions, m_maxAge}) {
+        e->setEnabled(bounded || !e->text().isEmpty()); // keep a set value editable so it can be cleared
+        e->setToolTip(bounded ? tr("Reader-side bound: a decode read further behind waits for the update")
+                              : tr("Only bounded-staleness protocols (lazy-causal) return stale versions"));
+    }
+
+    {
+        const QSignalBlocker blocker(m_home);
+        m_home->clear();
+        m_home->addItem(tr("allocating node (default)"), QString());
+        m_home->addItem(tr("hashed"), QStringLiteral("hashed"));
+        for (const QString& id : m_document->nodeIds())
+            m_home->addItem(tr("node %1").arg(id), id);
+        const auto home = m_document->value("/coherence/home");
+        QString value = home && home->is_string() ? toQString(home->get<std::string>()) : QString();
+        if (value == QLatin1String("allocating_node"))
+            value.clear();
+        int index = m_home->findData(value);
+        if (index < 0) {
+            m_home->addItem(value, value);
+            index = m_home->count() - 1;
+        }
+        m_home->setCurrentIndex(index);
+    }
+
+    m_prefill->clear();
+    m_prefill->addItem(tr("same as decode (%1)").arg(protocol));
+    const QString prefillReason = unsupportedReason("/coherence/prefill");
+    m_prefill->setToolTip(prefillReason);
+    QStringList notes;
+    for (const QString& reason : {prefillReason, m_tiersReason})
+        if (!reason.isEmpty())
+            notes << reason;
+    m_unsupported->setText(notes.join(QStringLiteral("\n")));
+}
+
+} // namespace coh::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The main window's actions and menus (File, Edit, View, Run, Help) with their standard shortcuts. Built once;
+// the window connects the triggers and fills the dynamic submenus (presets, recent files).
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QUndoStack;
+
+namespace coh::ui {
+
+struct MainActions {
+    QAction* newScenario = nullptr;
+    QAction* open = nullptr;
+    QMenu* presets = nullptr;
+    QMenu* recent = nullptr;
+    QAction* save = nullptr;
+    QAction* saveAs = nullptr;
+    QAction* exportRun = nullptr;
+    QAction* quit = nullptr;
+    QAction* undo = nullptr;
+    QAction* redo = nullptr;
+    QMenu* edit = nullptr;
+    QMenu* view = nullptr;
+    QAction* darkPalette = nullptr;
+    QAction* resetLayout = nullptr;
+    QAction* run = nullptr;
+    QAction* cancel = nullptr;
+    QAction* about = nullptr;
+    QAction* scenarioFormat = nullptr;
+
+    // Creates every action and the menu bar of `window`; undo/redo come from the document's stack, the topology
+    // editor's own actions follow them in the Edit menu.
+    void build(QMainWindow* window, QUndoStack* undoStack, const QList<QAction*>& editActions);
+
+    // Open Preset: one entry per datasets/presets/*.json. Open Recent: the QSettings list, newest first.
+    void fillPresets(const std::function<void(const QString&)>& open);
+    void fillRecent(const std::function<void(const QString&)>& open);
+    static void addRecent(const QString& path);
+    // Fusion with a dark palette, or the style's standard light one.
+    static void applyPalette(bool dark);
+};
+
+} // namespace coh::ui

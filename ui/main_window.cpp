@@ -1,0 +1,361 @@
+#include "ui/main_window.h"
+
+#include "core/scenario/datasets_dir.h"
+#include "core/store/run_store.h"
+#include "ui/document_files.h"
+#include "ui/qt_text.h"
+#include "ui/run_controller.h"
+#include "ui/run_history_model.h"
+#include "ui/run_history_widget.h"
+#include "ui/scenario_document.h"
+#include "ui/scenario_panel.h"
+
+#include "ui/charts_panel.h"
+#include "ui/lab_widget.h"
+#include "ui/replay_widget.h"
+#include "ui/topology_editor.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUrl>
+
+namespace coh::ui {
+
+MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
+    : QMainWindow(parent)
+{
+    m_document = new ScenarioDocument(this);
+    m_runner = new RunController(this);
+    m_files = new DocumentFiles(m_document, this);
+    QString dbError;
+    m_databasePath = databasePath.isEmpty() ? RunController::defaultDatabasePath(&dbError) : databasePath;
+
+    buildTabs();
+    QList<QAction*> editActions;
+    editActions = static_cast<TopologyEditor*>(m_topology)->editActions();
+    m_actions.build(this, m_document->undoStack(), editActions);
+    buildDocks();
+    connectActions();
+    connectRunner();
+
+    m_status = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(200);
+    m_progress->hide();
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+
+    connect(m_files, &DocumentFiles::status, this, &MainWindow::setStatus);
+    m_history->setDatabasePath(m_databasePath);
+    if (!dbError.isEmpty())
+        setStatus(dbError);
+
+    m_validateTimer = new QTimer(this);
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(250); // typing and drags settle before core re-validates
+    connect(m_validateTimer, &QTimer::timeout, this, &MainWindow::validateNow);
+    connect(m_document, &ScenarioDocument::changed, m_validateTimer, qOverload<>(&QTimer::start));
+    connect(m_document, &ScenarioDocument::fileStateChanged, this, &MainWindow::updateTitle);
+
+    resize(1400, 900);
+    m_defaultState = saveState();
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray())) {
+        // First start: give the form its width and Problems a few lines, once the window has its size.
+        QTimer::singleShot(0, this, [this] {
+            resizeDocks({m_scenarioDock}, {380}, Qt::Horizontal);
+            resizeDocks({m_problemsDock}, {140}, Qt::Vertical);
+        });
+    }
+    const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
+    m_actions.darkPalette->setChecked(dark);
+    MainActions::applyPalette(dark);
+    updateTitle();
+    validateNow();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildTabs()
+{
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_topology = new TopologyEditor(m_document, m_tabs);
+    m_tabs->addTab(m_topology, tr("Topology"));
+    m_replay = new ReplayWidget(m_tabs);
+    m_tabs->addTab(m_replay, tr("Replay"));
+    m_charts = new ChartsPanel(m_tabs);
+    m_tabs->addTab(m_charts, tr("Charts"));
+    connect(m_replay, &ReplayWidget::timeChanged, m_charts, &ChartsPanel::setCursorTime);
+    // A click on a time chart moves the replay there (and the cursor follows through timeChanged).
+    connect(m_charts, &ChartsPanel::timeClicked, m_replay, &ReplayWidget::setTime);
+    m_lab = new LabWidget(m_tabs);
+    m_tabs->addTab(m_lab, tr("Lab"));
+    m_history = new RunHistoryWidget(m_tabs);
+    m_tabs->addTab(m_history, tr("History"));
+    connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
+    setCentralWidget(m_tabs);
+}
+
+void MainWindow::buildDocks()
+{
+    m_panel = new ScenarioPanel(m_document, this);
+    m_scenarioDock = new QDockWidget(tr("Scenario"), this);
+    m_scenarioDock->setObjectName(QStringLiteral("ScenarioDock"));
+    m_scenarioDock->setWidget(m_panel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_scenarioDock);
+    connect(m_panel, &ScenarioPanel::openInLab, this, [this](const QString& protocol) {
+        m_tabs->setCurrentWidget(m_lab);
+        m_lab->openProtocol(protocol);
+    });
+
+    m_problems = new QListWidget(this);
+    m_problems->setWordWrap(true);
+    m_problems->setTextElideMode(Qt::ElideNone);
+    m_problemsDock = new QDockWidget(tr("Problems"), this);
+    m_problemsDock->setObjectName(QStringLiteral("ProblemsDock"));
+    m_problemsDock->setWidget(m_problems);
+    addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
+
+    m_actions.view->addAction(m_scenarioDock->toggleViewAction());
+    m_actions.view->addAction(m_problemsDock->toggleViewAction());
+    m_actions.view->addSeparator();
+    m_actions.view->addAction(m_actions.darkPalette);
+    m_actions.view->addAction(m_actions.resetLayout);
+}
+
+void MainWindow::connectActions()
+{
+    const MainActions& a = m_actions;
+    connect(a.newScenario, &QAction::triggered, m_files, &DocumentFiles::newScenario);
+    connect(a.open, &QAction::triggered, this, [this] {
+        const QString dir = m_document->filePath().isEmpty()
+                                ? toQString(core::datasetsDir()) + QStringLiteral("/scenarios")
+                                : QFileInfo(m_document->filePath()).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), dir, tr("Scenarios (*.json)"));
+        if (!path.isEmpty())
+            openScenario(path);
+    });
+    connect(a.save, &QAction::triggered, m_files, &DocumentFiles::save);
+    connect(a.saveAs, &QAction::triggered, m_files, &DocumentFiles::saveAs);
+    connect(a.exportRun, &QAction::triggered, this, &MainWindow::exportCurrentRun);
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
+    connect(a.darkPalette, &QAction::toggled, this, [this](bool dark) {
+        MainActions::applyPalette(dark);
+        QSettings().setValue(QStringLiteral("darkPalette"), dark);
+    });
+    connect(a.resetLayout, &QAction::triggered, this, [this] {
+        restoreState(m_defaultState);
+        m_scenarioDock->show();
+        m_problemsDock->show();
+    });
+    connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
+    connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
+    connect(a.scenarioFormat, &QAction::triggered, this, [] {
+        const QString docs =
+            QDir(toQString(core::datasetsDir())).absoluteFilePath(QStringLiteral("../docs/scenario-format.md"));
+        QDesktopServices::openUrl(QUrl::fromLocalFile(QDir::cleanPath(docs)));
+    });
+    connect(a.about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Coherence Studio"),
+                           tr("<b>Coherence Studio %1</b><p>Simulates KV-cache coherence for disaggregated LLM "
+                              "serving: prefill and decode on different GPUs, every KV movement a coherence "
+                              "action.</p><p>Runs are stored in %2, shared with <tt>cohsim</tt>.</p>")
+                               .arg(QStringLiteral(COH_VERSION), m_databasePath.toHtmlEscaped()));
+    });
+    const auto open = [this](const QString& path) { openScenario(path); };
+    m_actions.fillPresets(open);
+    connect(a.recent, &QMenu::aboutToShow, this, [this, open] { m_actions.fillRecent(open); });
+    m_actions.fillRecent(open);
+}
+
+void MainWindow::connectRunner()
+{
+    connect(m_runner, &RunController::started, this, [this](qint64 id) {
+        setStatus(tr("Running run #%1…").arg(id));
+        m_history->refresh(); // the Running row shows at once
+    });
+    connect(m_runner, &RunController::progress, this, [this](double fraction, const QString& text) {
+        m_progress->setValue(int(fraction * 1000));
+        setStatus(tr("Running %1% — %2").arg(int(fraction * 100)).arg(text));
+    });
+    connect(m_runner, &RunController::finished, this, [this](qint64 id, std::shared_ptr<const core::RunResult> result) {
+        updateRunEnabled();
+        m_history->refresh();
+        showRun(id, std::move(result), m_runScenario);
+        setStatus(tr("Run #%1 stored in %2").arg(id).arg(m_databasePath));
+    });
+    connect(m_runner, &RunController::failed, this, [this](const QString& error) {
+        m_runError = error;
+        updateRunEnabled();
+        m_history->refresh();
+        validateNow(); // puts the run's error at the top of Problems
+        m_problemsDock->show();
+        setStatus(tr("Run failed: %1").arg(error.section(QLatin1Char('\n'), 0, 0)));
+    });
+    connect(m_runner, &RunController::cancelled, this, [this] {
+        updateRunEnabled();
+        m_history->refresh();
+        setStatus(tr("Run cancelled (recorded as cancelled in the history)"));
+    });
+}
+
+void MainWindow::validateNow()
+{
+    m_validateTimer->stop();
+    const ScenarioDocument::Validation v = m_document->validate();
+    m_validationError = v.scenario ? QString() : v.error;
+    m_problems->clear();
+    if (!m_runError.isEmpty())
+        m_problems->addItem(tr("Last run failed: %1").arg(m_runError));
+    const QStringList lines = m_validationError.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString& line : lines)
+        m_problems->addItem(line);
+    if (m_problems->count() == 0)
+        m_problems->addItem(tr("No problems: the scenario validates."));
+    m_problemsDock->setWindowTitle(lines.isEmpty() ? tr("Problems") : tr("Problems (%1)").arg(lines.size()));
+    updateRunEnabled();
+    if (!m_runner->isRunning())
+        setStatus(m_validationError.isEmpty() ? tr("Validated") : tr("%n problem(s)", nullptr, int(lines.size())));
+}
+
+void MainWindow::updateRunEnabled()
+{
+    const bool running = m_runner->isRunning();
+    m_actions.run->setEnabled(!running && m_validationError.isEmpty());
+    m_actions.run->setToolTip(running ? tr("A run is in progress")
+                              : m_validationError.isEmpty()
+                                  ? tr("Simulate the scenario and store the run")
+                                  : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError));
+    m_actions.cancel->setEnabled(running);
+    m_actions.exportRun->setEnabled(m_currentRunId > 0);
+    m_progress->setVisible(running);
+}
+
+void MainWindow::runScenario()
+{
+    // A field still being typed in commits on focus loss: run what the form shows, not what it showed before.
+    if (QWidget* focus = QApplication::focusWidget(); focus && m_panel->isAncestorOf(focus))
+        focus->clearFocus();
+    validateNow();
+    if (!m_validationError.isEmpty() || m_runner->isRunning())
+        return;
+    m_runError.clear();
+    m_runScenario = m_document->json();
+    m_progress->setValue(0);
+    if (m_runner->start(m_runScenario, m_document->filePath(), m_databasePath)) {
+        setStatus(tr("Starting run…"));
+        updateRunEnabled();
+    }
+}
+
+void MainWindow::cancelRun()
+{
+    if (m_runner->isRunning()) {
+        m_runner->cancel();
+        setStatus(tr("Cancelling…"));
+    }
+}
+
+void MainWindow::openRun(qint64 runId)
+{
+    try {
+        core::RunStore store(toStdString(m_databasePath));
+        auto result = std::make_shared<const core::RunResult>(store.loadRun(runId));
+        const std::string json = store.scenarioJson(runId).value_or("{}");
+        showRun(runId, std::move(result), nlohmann::ordered_json::parse(json));
+        m_tabs->setCurrentWidget(m_replay);
+        setStatus(tr("Showing run #%1").arg(runId));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot open run %1").arg(runId), toQString(e.what()));
+    }
+}
+
+void MainWindow::showRun(qint64 runId, std::shared_ptr<const core::RunResult> run,
+                         const nlohmann::ordered_json& scenario)
+{
+    m_currentRunId = runId;
+    m_replay->setRun(run, scenario);
+    m_charts->setRun(run);
+    Q_UNUSED(run);
+    Q_UNUSED(scenario);
+    updateRunEnabled();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::setStatus(const QString& text)
+{
+    m_status->setText(text);
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] — Coherence Studio").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+    m_actions.save->setEnabled(m_document->isModified() || m_document->filePath().isEmpty());
+}
+
+bool MainWindow::openScenario(const QString& path)
+{
+    if (!m_files->maybeSave())
+        return false;
+    QString error;
+    if (!m_files->open(path, &error)) {
+        setStatus(tr("Cannot open %1").arg(path));
+        m_problems->clear();
+        m_problems->addItem(error);
+        m_problemsDock->show();
+        return false;
+    }
+    updateTitle();
+    validateNow();
+    return true;
+}
+
+void MainWindow::exportCurrentRun()
+{
+    if (m_currentRunId <= 0)
+        return;
+    const QString path = RunHistoryWidget::exportWithDialog(this, m_databasePath, m_currentRunId,
+                                                            RunHistoryWidget::ExportFormat::RequestsCsv);
+    if (!path.isEmpty())
+        setStatus(tr("Exported run #%1 to %2").arg(m_currentRunId).arg(path));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!m_files->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_runner->isRunning())
+        m_runner->cancel(); // the controller's destructor waits for the worker, which stores it as cancelled
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    event->accept();
+}
+
+} // namespace coh::ui

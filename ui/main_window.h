@@ -1,0 +1,98 @@
+#pragma once
+// Coherence Studio's main window: the scenario document, its editors (Topology tab, Scenario dock), the
+// Problems dock, running (Run F5 / Cancel Esc) and the tabs that show runs (Replay, Charts, History, Lab).
+
+#include "core/engine/run_result.h"
+#include "ui/main_actions.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QByteArray>
+#include <QMainWindow>
+#include <QString>
+
+#include <memory>
+
+class QDockWidget;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QTabWidget;
+class QTimer;
+
+namespace coh::ui {
+
+class ChartsPanel;
+class DocumentFiles;
+class LabWidget;
+class ReplayWidget;
+class RunController;
+class RunHistoryWidget;
+class ScenarioDocument;
+class ScenarioPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    // `databasePath` empty: core's defaultRunDatabasePath(), shared with `cohsim`.
+    explicit MainWindow(const QString& databasePath = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a scenario file (asks to save unsaved changes first); false with the error shown when it fails.
+    bool openScenario(const QString& path);
+
+    ScenarioDocument* document() const { return m_document; }
+    RunController* runController() const { return m_runner; }
+    RunHistoryWidget* historyWidget() const { return m_history; }
+    ScenarioPanel* scenarioPanel() const { return m_panel; }
+    QListWidget* problemsList() const { return m_problems; }
+    QTabWidget* tabs() const { return m_tabs; }
+    const MainActions& actions() const { return m_actions; }
+    QString statusText() const;
+
+  public slots:
+    void runScenario();
+    void cancelRun();
+    void openRun(qint64 runId);
+    void validateNow(); // what the debounce timer calls; tests call it to skip the wait
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildTabs();
+    void buildDocks();
+    void connectActions();
+    void connectRunner();
+    void exportCurrentRun();
+    void updateTitle();
+    void updateRunEnabled();
+    void setStatus(const QString& text);
+    void showRun(qint64 runId, std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenario);
+
+    ScenarioDocument* m_document = nullptr;
+    RunController* m_runner = nullptr;
+    DocumentFiles* m_files = nullptr;
+    MainActions m_actions;
+    QTabWidget* m_tabs = nullptr;
+    ScenarioPanel* m_panel = nullptr;
+    RunHistoryWidget* m_history = nullptr;
+    ReplayWidget* m_replay = nullptr;
+    ChartsPanel* m_charts = nullptr;
+    LabWidget* m_lab = nullptr;
+    QWidget* m_topology = nullptr;
+    QDockWidget* m_scenarioDock = nullptr;
+    QDockWidget* m_problemsDock = nullptr;
+    QListWidget* m_problems = nullptr;
+    QTimer* m_validateTimer = nullptr;
+    QLabel* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QString m_databasePath;
+    QString m_validationError;            // empty when the scenario validates
+    QString m_runError;                   // the last run's failure, shown in Problems until the next run
+    nlohmann::ordered_json m_runScenario; // the JSON the current run was started with
+    qint64 m_currentRunId = 0;            // run shown in Replay/Charts (Export Run exports it)
+    QByteArray m_defaultState;            // dock layout before restoring settings, for Reset Layout
+};
+
+} // namespace coh::ui

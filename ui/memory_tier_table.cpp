@@ -1,0 +1,165 @@
+#include "ui/memory_tier_table.h"
+
+#include "ui/field_problems.h"
+#include "ui/scenario_document.h"
+#include "ui/topology_defaults.h"
+
+#include <QBrush>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace coh::ui {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+const char* const kColumnKeys[] = {"tier", "capacity", "bandwidth"};
+
+} // namespace
+
+MemoryTierTable::MemoryTierTable(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_table(new QTableWidget(0, 3, this))
+    , m_add(new QPushButton(tr("Add tier"), this))
+    , m_remove(new QPushButton(tr("Remove tier"), this))
+{
+    m_table->setObjectName(QStringLiteral("memoryTiers"));
+    m_table->setHorizontalHeaderLabels({tr("Tier"), tr("Capacity"), tr("Bandwidth")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_add->setObjectName(QStringLiteral("addTier"));
+    m_remove->setObjectName(QStringLiteral("removeTier"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_remove);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table);
+    layout->addLayout(buttons);
+
+    connect(m_table, &QTableWidget::cellChanged, this, &MemoryTierTable::commitCell);
+    connect(m_add, &QPushButton::clicked, this, &MemoryTierTable::addTier);
+    connect(m_remove, &QPushButton::clicked, this, &MemoryTierTable::removeTier);
+}
+
+std::string MemoryTierTable::tierPointer(int row) const
+{
+    return m_nodePointer + "/memory/" + std::to_string(row);
+}
+
+void MemoryTierTable::setNodePointer(const std::string& pointer)
+{
+    m_nodePointer = pointer;
+    refresh();
+}
+
+void MemoryTierTable::refresh()
+{
+    m_refreshing = true;
+    const std::optional<ordered_json> memory =
+        m_nodePointer.empty() ? std::nullopt : m_document->value(m_nodePointer + "/memory");
+    const int rows = memory && memory->is_array() ? static_cast<int>(memory->size()) : 0;
+    m_table->setRowCount(rows);
+    for (int row = 0; row < rows; ++row) {
+        const ordered_json& entry = (*memory)[static_cast<std::size_t>(row)];
+        auto* combo = qobject_cast<QComboBox*>(m_table->cellWidget(row, 0));
+        if (!combo) {
+            combo = new QComboBox;
+            combo->addItems(tierNames());
+            // Look the row up when the signal fires: rows shift when a tier above is removed.
+            connect(combo, &QComboBox::currentTextChanged, this, [this, combo](const QString& text) {
+                for (int r = 0; !m_refreshing && r < m_table->rowCount(); ++r)
+                    if (m_table->cellWidget(r, 0) == combo)
+                        m_document->setValue(tierPointer(r) + "/tier", toStdString(text), tr("Change tier"));
+            });
+            m_table->setCellWidget(row, 0, combo);
+        }
+        const QString tier = entry.is_object() && entry.contains("tier") ? textFromValue(entry["tier"]) : QString();
+        if (combo->findText(tier) < 0 && !tier.isEmpty())
+            combo->addItem(tier); // an unknown tier stays visible (and red) until fixed
+        combo->setCurrentText(tier);
+        for (int column = 1; column < 3; ++column) {
+            const char* key = kColumnKeys[column];
+            const QString text = entry.is_object() && entry.contains(key) ? textFromValue(entry[key]) : QString();
+            QTableWidgetItem* item = m_table->item(row, column);
+            if (!item)
+                m_table->setItem(row, column, new QTableWidgetItem(text));
+            else if (item->text() != text)
+                item->setText(text);
+        }
+    }
+    m_remove->setEnabled(rows > 0);
+    m_add->setEnabled(!m_nodePointer.empty());
+    m_refreshing = false;
+}
+
+void MemoryTierTable::commitCell(int row, int column)
+{
+    if (m_refreshing || column == 0)
+        return;
+    const std::string pointer = tierPointer(row) + "/" + kColumnKeys[column];
+    const std::optional<ordered_json> value = valueFromText(m_table->item(row, column)->text());
+    if (value)
+        m_document->setValue(pointer, *value, tr("Edit %1").arg(QLatin1String(kColumnKeys[column])));
+    else
+        m_document->removeValue(pointer, tr("Clear %1").arg(QLatin1String(kColumnKeys[column])));
+}
+
+void MemoryTierTable::addTier()
+{
+    const std::optional<ordered_json> memory = m_document->value(m_nodePointer + "/memory");
+    // Offer the first tier the node does not have yet (a tier listed twice is an error).
+    QStringList used;
+    if (memory && memory->is_array())
+        for (const ordered_json& entry : *memory)
+            if (entry.is_object() && entry.contains("tier"))
+                used << textFromValue(entry["tier"]);
+    QString tier = tierNames().constFirst();
+    for (const QString& name : tierNames())
+        if (!used.contains(name)) {
+            tier = name;
+            break;
+        }
+    const std::size_t size = memory && memory->is_array() ? memory->size() : 0;
+    m_document->setValue(m_nodePointer + "/memory/" + std::to_string(size), defaultTier(tier),
+                         tr("Add %1 tier").arg(tier));
+}
+
+void MemoryTierTable::removeTier()
+{
+    int row = m_table->currentRow();
+    if (row < 0)
+        row = m_table->rowCount() - 1;
+    if (row >= 0)
+        m_document->removeValue(tierPointer(row), tr("Remove tier"));
+}
+
+void MemoryTierTable::showProblems(const QStringList& problemLines)
+{
+    const QSignalBlocker blocker(m_table); // colouring is not an edit
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        if (QWidget* combo = m_table->cellWidget(row, 0))
+            markField(combo, problemsAt(problemLines, tierPointer(row) + "/tier"));
+        for (int column = 1; column < 3; ++column) {
+            QTableWidgetItem* item = m_table->item(row, column);
+            if (!item)
+                continue;
+            const QStringList problems = problemsAt(problemLines, tierPointer(row) + "/" + kColumnKeys[column]);
+            item->setForeground(problems.isEmpty() ? QBrush() : QBrush(QColor(0xd3, 0x2f, 0x2f)));
+            item->setToolTip(problems.join(QLatin1Char('\n')));
+        }
+    }
+    markField(m_table, problemsAt(problemLines, m_nodePointer + "/memory"));
+}
+
+} // namespace coh::ui

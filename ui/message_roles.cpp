@@ -1,0 +1,89 @@
+#include "ui/message_roles.h"
+
+#include <QCoreApplication>
+
+namespace coh::ui {
+
+const std::array<MessageRole, kMessageRoleCount>& allMessageRoles()
+{
+    static const std::array<MessageRole, kMessageRoleCount> roles = {
+        MessageRole::Data,     MessageRole::Invalidation, MessageRole::Ack,
+        MessageRole::Forward,  MessageRole::Request,      MessageRole::Writeback,
+        MessageRole::BiasFlip, MessageRole::Migration,    MessageRole::Lease,
+    };
+    return roles;
+}
+
+MessageRole messageRoleFromName(std::string_view name)
+{
+    if (name == "invalidation")
+        return MessageRole::Invalidation;
+    if (name == "ack")
+        return MessageRole::Ack;
+    if (name == "forward")
+        return MessageRole::Forward;
+    if (name == "request")
+        return MessageRole::Request;
+    if (name == "writeback")
+        return MessageRole::Writeback;
+    if (name == "bias-flip")
+        return MessageRole::BiasFlip;
+    if (name == "migration")
+        return MessageRole::Migration;
+    if (name == "lease")
+        return MessageRole::Lease;
+    return MessageRole::Data;
+}
+
+QString messageRoleLabel(MessageRole role)
+{
+    switch (role) {
+    case MessageRole::Data:
+        return QCoreApplication::translate("MessageRole", "data");
+    case MessageRole::Invalidation:
+        return QCoreApplication::translate("MessageRole", "invalidation");
+    case MessageRole::Ack:
+        return QCoreApplication::translate("MessageRole", "ack");
+    case MessageRole::Forward:
+        return QCoreApplication::translate("MessageRole", "forward");
+    case MessageRole::Request:
+        return QCoreApplication::translate("MessageRole", "request");
+    case MessageRole::Writeback:
+        return QCoreApplication::translate("MessageRole", "writeback");
+    case MessageRole::BiasFlip:
+        return QCoreApplication::translate("MessageRole", "bias-flip");
+    case MessageRole::Migration:
+        return QCoreApplication::translate("MessageRole", "migration");
+    case MessageRole::Lease:
+        return QCoreApplication::translate("MessageRole", "lease");
+    }
+    return {};
+}
+
+QColor messageRoleColor(MessageRole role)
+{
+    // Okabe-Ito based, so the roles stay apart for colour-blind readers; data is the calm blue that dominates.
+    switch (role) {
+    case MessageRole::Data:
+        return QColor(0x00, 0x72, 0xB2);
+    case MessageRole::Invalidation:
+        return QColor(0xD5, 0x5E, 0x00);
+    case MessageRole::Ack:
+        return QColor(0x00, 0x9E, 0x73);
+    case MessageRole::Forward:
+        return QColor(0xCC, 0x79, 0xA7);
+    case MessageRole::Request:
+        return QColor(0xE6, 0x9F, 0x00);
+    case MessageRole::Writeback:
+        return QColor(0x56, 0xB4, 0xE9);
+    case MessageRole::BiasFlip:
+        return QColor(0x88, 0x22, 0x55);
+    case MessageRole::Migration:
+        return QColor(0x44, 0x44, 0x44);
+    case MessageRole::Lease:
+        return QColor(0xB8, 0xA0, 0x00);
+    }
+    return Qt::black;
+}
+
+} // namespace coh::ui

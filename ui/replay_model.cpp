@@ -1,0 +1,145 @@
+#include "ui/replay_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace coh::ui {
+
+ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson)
+    : m_run(std::move(run))
+{
+    if (!m_run)
+        return;
+    const core::RunResult& r = *m_run;
+    m_scene = ReplayScene::build(r.nodeIds, r.linkIds, scenarioJson);
+
+    for (const auto& kind : r.summary.messagesByKind)
+        m_kindRoles.push_back(messageRoleFromName(kind.role));
+
+    // Path polylines: hop by hop from each link's near end to its far end.
+    m_pathBegin.reserve(r.paths.size() + 1);
+    for (const auto& path : r.paths) {
+        m_pathBegin.push_back(static_cast<std::uint32_t>(m_points.size()));
+        double length = 0;
+        for (std::size_t h = 0; h < path.links.size(); ++h) {
+            const int link = static_cast<int>(path.links[h]);
+            const bool forward = path.forward[h];
+            if (h == 0) {
+                m_points.push_back(m_scene.linkEnd(link, forward, false));
+                m_cumLength.push_back(0);
+            }
+            const QPointF to = m_scene.linkEnd(link, forward, true);
+            length += std::hypot(to.x() - m_points.back().x(), to.y() - m_points.back().y());
+            m_points.push_back(to);
+            m_cumLength.push_back(length);
+        }
+    }
+    m_pathBegin.push_back(static_cast<std::uint32_t>(m_points.size()));
+
+    std::vector<IntervalIndex::Interval> intervals;
+    intervals.reserve(r.messages.size());
+    m_sortedStarts.reserve(r.messages.size());
+    m_end = r.summary.makespan;
+    for (const auto& m : r.messages) {
+        intervals.push_back({m.start, m.end});
+        m_sortedStarts.push_back(m.start);
+        m_end = std::max<qint64>(m_end, m.end);
+    }
+    for (const auto& req : r.requests)
+        m_end = std::max<qint64>(m_end, req.finish);
+    std::sort(m_sortedStarts.begin(), m_sortedStarts.end());
+    if (!r.messages.empty()) {
+        std::vector<qint64> durations;
+        durations.reserve(r.messages.size());
+        for (const auto& m : r.messages)
+            durations.push_back(m.end - m.start);
+        auto mid = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+        std::nth_element(durations.begin(), mid, durations.end());
+        m_medianDuration = *mid;
+    }
+    m_index = IntervalIndex(intervals);
+
+    m_linkSeries.assign(r.linkIds.size(), {-1, -1});
+    for (std::size_t i = 0; i < r.linkSeries.size(); ++i) {
+        const auto& s = r.linkSeries[i];
+        if (s.link < m_linkSeries.size())
+            m_linkSeries[s.link][s.forward ? 0 : 1] = static_cast<int>(i);
+    }
+}
+
+void ReplayModel::inFlight(qint64 t, std::vector<std::uint32_t>& out) const
+{
+    m_index.stab(t, out);
+}
+
+ReplayModel::Marker ReplayModel::marker(std::uint32_t message, qint64 t) const
+{
+    const core::MessageRecord& m = m_run->messages[message];
+    const bool routed = m.path + 1 < m_pathBegin.size();
+    const std::uint32_t begin = routed ? m_pathBegin[m.path] : 0, end = routed ? m_pathBegin[m.path + 1] : 0;
+    if (end - begin < 2) // a message that never leaves its node
+        return {nodePos(m.src), -1, true};
+    const double span = static_cast<double>(m.end - m.start);
+    const double progress = span > 0 ? std::clamp(static_cast<double>(t - m.start) / span, 0.0, 1.0) : 1.0;
+    const double target = progress * m_cumLength[end - 1];
+    // Paths have a handful of hops: a linear walk beats a binary search here.
+    std::uint32_t seg = begin + 1;
+    while (seg < end - 1 && m_cumLength[seg] < target)
+        ++seg;
+    const double segLength = m_cumLength[seg] - m_cumLength[seg - 1];
+    const double f = segLength > 0 ? (target - m_cumLength[seg - 1]) / segLength : 1.0;
+    const QPointF& a = m_points[seg - 1];
+    const QPointF& b = m_points[seg];
+    const auto& path = m_run->paths[m.path];
+    const std::size_t hop = seg - begin - 1;
+    return {a + (b - a) * f, static_cast<int>(path.links[hop]), path.forward[hop]};
+}
+
+QPolygonF ReplayModel::polyline(std::uint32_t message) const
+{
+    const core::MessageRecord& m = m_run->messages[message];
+    QPolygonF poly;
+    if (m.path + 1 < m_pathBegin.size())
+        for (auto i = m_pathBegin[m.path]; i < m_pathBegin[m.path + 1]; ++i)
+            poly << m_points[i];
+    if (poly.isEmpty())
+        poly << nodePos(m.src);
+    return poly;
+}
+
+QPointF ReplayModel::nodePos(std::uint32_t node) const
+{
+    return node < m_scene.nodes.size() ? m_scene.nodes[node].pos : QPointF();
+}
+
+double ReplayModel::linkUtilization(int link, qint64 t) const
+{
+    if (!m_run || link < 0 || static_cast<std::size_t>(link) >= m_linkSeries.size() || t < 0 ||
+        m_run->linkInterval <= 0)
+        return 0;
+    const auto bucket = static_cast<std::size_t>(t / m_run->linkInterval);
+    const double seconds = core::toSeconds(m_run->linkInterval);
+    double best = 0;
+    for (int series : m_linkSeries[static_cast<std::size_t>(link)]) {
+        if (series < 0)
+            continue;
+        const auto& s = m_run->linkSeries[static_cast<std::size_t>(series)];
+        if (bucket < s.bytesPerBucket.size() && s.bandwidthBytesPerSec > 0)
+            best = std::max(best, s.bytesPerBucket[bucket] / (s.bandwidthBytesPerSec * seconds));
+    }
+    return best;
+}
+
+qint64 ReplayModel::nextMessageStart(qint64 t) const
+{
+    auto it = std::upper_bound(m_sortedStarts.begin(), m_sortedStarts.end(), t);
+    return it == m_sortedStarts.end() ? -1 : *it;
+}
+
+qint64 ReplayModel::previousMessageStart(qint64 t) const
+{
+    auto it = std::lower_bound(m_sortedStarts.begin(), m_sortedStarts.end(), t);
+    return it == m_sortedStarts.begin() ? -1 : *(it - 1);
+}
+
+} // namespace coh::ui

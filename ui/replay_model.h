@@ -1,0 +1,79 @@
+#pragma once
+// Everything the replay needs to draw a finished run at any time t, precomputed once: each path's polyline
+// over the canvas, an interval index of the messages, the message roles and per-link utilisation lookup.
+// Plain C++ with Qt value types only; the canvas and the tests read it, nothing here paints.
+#include "core/engine/run_result.h"
+#include "ui/interval_index.h"
+#include "ui/message_roles.h"
+#include "ui/replay_scene.h"
+
+#include <QPointF>
+#include <QPolygonF>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace coh::ui {
+
+class ReplayModel {
+  public:
+    // Where one message's marker is: a point on its path and the directed link hop it is on (-1: none).
+    struct Marker {
+        QPointF pos;
+        int link = -1;
+        bool forward = true;
+    };
+
+    ReplayModel() = default;
+    ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson);
+
+    bool isEmpty() const { return !m_run; }
+    const core::RunResult* run() const { return m_run.get(); }
+    const ReplayScene& scene() const { return m_scene; }
+    // The last moment anything happens: last token or last message arrival.
+    qint64 endTime() const { return m_end; }
+
+    // Messages with start <= t < end, as indices into run()->messages; O(log n + k).
+    void inFlight(qint64 t, std::vector<std::uint32_t>& out) const;
+    std::size_t inFlightCount(qint64 t) const { return m_index.count(t); }
+
+    // Progress (t - start) / (end - start), clamped to [0, 1], as a distance along the path's polyline.
+    Marker marker(std::uint32_t message, qint64 t) const;
+    QPolygonF polyline(std::uint32_t message) const;
+    MessageRole role(std::uint32_t message) const { return kindRole(m_run->messages[message].kind); }
+    MessageRole kindRole(std::size_t kind) const
+    {
+        return kind < m_kindRoles.size() ? m_kindRoles[kind] : MessageRole::Data;
+    }
+
+    // Bytes carried in t's time bucket over what the link could carry then; the busier direction. 0 if idle.
+    double linkUtilization(int link, qint64 t) const;
+
+    // Step targets: the first message start after t / the last before t; -1 when there is none.
+    qint64 nextMessageStart(qint64 t) const;
+    qint64 previousMessageStart(qint64 t) const;
+    // The median message duration: the replay's default speed makes it last about a wall-clock second.
+    qint64 medianMessageDuration() const { return m_medianDuration; }
+
+  private:
+    QPointF nodePos(std::uint32_t node) const;
+
+    std::shared_ptr<const core::RunResult> m_run;
+    ReplayScene m_scene;
+    IntervalIndex m_index;
+    std::vector<MessageRole> m_kindRoles;
+    std::vector<qint64> m_sortedStarts;
+    // Per path: its points (source node, then each hop's far end) and cumulative lengths, flattened.
+    std::vector<std::uint32_t> m_pathBegin;
+    std::vector<QPointF> m_points;
+    std::vector<double> m_cumLength;
+    // Per link: the LinkSeries index of each direction (-1 when that direction carried nothing).
+    std::vector<std::array<int, 2>> m_linkSeries;
+    qint64 m_end = 0;
+    qint64 m_medianDuration = 0;
+};
+
+} // namespace coh::ui

@@ -1,0 +1,186 @@
+#include "ui/run_controller.h"
+
+#include "core/scenario/scenario_loader.h"
+#include "core/serving/serving_engine.h"
+#include "core/store/default_paths.h"
+#include "core/store/run_store.h"
+#include "core/workload/workload_builder.h"
+#include "ui/qt_text.h"
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrent>
+
+namespace coh::ui {
+
+struct RunController::Outcome {
+    enum class Kind { Completed, Failed, Cancelled } kind = Kind::Failed;
+    qint64 runId = 0;
+    std::shared_ptr<const core::RunResult> result;
+    QString error;
+};
+
+namespace {
+
+// Adapts the engine's heartbeat callback (worker thread) to the controller's signal (GUI thread).
+class SignalProgress final : public core::ProgressListener {
+  public:
+    explicit SignalProgress(RunController* controller)
+        : m_controller(controller)
+    {
+    }
+    void onProgress(const core::RunProgress& p) override
+    {
+        const double fraction = p.total > 0 ? double(p.completed) / double(p.total) : 0.0;
+        const QString text = RunController::tr("%1 / %2 requests, t = %3 s simulated, %4 events")
+                                 .arg(p.completed)
+                                 .arg(p.total)
+                                 .arg(core::toSeconds(p.now), 0, 'f', 1)
+                                 .arg(p.events);
+        QPointer<RunController> target = m_controller;
+        QMetaObject::invokeMethod(
+            m_controller,
+            [target, fraction, text] {
+                if (target && target->isRunning())
+                    emit target->progress(fraction, text);
+            },
+            Qt::QueuedConnection);
+    }
+
+  private:
+    RunController* m_controller;
+};
+
+} // namespace
+
+RunController::RunController(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<std::shared_ptr<const core::RunResult>>("std::shared_ptr<const coh::core::RunResult>");
+    m_watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &RunController::onWorkerDone);
+}
+
+RunController::~RunController()
+{
+    if (m_running) {
+        m_cancel = true;
+        m_watcher->waitForFinished();
+    }
+}
+
+QString RunController::defaultDatabasePath(QString* error)
+{
+    try {
+        return toQString(core::defaultRunDatabasePath());
+    } catch (const std::exception& e) {
+        if (error)
+            *error = toQString(e.what());
+        return {};
+    }
+}
+
+bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
+                          const QString& databasePath)
+{
+    if (m_running) {
+        emit failed(tr("A run is already in progress."));
+        return false;
+    }
+    // Validate here so a bad scenario is reported at once, before any thread or stored row.
+    auto scenario = std::make_shared<core::Scenario>();
+    try {
+        *scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), toStdString(scenarioPath));
+    } catch (const std::exception& e) {
+        emit failed(toQString(e.what()));
+        return false;
+    }
+    QString dbError;
+    m_databasePath = databasePath.isEmpty() ? defaultDatabasePath(&dbError) : databasePath;
+    if (m_databasePath.isEmpty()) {
+        emit failed(dbError);
+        return false;
+    }
+
+    m_cancel = false;
+    m_running = true;
+    const std::string dbPath = toStdString(m_databasePath);
+    QPointer<RunController> self = this;
+    auto work = [this, self, scenario, dbPath]() -> std::shared_ptr<Outcome> {
+        auto outcome = std::make_shared<Outcome>();
+        std::unique_ptr<core::RunStore> store;
+        core::Workload workload;
+        try {
+            // Reading a trace can take a while, so it happens here; like `cohsim run`, before the row is begun,
+            // so a trace that cannot be read leaves no run behind.
+            workload = core::buildWorkload(scenario->workload, scenario->seed);
+            // One connection per thread (RunStore's rule): this one lives and dies on the worker.
+            store = std::make_unique<core::RunStore>(dbPath);
+            outcome->runId = store->beginRun(scenario->name, scenario->json, scenario->seed);
+        } catch (const std::exception& e) {
+            outcome->error = toQString(e.what());
+            return outcome;
+        }
+        const qint64 id = outcome->runId;
+        QMetaObject::invokeMethod(
+            this,
+            [self, id] {
+                if (self)
+                    emit self->started(id);
+            },
+            Qt::QueuedConnection);
+
+        SignalProgress listener(this);
+        core::RunOptions options;
+        options.cancel = &m_cancel;
+        options.progress = &listener;
+        try {
+            auto result = std::make_shared<core::RunResult>(core::runScenario(*scenario, workload, options));
+            store->completeRun(id, *result);
+            outcome->kind = Outcome::Kind::Completed;
+            outcome->result = std::move(result);
+        } catch (const core::RunCancelled&) {
+            outcome->kind = Outcome::Kind::Cancelled;
+            try {
+                store->failRun(id, core::RunStatus::Cancelled, "cancelled by the user (Run > Cancel)");
+            } catch (const std::exception& e) {
+                outcome->error = toQString(e.what());
+            }
+        } catch (const std::exception& e) {
+            outcome->error = toQString(e.what());
+            try {
+                store->failRun(id, core::RunStatus::Failed, e.what());
+            } catch (const std::exception&) {
+                // The run stays Running and is marked Interrupted on the next open; the first error is the news.
+            }
+        }
+        return outcome;
+    };
+    m_watcher->setFuture(QtConcurrent::run(work));
+    return true;
+}
+
+void RunController::cancel()
+{
+    if (m_running)
+        m_cancel = true;
+}
+
+void RunController::onWorkerDone()
+{
+    m_running = false;
+    const std::shared_ptr<Outcome> outcome = m_watcher->result();
+    switch (outcome->kind) {
+    case Outcome::Kind::Completed:
+        emit finished(outcome->runId, outcome->result);
+        break;
+    case Outcome::Kind::Cancelled:
+        emit cancelled();
+        break;
+    case Outcome::Kind::Failed:
+        emit failed(outcome->error);
+        break;
+    }
+}
+
+} // namespace coh::ui

@@ -1,0 +1,54 @@
+#pragma once
+// Runs a scenario off the GUI thread and stores it exactly as `cohsim run` does (beginRun, then completeRun or
+// failRun). The scenario JSON is copied in, the RunResult handed back whole; progress arrives as queued signals.
+
+#include "core/engine/run_result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace coh::ui {
+
+class RunController : public QObject {
+    Q_OBJECT
+  public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override; // cancels a running run and waits for its thread
+
+    // Validates the scenario (as core::parseScenario does for `cohsim validate`), builds its workload and
+    // simulates it on a worker thread. `scenarioPath` names the file in errors and anchors relative trace paths;
+    // `databasePath` empty means core::defaultRunDatabasePath(). Returns false (and emits failed) when a run
+    // is already going or the scenario does not validate.
+    bool start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
+               const QString& databasePath = {});
+    void cancel();
+    bool isRunning() const { return m_running; }
+    // The database the last run went to (the default path resolved).
+    QString databasePath() const { return m_databasePath; }
+
+    static QString defaultDatabasePath(QString* error = nullptr);
+
+  signals:
+    void started(qint64 runId);
+    void progress(double fraction, const QString& text);
+    void finished(qint64 runId, std::shared_ptr<const coh::core::RunResult> result);
+    void failed(const QString& error);
+    void cancelled();
+
+  private:
+    struct Outcome;
+    void onWorkerDone();
+
+    QFutureWatcher<std::shared_ptr<Outcome>>* m_watcher = nullptr;
+    std::atomic<bool> m_cancel{false};
+    bool m_running = false;
+    QString m_databasePath;
+};
+
+} // namespace coh::ui

@@ -1,0 +1,226 @@
+#include "ui/run_history_model.h"
+
+#include "ui/qt_text.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace coh::ui {
+
+RunHistoryModel::RunHistoryModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RunHistoryModel::setDatabasePath(const QString& path)
+{
+    m_path = path;
+    refresh();
+}
+
+void RunHistoryModel::setError(const QString& error)
+{
+    if (error == m_error)
+        return;
+    m_error = error;
+    emit errorChanged(m_error);
+}
+
+void RunHistoryModel::refresh()
+{
+    std::vector<core::RunInfo> runs;
+    QString error;
+    if (!m_path.isEmpty()) {
+        try {
+            core::RunStore store(toStdString(m_path));
+            runs = store.listRuns();
+        } catch (const std::exception& e) {
+            error = toQString(e.what());
+        }
+    }
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+    setError(error);
+}
+
+int RunHistoryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunHistoryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const core::RunInfo* RunHistoryModel::runInfo(int row) const
+{
+    return row >= 0 && row < rowCount() ? &m_runs[static_cast<std::size_t>(row)] : nullptr;
+}
+
+qint64 RunHistoryModel::runId(int row) const
+{
+    const auto* info = runInfo(row);
+    return info ? info->id : 0;
+}
+
+int RunHistoryModel::rowOfRun(qint64 id) const
+{
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i].id == id)
+            return static_cast<int>(i);
+    return -1;
+}
+
+QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
+{
+    const core::RunInfo* run = index.isValid() ? runInfo(index.row()) : nullptr;
+    if (!run)
+        return {};
+    if (role == RunIdRole)
+        return QVariant::fromValue<qint64>(run->id);
+    if (role == Qt::ToolTipRole && index.column() == Status && !run->error.empty())
+        return toQString(run->error);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Name || index.column() == Scenario || index.column() == Status ||
+                       index.column() == Created
+                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    // EditRole keeps numbers whole so the proxy sorts them numerically; DisplayRole rounds the milliseconds.
+    // Runs without a summary (running, failed, cancelled) show blanks, not zeros.
+    if (role == Qt::DisplayRole && run->hasSummary) {
+        switch (index.column()) {
+        case TtftP50:
+        case TtftP99:
+        case TpotP50:
+        case TpotP99:
+            return QLocale().toString(data(index, Qt::EditRole).toDouble(), 'f', 2);
+        case Throughput:
+            return QLocale().toString(run->throughputTokensPerSec, 'f', 1);
+        default:
+            break;
+        }
+    }
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    const bool s = run->hasSummary;
+    switch (static_cast<Column>(index.column())) {
+    case Id:
+        return QVariant::fromValue<qint64>(run->id);
+    case Name:
+        return toQString(run->name);
+    case Scenario:
+        return toQString(run->scenarioName);
+    case Status:
+        return toQString(core::toString(run->status));
+    case Created: {
+        const QDateTime utc = QDateTime::fromString(toQString(run->createdAt), Qt::ISODate);
+        return utc.isValid() ? utc.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                             : toQString(run->createdAt);
+    }
+    case Requests:
+        return s ? QVariant::fromValue<qulonglong>(run->requests) : QVariant();
+    case TtftP50:
+        return s ? QVariant(run->ttftP50Ms) : QVariant();
+    case TtftP99:
+        return s ? QVariant(run->ttftP99Ms) : QVariant();
+    case TpotP50:
+        return s ? QVariant(run->tpotP50Ms) : QVariant();
+    case TpotP99:
+        return s ? QVariant(run->tpotP99Ms) : QVariant();
+    case Throughput:
+        return s ? QVariant(run->throughputTokensPerSec) : QVariant();
+    case Messages:
+        return s ? QVariant::fromValue<qulonglong>(run->messagesTotal) : QVariant();
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (static_cast<Column>(section)) {
+    case Id:
+        return tr("Id");
+    case Name:
+        return tr("Name");
+    case Scenario:
+        return tr("Scenario");
+    case Status:
+        return tr("Status");
+    case Created:
+        return tr("Created");
+    case Requests:
+        return tr("Requests");
+    case TtftP50:
+        return tr("TTFT p50 (ms)");
+    case TtftP99:
+        return tr("TTFT p99 (ms)");
+    case TpotP50:
+        return tr("TPOT p50 (ms)");
+    case TpotP99:
+        return tr("TPOT p99 (ms)");
+    case Throughput:
+        return tr("Throughput (tok/s)");
+    case Messages:
+        return tr("Messages");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+Qt::ItemFlags RunHistoryModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == Name)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunHistoryModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid() || index.column() != Name || role != Qt::EditRole || index.row() >= rowCount())
+        return false;
+    const QString name = value.toString().trimmed();
+    auto& run = m_runs[static_cast<std::size_t>(index.row())];
+    if (name.isEmpty() || name == toQString(run.name))
+        return false;
+    try {
+        core::RunStore store(toStdString(m_path));
+        if (!store.renameRun(run.id, toStdString(name)))
+            return false;
+    } catch (const std::exception& e) {
+        setError(toQString(e.what()));
+        return false;
+    }
+    run.name = toStdString(name);
+    emit dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+    return true;
+}
+
+bool RunHistoryModel::deleteRun(qint64 id, QString* error)
+{
+    const int row = rowOfRun(id);
+    if (row < 0)
+        return false;
+    try {
+        core::RunStore store(toStdString(m_path));
+        if (!store.deleteRun(id))
+            return false;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = toQString(e.what());
+        return false;
+    }
+    beginRemoveRows({}, row, row);
+    m_runs.erase(m_runs.begin() + row);
+    endRemoveRows();
+    return true;
+}
+
+} // namespace coh::ui

@@ -1,0 +1,67 @@
+#pragma once
+// The stored runs as a table (RunStore::listRuns, newest first). The name column is editable (renameRun).
+// A database that cannot be opened or read leaves the model empty and errorText() holds core's message.
+
+#include "core/store/run_store.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <vector>
+
+namespace coh::ui {
+
+class RunHistoryModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column {
+        Id,
+        Name,
+        Scenario,
+        Status,
+        Created,
+        Requests,
+        TtftP50,
+        TtftP99,
+        TpotP50,
+        TpotP99,
+        Throughput,
+        Messages,
+        ColumnCount
+    };
+    static constexpr int RunIdRole = Qt::UserRole + 1;
+
+    explicit RunHistoryModel(QObject* parent = nullptr);
+
+    void setDatabasePath(const QString& path); // reloads
+    QString databasePath() const { return m_path; }
+    QString errorText() const { return m_error; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    qint64 runId(int row) const;
+    int rowOfRun(qint64 id) const; // -1 when absent
+    const core::RunInfo* runInfo(int row) const;
+
+    bool deleteRun(qint64 id, QString* error = nullptr);
+
+  public slots:
+    void refresh();
+
+  signals:
+    void errorChanged(const QString& error); // empty when the database reads fine again
+
+  private:
+    void setError(const QString& error);
+
+    QString m_path;
+    QString m_error;
+    std::vector<core::RunInfo> m_runs;
+};
+
+} // namespace coh::ui

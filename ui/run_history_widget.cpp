@@ -1,0 +1,301 @@
+#include "ui/run_history_widget.h"
+
+#include "core/store/run_export.h"
+#include "core/store/run_store.h"
+#include "ui/qt_text.h"
+#include "ui/run_compare_dialog.h"
+#include "ui/run_history_model.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <fstream>
+
+namespace coh::ui {
+
+RunHistoryWidget::RunHistoryWidget(QWidget* parent)
+    : QWidget(parent)
+{
+    m_model = new RunHistoryModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterKeyColumn(-1); // any column: name, scenario, status, id
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setSortRole(Qt::EditRole);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter runs (name, scenario, status, …)"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->hide();
+    connect(m_model, &RunHistoryModel::errorChanged, this, &RunHistoryWidget::showError);
+
+    m_view = new QTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RunHistoryModel::Id, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &RunHistoryWidget::showContextMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunHistoryWidget::updateButtons);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
+        updateButtons();
+        m_view->resizeColumnsToContents();
+    });
+
+    auto makeButton = [this](const QString& text) { return new QPushButton(text, this); };
+    auto* refresh = makeButton(tr("Refresh"));
+    m_rename = makeButton(tr("Rename"));
+    m_delete = makeButton(tr("Delete…"));
+    m_export = makeButton(tr("Export"));
+    m_open = makeButton(tr("Open in Replay"));
+    m_compare = makeButton(tr("Compare"));
+    auto* exportMenu = new QMenu(m_export);
+    exportMenu->addAction(tr("Requests as CSV…"), this, [this] { exportSelected(ExportFormat::RequestsCsv); });
+    exportMenu->addAction(tr("Summary as CSV…"), this, [this] { exportSelected(ExportFormat::SummaryCsv); });
+    exportMenu->addAction(tr("Everything as JSON…"), this, [this] { exportSelected(ExportFormat::Json); });
+    m_export->setMenu(exportMenu);
+    m_compare->setToolTip(tr("Select two or more completed runs"));
+    connect(refresh, &QPushButton::clicked, this, &RunHistoryWidget::refresh);
+    connect(m_rename, &QPushButton::clicked, this, &RunHistoryWidget::renameSelected);
+    connect(m_delete, &QPushButton::clicked, this, &RunHistoryWidget::deleteSelected);
+    connect(m_open, &QPushButton::clicked, this, &RunHistoryWidget::openSelected);
+    connect(m_compare, &QPushButton::clicked, this, &RunHistoryWidget::compareSelected);
+    connect(m_view, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        if (index.column() != RunHistoryModel::Name)
+            openSelected();
+    });
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_filter, 1);
+    top->addWidget(refresh);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {m_open, m_compare, m_rename, m_export, m_delete})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_error);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(buttons);
+    updateButtons();
+}
+
+void RunHistoryWidget::setDatabasePath(const QString& path)
+{
+    m_model->setDatabasePath(path);
+}
+
+QString RunHistoryWidget::databasePath() const
+{
+    return m_model->databasePath();
+}
+
+void RunHistoryWidget::refresh()
+{
+    const QList<qint64> selected = selectedRunIds();
+    m_model->refresh();
+    for (qint64 id : selected)
+        selectRun(id);
+}
+
+QList<qint64> RunHistoryWidget::selectedRunIds() const
+{
+    QList<qint64> ids;
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(RunHistoryModel::Id);
+    for (const QModelIndex& index : rows)
+        ids << index.data(RunHistoryModel::RunIdRole).toLongLong();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void RunHistoryWidget::selectRun(qint64 id)
+{
+    const int row = m_model->rowOfRun(id);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, RunHistoryModel::Name));
+    if (!index.isValid())
+        return;
+    m_view->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    m_view->setCurrentIndex(index);
+}
+
+void RunHistoryWidget::updateButtons()
+{
+    const int count = static_cast<int>(m_view->selectionModel()->selectedRows().size());
+    m_rename->setEnabled(count == 1);
+    m_delete->setEnabled(count >= 1);
+    m_export->setEnabled(count == 1);
+    m_open->setEnabled(count == 1);
+    m_compare->setEnabled(count >= 2);
+}
+
+void RunHistoryWidget::showError(const QString& error)
+{
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+}
+
+void RunHistoryWidget::renameSelected()
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(RunHistoryModel::Name);
+    if (rows.size() == 1)
+        m_view->edit(rows.first());
+}
+
+void RunHistoryWidget::deleteSelected()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.isEmpty())
+        return;
+    QStringList names;
+    for (qint64 id : ids)
+        names << QStringLiteral("#%1").arg(id);
+    QMessageBox box(QMessageBox::Question, tr("Delete runs"),
+                    tr("Delete %n run(s) (%1) and everything stored with them? This cannot be undone.", nullptr,
+                       static_cast<int>(ids.size()))
+                        .arg(names.join(QStringLiteral(", "))),
+                    QMessageBox::Yes | QMessageBox::Cancel, this);
+    box.setDefaultButton(QMessageBox::Cancel);
+    if (box.exec() != QMessageBox::Yes)
+        return;
+    for (qint64 id : ids) {
+        QString error;
+        if (!m_model->deleteRun(id, &error) && !error.isEmpty()) {
+            showError(error);
+            return;
+        }
+    }
+}
+
+bool RunHistoryWidget::exportRun(const QString& databasePath, qint64 id, ExportFormat format, const QString& filePath,
+                                 QString* error)
+{
+    try {
+        core::RunStore store(toStdString(databasePath));
+        const auto info = store.runInfo(id);
+        if (!info) {
+            if (error)
+                *error = tr("Run %1 is not in %2.").arg(id).arg(databasePath);
+            return false;
+        }
+        const core::RunResult result = store.loadRun(id);
+        std::ofstream file(toStdString(filePath), std::ios::binary | std::ios::trunc);
+        if (!file) {
+            if (error)
+                *error = tr("Cannot write %1: check that its folder exists and is writable.").arg(filePath);
+            return false;
+        }
+        switch (format) {
+        case ExportFormat::Json:
+            file << core::exportJson(*info, store.scenarioJson(id).value_or(""), result).dump(2) << '\n';
+            break;
+        case ExportFormat::SummaryCsv:
+            core::writeSummaryCsv(file, result.summary);
+            break;
+        case ExportFormat::RequestsCsv:
+            core::writeRequestsCsv(file, result);
+            break;
+        }
+        file.close();
+        if (!file) {
+            if (error)
+                *error = tr("Writing %1 failed (disk full?).").arg(filePath);
+            return false;
+        }
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = toQString(e.what());
+        return false;
+    }
+}
+
+QString RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
+                                           ExportFormat preferred)
+{
+    const QString csv = tr("Requests as CSV (*.csv)"), summary = tr("Summary as CSV (*.csv)"),
+                  json = tr("Everything as JSON (*.json)");
+    QString filter = preferred == ExportFormat::Json ? json : preferred == ExportFormat::SummaryCsv ? summary : csv;
+    const QString suggested = QStringLiteral("run-%1%2")
+                                  .arg(id)
+                                  .arg(preferred == ExportFormat::Json         ? QStringLiteral(".json")
+                                       : preferred == ExportFormat::SummaryCsv ? QStringLiteral("-summary.csv")
+                                                                               : QStringLiteral(".csv"));
+    const QString path =
+        QFileDialog::getSaveFileName(parent, tr("Export run %1").arg(id), suggested,
+                                     QStringList{csv, summary, json}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty())
+        return {};
+    const ExportFormat format = filter == json      ? ExportFormat::Json
+                                : filter == summary ? ExportFormat::SummaryCsv
+                                                    : ExportFormat::RequestsCsv;
+    QString error;
+    if (!exportRun(databasePath, id, format, path, &error)) {
+        QMessageBox::warning(parent, tr("Export failed"), error);
+        return {};
+    }
+    return path;
+}
+
+void RunHistoryWidget::exportSelected(ExportFormat format)
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() == 1)
+        exportWithDialog(this, databasePath(), ids.first(), format);
+}
+
+void RunHistoryWidget::openSelected()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() == 1)
+        emit openRun(ids.first());
+}
+
+void RunHistoryWidget::compareSelected()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() < 2)
+        return;
+    auto* dialog = new RunCompareDialog(databasePath(), ids, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void RunHistoryWidget::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    const int count = static_cast<int>(selectedRunIds().size());
+    menu.addAction(tr("Open in Replay"), this, &RunHistoryWidget::openSelected)->setEnabled(count == 1);
+    menu.addAction(tr("Compare"), this, &RunHistoryWidget::compareSelected)->setEnabled(count >= 2);
+    menu.addAction(tr("Rename"), this, &RunHistoryWidget::renameSelected)->setEnabled(count == 1);
+    QMenu* exportMenu = menu.addMenu(tr("Export"));
+    exportMenu->setEnabled(count == 1);
+    exportMenu->addAction(tr("Requests as CSV…"), this, [this] { exportSelected(ExportFormat::RequestsCsv); });
+    exportMenu->addAction(tr("Summary as CSV…"), this, [this] { exportSelected(ExportFormat::SummaryCsv); });
+    exportMenu->addAction(tr("Everything as JSON…"), this, [this] { exportSelected(ExportFormat::Json); });
+    menu.addSeparator();
+    menu.addAction(tr("Delete…"), this, &RunHistoryWidget::deleteSelected)->setEnabled(count >= 1);
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+} // namespace coh::ui

@@ -1,0 +1,70 @@
+#pragma once
+// The History tab: every stored run, filterable and sortable, with rename, delete, export (the same output as
+// `cohsim export`), open in Replay and compare. A database that cannot be read shows core's error here.
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace coh::ui {
+
+class RunHistoryModel;
+
+class RunHistoryWidget : public QWidget {
+    Q_OBJECT
+  public:
+    enum class ExportFormat { RequestsCsv, SummaryCsv, Json };
+
+    explicit RunHistoryWidget(QWidget* parent = nullptr);
+
+    void setDatabasePath(const QString& path);
+    QString databasePath() const;
+
+    RunHistoryModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QList<qint64> selectedRunIds() const;
+    void selectRun(qint64 id);
+
+    // Writes one run as `cohsim export ID [--summary] [--format json]` would; false with core's message on error.
+    static bool exportRun(const QString& databasePath, qint64 id, ExportFormat format, const QString& filePath,
+                          QString* error);
+    // Asks for a file (the format follows the chosen filter) and exports; the written path, or empty.
+    static QString exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id, ExportFormat preferred);
+
+  public slots:
+    void refresh();
+    void renameSelected();
+    void deleteSelected(); // asks for confirmation
+    void exportSelected(ExportFormat format);
+    void openSelected();
+    void compareSelected();
+
+  signals:
+    void openRun(qint64 id);
+
+  private:
+    void updateButtons();
+    void showError(const QString& error);
+    void showContextMenu(const QPoint& pos);
+
+    RunHistoryModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_view = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_error = nullptr;
+    QPushButton* m_rename = nullptr;
+    QPushButton* m_delete = nullptr;
+    QPushButton* m_export = nullptr;
+    QPushButton* m_open = nullptr;
+    QPushButton* m_compare = nullptr;
+};
+
+} // namespace coh::ui

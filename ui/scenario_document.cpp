@@ -1,0 +1,178 @@
+#include "ui/scenario_document.h"
+
+#include "core/scenario/json_reader.h"
+#include "core/scenario/scenario_loader.h"
+#include "ui/qt_text.h"
+#include "ui/set_json_value_command.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QUndoStack>
+
+namespace coh::ui {
+
+using nlohmann::ordered_json;
+using Pointer = ordered_json::json_pointer;
+
+ScenarioDocument::ScenarioDocument(QObject* parent)
+    : QObject(parent)
+    , m_root(ordered_json::object())
+    , m_undo(new QUndoStack(this))
+{
+    connect(m_undo, &QUndoStack::cleanChanged, this, &ScenarioDocument::fileStateChanged);
+}
+
+ScenarioDocument::~ScenarioDocument() = default;
+
+bool ScenarioDocument::open(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: cannot open the file: %2").arg(path, file.errorString());
+        return false;
+    }
+    const std::string text = file.readAll().toStdString();
+    ordered_json root;
+    try {
+        root = ordered_json::parse(text);
+    } catch (const ordered_json::parse_error&) {
+        // core words the syntax error (file, line, column, fix) exactly as `cohsim validate` does.
+        try {
+            core::parseJsonText(text, toStdString(path));
+        } catch (const core::InputError& e) {
+            if (error)
+                *error = toQString(e.what());
+        }
+        return false;
+    }
+    reset(std::move(root), path);
+    return true;
+}
+
+bool ScenarioDocument::saveAs(const QString& path, QString* error)
+{
+    QSaveFile file(path);
+    const std::string text = m_root.dump(2) + "\n";
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !file.commit()) {
+        if (error)
+            *error = tr("%1: cannot save: %2").arg(path, file.errorString());
+        return false;
+    }
+    m_path = path;
+    m_undo->setClean();
+    emit fileStateChanged();
+    return true;
+}
+
+void ScenarioDocument::reset(ordered_json root, const QString& path)
+{
+    m_root = std::move(root);
+    m_path = path;
+    m_undo->clear();
+    emit changed(QString());
+    emit fileStateChanged();
+}
+
+QString ScenarioDocument::displayName() const
+{
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).fileName();
+    auto name = m_root.find("name");
+    if (name != m_root.end() && name->is_string() && !name->get<std::string>().empty())
+        return toQString(name->get<std::string>());
+    return tr("Untitled");
+}
+
+bool ScenarioDocument::isModified() const
+{
+    return !m_undo->isClean();
+}
+
+void ScenarioDocument::setValue(const std::string& pointer, ordered_json value, const QString& text, int mergeId)
+{
+    // Missing parents are part of the edit (set at the first missing ancestor), so undo removes them too.
+    Pointer target(pointer);
+    while (!target.empty() && !target.parent_pointer().empty() && !m_root.contains(target.parent_pointer())) {
+        // A new array starts at index 0 ("/topology/nodes/0" in an empty scenario).
+        if (target.back() == "0")
+            value = ordered_json::array({std::move(value)});
+        else
+            value = ordered_json{{target.back(), std::move(value)}};
+        target = target.parent_pointer();
+    }
+    const std::string at = target.to_string();
+    std::optional<ordered_json> before = this->value(at);
+    if (before == value && mergeId == 0)
+        return;
+    m_undo->push(new SetJsonValueCommand(this, at, std::move(before), std::move(value), text, mergeId));
+}
+
+void ScenarioDocument::removeValue(const std::string& pointer, const QString& text)
+{
+    std::optional<ordered_json> before = value(pointer);
+    if (!before)
+        return;
+    m_undo->push(new SetJsonValueCommand(this, pointer, std::move(before), std::nullopt, text));
+}
+
+std::optional<ordered_json> ScenarioDocument::value(const std::string& pointer) const
+{
+    try {
+        const Pointer ptr(pointer);
+        if (m_root.contains(ptr))
+            return m_root.at(ptr);
+    } catch (const ordered_json::exception&) {
+        // A malformed pointer names nothing.
+    }
+    return std::nullopt;
+}
+
+void ScenarioDocument::applyValue(const std::string& pointer, const std::optional<ordered_json>& value)
+{
+    applyChange(pointer, this->value(pointer).has_value(), value);
+}
+
+void ScenarioDocument::applyChange(const std::string& pointer, bool existedBefore,
+                                   const std::optional<ordered_json>& value)
+{
+    const Pointer ptr(pointer);
+    if (ptr.empty()) {
+        m_root = value.value_or(ordered_json::object());
+    } else {
+        const Pointer parentPtr = ptr.parent_pointer();
+        ordered_json* parent = m_root.contains(parentPtr) ? &m_root.at(parentPtr) : nullptr;
+        const std::string& key = ptr.back();
+        if (!value) {
+            if (parent && parent->is_array())
+                parent->erase(std::stoul(key));
+            else if (parent && parent->is_object())
+                parent->erase(key);
+        } else if (!existedBefore && parent && parent->is_array()) {
+            const std::size_t index = std::min<std::size_t>(std::stoul(key), parent->size());
+            parent->insert(parent->begin() + static_cast<std::ptrdiff_t>(index), *value);
+        } else {
+            m_root[ptr] = *value; // creates missing parent objects
+        }
+    }
+    emit changed(toQString(pointer));
+}
+
+ScenarioDocument::Validation ScenarioDocument::validate() const
+{
+    Validation result;
+    try {
+        // core reads plain nlohmann::json; key order does not matter to it.
+        const nlohmann::json root = nlohmann::json::parse(m_root.dump());
+        result.scenario = core::parseScenario(root, toStdString(m_path));
+    } catch (const core::InputError& e) {
+        result.error = toQString(e.what());
+    } catch (const std::exception& e) {
+        result.error = toQString(e.what());
+    }
+    return result;
+}
+
+} // namespace coh::ui

@@ -1,0 +1,213 @@
+#include "ui/scenario_panel.h"
+
+#include "core/scenario/model_catalog.h"
+#include "core/scenario/scenario.h"
+#include "ui/coherence_form.h"
+#include "ui/qt_text.h"
+#include "ui/scenario_document.h"
+#include "ui/scenario_fields.h"
+#include "ui/workload_form.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace coh::ui {
+
+namespace {
+
+QGroupBox* section(const QString& title, QWidget* content, QWidget* parent)
+{
+    auto* box = new QGroupBox(title, parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(content);
+    return box;
+}
+
+QString ms(core::SimTime t)
+{
+    return QStringLiteral("%1 ms").arg(double(t) * 1e-6);
+}
+
+} // namespace
+
+ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_fields(new ScenarioFields(document, this))
+{
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->addWidget(section(tr("Scenario"), buildGeneral(), content));
+    layout->addWidget(section(tr("Model"), buildModel(), content));
+    m_workload = new WorkloadForm(document, content);
+    layout->addWidget(section(tr("Workload"), m_workload, content));
+    layout->addWidget(section(tr("Serving"), buildServing(), content));
+    m_coherence = new CoherenceForm(document, content);
+    connect(m_coherence, &CoherenceForm::openInLab, this, &ScenarioPanel::openInLab);
+    layout->addWidget(section(tr("Coherence"), m_coherence, content));
+    layout->addWidget(section(tr("SLO, record and metrics"), buildLimits(), content));
+    layout->addStretch(1);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fields shrink; long text scrolls in place
+    content->setMinimumWidth(320);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    try {
+        m_catalog = core::ModelCatalog::loadDefault();
+    } catch (const std::exception& e) {
+        m_catalogError = toQString(e.what());
+    }
+    // Topology edits (drags) only matter here for the home node list: refresh once they settle.
+    m_topologyRefresh = new QTimer(this);
+    m_topologyRefresh->setSingleShot(true);
+    m_topologyRefresh->setInterval(150);
+    connect(m_topologyRefresh, &QTimer::timeout, this, &ScenarioPanel::refresh);
+    connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::onChanged);
+    refresh();
+}
+
+QWidget* ScenarioPanel::buildGeneral()
+{
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_name = m_fields->text("/name", tr("name"), false, page);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Description"), m_fields->text("/description", tr("description"), true, page));
+    form->addRow(tr("Seed"), m_fields->value("/seed", tr("seed"), QString::number(core::Scenario{}.seed), page));
+    return page;
+}
+
+QWidget* ScenarioPanel::buildModel()
+{
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_model = new QComboBox(page);
+    connect(m_model, &QComboBox::activated, this, &ScenarioPanel::setModel);
+    form->addRow(tr("Model"), m_model);
+    m_modelInfo = new QLabel(page);
+    m_modelInfo->setWordWrap(true);
+    form->addRow(m_modelInfo);
+    return page;
+}
+
+QWidget* ScenarioPanel::buildServing()
+{
+    const core::ServingSpec d;
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    auto value = [&](const char* pointer, const QString& label, const QString& def) {
+        form->addRow(label, m_fields->value(pointer, label.toLower(), def, page));
+    };
+    value("/serving/block_tokens", tr("Block tokens"), QString::number(d.blockTokens));
+    form->addRow(tr("Router"), m_fields->choice("/serving/router", tr("router"),
+                                                {QStringLiteral("round_robin"), QStringLiteral("least_loaded")},
+                                                toQString(core::toString(d.router)), page));
+    value("/serving/prefill/max_batch_size", tr("Prefill max batch size"), QString::number(d.prefillMaxBatchSize));
+    value("/serving/prefill/max_batch_tokens", tr("Prefill max batch tokens"),
+          QString::number(d.prefillMaxBatchTokens));
+    value("/serving/decode/max_batch_size", tr("Decode max batch size"), QString::number(d.decodeMaxBatchSize));
+    value("/serving/iteration_overhead", tr("Iteration overhead"), ms(d.iterationOverhead));
+    value("/serving/flops_efficiency", tr("FLOP/s efficiency"), QString::number(d.flopsEfficiency));
+    value("/serving/bandwidth_efficiency", tr("Bandwidth efficiency"), QString::number(d.bandwidthEfficiency));
+    value("/serving/kv_memory_fraction", tr("KV memory fraction"), QString::number(d.kvMemoryFraction));
+    return page;
+}
+
+QWidget* ScenarioPanel::buildLimits()
+{
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("TTFT SLO"), m_fields->value("/slo/ttft", tr("TTFT SLO"), ms(core::SloSpec{}.ttft), page));
+    form->addRow(tr("TPOT SLO"), m_fields->value("/slo/tpot", tr("TPOT SLO"), ms(core::SloSpec{}.tpot), page));
+    auto* maxMessages = m_fields->value("/record/max_messages", tr("record max_messages"),
+                                        QString::number(core::RecordSpec{}.maxMessages), page);
+    maxMessages->setToolTip(tr("Messages kept for replay; beyond this the record is a uniform sample (0 = none)"));
+    form->addRow(tr("Recorded messages"), maxMessages);
+    form->addRow(tr("Link series interval"), m_fields->value("/metrics/link_interval", tr("link interval"),
+                                                             ms(core::MetricsSpec{}.linkInterval), page));
+    return page;
+}
+
+void ScenarioPanel::setModel()
+{
+    const QString name = m_model->currentData().toString();
+    if (name.isEmpty())
+        return; // the inline model entry: nothing to change
+    const auto current = m_document->value("/model");
+    if (current && current->is_string() && toQString(current->get<std::string>()) == name)
+        return;
+    m_document->setValue("/model", toStdString(name), tr("Model: %1").arg(name));
+}
+
+void ScenarioPanel::updateModelInfo()
+{
+    const auto v = m_document->value("/model");
+    QString text = m_catalogError;
+    const core::ModelSpec* spec = m_catalog && v && v->is_string() ? m_catalog->find(v->get<std::string>()) : nullptr;
+    if (spec)
+        text = tr("%1 layers, %2 of %3 heads for KV, head dim %4, %5 B params; KV %6 bytes per token")
+                   .arg(spec->layers)
+                   .arg(spec->kvHeads)
+                   .arg(spec->heads)
+                   .arg(spec->headDim)
+                   .arg(spec->params * 1e-9, 0, 'f', 2)
+                   .arg(spec->kvBytesPerToken());
+    else if (v && v->is_object())
+        text = tr("Inline model (edit its keys in the scenario file).");
+    m_modelInfo->setText(text);
+}
+
+void ScenarioPanel::onChanged(const QString& pointer)
+{
+    if (pointer.startsWith(QLatin1String("/topology")))
+        m_topologyRefresh->start();
+    else
+        refresh();
+}
+
+void ScenarioPanel::refresh()
+{
+    m_topologyRefresh->stop();
+    m_fields->refresh();
+    m_workload->refresh();
+    m_coherence->refresh();
+
+    const QSignalBlocker blocker(m_model);
+    m_model->clear();
+    const auto v = m_document->value("/model");
+    if (v && v->is_object())
+        m_model->addItem(tr("inline: %1").arg(toQString(v->value("name", std::string()))), QString());
+    if (m_catalog)
+        for (const std::string& name : m_catalog->names())
+            m_model->addItem(toQString(name), toQString(name));
+    if (v && v->is_string()) {
+        int index = m_model->findData(toQString(v->get<std::string>()), Qt::UserRole, Qt::MatchFixedString);
+        if (index < 0) {
+            m_model->addItem(toQString(v->get<std::string>()), toQString(v->get<std::string>()));
+            index = m_model->count() - 1;
+        }
+        m_model->setCurrentIndex(index);
+    } else {
+        m_model->setCurrentIndex(v ? 0 : -1);
+    }
+    updateModelInfo();
+}
+
+} // namespace coh::ui

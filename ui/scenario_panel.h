@@ -1,0 +1,61 @@
+#pragma once
+// The "Scenario" dock: every section of the scenario except the topology (which the Topology tab edits).
+// Each field edit is one undo step on the document; the panel refreshes whenever the document changes.
+
+#include "core/scenario/model_catalog.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTimer;
+
+namespace coh::ui {
+
+class CoherenceForm;
+class ScenarioDocument;
+class ScenarioFields;
+class WorkloadForm;
+
+class ScenarioPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ScenarioPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    QLineEdit* nameEdit() const { return m_name; }
+    QComboBox* modelCombo() const { return m_model; }
+    WorkloadForm* workloadForm() const { return m_workload; }
+    CoherenceForm* coherenceForm() const { return m_coherence; }
+
+  public slots:
+    void refresh();
+
+  signals:
+    void openInLab(const QString& protocol);
+
+  private:
+    QWidget* buildGeneral();
+    QWidget* buildModel();
+    QWidget* buildServing();
+    QWidget* buildLimits();
+    void setModel();
+    void updateModelInfo();
+    void onChanged(const QString& pointer);
+
+    ScenarioDocument* m_document;
+    ScenarioFields* m_fields;
+    QLineEdit* m_name = nullptr;
+    QComboBox* m_model = nullptr;
+    QLabel* m_modelInfo = nullptr;
+    WorkloadForm* m_workload = nullptr;
+    CoherenceForm* m_coherence = nullptr;
+    QTimer* m_topologyRefresh = nullptr;
+    std::optional<core::ModelCatalog> m_catalog; // read once: the catalog file does not change under us
+    QString m_catalogError;
+};
+
+} // namespace coh::ui

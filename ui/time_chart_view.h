@@ -1,0 +1,48 @@
+#pragma once
+// A chart whose x axis is simulated time (seconds): shows a vertical cursor at the replay's time and turns
+// a click in the plot area into a time, so charts and replay stay on the same moment.
+#include <QChartView>
+
+class QAbstractSeries;
+class QLineSeries;
+class QValueAxis;
+
+namespace coh::ui {
+
+class TimeChartView : public QChartView {
+    Q_OBJECT
+  public:
+    TimeChartView(const QString& title, const QString& yTitle, QWidget* parent = nullptr);
+
+    QValueAxis* axisX() const { return m_axisX; }
+    QValueAxis* axisY() const { return m_axisY; }
+    QLineSeries* cursor() const { return m_cursor; }
+
+    // Adds a data series on this chart's axes (QLineSeries, QScatterSeries or QAreaSeries).
+    void addData(QAbstractSeries* series);
+    // Removes every data series, keeps the cursor.
+    void clearData();
+    // x over [0, xMax] seconds, y over [0, yMax] (a little headroom so the top point is not on the frame).
+    void setRanges(double xMax, double yMax);
+
+    void setCursorTime(qint64 ns);
+    qint64 cursorTime() const { return m_cursorTime; }
+    // The simulated time under a viewport position, or -1 outside the plot area.
+    qint64 timeAt(QPointF viewportPos) const;
+
+  signals:
+    void timeClicked(qint64 ns);
+
+  protected:
+    void mousePressEvent(QMouseEvent* event) override;
+
+  private:
+    void placeCursor();
+
+    QValueAxis* m_axisX = nullptr;
+    QValueAxis* m_axisY = nullptr;
+    QLineSeries* m_cursor = nullptr;
+    qint64 m_cursorTime = 0;
+};
+
+} // namespace coh::ui

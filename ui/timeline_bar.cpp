@@ -1,0 +1,197 @@
+#include "ui/timeline_bar.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+
+namespace coh::ui {
+namespace {
+
+// Powers of ten of simulated seconds per wall second. Below 0.1x because coherence messages last micro-
+// seconds: at 1e-6x one microsecond of simulated time takes a second to watch.
+constexpr int kMinSpeedExp = -6;
+constexpr int kMaxSpeedExp = 3;
+constexpr double kDefaultPlaySeconds = 60;
+
+} // namespace
+
+TimelineBar::TimelineBar(QWidget* parent)
+    : QWidget(parent)
+{
+    m_stepBack = new QToolButton(this);
+    m_stepBack->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    m_stepBack->setToolTip(tr("Step back to the previous message start"));
+    m_play = new QToolButton(this);
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_play->setToolTip(tr("Play / pause (Space)"));
+    m_stepForward = new QToolButton(this);
+    m_stepForward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_stepForward->setToolTip(tr("Step forward to the next message start"));
+
+    m_speed = new QComboBox(this);
+    m_speed->setToolTip(tr("Simulated time per wall-clock second"));
+    for (int e = kMinSpeedExp; e <= kMaxSpeedExp; ++e) {
+        const double s = std::pow(10.0, e);
+        m_speed->addItem(QStringLiteral("%1x").arg(s, 0, 'g', 6), s);
+    }
+    m_speed->setCurrentIndex(-kMinSpeedExp); // 1x
+
+    m_skipIdle = new QCheckBox(tr("Skip idle"), this);
+    m_skipIdle->setToolTip(tr("While playing, jump to the next message when nothing is in flight"));
+    m_skipIdle->setChecked(true);
+
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setRange(0, 0);
+    m_slider->setPageStep(kSliderSteps / 100);
+    m_label = new QLabel(this);
+    m_label->setMinimumWidth(m_label->fontMetrics().horizontalAdvance(QStringLiteral("000.000 ms / 000.000 ms")));
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(m_stepBack);
+    layout->addWidget(m_play);
+    layout->addWidget(m_stepForward);
+    layout->addWidget(m_speed);
+    layout->addWidget(m_skipIdle);
+    layout->addWidget(m_slider, 1);
+    layout->addWidget(m_label);
+
+    m_timer.setInterval(16); // ~60 Hz
+    connect(&m_timer, &QTimer::timeout, this, &TimelineBar::tick);
+    connect(m_play, &QToolButton::clicked, this, &TimelineBar::togglePlay);
+    connect(m_stepForward, &QToolButton::clicked, this, [this] { emit stepRequested(+1); });
+    connect(m_stepBack, &QToolButton::clicked, this, [this] { emit stepRequested(-1); });
+    connect(m_slider, &QSlider::valueChanged, this, [this](int value) { emit seekRequested(sliderToTime(value)); });
+    updateLabel();
+}
+
+void TimelineBar::setRange(qint64 end)
+{
+    pause();
+    m_end = std::max<qint64>(0, end);
+    {
+        const QSignalBlocker block(m_slider);
+        // Short runs get one nanosecond per step; long ones kSliderSteps steps over the whole run.
+        m_slider->setRange(0, static_cast<int>(std::min<qint64>(m_end, kSliderSteps)));
+        m_slider->setPageStep(std::max(1, m_slider->maximum() / 100));
+    }
+    if (m_end > 0)
+        setSpeed(static_cast<double>(m_end) * 1e-9 / kDefaultPlaySeconds);
+    setTime(0);
+}
+
+void TimelineBar::setTime(qint64 t)
+{
+    m_time = std::clamp<qint64>(t, 0, m_end);
+    // A seek from outside (scrubbing while playing) moves the play head; our own ticks keep their fraction.
+    if (static_cast<qint64>(m_playTime) != m_time)
+        m_playTime = static_cast<double>(m_time);
+    const QSignalBlocker block(m_slider);
+    m_slider->setValue(timeToSlider(m_time));
+    updateLabel();
+}
+
+double TimelineBar::speed() const
+{
+    return m_speed->currentData().toDouble();
+}
+
+void TimelineBar::setSpeed(double simSecondsPerSecond)
+{
+    // The nearest power of ten on the list.
+    const int e = std::clamp(static_cast<int>(std::lround(std::log10(std::max(simSecondsPerSecond, 1e-12)))),
+                             kMinSpeedExp, kMaxSpeedExp);
+    m_speed->setCurrentIndex(e - kMinSpeedExp);
+}
+
+bool TimelineBar::skipIdle() const
+{
+    return m_skipIdle->isChecked();
+}
+
+void TimelineBar::play()
+{
+    if (isPlaying() || m_end <= 0)
+        return;
+    if (m_time >= m_end)
+        emit seekRequested(0);
+    m_playTime = static_cast<double>(m_time);
+    m_wall.start();
+    m_timer.start();
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    emit playingChanged(true);
+}
+
+void TimelineBar::pause()
+{
+    if (!isPlaying())
+        return;
+    m_timer.stop();
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    emit playingChanged(false);
+}
+
+void TimelineBar::togglePlay()
+{
+    if (isPlaying())
+        pause();
+    else
+        play();
+}
+
+void TimelineBar::tick()
+{
+    // Wall time actually elapsed, so a slow frame does not slow the replay down.
+    const double wallSeconds = static_cast<double>(m_wall.nsecsElapsed()) * 1e-9;
+    m_wall.restart();
+    m_playTime = std::min(static_cast<double>(m_end), m_playTime + wallSeconds * speed() * 1e9);
+    const auto next = static_cast<qint64>(m_playTime);
+    if (next != m_time)
+        emit seekRequested(next);
+    if (next >= m_end)
+        pause();
+}
+
+qint64 TimelineBar::sliderToTime(int value) const
+{
+    const int max = m_slider->maximum();
+    if (max <= 0)
+        return 0;
+    return static_cast<qint64>(std::llround(static_cast<double>(value) * static_cast<double>(m_end) / max));
+}
+
+int TimelineBar::timeToSlider(qint64 t) const
+{
+    const int max = m_slider->maximum();
+    if (m_end <= 0)
+        return 0;
+    return static_cast<int>(std::llround(static_cast<double>(t) * max / static_cast<double>(m_end)));
+}
+
+void TimelineBar::updateLabel()
+{
+    m_label->setText(QStringLiteral("%1 / %2").arg(formatTime(m_time), formatTime(m_end)));
+}
+
+QString TimelineBar::formatTime(qint64 ns)
+{
+    const double v = static_cast<double>(ns);
+    const double a = std::abs(v);
+    if (a < 1e3)
+        return tr("%1 ns").arg(ns);
+    if (a < 1e6)
+        return tr("%1 µs").arg(v / 1e3, 0, 'f', 3);
+    if (a < 1e9)
+        return tr("%1 ms").arg(v / 1e6, 0, 'f', 3);
+    return tr("%1 s").arg(v / 1e9, 0, 'f', 3);
+}
+
+} // namespace coh::ui

@@ -1,0 +1,76 @@
+#pragma once
+// Transport controls for the replay: play/pause, speed, step to the previous/next message start, and a
+// scrubber over [0, end]. Playing is pull-based: a 60 Hz timer asks for the next time, no per-message signal.
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+class QToolButton;
+
+namespace coh::ui {
+
+class TimelineBar : public QWidget {
+    Q_OBJECT
+  public:
+    static constexpr int kSliderSteps = 1'000'000; // scrubber resolution: end / this per step
+
+    explicit TimelineBar(QWidget* parent = nullptr);
+
+    // Also picks a default speed that plays the whole run in about a minute.
+    void setRange(qint64 end);
+    qint64 end() const { return m_end; }
+    // Shows t without emitting seekRequested (the owner calls this after it moved time).
+    void setTime(qint64 t);
+    qint64 time() const { return m_time; }
+    bool isPlaying() const { return m_timer.isActive(); }
+    // Simulated seconds per wall-clock second.
+    double speed() const;
+    void setSpeed(double simSecondsPerSecond);
+
+    QSlider* slider() const { return m_slider; }
+    QToolButton* playButton() const { return m_play; }
+    QToolButton* stepForwardButton() const { return m_stepForward; }
+    QToolButton* stepBackButton() const { return m_stepBack; }
+    QComboBox* speedBox() const { return m_speed; }
+    // While playing, jump over stretches with nothing in flight (the owner decides what is idle).
+    bool skipIdle() const;
+    QCheckBox* skipIdleBox() const { return m_skipIdle; }
+
+    // 1.25 ms, 830 ns, 12.000 s: the unit that keeps the number short.
+    static QString formatTime(qint64 ns);
+
+  public slots:
+    void play();
+    void pause();
+    void togglePlay();
+
+  signals:
+    void seekRequested(qint64 t);
+    void stepRequested(int direction); // +1 next message start, -1 previous
+    void playingChanged(bool playing);
+
+  private:
+    void tick();
+    qint64 sliderToTime(int value) const;
+    int timeToSlider(qint64 t) const;
+    void updateLabel();
+
+    QToolButton* m_play = nullptr;
+    QToolButton* m_stepBack = nullptr;
+    QToolButton* m_stepForward = nullptr;
+    QComboBox* m_speed = nullptr;
+    QCheckBox* m_skipIdle = nullptr;
+    QSlider* m_slider = nullptr;
+    QLabel* m_label = nullptr;
+    QTimer m_timer;
+    QElapsedTimer m_wall;
+    double m_playTime = 0; // fractional ns, so slow speeds still advance
+    qint64 m_time = 0;
+    qint64 m_end = 0;
+};
+
+} // namespace coh::ui

@@ -1,0 +1,67 @@
+#include "ui/topology_editor.h"
+
+#include "ui/node_palette.h"
+#include "ui/property_editor.h"
+#include "ui/scenario_document.h"
+#include "ui/topology_scene.h"
+#include "ui/topology_view.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QSplitter>
+#include <QTimer>
+#include <QUndoStack>
+
+namespace coh::ui {
+
+TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent)
+    , m_document(doc)
+    , m_scene(new TopologyScene(doc, this))
+    , m_view(new TopologyView(m_scene, this))
+    , m_palette(new NodePalette(this))
+    , m_properties(new PropertyEditor(doc, this))
+{
+    setObjectName(QStringLiteral("topologyEditor"));
+    m_view->setObjectName(QStringLiteral("topologyView"));
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_palette);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_properties);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({150, 600, 280});
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    // Zoom, fit and layout shortcuts work anywhere inside the editor (not in the rest of the window); Delete
+    // and L only on the canvas.
+    for (QAction* action : editActions())
+        if (action->shortcutContext() == Qt::WidgetWithChildrenShortcut)
+            addAction(action);
+
+    connect(m_palette, &NodePalette::nodeRequested, m_view, &TopologyView::addNodeAtCenter);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, &TopologyEditor::onSceneSelectionChanged);
+    // A newly opened scenario is framed once the view has its real size.
+    connect(m_document, &ScenarioDocument::changed, this, [this](const QString& pointer) {
+        if (pointer.isEmpty() && m_document->undoStack()->count() == 0)
+            QTimer::singleShot(0, m_view, &TopologyView::fitToView);
+    });
+}
+
+QList<QAction*> TopologyEditor::editActions() const
+{
+    return m_view->editActions();
+}
+
+void TopologyEditor::onSceneSelectionChanged()
+{
+    const QStringList nodes = m_scene->selectedNodeIds();
+    const QStringList links = m_scene->selectedLinkIds();
+    m_properties->showItems(nodes, links);
+    emit selectionChanged(nodes, links);
+}
+
+} // namespace coh::ui

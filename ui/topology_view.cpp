@@ -1,0 +1,309 @@
+#include "ui/topology_view.h"
+
+#include "ui/node_item.h"
+#include "ui/qt_text.h"
+#include "ui/scenario_document.h"
+#include "ui/topology_defaults.h"
+#include "ui/topology_scene.h"
+
+#include <QAction>
+#include <QGraphicsLineItem>
+#include <QKeyEvent>
+#include <QMimeData>
+#include <QScrollBar>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <map>
+
+namespace coh::ui {
+
+namespace {
+
+constexpr qreal kZoomStep = 1.25;
+constexpr qreal kMinZoom = 0.1;
+constexpr qreal kMaxZoom = 8.0;
+
+// Auto-layout rows: hosts on top, compute devices in the middle, switches and memory below.
+int layerOf(const QString& kind)
+{
+    if (kind == QLatin1String("cpu_socket"))
+        return 0;
+    if (kind == QLatin1String("gpu") || kind == QLatin1String("accelerator"))
+        return 1;
+    return 2;
+}
+
+} // namespace
+
+TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent)
+    , m_scene(scene)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setDragMode(RubberBandDrag);
+    setRubberBandSelectionMode(Qt::IntersectsItemShape);
+    setTransformationAnchor(AnchorUnderMouse);
+    setAcceptDrops(true);
+    setFocusPolicy(Qt::StrongFocus);
+    createActions();
+}
+
+void TopologyView::createActions()
+{
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        action->setShortcut(key);
+        // The editor's shortcuts must not fire while the user types in another panel of the main window.
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        m_actions << action;
+        return action;
+    };
+    make(tr("Zoom &In"), QKeySequence::ZoomIn, &TopologyView::zoomIn);
+    make(tr("Zoom &Out"), QKeySequence::ZoomOut, &TopologyView::zoomOut);
+    make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), &TopologyView::fitToView);
+    m_linkModeAction = make(tr("&Link Mode"), QKeySequence(Qt::Key_L), &TopologyView::setLinkMode);
+    m_linkModeAction->setCheckable(true);
+    // Bare keys act on the canvas only: Delete in the tier table or L in a list must not delete or toggle here.
+    m_linkModeAction->setShortcutContext(Qt::WidgetShortcut);
+    m_linkModeAction->setToolTip(tr("Drag from one node to another to link them (L)"));
+    make(tr("&Auto Layout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), &TopologyView::autoLayout);
+    QAction* remove = make(tr("&Delete"), QKeySequence::Delete, &TopologyView::deleteSelection);
+    remove->setObjectName(QStringLiteral("deleteAction"));
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    m_actions[0]->setObjectName(QStringLiteral("zoomInAction"));
+    m_actions[1]->setObjectName(QStringLiteral("zoomOutAction"));
+    m_actions[2]->setObjectName(QStringLiteral("fitAction"));
+    m_actions[3]->setObjectName(QStringLiteral("linkModeAction"));
+    m_actions[4]->setObjectName(QStringLiteral("autoLayoutAction"));
+}
+
+void TopologyView::setLinkMode(bool on)
+{
+    if (m_linkMode == on)
+        return;
+    m_linkMode = on;
+    m_linkModeAction->setChecked(on);
+    setDragMode(on ? NoDrag : RubberBandDrag);
+    viewport()->setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor);
+    emit linkModeChanged(on);
+}
+
+void TopologyView::zoomBy(qreal factor)
+{
+    const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    const qreal applied = target / zoom();
+    scale(applied, applied);
+}
+
+void TopologyView::zoomIn()
+{
+    zoomBy(kZoomStep);
+}
+
+void TopologyView::zoomOut()
+{
+    zoomBy(1 / kZoomStep);
+}
+
+void TopologyView::fitToView()
+{
+    const QRectF bounds = m_scene->itemsBoundingRect();
+    if (bounds.isEmpty())
+        return;
+    fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
+    // Never blow a two-node sketch up past the zoom limit.
+    if (zoom() > kMaxZoom)
+        zoomBy(kMaxZoom / zoom());
+}
+
+void TopologyView::autoLayout()
+{
+    ScenarioDocument* doc = m_scene->document();
+    std::map<int, QStringList> layers;
+    for (const QString& id : doc->nodeIds()) {
+        const auto kind = doc->value(doc->nodePointer(id) + "/kind");
+        layers[layerOf(kind && kind->is_string() ? toQString(kind->get<std::string>()) : QString())] << id;
+    }
+    const qreal spacingX = 160, spacingY = 180;
+    doc->undoStack()->beginMacro(tr("Auto layout"));
+    for (const auto& [layer, ids] : layers) {
+        const qreal left = -spacingX * static_cast<qreal>(ids.size() - 1) / 2;
+        for (qsizetype i = 0; i < ids.size(); ++i)
+            doc->moveNode(
+                ids[i], TopologyScene::snapToGrid(QPointF(left + spacingX * static_cast<qreal>(i), spacingY * layer)));
+    }
+    doc->undoStack()->endMacro();
+    fitToView();
+}
+
+void TopologyView::deleteSelection()
+{
+    m_scene->document()->removeItems(m_scene->selectedNodeIds(), m_scene->selectedLinkIds());
+}
+
+QString TopologyView::addNodeAt(const QString& kind, QPointF scenePos)
+{
+    const QString id = m_scene->document()->addNode(kind, TopologyScene::snapToGrid(scenePos));
+    m_scene->selectIds({id}, {});
+    return id;
+}
+
+QString TopologyView::addNodeAtCenter(const QString& kind)
+{
+    return addNodeAt(kind, mapToScene(viewport()->rect().center()));
+}
+
+void TopologyView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        zoomBy(event->angleDelta().y() > 0 ? kZoomStep : 1 / kZoomStep);
+        event->accept();
+        return;
+    }
+    QGraphicsView::wheelEvent(event);
+}
+
+void TopologyView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_panning = true;
+        m_panStart = event->position().toPoint();
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
+    if (m_linkMode && event->button() == Qt::LeftButton) {
+        const QPointF scenePos = mapToScene(event->position().toPoint());
+        m_linkFrom = m_scene->nodeAt(scenePos);
+        if (m_linkFrom) {
+            m_rubberLine = m_scene->addLine(QLineF(m_linkFrom->pos(), scenePos),
+                                            QPen(palette().color(QPalette::Highlight), 2, Qt::DashLine));
+            m_rubberLine->setZValue(2);
+        }
+        event->accept();
+        return;
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void TopologyView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_panning) {
+        const QPoint delta = event->position().toPoint() - m_panStart;
+        m_panStart = event->position().toPoint();
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+        event->accept();
+        return;
+    }
+    if (m_rubberLine) {
+        m_rubberLine->setLine(QLineF(m_linkFrom->pos(), mapToScene(event->position().toPoint())));
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void TopologyView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_panning) {
+        m_panning = false;
+        viewport()->setCursor(m_linkMode ? Qt::CrossCursor : Qt::ArrowCursor);
+        event->accept();
+        return;
+    }
+    if (m_linkMode && event->button() == Qt::LeftButton) {
+        finishLink(mapToScene(event->position().toPoint()));
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(event);
+}
+
+void TopologyView::finishLink(QPointF scenePos)
+{
+    delete m_rubberLine;
+    m_rubberLine = nullptr;
+    NodeItem* from = m_linkFrom;
+    m_linkFrom = nullptr;
+    NodeItem* to = m_scene->nodeAt(scenePos);
+    if (!from || !to || from == to)
+        return;
+    const QString fromId = from->id(), toId = to->id();
+    const QString id = m_scene->document()->addLink(fromId, toId, suggestedLinkKind(from->kind(), to->kind()));
+    if (!id.isEmpty())
+        m_scene->selectIds({}, {id});
+}
+
+void TopologyView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        m_spaceHeld = true;
+        viewport()->setCursor(Qt::OpenHandCursor);
+        event->accept();
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && m_linkMode) {
+        setLinkMode(false);
+        event->accept();
+        return;
+    }
+    // Reached when the Delete action's shortcut is not wired to this window (view used on its own).
+    if (event->key() == Qt::Key_Delete || event->key() == Qt::Key_Backspace) {
+        deleteSelection();
+        event->accept();
+        return;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void TopologyView::keyReleaseEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        m_spaceHeld = false;
+        viewport()->setCursor(m_linkMode ? Qt::CrossCursor : Qt::ArrowCursor);
+        event->accept();
+        return;
+    }
+    QGraphicsView::keyReleaseEvent(event);
+}
+
+void TopologyView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasFormat(nodeKindMimeType())) {
+        // Always a copy: a "move" would make the palette remove its own entry.
+        event->setDropAction(Qt::CopyAction);
+        event->accept();
+    } else {
+        QGraphicsView::dragEnterEvent(event);
+    }
+}
+
+void TopologyView::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (event->mimeData()->hasFormat(nodeKindMimeType())) {
+        event->setDropAction(Qt::CopyAction);
+        event->accept();
+    } else {
+        QGraphicsView::dragMoveEvent(event);
+    }
+}
+
+void TopologyView::dropEvent(QDropEvent* event)
+{
+    if (!event->mimeData()->hasFormat(nodeKindMimeType())) {
+        QGraphicsView::dropEvent(event);
+        return;
+    }
+    const QString kind = QString::fromUtf8(event->mimeData()->data(nodeKindMimeType()));
+    addNodeAt(kind, mapToScene(event->position().toPoint()));
+    event->setDropAction(Qt::CopyAction);
+    event->accept();
+    setFocus();
+}
+
+} // namespace coh::ui

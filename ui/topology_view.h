@@ -1,0 +1,73 @@
+#pragma once
+// The canvas widget: zoom (Ctrl+wheel, +/-), pan (middle-drag or Space+drag), rubber-band selection, Delete,
+// "link mode" (drag from one node to another to link them), palette drops, fit-to-view and auto layout.
+// Every change goes through the document, so it is undoable.
+
+#include <QGraphicsView>
+#include <QList>
+
+class QAction;
+class QGraphicsLineItem;
+
+namespace coh::ui {
+
+class NodeItem;
+class TopologyScene;
+
+class TopologyView : public QGraphicsView {
+    Q_OBJECT
+  public:
+    // Mime type of a palette drag: the node kind as UTF-8.
+    static QString nodeKindMimeType() { return QStringLiteral("application/x-coh-node-kind"); }
+
+    explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
+
+    TopologyScene* topologyScene() const { return m_scene; }
+    bool linkMode() const { return m_linkMode; }
+    qreal zoom() const { return transform().m11(); }
+    // zoom in, zoom out, fit, link mode, auto layout, delete: for menus and toolbars.
+    QList<QAction*> editActions() const { return m_actions; }
+    QAction* linkModeAction() const { return m_linkModeAction; }
+
+  public slots:
+    void setLinkMode(bool on);
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    void autoLayout();
+    void deleteSelection();
+    // Adds a node at a scene point (snapped to the grid) and selects it; returns its id.
+    QString addNodeAt(const QString& kind, QPointF scenePos);
+    QString addNodeAtCenter(const QString& kind);
+
+  signals:
+    void linkModeChanged(bool on);
+
+  protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+  private:
+    void createActions();
+    void zoomBy(qreal factor);
+    void finishLink(QPointF scenePos);
+
+    TopologyScene* m_scene;
+    QList<QAction*> m_actions;
+    QAction* m_linkModeAction = nullptr;
+    bool m_linkMode = false;
+    bool m_spaceHeld = false;
+    bool m_panning = false;
+    QPoint m_panStart;
+    NodeItem* m_linkFrom = nullptr;
+    QGraphicsLineItem* m_rubberLine = nullptr;
+};
+
+} // namespace coh::ui
