@@ -130,10 +130,10 @@ void LabBugHunt::askInvariant()
 
 void LabBugHunt::check()
 {
-    if (m_watcher.isRunning())
-        return;
     if (m_cancel)
         m_cancel->store(true);
+    // A search still running belongs to an earlier hunt: it polls the flag, so it ends within one state.
+    m_watcher.waitForFinished();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_check->setEnabled(false);
     m_verdict->setText(tr("Exploring every interleaving of %1 with %2 caches...").arg(m_protocol).arg(m_caches));
@@ -142,7 +142,10 @@ void LabBugHunt::check()
     options.maxStates = kMaxStates;
     // Inputs are copied into the job; the protocol table is immutable and lives for the program.
     const co::Protocol* protocol = &co::findProtocol(toStdString(m_protocol), "protocol");
-    m_watcher.setFuture(QtConcurrent::run([protocol, options] { return co::explore(*protocol, options); }));
+    m_watcher.setFuture(QtConcurrent::run([protocol, options, cancel = m_cancel]() mutable {
+        options.cancel = cancel.get(); // the job shares the flag, so it outlives stop() and a new check()
+        return co::explore(*protocol, options);
+    }));
 }
 
 void LabBugHunt::finished()

@@ -146,6 +146,7 @@ QWidget* LabWidget::buildControls()
     });
     connect(m_caches, &QSpinBox::valueChanged, this, [this](int n) {
         m_lessons->closeLesson();
+        m_bugHunt->stop();
         m_lab->setCaches(n);
     });
     connect(m_reset, &QPushButton::clicked, this, [this] {

@@ -16,6 +16,7 @@
 #include "ui/topology_editor.h"
 
 #include <QAction>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
@@ -53,6 +54,11 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     buildDocks();
     connectActions();
     connectRunner();
+    // A new or opened scenario (a whole-document change) starts without the last run's failure in Problems.
+    connect(m_document, &ScenarioDocument::changed, this, [this](const QString& pointer) {
+        if (pointer.isEmpty())
+            m_runError.clear();
+    });
 
     m_status = new QLabel(this);
     m_progress = new QProgressBar(this);
@@ -275,18 +281,59 @@ void MainWindow::cancelRun()
     }
 }
 
+namespace {
+
+// A stored run read on a worker thread, for openRun().
+struct LoadedRun {
+    std::shared_ptr<const core::RunResult> run;
+    nlohmann::ordered_json scenario;
+    QString error;
+};
+
+LoadedRun loadStoredRun(const QString& databasePath, qint64 runId)
+{
+    LoadedRun loaded;
+    try {
+        core::RunStore store(toStdString(databasePath)); // its own connection, on this thread
+        const auto info = store.runInfo(runId);
+        if (!info) {
+            loaded.error = MainWindow::tr("There is no run #%1 in %2.").arg(runId).arg(databasePath);
+        } else if (info->status != core::RunStatus::Completed) {
+            loaded.error = MainWindow::tr("Run #%1 is %2%3: only completed runs have results to replay.")
+                               .arg(runId)
+                               .arg(toQString(core::toString(info->status)))
+                               .arg(info->error.empty() ? QString() : QStringLiteral(" (%1)").arg(toQString(info->error)));
+        } else {
+            loaded.run = std::make_shared<const core::RunResult>(store.loadRun(runId));
+            loaded.scenario = nlohmann::ordered_json::parse(store.scenarioJson(runId).value_or("{}"));
+        }
+    } catch (const std::exception& e) {
+        loaded.error = toQString(e.what());
+    }
+    return loaded;
+}
+
+} // namespace
+
 void MainWindow::openRun(qint64 runId)
 {
-    try {
-        core::RunStore store(toStdString(m_databasePath));
-        auto result = std::make_shared<const core::RunResult>(store.loadRun(runId));
-        const std::string json = store.scenarioJson(runId).value_or("{}");
-        showRun(runId, std::move(result), nlohmann::ordered_json::parse(json));
+    // A run with its full event record can take a moment to read: off the GUI thread, and only the latest
+    // request is shown when several overlap.
+    const quint64 generation = ++m_openGeneration;
+    setStatus(tr("Loading run #%1…").arg(runId));
+    QtConcurrent::run(loadStoredRun, m_databasePath, runId).then(this, [this, runId, generation](LoadedRun loaded) {
+        if (generation != m_openGeneration)
+            return;
+        if (!loaded.run) {
+            setStatus(tr("Cannot open run #%1").arg(runId));
+            QMessageBox::warning(this, tr("Cannot open run %1").arg(runId), loaded.error);
+            return;
+        }
+        showRun(runId, std::move(loaded.run), loaded.scenario);
         m_tabs->setCurrentWidget(m_replay);
         setStatus(tr("Showing run #%1").arg(runId));
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot open run %1").arg(runId), toQString(e.what()));
-    }
+        emit runShown(runId);
+    });
 }
 
 void MainWindow::showRun(qint64 runId, std::shared_ptr<const core::RunResult> run,
@@ -295,8 +342,6 @@ void MainWindow::showRun(qint64 runId, std::shared_ptr<const core::RunResult> ru
     m_currentRunId = runId;
     m_replay->setRun(run, scenario);
     m_charts->setRun(run);
-    Q_UNUSED(run);
-    Q_UNUSED(scenario);
     updateRunEnabled();
 }
 

@@ -56,7 +56,11 @@ class MainWindow : public QMainWindow {
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
 
-  protected:
+  signals:
+    // A stored run is in the Replay and Charts tabs (after openRun(), which loads it off the GUI thread).
+    void runShown(qint64 runId);
+
+protected:
     void closeEvent(QCloseEvent* event) override;
 
   private:
@@ -92,6 +96,7 @@ class MainWindow : public QMainWindow {
     QString m_runError;                   // the last run's failure, shown in Problems until the next run
     nlohmann::ordered_json m_runScenario; // the JSON the current run was started with
     qint64 m_currentRunId = 0;            // run shown in Replay/Charts (Export Run exports it)
+    quint64 m_openGeneration = 0;         // openRun() requests; a stale load is dropped
     QByteArray m_defaultState;            // dock layout before restoring settings, for Reset Layout
 };
 

@@ -231,10 +231,13 @@ void PropertyEditor::commitField(QLineEdit* edit, const std::string& key)
     if (value) {
         m_document->setValue(pointer + key, *value, tr("Edit %1").arg(edit->objectName()), kTypingMergeId);
     } else {
+        // "compute": {} is an error (peak_flops is required): clearing its last field removes compute, in the
+        // same undo step, so one undo brings the field back rather than the empty object.
+        m_document->undoStack()->beginMacro(tr("Clear %1").arg(edit->objectName()));
         m_document->removeValue(pointer + key, tr("Clear %1").arg(edit->objectName()));
-        // "compute": {} is an error (peak_flops is required): clearing both fields removes compute.
         if (key.rfind("/compute/", 0) == 0 && m_document->value(pointer + "/compute") == ordered_json::object())
             m_document->removeValue(pointer + "/compute", tr("Remove compute"));
+        m_document->undoStack()->endMacro();
     }
 }
 

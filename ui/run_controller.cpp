@@ -114,6 +114,11 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
             // Reading a trace can take a while, so it happens here; like `cohsim run`, before the row is begun,
             // so a trace that cannot be read leaves no run behind.
             workload = core::buildWorkload(scenario->workload, scenario->seed);
+            if (m_cancel) {
+                // Cancelled while the trace was read: nothing was stored, nothing to record.
+                outcome->kind = Outcome::Kind::Cancelled;
+                return outcome;
+            }
             // One connection per thread (RunStore's rule): this one lives and dies on the worker.
             store = std::make_unique<core::RunStore>(dbPath);
             outcome->runId = store->beginRun(scenario->name, scenario->json, scenario->seed);

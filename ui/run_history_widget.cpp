@@ -6,6 +6,8 @@
 #include "ui/run_compare_dialog.h"
 #include "ui/run_history_model.h"
 
+#include <QAbstractItemDelegate>
+#include <QApplication>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +18,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <fstream>
@@ -46,6 +49,10 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent)
 
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
+    connect(m_view->itemDelegate(), &QAbstractItemDelegate::closeEditor, this, [this] {
+        if (m_refreshPending) // the editor goes away after this signal: refresh on the next turn
+            QTimer::singleShot(0, this, &RunHistoryWidget::refresh);
+    });
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(RunHistoryModel::Id, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -111,6 +118,13 @@ QString RunHistoryWidget::databasePath() const
 
 void RunHistoryWidget::refresh()
 {
+    // Resetting the model would close an open rename editor and drop what was typed: refresh once it closes.
+    // (An open editor is a child of the view's viewport; the view's own editing state is not public.)
+    if (QWidget* focus = QApplication::focusWidget(); focus && m_view->viewport()->isAncestorOf(focus)) {
+        m_refreshPending = true;
+        return;
+    }
+    m_refreshPending = false;
     const QList<qint64> selected = selectedRunIds();
     m_model->refresh();
     for (qint64 id : selected)

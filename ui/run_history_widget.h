@@ -58,6 +58,7 @@ class RunHistoryWidget : public QWidget {
     RunHistoryModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
+    bool m_refreshPending = false; // a refresh waits for the rename editor to close
     QLineEdit* m_filter = nullptr;
     QLabel* m_error = nullptr;
     QPushButton* m_rename = nullptr;

@@ -10,6 +10,8 @@
 #include <QSaveFile>
 #include <QUndoStack>
 
+#include <algorithm>
+
 namespace coh::ui {
 
 using nlohmann::ordered_json;
@@ -91,11 +93,31 @@ bool ScenarioDocument::isModified() const
     return !m_undo->isClean();
 }
 
+bool ScenarioDocument::canHold(const Pointer& target) const
+{
+    // The parent exists and is a container the last token can address: an object, or an array with the
+    // token an index at most one past its end (appending).
+    const std::optional<ordered_json> parent = value(target.parent_pointer().to_string());
+    if (!parent)
+        return false;
+    if (parent->is_object())
+        return true;
+    if (!parent->is_array())
+        return false;
+    const std::string& token = target.back();
+    if (token.empty() || token.size() > 9 || !std::all_of(token.begin(), token.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        }))
+        return false;
+    return std::stoul(token) <= parent->size();
+}
+
 void ScenarioDocument::setValue(const std::string& pointer, ordered_json value, const QString& text, int mergeId)
 {
-    // Missing parents are part of the edit (set at the first missing ancestor), so undo removes them too.
+    // Missing parents are part of the edit (set at the first ancestor that can hold the new branch), so undo
+    // removes them too. A parent of the wrong type ("compute": 5 in a file being fixed) is replaced the same way.
     Pointer target(pointer);
-    while (!target.empty() && !target.parent_pointer().empty() && !m_root.contains(target.parent_pointer())) {
+    while (!target.empty() && !canHold(target)) {
         // A new array starts at index 0 ("/topology/nodes/0" in an empty scenario).
         if (target.back() == "0")
             value = ordered_json::array({std::move(value)});

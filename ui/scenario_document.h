@@ -87,6 +87,7 @@ signals:
 private:
     friend class SetJsonValueCommand;
     void applyValue(const std::string& pointer, const std::optional<nlohmann::ordered_json>& value);
+    bool canHold(const nlohmann::ordered_json::json_pointer& target) const;
     // As applyValue, but a value that did not exist before is inserted into an array parent (undoing a removal
     // puts the element back at its index instead of overwriting its successor).
     void applyChange(const std::string& pointer, bool existedBefore,

@@ -71,9 +71,13 @@ void ScreenshotTour::start()
         // The window shows the run from the same signal; let it finish laying out first.
         QMetaObject::invokeMethod(this, &ScreenshotTour::afterRun, Qt::QueuedConnection);
     });
-    connect(runner, &RunController::failed, this, [this](const QString& error) { emit finished(false, error); });
+    connect(runner, &RunController::failed, this, [this](const QString& error) {
+        m_failed = true;
+        emit finished(false, error);
+    });
     m_window->runScenario();
-    if (!runner->isRunning())
+    // A run that failed at once has said so through failed(); one that never started says nothing.
+    if (!runner->isRunning() && !m_failed)
         emit finished(false, tr("the scenario did not start: %1").arg(m_window->statusText()));
 }
 

@@ -30,6 +30,7 @@ private:
     MainWindow* m_window;
     QString m_dir;
     QStringList m_saved;
+    bool m_failed = false; // the run failed (finished() already emitted)
 };
 
 } // namespace coh::ui

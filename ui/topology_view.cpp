@@ -178,9 +178,11 @@ void TopologyView::mousePressEvent(QMouseEvent* event)
     }
     if (m_linkMode && event->button() == Qt::LeftButton) {
         const QPointF scenePos = mapToScene(event->position().toPoint());
-        m_linkFrom = m_scene->nodeAt(scenePos);
-        if (m_linkFrom) {
-            m_rubberLine = m_scene->addLine(QLineF(m_linkFrom->pos(), scenePos),
+        // Held by id: an undo during the drag may rebuild the scene's items.
+        const NodeItem* from = m_scene->nodeAt(scenePos);
+        m_linkFromId = from ? from->id() : QString();
+        if (from) {
+            m_rubberLine = m_scene->addLine(QLineF(from->pos(), scenePos),
                                             QPen(palette().color(QPalette::Highlight), 2, Qt::DashLine));
             m_rubberLine->setZValue(2);
         }
@@ -201,7 +203,8 @@ void TopologyView::mouseMoveEvent(QMouseEvent* event)
         return;
     }
     if (m_rubberLine) {
-        m_rubberLine->setLine(QLineF(m_linkFrom->pos(), mapToScene(event->position().toPoint())));
+        if (const NodeItem* from = m_scene->nodeItem(m_linkFromId))
+            m_rubberLine->setLine(QLineF(from->pos(), mapToScene(event->position().toPoint())));
         event->accept();
         return;
     }
@@ -228,8 +231,8 @@ void TopologyView::finishLink(QPointF scenePos)
 {
     delete m_rubberLine;
     m_rubberLine = nullptr;
-    NodeItem* from = m_linkFrom;
-    m_linkFrom = nullptr;
+    NodeItem* from = m_scene->nodeItem(m_linkFromId);
+    m_linkFromId.clear();
     NodeItem* to = m_scene->nodeAt(scenePos);
     if (!from || !to || from == to)
         return;

@@ -66,7 +66,7 @@ class TopologyView : public QGraphicsView {
     bool m_spaceHeld = false;
     bool m_panning = false;
     QPoint m_panStart;
-    NodeItem* m_linkFrom = nullptr;
+    QString m_linkFromId; // the node a link-mode drag started on
     QGraphicsLineItem* m_rubberLine = nullptr;
 };
 

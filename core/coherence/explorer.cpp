@@ -173,6 +173,11 @@ ExplorerResult Search::run()
             m_result.complete = false;
             break;
         }
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+            m_result.complete = false;
+            m_result.cancelled = true;
+            break;
+        }
         current.assign(m_store.get(id)); // the arena moves as states are added
         decodeWorld(current, m_world);
         for (int b = 0; b < static_cast<int>(m_world.size()) && m_result.violation == Violation::None; ++b) {

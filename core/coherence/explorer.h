@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct ExplorerOptions {
     int blocks = 1;
     bool product = false;
     std::uint64_t maxStates = 5'000'000;
+    // Polled once per explored state (the GUI's bug hunt stops a search it no longer needs); a cancelled search
+    // returns with complete = false and cancelled = true.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ExplorerResult {
@@ -35,6 +39,7 @@ struct ExplorerResult {
     int maxInFlight = 0;
     double seconds = 0;
     bool complete = false;           // the whole state space was explored within maxStates
+    bool cancelled = false;          // ExplorerOptions::cancel stopped it
     double impliedProductStates = 0; // states^blocks when blocks > 1 and not product
     Violation violation = Violation::None;
     std::string description;

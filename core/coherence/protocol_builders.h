@@ -16,6 +16,7 @@ Protocol buildSealedLease();
 Protocol buildLazyCausal();
 // Bug-hunt variant: on GetM the directory forgets to invalidate the sharers.
 Protocol buildMsiDirectoryBrokenNoInv();
+Protocol buildMsiDirectoryBrokenLostAck();
 
 // Rows every directory protocol's cache shares (Primer Table 8.1 minus the M/E/O rows): I, IS^D, IM^AD, IM^A,
 // S, SM^AD, SM^A, SI^A, II^A. The caller declares these states, the events Load, Store, Evict, Fwd-GetS,

@@ -22,6 +22,7 @@ const std::vector<Protocol>& allProtocols()
         list.push_back(buildSealedLease());
         list.push_back(buildLazyCausal());
         list.push_back(buildMsiDirectoryBrokenNoInv());
+        list.push_back(buildMsiDirectoryBrokenLostAck());
         for (auto& p : list)
             assignMessageRoles(p);
         return list;

@@ -60,6 +60,22 @@ TEST(Explorer, TwoCacheStateCountsAreStable)
     EXPECT_EQ(verify(co::findProtocol("moesi-directory"), 2).states, 2536u);
 }
 
+TEST(Explorer, CatchesTheLostAckAsADeadlock)
+{
+    // A lost Inv-Ack breaks no safety invariant: the writer just waits forever. P0 reads (3 steps), P1's GetM
+    // makes the directory invalidate P0, P0 drops its copy without acking, and P1's data arrives owing one ack.
+    const co::ExplorerResult r = verify(co::findProtocol("msi-directory-broken-lostack"), 3);
+    ASSERT_EQ(r.violation, co::Violation::Deadlock) << r.description;
+    ASSERT_EQ(r.trace.size(), 7u);
+    const co::StepRecord& last = r.trace.back();
+    EXPECT_EQ(last.toState, "IM^A");
+    EXPECT_EQ(last.caches[0].state, "I");
+    const auto inv = std::find_if(r.trace.begin(), r.trace.end(),
+                                  [](const co::StepRecord& s) { return s.actor == "P0" && s.event == "Inv"; });
+    ASSERT_NE(inv, r.trace.end());
+    EXPECT_TRUE(inv->sent.empty()); // the planted bug: no Inv-Ack
+}
+
 TEST(Explorer, CatchesTheMissingInvalidationWithAShortestTrace)
 {
     const co::ExplorerResult r = verify(co::findProtocol("msi-directory-broken-noinv"), 3);

@@ -11,7 +11,7 @@
 namespace coh::test {
 namespace {
 
-TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndOneBugHunt)
+TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndTwoBugHunts)
 {
     std::set<std::string> names;
     int bugHunts = 0;
@@ -21,8 +21,10 @@ TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndOneBugHunt)
     }
     EXPECT_EQ(names, (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory", "migratory",
                                             "unified-memory", "mesi-snooping", "cxl-asymmetric", "sealed-lease",
-                                            "lazy-causal", "msi-directory-broken-noinv"}));
-    EXPECT_EQ(bugHunts, 1);
+                                            "lazy-causal", "msi-directory-broken-noinv",
+                                            "msi-directory-broken-lostack"}));
+    EXPECT_EQ(bugHunts, 2);
+    EXPECT_TRUE(co::findProtocol("msi-directory-broken-lostack").bugHunt);
     EXPECT_TRUE(co::findProtocol("msi-directory-broken-noinv").bugHunt);
     EXPECT_NE(co::protocolListText().find("msi-directory-broken-noinv"), std::string::npos);
     EXPECT_NE(co::protocolListText().find("[bug hunt]"), std::string::npos);

@@ -489,8 +489,10 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     }
     {
         SQLite::Database db(path, SQLite::OPEN_READWRITE);
-        for (const char* column : {"decode_transfer_ns", "stale_reads", "stale_steps"})
-            db.exec(std::string("ALTER TABLE request_metrics DROP COLUMN ") + column);
+        for (const char* sql : {"ALTER TABLE request_metrics DROP COLUMN decode_transfer_ns",
+                                "ALTER TABLE request_metrics DROP COLUMN stale_reads",
+                                "ALTER TABLE request_metrics DROP COLUMN stale_steps"})
+            db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
     RunStore store(path);

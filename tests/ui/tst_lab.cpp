@@ -271,9 +271,9 @@ void TstLab::everyLessonLoadsAndRuns()
         QVERIFY(!result.trace.empty());
     }
     QVERIFY(plain >= 6);
-    QVERIFY(hunts >= 1);
+    QVERIFY(hunts >= 2);
     for (const char* id : {"moesi-owned", "broadcast-sockets", "cxl-bias", "lazy-causal-stale", "migratory",
-                           "sealed-lease", "bughunt-missing-inv"})
+                           "sealed-lease", "bughunt-missing-inv", "bughunt-lost-ack"})
         QVERIFY2(
             std::any_of(lessons.begin(), lessons.end(), [id](const Lesson& l) { return l.id == QLatin1String(id); }),
             id);

@@ -134,8 +134,11 @@ class TstMainWindow : public QObject {
         m_window->tabs()->setCurrentWidget(m_window->historyWidget());
         m_window->historyWidget()->selectRun(id);
         QSignalSpy open(m_window->historyWidget(), &coh::ui::RunHistoryWidget::openRun);
+        QSignalSpy shown(m_window.get(), &coh::ui::MainWindow::runShown);
         m_window->historyWidget()->openSelected();
         QCOMPARE(open.count(), 1);
+        QVERIFY(shown.wait(20000)); // loaded on a worker thread
+        QCOMPARE(shown.at(0).at(0).toLongLong(), id);
         QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Replay"));
         QVERIFY(m_window->statusText().contains(QStringLiteral("#%1").arg(id)));
     }
