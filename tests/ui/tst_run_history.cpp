@@ -243,6 +243,22 @@ class TstRunHistory : public QObject {
         QVERIFY(!core::RunStore(m_db.toStdString()).runInfo(m_gamma));
     }
 
+    void aRunningRunCannotBeDeleted()
+    {
+        // Its worker still writes to it; deleting it would lose the run. The model refuses and says why.
+        const qint64 running = core::RunStore(m_db.toStdString()).beginRun("busy", "{}", 4);
+        RunHistoryModel model;
+        model.setDatabasePath(m_db);
+        QString error;
+        QVERIFY(!model.deleteRun(running, &error));
+        QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
+        QVERIFY(model.rowOfRun(running) >= 0);
+        core::RunStore store(m_db.toStdString());
+        QCOMPARE(store.runInfo(running)->status, core::RunStatus::Running);
+        store.failRun(running, core::RunStatus::Cancelled, "test over");
+        QVERIFY(model.deleteRun(running, &error));
+    }
+
     void corruptDatabaseShowsCoreError()
     {
         const QString bad = m_dir.filePath(QStringLiteral("corrupt.db"));

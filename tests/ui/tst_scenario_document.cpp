@@ -65,6 +65,22 @@ class TestScenarioDocument : public QObject {
         COMPARE_JSON(doc.value("/serving/block_tokens").value(), ordered_json(64));
     }
 
+    void editUnderAWrongTypedParentReplacesIt()
+    {
+        // A file being fixed may hold "compute": 5; typing a compute field replaces it (one undo step), not crash.
+        ScenarioDocument doc;
+        openMinimal(doc);
+        doc.setValue("/serving", 5, QStringLiteral("break"));
+        const ordered_json broken = doc.json();
+        doc.setValue("/serving/block_tokens", 32, QStringLiteral("block"));
+        COMPARE_JSON(doc.value("/serving").value(), (ordered_json{{"block_tokens", 32}}));
+        doc.undoStack()->undo();
+        COMPARE_JSON(doc.json(), broken);
+        // The same through an array: "/topology/nodes/x" names no element, so the edit replaces the array.
+        doc.setValue("/topology/nodes/x", 1, QStringLiteral("odd"));
+        COMPARE_JSON(doc.value("/topology/nodes").value(), (ordered_json{{"x", 1}}));
+    }
+
     void mergedEditsAreOneStep()
     {
         ScenarioDocument doc;
