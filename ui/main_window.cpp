@@ -16,7 +16,6 @@
 #include "ui/topology_editor.h"
 
 #include <QAction>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
@@ -35,6 +34,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace coh::ui {
 
@@ -299,10 +299,11 @@ LoadedRun loadStoredRun(const QString& databasePath, qint64 runId)
         if (!info) {
             loaded.error = MainWindow::tr("There is no run #%1 in %2.").arg(runId).arg(databasePath);
         } else if (info->status != core::RunStatus::Completed) {
-            loaded.error = MainWindow::tr("Run #%1 is %2%3: only completed runs have results to replay.")
-                               .arg(runId)
-                               .arg(toQString(core::toString(info->status)))
-                               .arg(info->error.empty() ? QString() : QStringLiteral(" (%1)").arg(toQString(info->error)));
+            loaded.error =
+                MainWindow::tr("Run #%1 is %2%3: only completed runs have results to replay.")
+                    .arg(runId)
+                    .arg(toQString(core::toString(info->status)))
+                    .arg(info->error.empty() ? QString() : QStringLiteral(" (%1)").arg(toQString(info->error)));
         } else {
             loaded.run = std::make_shared<const core::RunResult>(store.loadRun(runId));
             loaded.scenario = nlohmann::ordered_json::parse(store.scenarioJson(runId).value_or("{}"));

@@ -105,9 +105,8 @@ bool ScenarioDocument::canHold(const Pointer& target) const
     if (!parent->is_array())
         return false;
     const std::string& token = target.back();
-    if (token.empty() || token.size() > 9 || !std::all_of(token.begin(), token.end(), [](char c) {
-            return c >= '0' && c <= '9';
-        }))
+    if (token.empty() || token.size() > 9 ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return false;
     return std::stoul(token) <= parent->size();
 }

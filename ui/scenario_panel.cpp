@@ -126,6 +126,18 @@ QWidget* ScenarioPanel::buildServing()
     value("/serving/flops_efficiency", tr("FLOP/s efficiency"), QString::number(d.flopsEfficiency));
     value("/serving/bandwidth_efficiency", tr("Bandwidth efficiency"), QString::number(d.bandwidthEfficiency));
     value("/serving/kv_memory_fraction", tr("KV memory fraction"), QString::number(d.kvMemoryFraction));
+    // The shared prefix pool: naming a node turns it on (docs/scenario-format.md#serving).
+    auto* poolNode = m_fields->text("/serving/prefix_pool/node", tr("prefix pool node"), true, page);
+    poolNode->setPlaceholderText(tr("none (a node id turns the pool on)"));
+    poolNode->setToolTip(tr("A node whose memory holds a shared cache of prompt-prefix KV (Mooncake hash ids): "
+                            "prefill loads cached leading blocks from it instead of computing them."));
+    form->addRow(tr("Prefix pool node"), poolNode);
+    form->addRow(tr("Prefix pool tier"), m_fields->choice("/serving/prefix_pool/tier", tr("prefix pool tier"),
+                                                          {QStringLiteral("dram"), QStringLiteral("cxl"),
+                                                           QStringLiteral("storage"), QStringLiteral("hbm")},
+                                                          toQString(core::toString(d.prefixPool.tier)), page));
+    value("/serving/prefix_pool/capacity", tr("Prefix pool capacity"), tr("the whole tier"));
+    value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), QString::number(d.prefixPool.blockTokens));
     return page;
 }
 

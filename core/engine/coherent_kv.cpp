@@ -498,7 +498,8 @@ void CoherentKv::checkFinished() const
     for (std::uint32_t r = 0; r < m_sequences.size(); ++r) {
         const Sequence& seq = m_sequences[r];
         if (seq.waiter != Waiter::None)
-            fail(r, seq.groups.front(), "the event queue is empty but the request still waits on the protocol (deadlock)");
+            fail(r, seq.groups.front(),
+                 "the event queue is empty but the request still waits on the protocol (deadlock)");
     }
 }
 

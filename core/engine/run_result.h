@@ -32,6 +32,7 @@ struct RequestMetrics {
     // Bounded-staleness protocols: block reads that returned an older version, and decode steps with one.
     std::uint64_t staleReads = 0;
     std::uint32_t staleSteps = 0;
+    std::uint32_t cachedTokens = 0; // prompt tokens loaded from the prefix pool instead of computed
 
     SimTime queueing() const { return prefillStart - arrival; }
     SimTime prefill() const { return prefillEnd - prefillStart; }
@@ -83,6 +84,15 @@ struct StalenessSummary {
     SimTime boundAge = -1;           // the reader's age bound, -1: none
 };
 
+// The shared prefix pool (serving.prefix_pool): what prefill found there, and the traffic to and from it.
+struct PrefixPoolSummary {
+    bool enabled = false;
+    std::uint64_t promptTokens = 0; // prompt tokens of every prefill
+    std::uint64_t hitTokens = 0;    // of those, loaded from the pool instead of computed
+    double loadBytes = 0, storeBytes = 0;
+    std::uint64_t capacityBlocks = 0, blocksHeld = 0, evictions = 0;
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -106,6 +116,7 @@ struct RunSummary {
     // data a cache sent to the home, whatever the message), and stores that upgraded a readable copy.
     std::uint64_t invalidations = 0, upgrades = 0, writebacks = 0, biasFlips = 0, migrations = 0;
     StalenessSummary staleness;
+    PrefixPoolSummary prefixPool;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

@@ -23,6 +23,17 @@ struct InstanceSpec {
     std::uint32_t maxBatchTokens = 0; // prefill only; 0: default
 };
 
+// A shared pool of prefix KV in a memory tier (host DRAM, a CXL pool, storage) of one node, keyed by the
+// trace's prefix hash ids (Mooncake's 512-token blocks): prefill loads the cached leading blocks of a prompt
+// from the pool instead of computing them, and stores the blocks it computed. LRU within the capacity.
+struct PrefixPoolSpec {
+    bool enabled = false;
+    std::string node;               // the node whose memory holds the pool
+    Tier tier = Tier::Dram;         // which of its memory tiers
+    double capacityBytes = 0;       // 0: the whole tier
+    std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
+};
+
 struct ServingSpec {
     std::uint32_t blockTokens = 16;
     RouterPolicy router = RouterPolicy::RoundRobin;
@@ -34,6 +45,7 @@ struct ServingSpec {
     double bandwidthEfficiency = 0.8; // achieved / peak memory bandwidth (MBU)
     double kvMemoryFraction = 0.9;    // share of HBM serving may use: weights first, the rest holds KV
     std::vector<InstanceSpec> instances; // explicit, or derived from node roles
+    PrefixPoolSpec prefixPool;
 };
 
 enum class HomePolicy { AllocatingNode, Hashed, Node };

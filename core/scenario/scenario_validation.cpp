@@ -167,15 +167,15 @@ void checkModelFits(const Scenario& s, const std::vector<InstanceOrigin>& origin
     }
 }
 
-// Plain BFS over links: the question is only whether KV can get from prefill to decode at all.
-void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+// Connected components over links (plain BFS: the question is only whether KV can get from one node to
+// another at all); empty when a link names an unknown node (reported elsewhere).
+std::vector<int> linkComponents(const Topology& topo)
 {
-    const auto& topo = s.topology;
     std::vector<std::vector<std::uint32_t>> adjacent(topo.nodes.size());
     for (const auto& link : topo.links) {
         auto a = topo.nodeIndex(link.a), b = topo.nodeIndex(link.b);
         if (!a || !b)
-            return;
+            return {};
         adjacent[*a].push_back(*b);
         adjacent[*b].push_back(*a);
     }
@@ -198,6 +198,15 @@ void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& ori
         }
         ++components;
     }
+    return component;
+}
+
+void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    const auto& topo = s.topology;
+    const std::vector<int> component = linkComponents(topo);
+    if (component.empty())
+        return;
     for (std::size_t p = 0; p < s.serving.instances.size(); ++p) {
         if (s.serving.instances[p].role != InstanceRole::Prefill || origins[p].nodes.empty())
             continue;
@@ -217,6 +226,52 @@ void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& ori
     }
 }
 
+// The prefix pool lives in a memory tier of a node every prefill instance can reach.
+void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    PrefixPoolSpec& pool = s.serving.prefixPool;
+    const auto& topo = s.topology;
+    const auto node = topo.nodeIndex(pool.node);
+    if (!node) {
+        std::vector<std::string> ids;
+        for (const auto& n : topo.nodes)
+            ids.push_back(n.id);
+        problems.add("/serving/prefix_pool/node", fmt::format("unknown node '{}'", pool.node),
+                     fmt::format("use the id of a node with host, CXL or storage memory ({})", joinNames(ids)));
+        return;
+    }
+    const Node& holder = topo.nodes[*node];
+    const auto tier = std::find_if(holder.memory.begin(), holder.memory.end(),
+                                   [&](const MemoryTier& m) { return m.tier == pool.tier; });
+    if (tier == holder.memory.end()) {
+        std::vector<std::string> tiers;
+        for (const auto& m : holder.memory)
+            tiers.push_back(toString(m.tier));
+        problems.add("/serving/prefix_pool/tier",
+                     fmt::format("node '{}' has no {} memory (it has: {})", holder.id, toString(pool.tier),
+                                 tiers.empty() ? std::string("none") : joinNames(tiers)),
+                     "set \"tier\" to one of the node's memory tiers, or add that tier to the node's \"memory\"");
+        return;
+    }
+    if (pool.capacityBytes > tier->capacityBytes)
+        problems.add("/serving/prefix_pool/capacity",
+                     fmt::format("the pool ({:.4g} GB) is larger than node '{}''s {} memory ({:.4g} GB)",
+                                 pool.capacityBytes / 1e9, holder.id, toString(pool.tier), tier->capacityBytes / 1e9),
+                     "lower \"capacity\" or leave it out to use the whole tier");
+    if (pool.capacityBytes <= 0)
+        pool.capacityBytes = tier->capacityBytes;
+    const std::vector<int> component = linkComponents(topo);
+    if (component.empty())
+        return;
+    for (std::size_t p = 0; p < s.serving.instances.size(); ++p)
+        if (s.serving.instances[p].role == InstanceRole::Prefill && !origins[p].nodes.empty() &&
+            component[origins[p].nodes.front()] != component[*node])
+            problems.add("/serving/prefix_pool/node",
+                         fmt::format("prefill instance '{}' has no path to the pool node '{}'",
+                                     s.serving.instances[p].id, holder.id),
+                         fmt::format("link node '{}' to the prefill nodes, or pick a pool node they reach", holder.id));
+}
+
 } // namespace
 
 void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& problems)
@@ -232,6 +287,8 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkModelFits(s, origins, problems);
     if (input.topologyClean)
         checkReachability(s, origins, problems);
+    if (input.topologyClean && s.serving.prefixPool.enabled)
+        checkPrefixPool(s, origins, problems);
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;
         for (const auto& n : s.topology.nodes)

@@ -55,6 +55,24 @@ InstanceSpec readInstance(ProblemList& problems, const json& value, const std::s
     return instance;
 }
 
+constexpr const char* kPrefixPoolExample = R"({ "node": "cxl0", "tier": "cxl", "capacity": "256 GB" })";
+
+void readPrefixPool(ObjectReader& serving, PrefixPoolSpec& pool)
+{
+    const json* value = serving.get("prefix_pool");
+    if (!value)
+        return;
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("prefix_pool"), kPrefixPoolExample);
+    if (!r.valid())
+        return;
+    pool.enabled = true;
+    pool.node = r.string("node", requiredAs("\"cpu0\"")).value_or("");
+    pool.tier = r.enumeration<Tier>("tier").value_or(pool.tier);
+    pool.capacityBytes = r.quantity(Quantity::Bytes, "capacity").value_or(0);
+    pool.blockTokens = r.count("block_tokens", kOptional, 1).value_or(pool.blockTokens);
+    r.finish();
+}
+
 } // namespace
 
 bool readServing(ObjectReader& top, ServingSpec& serving)
@@ -84,6 +102,7 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     serving.flopsEfficiency = r.fraction("flops_efficiency").value_or(serving.flopsEfficiency);
     serving.bandwidthEfficiency = r.fraction("bandwidth_efficiency").value_or(serving.bandwidthEfficiency);
     serving.kvMemoryFraction = r.fraction("kv_memory_fraction").value_or(serving.kvMemoryFraction);
+    readPrefixPool(r, serving.prefixPool);
     const json* instances = r.get("instances");
     r.finish();
     if (!instances)

@@ -49,6 +49,14 @@ RunResult ServingEngine::collect()
     s.staleness = std::move(kv.staleness);
     s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
     s.messagesByKind = std::move(kv.kinds);
+    if (m_prefix) {
+        // The pool's kinds follow the KV path's (PrefixCache was given that offset for its records).
+        for (const auto& k : m_prefix->kinds()) {
+            s.dataBytes += k.bytes;
+            s.messagesByKind.push_back(k);
+        }
+        s.prefixPool = m_prefix->summary();
+    }
     s.messages = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();

@@ -11,6 +11,7 @@
 #include "core/scenario/scenario.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/prefix_cache.h"
 #include "core/serving/router.h"
 #include "core/serving/run_options.h"
 #include "core/sim/simulator.h"
@@ -22,7 +23,7 @@
 
 namespace coh::core {
 
-class ServingEngine final : public KvListener {
+class ServingEngine final : public KvListener, public PrefixLoadListener {
 public:
     ServingEngine(const Scenario& scenario, const Workload& workload);
     ~ServingEngine() override;
@@ -34,6 +35,7 @@ public:
     void operator()(const Event& ev);
     void onKvReady(std::uint32_t request) override;
     void onStepReady(std::uint32_t request) override;
+    void onPrefixLoaded(std::uint32_t instance) override;
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
@@ -69,6 +71,7 @@ private:
     std::vector<InstanceState> m_instances;
     std::unique_ptr<Router> m_router;
     std::unique_ptr<KvMemory> m_kv;
+    std::unique_ptr<PrefixCache> m_prefix; // the shared prefix pool, when the scenario has one
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;

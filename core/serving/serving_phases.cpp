@@ -36,8 +36,8 @@ void ServingEngine::tryStart(std::uint32_t index)
     InstanceState& inst = m_instances[index];
     if (inst.running)
         return;
-    const bool hasWork = inst.role == InstanceRole::Prefill ? !inst.queue.empty()
-                                                            : !(inst.active.empty() && inst.ready.empty());
+    const bool hasWork =
+        inst.role == InstanceRole::Prefill ? !inst.queue.empty() : !(inst.active.empty() && inst.ready.empty());
     if (!hasWork || !claimDevices(index))
         return;
     if (inst.role == InstanceRole::Prefill)
@@ -107,7 +107,34 @@ void ServingEngine::startPrefill(InstanceState& inst, std::uint32_t index)
     inst.queuedTokens -= tokens;
     inst.batchTokens = tokens;
     inst.running = true;
+    if (m_prefix) {
+        // Prompt blocks the pool holds are loaded, not computed: the batch computes the rest, each new token
+        // still attending over its whole prefix (L^2 - cached^2 of the quadratic term).
+        std::uint64_t computed = 0;
+        double squares = 0;
+        inst.prefixLoads = 0;
+        for (auto r : inst.batch) {
+            const std::uint32_t cached = m_prefix->startLoad(r, index, inst.nodes.front());
+            const double length = m_metrics[r].promptTokens;
+            m_metrics[r].cachedTokens = cached;
+            computed += m_metrics[r].promptTokens - cached;
+            squares += length * length - static_cast<double>(cached) * cached;
+            inst.prefixLoads += cached > 0 ? 1 : 0;
+        }
+        inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
+        if (inst.prefixLoads > 0)
+            return; // onPrefixLoaded() starts the compute
+        m_sim.scheduleIn(inst.prefillCompute, PrefillDone, index);
+        return;
+    }
     m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), PrefillDone, index);
+}
+
+void ServingEngine::onPrefixLoaded(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    if (--inst.prefixLoads == 0)
+        m_sim.scheduleIn(inst.prefillCompute, PrefillDone, index);
 }
 
 void ServingEngine::onPrefillDone(std::uint32_t index)
@@ -118,6 +145,8 @@ void ServingEngine::onPrefillDone(std::uint32_t index)
         RequestMetrics& m = m_metrics[r];
         m.prefillEnd = m_sim.now();
         m_kv->prefillWrite(r, index, m.promptTokens);
+        if (m_prefix)
+            m_prefix->store(r, inst.nodes.front());
         const std::uint32_t d = m_router->pickDecode(m_instances);
         m.decodeInstance = d;
         m_instances[d].admission.push_back(r);

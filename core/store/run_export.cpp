@@ -83,12 +83,12 @@ std::string formatMilliseconds(SimTime ns)
 
 void writeRequestsCsv(std::ostream& out, const RunResult& result)
 {
-    out << "id,prompt_tokens,output_tokens,prefill_instance,decode_instance";
+    out << "id,prompt_tokens,cached_tokens,output_tokens,prefill_instance,decode_instance";
     for (const auto& column : kTimeColumns)
         out << ',' << column.name;
     out << '\n';
     for (const auto& r : result.requests) {
-        out << fmt::format("{},{},{},{},{}", r.id, r.promptTokens, r.outputTokens,
+        out << fmt::format("{},{},{},{},{},{}", r.id, r.promptTokens, r.cachedTokens, r.outputTokens,
                            csvField(instanceName(result, r.prefillInstance)),
                            csvField(instanceName(result, r.decodeInstance)));
         for (const auto& column : kTimeColumns) {
@@ -124,6 +124,7 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
         nlohmann::ordered_json row = {
             {"id", r.id},
             {"prompt_tokens", r.promptTokens},
+            {"cached_tokens", r.cachedTokens},
             {"output_tokens", r.outputTokens},
             {"prefill_instance", instanceName(result, r.prefillInstance)},
             {"decode_instance", instanceName(result, r.decodeInstance)},

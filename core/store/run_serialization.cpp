@@ -106,8 +106,7 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["data_bytes"] = s.dataBytes;
     auto kinds = nlohmann::ordered_json::array();
     for (const auto& k : s.messagesByKind)
-        kinds.push_back(
-            {{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}, {"role", k.role}});
+        kinds.push_back({{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}, {"role", k.role}});
     j["messages_by_kind"] = std::move(kinds);
     j["invalidations"] = s.invalidations;
     j["upgrades"] = s.upgrades;
@@ -115,6 +114,7 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["bias_flips"] = s.biasFlips;
     j["migrations"] = s.migrations;
     j["staleness"] = toJson(s.staleness);
+    j["prefix_pool"] = toJson(s.prefixPool);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -160,6 +160,27 @@ StalenessSummary stalenessFromJson(const nlohmann::ordered_json& j)
     return s;
 }
 
+nlohmann::ordered_json toJson(const PrefixPoolSummary& p)
+{
+    return {{"enabled", p.enabled},        {"prompt_tokens", p.promptTokens}, {"hit_tokens", p.hitTokens},
+            {"load_bytes", p.loadBytes},   {"store_bytes", p.storeBytes},     {"capacity_blocks", p.capacityBlocks},
+            {"blocks_held", p.blocksHeld}, {"evictions", p.evictions}};
+}
+
+PrefixPoolSummary prefixPoolFromJson(const nlohmann::ordered_json& j)
+{
+    PrefixPoolSummary p;
+    p.enabled = j.value("enabled", false);
+    p.promptTokens = readCount(j, "prompt_tokens");
+    p.hitTokens = readCount(j, "hit_tokens");
+    p.loadBytes = readNumber(j, "load_bytes");
+    p.storeBytes = readNumber(j, "store_bytes");
+    p.capacityBlocks = readCount(j, "capacity_blocks");
+    p.blocksHeld = readCount(j, "blocks_held");
+    p.evictions = readCount(j, "evictions");
+    return p;
+}
+
 RunSummary summaryFromJson(const nlohmann::ordered_json& j)
 {
     RunSummary s;
@@ -194,6 +215,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     s.migrations = readCount(j, "migrations");
     if (const auto it = j.find("staleness"); it != j.end() && it->is_object())
         s.staleness = stalenessFromJson(*it);
+    if (const auto it = j.find("prefix_pool"); it != j.end() && it->is_object())
+        s.prefixPool = prefixPoolFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",
@@ -295,11 +318,12 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
 
     // One prepared statement per table, re-bound for every row: parsing the SQL once is what makes
     // 100,000-row inserts take a fraction of a second.
-    SQLite::Statement request(db, "INSERT INTO request_metrics (run_id, idx, id, prompt_tokens, output_tokens, "
-                                  "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
-                                  "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns, "
-                                  "decode_compute_ns, decode_stall_ns, decode_transfer_ns, stale_reads, stale_steps) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    SQLite::Statement request(db,
+                              "INSERT INTO request_metrics (run_id, idx, id, prompt_tokens, output_tokens, "
+                              "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
+                              "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns, "
+                              "decode_compute_ns, decode_stall_ns, decode_transfer_ns, stale_reads, stale_steps, "
+                              "cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.requests.size(); ++i) {
         const auto& r = result.requests[i];
         request.bind(1, runId);
@@ -322,6 +346,7 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         request.bind(18, r.decodeTransfer);
         request.bind(19, static_cast<std::int64_t>(r.staleReads));
         request.bind(20, i64(r.staleSteps));
+        request.bind(21, i64(r.cachedTokens));
         request.exec();
         request.reset();
     }
@@ -375,7 +400,8 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
     SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
                                   "arrival_ns, prefill_start_ns, prefill_end_ns, transfer_start_ns, kv_ready_ns, "
                                   "decode_start_ns, first_token_ns, finish_ns, decode_compute_ns, decode_stall_ns, "
-                                  "decode_transfer_ns, stale_reads, stale_steps FROM request_metrics WHERE run_id = ? ORDER BY idx");
+                                  "decode_transfer_ns, stale_reads, stale_steps, cached_tokens FROM request_metrics "
+                                  "WHERE run_id = ? ORDER BY idx");
     request.bind(1, runId);
     while (request.executeStep()) {
         RequestMetrics r;
@@ -397,6 +423,7 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         r.decodeTransfer = request.getColumn(15).getInt64();
         r.staleReads = static_cast<std::uint64_t>(request.getColumn(16).getInt64());
         r.staleSteps = u32(request.getColumn(17));
+        r.cachedTokens = u32(request.getColumn(18));
         result.requests.push_back(r);
     }
 

@@ -107,6 +107,10 @@ ALTER TABLE request_metrics ADD COLUMN decode_transfer_ns INTEGER NOT NULL DEFAU
 ALTER TABLE request_metrics ADD COLUMN stale_reads INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE request_metrics ADD COLUMN stale_steps INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 3: prompt tokens served by the prefix pool.
+    R"sql(
+ALTER TABLE request_metrics ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)

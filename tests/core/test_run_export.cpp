@@ -95,12 +95,15 @@ TEST(RunExport, RequestsCsvHasAHeaderAndOneRowPerRequest)
     writeRequestsCsv(out, exportResult());
     const auto rows = lines(out.str());
     ASSERT_EQ(rows.size(), 3u);
-    EXPECT_EQ(rows[0], "id,prompt_tokens,output_tokens,prefill_instance,decode_instance,arrival_ms,ttft_ms,queue_ms,"
-                       "prefill_ms,admission_ms,transfer_ms,load_ms,first_decode_ms,tpot_ms,e2e_ms,decode_compute_ms,"
-                       "decode_transfer_ms,decode_stall_ms");
+    EXPECT_EQ(
+        rows[0],
+        "id,prompt_tokens,cached_tokens,output_tokens,prefill_instance,decode_instance,arrival_ms,ttft_ms,queue_ms,"
+        "prefill_ms,admission_ms,transfer_ms,load_ms,first_decode_ms,tpot_ms,e2e_ms,decode_compute_ms,"
+        "decode_transfer_ms,decode_stall_ms");
     // ttft = 2 + 10.5 + 0.25 + 1.234567 + 0.001 + 5 = 18.985567 ms; e2e = ttft + 200 ms.
-    EXPECT_EQ(rows[1], "7,100,11,\"prefill,0\",decode-0,1,18.985567,2,10.5,0.25,1.234567,0.001,5,20,218.985567,0,0,0");
-    EXPECT_EQ(rows[2], "8,100,1,5,decode-0,1,18.985567,2,10.5,0.25,1.234567,0.001,5,,218.985567,0,0,0");
+    EXPECT_EQ(rows[1],
+              "7,100,0,11,\"prefill,0\",decode-0,1,18.985567,2,10.5,0.25,1.234567,0.001,5,20,218.985567,0,0,0");
+    EXPECT_EQ(rows[2], "8,100,0,1,5,decode-0,1,18.985567,2,10.5,0.25,1.234567,0.001,5,,218.985567,0,0,0");
 }
 
 TEST(RunExport, SummaryCsvIsKeyValue)
@@ -191,7 +194,7 @@ TEST(RunExport, CohsimListsShowsExportsAndDeletesRuns)
     std::ifstream csv(csvFile);
     std::string header;
     std::getline(csv, header);
-    EXPECT_EQ(header.rfind("id,prompt_tokens,output_tokens,", 0), 0u);
+    EXPECT_EQ(header.rfind("id,prompt_tokens,cached_tokens,output_tokens,", 0), 0u);
 
     const auto json = cohsim("export " + std::to_string(id) + " --format json" + dbArg);
     EXPECT_EQ(json.exitCode, 0);

@@ -91,6 +91,7 @@ RunResult makeResult()
     s.staleness.staleAgeUs = {12, 1.5, 1.25, 2.0, 3.5, 4.0};
     s.staleness.boundVersions = 1;
     s.staleness.boundAge = 20'000;
+    s.prefixPool = {true, 1000, 512, 65536.0, 131072.0, 40, 12, 3};
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -115,6 +116,7 @@ RunResult makeResult()
         m.decodeTransfer = 65'432 + i;
         m.staleReads = 7 + i;
         m.staleSteps = 3 + i;
+        m.cachedTokens = 512 * i;
         r.requests.push_back(m);
     }
     r.linkInterval = 250 * kMillisecond;
@@ -206,6 +208,10 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.staleness.staleAgeUs.p99, t.staleness.staleAgeUs.p99);
     EXPECT_EQ(s.staleness.boundVersions, t.staleness.boundVersions);
     EXPECT_EQ(s.staleness.boundAge, t.staleness.boundAge);
+    EXPECT_EQ(s.prefixPool.enabled, t.prefixPool.enabled);
+    EXPECT_EQ(s.prefixPool.hitTokens, t.prefixPool.hitTokens);
+    EXPECT_EQ(s.prefixPool.storeBytes, t.prefixPool.storeBytes);
+    EXPECT_EQ(s.prefixPool.evictions, t.prefixPool.evictions);
     EXPECT_EQ(s.eventsExecuted, t.eventsExecuted);
     EXPECT_EQ(s.wallSeconds, t.wallSeconds);
     EXPECT_EQ(s.eventsPerSecond, t.eventsPerSecond);
@@ -232,6 +238,7 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(x.decodeTransfer, y.decodeTransfer);
         EXPECT_EQ(x.staleReads, y.staleReads);
         EXPECT_EQ(x.staleSteps, y.staleSteps);
+        EXPECT_EQ(x.cachedTokens, y.cachedTokens);
     }
 
     EXPECT_EQ(a.linkInterval, b.linkInterval);
@@ -478,7 +485,7 @@ TEST(RunStore, MigratesAnEmptyFileToTheCurrentSchema)
 
 TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
 {
-    // A schema-1 file: today's tables without the columns migration 2 adds (SQLite >= 3.35 drops columns).
+    // A schema-1 file: today's tables without the columns migrations 2 and 3 add (SQLite >= 3.35 drops columns).
     TempDir dir;
     const std::string path = dir.file("v1.db");
     std::int64_t id = 0;
@@ -491,7 +498,8 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
         SQLite::Database db(path, SQLite::OPEN_READWRITE);
         for (const char* sql : {"ALTER TABLE request_metrics DROP COLUMN decode_transfer_ns",
                                 "ALTER TABLE request_metrics DROP COLUMN stale_reads",
-                                "ALTER TABLE request_metrics DROP COLUMN stale_steps"})
+                                "ALTER TABLE request_metrics DROP COLUMN stale_steps",
+                                "ALTER TABLE request_metrics DROP COLUMN cached_tokens"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -501,6 +509,7 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     EXPECT_EQ(loaded.requests[0].decodeStall, makeResult().requests[0].decodeStall);
     EXPECT_EQ(loaded.requests[0].decodeTransfer, 0); // the new columns' default
     EXPECT_EQ(loaded.requests[0].staleReads, 0u);
+    EXPECT_EQ(loaded.requests[0].cachedTokens, 0u);
     SQLite::Database db(path);
     EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
 }

@@ -1,0 +1,123 @@
+#include "core/serving/prefix_cache.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+namespace {
+
+// Pool flows carry bit 63; the KV path's cookies never set it (request and token counts stay below 2^31).
+constexpr std::uint64_t kPoolFlow = std::uint64_t{1} << 63;
+constexpr std::uint64_t kStoreFlow = std::uint64_t{1} << 62;
+
+std::uint64_t cookieOf(bool store, std::uint32_t instance, std::uint32_t request)
+{
+    return kPoolFlow | (store ? kStoreFlow : 0) | (std::uint64_t{instance & 0xffffu} << 32) | request;
+}
+
+} // namespace
+
+PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network,
+                         EventRecorder& recorder, FlowSink& kvSink, PrefixLoadListener& listener,
+                         std::uint8_t firstKind)
+    : m_workload(workload)
+    , m_network(network)
+    , m_recorder(recorder)
+    , m_kvSink(kvSink)
+    , m_listener(listener)
+    , m_firstKind(firstKind)
+    , m_blockTokens(scenario.serving.prefixPool.blockTokens)
+    , m_bytesPerToken(static_cast<double>(scenario.model.kvBytesPerToken()))
+    , m_pool(static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes /
+                                        (m_bytesPerToken * scenario.serving.prefixPool.blockTokens)))
+    , m_hitBlocks(workload.requests.size(), 0)
+{
+    m_poolNode = scenario.topology.nodeIndex(scenario.serving.prefixPool.node).value_or(0);
+    m_kinds.push_back({"Prefix-Load", true, 0, 0, "data"});
+    m_kinds.push_back({"Prefix-Store", true, 0, 0, "data"});
+    m_summary.enabled = true;
+    m_summary.capacityBlocks =
+        static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes / (m_bytesPerToken * m_blockTokens));
+}
+
+std::span<const std::uint32_t> PrefixCache::hashesOf(std::uint32_t request) const
+{
+    const Request& r = m_workload.requests[request];
+    return std::span<const std::uint32_t>(m_workload.prefixHashes).subspan(r.prefixOffset, r.prefixCount);
+}
+
+std::uint32_t PrefixCache::startLoad(std::uint32_t request, std::uint32_t instance, std::uint32_t node)
+{
+    const std::uint32_t prompt = m_workload.requests[request].promptTokens;
+    m_summary.promptTokens += prompt;
+    const std::uint32_t blocks = m_pool.leadingHits(hashesOf(request));
+    m_hitBlocks[request] = blocks;
+    const auto tokens = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::uint64_t{blocks} * m_blockTokens, prompt > 0 ? prompt - 1 : 0));
+    if (tokens == 0)
+        return 0;
+    const double bytes = tokens * m_bytesPerToken;
+    m_summary.hitTokens += tokens;
+    m_summary.loadBytes += bytes;
+    m_kinds[0].count += 1;
+    m_kinds[0].bytes += bytes;
+    m_network.send(m_network.routing().routeId(m_poolNode, node), node == m_poolNode ? 0.0 : bytes,
+                   cookieOf(false, instance, request));
+    return tokens;
+}
+
+void PrefixCache::store(std::uint32_t request, std::uint32_t node)
+{
+    const auto hashes = hashesOf(request);
+    const std::uint32_t fresh = static_cast<std::uint32_t>(hashes.size()) - m_hitBlocks[request];
+    if (fresh == 0)
+        return;
+    // The blocks after the hits, the last one as long as what is left of the prompt.
+    const std::uint64_t from = std::uint64_t{m_hitBlocks[request]} * m_blockTokens;
+    const std::uint64_t prompt = m_workload.requests[request].promptTokens;
+    if (from >= prompt)
+        return;
+    const double bytes =
+        static_cast<double>(std::min<std::uint64_t>(prompt - from, std::uint64_t{fresh} * m_blockTokens)) *
+        m_bytesPerToken;
+    m_summary.storeBytes += bytes;
+    m_kinds[1].count += 1;
+    m_kinds[1].bytes += bytes;
+    m_network.send(m_network.routing().routeId(node, m_poolNode), node == m_poolNode ? 0.0 : bytes,
+                   cookieOf(true, 0, request));
+}
+
+void PrefixCache::onFlowDelivered(const FlowInfo& flow)
+{
+    if (!(flow.cookie & kPoolFlow)) {
+        m_kvSink.onFlowDelivered(flow);
+        return;
+    }
+    const bool isStore = flow.cookie & kStoreFlow;
+    const auto request = static_cast<std::uint32_t>(flow.cookie & 0xffffffffu);
+    if (flow.bytes > 0) {
+        MessageRecord m = recordOf(flow, m_network.routing());
+        m.kind = static_cast<std::uint8_t>(m_firstKind + (isStore ? 1 : 0));
+        m.request = request;
+        m.blockCount = static_cast<std::uint32_t>(flow.bytes / m_bytesPerToken + m_blockTokens - 1) / m_blockTokens;
+        m_recorder.add(m);
+    }
+    if (!isStore) {
+        m_listener.onPrefixLoaded(static_cast<std::uint32_t>((flow.cookie >> 32) & 0xffffu));
+        return;
+    }
+    // Only now are the blocks in the pool for later prompts.
+    const auto hashes = hashesOf(request);
+    for (std::size_t i = m_hitBlocks[request]; i < hashes.size(); ++i)
+        m_pool.store(hashes[i]);
+}
+
+PrefixPoolSummary PrefixCache::summary() const
+{
+    PrefixPoolSummary s = m_summary;
+    s.evictions = m_pool.evictions();
+    s.blocksHeld = m_pool.size();
+    return s;
+}
+
+} // namespace coh::core

@@ -1,0 +1,61 @@
+#pragma once
+// Prefix reuse through the shared pool (serving.prefix_pool): when a prefill batch starts, the leading prompt
+// blocks the pool holds are loaded from the pool's node instead of computed; after prefill, the blocks the
+// pool lacks are stored there, and only count as cached once that store has arrived. The pool's flows share
+// the network with the KV path; this class is the network's sink and hands the KV path's flows on.
+#include "core/engine/event_recorder.h"
+#include "core/engine/run_result.h"
+#include "core/net/flow_network.h"
+#include "core/scenario/scenario.h"
+#include "core/serving/prefix_pool.h"
+#include "core/workload/request.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+class PrefixLoadListener {
+  public:
+    virtual ~PrefixLoadListener() = default;
+    // A load started by PrefixCache::startLoad() for this prefill instance has arrived.
+    virtual void onPrefixLoaded(std::uint32_t instance) = 0;
+};
+
+class PrefixCache final : public FlowSink {
+  public:
+    // `kvSink` receives every flow that is not the pool's; `firstKind` is where the pool's two message kinds
+    // (Prefix-Load, Prefix-Store) go in the run's messages by kind.
+    PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network, EventRecorder& recorder,
+                FlowSink& kvSink, PrefixLoadListener& listener, std::uint8_t firstKind);
+
+    // The prompt tokens of `request` the pool serves (at most all but one: the last token is computed for its
+    // logits). When there are any, their load to `node` has started and onPrefixLoaded(instance) follows.
+    std::uint32_t startLoad(std::uint32_t request, std::uint32_t instance, std::uint32_t node);
+    // Prefill has computed the request's KV at `node`: store the blocks the pool lacks.
+    void store(std::uint32_t request, std::uint32_t node);
+
+    void onFlowDelivered(const FlowInfo& flow) override;
+
+    PrefixPoolSummary summary() const;
+    std::vector<MessageKindStats> kinds() const { return m_kinds; }
+
+  private:
+    std::span<const std::uint32_t> hashesOf(std::uint32_t request) const;
+
+    const Workload& m_workload;
+    FlowNetwork& m_network;
+    EventRecorder& m_recorder;
+    FlowSink& m_kvSink;
+    PrefixLoadListener& m_listener;
+    std::uint8_t m_firstKind;
+    std::uint32_t m_poolNode = 0;
+    std::uint32_t m_blockTokens;
+    double m_bytesPerToken;
+    PrefixPool m_pool;
+    std::vector<std::uint32_t> m_hitBlocks; // per request: leading blocks loaded from the pool
+    std::vector<MessageKindStats> m_kinds;
+    PrefixPoolSummary m_summary;
+};
+
+} // namespace coh::core
