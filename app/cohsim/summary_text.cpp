@@ -123,6 +123,13 @@ void printRunSummary(const core::RunSummary& s)
                    s.invalidations, s.upgrades, s.writebacks, s.biasFlips, s.migrations);
     if (s.protocol != "direct")
         printStaleness(s.staleness);
+    if (s.prefixPool.enabled) {
+        const auto& p = s.prefixPool;
+        fmt::print("  prefix pool     {} of {} prompt tokens loaded from the pool ({}%); {} loaded, {} stored; "
+                   "{} of {} blocks held, {} evictions\n",
+                   p.hitTokens, p.promptTokens, number(p.promptTokens ? 100.0 * p.hitTokens / p.promptTokens : 0.0),
+                   scaled(p.loadBytes, "B"), scaled(p.storeBytes, "B"), p.blocksHeld, p.capacityBlocks, p.evictions);
+    }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 
