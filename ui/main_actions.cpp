@@ -114,6 +114,11 @@ void MainActions::fillRecent(const std::function<void(const QString&)>& open)
     recent->setEnabled(!files.isEmpty());
 }
 
+QStringList MainActions::recentFiles()
+{
+    return QSettings().value(recentKey()).toStringList();
+}
+
 void MainActions::addRecent(const QString& path)
 {
     QSettings settings;

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -43,6 +44,7 @@ struct MainActions {
     void fillPresets(const std::function<void(const QString&)>& open);
     void fillRecent(const std::function<void(const QString&)>& open);
     static void addRecent(const QString& path);
+    static QStringList recentFiles(); // newest first
     // Fusion with a dark palette, or the style's standard light one.
     static void applyPalette(bool dark);
 };

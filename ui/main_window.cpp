@@ -9,6 +9,7 @@
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
+#include "ui/start_page.h"
 
 #include "ui/charts_panel.h"
 #include "ui/lab_widget.h"
@@ -104,6 +105,8 @@ void MainWindow::buildTabs()
 {
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
+    m_start = new StartPage(m_tabs);
+    m_tabs->addTab(m_start, tr("Start"));
     m_topology = new TopologyEditor(m_document, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
     m_replay = new ReplayWidget(m_tabs);
@@ -118,6 +121,19 @@ void MainWindow::buildTabs()
     m_history = new RunHistoryWidget(m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
+    connect(m_start, &StartPage::openRequested, this, [this](const QString& path) {
+        if (openScenario(path))
+            m_tabs->setCurrentWidget(m_topology);
+    });
+    connect(m_start, &StartPage::runRequested, this, &MainWindow::runScenario);
+    connect(m_start, &StartPage::lessonRequested, this, [this](const QString& id) {
+        m_tabs->setCurrentWidget(m_lab);
+        m_lab->openLesson(id);
+    });
+    connect(m_document, &ScenarioDocument::fileStateChanged, this, [this] {
+        m_start->setCurrentScenario(m_document->displayName());
+        m_start->refresh(); // a save or an open adds to the recent files
+    });
     setCentralWidget(m_tabs);
 }
 
@@ -359,6 +375,7 @@ void MainWindow::setStatus(const QString& text)
 void MainWindow::updateTitle()
 {
     setWindowTitle(tr("%1[*] — Coherence Studio").arg(m_document->displayName()));
+    m_start->setCurrentScenario(m_document->displayName());
     setWindowModified(m_document->isModified());
     m_actions.save->setEnabled(m_document->isModified() || m_document->filePath().isEmpty());
 }

@@ -30,6 +30,7 @@ class RunController;
 class RunHistoryWidget;
 class ScenarioDocument;
 class ScenarioPanel;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -84,6 +85,7 @@ protected:
     ReplayWidget* m_replay = nullptr;
     ChartsPanel* m_charts = nullptr;
     LabWidget* m_lab = nullptr;
+    StartPage* m_start = nullptr;
     QWidget* m_topology = nullptr;
     QDockWidget* m_scenarioDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;

@@ -65,6 +65,7 @@ void ScreenshotTour::start()
         return;
     }
     m_window->resize(1440, 900);
+    capture(tabIndex(m_window->tabs(), tr("Start")), QStringLiteral("start.png"));
     capture(tabIndex(m_window->tabs(), tr("Topology")), QStringLiteral("topology.png"));
     RunController* runner = m_window->runController();
     connect(runner, &RunController::finished, this, [this] {
@@ -95,7 +96,8 @@ void ScreenshotTour::afterRun()
     }
     capture(tabIndex(tabs, tr("Lab")), QStringLiteral("lab.png"));
     capture(tabIndex(tabs, tr("History")), QStringLiteral("history.png"));
-    emit finished(m_saved.size() == 5, m_saved.size() == 5 ? QString() : tr("a view was missing"));
+    constexpr int kViews = 6; // start, topology, replay, charts, lab, history
+    emit finished(m_saved.size() == kViews, m_saved.size() == kViews ? QString() : tr("a view was missing"));
 }
 
 void ScreenshotTour::capture(int tab, const QString& name)

@@ -1,0 +1,44 @@
+#pragma once
+// The first tab a user sees: what the open scenario is and how to run it, every shipped scenario and preset
+// with its description, the recent files, and the lab's lessons, each one click away.
+
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QListWidgetItem;
+
+namespace coh::ui {
+
+class StartPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit StartPage(QWidget* parent = nullptr);
+
+    // Refills the lists (recent files change as files are opened).
+    void refresh();
+    // Shows which scenario is open, beside the Run button.
+    void setCurrentScenario(const QString& name);
+
+    QListWidget* scenarioList() const { return m_scenarios; }
+    QListWidget* recentList() const { return m_recent; }
+    QListWidget* lessonList() const { return m_lessons; }
+
+signals:
+    void openRequested(const QString& path);
+    void runRequested();
+    void lessonRequested(const QString& lessonId);
+
+private:
+    void fillScenarios();
+    void fillRecent();
+    void fillLessons();
+
+    QLabel* m_current = nullptr;
+    QListWidget* m_scenarios = nullptr;
+    QListWidget* m_recent = nullptr;
+    QListWidget* m_lessons = nullptr;
+};
+
+} // namespace coh::ui
