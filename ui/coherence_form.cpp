@@ -78,17 +78,28 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
     m_prefill = new QComboBox(this);
     m_prefill->setEnabled(false);
     form->addRow(tr("Prefill protocol"), m_prefill);
-    m_tiers = new QComboBox(this);
-    m_tiers->addItem(tr("hbm only"));
-    m_tiers->setEnabled(false);
-    form->addRow(tr("Tiers"), m_tiers);
+    // A protocol for the KV kept in each other tier (the prefix pool's blocks); Problems explains a tier with
+    // no pool in it.
+    QStringList protocols;
+    for (const auto& p : core::coherence::allProtocols())
+        if (!p.bugHunt)
+            protocols << toQString(p.name);
+    for (const char* tier : {"dram", "cxl", "storage"}) {
+        const QString name = QString::fromLatin1(tier);
+        QComboBox* combo = m_fields->choice("/coherence/tiers/" + std::string(tier), tr("%1 tier protocol").arg(name),
+                                            protocols, tr("direct"), this);
+        combo->setObjectName(QStringLiteral("tier_") + name);
+        combo->setToolTip(tr("The protocol of the prefix pool's blocks when serving.prefix_pool lives in the %1 "
+                             "tier (direct: plain copies).")
+                              .arg(name));
+        m_tierCombos.push_back(combo);
+        form->addRow(tr("%1 tier").arg(name), combo);
+    }
     layout->addLayout(form);
     m_unsupported = new QLabel(this);
     m_unsupported->setWordWrap(true);
     m_unsupported->setEnabled(false);
     layout->addWidget(m_unsupported);
-    m_tiersReason = unsupportedReason("/coherence/tiers");
-    m_tiers->setToolTip(m_tiersReason);
 }
 
 QString CoherenceForm::unsupportedReason(const std::string& key) const
@@ -112,8 +123,6 @@ QString CoherenceForm::unsupportedReason(const std::string& key) const
             other = "direct";
         coherence["decode"] = decode;
         coherence["prefill"] = other;
-    } else {
-        coherence["tiers"] = nlohmann::json::array({"hbm", "dram"});
     }
     try {
         core::parseScenario(probe, toStdString(m_document->filePath()));
@@ -208,9 +217,8 @@ void CoherenceForm::refresh()
     const QString prefillReason = unsupportedReason("/coherence/prefill");
     m_prefill->setToolTip(prefillReason);
     QStringList notes;
-    for (const QString& reason : {prefillReason, m_tiersReason})
-        if (!reason.isEmpty())
-            notes << reason;
+    if (!prefillReason.isEmpty())
+        notes << prefillReason;
     m_unsupported->setText(notes.join(QStringLiteral("\n")));
 }
 

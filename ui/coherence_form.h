@@ -7,6 +7,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <vector>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -26,6 +28,8 @@ class CoherenceForm : public QWidget {
     QComboBox* protocolCombo() const { return m_decode; }
     QLabel* explanation() const { return m_explanation; }
     QComboBox* prefillCombo() const { return m_prefill; }
+    // The protocol pickers of the dram, cxl and storage tiers.
+    const std::vector<QComboBox*>& tierCombos() const { return m_tierCombos; }
 
     // Core's validation message for a scenario asking for `key` (/coherence/prefill or /coherence/tiers):
     // the reason the form cannot offer it yet. Empty once core accepts it.
@@ -46,11 +50,10 @@ class CoherenceForm : public QWidget {
     QPushButton* m_openInLab = nullptr;
     QComboBox* m_home = nullptr;
     QComboBox* m_prefill = nullptr;
-    QComboBox* m_tiers = nullptr;
+    std::vector<QComboBox*> m_tierCombos; // dram, cxl, storage
     QLineEdit* m_maxVersions = nullptr;
     QLineEdit* m_maxAge = nullptr;
     QLabel* m_unsupported = nullptr; // core's reasons for the disabled pickers
-    QString m_tiersReason;
 };
 
 } // namespace coh::ui

@@ -116,7 +116,8 @@ void StartPage::fillScenarios()
             QFile in(file.absoluteFilePath());
             QString description;
             if (in.open(QIODevice::ReadOnly))
-                description = QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("description")).toString();
+                description =
+                    QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("description")).toString();
             auto* item = new QListWidgetItem(QStringLiteral("%1/%2").arg(folder, file.completeBaseName()), m_scenarios);
             item->setData(kPathRole, file.absoluteFilePath());
             item->setToolTip(description.isEmpty() ? file.absoluteFilePath() : description);

@@ -1,5 +1,6 @@
 // The scenario's "coherence" section (docs/scenario-format.md).
 #include "core/coherence/protocol_registry.h"
+#include "core/scenario/enum_names.h"
 #include "core/scenario/scenario_sections.h"
 
 #include <fmt/format.h>
@@ -33,6 +34,30 @@ std::optional<std::string> readProtocol(ObjectReader& r, std::string_view key)
         message += fmt::format("; did you mean '{}'?", *near);
     r.problem(key, message, fmt::format("use one of: {}", joinNames(known)));
     return std::nullopt;
+}
+
+// "tiers": {"cxl": "sealed-lease"}: a protocol per memory tier other than HBM (whose blocks decode and prefill
+// govern).
+void readTiers(ObjectReader& coherence, std::map<Tier, std::string>& tiers)
+{
+    const nlohmann::json* section = coherence.get("tiers");
+    if (!section)
+        return;
+    ObjectReader r(coherence.problems(), *section, coherence.pointerTo("tiers"), R"({ "cxl": "sealed-lease" })");
+    if (!r.valid())
+        return;
+    for (const auto& [key, value] : section->items()) {
+        const auto tier = enumFromString<Tier>(key);
+        if (!tier || *tier == Tier::Hbm) {
+            r.problem(key,
+                      tier ? std::string("HBM blocks are the ones \"decode\" governs, not a tier entry")
+                           : fmt::format("unknown memory tier '{}'", key),
+                      "use \"dram\", \"cxl\" or \"storage\" (the tier of serving.prefix_pool)");
+            continue;
+        }
+        if (auto protocol = readProtocol(r, key))
+            tiers[*tier] = *protocol;
+    }
 }
 
 constexpr const char* kStalenessExample = R"({ "max_versions": 0, "max_age": "20 us" })";
@@ -104,7 +129,7 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
         }
     }
     coherence.controlBytes = r.count("control_bytes", kOptional, 1).value_or(coherence.controlBytes);
-    r.rejectKeys({"tiers"}, "is not supported yet: KV blocks stay in device HBM (no offload to other tiers)");
+    readTiers(r, coherence.tiers);
     readStaleness(r, coherence.staleness);
     if (coherence.staleness.any())
         checkStaleness(r, coherence);

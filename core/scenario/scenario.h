@@ -5,6 +5,7 @@
 #include "core/scenario/workload_spec.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,9 @@ struct CoherenceSpec {
     std::string homeNode;           // HomePolicy::Node: the node holding every block's directory entry
     std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)
     StalenessSpec staleness;
+    // The protocol of the KV blocks kept in another memory tier (dram, cxl, storage): the prefix pool's
+    // blocks when serving.prefix_pool lives in that tier. Absent or "direct": plain copies.
+    std::map<Tier, std::string> tiers;
 };
 
 struct SloSpec {

@@ -1,5 +1,6 @@
 // Checks that span sections: which instances exist, whether their nodes can serve and hold the model, and
 // whether every prefill instance can send KV to every decode instance.
+#include "core/coherence/protocol_table.h"
 #include "core/scenario/scenario_sections.h"
 
 #include <fmt/format.h>
@@ -272,6 +273,33 @@ void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, Pr
                          fmt::format("link node '{}' to the prefill nodes, or pick a pool node they reach", holder.id));
 }
 
+// A tier's protocol governs the prefix pool's blocks there: it needs a pool in that tier, and its caches are
+// the prefill instances (at most kMaxCaches, the width of a sharer set).
+void checkTierProtocols(const Scenario& s, ProblemList& problems)
+{
+    const PrefixPoolSpec& pool = s.serving.prefixPool;
+    for (const auto& [tier, protocol] : s.coherence.tiers) {
+        const std::string pointer = jsonPointer("/coherence/tiers", toString(tier));
+        if (protocol == "direct")
+            continue;
+        if (!pool.enabled || pool.tier != tier) {
+            problems.add(pointer,
+                         fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
+                         fmt::format("add \"serving\": {{\"prefix_pool\": {{\"node\": ..., \"tier\": \"{}\"}}}} or "
+                                     "remove this entry",
+                                     toString(tier)));
+            continue;
+        }
+        const auto prefill = std::count_if(s.serving.instances.begin(), s.serving.instances.end(),
+                                           [](const InstanceSpec& i) { return i.role == InstanceRole::Prefill; });
+        if (prefill > coherence::kMaxCaches)
+            problems.add(pointer,
+                         fmt::format("{} prefill instances share the pool, but a protocol tracks at most {} caches",
+                                     prefill, coherence::kMaxCaches),
+                         "use fewer prefill instances, or \"direct\" for this tier");
+    }
+}
+
 } // namespace
 
 void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& problems)
@@ -289,6 +317,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkReachability(s, origins, problems);
     if (input.topologyClean && s.serving.prefixPool.enabled)
         checkPrefixPool(s, origins, problems);
+    checkTierProtocols(s, problems);
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;
         for (const auto& n : s.topology.nodes)

@@ -1,5 +1,7 @@
 #include "core/serving/prefix_cache.h"
 
+#include "core/coherence/protocol_registry.h"
+
 #include <algorithm>
 
 namespace coh::core {
@@ -7,6 +9,7 @@ namespace coh::core {
 namespace {
 
 // Pool flows carry bit 63; the KV path's cookies never set it (request and token counts stay below 2^31).
+// PoolCoherence's flows also set bit 61.
 constexpr std::uint64_t kPoolFlow = std::uint64_t{1} << 63;
 constexpr std::uint64_t kStoreFlow = std::uint64_t{1} << 62;
 
@@ -19,7 +22,8 @@ std::uint64_t cookieOf(bool store, std::uint32_t instance, std::uint32_t request
 
 PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network,
                          EventRecorder& recorder, FlowSink& kvSink, PrefixLoadListener& listener,
-                         std::uint8_t firstKind)
+                         std::uint8_t firstKind,
+                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& prefillNodes)
     : m_workload(workload)
     , m_network(network)
     , m_recorder(recorder)
@@ -38,6 +42,23 @@ PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Flo
     m_summary.enabled = true;
     m_summary.capacityBlocks =
         static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes / (m_bytesPerToken * m_blockTokens));
+
+    const auto tier = scenario.coherence.tiers.find(scenario.serving.prefixPool.tier);
+    if (tier == scenario.coherence.tiers.end() || tier->second == "direct")
+        return;
+    std::vector<std::uint32_t> cacheNodes;
+    for (const auto& [instance, node] : prefillNodes) {
+        if (m_cacheOf.size() <= instance)
+            m_cacheOf.resize(instance + 1, -1);
+        m_cacheOf[instance] = static_cast<std::int16_t>(cacheNodes.size());
+        cacheNodes.push_back(node);
+    }
+    m_blocksLoading.assign(workload.requests.size(), 0);
+    m_loadInstance.assign(workload.requests.size(), 0);
+    m_coherence = std::make_unique<PoolCoherence>(coherence::findProtocol(tier->second, "/coherence/tiers"), network,
+                                                  recorder, std::move(cacheNodes), m_poolNode,
+                                                  m_bytesPerToken * m_blockTokens, scenario.coherence.controlBytes,
+                                                  static_cast<std::uint8_t>(firstKind + m_kinds.size()), *this);
 }
 
 std::span<const std::uint32_t> PrefixCache::hashesOf(std::uint32_t request) const
@@ -59,6 +80,16 @@ std::uint32_t PrefixCache::startLoad(std::uint32_t request, std::uint32_t instan
     const double bytes = tokens * m_bytesPerToken;
     m_summary.hitTokens += tokens;
     m_summary.loadBytes += bytes;
+    if (m_coherence) {
+        // Block by block under the tier's protocol; the batch waits for the last one.
+        const std::uint32_t loads = (tokens + m_blockTokens - 1) / m_blockTokens;
+        m_blocksLoading[request] = loads;
+        m_loadInstance[request] = instance;
+        const auto hashes = hashesOf(request);
+        for (std::uint32_t i = 0; i < loads; ++i)
+            m_coherence->load(hashes[i], static_cast<std::uint8_t>(m_cacheOf[instance]), request);
+        return tokens;
+    }
     m_kinds[0].count += 1;
     m_kinds[0].bytes += bytes;
     m_network.send(m_network.routing().routeId(m_poolNode, node), node == m_poolNode ? 0.0 : bytes,
@@ -66,21 +97,24 @@ std::uint32_t PrefixCache::startLoad(std::uint32_t request, std::uint32_t instan
     return tokens;
 }
 
-void PrefixCache::store(std::uint32_t request, std::uint32_t node)
+void PrefixCache::store(std::uint32_t request, std::uint32_t instance, std::uint32_t node)
 {
     const auto hashes = hashesOf(request);
     const std::uint32_t fresh = static_cast<std::uint32_t>(hashes.size()) - m_hitBlocks[request];
-    if (fresh == 0)
-        return;
     // The blocks after the hits, the last one as long as what is left of the prompt.
     const std::uint64_t from = std::uint64_t{m_hitBlocks[request]} * m_blockTokens;
     const std::uint64_t prompt = m_workload.requests[request].promptTokens;
-    if (from >= prompt)
+    if (fresh == 0 || from >= prompt)
         return;
     const double bytes =
         static_cast<double>(std::min<std::uint64_t>(prompt - from, std::uint64_t{fresh} * m_blockTokens)) *
         m_bytesPerToken;
     m_summary.storeBytes += bytes;
+    if (m_coherence) {
+        for (std::size_t i = m_hitBlocks[request]; i < hashes.size(); ++i)
+            m_coherence->store(hashes[i], static_cast<std::uint8_t>(m_cacheOf[instance]), request);
+        return;
+    }
     m_kinds[1].count += 1;
     m_kinds[1].bytes += bytes;
     m_network.send(m_network.routing().routeId(node, m_poolNode), node == m_poolNode ? 0.0 : bytes,
@@ -91,6 +125,10 @@ void PrefixCache::onFlowDelivered(const FlowInfo& flow)
 {
     if (!(flow.cookie & kPoolFlow)) {
         m_kvSink.onFlowDelivered(flow);
+        return;
+    }
+    if (PoolCoherence::owns(flow.cookie)) {
+        m_coherence->onFlowDelivered(flow);
         return;
     }
     const bool isStore = flow.cookie & kStoreFlow;
@@ -110,6 +148,33 @@ void PrefixCache::onFlowDelivered(const FlowInfo& flow)
     const auto hashes = hashesOf(request);
     for (std::size_t i = m_hitBlocks[request]; i < hashes.size(); ++i)
         m_pool.store(hashes[i]);
+}
+
+void PrefixCache::onBlockLoaded(std::uint32_t request)
+{
+    if (--m_blocksLoading[request] == 0)
+        m_listener.onPrefixLoaded(m_loadInstance[request]);
+}
+
+void PrefixCache::onBlockStored(std::uint32_t, std::uint32_t hash)
+{
+    // A block the pool evicts leaves the protocol's home too: a later store of it starts afresh.
+    if (const auto evicted = m_pool.store(hash))
+        m_coherence->drop(*evicted);
+}
+
+void PrefixCache::checkFinished() const
+{
+    if (m_coherence)
+        m_coherence->checkFinished();
+}
+
+std::vector<MessageKindStats> PrefixCache::kinds() const
+{
+    std::vector<MessageKindStats> kinds = m_kinds;
+    if (m_coherence)
+        kinds.insert(kinds.end(), m_coherence->kinds().begin(), m_coherence->kinds().end());
+    return kinds;
 }
 
 PrefixPoolSummary PrefixCache::summary() const

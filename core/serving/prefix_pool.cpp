@@ -26,21 +26,24 @@ std::uint32_t PrefixPool::leadingHits(std::span<const std::uint32_t> hashes)
     return hits;
 }
 
-void PrefixPool::store(std::uint32_t hash)
+std::optional<std::uint32_t> PrefixPool::store(std::uint32_t hash)
 {
     if (m_capacity == 0)
-        return;
+        return std::nullopt;
     if (const auto it = m_where.find(hash); it != m_where.end()) {
         touch(it);
-        return;
+        return std::nullopt;
     }
+    std::optional<std::uint32_t> evicted;
     if (m_where.size() >= m_capacity) {
+        evicted = m_order.back();
         m_where.erase(m_order.back());
         m_order.pop_back();
         ++m_evictions;
     }
     m_order.push_front(hash);
     m_where.emplace(hash, m_order.begin());
+    return evicted;
 }
 
 } // namespace coh::core

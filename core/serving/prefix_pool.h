@@ -4,6 +4,7 @@
 // the counts.
 #include <cstdint>
 #include <list>
+#include <optional>
 #include <span>
 #include <unordered_map>
 
@@ -15,8 +16,9 @@ class PrefixPool {
 
     // How many of `hashes`, from the first, the pool holds; those become the most recently used.
     std::uint32_t leadingHits(std::span<const std::uint32_t> hashes);
-    // Stores a block (a no-op when present, beyond refreshing it); evicts the least recently used when full.
-    void store(std::uint32_t hash);
+    // Stores a block (a no-op when present, beyond refreshing it); evicts the least recently used when full
+    // and returns which.
+    std::optional<std::uint32_t> store(std::uint32_t hash);
     bool contains(std::uint32_t hash) const { return m_where.count(hash) != 0; }
 
     std::uint64_t size() const { return m_where.size(); }

@@ -42,7 +42,12 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     if (scenario.serving.prefixPool.enabled) {
         // The pool's flows share the network; its sink hands the KV path's flows on.
         const auto kinds = static_cast<std::uint8_t>(m_kv->stats().kinds.size());
-        m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *kvSink, *this, kinds);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> prefillNodes;
+        for (std::uint32_t i = 0; i < m_instances.size(); ++i)
+            if (m_instances[i].role == InstanceRole::Prefill)
+                prefillNodes.emplace_back(i, m_instances[i].nodes.front());
+        m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *kvSink, *this, kinds,
+                                                 prefillNodes);
         m_network.setSink(m_prefix.get());
     }
     m_kv->setListener(this);
@@ -143,6 +148,8 @@ RunResult ServingEngine::run(const RunOptions& options)
     if (!m_sim.run(*this, kTimeInfinity, options.cancel))
         throw RunCancelled();
     m_kv->checkFinished();
+    if (m_prefix)
+        m_prefix->checkFinished();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     RunResult result = collect();
     result.summary.wallSeconds = wall;

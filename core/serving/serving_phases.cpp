@@ -146,7 +146,7 @@ void ServingEngine::onPrefillDone(std::uint32_t index)
         m.prefillEnd = m_sim.now();
         m_kv->prefillWrite(r, index, m.promptTokens);
         if (m_prefix)
-            m_prefix->store(r, inst.nodes.front());
+            m_prefix->store(r, index, inst.nodes.front());
         const std::uint32_t d = m_router->pickDecode(m_instances);
         m.decodeInstance = d;
         m_instances[d].admission.push_back(r);

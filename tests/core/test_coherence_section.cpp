@@ -68,14 +68,6 @@ TEST(CoherenceSection, UnknownHomeNodeIsNamed)
     EXPECT_NE(p.message.find("cpu9"), std::string::npos) << p.message;
 }
 
-TEST(CoherenceSection, TiersAreRefusedWithAReason)
-{
-    DatasetsDirOverride env(fixtureDatasetsDir());
-    const auto problems =
-        problemsOf(withCoherence({{"decode", "msi-directory"}, {"tiers", {{"host_dram", "msi-directory"}}}}));
-    EXPECT_NE(problemAt(problems, "/coherence/tiers").message.find("not supported"), std::string::npos);
-}
-
 TEST(CoherenceSection, ReadsTheReaderStalenessBound)
 {
     DatasetsDirOverride env(fixtureDatasetsDir());

@@ -91,6 +91,99 @@ TEST(PrefixPoolRun, BlocksCountAsCachedOnlyOnceTheirStoreHasArrived)
     EXPECT_EQ(early.summary.prefixPool.hitTokens, 0u);
 }
 
+std::uint64_t countOf(const RunSummary& s, const std::string& kind)
+{
+    for (const auto& k : s.messagesByKind)
+        if (k.name == kind)
+            return k.count;
+    ADD_FAILURE() << "no message kind " << kind;
+    return 0;
+}
+
+TEST(PrefixPoolRun, UnderMsiEveryStoreIsAWritebackHomeAndEveryLoadAGetS)
+{
+    Scenario s = poolScenario("mem0");
+    s.coherence.tiers[Tier::Dram] = "msi-directory";
+    const RunResult msi = runScenario(s, sharedPrefix(kSecond));
+    ASSERT_EQ(msi.requests.size(), 2u);
+    EXPECT_EQ(msi.requests[1].cachedTokens, 32u);
+    // A stores blocks 1-4 and B blocks 9 and 10: each a GetM (the data comes from the pool's memory), then the
+    // instance writes it home (PutM, Put-Ack). B loads blocks 1 and 2: GetS and Data, then drops its copy
+    // (PutS, Put-Ack).
+    EXPECT_EQ(countOf(msi.summary, "pool GetM"), 6u);
+    EXPECT_EQ(countOf(msi.summary, "pool PutM"), 6u);
+    EXPECT_EQ(countOf(msi.summary, "pool GetS"), 2u);
+    EXPECT_EQ(countOf(msi.summary, "pool PutS"), 2u);
+    EXPECT_EQ(countOf(msi.summary, "pool Data"), 8u);
+    EXPECT_EQ(countOf(msi.summary, "pool Put-Ack"), 8u);
+    EXPECT_EQ(countOf(msi.summary, "Prefix-Load"), 0u); // no plain copies
+    // Against the plain copy, B's load first sends two GetS (64 B each, sharing the 1 GB/s link) across the
+    // 1 us hop; the two blocks' data (2 x 4,096 B) then take as long as the plain copy of both.
+    const RunResult plain = runScenario(poolScenario("mem0"), sharedPrefix(kSecond));
+    EXPECT_EQ(msi.requests[1].prefill() - plain.requests[1].prefill(), 1'000 + 128);
+}
+
+// Two prefill instances (p0, p1) in front of one pool: the tier protocol's two caches.
+Scenario twoPrefillPool()
+{
+    Scenario s = poolScenario("mem0");
+    s.topology.nodes.push_back(servingNode("p1", NodeRole::Prefill));
+    s.topology.links.push_back(link("p1", "d0", kMicrosecond, 1e9));
+    s.topology.links.push_back(link("p1", "mem0", kMicrosecond, 1e9));
+    s.serving.instances.push_back({"prefill1", InstanceRole::Prefill, {"p1"}, 0, 0});
+    s.serving.router = RouterPolicy::RoundRobin;
+    return s;
+}
+
+// Requests sharing a 3-block system prompt, then one block of their own; arrivals 2 ms apart.
+Workload systemPrompt(std::uint32_t count)
+{
+    Workload w;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const auto offset = static_cast<std::uint32_t>(w.prefixHashes.size());
+        for (std::uint32_t h : {1u, 2u, 3u, 100u + i % 7})
+            w.prefixHashes.push_back(h);
+        w.requests.push_back({static_cast<SimTime>(i) * 2 * kMillisecond, 64, 4, offset, 4});
+    }
+    return w;
+}
+
+TEST(PrefixPoolRun, EveryTierProtocolKeepsItsInvariantsWithTwoInstancesSharingBlocks)
+{
+    const Workload w = systemPrompt(60);
+    for (const char* protocol : {"msi-directory", "mesi-directory", "moesi-directory", "migratory", "mesi-snooping",
+                                 "cxl-asymmetric", "sealed-lease", "lazy-causal", "unified-memory"}) {
+        SCOPED_TRACE(protocol);
+        Scenario s = twoPrefillPool();
+        s.coherence.tiers[Tier::Dram] = protocol;
+        const RunResult r = runScenario(s, w); // a violation or a deadlock throws
+        EXPECT_EQ(r.summary.completed, 60u);
+        // After the first prompt's blocks are home, every later prompt loads the 3 shared blocks (and its own
+        // when a request with the same suffix came before).
+        EXPECT_GE(r.summary.prefixPool.hitTokens, 59u * 48u);
+    }
+}
+
+TEST(PrefixPoolScenario, ATierProtocolNeedsThePoolInThatTier)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    nlohmann::json root = readFixtureJson("minimal.json");
+    root["coherence"] = {{"tiers", {{"dram", "sealed-lease"}}}};
+    const auto none = problemAt(root, "/coherence/tiers/dram");
+    EXPECT_NE(none.message.find("no KV lives in the dram tier"), std::string::npos) << none.message;
+    EXPECT_NE(none.fix.find("prefix_pool"), std::string::npos) << none.fix;
+    root["coherence"] = {{"tiers", {{"hbm", "msi-directory"}, {"dramm", "msi-directory"}, {"cxl", "msi-drectory"}}}};
+    const auto problems = problemsOf(root);
+    EXPECT_NE(problemAt(problems, "/coherence/tiers/hbm").message.find("decode"), std::string::npos);
+    EXPECT_NE(problemAt(problems, "/coherence/tiers/dramm").message.find("unknown memory tier"), std::string::npos);
+    EXPECT_NE(problemAt(problems, "/coherence/tiers/cxl").message.find("did you mean 'msi-directory'"),
+              std::string::npos);
+    root["coherence"] = {{"tiers", {{"dram", "sealed-lease"}}}};
+    root["serving"]["prefix_pool"] = {{"node", "gpu0"}, {"tier", "dram"}};
+    const core::Scenario s = core::parseScenario(root, "mem.json");
+    EXPECT_EQ(s.coherence.tiers.at(Tier::Dram), "sealed-lease");
+}
+
 TEST(PrefixPoolScenario, ThePoolMustBeAMemoryTierOfAReachableNode)
 {
     DatasetsDirOverride env(fixtureDatasetsDir());

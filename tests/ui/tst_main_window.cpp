@@ -218,7 +218,24 @@ class TstMainWindow : public QObject {
         QVERIFY(!form->prefillCombo()->isEnabled());
         QVERIFY2(form->prefillCombo()->toolTip().contains(QStringLiteral("differs from decode protocol")),
                  qPrintable(form->prefillCombo()->toolTip()));
-        QVERIFY(form->unsupportedReason("/coherence/tiers").contains(QStringLiteral("tiers")));
+        // A tier protocol is set through its picker; without a prefix pool in that tier, Problems says why.
+        QCOMPARE(form->tierCombos().size(), std::size_t{3});
+        QComboBox* cxl = form->tierCombos()[1];
+        QCOMPARE(cxl->objectName(), QStringLiteral("tier_cxl"));
+        const int sealed = cxl->findData(QStringLiteral("sealed-lease"));
+        QVERIFY(sealed > 0);
+        cxl->setCurrentIndex(sealed);
+        emit cxl->activated(sealed);
+        QCOMPARE(m_window->document()->json()["coherence"]["tiers"]["cxl"].get<std::string>(),
+                 std::string("sealed-lease"));
+        m_window->validateNow();
+        QVERIFY(!m_window->actions().run->isEnabled());
+        bool explained = false;
+        for (int i = 0; i < m_window->problemsList()->count(); ++i)
+            explained |=
+                m_window->problemsList()->item(i)->text().contains(QStringLiteral("no KV lives in the cxl tier"));
+        QVERIFY(explained);
+        m_window->actions().undo->trigger();
         m_window->actions().undo->trigger();
         QCOMPARE(combo->currentData().toString(), QStringLiteral("msi-directory"));
     }

@@ -1,0 +1,258 @@
+#include "core/serving/pool_coherence.h"
+
+#include "core/coherence/invariants.h"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace coh::core {
+
+using coherence::ProcessorOp;
+using coherence::StepResult;
+using coherence::StepStatus;
+
+namespace {
+
+// Bit 63 marks every prefix-pool flow (PrefixCache); bit 61 marks this class's. Then the block's slot and the
+// message's tag.
+constexpr std::uint64_t kPoolFlow = std::uint64_t{1} << 63;
+constexpr std::uint64_t kProtocolFlow = std::uint64_t{1} << 61;
+
+} // namespace
+
+PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
+                             std::vector<std::uint32_t> cacheNodes, std::uint32_t poolNode, double blockBytes,
+                             double controlBytes, std::uint8_t firstKind, PoolCoherenceListener& listener)
+    : m_protocol(protocol)
+    , m_network(network)
+    , m_recorder(recorder)
+    , m_cacheNodes(std::move(cacheNodes))
+    , m_poolNode(poolNode)
+    , m_blockBytes(blockBytes)
+    , m_controlBytes(controlBytes)
+    , m_firstKind(firstKind)
+    , m_listener(listener)
+{
+    // Named apart from the KV path's messages, which may run the same protocol.
+    for (const auto& m : protocol.messages)
+        m_kinds.push_back({"pool " + m.name, m.carriesData, 0, 0, coherence::messageRoleName(m.role)});
+}
+
+bool PoolCoherence::owns(std::uint64_t cookie)
+{
+    return (cookie & kPoolFlow) && (cookie & kProtocolFlow);
+}
+
+std::uint32_t PoolCoherence::slotOf(std::uint32_t hash)
+{
+    const auto [it, added] = m_slots.emplace(hash, static_cast<std::uint32_t>(m_blocks.size()));
+    if (added) {
+        Block& block =
+            m_blocks.emplace_back(Block{coherence::BlockSystem(m_protocol, static_cast<int>(m_cacheNodes.size()))});
+        block.hash = hash;
+        block.jobs.resize(m_cacheNodes.size());
+    }
+    return it->second;
+}
+
+void PoolCoherence::load(std::uint32_t hash, std::uint8_t cache, std::uint32_t request)
+{
+    enqueue(hash, cache, {Job::Load, request});
+}
+
+void PoolCoherence::store(std::uint32_t hash, std::uint8_t cache, std::uint32_t request)
+{
+    enqueue(hash, cache, {Job::Store, request});
+}
+
+void PoolCoherence::enqueue(std::uint32_t hash, std::uint8_t cache, Pending job)
+{
+    const std::uint32_t slot = slotOf(hash);
+    m_blocks[slot].jobs[cache].push_back(job);
+    pump(slot);
+}
+
+void PoolCoherence::pump(std::uint32_t slot)
+{
+    for (bool progress = true; progress;) {
+        progress = false;
+        Block& b = m_blocks[slot];
+        for (int i = 0; i < b.system.messageCount(); ++i) {
+            if (!b.arrived[i] || !b.system.deliverable(i))
+                continue;
+            const StepResult step = b.system.deliver(i, static_cast<coherence::Value>(b.system.latest() + 1));
+            if (step.status == StepStatus::Stalled)
+                continue;
+            // The system removed message i and shifted the rest down; keep the parallel arrays aligned.
+            const int count = b.system.messageCount() - step.sentCount;
+            for (int j = i; j < count; ++j) {
+                b.tags[j] = b.tags[j + 1];
+                b.arrived[j] = b.arrived[j + 1];
+            }
+            afterStep(slot, step);
+            progress = true;
+            break;
+        }
+        for (std::uint8_t c = 0; c < m_cacheNodes.size(); ++c)
+            progress |= tryIssue(slot, c);
+    }
+}
+
+bool PoolCoherence::tryIssue(std::uint32_t slot, std::uint8_t cache)
+{
+    Block& b = m_blocks[slot];
+    if (b.jobs[cache].empty() || b.issued[cache])
+        return false;
+    const bool isStore = b.jobs[cache].front().job == Job::Store;
+    if (isStore && !b.evicting[cache]) {
+        if (b.stored) { // the same content is home already: nothing to write
+            finishJob(slot, cache);
+            return true;
+        }
+        if (b.storing)
+            return false; // another instance is writing it; this store completes after that one
+    }
+    const ProcessorOp op = b.evicting[cache] ? ProcessorOp::Evict : isStore ? ProcessorOp::Store : ProcessorOp::Load;
+    // A protocol with nothing to drop in this state (no Evict transition) is done with the job.
+    if (op == ProcessorOp::Evict && b.system.resolveOp(cache, op).status == StepStatus::Undefined) {
+        finishJob(slot, cache);
+        return true;
+    }
+    const StepResult step = b.system.issue(cache, op, static_cast<coherence::Value>(b.system.latest() + 1));
+    if (step.status == StepStatus::Stalled)
+        return false; // a transient state: retried after the block's next step
+    b.issued[cache] = true;
+    if (op == ProcessorOp::Store)
+        b.storing = true;
+    afterStep(slot, step);
+    return true;
+}
+
+void PoolCoherence::afterStep(std::uint32_t slot, const StepResult& step)
+{
+    Block& b = m_blocks[slot];
+    if (const auto v = coherence::checkStep(step); v != coherence::Violation::None)
+        fail(b, coherence::describeViolation(v, b.system, &step));
+    if (const auto v = coherence::checkState(b.system); v != coherence::Violation::None)
+        fail(b, coherence::describeViolation(v, b.system, &step));
+
+    for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
+        const coherence::Message& m = b.system.message(i);
+        b.tags[i] = b.nextTag++;
+        b.arrived[i] = false;
+        const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
+        const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
+        const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
+        m_kinds[m.type].count += 1;
+        m_kinds[m.type].bytes += bytes;
+        const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | b.tags[i];
+        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
+    }
+
+    if (step.atDirectory)
+        return;
+    const std::uint8_t cache = step.actor;
+    if (b.jobs[cache].empty() || !b.issued[cache])
+        return;
+    const Job job = b.jobs[cache].front().job;
+    const bool evicting = b.evicting[cache];
+    const bool done =
+        evicting ? m_protocol.cache.states[step.to].stable : (job == Job::Load ? step.loaded : step.stored);
+    if (!done)
+        return;
+    if (evicting) {
+        finishJob(slot, cache);
+        return;
+    }
+    // The op is performed: a load has its data (prefill may use it now); then the copy goes.
+    b.evicting[cache] = true;
+    b.issued[cache] = false;
+    if (job == Job::Load)
+        m_listener.onBlockLoaded(b.jobs[cache].front().request);
+}
+
+void PoolCoherence::finishJob(std::uint32_t slot, std::uint8_t cache)
+{
+    Block& b = m_blocks[slot];
+    const Pending done = b.jobs[cache].front();
+    b.jobs[cache].pop_front();
+    b.evicting[cache] = false;
+    b.issued[cache] = false;
+    if (done.job == Job::Store && b.storing) {
+        b.storing = false;
+        b.stored = true;
+    }
+    if (b.dropWhenIdle && idle(b))
+        reset(b);
+    // The store is complete once the block is home: only now can later prompts find it in the pool.
+    if (done.job == Job::Store)
+        m_listener.onBlockStored(done.request, b.hash);
+}
+
+bool PoolCoherence::idle(const Block& block) const
+{
+    for (const auto& jobs : block.jobs)
+        if (!jobs.empty())
+            return false;
+    return block.system.quiescent();
+}
+
+void PoolCoherence::reset(Block& block)
+{
+    block.system = coherence::BlockSystem(m_protocol, static_cast<int>(m_cacheNodes.size()));
+    block.stored = false;
+    block.storing = false;
+    block.dropWhenIdle = false;
+}
+
+void PoolCoherence::drop(std::uint32_t hash)
+{
+    const auto it = m_slots.find(hash);
+    if (it == m_slots.end())
+        return;
+    Block& b = m_blocks[it->second];
+    if (idle(b))
+        reset(b);
+    else
+        b.dropWhenIdle = true;
+}
+
+void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
+{
+    const auto slot = static_cast<std::uint32_t>((flow.cookie >> 16) & 0xffffffu);
+    const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffffu);
+    Block& b = m_blocks[slot];
+    for (int i = 0; i < b.system.messageCount(); ++i) {
+        if (b.tags[i] != tag || b.arrived[i])
+            continue;
+        b.arrived[i] = true;
+        if (flow.bytes > 0) {
+            MessageRecord record = recordOf(flow, m_network.routing());
+            record.kind = static_cast<std::uint8_t>(m_firstKind + b.system.message(i).type);
+            record.blockCount = 1;
+            m_recorder.add(record);
+        }
+        break;
+    }
+    pump(slot);
+}
+
+void PoolCoherence::checkFinished() const
+{
+    for (const Block& b : m_blocks)
+        for (const auto& jobs : b.jobs)
+            if (!jobs.empty())
+                fail(b, "the event queue is empty but a load or store still waits on the protocol (deadlock)");
+}
+
+void PoolCoherence::fail(const Block& block, const std::string& what) const
+{
+    std::string states;
+    for (int c = 0; c < block.system.caches(); ++c)
+        states += fmt::format("P{}={} ", c, m_protocol.cache.states[block.system.line(c).state].name);
+    states += "Dir=" + m_protocol.directory.states[block.system.directory().state].name;
+    throw std::runtime_error(fmt::format("coherence invariant violated under {} for prefix-pool block {}: {} [{}]",
+                                         m_protocol.name, block.hash, what, states));
+}
+
+} // namespace coh::core
