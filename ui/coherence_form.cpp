@@ -75,15 +75,18 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
     form->addRow(tr("Staleness: max age"), m_maxAge);
 
     // Shown, but disabled with core's own reason, so the user learns why rather than finding nothing.
-    m_prefill = new QComboBox(this);
-    m_prefill->setEnabled(false);
-    form->addRow(tr("Prefill protocol"), m_prefill);
-    // A protocol for the KV kept in each other tier (the prefix pool's blocks); Problems explains a tier with
-    // no pool in it.
+
     QStringList protocols;
     for (const auto& p : core::coherence::allProtocols())
         if (!p.bugHunt)
             protocols << toQString(p.name);
+    // Prefill's phase: the blocks prefill instances share (the prefix pool's); Problems explains the picker
+    // when there is no pool.
+    m_prefill = m_fields->choice("/coherence/prefill", tr("prefill protocol"), protocols, tr("direct"), this);
+    m_prefill->setToolTip(tr("The protocol of the prompt-prefix blocks prefill instances share through "
+                             "serving.prefix_pool (each sequence's own blocks follow the decode protocol)."));
+    form->addRow(tr("Prefill protocol"), m_prefill);
+    // A protocol for the KV kept in each other tier (the prefix pool's blocks when the pool is there).
     for (const char* tier : {"dram", "cxl", "storage"}) {
         const QString name = QString::fromLatin1(tier);
         QComboBox* combo = m_fields->choice("/coherence/tiers/" + std::string(tier), tr("%1 tier protocol").arg(name),
@@ -96,43 +99,6 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
         form->addRow(tr("%1 tier").arg(name), combo);
     }
     layout->addLayout(form);
-    m_unsupported = new QLabel(this);
-    m_unsupported->setWordWrap(true);
-    m_unsupported->setEnabled(false);
-    layout->addWidget(m_unsupported);
-}
-
-QString CoherenceForm::unsupportedReason(const std::string& key) const
-{
-    nlohmann::json probe = nlohmann::json::parse(m_document->json().dump());
-    if (!probe.is_object())
-        probe = nlohmann::json::object();
-    auto& coherence = probe["coherence"];
-    if (!coherence.is_object())
-        coherence = nlohmann::json::object();
-    if (key == "/coherence/prefill") {
-        // Ask for a prefill protocol different from decode: the combination the engine cannot run yet.
-        const std::string decode = coherence.value("decode", std::string("direct"));
-        std::string other = "direct";
-        for (const auto& p : core::coherence::allProtocols())
-            if (!p.bugHunt && p.name != decode) {
-                other = p.name;
-                break;
-            }
-        if (decode != "direct")
-            other = "direct";
-        coherence["decode"] = decode;
-        coherence["prefill"] = other;
-    }
-    try {
-        core::parseScenario(probe, toStdString(m_document->filePath()));
-    } catch (const core::InputError& e) {
-        for (const auto& problem : e.problems())
-            if (problem.field == key)
-                return tr("Not available yet: %1 (%2).").arg(toQString(problem.message), toQString(problem.fix));
-    } catch (const std::exception&) {
-    }
-    return {};
 }
 
 QString CoherenceForm::currentProtocol() const
@@ -211,15 +177,6 @@ void CoherenceForm::refresh()
         }
         m_home->setCurrentIndex(index);
     }
-
-    m_prefill->clear();
-    m_prefill->addItem(tr("same as decode (%1)").arg(protocol));
-    const QString prefillReason = unsupportedReason("/coherence/prefill");
-    m_prefill->setToolTip(prefillReason);
-    QStringList notes;
-    if (!prefillReason.isEmpty())
-        notes << prefillReason;
-    m_unsupported->setText(notes.join(QStringLiteral("\n")));
 }
 
 } // namespace coh::ui

@@ -1,8 +1,8 @@
 #pragma once
 // The scenario's "coherence" section: the decode protocol (or the plain copy) with its trade-off in a
 // paragraph and a way into the Lab, the home policy, message size and lazy-causal's reader-side staleness bound.
-// What the engine does not support yet (a separate prefill protocol, tiers) is shown disabled with the reason
-// core gives when a scenario asks for it.
+// Prefill's protocol (the blocks prefill instances share) and each tier's are pickers too; a choice the
+// scenario cannot use (no prefix pool) is explained in Problems by core's validation, like every other problem.
 
 #include <QString>
 #include <QWidget>
@@ -31,10 +31,6 @@ class CoherenceForm : public QWidget {
     // The protocol pickers of the dram, cxl and storage tiers.
     const std::vector<QComboBox*>& tierCombos() const { return m_tierCombos; }
 
-    // Core's validation message for a scenario asking for `key` (/coherence/prefill or /coherence/tiers):
-    // the reason the form cannot offer it yet. Empty once core accepts it.
-    QString unsupportedReason(const std::string& key) const;
-
   signals:
     void openInLab(const QString& protocol);
 
@@ -53,7 +49,6 @@ class CoherenceForm : public QWidget {
     std::vector<QComboBox*> m_tierCombos; // dram, cxl, storage
     QLineEdit* m_maxVersions = nullptr;
     QLineEdit* m_maxAge = nullptr;
-    QLabel* m_unsupported = nullptr; // core's reasons for the disabled pickers
 };
 
 } // namespace coh::ui

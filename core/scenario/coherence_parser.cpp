@@ -111,13 +111,7 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
     if (!r.valid())
         return;
     coherence.decode = readProtocol(r, "decode").value_or(coherence.decode);
-    coherence.prefill = readProtocol(r, "prefill").value_or(coherence.decode);
-    if (coherence.prefill != coherence.decode)
-        r.problem("prefill",
-                  fmt::format("prefill protocol '{}' differs from decode protocol '{}': a block is written by prefill "
-                              "and read by decode under one protocol, and no prefill instances share blocks yet",
-                              coherence.prefill, coherence.decode),
-                  "leave \"prefill\" out or set it to the decode protocol");
+    coherence.prefill = readProtocol(r, "prefill").value_or("direct");
     if (auto home = r.string("home")) {
         if (*home == toString(HomePolicy::AllocatingNode)) {
             coherence.home = HomePolicy::AllocatingNode;

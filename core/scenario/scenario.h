@@ -63,7 +63,9 @@ struct StalenessSpec {
 
 struct CoherenceSpec {
     std::string decode = "direct";  // governs the blocks from the prefill write through the last decode step
-    std::string prefill = "direct"; // must equal decode (or be left out) in this version
+    // The blocks prefill instances share: the prefix pool's (unless `tiers` names the pool's tier). A sequence's
+    // own blocks are `decode`'s from prefill's write on.
+    std::string prefill = "direct";
     HomePolicy home = HomePolicy::AllocatingNode;
     std::string homeNode;           // HomePolicy::Node: the node holding every block's directory entry
     std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)

@@ -278,6 +278,21 @@ void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, Pr
 void checkTierProtocols(const Scenario& s, ProblemList& problems)
 {
     const PrefixPoolSpec& pool = s.serving.prefixPool;
+    if (s.coherence.prefill != "direct") {
+        if (!pool.enabled)
+            problems.add("/coherence/prefill",
+                         fmt::format("prefill instances share no blocks without a prefix pool, so '{}' would govern "
+                                     "nothing (each sequence's own blocks follow \"decode\")",
+                                     s.coherence.prefill),
+                         "add \"serving\": {\"prefix_pool\": {\"node\": ...}} or remove \"prefill\"");
+        else if (const auto tier = s.coherence.tiers.find(pool.tier);
+                 tier != s.coherence.tiers.end() && tier->second != s.coherence.prefill)
+            problems.add("/coherence/prefill",
+                         fmt::format("both \"prefill\" ('{}') and \"tiers\".{} ('{}') name the protocol of the prefix "
+                                     "pool's blocks",
+                                     s.coherence.prefill, toString(pool.tier), tier->second),
+                         "keep one of them");
+    }
     for (const auto& [tier, protocol] : s.coherence.tiers) {
         const std::string pointer = jsonPointer("/coherence/tiers", toString(tier));
         if (protocol == "direct")

@@ -43,8 +43,10 @@ PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Flo
     m_summary.capacityBlocks =
         static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes / (m_bytesPerToken * m_blockTokens));
 
+    // The pool tier's own protocol, else prefill's (the phase whose instances share these blocks).
     const auto tier = scenario.coherence.tiers.find(scenario.serving.prefixPool.tier);
-    if (tier == scenario.coherence.tiers.end() || tier->second == "direct")
+    const std::string protocol = tier != scenario.coherence.tiers.end() ? tier->second : scenario.coherence.prefill;
+    if (protocol == "direct")
         return;
     std::vector<std::uint32_t> cacheNodes;
     for (const auto& [instance, node] : prefillNodes) {
@@ -55,7 +57,7 @@ PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Flo
     }
     m_blocksLoading.assign(workload.requests.size(), 0);
     m_loadInstance.assign(workload.requests.size(), 0);
-    m_coherence = std::make_unique<PoolCoherence>(coherence::findProtocol(tier->second, "/coherence/tiers"), network,
+    m_coherence = std::make_unique<PoolCoherence>(coherence::findProtocol(protocol, "/coherence/tiers"), network,
                                                   recorder, std::move(cacheNodes), m_poolNode,
                                                   m_bytesPerToken * m_blockTokens, scenario.coherence.controlBytes,
                                                   static_cast<std::uint8_t>(firstKind + m_kinds.size()), *this);

@@ -31,7 +31,7 @@ TEST(CoherenceSection, ReadsProtocolHomeAndControlBytes)
     json root = withCoherence({{"decode", "moesi-directory"}, {"home", "hashed"}, {"control_bytes", 32}});
     const core::Scenario s = core::parseScenario(root, "mem.json");
     EXPECT_EQ(s.coherence.decode, "moesi-directory");
-    EXPECT_EQ(s.coherence.prefill, "moesi-directory");
+    EXPECT_EQ(s.coherence.prefill, "direct"); // prefill's shared blocks are plain copies unless named
     EXPECT_EQ(s.coherence.home, core::HomePolicy::Hashed);
     EXPECT_EQ(s.coherence.controlBytes, 32u);
     const auto nodeId = root["topology"]["nodes"][0]["id"].get<std::string>();
@@ -55,10 +55,19 @@ TEST(CoherenceSection, BugHuntVariantsAreNotForRuns)
     problemAt(withCoherence({{"decode", "msi-directory-broken-noinv"}}), "/coherence/decode");
 }
 
-TEST(CoherenceSection, PrefillMustMatchDecode)
+TEST(CoherenceSection, APrefillProtocolNeedsBlocksThatPrefillInstancesShare)
 {
     DatasetsDirOverride env(fixtureDatasetsDir());
-    problemAt(withCoherence({{"decode", "msi-directory"}, {"prefill", "mesi-directory"}}), "/coherence/prefill");
+    json root = withCoherence({{"decode", "lazy-causal"}, {"prefill", "msi-directory"}});
+    const auto none = problemAt(root, "/coherence/prefill");
+    EXPECT_NE(none.message.find("share no blocks without a prefix pool"), std::string::npos) << none.message;
+    root["serving"]["prefix_pool"] = {{"node", "gpu0"}, {"tier", "dram"}};
+    const core::Scenario s = core::parseScenario(root, "mem.json");
+    EXPECT_EQ(s.coherence.prefill, "msi-directory");
+    EXPECT_EQ(s.coherence.decode, "lazy-causal");
+    root["coherence"]["tiers"] = {{"dram", "sealed-lease"}};
+    const auto both = problemAt(root, "/coherence/prefill");
+    EXPECT_NE(both.message.find("both"), std::string::npos) << both.message;
 }
 
 TEST(CoherenceSection, UnknownHomeNodeIsNamed)

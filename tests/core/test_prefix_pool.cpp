@@ -123,6 +123,19 @@ TEST(PrefixPoolRun, UnderMsiEveryStoreIsAWritebackHomeAndEveryLoadAGetS)
     EXPECT_EQ(msi.requests[1].prefill() - plain.requests[1].prefill(), 1'000 + 128);
 }
 
+TEST(PrefixPoolRun, ThePrefillProtocolGovernsThePoolWhenItsTierNamesNone)
+{
+    Scenario viaTier = poolScenario("mem0");
+    viaTier.coherence.tiers[Tier::Dram] = "msi-directory";
+    Scenario viaPrefill = poolScenario("mem0");
+    viaPrefill.coherence.prefill = "msi-directory";
+    const RunResult a = runScenario(viaTier, sharedPrefix(kSecond));
+    const RunResult b = runScenario(viaPrefill, sharedPrefix(kSecond));
+    EXPECT_EQ(countOf(b.summary, "pool GetS"), 2u);
+    EXPECT_EQ(b.summary.messages, a.summary.messages);
+    EXPECT_EQ(b.requests[1].prefill(), a.requests[1].prefill());
+}
+
 // Two prefill instances (p0, p1) in front of one pool: the tier protocol's two caches.
 Scenario twoPrefillPool()
 {

@@ -214,10 +214,18 @@ class TstMainWindow : public QObject {
         QCOMPARE(lab.count(), 1);
         QCOMPARE(lab.at(0).at(0).toString(), QStringLiteral("moesi-directory"));
 
-        // A separate prefill protocol is not supported yet: disabled, with core's validation message as reason.
-        QVERIFY(!form->prefillCombo()->isEnabled());
-        QVERIFY2(form->prefillCombo()->toolTip().contains(QStringLiteral("differs from decode protocol")),
-                 qPrintable(form->prefillCombo()->toolTip()));
+        // Prefill's protocol is a picker; without a prefix pool, Problems says it would govern nothing.
+        QComboBox* prefill = form->prefillCombo();
+        QVERIFY(prefill->isEnabled());
+        const int msi = prefill->findData(QStringLiteral("msi-directory"));
+        prefill->setCurrentIndex(msi);
+        emit prefill->activated(msi);
+        m_window->validateNow();
+        bool noPool = false;
+        for (int i = 0; i < m_window->problemsList()->count(); ++i)
+            noPool |= m_window->problemsList()->item(i)->text().contains(QStringLiteral("share no blocks"));
+        QVERIFY(noPool);
+        m_window->actions().undo->trigger();
         // A tier protocol is set through its picker; without a prefix pool in that tier, Problems says why.
         QCOMPARE(form->tierCombos().size(), std::size_t{3});
         QComboBox* cxl = form->tierCombos()[1];
