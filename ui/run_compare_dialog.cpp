@@ -63,6 +63,17 @@ const std::vector<MetricRow>& metricRows()
         {COH_METRIC("Write-backs"), Lower, 0, [](const S& s) { return double(s.writebacks); }},
         {COH_METRIC("Bias flips"), Lower, 0, [](const S& s) { return double(s.biasFlips); }},
         {COH_METRIC("Migrations"), Lower, 0, [](const S& s) { return double(s.migrations); }},
+        {COH_METRIC("TPOT transfer (ms/token)"), Lower, 4, [](const S& s) { return s.tpotTransferMs.mean; }},
+        {COH_METRIC("TPOT coherence stall (ms/token)"), Lower, 4, [](const S& s) { return s.tpotStallMs.mean; }},
+        {COH_METRIC("Stale block reads"), Lower, 0, [](const S& s) { return double(s.staleness.staleReads); }},
+        {COH_METRIC("Reads that waited (staleness bound)"), Lower, 0,
+         [](const S& s) { return double(s.staleness.readerWaits); }},
+        {COH_METRIC("Prompt tokens from the prefix pool (%)"), Higher, 1,
+         [](const S& s) {
+             const auto& p = s.prefixPool;
+             return p.promptTokens ? 100.0 * static_cast<double>(p.hitTokens) / static_cast<double>(p.promptTokens)
+                                   : 0.0;
+         }},
     };
     return rows;
 }
