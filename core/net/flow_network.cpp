@@ -49,14 +49,21 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
     }
     advanceTo(m_sim.now());
     m_active.push_back(slot);
-    // A decode step sends a message per sequence at one instant: solve the rates once for all of them, in a
-    // wake at this same time after the senders, instead of once per send. No time passes in between, so no
-    // flow moves a byte at a rate that is about to change.
-    if (m_wakePending && m_wakeAt == m_sim.now())
+    // The first send of an instant is solved at once (most sends are alone). A decode step sends a message per
+    // sequence at one instant: the rest of such a burst is solved once, in a wake at this same time after the
+    // senders, instead of once per send. No time passes in between, so no flow moves a byte at a rate that is
+    // about to change.
+    const SimTime now = m_sim.now();
+    if (m_lastSolveAt != now) {
+        m_lastSolveAt = now;
+        reallocate();
+        return;
+    }
+    if (m_wakePending && m_wakeAt == now)
         return;
     ++m_generation;
     m_wakePending = true;
-    m_wakeAt = m_sim.now();
+    m_wakeAt = now;
     m_sim.scheduleAt(m_wakeAt, m_wakeKind, 0, m_generation);
 }
 

@@ -71,6 +71,7 @@ private:
     std::uint64_t m_generation = 0; // wake events from older generations are stale
     bool m_wakePending = false;     // the current generation's wake has not fired yet
     SimTime m_wakeAt = 0;
+    SimTime m_lastSolveAt = -1; // when send() last solved the rates itself
 
     MaxMinFairSolver m_solver;
     std::vector<std::span<const std::uint32_t>> m_paths; // scratch for the solver
