@@ -15,6 +15,7 @@
 #include "ui/lab_widget.h"
 #include "ui/replay_widget.h"
 #include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
 
 #include <QAction>
 #include <QApplication>
@@ -155,6 +156,8 @@ void MainWindow::buildDocks()
     m_problemsDock = new QDockWidget(tr("Problems"), this);
     m_problemsDock->setObjectName(QStringLiteral("ProblemsDock"));
     m_problemsDock->setWidget(m_problems);
+    connect(m_problems, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { showProblem(item->data(Qt::UserRole).toString()); });
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
 
     m_actions.view->addAction(m_scenarioDock->toggleViewAction());
@@ -249,14 +252,48 @@ void MainWindow::validateNow()
     if (!m_runError.isEmpty())
         m_problems->addItem(tr("Last run failed: %1").arg(m_runError));
     const QStringList lines = m_validationError.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (const QString& line : lines)
-        m_problems->addItem(line);
+    if (lines.size() == static_cast<qsizetype>(v.problems.size())) {
+        // One line per problem: each remembers its field, so activating it shows that field (showProblem).
+        for (std::size_t i = 0; i < v.problems.size(); ++i) {
+            auto* item = new QListWidgetItem(lines[static_cast<qsizetype>(i)], m_problems);
+            item->setData(Qt::UserRole, toQString(v.problems[i].field));
+            item->setToolTip(tr("Double-click to show %1").arg(toQString(v.problems[i].field)));
+        }
+    } else {
+        for (const QString& line : lines)
+            m_problems->addItem(line);
+    }
     if (m_problems->count() == 0)
         m_problems->addItem(tr("No problems: the scenario validates."));
     m_problemsDock->setWindowTitle(lines.isEmpty() ? tr("Problems") : tr("Problems (%1)").arg(lines.size()));
     updateRunEnabled();
     if (!m_runner->isRunning())
         setStatus(m_validationError.isEmpty() ? tr("Validated") : tr("%n problem(s)", nullptr, int(lines.size())));
+}
+
+void MainWindow::showProblem(const QString& pointer)
+{
+    // A node or link problem selects it on the canvas (its properties open beside it); anything else is a
+    // scenario field, in the Scenario dock.
+    const QStringList parts = pointer.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.size() >= 3 && parts[0] == QLatin1String("topology")) {
+        const std::string item = "/topology/" + toStdString(parts[1]) + "/" + toStdString(parts[2]) + "/id";
+        const auto id = m_document->value(item);
+        if (id && id->is_string()) {
+            const QString name = toQString(id->get<std::string>());
+            auto* editor = static_cast<TopologyEditor*>(m_topology);
+            if (parts[1] == QLatin1String("nodes"))
+                editor->scene()->selectIds({name}, {});
+            else
+                editor->scene()->selectIds({}, {name});
+            m_tabs->setCurrentWidget(m_topology);
+            return;
+        }
+    }
+    if (!pointer.isEmpty()) {
+        m_scenarioDock->show();
+        m_scenarioDock->raise();
+    }
 }
 
 void MainWindow::updateRunEnabled()

@@ -56,12 +56,14 @@ class MainWindow : public QMainWindow {
     void cancelRun();
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
+    // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.
+    void showProblem(const QString& pointer);
 
   signals:
     // A stored run is in the Replay and Charts tabs (after openRun(), which loads it off the GUI thread).
     void runShown(qint64 runId);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
   private:

@@ -190,6 +190,7 @@ ScenarioDocument::Validation ScenarioDocument::validate() const
         result.scenario = core::parseScenario(root, toStdString(m_path));
     } catch (const core::InputError& e) {
         result.error = toQString(e.what());
+        result.problems = e.problems();
     } catch (const std::exception& e) {
         result.error = toQString(e.what());
     }

@@ -3,6 +3,7 @@
 // is a QUndoCommand on the document's undo stack that replaces the value at one JSON pointer, then emits
 // changed(pointer) so views refresh. Validation goes through core, exactly as `cohsim validate` does.
 
+#include "core/scenario/input_error.h"
 #include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 class QUndoStack;
 
@@ -21,7 +23,7 @@ namespace coh::ui {
 
 class ScenarioDocument : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit ScenarioDocument(QObject* parent = nullptr);
     ~ScenarioDocument() override;
 
@@ -73,18 +75,19 @@ public:
 
     // --- validation ---------------------------------------------------------------------------------------
     struct Validation {
-        std::optional<core::Scenario> scenario; // set when valid
-        QString error;                          // every problem, as core reports it (file, field, fix)
+        std::optional<core::Scenario> scenario;   // set when valid
+        QString error;                            // every problem, as core reports it (file, field, fix)
+        std::vector<core::InputProblem> problems; // the same, one by one (field = JSON pointer)
     };
     Validation validate() const;
 
-signals:
+  signals:
     // `pointer` is the JSON pointer that changed; empty means "everything" (open, reset, undo of a compound).
     void changed(const QString& pointer);
     // File path or modified state changed (window title, Save action).
     void fileStateChanged();
 
-private:
+  private:
     friend class SetJsonValueCommand;
     void applyValue(const std::string& pointer, const std::optional<nlohmann::ordered_json>& value);
     bool canHold(const nlohmann::ordered_json::json_pointer& target) const;

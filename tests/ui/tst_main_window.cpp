@@ -10,6 +10,10 @@
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
+#include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
+#include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
 #include "ui/workload_form.h"
 
 #include <QAction>
@@ -187,6 +191,20 @@ class TstMainWindow : public QObject {
         // F5 does nothing while the scenario is invalid.
         m_window->runScenario();
         QVERIFY(!m_window->runController()->isRunning());
+        // Activating the problem selects the link it names on the canvas.
+        QListWidgetItem* problem = nullptr;
+        for (int i = 0; i < m_window->problemsList()->count(); ++i)
+            if (m_window->problemsList()->item(i)->data(Qt::UserRole).toString() ==
+                QLatin1String("/topology/links/0/bandwidth"))
+                problem = m_window->problemsList()->item(i);
+        QVERIFY(problem);
+        m_window->tabs()->setCurrentIndex(0);
+        emit m_window->problemsList()->itemActivated(problem);
+        QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Topology"));
+        auto* editor = m_window->findChild<coh::ui::TopologyEditor*>();
+        QVERIFY(editor);
+        const std::string linkId = m_window->document()->json()["topology"]["links"][0]["id"].get<std::string>();
+        QCOMPARE(editor->scene()->selectedLinkIds(), QStringList{QString::fromStdString(linkId)});
         m_window->document()->undoStack()->undo();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->actions().run->isEnabled(), 10000);
     }
