@@ -131,10 +131,8 @@ void MainWindow::buildTabs()
         m_tabs->setCurrentWidget(m_lab);
         m_lab->openLesson(id);
     });
-    connect(m_document, &ScenarioDocument::fileStateChanged, this, [this] {
-        m_start->setCurrentScenario(m_document->displayName());
-        m_start->refresh(); // a save or an open adds to the recent files
-    });
+    // An open or a save has just added to the recent files (updateTitle() shows the scenario's name there).
+    connect(m_files, &DocumentFiles::status, m_start, &StartPage::refreshRecent);
     setCentralWidget(m_tabs);
 }
 

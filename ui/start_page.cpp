@@ -94,7 +94,7 @@ StartPage::StartPage(QWidget* parent)
 void StartPage::refresh()
 {
     fillScenarios();
-    fillRecent();
+    refreshRecent();
     fillLessons();
 }
 
@@ -133,7 +133,7 @@ void StartPage::fillScenarios()
     }
 }
 
-void StartPage::fillRecent()
+void StartPage::refreshRecent()
 {
     m_recent->clear();
     for (const QString& path : MainActions::recentFiles()) {

@@ -13,11 +13,12 @@ namespace coh::ui {
 
 class StartPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit StartPage(QWidget* parent = nullptr);
 
-    // Refills the lists (recent files change as files are opened).
+    // Refills the lists; refreshRecent() only the recent files, which change as files are opened and saved.
     void refresh();
+    void refreshRecent();
     // Shows which scenario is open, beside the Run button.
     void setCurrentScenario(const QString& name);
 
@@ -25,14 +26,13 @@ public:
     QListWidget* recentList() const { return m_recent; }
     QListWidget* lessonList() const { return m_lessons; }
 
-signals:
+  signals:
     void openRequested(const QString& path);
     void runRequested();
     void lessonRequested(const QString& lessonId);
 
-private:
+  private:
     void fillScenarios();
-    void fillRecent();
     void fillLessons();
 
     QLabel* m_current = nullptr;

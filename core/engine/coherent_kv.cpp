@@ -273,22 +273,9 @@ void CoherentKv::pump(std::uint32_t request, int group)
     for (bool progress = true; progress;) {
         progress = false;
         Group& g = m_sequences[request].groups[group];
-        for (int i = 0; i < g.system.messageCount(); ++i) {
-            if (!g.arrived[i] || !g.system.deliverable(i))
-                continue;
-            const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
-            const StepResult step = g.system.deliver(i, value);
-            if (step.status == StepStatus::Stalled)
-                continue;
-            // The system removed message i and shifted the rest down; keep the parallel arrays aligned.
-            const int count = g.system.messageCount() - step.sentCount;
-            for (int j = i; j < count; ++j) {
-                g.tags[j] = g.tags[j + 1];
-                g.arrived[j] = g.arrived[j + 1];
-            }
-            afterStep(request, group, step);
+        if (const auto step = g.arrivals.deliverOne(g.system)) {
+            afterStep(request, group, *step);
             progress = true;
-            break;
         }
         for (std::uint8_t c = 0; c < 2; ++c)
             progress |= tryIssue(request, group, c);
@@ -308,12 +295,11 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = g.system.message(i);
-        g.tags[i] = g.nextTag++;
-        g.arrived[i] = false;
+        const std::uint16_t tag = g.arrivals.sent(i);
         const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
         const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
         const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
-        const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | g.tags[i];
+        const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
         auto& kind = m_kinds[m.type];
         kind.count += g.blocks;
@@ -382,10 +368,7 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
     const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffff);
     m_sequences[request].steady = false;
     Group& g = m_sequences[request].groups[group];
-    for (int i = 0; i < g.system.messageCount(); ++i) {
-        if (g.tags[i] != tag || g.arrived[i])
-            continue;
-        g.arrived[i] = true;
+    if (const int i = g.arrivals.arrive(g.system, tag); i >= 0) {
         const coherence::Message& m = g.system.message(i);
         m_delivery = Delivery{request, m.hasData && m.dst == kDecodeCache, flow.start, flow.delivered};
         if (flow.bytes > 0) {
@@ -395,7 +378,6 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
             record.blockCount = g.blocks;
             m_recorder.add(record);
         }
-        break;
     }
     pump(request, group);
     m_delivery = Delivery{};
@@ -444,9 +426,8 @@ int CoherentKv::versionsBehind(const coherence::BlockSystem& system, coherence::
     return (system.latest() - value + mod) % mod;
 }
 
-bool CoherentKv::beyondBound(const Group& group, coherence::Value value) const
+bool CoherentKv::beyondBound(const Group& group, int behind) const
 {
-    const int behind = versionsBehind(group.system, value);
     if (behind == 0)
         return false;
     return behind > m_maxVersions || (m_maxAge >= 0 && m_network.now() - group.latestAt > m_maxAge);
@@ -454,17 +435,18 @@ bool CoherentKv::beyondBound(const Group& group, coherence::Value value) const
 
 bool CoherentKv::readMustWait(std::uint32_t request, Group& group, coherence::Value value)
 {
-    if (beyondBound(group, value)) {
+    const int behind = versionsBehind(group.system, value);
+    if (beyondBound(group, behind)) {
         m_staleness.readerWaits += group.blocks;
         return true;
     }
-    countRead(request, group, value);
+    countRead(request, group, behind);
     return false;
 }
 
-void CoherentKv::countRead(std::uint32_t request, const Group& group, coherence::Value value)
+void CoherentKv::countRead(std::uint32_t request, const Group& group, int versionsBehindLatest)
 {
-    const auto behind = static_cast<std::size_t>(versionsBehind(group.system, value));
+    const auto behind = static_cast<std::size_t>(versionsBehindLatest);
     m_staleness.reads += group.blocks;
     m_staleness.readsByVersionsBehind[behind] += group.blocks;
     if (behind == 0)
@@ -484,10 +466,13 @@ void CoherentKv::countRead(std::uint32_t request, const Group& group, coherence:
 void CoherentKv::finishReaderWait(std::uint32_t request, Group& group)
 {
     const coherence::CacheLine& line = group.system.line(kDecodeCache);
-    if (!line.dataValid || beyondBound(group, line.value))
+    if (!line.dataValid)
+        return;
+    const int behind = versionsBehind(group.system, line.value);
+    if (beyondBound(group, behind))
         return;
     group.readerWaits = false;
-    countRead(request, group, line.value);
+    countRead(request, group, behind);
     group.ops[kDecodeCache].active = false;
     if (m_sequences[request].waiter != Waiter::None)
         opDone(request);
@@ -505,12 +490,8 @@ void CoherentKv::checkFinished() const
 
 void CoherentKv::fail(std::uint32_t request, const Group& group, const std::string& what) const
 {
-    std::string states;
-    for (int c = 0; c < 2; ++c)
-        states += fmt::format("P{}={} ", c, m_protocol.cache.states[group.system.line(c).state].name);
-    states += "Dir=" + m_protocol.directory.states[group.system.directory().state].name;
     throw std::runtime_error(fmt::format("coherence invariant violated under {} for request {}: {} [{}]",
-                                         m_protocol.name, request, what, states));
+                                         m_protocol.name, request, what, describeStates(group.system)));
 }
 
 } // namespace coh::core

@@ -12,6 +12,7 @@
 #include "core/coherence/block_system.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
+#include "core/engine/message_arrivals.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
 
@@ -22,7 +23,7 @@
 namespace coh::core {
 
 class CoherentKv final : public KvMemory, public FlowSink {
-public:
+  public:
     CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
                EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests);
 
@@ -40,7 +41,7 @@ public:
 
     void onFlowDelivered(const FlowInfo& flow) override;
 
-private:
+  private:
     static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1;
     enum class Waiter : std::uint8_t { None, Read, Step };
 
@@ -52,20 +53,18 @@ private:
     struct Group {
         coherence::BlockSystem system;
         std::uint32_t blocks = 1;
-        std::uint16_t nextTag = 0;
         std::array<PendingOp, 2> ops{};
         bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
-        std::array<std::uint16_t, coherence::kMaxMessages> tags{}; // parallel to the system's messages
-        std::array<bool, coherence::kMaxMessages> arrived{};
+        MessageArrivals arrivals;
         SimTime latestAt = 0;     // when the latest version was written (the age of a stale read)
         bool readerWaits = false; // P1's load read a replica beyond the staleness bound and waits for the update
     };
     struct Sequence {
         std::vector<Group> groups;
-        int tailGroup = -1;           // the open tail block's group, if any
-        std::uint32_t tailBlock = 0;  // index of the open tail block in the sequence
-        std::uint32_t nodes[3] = {};  // P0, P1, directory
-        std::uint32_t waiting = 0;    // ops the current read or step still waits on
+        int tailGroup = -1;          // the open tail block's group, if any
+        std::uint32_t tailBlock = 0; // index of the open tail block in the sequence
+        std::uint32_t nodes[3] = {}; // P0, P1, directory
+        std::uint32_t waiting = 0;   // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
         // Every block hit at P1 on the last step and nothing has arrived since: the next step within the same
@@ -87,7 +86,8 @@ private:
 
     bool hit(coherence::ProcessorOp op, std::uint8_t state) const
     {
-        return op == coherence::ProcessorOp::Load ? m_loadHit[state] : op == coherence::ProcessorOp::Store && m_storeHit[state];
+        return op == coherence::ProcessorOp::Load ? m_loadHit[state]
+                                                  : op == coherence::ProcessorOp::Store && m_storeHit[state];
     }
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
     Group newGroup(std::uint32_t blocks) const;
@@ -99,10 +99,10 @@ private:
     void opDone(std::uint32_t request);
     // Versions the value is behind the group's latest write.
     int versionsBehind(const coherence::BlockSystem& system, coherence::Value value) const;
-    bool beyondBound(const Group& group, coherence::Value value) const;
+    bool beyondBound(const Group& group, int versionsBehindLatest) const;
     // Counts a decode read of `value`; true when it is beyond the staleness bound and must wait for the update.
     bool readMustWait(std::uint32_t request, Group& group, coherence::Value value);
-    void countRead(std::uint32_t request, const Group& group, coherence::Value value);
+    void countRead(std::uint32_t request, const Group& group, int versionsBehindLatest);
     // A waiting load completes once the update has brought its replica within the bound.
     void finishReaderWait(std::uint32_t request, Group& group);
     bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
@@ -119,7 +119,7 @@ private:
     std::uint32_t m_blockTokens;
     double m_blockBytes;
     std::vector<Sequence> m_sequences;
-    Group m_freshGroup; // a block nobody has touched: copied, never constructed, per new block
+    Group m_freshGroup;                    // a block nobody has touched: copied, never constructed, per new block
     std::vector<MessageKindStats> m_kinds; // one per protocol message type
     // States where a load / store is a hit: it fires, sends nothing and stays put. Decode steps are almost
     // all hits, so they skip the interpreter.
@@ -131,8 +131,8 @@ private:
     double m_crossBytes = 0;
 
     Delivery m_delivery;
-    int m_maxVersions = 0;  // reader bound in versions (the protocol's own, or the scenario's tighter one)
-    SimTime m_maxAge = -1;  // reader bound in age, -1: none
+    int m_maxVersions = 0; // reader bound in versions (the protocol's own, or the scenario's tighter one)
+    SimTime m_maxAge = -1; // reader bound in age, -1: none
     StalenessSummary m_staleness;
     std::vector<double> m_staleAgesUs;
 };

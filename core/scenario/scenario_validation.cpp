@@ -202,10 +202,11 @@ std::vector<int> linkComponents(const Topology& topo)
     return component;
 }
 
-void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+// `component`: linkComponents() of the topology.
+void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
+                       ProblemList& problems)
 {
     const auto& topo = s.topology;
-    const std::vector<int> component = linkComponents(topo);
     if (component.empty())
         return;
     for (std::size_t p = 0; p < s.serving.instances.size(); ++p) {
@@ -228,7 +229,8 @@ void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& ori
 }
 
 // The prefix pool lives in a memory tier of a node every prefill instance can reach.
-void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
+                     ProblemList& problems)
 {
     PrefixPoolSpec& pool = s.serving.prefixPool;
     const auto& topo = s.topology;
@@ -261,7 +263,6 @@ void checkPrefixPool(Scenario& s, const std::vector<InstanceOrigin>& origins, Pr
                      "lower \"capacity\" or leave it out to use the whole tier");
     if (pool.capacityBytes <= 0)
         pool.capacityBytes = tier->capacityBytes;
-    const std::vector<int> component = linkComponents(topo);
     if (component.empty())
         return;
     for (std::size_t p = 0; p < s.serving.instances.size(); ++p)
@@ -328,10 +329,12 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
     checkRoleCounts(s, input, problems);
     if (input.modelKnown)
         checkModelFits(s, origins, problems);
-    if (input.topologyClean)
-        checkReachability(s, origins, problems);
-    if (input.topologyClean && s.serving.prefixPool.enabled)
-        checkPrefixPool(s, origins, problems);
+    if (input.topologyClean) {
+        const std::vector<int> component = linkComponents(s.topology);
+        checkReachability(s, origins, component, problems);
+        if (s.serving.prefixPool.enabled)
+            checkPrefixPool(s, origins, component, problems);
+    }
     checkTierProtocols(s, problems);
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;

@@ -77,21 +77,9 @@ void PoolCoherence::pump(std::uint32_t slot)
     for (bool progress = true; progress;) {
         progress = false;
         Block& b = m_blocks[slot];
-        for (int i = 0; i < b.system.messageCount(); ++i) {
-            if (!b.arrived[i] || !b.system.deliverable(i))
-                continue;
-            const StepResult step = b.system.deliver(i, static_cast<coherence::Value>(b.system.latest() + 1));
-            if (step.status == StepStatus::Stalled)
-                continue;
-            // The system removed message i and shifted the rest down; keep the parallel arrays aligned.
-            const int count = b.system.messageCount() - step.sentCount;
-            for (int j = i; j < count; ++j) {
-                b.tags[j] = b.tags[j + 1];
-                b.arrived[j] = b.arrived[j + 1];
-            }
-            afterStep(slot, step);
+        if (const auto step = b.arrivals.deliverOne(b.system)) {
+            afterStep(slot, *step);
             progress = true;
-            break;
         }
         for (std::uint8_t c = 0; c < m_cacheNodes.size(); ++c)
             progress |= tryIssue(slot, c);
@@ -138,14 +126,13 @@ void PoolCoherence::afterStep(std::uint32_t slot, const StepResult& step)
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = b.system.message(i);
-        b.tags[i] = b.nextTag++;
-        b.arrived[i] = false;
+        const std::uint16_t tag = b.arrivals.sent(i);
         const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
         const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
         const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
         m_kinds[m.type].count += 1;
         m_kinds[m.type].bytes += bytes;
-        const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | b.tags[i];
+        const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
     }
 
@@ -222,17 +209,11 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
     const auto slot = static_cast<std::uint32_t>((flow.cookie >> 16) & 0xffffffu);
     const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffffu);
     Block& b = m_blocks[slot];
-    for (int i = 0; i < b.system.messageCount(); ++i) {
-        if (b.tags[i] != tag || b.arrived[i])
-            continue;
-        b.arrived[i] = true;
-        if (flow.bytes > 0) {
-            MessageRecord record = recordOf(flow, m_network.routing());
-            record.kind = static_cast<std::uint8_t>(m_firstKind + b.system.message(i).type);
-            record.blockCount = 1;
-            m_recorder.add(record);
-        }
-        break;
+    if (const int i = b.arrivals.arrive(b.system, tag); i >= 0 && flow.bytes > 0) {
+        MessageRecord record = recordOf(flow, m_network.routing());
+        record.kind = static_cast<std::uint8_t>(m_firstKind + b.system.message(i).type);
+        record.blockCount = 1;
+        m_recorder.add(record);
     }
     pump(slot);
 }
@@ -247,12 +228,8 @@ void PoolCoherence::checkFinished() const
 
 void PoolCoherence::fail(const Block& block, const std::string& what) const
 {
-    std::string states;
-    for (int c = 0; c < block.system.caches(); ++c)
-        states += fmt::format("P{}={} ", c, m_protocol.cache.states[block.system.line(c).state].name);
-    states += "Dir=" + m_protocol.directory.states[block.system.directory().state].name;
     throw std::runtime_error(fmt::format("coherence invariant violated under {} for prefix-pool block {}: {} [{}]",
-                                         m_protocol.name, block.hash, what, states));
+                                         m_protocol.name, block.hash, what, describeStates(block.system)));
 }
 
 } // namespace coh::core

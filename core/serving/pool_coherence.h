@@ -6,6 +6,7 @@
 // checked after every step and a violation fails the run.
 #include "core/coherence/block_system.h"
 #include "core/engine/event_recorder.h"
+#include "core/engine/message_arrivals.h"
 #include "core/engine/run_result.h"
 #include "core/net/flow_network.h"
 
@@ -55,9 +56,7 @@ class PoolCoherence {
     struct Block {
         coherence::BlockSystem system;
         std::uint32_t hash = 0;
-        std::uint16_t nextTag = 0;
-        std::array<std::uint16_t, coherence::kMaxMessages> tags{};
-        std::array<bool, coherence::kMaxMessages> arrived{};
+        MessageArrivals arrivals;
         // Per cache: jobs in order (the front is running), and whether the running one is at its Evict.
         std::vector<std::deque<Pending>> jobs; // one queue per cache
         std::array<bool, coherence::kMaxCaches> evicting{};
