@@ -273,8 +273,8 @@ void CoherentKv::pump(std::uint32_t request, int group)
     for (bool progress = true; progress;) {
         progress = false;
         Group& g = m_sequences[request].groups[group];
-        if (const auto step = g.arrivals.deliverOne(g.system)) {
-            afterStep(request, group, *step);
+        if (const StepResult step = g.arrivals.deliverOne(g.system); step.status != StepStatus::Stalled) {
+            afterStep(request, group, step);
             progress = true;
         }
         for (std::uint8_t c = 0; c < 2; ++c)

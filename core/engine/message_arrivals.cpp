@@ -15,12 +15,15 @@ int MessageArrivals::arrive(const coherence::BlockSystem& system, std::uint16_t 
     return -1;
 }
 
-std::optional<coherence::StepResult> MessageArrivals::deliverOne(coherence::BlockSystem& system)
+coherence::StepResult MessageArrivals::deliverOne(coherence::BlockSystem& system)
 {
+    // One named result, returned on every path, so the step is built in the caller's storage, not copied out.
+    coherence::StepResult step;
+    step.status = coherence::StepStatus::Stalled;
     for (int i = 0; i < system.messageCount(); ++i) {
         if (!m_arrived[i] || !system.deliverable(i))
             continue;
-        const coherence::StepResult step = system.deliver(i, static_cast<coherence::Value>(system.latest() + 1));
+        step = system.deliver(i, static_cast<coherence::Value>(system.latest() + 1));
         if (step.status == coherence::StepStatus::Stalled)
             continue;
         // The system removed message i and shifted the rest down; keep the parallel arrays aligned. Messages
@@ -32,7 +35,7 @@ std::optional<coherence::StepResult> MessageArrivals::deliverOne(coherence::Bloc
         }
         return step;
     }
-    return std::nullopt;
+    return step;
 }
 
 std::string describeStates(const coherence::BlockSystem& system)

@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace coh::core {
@@ -24,8 +23,9 @@ class MessageArrivals {
     // The flow tagged `tag` arrived; returns the message's index, or -1 when none waits for it.
     int arrive(const coherence::BlockSystem& system, std::uint16_t tag);
 
-    // Delivers the first arrived message the system may take now (not stalled); nullopt when there is none.
-    std::optional<coherence::StepResult> deliverOne(coherence::BlockSystem& system);
+    // Delivers the first arrived message the system may take now (not stalled) and returns its step; a Stalled
+    // step when there is none.
+    coherence::StepResult deliverOne(coherence::BlockSystem& system);
 
   private:
     std::uint16_t m_nextTag = 0;

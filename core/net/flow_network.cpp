@@ -13,14 +13,26 @@ FlowNetwork::FlowNetwork(const Topology& topology, const Routing& routing, Simul
     , m_wakeKind(wakeKind)
     , m_deliverKind(deliverKind)
     , m_capacity(topology.links.size() * 2)
+    , m_flowsOn(topology.links.size() * 2)
     , m_usage(topology.links.size() * 2, linkInterval)
     , m_channelRate(topology.links.size() * 2, 0.0)
-    , m_channelBusy(topology.links.size() * 2, 0)
+    , m_rateSince(topology.links.size() * 2, 0)
+    , m_channelMark(topology.links.size() * 2, 0)
+    , m_newRate(topology.links.size() * 2, 0.0)
+    , m_spare(topology.links.size() * 2, 0.0)
+    , m_unfrozen(topology.links.size() * 2, 0)
 {
     for (std::uint32_t l = 0; l < topology.links.size(); ++l) {
         const double perNs = topology.links[l].bandwidthBytesPerSec * 1e-9;
         m_capacity[channelOf(l, true)] = perNs;
         m_capacity[channelOf(l, false)] = perNs;
+    }
+    m_routeBottleneck.reserve(routing.routes().size());
+    for (const Route& route : routing.routes()) {
+        double bottleneck = std::numeric_limits<double>::infinity();
+        for (auto c : route.channels)
+            bottleneck = std::min(bottleneck, m_capacity[c]);
+        m_routeBottleneck.push_back(bottleneck);
     }
 }
 
@@ -32,6 +44,7 @@ std::uint32_t FlowNetwork::allocateSlot()
         return slot;
     }
     m_flows.emplace_back();
+    m_flowMark.push_back(0);
     return static_cast<std::uint32_t>(m_flows.size() - 1);
 }
 
@@ -47,13 +60,31 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
         m_sim.scheduleIn(r.latency, m_deliverKind, slot);
         return;
     }
-    advanceTo(m_sim.now());
+    const SimTime now = m_sim.now();
+    if (bytes <= m_routeBottleneck[route] * kSmallMessageNs) {
+        // Drains within one tick of its bottleneck even when alone: it takes that tick plus the latency, whatever
+        // else shares the links. Fair-sharing it would re-solve its neighbours' rates twice to move them by
+        // less than a tick (a control message on NVLink or PCIe).
+        for (auto c : r.channels)
+            m_usage.addAt(c, now, bytes);
+        m_sim.scheduleIn(r.latency + kSmallMessageNs, m_deliverKind, slot);
+        return;
+    }
+    advanceTo(now);
     m_active.push_back(slot);
+    if (attach(slot)) {
+        // Alone on its links: it runs at its bottleneck's rate and nobody else's rate changes.
+        flow.rate = m_routeBottleneck[route];
+        for (auto c : r.channels)
+            setChannelRate(c, flow.rate);
+        scheduleWake();
+        return;
+    }
+    markDirty(r.channels);
     // The first send of an instant is solved at once (most sends are alone). A decode step sends a message per
     // sequence at one instant: the rest of such a burst is solved once, in a wake at this same time after the
     // senders, instead of once per send. No time passes in between, so no flow moves a byte at a rate that is
     // about to change.
-    const SimTime now = m_sim.now();
     if (m_lastSolveAt != now) {
         m_lastSolveAt = now;
         reallocate();
@@ -98,8 +129,6 @@ void FlowNetwork::advanceTo(SimTime t)
         Flow& flow = m_flows[slot];
         flow.remaining -= flow.rate * dt;
     }
-    for (auto c : m_busyChannels)
-        m_usage.add(c, from, t, m_channelRate[c]);
 }
 
 void FlowNetwork::completeDrained()
@@ -109,7 +138,10 @@ void FlowNetwork::completeDrained()
         const Flow& flow = m_flows[slot];
         // Completion times are rounded up to whole ns, so a drained flow may show a sliver of bytes.
         if (flow.remaining <= flow.rate + 1e-9 * flow.info.bytes) {
-            m_sim.scheduleIn(m_routing.route(flow.info.route).latency, m_deliverKind, slot);
+            const Route& route = m_routing.route(flow.info.route);
+            m_sim.scheduleIn(route.latency, m_deliverKind, slot);
+            if (!detach(slot))
+                markDirty(route.channels);
             m_active[i] = m_active.back();
             m_active.pop_back();
         } else {
@@ -118,32 +150,118 @@ void FlowNetwork::completeDrained()
     }
 }
 
+bool FlowNetwork::attach(std::uint32_t slot)
+{
+    bool alone = true;
+    for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+        alone &= m_flowsOn[c].empty();
+        m_flowsOn[c].push_back(slot);
+    }
+    return alone;
+}
+
+bool FlowNetwork::detach(std::uint32_t slot)
+{
+    const Flow& flow = m_flows[slot];
+    bool alone = true;
+    for (auto c : m_routing.route(flow.info.route).channels) {
+        auto& on = m_flowsOn[c];
+        *std::find(on.begin(), on.end(), slot) = on.back();
+        on.pop_back();
+        alone &= on.empty();
+        // An idle channel carries exactly nothing; a busy one is re-solved with the rest of its component.
+        if (on.empty())
+            setChannelRate(c, 0);
+    }
+    return alone;
+}
+
+void FlowNetwork::markDirty(const std::vector<std::uint32_t>& channels)
+{
+    for (auto c : channels) {
+        if (m_channelMark[c] || m_flowsOn[c].empty())
+            continue;
+        m_channelMark[c] = 1;
+        m_dirty.push_back(c);
+    }
+}
+
 void FlowNetwork::reallocate()
 {
-    for (auto c : m_busyChannels) {
-        m_channelRate[c] = 0;
-        m_channelBusy[c] = 0;
-    }
-    m_busyChannels.clear();
-    if (m_active.empty())
-        return;
-    m_paths.clear();
-    for (auto slot : m_active)
-        m_paths.emplace_back(m_routing.route(m_flows[slot].info.route).channels);
-    m_solver.solve(m_paths, m_capacity, m_rates);
+    if (!m_dirty.empty())
+        solveDirty();
+    scheduleWake();
+}
 
-    double soonest = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < m_active.size(); ++i) {
-        Flow& flow = m_flows[m_active[i]];
-        flow.rate = m_rates[i];
-        soonest = std::min(soonest, std::max(flow.remaining, 0.0) / flow.rate);
-        for (auto c : m_paths[i]) {
-            if (!m_channelBusy[c]) {
-                m_channelBusy[c] = 1;
-                m_busyChannels.push_back(c);
+void FlowNetwork::solveDirty()
+{
+    // The component: every flow reachable from a dirty channel through shared channels. Flows elsewhere keep
+    // their rates, which a solve of everything would reproduce.
+    m_componentChannels.assign(m_dirty.begin(), m_dirty.end());
+    m_dirty.clear();
+    std::size_t left = 0; // the component's flows not yet frozen (marked)
+    for (std::size_t i = 0; i < m_componentChannels.size(); ++i) {
+        for (auto slot : m_flowsOn[m_componentChannels[i]]) {
+            if (m_flowMark[slot])
+                continue;
+            m_flowMark[slot] = 1;
+            ++left;
+            for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+                if (!m_channelMark[c]) {
+                    m_channelMark[c] = 1;
+                    m_componentChannels.push_back(c);
+                }
             }
-            m_channelRate[c] += flow.rate;
         }
+    }
+    // Progressive filling (max-min fairness, as in SimGrid or ns-3's flow models) on the component alone, over
+    // the network's own lists: raise every rate together until a channel saturates, freeze its flows, repeat.
+    // Every flow on a component's channel is in the component, and a marked flow is one not yet frozen.
+    for (auto c : m_componentChannels) {
+        m_channelMark[c] = 0;
+        m_spare[c] = m_capacity[c];
+        m_unfrozen[c] = static_cast<std::uint32_t>(m_flowsOn[c].size());
+        m_newRate[c] = 0;
+    }
+    while (left > 0) {
+        // The bottleneck is the channel whose equal share is smallest.
+        double share = std::numeric_limits<double>::infinity();
+        std::uint32_t bottleneck = m_componentChannels.front();
+        for (auto c : m_componentChannels) {
+            if (m_unfrozen[c] == 0)
+                continue;
+            // Rounding may leave a saturated channel a hair below zero; a share is never negative.
+            const double s = m_spare[c] > 0 ? m_spare[c] / m_unfrozen[c] : 0.0;
+            if (s < share) {
+                share = s;
+                bottleneck = c;
+            }
+        }
+        // Every unfrozen flow on the bottleneck gets the same share, so the order they are frozen in does not
+        // change any channel's spare capacity.
+        for (auto slot : m_flowsOn[bottleneck]) {
+            if (!m_flowMark[slot])
+                continue;
+            m_flowMark[slot] = 0;
+            --left;
+            m_flows[slot].rate = share;
+            for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+                m_spare[c] -= share;
+                --m_unfrozen[c];
+                m_newRate[c] += share;
+            }
+        }
+    }
+    for (auto c : m_componentChannels)
+        setChannelRate(c, m_newRate[c]);
+}
+
+void FlowNetwork::scheduleWake()
+{
+    double soonest = std::numeric_limits<double>::infinity();
+    for (auto slot : m_active) {
+        const Flow& flow = m_flows[slot];
+        soonest = std::min(soonest, std::max(flow.remaining, 0.0) / flow.rate);
     }
     if (!std::isfinite(soonest)) // validation rejects zero bandwidth, so a flow always drains
         return;
@@ -158,9 +276,22 @@ void FlowNetwork::reallocate()
     m_sim.scheduleAt(at, m_wakeKind, 0, m_generation);
 }
 
-SimTime FlowNetwork::now() const
+void FlowNetwork::setChannelRate(std::uint32_t channel, double rate) const
 {
-    return m_sim.now();
+    if (rate == m_channelRate[channel])
+        return;
+    m_usage.add(channel, m_rateSince[channel], m_lastAdvance, m_channelRate[channel]);
+    m_channelRate[channel] = rate;
+    m_rateSince[channel] = m_lastAdvance;
+}
+
+const LinkUsage& FlowNetwork::usage() const
+{
+    for (std::uint32_t c = 0; c < m_channelRate.size(); ++c) {
+        m_usage.add(c, m_rateSince[c], m_lastAdvance, m_channelRate[c]);
+        m_rateSince[c] = m_lastAdvance;
+    }
+    return m_usage;
 }
 
 } // namespace coh::core

@@ -2,8 +2,10 @@
 // Flow-level network: each message is a flow over its route; concurrent flows share every link direction
 // max-min fairly. A message of S bytes is delivered when its last byte has drained through the bottleneck
 // plus the route's latency, so an uncontended message takes sum(hop latency) + S / bottleneck bandwidth.
+// Max-min rates decompose over the connected components of the flow-channel graph, so a flow's start or end
+// re-solves only the component it touches: most messages travel alone and cost no solve at all. A message small
+// enough to drain within one nanosecond at its bottleneck's full rate is not fair-shared at all (see send()).
 #include "core/net/link_usage.h"
-#include "core/net/max_min_fair.h"
 #include "core/net/routing.h"
 #include "core/sim/simulator.h"
 
@@ -42,9 +44,10 @@ public:
     void onDeliver(const Event& ev);
 
     std::size_t activeFlows() const { return m_active.size(); }
-    const LinkUsage& usage() const { return m_usage; }
+    // Link usage up to the last network event.
+    const LinkUsage& usage() const;
     const Routing& routing() const { return m_routing; }
-    SimTime now() const;
+    SimTime now() const { return m_sim.now(); }
 
 private:
     struct Flow {
@@ -55,7 +58,17 @@ private:
 
     void advanceTo(SimTime t);
     void completeDrained();
+    // A started flow joins its channels' lists; true when it is alone on every one (no rates change but its own).
+    bool attach(std::uint32_t slot);
+    // A drained flow leaves them; true when it was alone on every one.
+    bool detach(std::uint32_t slot);
+    void markDirty(const std::vector<std::uint32_t>& channels);
+    // Re-solves the rates of the flows connected to a dirty channel, then schedules the next wake.
     void reallocate();
+    void solveDirty();
+    void scheduleWake();
+    // Link usage is accounted per channel when its total rate changes, not on every event.
+    void setChannelRate(std::uint32_t channel, double rate) const;
     std::uint32_t allocateSlot();
 
     const Routing& m_routing;
@@ -63,8 +76,10 @@ private:
     std::uint32_t m_wakeKind, m_deliverKind;
     FlowSink* m_sink = nullptr;
 
-    std::vector<double> m_capacity; // bytes/ns per channel
-    std::vector<Flow> m_flows;      // slots, reused through m_free
+    static constexpr SimTime kSmallMessageNs = 1;
+    std::vector<double> m_capacity;        // bytes/ns per channel
+    std::vector<double> m_routeBottleneck; // bytes/ns: the smallest capacity along each route
+    std::vector<Flow> m_flows;             // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::vector<std::uint32_t> m_active; // slots of flows still draining
     SimTime m_lastAdvance = 0;
@@ -73,15 +88,20 @@ private:
     SimTime m_wakeAt = 0;
     SimTime m_lastSolveAt = -1; // when send() last solved the rates itself
 
-    MaxMinFairSolver m_solver;
-    std::vector<std::span<const std::uint32_t>> m_paths; // scratch for the solver
-    std::vector<double> m_rates;
-    LinkUsage m_usage;
-    // Per channel, the sum of its flows' rates since the last solve, and the channels with any: link usage is
-    // accounted per channel rather than per flow and hop.
-    std::vector<double> m_channelRate;
-    std::vector<std::uint8_t> m_channelBusy;
-    std::vector<std::uint32_t> m_busyChannels;
+    // Per channel: its draining flows, and the sum of their rates since `m_rateSince`, not yet in m_usage.
+    // usage() flushes what is pending, hence mutable.
+    std::vector<std::vector<std::uint32_t>> m_flowsOn;
+    mutable LinkUsage m_usage;
+    mutable std::vector<double> m_channelRate;
+    mutable std::vector<SimTime> m_rateSince;
+    // Channels whose flows changed since the last solve, and the search for their component.
+    std::vector<std::uint32_t> m_dirty;
+    std::vector<std::uint8_t> m_channelMark;
+    std::vector<std::uint8_t> m_flowMark; // per slot
+    std::vector<std::uint32_t> m_componentChannels;
+    std::vector<double> m_newRate; // per channel, scratch for a solve
+    std::vector<double> m_spare;           // per channel: capacity not yet given to frozen flows
+    std::vector<std::uint32_t> m_unfrozen; // per channel: its flows not yet frozen
 };
 
 } // namespace coh::core

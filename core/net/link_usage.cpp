@@ -29,4 +29,14 @@ void LinkUsage::add(std::uint32_t channel, SimTime from, SimTime to, double byte
     }
 }
 
+void LinkUsage::addAt(std::uint32_t channel, SimTime at, double bytes)
+{
+    m_total[channel] += bytes;
+    auto& series = m_buckets[channel];
+    const auto bucket = static_cast<std::size_t>(at / m_interval);
+    if (series.size() <= bucket)
+        series.resize(bucket + 1, 0.0);
+    series[bucket] += bytes;
+}
+
 } // namespace coh::core

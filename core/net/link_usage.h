@@ -13,6 +13,8 @@ public:
 
     // `bytesPerNs` flowed on `channel` throughout [from, to).
     void add(std::uint32_t channel, SimTime from, SimTime to, double bytesPerNs);
+    // `bytes` crossed `channel` within the nanosecond starting at `at` (a message too small to fair-share).
+    void addAt(std::uint32_t channel, SimTime at, double bytes);
 
     SimTime interval() const { return m_interval; }
     double totalBytes(std::uint32_t channel) const { return m_total[channel]; }

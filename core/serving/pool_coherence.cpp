@@ -77,8 +77,8 @@ void PoolCoherence::pump(std::uint32_t slot)
     for (bool progress = true; progress;) {
         progress = false;
         Block& b = m_blocks[slot];
-        if (const auto step = b.arrivals.deliverOne(b.system)) {
-            afterStep(slot, *step);
+        if (const StepResult step = b.arrivals.deliverOne(b.system); step.status != StepStatus::Stalled) {
+            afterStep(slot, step);
             progress = true;
         }
         for (std::uint8_t c = 0; c < m_cacheNodes.size(); ++c)
