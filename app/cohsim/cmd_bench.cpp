@@ -4,6 +4,8 @@
 #include "app/cohsim/summary_text.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
+#include "core/coherence/protocol_phold.h"
+#include "core/coherence/protocol_registry.h"
 #include "core/sim/phold.h"
 #include "core/workload/workload_builder.h"
 
@@ -30,6 +32,8 @@ struct BenchOptions {
     std::optional<std::uint32_t> maxRequests;
     int repeat = 3;
     bool json = false;
+    std::string protocol; // bench phold --protocol: the same PHOLD with the protocol layer in the loop
+    int caches = 3;
 };
 
 void benchPhold(const BenchOptions& options)
@@ -48,6 +52,58 @@ void benchPhold(const BenchOptions& options)
                options.phold.remoteProbability, options.phold.endTime);
     fmt::print("  committed {} events in {} s of event loop: {} events/s; peak RSS {} MiB\n", r.committed,
                number(r.seconds), scaled(r.eventsPerSecond(), ""), number(peakResidentMiB()));
+}
+
+// Plain PHOLD and the same PHOLD with a protocol step per event, alternated so both see the same machine.
+void benchProtocolPhold(const BenchOptions& options)
+{
+    const core::coherence::Protocol& protocol = core::coherence::findProtocol(options.protocol);
+    core::PholdResult plain;
+    core::coherence::ProtocolPholdResult layered;
+    for (int i = 0; i < std::max(1, options.repeat); ++i) {
+        const core::PholdResult p = core::runPhold(options.phold);
+        if (i == 0 || p.seconds < plain.seconds)
+            plain = p;
+        const auto q = core::coherence::runProtocolPhold(options.phold, protocol, options.caches);
+        if (i == 0 || q.loop.seconds < layered.loop.seconds)
+            layered = q;
+    }
+    const double ratio =
+        layered.loop.eventsPerSecond() > 0 ? plain.eventsPerSecond() / layered.loop.eventsPerSecond() : 0;
+    const bool sameEvents = plain.committed == layered.loop.committed && plain.digest == layered.loop.digest;
+    const auto& st = layered.stats;
+    if (options.json) {
+        const nlohmann::ordered_json out = {{"benchmark", "phold-protocol"},
+                                            {"protocol", protocol.name},
+                                            {"caches", options.caches},
+                                            {"lps", options.phold.lps},
+                                            {"end_time", options.phold.endTime},
+                                            {"committed", layered.loop.committed},
+                                            {"same_events_as_plain", sameEvents},
+                                            {"plain_events_per_second", plain.eventsPerSecond()},
+                                            {"protocol_events_per_second", layered.loop.eventsPerSecond()},
+                                            {"cost_ratio", ratio},
+                                            {"delivered", st.delivered},
+                                            {"issued", st.issued},
+                                            {"stalled", st.stalled},
+                                            {"sent", st.sent},
+                                            {"deadlocked_blocks", st.deadlocked},
+                                            {"peak_rss_mib", peakResidentMiB()}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("PHOLD: {} LPs x {} events, lookahead {}, mean delay {}, remote {}, end time {}; best of {}\n",
+               options.phold.lps, options.phold.eventsPerLp, options.phold.lookahead, options.phold.meanDelay,
+               options.phold.remoteProbability, options.phold.endTime, std::max(1, options.repeat));
+    fmt::print("  plain            {} events in {} s: {} events/s\n", plain.committed, number(plain.seconds),
+               scaled(plain.eventsPerSecond(), ""));
+    fmt::print("  {} ({} caches per LP) {} events in {} s: {} events/s{}\n", protocol.name, options.caches,
+               layered.loop.committed, number(layered.loop.seconds), scaled(layered.loop.eventsPerSecond(), ""),
+               sameEvents ? "" : " (NOT the same events as plain PHOLD)");
+    fmt::print("  protocol steps: {} deliveries, {} ops, {} stalled, {} messages sent; invariants held{}\n",
+               st.delivered, st.issued, st.stalled, st.sent,
+               st.deadlocked ? fmt::format("; {} blocks DEADLOCKED at the end", st.deadlocked) : "");
+    fmt::print("  the protocol layer costs {}x the plain event loop's time per event\n", number(ratio));
 }
 
 void benchScenario(const BenchOptions& options)
@@ -87,8 +143,21 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     phold->add_option("--lps", options->phold.lps, "Logical processes (16 pending events each)")->capture_default_str();
     phold->add_option("--end", options->phold.endTime, "End time in model units (mean delay 1.0)")->capture_default_str();
     phold->add_option("--seed", options->phold.seed, "Random seed")->capture_default_str();
+    phold->add_option("--protocol", options->protocol,
+                      "Also run it with this protocol stepping a block per LP at every event, and compare")
+        ->option_text("PROTOCOL");
+    phold->add_option("--caches", options->caches, "Caches per block with --protocol")
+        ->check(CLI::Range(1, core::coherence::kMaxCaches))
+        ->capture_default_str();
+    phold->add_option("--repeat", options->repeat, "With --protocol: runs of each; the best is reported")
+        ->capture_default_str();
     phold->add_flag("--json", options->json, "Print JSON");
-    phold->callback([options] { benchPhold(*options); });
+    phold->callback([options] {
+        if (options->protocol.empty())
+            benchPhold(*options);
+        else
+            benchProtocolPhold(*options);
+    });
 
     auto* scenario = bench->add_subcommand("scenario", "Time the engine on a scenario (loading excluded)");
     scenario->add_option("scenario", options->scenario, "Scenario JSON file")->required();

@@ -71,25 +71,29 @@ Violation checkStep(const StepResult& step)
 
 Violation checkState(const BlockSystem& system)
 {
+    // Runs after every protocol step of every run, so it counts without data-dependent branches.
     const Protocol& p = system.protocol();
+    const Value latest = system.latest();
     int writers = 0;
     int readers = 0;
-    bool latestHeld = system.directory().memory == system.latest();
+    bool ackLeft = false;
+    bool latestHeld = system.directory().memory == latest;
     for (int c = 0; c < system.caches(); ++c) {
         const CacheLine& line = system.line(c);
         const StateInfo& state = p.cache.states[line.state];
         writers += state.permission == Permission::ReadWrite;
         readers += state.permission == Permission::Read;
-        if (state.stable && line.acks != 0)
-            return Violation::AckCounter;
-        latestHeld = latestHeld || (line.dataValid && line.value == system.latest());
+        ackLeft |= state.stable & (line.acks != 0);
+        latestHeld |= line.dataValid & (line.value == latest);
     }
+    if (ackLeft)
+        return Violation::AckCounter;
     // Bounded staleness lets replicas read while the one writer writes; only a second writer is a violation.
     const bool readersExcluded = p.consistency == Consistency::Strong;
-    if (writers > 1 || (writers == 1 && readers > 0 && readersExcluded))
+    if ((writers > 1) | ((writers == 1) & (readers > 0) & readersExcluded))
         return Violation::Swmr;
     for (int i = 0; i < system.messageCount() && !latestHeld; ++i)
-        latestHeld = system.message(i).hasData && system.message(i).value == system.latest();
+        latestHeld = system.message(i).hasData && system.message(i).value == latest;
     return latestHeld ? Violation::None : Violation::LostWrite;
 }
 

@@ -8,7 +8,21 @@ LinkUsage::LinkUsage(std::size_t channels, SimTime interval)
     : m_interval(interval > 0 ? interval : kSecond)
     , m_total(channels, 0.0)
     , m_buckets(channels)
+    , m_current(channels)
 {
+}
+
+double& LinkUsage::bucketAt(std::uint32_t channel, SimTime t)
+{
+    Current& current = m_current[channel];
+    if (t < current.start || t >= current.start + m_interval || current.start < 0) {
+        current.index = static_cast<std::size_t>(t / m_interval);
+        current.start = static_cast<SimTime>(current.index) * m_interval;
+        auto& series = m_buckets[channel];
+        if (series.size() <= current.index)
+            series.resize(current.index + 1, 0.0);
+    }
+    return m_buckets[channel][current.index];
 }
 
 void LinkUsage::add(std::uint32_t channel, SimTime from, SimTime to, double bytesPerNs)
@@ -16,15 +30,11 @@ void LinkUsage::add(std::uint32_t channel, SimTime from, SimTime to, double byte
     if (to <= from || bytesPerNs <= 0)
         return;
     m_total[channel] += bytesPerNs * static_cast<double>(to - from);
-    auto& series = m_buckets[channel];
-    const auto last = static_cast<std::size_t>((to - 1) / m_interval);
-    if (series.size() <= last)
-        series.resize(last + 1, 0.0);
     // Split the span at bucket boundaries; spans are short, so this loop runs once or twice.
     for (SimTime t = from; t < to;) {
-        const auto bucket = static_cast<std::size_t>(t / m_interval);
-        const SimTime end = std::min<SimTime>(to, static_cast<SimTime>(bucket + 1) * m_interval);
-        series[bucket] += bytesPerNs * static_cast<double>(end - t);
+        double& bucket = bucketAt(channel, t);
+        const SimTime end = std::min<SimTime>(to, m_current[channel].start + m_interval);
+        bucket += bytesPerNs * static_cast<double>(end - t);
         t = end;
     }
 }
@@ -32,11 +42,7 @@ void LinkUsage::add(std::uint32_t channel, SimTime from, SimTime to, double byte
 void LinkUsage::addAt(std::uint32_t channel, SimTime at, double bytes)
 {
     m_total[channel] += bytes;
-    auto& series = m_buckets[channel];
-    const auto bucket = static_cast<std::size_t>(at / m_interval);
-    if (series.size() <= bucket)
-        series.resize(bucket + 1, 0.0);
-    series[bucket] += bytes;
+    bucketAt(channel, at) += bytes;
 }
 
 } // namespace coh::core

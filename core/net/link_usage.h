@@ -22,9 +22,18 @@ public:
     std::size_t channels() const { return m_total.size(); }
 
 private:
+    // The bucket `channel` was last added to, [start, start + interval): most additions land in it again, and
+    // finding a bucket otherwise costs a 64-bit division.
+    struct Current {
+        SimTime start = -1;
+        std::size_t index = 0;
+    };
+    double& bucketAt(std::uint32_t channel, SimTime t);
+
     SimTime m_interval;
     std::vector<double> m_total;
     std::vector<std::vector<double>> m_buckets;
+    std::vector<Current> m_current;
 };
 
 } // namespace coh::core

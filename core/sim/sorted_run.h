@@ -35,7 +35,13 @@ public:
             return;
         }
         const auto first = m_events.begin() + static_cast<std::ptrdiff_t>(m_head);
-        const auto pos = std::upper_bound(first, m_events.end(), ev);
+        // A simulator's inserts land near the back (a little before the latest pending event), so look there
+        // first; binary search only when the place is further in.
+        auto pos = m_events.end() - 1;
+        for (int step = 0; step < kScanBack && pos != first && ev < *(pos - 1); ++step)
+            --pos;
+        if (pos != first && ev < *(pos - 1))
+            pos = std::upper_bound(first, pos, ev);
         if (pos == first && m_head > 0) {
             m_events[--m_head] = ev; // before everything: reuse a consumed slot
             return;
@@ -63,6 +69,7 @@ public:
 
 private:
     static constexpr std::size_t kCompactAbove = 256;
+    static constexpr int kScanBack = 8;
 
     std::vector<Event> m_events;
     std::size_t m_head = 0;
