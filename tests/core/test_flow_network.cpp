@@ -1,7 +1,7 @@
 // The flow-level network: latency + serialization, and max-min fair sharing of bottlenecks.
 #include "core/net/flow_network.h"
-#include "core/net/max_min_fair.h"
 #include "engine_fixtures.h"
+#include "max_min_reference.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "core/net/max_min_fair.h"
+#include "max_min_reference.h"
 
 #include <limits>
 
-namespace coh::core {
+namespace coh::test {
 
 void MaxMinFairSolver::solve(std::span<const std::span<const std::uint32_t>> flowChannels,
                              std::span<const double> capacities, std::vector<double>& rates)
@@ -83,4 +83,4 @@ void MaxMinFairSolver::solve(std::span<const std::span<const std::uint32_t>> flo
     }
 }
 
-} // namespace coh::core
+} // namespace coh::test

@@ -1,11 +1,12 @@
 #pragma once
-// Max-min fair rates by progressive filling: raise every flow's rate together until a channel saturates,
-// freeze the flows on it, repeat. The allocation flow-level simulators (SimGrid, ns-3 flow models) use.
+// Max-min fair rates by progressive filling over a whole set of flows: raise every flow's rate together until a
+// channel saturates, freeze the flows on it, repeat. The textbook form, solving everything from scratch: the
+// reference the network's incremental, per-component solve (core/net/flow_network.cpp) is tested against.
 #include <cstdint>
 #include <span>
 #include <vector>
 
-namespace coh::core {
+namespace coh::test {
 
 class MaxMinFairSolver {
 public:
@@ -27,4 +28,4 @@ private:
     std::vector<std::uint32_t> m_flowsOn;
 };
 
-} // namespace coh::core
+} // namespace coh::test
