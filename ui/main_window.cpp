@@ -122,6 +122,8 @@ void MainWindow::buildTabs()
     m_history = new RunHistoryWidget(m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
+    connect(m_history, &RunHistoryWidget::exported, this,
+            [this](qint64 id, const QString& path) { setStatus(tr("Exported run #%1 to %2").arg(id).arg(path)); });
     connect(m_start, &StartPage::openRequested, this, [this](const QString& path) {
         if (openScenario(path))
             m_tabs->setCurrentWidget(m_topology);
@@ -436,10 +438,11 @@ void MainWindow::exportCurrentRun()
 {
     if (m_currentRunId <= 0)
         return;
-    const QString path = RunHistoryWidget::exportWithDialog(this, m_databasePath, m_currentRunId,
-                                                            RunHistoryWidget::ExportFormat::RequestsCsv);
-    if (!path.isEmpty())
-        setStatus(tr("Exported run #%1 to %2").arg(m_currentRunId).arg(path));
+    const qint64 id = m_currentRunId;
+    RunHistoryWidget::exportWithDialog(this, m_databasePath, id, RunHistoryWidget::ExportFormat::RequestsCsv,
+                                       [this, id](const QString& path) {
+                                           setStatus(tr("Exported run #%1 to %2").arg(id).arg(path));
+                                       });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -100,9 +100,9 @@ QList<QPointF> cdfPoints(std::vector<double> values)
 
 } // namespace
 
-RunCompareDialog::RunCompareDialog(const QString& databasePath, const QList<qint64>& runIds, QWidget* parent)
-    : QDialog(parent)
+RunCompareDialog::Loaded RunCompareDialog::loadRuns(const QString& databasePath, const QList<qint64>& runIds)
 {
+    Loaded loaded;
     QStringList errors;
     try {
         core::RunStore store(toStdString(databasePath));
@@ -119,7 +119,7 @@ RunCompareDialog::RunCompareDialog(const QString& databasePath, const QList<qint
                                   .arg(toQString(core::toString(info->status)));
                     continue;
                 }
-                m_runs.push_back({*info, store.loadRun(id)});
+                loaded.runs.push_back({*info, store.loadRun(id)});
             } catch (const std::exception& e) {
                 errors << toQString(e.what());
             }
@@ -127,8 +127,21 @@ RunCompareDialog::RunCompareDialog(const QString& databasePath, const QList<qint
     } catch (const std::exception& e) {
         errors << toQString(e.what());
     }
-    m_error = errors.join(QLatin1Char('\n'));
+    loaded.error = errors.join(QLatin1Char('\n'));
+    return loaded;
+}
+
+RunCompareDialog::RunCompareDialog(Loaded loaded, QWidget* parent)
+    : QDialog(parent)
+    , m_runs(std::move(loaded.runs))
+    , m_error(std::move(loaded.error))
+{
     build();
+}
+
+RunCompareDialog::RunCompareDialog(const QString& databasePath, const QList<qint64>& runIds, QWidget* parent)
+    : RunCompareDialog(loadRuns(databasePath, runIds), parent)
+{
 }
 
 RunCompareDialog::RunCompareDialog(std::vector<Run> runs, QWidget* parent)

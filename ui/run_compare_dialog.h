@@ -24,7 +24,17 @@ class RunCompareDialog : public QDialog {
         core::RunInfo info;
         core::RunResult result;
     };
-    // Loads every run from the database; a run that cannot be loaded shows core's error above the table.
+    // The runs that could be read, and core's error for each that could not (shown above the table).
+    struct Loaded {
+        std::vector<Run> runs;
+        QString error;
+    };
+    // Reads the runs over its own database connection, so it may run on a worker thread: a run's event
+    // record can take a moment to read.
+    static Loaded loadRuns(const QString& databasePath, const QList<qint64>& runIds);
+
+    explicit RunCompareDialog(Loaded loaded, QWidget* parent = nullptr);
+    // loadRuns() on the calling thread.
     RunCompareDialog(const QString& databasePath, const QList<qint64>& runIds, QWidget* parent = nullptr);
     RunCompareDialog(std::vector<Run> runs, QWidget* parent = nullptr);
 

@@ -20,6 +20,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <fstream>
 
@@ -160,7 +161,7 @@ void RunHistoryWidget::updateButtons()
     m_delete->setEnabled(count >= 1);
     m_export->setEnabled(count == 1);
     m_open->setEnabled(count == 1);
-    m_compare->setEnabled(count >= 2);
+    m_compare->setEnabled(count >= 2 && !m_comparing);
 }
 
 void RunHistoryWidget::showError(const QString& error)
@@ -244,8 +245,8 @@ bool RunHistoryWidget::exportRun(const QString& databasePath, qint64 id, ExportF
     }
 }
 
-QString RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
-                                           ExportFormat preferred)
+void RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
+                                        ExportFormat preferred, std::function<void(const QString& path)> written)
 {
     const QString csv = tr("Requests as CSV (*.csv)"), summary = tr("Summary as CSV (*.csv)"),
                   json = tr("Everything as JSON (*.json)");
@@ -259,23 +260,33 @@ QString RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& datab
         QFileDialog::getSaveFileName(parent, tr("Export run %1").arg(id), suggested,
                                      QStringList{csv, summary, json}.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
-        return {};
+        return;
     const ExportFormat format = filter == json      ? ExportFormat::Json
                                 : filter == summary ? ExportFormat::SummaryCsv
                                                     : ExportFormat::RequestsCsv;
-    QString error;
-    if (!exportRun(databasePath, id, format, path, &error)) {
-        QMessageBox::warning(parent, tr("Export failed"), error);
-        return {};
-    }
-    return path;
+    // The worker returns the error, empty on success; its own RunStore connection keeps SQLite on one thread.
+    QtConcurrent::run([databasePath, id, format, path] {
+        QString error;
+        if (exportRun(databasePath, id, format, path, &error))
+            return QString();
+        return error.isEmpty() ? tr("Exporting run %1 to %2 failed.").arg(id).arg(path) : error;
+    }).then(parent, [parent, path, written = std::move(written)](const QString& error) {
+        if (!error.isEmpty()) {
+            QMessageBox::warning(parent, tr("Export failed"), error);
+            return;
+        }
+        if (written)
+            written(path);
+    });
 }
 
 void RunHistoryWidget::exportSelected(ExportFormat format)
 {
     const QList<qint64> ids = selectedRunIds();
-    if (ids.size() == 1)
-        exportWithDialog(this, databasePath(), ids.first(), format);
+    if (ids.size() != 1)
+        return;
+    const qint64 id = ids.first();
+    exportWithDialog(this, databasePath(), id, format, [this, id](const QString& path) { emit exported(id, path); });
 }
 
 void RunHistoryWidget::openSelected()
@@ -288,11 +299,21 @@ void RunHistoryWidget::openSelected()
 void RunHistoryWidget::compareSelected()
 {
     const QList<qint64> ids = selectedRunIds();
-    if (ids.size() < 2)
+    if (ids.size() < 2 || m_comparing)
         return;
-    auto* dialog = new RunCompareDialog(databasePath(), ids, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
+    // Reading several runs with their event records can take a moment: off the GUI thread, one at a time.
+    m_comparing = true;
+    updateButtons();
+    setCursor(Qt::BusyCursor);
+    QtConcurrent::run(&RunCompareDialog::loadRuns, databasePath(), ids)
+        .then(this, [this](RunCompareDialog::Loaded loaded) {
+            m_comparing = false;
+            unsetCursor();
+            updateButtons();
+            auto* dialog = new RunCompareDialog(std::move(loaded), this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+        });
 }
 
 void RunHistoryWidget::showContextMenu(const QPoint& pos)

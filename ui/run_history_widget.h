@@ -3,6 +3,7 @@
 // `cohsim export`), open in Replay and compare. A database that cannot be read shows core's error here.
 
 #include <QList>
+#include <functional>
 #include <QString>
 #include <QWidget>
 
@@ -36,8 +37,11 @@ class RunHistoryWidget : public QWidget {
     // Writes one run as `cohsim export ID [--summary] [--format json]` would; false with core's message on error.
     static bool exportRun(const QString& databasePath, qint64 id, ExportFormat format, const QString& filePath,
                           QString* error);
-    // Asks for a file (the format follows the chosen filter) and exports; the written path, or empty.
-    static QString exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id, ExportFormat preferred);
+    // Asks for a file (the format follows the chosen filter) and exports on a worker thread, since a run's
+    // event record can take a moment to read; `written` gets the path on the GUI thread once the file is
+    // complete, and a failure is shown in a message box over `parent`.
+    static void exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id, ExportFormat preferred,
+                                 std::function<void(const QString& path)> written = {});
 
   public slots:
     void refresh();
@@ -49,6 +53,7 @@ class RunHistoryWidget : public QWidget {
 
   signals:
     void openRun(qint64 id);
+    void exported(qint64 id, const QString& path);
 
   private:
     void updateButtons();
@@ -59,6 +64,7 @@ class RunHistoryWidget : public QWidget {
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
     bool m_refreshPending = false; // a refresh waits for the rename editor to close
+    bool m_comparing = false;      // the compare dialog's runs are being read
     QLineEdit* m_filter = nullptr;
     QLabel* m_error = nullptr;
     QPushButton* m_rename = nullptr;

@@ -211,6 +211,34 @@ class TstRunHistory : public QObject {
         }
     }
 
+    void compareFromTheTabReadsTheRunsOffTheGuiThread()
+    {
+        RunHistoryWidget widget;
+        widget.setDatabasePath(m_db);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        for (qint64 id : {m_alpha, m_beta}) {
+            const QModelIndex index =
+                widget.proxy()->mapFromSource(widget.model()->index(widget.model()->rowOfRun(id), 0));
+            widget.view()->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+        QCOMPARE(widget.selectedRunIds().size(), 2);
+        QPushButton* compare = nullptr;
+        for (QPushButton* b : widget.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Compare"))
+                compare = b;
+        QVERIFY(compare && compare->isEnabled());
+        widget.compareSelected();
+        // While the worker reads the runs the tab stays responsive and refuses a second compare.
+        QVERIFY(!compare->isEnabled());
+        QTRY_VERIFY(widget.findChild<ui::RunCompareDialog*>() != nullptr);
+        auto* dialog = widget.findChild<ui::RunCompareDialog*>();
+        QVERIFY(dialog->errorText().isEmpty());
+        QCOMPARE(dialog->metricsTable()->columnCount(), 2);
+        QVERIFY(compare->isEnabled());
+        dialog->close();
+    }
+
     void compareRefusesRunsWithoutMetrics()
     {
         ui::RunCompareDialog dialog(m_db, {m_alpha, m_gamma});
