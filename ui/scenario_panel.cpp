@@ -3,6 +3,7 @@
 #include "core/scenario/model_catalog.h"
 #include "core/scenario/scenario.h"
 #include "ui/coherence_form.h"
+#include "ui/instances_editor.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
@@ -138,6 +139,8 @@ QWidget* ScenarioPanel::buildServing()
                                                           toQString(core::toString(d.prefixPool.tier)), page));
     value("/serving/prefix_pool/capacity", tr("Prefix pool capacity"), tr("the whole tier"));
     value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), QString::number(d.prefixPool.blockTokens));
+    m_instances = new InstancesEditor(m_document, page);
+    form->addRow(tr("Instances"), m_instances);
     return page;
 }
 
@@ -200,6 +203,7 @@ void ScenarioPanel::refresh()
     m_fields->refresh();
     m_workload->refresh();
     m_coherence->refresh();
+    m_instances->refresh();
 
     const QSignalBlocker blocker(m_model);
     m_model->clear();

@@ -17,6 +17,7 @@ class QTimer;
 namespace coh::ui {
 
 class CoherenceForm;
+class InstancesEditor;
 class ScenarioDocument;
 class ScenarioFields;
 class WorkloadForm;
@@ -30,6 +31,7 @@ class ScenarioPanel : public QWidget {
     QComboBox* modelCombo() const { return m_model; }
     WorkloadForm* workloadForm() const { return m_workload; }
     CoherenceForm* coherenceForm() const { return m_coherence; }
+    InstancesEditor* instancesEditor() const { return m_instances; }
 
   public slots:
     void refresh();
@@ -53,6 +55,7 @@ class ScenarioPanel : public QWidget {
     QLabel* m_modelInfo = nullptr;
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
+    InstancesEditor* m_instances = nullptr;
     QTimer* m_topologyRefresh = nullptr;
     std::optional<core::ModelCatalog> m_catalog; // read once: the catalog file does not change under us
     QString m_catalogError;

@@ -47,7 +47,7 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
     // A newly opened scenario is framed once the view has its real size.
     connect(m_document, &ScenarioDocument::changed, this, [this](const QString& pointer) {
         if (pointer.isEmpty() && m_document->undoStack()->count() == 0)
-            QTimer::singleShot(0, m_view, &TopologyView::fitToView);
+            m_view->fitWhenShown();
     });
 }
 

@@ -12,6 +12,7 @@
 #include <QMimeData>
 #include <QScrollBar>
 #include <QUndoStack>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -118,6 +119,25 @@ void TopologyView::fitToView()
     // Never blow a two-node sketch up past the zoom limit.
     if (zoom() > kMaxZoom)
         zoomBy(kMaxZoom / zoom());
+}
+
+void TopologyView::fitWhenShown()
+{
+    if (isVisible()) {
+        // After the pending layout pass, so the viewport has its final size.
+        QTimer::singleShot(0, this, &TopologyView::fitToView);
+        return;
+    }
+    m_fitPending = true;
+}
+
+void TopologyView::showEvent(QShowEvent* event)
+{
+    QGraphicsView::showEvent(event);
+    if (m_fitPending) {
+        m_fitPending = false;
+        QTimer::singleShot(0, this, &TopologyView::fitToView);
+    }
 }
 
 void TopologyView::autoLayout()

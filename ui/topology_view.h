@@ -34,6 +34,9 @@ class TopologyView : public QGraphicsView {
     void zoomIn();
     void zoomOut();
     void fitToView();
+    // Frames the scene once the view is on screen: now if it is, else when it is first shown (a hidden tab's
+    // view has no real size yet, and framing it then would shrink the topology to a dot).
+    void fitWhenShown();
     void autoLayout();
     void deleteSelection();
     // Adds a node at a scene point (snapped to the grid) and selects it; returns its id.
@@ -53,6 +56,7 @@ class TopologyView : public QGraphicsView {
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void createActions();
@@ -63,6 +67,7 @@ class TopologyView : public QGraphicsView {
     QList<QAction*> m_actions;
     QAction* m_linkModeAction = nullptr;
     bool m_linkMode = false;
+    bool m_fitPending = false; // fitWhenShown() waits for the first show
     bool m_spaceHeld = false;
     bool m_panning = false;
     QPoint m_panStart;

@@ -3,6 +3,7 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/store/run_store.h"
 #include "ui/coherence_form.h"
+#include "ui/instances_editor.h"
 #include "ui/document_files.h"
 #include "ui/main_window.h"
 #include "ui/run_controller.h"
@@ -12,12 +13,12 @@
 #include "ui/scenario_panel.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
-#include "ui/topology_editor.h"
-#include "ui/topology_scene.h"
+#include "ui/topology_view.h"
 #include "ui/workload_form.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +28,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -281,6 +283,80 @@ class TstMainWindow : public QObject {
         form->typeCombo()->setCurrentIndex(1);
         emit form->typeCombo()->activated(1);
         QCOMPARE(m_window->document()->json()["workload"], trace);
+    }
+
+    void topologyIsFramedWhenItsTabFirstShows()
+    {
+        // The scenario opened while the Start tab was showing, with the Topology view hidden and not yet sized:
+        // framing it then shrank the topology to a dot. It is framed when the tab first shows instead.
+        auto* editor = m_window->findChild<coh::ui::TopologyEditor*>();
+        QVERIFY(editor);
+        QVERIFY(m_window->tabs()->currentWidget() != editor);
+        m_window->tabs()->setCurrentWidget(editor);
+        coh::ui::TopologyView* view = editor->view();
+        const auto framed = [view] {
+            const QRect shown = view->mapFromScene(view->scene()->itemsBoundingRect()).boundingRect();
+            // The whole topology in view, and filling it rather than a speck in the middle.
+            return view->viewport()->rect().contains(shown) &&
+                   (shown.width() > view->viewport()->width() / 2 || shown.height() > view->viewport()->height() / 2);
+        };
+        QTRY_VERIFY(framed());
+    }
+
+    void instancesCanBeListedExplicitly()
+    {
+        coh::ui::InstancesEditor* editor = m_window->scenarioPanel()->instancesEditor();
+        QVERIFY(!editor->explicitCheck()->isChecked());
+        QVERIFY(!m_window->document()->value("/serving/instances"));
+        const auto derived = m_window->document()->validate().scenario->serving.instances;
+        const auto nodesAt = [this](int row) {
+            const auto v = m_window->document()->value("/serving/instances/" + std::to_string(row) + "/nodes");
+            return v ? v->size() : std::size_t(0);
+        };
+
+        // Turning the list on starts from what core derived: same ids, roles and nodes, still valid.
+        editor->explicitCheck()->setChecked(true);
+        QCOMPARE(editor->table()->rowCount(), static_cast<int>(derived.size()));
+        auto listed = m_window->document()->validate().scenario;
+        QVERIFY(listed);
+        QCOMPARE(listed->serving.instances.size(), derived.size());
+        for (std::size_t i = 0; i < derived.size(); ++i) {
+            QCOMPARE(listed->serving.instances[i].id, derived[i].id);
+            QCOMPARE(listed->serving.instances[i].role, derived[i].role);
+            QCOMPARE(listed->serving.instances[i].nodes, derived[i].nodes);
+        }
+
+        // A tensor-parallel group: the first decode instance takes the second's node too, and that one goes.
+        int firstDecode = -1;
+        for (int r = 0; r < editor->table()->rowCount() && firstDecode < 0; ++r)
+            if (derived[static_cast<std::size_t>(r)].role == coh::core::InstanceRole::Decode)
+                firstDecode = r;
+        QVERIFY(firstDecode >= 0 && firstDecode + 1 < editor->table()->rowCount());
+        const QString second = editor->table()->item(firstDecode + 1, coh::ui::InstancesEditor::Nodes)->text();
+        QTableWidgetItem* nodes = editor->table()->item(firstDecode, coh::ui::InstancesEditor::Nodes);
+        nodes->setText(nodes->text() + QStringLiteral(", ") + second);
+        QTRY_COMPARE(nodesAt(firstDecode), std::size_t(2)); // committed once the edit's signal has returned
+        editor->table()->selectRow(firstDecode + 1);
+        editor->removeButton()->click();
+        const auto group = m_window->document()->validate().scenario;
+        QVERIFY(group);
+        QCOMPARE(group->serving.instances.size(), derived.size() - 1);
+        QCOMPARE(group->serving.instances[static_cast<std::size_t>(firstDecode)].nodes.size(), std::size_t(2));
+
+        // An instance on an unknown node: Problems names the field, and Run waits.
+        editor->addButton()->click();
+        const int added = editor->table()->rowCount() - 1;
+        editor->table()->item(added, coh::ui::InstancesEditor::Nodes)->setText(QStringLiteral("nowhere"));
+        QTRY_COMPARE(nodesAt(added), std::size_t(1));
+        m_window->validateNow();
+        QVERIFY(problemLines(m_window->problemsList()).join(QLatin1Char(' ')).contains(QStringLiteral("nowhere")));
+        QVERIFY(!m_window->actions().run->isEnabled());
+
+        // Every step was one undo step: undoing them all gives back the derived instances.
+        for (int i = 0; i < 5; ++i)
+            m_window->actions().undo->trigger();
+        QVERIFY(!m_window->document()->value("/serving/instances"));
+        QVERIFY(!editor->explicitCheck()->isChecked());
     }
 
   private:

@@ -1,0 +1,219 @@
+#include "ui/instances_editor.h"
+
+#include "ui/qt_text.h"
+#include "ui/scenario_document.h"
+#include "ui/scenario_fields.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <functional>
+
+namespace coh::ui {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* kPointer = "/serving/instances";
+
+QString nodesText(const ordered_json& instance)
+{
+    QStringList nodes;
+    if (const auto it = instance.find("nodes"); it != instance.end() && it->is_array())
+        for (const auto& n : *it)
+            nodes << (n.is_string() ? toQString(n.get<std::string>()) : toQString(n.dump()));
+    return nodes.join(QStringLiteral(", "));
+}
+
+QString fieldText(const ordered_json& instance, const char* key)
+{
+    const auto it = instance.find(key);
+    return it == instance.end() ? QString() : ScenarioFields::valueText(*it);
+}
+
+} // namespace
+
+InstancesEditor::InstancesEditor(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_explicit = new QCheckBox(tr("Explicit instances"), this);
+    m_explicit->setToolTip(tr("Off: one prefill instance per node with role prefill, one decode instance per node "
+                              "with role decode (both: one of each). On: list them yourself, e.g. a "
+                              "tensor-parallel group of several nodes, or limits of their own."));
+    connect(m_explicit, &QCheckBox::toggled, this, &InstancesEditor::setExplicit);
+    layout->addWidget(m_explicit);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Id"), tr("Role"), tr("Nodes"), tr("Max batch"), tr("Max batch tokens")});
+    m_table->horizontalHeaderItem(Nodes)->setToolTip(tr("Node ids, comma separated: several nodes form a "
+                                                        "tensor-parallel group (compute and memory add up)"));
+    m_table->horizontalHeaderItem(MaxBatchTokens)->setToolTip(tr("Prefill only; empty: the serving section's"));
+    m_table->horizontalHeaderItem(MaxBatchSize)->setToolTip(tr("Empty: the serving section's limit for the role"));
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(Nodes, QHeaderView::Stretch);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setMinimumHeight(120);
+    // Committing rebuilds the table (the document refreshes every view), so it runs after the edit's signal has
+    // returned, never under the item or combo box that sent it.
+    connect(m_table, &QTableWidget::itemChanged, this, [this] {
+        if (!m_refreshing)
+            QMetaObject::invokeMethod(this, &InstancesEditor::commitTable, Qt::QueuedConnection);
+    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &InstancesEditor::updateButtons);
+    layout->addWidget(m_table);
+
+    auto* buttons = new QHBoxLayout;
+    m_add = new QPushButton(tr("Add"), this);
+    m_remove = new QPushButton(tr("Remove"), this);
+    connect(m_add, &QPushButton::clicked, this, &InstancesEditor::addInstance);
+    connect(m_remove, &QPushButton::clicked, this, &InstancesEditor::removeSelected);
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_remove);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    refresh();
+}
+
+ordered_json InstancesEditor::derivedInstances(const ordered_json& scenario)
+{
+    // As core derives them (docs/scenario-format.md#serving): prefill first, then decode, each in node order.
+    ordered_json prefill = ordered_json::array(), decode = ordered_json::array();
+    const auto nodes = scenario.value("/topology/nodes"_json_pointer, ordered_json::array());
+    for (const auto& node : nodes) {
+        if (!node.is_object() || !node.contains("id") || !node["id"].is_string())
+            continue;
+        const std::string id = node["id"].get<std::string>();
+        const std::string role = node.value("role", std::string());
+        if (role == "prefill" || role == "both")
+            prefill.push_back({{"id", "prefill-" + id}, {"role", "prefill"}, {"nodes", {id}}});
+        if (role == "decode" || role == "both")
+            decode.push_back({{"id", "decode-" + id}, {"role", "decode"}, {"nodes", {id}}});
+    }
+    for (auto& d : decode)
+        prefill.push_back(std::move(d));
+    return prefill;
+}
+
+void InstancesEditor::refresh()
+{
+    m_refreshing = true;
+    const auto value = m_document->value(kPointer);
+    const bool on = value.has_value();
+    {
+        const QSignalBlocker blocker(m_explicit);
+        m_explicit->setChecked(on);
+    }
+    m_table->setRowCount(0);
+    if (on && value->is_array()) {
+        m_table->setRowCount(static_cast<int>(value->size()));
+        for (int r = 0; r < static_cast<int>(value->size()); ++r) {
+            const ordered_json& instance = (*value)[static_cast<std::size_t>(r)];
+            const ordered_json object = instance.is_object() ? instance : ordered_json::object();
+            m_table->setItem(r, Id, new QTableWidgetItem(toQString(object.value("id", std::string()))));
+            auto* role = new QComboBox(m_table);
+            role->addItems({QStringLiteral("prefill"), QStringLiteral("decode")});
+            role->setCurrentText(toQString(object.value("role", std::string("decode"))));
+            connect(role, &QComboBox::activated, this, [this] {
+                QMetaObject::invokeMethod(this, &InstancesEditor::commitTable, Qt::QueuedConnection);
+            });
+            m_table->setCellWidget(r, Role, role);
+            m_table->setItem(r, Nodes, new QTableWidgetItem(nodesText(object)));
+            m_table->setItem(r, MaxBatchSize, new QTableWidgetItem(fieldText(object, "max_batch_size")));
+            m_table->setItem(r, MaxBatchTokens, new QTableWidgetItem(fieldText(object, "max_batch_tokens")));
+        }
+    }
+    m_table->setEnabled(on);
+    m_refreshing = false;
+    updateButtons();
+}
+
+void InstancesEditor::updateButtons()
+{
+    const bool on = m_explicit->isChecked();
+    m_add->setEnabled(on);
+    m_remove->setEnabled(on && !m_table->selectionModel()->selectedRows().isEmpty());
+}
+
+void InstancesEditor::setExplicit(bool on)
+{
+    if (on)
+        m_document->setValue(kPointer, derivedInstances(m_document->json()), tr("List instances explicitly"));
+    else
+        m_document->removeValue(kPointer, tr("Derive instances from node roles"));
+}
+
+void InstancesEditor::addInstance()
+{
+    auto array = m_document->value(kPointer).value_or(ordered_json::array());
+    if (!array.is_array())
+        array = ordered_json::array();
+    // A decode instance on no node yet: Problems asks for its nodes until the user names them.
+    array.push_back({{"id", "decode" + std::to_string(array.size())}, {"role", "decode"}, {"nodes", ordered_json::array()}});
+    m_document->setValue(kPointer, std::move(array), tr("Add instance"));
+}
+
+void InstancesEditor::removeSelected()
+{
+    auto array = m_document->value(kPointer).value_or(ordered_json::array());
+    if (!array.is_array())
+        return;
+    QList<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int r : rows)
+        if (r < static_cast<int>(array.size()))
+            array.erase(array.begin() + r);
+    m_document->setValue(kPointer, std::move(array), tr("Remove instance"));
+}
+
+void InstancesEditor::commitTable()
+{
+    auto before = m_document->value(kPointer).value_or(ordered_json::array());
+    ordered_json array = ordered_json::array();
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        // Keys the table does not show (a hand-written note, say) stay as they were.
+        ordered_json instance = before.is_array() && r < static_cast<int>(before.size()) &&
+                                        before[static_cast<std::size_t>(r)].is_object()
+                                    ? before[static_cast<std::size_t>(r)]
+                                    : ordered_json::object();
+        const auto text = [&](int column) {
+            const QTableWidgetItem* item = m_table->item(r, column);
+            return item ? item->text().trimmed() : QString();
+        };
+        if (text(Id).isEmpty())
+            instance.erase("id");
+        else
+            instance["id"] = toStdString(text(Id));
+        if (const auto* role = qobject_cast<QComboBox*>(m_table->cellWidget(r, Role)))
+            instance["role"] = toStdString(role->currentText());
+        ordered_json nodes = ordered_json::array();
+        for (const QString& n : text(Nodes).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!n.trimmed().isEmpty())
+                nodes.push_back(toStdString(n.trimmed()));
+        instance["nodes"] = std::move(nodes);
+        for (const auto& [column, key] : {std::pair{MaxBatchSize, "max_batch_size"}, {MaxBatchTokens, "max_batch_tokens"}}) {
+            if (text(column).isEmpty())
+                instance.erase(key);
+            else
+                instance[key] = ScenarioFields::parseValue(text(column));
+        }
+        array.push_back(std::move(instance));
+    }
+    if (array != before)
+        m_document->setValue(kPointer, std::move(array), tr("Edit instances"));
+}
+
+} // namespace coh::ui
