@@ -55,8 +55,7 @@ InstancesEditor::InstancesEditor(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_explicit);
 
     m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Id"), tr("Role"), tr("Nodes"), tr("Max batch"), tr("Max batch tokens")});
+    m_table->setHorizontalHeaderLabels({tr("Id"), tr("Role"), tr("Nodes"), tr("Max batch"), tr("Max batch tokens")});
     m_table->horizontalHeaderItem(Nodes)->setToolTip(tr("Node ids, comma separated: several nodes form a "
                                                         "tensor-parallel group (compute and memory add up)"));
     m_table->horizontalHeaderItem(MaxBatchTokens)->setToolTip(tr("Prefill only; empty: the serving section's"));
@@ -125,9 +124,8 @@ void InstancesEditor::refresh()
             auto* role = new QComboBox(m_table);
             role->addItems({QStringLiteral("prefill"), QStringLiteral("decode")});
             role->setCurrentText(toQString(object.value("role", std::string("decode"))));
-            connect(role, &QComboBox::activated, this, [this] {
-                QMetaObject::invokeMethod(this, &InstancesEditor::commitTable, Qt::QueuedConnection);
-            });
+            connect(role, &QComboBox::activated, this,
+                    [this] { QMetaObject::invokeMethod(this, &InstancesEditor::commitTable, Qt::QueuedConnection); });
             m_table->setCellWidget(r, Role, role);
             m_table->setItem(r, Nodes, new QTableWidgetItem(nodesText(object)));
             m_table->setItem(r, MaxBatchSize, new QTableWidgetItem(fieldText(object, "max_batch_size")));
@@ -160,7 +158,8 @@ void InstancesEditor::addInstance()
     if (!array.is_array())
         array = ordered_json::array();
     // A decode instance on no node yet: Problems asks for its nodes until the user names them.
-    array.push_back({{"id", "decode" + std::to_string(array.size())}, {"role", "decode"}, {"nodes", ordered_json::array()}});
+    array.push_back(
+        {{"id", "decode" + std::to_string(array.size())}, {"role", "decode"}, {"nodes", ordered_json::array()}});
     m_document->setValue(kPointer, std::move(array), tr("Add instance"));
 }
 
@@ -185,10 +184,10 @@ void InstancesEditor::commitTable()
     ordered_json array = ordered_json::array();
     for (int r = 0; r < m_table->rowCount(); ++r) {
         // Keys the table does not show (a hand-written note, say) stay as they were.
-        ordered_json instance = before.is_array() && r < static_cast<int>(before.size()) &&
-                                        before[static_cast<std::size_t>(r)].is_object()
-                                    ? before[static_cast<std::size_t>(r)]
-                                    : ordered_json::object();
+        ordered_json instance =
+            before.is_array() && r < static_cast<int>(before.size()) && before[static_cast<std::size_t>(r)].is_object()
+                ? before[static_cast<std::size_t>(r)]
+                : ordered_json::object();
         const auto text = [&](int column) {
             const QTableWidgetItem* item = m_table->item(r, column);
             return item ? item->text().trimmed() : QString();
@@ -204,7 +203,8 @@ void InstancesEditor::commitTable()
             if (!n.trimmed().isEmpty())
                 nodes.push_back(toStdString(n.trimmed()));
         instance["nodes"] = std::move(nodes);
-        for (const auto& [column, key] : {std::pair{MaxBatchSize, "max_batch_size"}, {MaxBatchTokens, "max_batch_tokens"}}) {
+        for (const auto& [column, key] :
+             {std::pair{MaxBatchSize, "max_batch_size"}, {MaxBatchTokens, "max_batch_tokens"}}) {
             if (text(column).isEmpty())
                 instance.erase(key);
             else

@@ -439,10 +439,9 @@ void MainWindow::exportCurrentRun()
     if (m_currentRunId <= 0)
         return;
     const qint64 id = m_currentRunId;
-    RunHistoryWidget::exportWithDialog(this, m_databasePath, id, RunHistoryWidget::ExportFormat::RequestsCsv,
-                                       [this, id](const QString& path) {
-                                           setStatus(tr("Exported run #%1 to %2").arg(id).arg(path));
-                                       });
+    RunHistoryWidget::exportWithDialog(
+        this, m_databasePath, id, RunHistoryWidget::ExportFormat::RequestsCsv,
+        [this, id](const QString& path) { setStatus(tr("Exported run #%1 to %2").arg(id).arg(path)); });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -245,8 +245,8 @@ bool RunHistoryWidget::exportRun(const QString& databasePath, qint64 id, ExportF
     }
 }
 
-void RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
-                                        ExportFormat preferred, std::function<void(const QString& path)> written)
+void RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& databasePath, qint64 id, ExportFormat preferred,
+                                        std::function<void(const QString& path)> written)
 {
     const QString csv = tr("Requests as CSV (*.csv)"), summary = tr("Summary as CSV (*.csv)"),
                   json = tr("Everything as JSON (*.json)");

@@ -3,9 +3,9 @@
 // `cohsim export`), open in Replay and compare. A database that cannot be read shows core's error here.
 
 #include <QList>
-#include <functional>
 #include <QString>
 #include <QWidget>
+#include <functional>
 
 class QLabel;
 class QLineEdit;

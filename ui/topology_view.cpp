@@ -11,8 +11,8 @@
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QScrollBar>
-#include <QUndoStack>
 #include <QTimer>
+#include <QUndoStack>
 #include <QWheelEvent>
 
 #include <algorithm>

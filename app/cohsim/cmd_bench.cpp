@@ -2,10 +2,10 @@
 // Benchmark (tests/bench has the same two as Google Benchmark executables).
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
-#include "core/scenario/scenario_loader.h"
-#include "core/serving/serving_engine.h"
 #include "core/coherence/protocol_phold.h"
 #include "core/coherence/protocol_registry.h"
+#include "core/scenario/scenario_loader.h"
+#include "core/serving/serving_engine.h"
 #include "core/sim/phold.h"
 #include "core/workload/workload_builder.h"
 
@@ -40,9 +40,12 @@ void benchPhold(const BenchOptions& options)
 {
     const core::PholdResult r = core::runPhold(options.phold);
     if (options.json) {
-        const nlohmann::ordered_json out = {{"benchmark", "phold"},       {"lps", options.phold.lps},
-                                            {"end_time", options.phold.endTime}, {"committed", r.committed},
-                                            {"seconds", r.seconds},       {"events_per_second", r.eventsPerSecond()},
+        const nlohmann::ordered_json out = {{"benchmark", "phold"},
+                                            {"lps", options.phold.lps},
+                                            {"end_time", options.phold.endTime},
+                                            {"committed", r.committed},
+                                            {"seconds", r.seconds},
+                                            {"events_per_second", r.eventsPerSecond()},
                                             {"peak_rss_mib", peakResidentMiB()}};
         fmt::print("{}\n", out.dump(2));
         return;
@@ -120,10 +123,10 @@ void benchScenario(const BenchOptions& options)
     }
     const double eventsPerSecond = best > 0 ? static_cast<double>(summary.eventsExecuted) / best : 0;
     if (options.json) {
-        const nlohmann::ordered_json out = {{"benchmark", "scenario"},  {"scenario", scenario.name},
-                                            {"requests", workload.requests.size()}, {"events", summary.eventsExecuted},
-                                            {"best_wall_s", best},      {"events_per_second", eventsPerSecond},
-                                            {"peak_rss_mib", peakResidentMiB()}};
+        const nlohmann::ordered_json out = {
+            {"benchmark", "scenario"},          {"scenario", scenario.name}, {"requests", workload.requests.size()},
+            {"events", summary.eventsExecuted}, {"best_wall_s", best},       {"events_per_second", eventsPerSecond},
+            {"peak_rss_mib", peakResidentMiB()}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -141,10 +144,12 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
 
     auto* phold = bench->add_subcommand("phold", "The standard PHOLD discrete-event benchmark");
     phold->add_option("--lps", options->phold.lps, "Logical processes (16 pending events each)")->capture_default_str();
-    phold->add_option("--end", options->phold.endTime, "End time in model units (mean delay 1.0)")->capture_default_str();
+    phold->add_option("--end", options->phold.endTime, "End time in model units (mean delay 1.0)")
+        ->capture_default_str();
     phold->add_option("--seed", options->phold.seed, "Random seed")->capture_default_str();
-    phold->add_option("--protocol", options->protocol,
-                      "Also run it with this protocol stepping a block per LP at every event, and compare")
+    phold
+        ->add_option("--protocol", options->protocol,
+                     "Also run it with this protocol stepping a block per LP at every event, and compare")
         ->option_text("PROTOCOL");
     phold->add_option("--caches", options->caches, "Caches per block with --protocol")
         ->check(CLI::Range(1, core::coherence::kMaxCaches))

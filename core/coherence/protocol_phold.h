@@ -15,15 +15,15 @@
 namespace coh::core::coherence {
 
 struct ProtocolPholdStats {
-    std::uint64_t delivered = 0; // messages delivered
-    std::uint64_t issued = 0;    // processor ops that fired a transition
-    std::uint64_t stalled = 0;   // events whose step the table stalled (nothing changed)
-    std::uint64_t sent = 0;      // messages the steps sent
+    std::uint64_t delivered = 0;  // messages delivered
+    std::uint64_t issued = 0;     // processor ops that fired a transition
+    std::uint64_t stalled = 0;    // events whose step the table stalled (nothing changed)
+    std::uint64_t sent = 0;       // messages the steps sent
     std::uint32_t deadlocked = 0; // blocks left where nothing can move but something waits (counted after the run)
 };
 
 class ProtocolPhold {
-public:
+  public:
     // `caches` per block, 1..kMaxCaches.
     ProtocolPhold(Simulator& sim, const PholdConfig& config, const Protocol& protocol, int caches);
 
@@ -39,7 +39,7 @@ public:
         m_phold(ev);
     }
 
-private:
+  private:
     // Throws std::runtime_error naming the LP and the violation when a step breaks an invariant.
     void step(std::uint32_t lp);
 

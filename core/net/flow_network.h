@@ -10,7 +10,6 @@
 #include "core/sim/simulator.h"
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace coh::core {
@@ -24,13 +23,13 @@ struct FlowInfo {
 };
 
 class FlowSink {
-public:
+  public:
     virtual ~FlowSink() = default;
     virtual void onFlowDelivered(const FlowInfo& flow) = 0;
 };
 
 class FlowNetwork {
-public:
+  public:
     // `wakeKind` and `deliverKind` are the event kinds the owner routes back to onWake() / onDeliver().
     FlowNetwork(const Topology& topology, const Routing& routing, Simulator& sim, std::uint32_t wakeKind,
                 std::uint32_t deliverKind, SimTime linkInterval);
@@ -49,7 +48,7 @@ public:
     const Routing& routing() const { return m_routing; }
     SimTime now() const { return m_sim.now(); }
 
-private:
+  private:
     struct Flow {
         FlowInfo info;
         double remaining = 0; // bytes not yet through the bottleneck
@@ -99,7 +98,7 @@ private:
     std::vector<std::uint8_t> m_channelMark;
     std::vector<std::uint8_t> m_flowMark; // per slot
     std::vector<std::uint32_t> m_componentChannels;
-    std::vector<double> m_newRate; // per channel, scratch for a solve
+    std::vector<double> m_newRate;         // per channel, scratch for a solve
     std::vector<double> m_spare;           // per channel: capacity not yet given to frozen flows
     std::vector<std::uint32_t> m_unfrozen; // per channel: its flows not yet frozen
 };

@@ -8,7 +8,7 @@
 namespace coh::core {
 
 class LinkUsage {
-public:
+  public:
     LinkUsage(std::size_t channels, SimTime interval);
 
     // `bytesPerNs` flowed on `channel` throughout [from, to).
@@ -21,7 +21,7 @@ public:
     const std::vector<double>& buckets(std::uint32_t channel) const { return m_buckets[channel]; }
     std::size_t channels() const { return m_total.size(); }
 
-private:
+  private:
     // The bucket `channel` was last added to, [start, start + interval): most additions land in it again, and
     // finding a bucket otherwise costs a 64-bit division.
     struct Current {

@@ -11,7 +11,7 @@
 namespace coh::core {
 
 class SortedRun {
-public:
+  public:
     bool empty() const { return m_head == m_events.size(); }
     std::size_t size() const { return m_events.size() - m_head; }
     const Event& front() const { return m_events[m_head]; }
@@ -67,7 +67,7 @@ public:
         out.swap(m_events);
     }
 
-private:
+  private:
     static constexpr std::size_t kCompactAbove = 256;
     static constexpr int kScanBack = 8;
 

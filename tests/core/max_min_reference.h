@@ -9,14 +9,14 @@
 namespace coh::test {
 
 class MaxMinFairSolver {
-public:
+  public:
     // flowChannels[f] lists the channels flow f crosses; capacities are bytes/ns per channel.
     // Writes rates (bytes/ns) into `rates`. Scratch space is kept between calls, so solving allocates
     // only while the problem grows.
     void solve(std::span<const std::span<const std::uint32_t>> flowChannels, std::span<const double> capacities,
                std::vector<double>& rates);
 
-private:
+  private:
     std::vector<double> m_remaining;       // per channel
     std::vector<std::uint32_t> m_unfrozen; // per channel: flows not yet fixed
     std::vector<std::uint32_t> m_touched;  // channels used by at least one flow

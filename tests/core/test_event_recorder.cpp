@@ -69,7 +69,8 @@ TEST(EventRecorder, KeepsAUniformSampleBeyondTheLimit)
     // Reservoir sampling keeps each message with probability 1/100: the kept ones spread over the whole run.
     EXPECT_LT(kept.front().start, 1000);
     EXPECT_GT(kept.back().start, 9000);
-    EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.start < b.start; }));
+    EXPECT_TRUE(
+        std::is_sorted(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.start < b.start; }));
 }
 
 } // namespace

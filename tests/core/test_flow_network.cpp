@@ -54,7 +54,8 @@ struct Harness : FlowSink {
 Topology chain()
 {
     Topology t;
-    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("s", NodeRole::None), servingNode("b", NodeRole::Decode)};
+    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("s", NodeRole::None),
+               servingNode("b", NodeRole::Decode)};
     t.links = {link("a", "s", kMicrosecond, 10e9), link("s", "b", 2 * kMicrosecond, 5e9)};
     return t;
 }
@@ -91,7 +92,7 @@ TEST(FlowNetwork, OppositeDirectionsDoNotShareBandwidth)
 TEST(FlowNetwork, RatesAreReallocatedWhenAFlowJoinsAndLeaves)
 {
     Harness h(chain());
-    h.sendAt(0, 0, 2, 1e9, 1);                   // alone at 5 GB/s for 0.1 s: 0.5e9 B left
+    h.sendAt(0, 0, 2, 1e9, 1);                     // alone at 5 GB/s for 0.1 s: 0.5e9 B left
     h.sendAt(100 * kMillisecond, 0, 2, 0.25e9, 2); // then both at 2.5 GB/s
     h.run();
     // Flow 2 drains in 0.1 s; flow 1 then has 0.25e9 B left at 5 GB/s: 0.05 s more.
@@ -116,9 +117,9 @@ TEST(FlowNetwork, LinkUsageCountsEveryByteInTheRightBucket)
 TEST(FlowNetwork, AMessageThatDrainsWithinANanosecondIsNotFairShared)
 {
     Harness h(chain());
-    h.sendAt(0, 0, 2, 1e9, 1);              // 0.2 s at the 5 B/ns bottleneck
-    h.sendAt(kMillisecond, 0, 2, 5.0, 2);   // 5 B: one ns at 5 B/ns
-    h.sendAt(kMillisecond, 0, 2, 5.5, 3);   // a little more: fair-shared with flow 1
+    h.sendAt(0, 0, 2, 1e9, 1);            // 0.2 s at the 5 B/ns bottleneck
+    h.sendAt(kMillisecond, 0, 2, 5.0, 2); // 5 B: one ns at 5 B/ns
+    h.sendAt(kMillisecond, 0, 2, 5.5, 3); // a little more: fair-shared with flow 1
     h.run();
     EXPECT_EQ(h.delivered.at(2), kMillisecond + 3 * kMicrosecond + 1);
     // Flow 3 shares 5 B/ns with flow 1 for 2.2 ns (rounded up to 3) and costs flow 1 its 5.5 B, a ns more.
@@ -206,7 +207,8 @@ TEST(FlowNetwork, SolvingOnlyTheChangedComponentMatchesSolvingEverything)
             topo.nodes.push_back(servingNode("n" + std::to_string(n), NodeRole::None));
         std::uniform_real_distribution<double> gbps(1, 50);
         for (int n = 1; n < 6; ++n)
-            topo.links.push_back(link("n" + std::to_string(n - 1), "n" + std::to_string(n), kMicrosecond, gbps(rng) * 1e9));
+            topo.links.push_back(
+                link("n" + std::to_string(n - 1), "n" + std::to_string(n), kMicrosecond, gbps(rng) * 1e9));
         topo.links.push_back(link("n0", "n3", 2 * kMicrosecond, gbps(rng) * 1e9));
         topo.links.push_back(link("n2", "n5", 3 * kMicrosecond, gbps(rng) * 1e9));
         Harness h(topo);
@@ -252,8 +254,10 @@ TEST(MaxMinFair, AFlowLimitedElsewhereLeavesItsShareToOthers)
 TEST(Routing, PicksTheLowestLatencyPathNotTheFewestHops)
 {
     Topology t;
-    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("m", NodeRole::None), servingNode("b", NodeRole::Decode)};
-    t.links = {link("a", "b", 10 * kMicrosecond, 1e9), link("a", "m", kMicrosecond, 1e9), link("m", "b", kMicrosecond, 1e9)};
+    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("m", NodeRole::None),
+               servingNode("b", NodeRole::Decode)};
+    t.links = {link("a", "b", 10 * kMicrosecond, 1e9), link("a", "m", kMicrosecond, 1e9),
+               link("m", "b", kMicrosecond, 1e9)};
     Routing r(t);
     const Route& route = r.route(0, 2);
     ASSERT_TRUE(route.reachable);
