@@ -26,6 +26,27 @@ QColor utilizationColor(double u)
                             static_cast<float>(idle.blueF() + (busy.blueF() - idle.blueF()) * f));
 }
 
+// A protocol state's colour in the node's block counts: exclusive-writable states warm, shared ones green,
+// owned purple; transient and other states grey.
+QColor stateColor(const QString& state)
+{
+    if (state == QLatin1String("M"))
+        return QColor(0xD6, 0x27, 0x28);
+    if (state == QLatin1String("E"))
+        return QColor(0xFF, 0x7F, 0x0E);
+    if (state == QLatin1String("O"))
+        return QColor(0x94, 0x67, 0xBD);
+    if (state == QLatin1String("S"))
+        return QColor(0x2C, 0xA0, 0x2C);
+    return QColor(0x7F, 0x7F, 0x7F);
+}
+
+QString blockCount(double blocks)
+{
+    return blocks >= 9999.5 ? QStringLiteral("%1k").arg(blocks / 1000, 0, 'f', blocks >= 99999.5 ? 0 : 1)
+                            : QString::number(qRound(blocks));
+}
+
 } // namespace
 
 ReplayCanvas::ReplayCanvas(QWidget* parent)
@@ -250,7 +271,40 @@ void ReplayCanvas::paintNodes(QPainter& painter)
         }
         painter.setPen(text);
         painter.drawText(QRectF(c.x() - 60, box.bottom() + 2, 120, 16), Qt::AlignHCenter | Qt::AlignTop, node.id);
+        paintNodeBlocks(painter, static_cast<std::uint32_t>(&node - scene.nodes.data()),
+                        QPointF(c.x(), box.bottom() + 18));
     }
+}
+
+void ReplayCanvas::paintNodeBlocks(QPainter& painter, std::uint32_t node, QPointF top)
+{
+    // One line under the node's name: the blocks its caches hold, by protocol state ("M 6  S 120"). A state
+    // held for only part of the bucket averages below one block: left out rather than shown as "0".
+    auto blocks = m_model->nodeBlocks(node, m_time);
+    std::erase_if(blocks, [](const ReplayModel::StateBlocks& b) { return b.blocks < 0.5; });
+    if (blocks.empty())
+        return;
+    QFont font = painter.font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    painter.save();
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    std::vector<QString> parts;
+    qreal width = 0;
+    for (const auto& b : blocks) {
+        parts.push_back(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks)));
+        width += metrics.horizontalAdvance(parts.back()) +
+                 (parts.size() > 1 ? metrics.horizontalAdvance(QStringLiteral("  ")) : 0);
+    }
+    qreal x = top.x() - width / 2;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        if (i > 0)
+            x += metrics.horizontalAdvance(QStringLiteral("  "));
+        painter.setPen(stateColor(blocks[i].state));
+        painter.drawText(QPointF(x, top.y() + metrics.ascent()), parts[i]);
+        x += metrics.horizontalAdvance(parts[i]);
+    }
+    painter.restore();
 }
 
 void ReplayCanvas::paintEvent(QPaintEvent*)

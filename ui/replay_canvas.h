@@ -64,6 +64,7 @@ class ReplayCanvas : public QWidget {
     void paintDensityBars(QPainter& painter) const;
     void paintMarkers(QPainter& painter) const;
     void paintNodes(QPainter& painter);
+    void paintNodeBlocks(QPainter& painter, std::uint32_t node, QPointF top);
     const QPixmap& iconFor(const QString& kind);
 
     std::shared_ptr<const ReplayModel> m_model;

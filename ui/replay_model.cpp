@@ -65,6 +65,24 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
         if (s.link < m_linkSeries.size())
             m_linkSeries[s.link][s.forward ? 0 : 1] = static_cast<int>(i);
     }
+    m_nodeBlockSeries.assign(m_scene.nodes.size(), {});
+    for (std::size_t i = 0; i < r.nodeBlocks.size(); ++i)
+        if (r.nodeBlocks[i].node < m_nodeBlockSeries.size())
+            m_nodeBlockSeries[r.nodeBlocks[i].node].push_back(i);
+}
+
+std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node, qint64 t) const
+{
+    std::vector<StateBlocks> out;
+    if (!m_run || node >= m_nodeBlockSeries.size() || t < 0 || m_run->linkInterval <= 0)
+        return out;
+    const auto bucket = static_cast<std::size_t>(t / m_run->linkInterval);
+    for (std::size_t i : m_nodeBlockSeries[node]) {
+        const auto& s = m_run->nodeBlocks[i];
+        if (bucket < s.blocksPerBucket.size() && s.blocksPerBucket[bucket] > 0)
+            out.push_back({QString::fromStdString(s.state), s.blocksPerBucket[bucket]});
+    }
+    return out;
 }
 
 void ReplayModel::inFlight(qint64 t, std::vector<std::uint32_t>& out) const

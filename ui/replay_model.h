@@ -52,6 +52,14 @@ class ReplayModel {
     // Bytes carried in t's time bucket over what the link could carry then; the busier direction. 0 if idle.
     double linkUtilization(int link, qint64 t) const;
 
+    // KV blocks the node's caches hold in each protocol state during t's time bucket (time-averaged), in the
+    // run's series order; states holding none then are left out. Empty for runs without protocol states.
+    struct StateBlocks {
+        QString state;
+        double blocks = 0;
+    };
+    std::vector<StateBlocks> nodeBlocks(std::uint32_t node, qint64 t) const;
+
     // Step targets: the first message start after t / the last before t; -1 when there is none.
     qint64 nextMessageStart(qint64 t) const;
     qint64 previousMessageStart(qint64 t) const;
@@ -72,6 +80,7 @@ class ReplayModel {
     std::vector<double> m_cumLength;
     // Per link: the LinkSeries index of each direction (-1 when that direction carried nothing).
     std::vector<std::array<int, 2>> m_linkSeries;
+    std::vector<std::vector<std::size_t>> m_nodeBlockSeries; // per node: its NodeBlocksSeries indices
     qint64 m_end = 0;
     qint64 m_medianDuration = 0;
 };

@@ -36,6 +36,7 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
     , m_freshGroup{coherence::BlockSystem(protocol, 2), 1}
+    , m_nodeBlocks(protocol, scenario.topology.nodes.size(), scenario.metrics.linkInterval)
 {
     for (const auto& nodes : m_instanceNodes)
         m_hashHomes.push_back(nodes.front());
@@ -292,6 +293,8 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         fail(request, g, coherence::describeViolation(v, g.system, &step));
     if (step.stored)
         g.latestAt = m_network.now();
+    if (!step.atDirectory)
+        m_nodeBlocks.change(m_network.now(), seq.nodes[step.actor], step.from, step.to, g.blocks);
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = g.system.message(i);
@@ -399,6 +402,11 @@ void CoherentKv::freeIfIdle(std::uint32_t request)
     for (const auto& g : seq.groups)
         if (g.system.messageCount() > 0)
             return;
+    // The copies go with the sequence.
+    const std::uint8_t gone = m_protocol.cache.initial;
+    for (const auto& g : seq.groups)
+        for (std::uint8_t c = 0; c < 2; ++c)
+            m_nodeBlocks.change(m_network.now(), seq.nodes[c], g.system.line(c).state, gone, g.blocks);
     seq.groups.clear();
     seq.groups.shrink_to_fit();
 }

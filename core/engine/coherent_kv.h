@@ -13,6 +13,7 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
 #include "core/engine/message_arrivals.h"
+#include "core/engine/node_block_states.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
 
@@ -38,6 +39,7 @@ class CoherentKv final : public KvMemory, public FlowSink {
         return {m_sequences[request].staleReads, m_sequences[request].staleSteps};
     }
     void checkFinished() const override;
+    std::vector<NodeBlocksSeries> nodeBlocks(SimTime end) const override { return m_nodeBlocks.series(end); }
 
     void onFlowDelivered(const FlowInfo& flow) override;
 
@@ -135,6 +137,7 @@ class CoherentKv final : public KvMemory, public FlowSink {
     SimTime m_maxAge = -1; // reader bound in age, -1: none
     StalenessSummary m_staleness;
     std::vector<double> m_staleAgesUs;
+    NodeBlockStates m_nodeBlocks;
 };
 
 } // namespace coh::core

@@ -12,7 +12,7 @@
 namespace coh::core {
 
 class KvListener {
-public:
+  public:
     virtual ~KvListener() = default;
     // The blocks requested by acquireForDecode() are now readable at the decode instance.
     virtual void onKvReady(std::uint32_t request) = 0;
@@ -39,7 +39,7 @@ struct SequenceStaleness {
 };
 
 class KvMemory {
-public:
+  public:
     virtual ~KvMemory() = default;
 
     void setListener(KvListener* listener) { m_listener = listener; }
@@ -62,11 +62,13 @@ public:
     virtual SequenceStaleness staleness(std::uint32_t) const { return {}; }
     // Called once the event queue is empty: throws when a request still waits on the protocol (a deadlock).
     virtual void checkFinished() const {}
+    // Blocks held per node and protocol state over the run, integrated up to `end` (protocol runs only).
+    virtual std::vector<NodeBlocksSeries> nodeBlocks(SimTime /*end*/) const { return {}; }
 
-protected:
+  protected:
     KvListener* listener() const { return m_listener; }
 
-private:
+  private:
     KvListener* m_listener = nullptr;
 };
 

@@ -22,7 +22,7 @@ struct RequestMetrics {
     SimTime kvReady = 0;       // all KV blocks readable at the decode instance
     SimTime decodeStart = 0;   // first decode iteration that includes the request began
     SimTime firstToken = 0;
-    SimTime finish = 0;        // last token
+    SimTime finish = 0; // last token
     // Where the time between the first and the last token went (steps 2..n): the steps' compute, the wire
     // time of the block data a step waited for (transfer), and the rest of its wait on the protocol (coherence
     // stall: requests, forwards, invalidations, acks); what remains is waiting for a shared device.
@@ -62,7 +62,7 @@ struct MessageKindStats {
 
 // Traffic of one link direction over the whole run.
 struct LinkTotal {
-    std::string link; // link id
+    std::string link;    // link id
     bool forward = true; // a -> b
     double bytes = 0;
     double meanUtilization = 0; // bytes / (bandwidth x makespan)
@@ -73,13 +73,13 @@ struct LinkTotal {
 // under a bounded-staleness one (lazy-causal) a read may return an older version, or wait for the update when
 // it is beyond the scenario's staleness bound.
 struct StalenessSummary {
-    std::uint64_t reads = 0;       // block reads by decode: the KV acquire and every step
-    std::uint64_t staleReads = 0;  // returned a version older than the latest write
-    std::uint64_t readerWaits = 0; // were beyond the bound and waited for the update instead
-    std::uint64_t decodeSteps = 0; // decode steps, one per sequence and token
-    std::uint64_t staleSteps = 0;  // decode steps with at least one stale read
+    std::uint64_t reads = 0;                          // block reads by decode: the KV acquire and every step
+    std::uint64_t staleReads = 0;                     // returned a version older than the latest write
+    std::uint64_t readerWaits = 0;                    // were beyond the bound and waited for the update instead
+    std::uint64_t decodeSteps = 0;                    // decode steps, one per sequence and token
+    std::uint64_t staleSteps = 0;                     // decode steps with at least one stale read
     std::vector<std::uint64_t> readsByVersionsBehind; // [0] fresh, [1] one version behind, ...
-    Distribution staleAgeUs; // per stale read: how long ago the version it returned was superseded
+    Distribution staleAgeUs;         // per stale read: how long ago the version it returned was superseded
     std::int64_t boundVersions = -1; // versions a read may be behind: 0 strong, -1 no protocol (direct copy)
     SimTime boundAge = -1;           // the reader's age bound, -1: none
 };
@@ -97,7 +97,7 @@ struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
     std::uint64_t outputTokens = 0;
-    SimTime makespan = 0;        // first arrival to last token
+    SimTime makespan = 0; // first arrival to last token
     Distribution ttftMs, tpotMs, e2eMs, itlMs;
     Distribution queueMs, prefillMs, admissionMs, transferMs, loadMs, firstDecodeMs;
     Distribution tpotComputeMs, tpotTransferMs, tpotStallMs; // TPOT split: per-token compute, transfer, stall
@@ -108,7 +108,7 @@ struct RunSummary {
     std::uint64_t kvTransfers = 0;
     double kvBytes = 0;
     std::uint64_t messages = 0;
-    std::string protocol = "direct";             // the KV protocol of the decode path
+    std::string protocol = "direct";              // the KV protocol of the decode path
     std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
     double controlBytes = 0, dataBytes = 0;
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
@@ -148,6 +148,15 @@ struct LinkSeries {
     std::vector<double> bytesPerBucket;
 };
 
+// KV blocks the caches of one node hold in one protocol state (a state that holds data), averaged over each
+// link-series bucket. Protocol runs only.
+struct NodeBlocksSeries {
+    std::uint32_t node = 0;
+    std::string state; // the protocol's cache state ("M", "S", ...)
+    double peakBlocks = 0;
+    std::vector<double> blocksPerBucket;
+};
+
 struct RunResult {
     std::string scenarioName;
     std::uint64_t seed = 0;
@@ -157,7 +166,8 @@ struct RunResult {
     RunSummary summary;
     std::vector<RequestMetrics> requests;
     SimTime linkInterval = kSecond;
-    std::vector<LinkSeries> linkSeries; // only link directions that carried traffic
+    std::vector<LinkSeries> linkSeries;       // only link directions that carried traffic
+    std::vector<NodeBlocksSeries> nodeBlocks; // same buckets as linkSeries; only (node, state)s that held blocks
     std::vector<PathRecord> paths;
     std::vector<MessageRecord> messages; // the event record: all, or a uniform sample
     std::uint64_t messagesTotal = 0;     // how many there were before sampling

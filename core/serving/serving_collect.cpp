@@ -61,6 +61,7 @@ RunResult ServingEngine::collect()
 
     const LinkUsage& usage = m_network.usage();
     result.linkInterval = usage.interval();
+    result.nodeBlocks = m_kv->nodeBlocks(m_sim.now());
     for (std::uint32_t c = 0; c < usage.channels(); ++c) {
         if (usage.totalBytes(c) <= 0)
             continue;

@@ -372,6 +372,24 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
     }
     notify("link_series");
 
+    SQLite::Statement blocks(db, "INSERT INTO node_blocks (run_id, idx, node, node_id, state, peak_blocks, buckets, "
+                                 "blocks_per_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < result.nodeBlocks.size(); ++i) {
+        const auto& s = result.nodeBlocks[i];
+        const std::string blob = encodeDoubles(s.blocksPerBucket);
+        blocks.bind(1, runId);
+        blocks.bind(2, static_cast<std::int64_t>(i));
+        blocks.bind(3, i64(s.node));
+        blocks.bind(4, s.node < result.nodeIds.size() ? result.nodeIds[s.node] : std::string{});
+        blocks.bind(5, s.state);
+        blocks.bind(6, s.peakBlocks);
+        blocks.bind(7, static_cast<std::int64_t>(s.blocksPerBucket.size()));
+        blocks.bindNoCopy(8, blob.data(), static_cast<int>(blob.size()));
+        blocks.exec();
+        blocks.reset();
+    }
+    notify("node_blocks");
+
     SQLite::Statement message(db, "INSERT INTO messages (run_id, idx, start_ns, end_ns, src, dst, path, kind, "
                                   "request, first_block, block_count, bytes) "
                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -439,6 +457,19 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         const auto blob = series.getColumn(4);
         s.bytesPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
         result.linkSeries.push_back(std::move(s));
+    }
+
+    SQLite::Statement blocks(db, "SELECT node, state, peak_blocks, blocks_per_bucket FROM node_blocks "
+                                 "WHERE run_id = ? ORDER BY idx");
+    blocks.bind(1, runId);
+    while (blocks.executeStep()) {
+        NodeBlocksSeries s;
+        s.node = u32(blocks.getColumn(0));
+        s.state = blocks.getColumn(1).getString();
+        s.peakBlocks = columnDouble(blocks.getColumn(2));
+        const auto blob = blocks.getColumn(3);
+        s.blocksPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
+        result.nodeBlocks.push_back(std::move(s));
     }
 
     SQLite::Statement message(db, "SELECT start_ns, end_ns, src, dst, path, kind, request, first_block, "

@@ -111,6 +111,20 @@ ALTER TABLE request_metrics ADD COLUMN stale_steps INTEGER NOT NULL DEFAULT 0;
     R"sql(
 ALTER TABLE request_metrics ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 4: blocks each node's caches hold, by protocol state, over time.
+    R"sql(
+CREATE TABLE node_blocks (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    node INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    peak_blocks REAL NOT NULL,
+    buckets INTEGER NOT NULL,
+    blocks_per_bucket BLOB NOT NULL,       -- buckets x IEEE-754 binary64, little-endian (time-averaged blocks)
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)

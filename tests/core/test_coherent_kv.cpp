@@ -50,6 +50,41 @@ TEST(CoherentKv, MsiReadMissIsGetSForwardedToThePrefillOwner)
     EXPECT_EQ(r.requests[0].transfer(), (1'000 + 384) + (1'000 + 24'576));
 }
 
+double peakOf(const RunResult& r, const std::string& node, const std::string& state)
+{
+    for (const auto& s : r.nodeBlocks)
+        if (r.nodeIds[s.node] == node && s.state == state)
+            return s.peakBlocks;
+    return 0;
+}
+
+TEST(CoherentKv, NodesHoldTheirBlocksInTheProtocolsStatesOverTime)
+{
+    // 96 prompt tokens = 6 blocks written by prefill (M at p0), read by decode (S at both), then a new tail
+    // block 6 appended by decode (M at d0). Everything is dropped when the request finishes.
+    Workload w;
+    w.requests.push_back({0, 96, 4, 0, 0});
+    Scenario s = coherentScenario("msi-directory");
+    s.metrics.linkInterval = kMillisecond;
+    const RunResult r = runScenario(s, w);
+    EXPECT_EQ(peakOf(r, "p0", "M"), 6.0);
+    EXPECT_EQ(peakOf(r, "p0", "S"), 6.0);
+    EXPECT_EQ(peakOf(r, "d0", "S"), 6.0);
+    EXPECT_EQ(peakOf(r, "d0", "M"), 1.0);
+    EXPECT_EQ(peakOf(r, "p0", "I"), 0.0); // I holds no data: never counted
+    // Time-averaged per bucket: never above the peak, and the last bucket ends with nothing held.
+    for (const auto& series : r.nodeBlocks) {
+        ASSERT_FALSE(series.blocksPerBucket.empty());
+        for (double b : series.blocksPerBucket) {
+            EXPECT_GE(b, 0.0);
+            EXPECT_LE(b, series.peakBlocks + 1e-9);
+        }
+    }
+    // The plain copy has no protocol states to show.
+    Workload w2 = w;
+    EXPECT_TRUE(runScenario(twoGpuScenario(), w2).nodeBlocks.empty());
+}
+
 TEST(CoherentKv, MsiAppendToASharedTailInvalidatesThePrefillCopyAndStallsOnce)
 {
     // 100 prompt tokens: 6 full blocks plus a tail block holding 4 tokens, shared after the read.
@@ -171,8 +206,7 @@ TEST(CoherentKv, UnifiedMemoryMakesEveryDecodeStepARoundTripToTheHome)
     EXPECT_EQ(countOf(s, "Read"), countOf(s, "Read-Data"));
     EXPECT_EQ(countOf(s, "Write"), countOf(s, "Write-Ack"));
     for (const auto& k : s.messagesByKind)
-        EXPECT_TRUE(k.name == "Read" || k.name == "Write" || k.name == "Read-Data" || k.name == "Write-Ack")
-            << k.name;
+        EXPECT_TRUE(k.name == "Read" || k.name == "Write" || k.name == "Read-Data" || k.name == "Write-Ack") << k.name;
     // No copy is kept, so no decode step hits: every one re-reads the sequence's blocks across the link.
     EXPECT_GT(countOf(s, "Read"), 6u * 16u);
     EXPECT_GT(r.requests[0].decodeStall, 0);
@@ -205,8 +239,8 @@ TEST(CoherentKv, MigratoryUnifiedMemoryAndSnoopingCompleteALoadedRunWithTheirInv
         EXPECT_EQ(countOf(um.summary, "Write"), countOf(um.summary, "Write-Ack"));
         EXPECT_GT(um.summary.tpotStallMs.mean, 10 * msi.summary.tpotStallMs.mean);
         // Snooping: with two caches every bus request is snooped and answered once, and frees the bus once.
-        const std::uint64_t requests = countOf(snoop.summary, "BusRd") + countOf(snoop.summary, "BusRdX") +
-                                       countOf(snoop.summary, "BusUpgr");
+        const std::uint64_t requests =
+            countOf(snoop.summary, "BusRd") + countOf(snoop.summary, "BusRdX") + countOf(snoop.summary, "BusUpgr");
         EXPECT_EQ(countOf(snoop.summary, "Snoop-Ack"), requests);
         EXPECT_EQ(countOf(snoop.summary, "Unblock"), requests);
         EXPECT_GT(snoop.summary.messages, msi.summary.messages);

@@ -121,6 +121,7 @@ RunResult makeResult()
     }
     r.linkInterval = 250 * kMillisecond;
     r.linkSeries = {{1, false, 4.5e11, 1e6, {0.0, 1.5, -0.0, 1e300, 0.1}}, {0, true, 9e11, 0, {}}};
+    r.nodeBlocks = {{0, "M", 12, {0.0, 11.5, 12.0}}, {1, "S", 3, {2.25}}};
     r.paths = {{{0, 1}, {true, false}}, {{1}, {true}}};
     for (std::uint32_t i = 0; i < 4; ++i) {
         MessageRecord m;
@@ -242,6 +243,13 @@ void expectEqual(const RunResult& a, const RunResult& b)
     }
 
     EXPECT_EQ(a.linkInterval, b.linkInterval);
+    ASSERT_EQ(a.nodeBlocks.size(), b.nodeBlocks.size());
+    for (std::size_t i = 0; i < a.nodeBlocks.size(); ++i) {
+        EXPECT_EQ(a.nodeBlocks[i].node, b.nodeBlocks[i].node);
+        EXPECT_EQ(a.nodeBlocks[i].state, b.nodeBlocks[i].state);
+        EXPECT_EQ(a.nodeBlocks[i].peakBlocks, b.nodeBlocks[i].peakBlocks);
+        EXPECT_EQ(a.nodeBlocks[i].blocksPerBucket, b.nodeBlocks[i].blocksPerBucket);
+    }
     ASSERT_EQ(a.linkSeries.size(), b.linkSeries.size());
     for (std::size_t i = 0; i < a.linkSeries.size(); ++i) {
         const auto &x = a.linkSeries[i], &y = b.linkSeries[i];
@@ -456,9 +464,11 @@ TEST(RunStore, DeleteCascadesToEveryChildTable)
     EXPECT_FALSE(store.runInfo(gone));
     EXPECT_EQ(countRows(path, "request_metrics", gone), 0);
     EXPECT_EQ(countRows(path, "link_series", gone), 0);
+    EXPECT_EQ(countRows(path, "node_blocks", gone), 0);
     EXPECT_EQ(countRows(path, "messages", gone), 0);
     EXPECT_EQ(countRows(path, "request_metrics", kept), 3);
     EXPECT_EQ(countRows(path, "link_series", kept), 2);
+    EXPECT_EQ(countRows(path, "node_blocks", kept), 2);
     EXPECT_EQ(countRows(path, "messages", kept), 4);
 }
 
@@ -476,7 +486,7 @@ TEST(RunStore, MigratesAnEmptyFileToTheCurrentSchema)
     EXPECT_GE(runStoreSchemaVersion(), 1);
     EXPECT_EQ(db.execAndGet("PRAGMA application_id").getInt(), kRunStoreApplicationId);
     EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
-    for (const char* table : {"runs", "request_metrics", "link_series", "messages"})
+    for (const char* table : {"runs", "request_metrics", "link_series", "node_blocks", "messages"})
         EXPECT_TRUE(db.tableExists(table)) << table;
     // Reopening an up-to-date file changes nothing.
     RunStore again(path);
@@ -485,7 +495,8 @@ TEST(RunStore, MigratesAnEmptyFileToTheCurrentSchema)
 
 TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
 {
-    // A schema-1 file: today's tables without the columns migrations 2 and 3 add (SQLite >= 3.35 drops columns).
+    // A schema-1 file: today's tables without the columns migrations 2 and 3 add (SQLite >= 3.35 drops columns)
+    // and without migration 4's table.
     TempDir dir;
     const std::string path = dir.file("v1.db");
     std::int64_t id = 0;
@@ -499,7 +510,7 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
         for (const char* sql : {"ALTER TABLE request_metrics DROP COLUMN decode_transfer_ns",
                                 "ALTER TABLE request_metrics DROP COLUMN stale_reads",
                                 "ALTER TABLE request_metrics DROP COLUMN stale_steps",
-                                "ALTER TABLE request_metrics DROP COLUMN cached_tokens"})
+                                "ALTER TABLE request_metrics DROP COLUMN cached_tokens", "DROP TABLE node_blocks"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -510,6 +521,7 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     EXPECT_EQ(loaded.requests[0].decodeTransfer, 0); // the new columns' default
     EXPECT_EQ(loaded.requests[0].staleReads, 0u);
     EXPECT_EQ(loaded.requests[0].cachedTokens, 0u);
+    EXPECT_TRUE(loaded.nodeBlocks.empty()); // runs stored before migration 4 have none
     SQLite::Database db(path);
     EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
 }

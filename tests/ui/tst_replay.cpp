@@ -79,6 +79,7 @@ class TestReplay : public QObject {
     void skipIdleJumpsToTheNextMessage();
     void levelOfDetailAggregatesAboveThreshold();
     void legendAndStatusShowTheRun();
+    void nodesShowTheBlocksTheyHoldByState();
 
   private:
     nlohmann::ordered_json m_json;
@@ -366,6 +367,39 @@ void TestReplay::legendAndStatusShowTheRun()
     QVERIFY(widget.statusText().contains(QStringLiteral("in flight: %1").arg(widget.inFlightCount())));
     QCOMPARE(ui::TimelineBar::formatTime(1'500'000), QStringLiteral("1.500 ms"));
     QCOMPARE(ui::TimelineBar::formatTime(830), QStringLiteral("830 ns"));
+}
+
+void TestReplay::nodesShowTheBlocksTheyHoldByState()
+{
+    const ui::ReplayModel model(m_run, m_json);
+    QVERIFY(!m_run->nodeBlocks.empty());
+    // Every series' buckets come back for its node, and only MSI states that hold data appear (M, S and the
+    // transient SM^AD / SM^A / MI^A ones), never I.
+    const qint64 step = m_run->linkInterval;
+    bool shared = false, modified = false;
+    for (const auto& series : m_run->nodeBlocks) {
+        QVERIFY(series.state != "I" && series.state != "IS^D" && series.state != "IM^AD");
+        for (std::size_t b = 0; b < series.blocksPerBucket.size(); ++b) {
+            if (series.blocksPerBucket[b] <= 0)
+                continue;
+            const auto shown = model.nodeBlocks(series.node, static_cast<qint64>(b) * step + step / 2);
+            const auto it = std::find_if(shown.begin(), shown.end(), [&](const auto& s) {
+                return s.state == QString::fromStdString(series.state);
+            });
+            QVERIFY(it != shown.end());
+            QCOMPARE(it->blocks, series.blocksPerBucket[b]);
+            shared = shared || series.state == "S";
+            modified = modified || series.state == "M";
+        }
+    }
+    QVERIFY(shared && modified); // prefill writes (M), decode reads (S)
+    // The plain copy has no protocol states: nothing to show.
+    nlohmann::ordered_json direct = m_json;
+    direct.erase("coherence");
+    const auto plain = runJson(direct);
+    const ui::ReplayModel plainModel(plain, direct);
+    for (std::uint32_t node = 0; node < plain->nodeIds.size(); ++node)
+        QVERIFY(plainModel.nodeBlocks(node, plain->summary.makespan / 2).empty());
 }
 
 QTEST_MAIN(TestReplay)

@@ -1,0 +1,74 @@
+#include "core/engine/node_block_states.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+NodeBlockStates::NodeBlockStates(const coherence::Protocol& protocol, std::size_t nodes, SimTime interval)
+    : m_stateCount(protocol.cache.states.size())
+    , m_interval(interval > 0 ? interval : kSecond)
+    , m_slots(nodes * protocol.cache.states.size())
+{
+    for (const auto& state : protocol.cache.states) {
+        m_states.push_back(state.name);
+        m_counted.push_back(state.holdsData ? 1 : 0);
+    }
+    // Each slot's current bucket must exist before the inline path adds to it.
+    for (Slot& slot : m_slots)
+        slot.blockNs.assign(1, 0.0);
+}
+
+void NodeBlockStates::settle(Slot& slot, SimTime now) const
+{
+    if (now < slot.since)
+        return;
+    SimTime t = slot.since;
+    std::size_t bucket = slot.bucket;
+    while (true) {
+        const SimTime end = static_cast<SimTime>(bucket + 1) * m_interval;
+        if (now < end) {
+            slot.blockNs[bucket] += slot.count * static_cast<double>(now - t);
+            break;
+        }
+        slot.blockNs[bucket] += slot.count * static_cast<double>(end - t);
+        t = end;
+        // A long idle span jumps straight to now's bucket: the ones between held the same count throughout.
+        const std::size_t target = static_cast<std::size_t>(now / m_interval);
+        if (slot.blockNs.size() <= target)
+            slot.blockNs.resize(target + 1, 0.0);
+        for (std::size_t b = bucket + 1; b < target; ++b)
+            slot.blockNs[b] += slot.count * static_cast<double>(m_interval);
+        if (target > bucket + 1)
+            t = static_cast<SimTime>(target) * m_interval;
+        bucket = target;
+    }
+    slot.since = now;
+    slot.bucket = bucket;
+}
+
+std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
+{
+    std::vector<NodeBlocksSeries> out;
+    const double width = static_cast<double>(m_interval);
+    for (std::size_t s = 0; s < m_slots.size(); ++s) {
+        Slot& slot = m_slots[s];
+        if (slot.peak <= 0)
+            continue;
+        settle(slot, end);
+        NodeBlocksSeries series;
+        series.node = static_cast<std::uint32_t>(s / m_stateCount);
+        series.state = m_states[s % m_stateCount];
+        series.peakBlocks = slot.peak;
+        // Blocks x ns per bucket over the bucket's width: the time-averaged block count. Trailing buckets where
+        // nothing was held are left out, as the link series leave out idle time after their last byte.
+        std::size_t last = slot.blockNs.size();
+        while (last > 0 && slot.blockNs[last - 1] <= 0)
+            --last;
+        for (std::size_t b = 0; b < last; ++b)
+            series.blocksPerBucket.push_back(slot.blockNs[b] / width);
+        out.push_back(std::move(series));
+    }
+    return out;
+}
+
+} // namespace coh::core

@@ -1,0 +1,67 @@
+#pragma once
+// How many KV blocks each node's caches hold, by protocol state, over time: the per-node picture the replay
+// draws next to each device. A block counts at a node while the node's copy is in a state that holds data
+// (M, O, E, S and their transient forms); the counts are integrated over the link-series buckets, so each
+// bucket holds the time-averaged number of blocks, as the link series hold time-averaged bytes. Every protocol
+// step that changes a copy's state lands here, so the common case is a few inline instructions.
+#include "core/coherence/protocol_table.h"
+#include "core/engine/run_result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coh::core {
+
+class NodeBlockStates {
+  public:
+    NodeBlockStates(const coherence::Protocol& protocol, std::size_t nodes, SimTime interval);
+
+    // `blocks` blocks of one cache at `node` went from state `from` to `to` at `now` (never before the last).
+    void change(SimTime now, std::uint32_t node, std::uint8_t from, std::uint8_t to, std::uint32_t blocks)
+    {
+        if (from == to || blocks == 0)
+            return;
+        if (m_counted[from])
+            add(now, node * m_stateCount + from, -static_cast<double>(blocks));
+        if (m_counted[to])
+            add(now, node * m_stateCount + to, static_cast<double>(blocks));
+    }
+
+    // The series of every (node, state) that ever held a block, integrated up to `end`.
+    std::vector<NodeBlocksSeries> series(SimTime end) const;
+
+  private:
+    struct Slot {
+        double count = 0;
+        double peak = 0;
+        SimTime since = 0;           // the count has held since then
+        std::size_t bucket = 0;      // the bucket `since` falls in
+        std::vector<double> blockNs; // per bucket: blocks x ns held
+    };
+
+    void add(SimTime now, std::size_t s, double delta)
+    {
+        Slot& slot = m_slots[s];
+        if (slot.count > 0 && now < static_cast<SimTime>(slot.bucket + 1) * m_interval) {
+            // Same bucket as the span's start: the usual case.
+            slot.blockNs[slot.bucket] += slot.count * static_cast<double>(now - slot.since);
+            slot.since = now;
+        } else {
+            settle(slot, now);
+        }
+        slot.count += delta;
+        if (slot.count > slot.peak)
+            slot.peak = slot.count;
+    }
+    // Accounts the span [since, now) across bucket boundaries and moves `since` to now.
+    void settle(Slot& slot, SimTime now) const;
+
+    std::vector<std::string> m_states;
+    std::vector<std::uint8_t> m_counted; // per state: holds data
+    std::size_t m_stateCount;
+    SimTime m_interval;
+    mutable std::vector<Slot> m_slots; // node x state; series() settles them up to its end
+};
+
+} // namespace coh::core
