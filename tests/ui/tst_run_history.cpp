@@ -211,7 +211,7 @@ class TstRunHistory : public QObject {
         }
     }
 
-    void compareFromTheTabReadsTheRunsOffTheGuiThread()
+    void compareFromTheTabOpensTheDialogOnceTheRunsAreRead()
     {
         RunHistoryWidget widget;
         widget.setDatabasePath(m_db);
@@ -228,9 +228,9 @@ class TstRunHistory : public QObject {
             if (b->text() == QStringLiteral("Compare"))
                 compare = b;
         QVERIFY(compare && compare->isEnabled());
+        // The runs are read on a worker thread (Compare is disabled meanwhile; with two small runs that may be
+        // over before the call returns): the dialog opens once they are.
         widget.compareSelected();
-        // While the worker reads the runs the tab stays responsive and refuses a second compare.
-        QVERIFY(!compare->isEnabled());
         QTRY_VERIFY(widget.findChild<ui::RunCompareDialog*>() != nullptr);
         auto* dialog = widget.findChild<ui::RunCompareDialog*>();
         QVERIFY(dialog->errorText().isEmpty());
