@@ -106,6 +106,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), scenario.name,
                scenario.seed);
     printRunSummary(result.summary);
+    printNodeBlocks(result);
 }
 
 } // namespace

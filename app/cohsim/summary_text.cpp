@@ -106,6 +106,33 @@ void printLinks(const core::RunSummary& s)
         fmt::print("  ({} more link directions carried traffic)\n", s.links.size() - kShown);
 }
 
+void printNodeBlocks(const core::RunResult& r)
+{
+    if (r.nodeBlocks.empty())
+        return;
+    // Mean over the whole run (buckets after a state's last block count as empty), largest holders first.
+    const double buckets = std::max(1.0, std::ceil(static_cast<double>(r.summary.makespan) /
+                                                   static_cast<double>(std::max<core::SimTime>(1, r.linkInterval))));
+    std::vector<const core::NodeBlocksSeries*> order;
+    for (const auto& series : r.nodeBlocks)
+        order.push_back(&series);
+    std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->peakBlocks > b->peakBlocks; });
+    constexpr std::size_t kShown = 12;
+    std::vector<std::vector<std::string>> rows = {{"  NODE", "STATE", "PEAK BLOCKS", "MEAN BLOCKS"}};
+    for (std::size_t i = 0; i < order.size() && i < kShown; ++i) {
+        const auto& series = *order[i];
+        double sum = 0;
+        for (double b : series.blocksPerBucket)
+            sum += b;
+        rows.push_back({"  " + (series.node < r.nodeIds.size() ? r.nodeIds[series.node] : std::to_string(series.node)),
+                        series.state, fmt::format("{:.0f}", series.peakBlocks), number(sum / buckets)});
+    }
+    fmt::print("\n");
+    printTable(rows, 2);
+    if (order.size() > kShown)
+        fmt::print("  ({} more node states held blocks)\n", order.size() - kShown);
+}
+
 void printRunSummary(const core::RunSummary& s)
 {
     fmt::print("\nSummary\n");
@@ -153,7 +180,8 @@ void printRunSummary(const core::RunSummary& s)
         rows.push_back({std::string("  ") + label, std::to_string(d->count), number(d->mean), number(d->p50),
                         number(d->p90), number(d->p99), number(d->max)});
     printTable(rows, 1);
-    fmt::print("  (compute, transfer and coherence stall are per-token parts of TPOT; queue ... first decode are the parts of TTFT)\n");
+    fmt::print("  (compute, transfer and coherence stall are per-token parts of TPOT; queue ... first decode are the "
+               "parts of TTFT)\n");
     printMessageKinds(s);
     printLinks(s);
 }

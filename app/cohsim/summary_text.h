@@ -15,5 +15,7 @@ std::string scaled(double v, const char* unit);
 void printTable(const std::vector<std::vector<std::string>>& rows, std::size_t leftColumns);
 // The summary block of `cohsim run` and `cohsim runs show`.
 void printRunSummary(const core::RunSummary& summary);
+// The blocks each node's caches held by protocol state (protocol runs only).
+void printNodeBlocks(const core::RunResult& result);
 
 } // namespace coh::cli

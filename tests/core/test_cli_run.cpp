@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class CliRun : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override
     {
         m_dir = fs::temp_directory_path() / ("cohsim-cli-" + std::to_string(::getpid()) + "-" +
@@ -67,6 +67,9 @@ TEST_F(CliRun, HumanSummaryShowsTtftAndTpotPercentiles)
     EXPECT_NE(run.output.find("TTFT"), std::string::npos);
     EXPECT_NE(run.output.find("TPOT"), std::string::npos);
     EXPECT_NE(run.output.find("P99"), std::string::npos);
+    // The default scenario runs MSI: the blocks each node held, by state.
+    EXPECT_NE(run.output.find("PEAK BLOCKS"), std::string::npos);
+    EXPECT_NE(run.output.find("gpu0  S"), std::string::npos);
 }
 
 TEST_F(CliRun, SameSeedSameResultsOtherSeedOtherResults)
@@ -74,7 +77,8 @@ TEST_F(CliRun, SameSeedSameResultsOtherSeedOtherResults)
     // A synthetic workload, so the seed drives the arrivals and lengths.
     const std::string preset = std::string(COH_DATASETS_DIR) + "/presets/cxl-pool.json";
     auto ttft = [&](const std::string& seed) {
-        const CliResult r = runCohsim("run " + preset + " --no-store --json --max-requests 200 --seed " + seed, Stderr::Discard);
+        const CliResult r =
+            runCohsim("run " + preset + " --no-store --json --max-requests 200 --seed " + seed, Stderr::Discard);
         EXPECT_EQ(r.exitCode, 0) << r.output;
         return nlohmann::json::parse(r.output).at("summary").at("ttft_ms");
     };
