@@ -29,14 +29,17 @@ struct RunCommandOptions {
 // Ctrl-C cancels the run cleanly: the engine polls this flag once per event and the store records the run
 // as cancelled instead of leaving it half-written.
 std::atomic<bool> g_cancel{false};
-extern "C" void onInterrupt(int) { g_cancel.store(true); }
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+}
 
 class StderrProgress final : public core::ProgressListener {
-public:
+  public:
     void onProgress(const core::RunProgress& p) override
     {
-        fmt::print(stderr, "\r  {:>6.2f}%  {} / {} requests, t = {:.1f} s simulated, {} events", 100.0 * p.completed / p.total,
-                   p.completed, p.total, core::toSeconds(p.now), p.events);
+        fmt::print(stderr, "\r  {:>6.2f}%  {} / {} requests, t = {:.1f} s simulated, {} events",
+                   100.0 * p.completed / p.total, p.completed, p.total, core::toSeconds(p.now), p.events);
         m_printed = true;
     }
     ~StderrProgress() override
@@ -45,7 +48,7 @@ public:
             fmt::print(stderr, "\n");
     }
 
-private:
+  private:
     bool m_printed = false;
 };
 
@@ -65,8 +68,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
         id = store->beginRun(options.name.empty() ? scenario.name : options.name, scenario.json, scenario.seed);
     }
     if (!global.quiet && !options.json)
-        fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", scenario.name, workload.requests.size(), scenario.seed,
-                   store ? fmt::format(" as run {} in {}", id, store->path()) : std::string());
+        fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", scenario.name, workload.requests.size(),
+                   scenario.seed, store ? fmt::format(" as run {} in {}", id, store->path()) : std::string());
 
     g_cancel = false;
     auto previous = std::signal(SIGINT, onInterrupt);
@@ -83,7 +86,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
         std::signal(SIGINT, previous);
         if (store)
             store->failRun(id, core::RunStatus::Cancelled, "cancelled by the user (SIGINT)");
-        fmt::print(stderr, "cancelled{}\n", store ? fmt::format("; run {} is recorded as cancelled", id) : std::string());
+        fmt::print(stderr, "cancelled{}\n",
+                   store ? fmt::format("; run {} is recorded as cancelled", id) : std::string());
         throw CommandExit{130};
     } catch (const std::exception& e) {
         std::signal(SIGINT, previous);
@@ -106,7 +110,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), scenario.name,
                scenario.seed);
     printRunSummary(result.summary);
-    printNodeBlocks(result);
+    printNodeBlocks(result.nodeBlocks, result.nodeIds, result.summary.makespan, result.linkInterval);
 }
 
 } // namespace
@@ -114,8 +118,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
 static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOptions& global) {
     auto options = std::make_shared<RunCommandOptions>();
     auto* run = app.add_subcommand("run", "Simulate a scenario, store the run and print its summary");
-    run->add_option("scenario", options->scenario, "Scenario JSON file (see docs/scenario-format.md)")
-        ->required();
+    run->add_option("scenario", options->scenario, "Scenario JSON file (see docs/scenario-format.md)")->required();
     run->add_option("--seed", options->seed, "Override the scenario's seed");
     run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests");
     run->add_option("--name", options->name, "Name of the stored run (default: the scenario's name)");

@@ -85,8 +85,11 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
     if (!info->finishedAt.empty())
         fmt::print("  finished        {} UTC\n", readableTime(info->finishedAt));
     fmt::print("  process         pid {} on {}\n", info->pid, info->host.empty() ? "?" : info->host);
-    if (summary)
+    if (summary) {
         printRunSummary(*summary);
+        const auto blocks = store->nodeBlocks(id);
+        printNodeBlocks(blocks.series, blocks.nodeIds, summary->makespan, blocks.linkInterval);
+    }
 }
 
 void renameRun(const GlobalOptions& global, const RunsOptions& options)

@@ -106,15 +106,16 @@ void printLinks(const core::RunSummary& s)
         fmt::print("  ({} more link directions carried traffic)\n", s.links.size() - kShown);
 }
 
-void printNodeBlocks(const core::RunResult& r)
+void printNodeBlocks(const std::vector<core::NodeBlocksSeries>& nodeBlocks, const std::vector<std::string>& nodeIds,
+                     core::SimTime makespan, core::SimTime linkInterval)
 {
-    if (r.nodeBlocks.empty())
+    if (nodeBlocks.empty())
         return;
     // Mean over the whole run (buckets after a state's last block count as empty), largest holders first.
-    const double buckets = std::max(1.0, std::ceil(static_cast<double>(r.summary.makespan) /
-                                                   static_cast<double>(std::max<core::SimTime>(1, r.linkInterval))));
+    const double buckets = std::max(
+        1.0, std::ceil(static_cast<double>(makespan) / static_cast<double>(std::max<core::SimTime>(1, linkInterval))));
     std::vector<const core::NodeBlocksSeries*> order;
-    for (const auto& series : r.nodeBlocks)
+    for (const auto& series : nodeBlocks)
         order.push_back(&series);
     std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->peakBlocks > b->peakBlocks; });
     constexpr std::size_t kShown = 12;
@@ -124,7 +125,7 @@ void printNodeBlocks(const core::RunResult& r)
         double sum = 0;
         for (double b : series.blocksPerBucket)
             sum += b;
-        rows.push_back({"  " + (series.node < r.nodeIds.size() ? r.nodeIds[series.node] : std::to_string(series.node)),
+        rows.push_back({"  " + (series.node < nodeIds.size() ? nodeIds[series.node] : std::to_string(series.node)),
                         series.state, fmt::format("{:.0f}", series.peakBlocks), number(sum / buckets)});
     }
     fmt::print("\n");

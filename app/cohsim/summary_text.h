@@ -16,6 +16,7 @@ void printTable(const std::vector<std::vector<std::string>>& rows, std::size_t l
 // The summary block of `cohsim run` and `cohsim runs show`.
 void printRunSummary(const core::RunSummary& summary);
 // The blocks each node's caches held by protocol state (protocol runs only).
-void printNodeBlocks(const core::RunResult& result);
+void printNodeBlocks(const std::vector<core::NodeBlocksSeries>& nodeBlocks, const std::vector<std::string>& nodeIds,
+                     core::SimTime makespan, core::SimTime linkInterval);
 
 } // namespace coh::cli

@@ -413,6 +413,24 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
     notify("messages");
 }
 
+std::vector<NodeBlocksSeries> loadNodeBlocks(SQLite::Database& db, std::int64_t runId)
+{
+    std::vector<NodeBlocksSeries> out;
+    SQLite::Statement blocks(db, "SELECT node, state, peak_blocks, blocks_per_bucket FROM node_blocks "
+                                 "WHERE run_id = ? ORDER BY idx");
+    blocks.bind(1, runId);
+    while (blocks.executeStep()) {
+        NodeBlocksSeries s;
+        s.node = u32(blocks.getColumn(0));
+        s.state = blocks.getColumn(1).getString();
+        s.peakBlocks = columnDouble(blocks.getColumn(2));
+        const auto blob = blocks.getColumn(3);
+        s.blocksPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
 void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
 {
     SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
@@ -459,18 +477,7 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         result.linkSeries.push_back(std::move(s));
     }
 
-    SQLite::Statement blocks(db, "SELECT node, state, peak_blocks, blocks_per_bucket FROM node_blocks "
-                                 "WHERE run_id = ? ORDER BY idx");
-    blocks.bind(1, runId);
-    while (blocks.executeStep()) {
-        NodeBlocksSeries s;
-        s.node = u32(blocks.getColumn(0));
-        s.state = blocks.getColumn(1).getString();
-        s.peakBlocks = columnDouble(blocks.getColumn(2));
-        const auto blob = blocks.getColumn(3);
-        s.blocksPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
-        result.nodeBlocks.push_back(std::move(s));
-    }
+    result.nodeBlocks = loadNodeBlocks(db, runId);
 
     SQLite::Statement message(db, "SELECT start_ns, end_ns, src, dst, path, kind, request, first_block, "
                                   "block_count, bytes FROM messages WHERE run_id = ? ORDER BY idx");

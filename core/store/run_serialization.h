@@ -47,5 +47,7 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
                    const std::function<void(std::string_view)>& step);
 // Reads them back into `result`, in the order they were written.
 void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result);
+// The node_blocks rows alone, without the (possibly large) requests and event record.
+std::vector<NodeBlocksSeries> loadNodeBlocks(SQLite::Database& db, std::int64_t runId);
 
 } // namespace coh::core

@@ -323,6 +323,20 @@ RunResult RunStore::loadRun(std::int64_t id)
     return result;
 }
 
+RunStore::NodeBlocks RunStore::nodeBlocks(std::int64_t id)
+{
+    NodeBlocks out;
+    SQLite::Statement q(*m_db, "SELECT link_interval_ns, node_ids_json FROM runs WHERE id = ? AND summary_json "
+                               "IS NOT NULL");
+    q.bind(1, id);
+    if (!q.executeStep())
+        return out;
+    out.linkInterval = q.getColumn(0).getInt64();
+    out.nodeIds = stringsFromJson(parseStoredJson(m_path, q.getColumn(1).getString(), "runs.node_ids_json"));
+    out.series = loadNodeBlocks(*m_db, id);
+    return out;
+}
+
 bool RunStore::deleteRun(std::int64_t id)
 {
     // Child rows go with it (ON DELETE CASCADE, foreign_keys is on for every connection).

@@ -75,6 +75,14 @@ class RunStore {
     std::optional<std::string> scenarioJson(std::int64_t id);
     // The full RunResult as completeRun stored it. Throws InputError when there is no such run.
     RunResult loadRun(std::int64_t id);
+    // What `runs show` prints of a completed run besides its summary: the blocks held per node and protocol
+    // state, with the node ids and bucket width that give them meaning (nothing else of the run is read).
+    struct NodeBlocks {
+        std::vector<NodeBlocksSeries> series;
+        std::vector<std::string> nodeIds;
+        SimTime linkInterval = 0;
+    };
+    NodeBlocks nodeBlocks(std::int64_t id);
 
     bool deleteRun(std::int64_t id); // false when there was no such run
     bool renameRun(std::int64_t id, const std::string& name);

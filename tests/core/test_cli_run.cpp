@@ -55,6 +55,12 @@ TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
     ASSERT_EQ(show.exitCode, 0) << show.output;
     EXPECT_EQ(nlohmann::json::parse(show.output).at("summary").at("ttft_ms"), summary.at("summary").at("ttft_ms"));
 
+    // The human form shows the blocks each node held, read back from the store without the event record.
+    const CliResult text = runCohsim("runs show " + std::to_string(id) + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("PEAK BLOCKS"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("gpu0  S"), std::string::npos) << text.output;
+
     const CliResult csv = runCohsim("export " + std::to_string(id) + " --format csv " + db(), Stderr::Discard);
     ASSERT_EQ(csv.exitCode, 0) << csv.output;
     EXPECT_EQ(std::count(csv.output.begin(), csv.output.end(), '\n'), 301); // header + one row per request
