@@ -1,5 +1,7 @@
 #include "ui/instances_editor.h"
 
+#include "core/scenario/enum_names.h"
+#include "core/scenario/scenario.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
@@ -87,22 +89,24 @@ InstancesEditor::InstancesEditor(ScenarioDocument* document, QWidget* parent)
 
 ordered_json InstancesEditor::derivedInstances(const ordered_json& scenario)
 {
-    // As core derives them (docs/scenario-format.md#serving): prefill first, then decode, each in node order.
-    ordered_json prefill = ordered_json::array(), decode = ordered_json::array();
-    const auto nodes = scenario.value("/topology/nodes"_json_pointer, ordered_json::array());
-    for (const auto& node : nodes) {
-        if (!node.is_object() || !node.contains("id") || !node["id"].is_string())
+    // Core derives them (the same call validation makes); only the ids and roles it reads come from the JSON,
+    // so a topology with problems elsewhere still gives the list.
+    std::vector<core::Node> nodes;
+    const auto json = scenario.value("/topology/nodes"_json_pointer, ordered_json::array());
+    for (const auto& n : json) {
+        if (!n.is_object() || !n.contains("id") || !n["id"].is_string())
             continue;
-        const std::string id = node["id"].get<std::string>();
-        const std::string role = node.value("role", std::string());
-        if (role == "prefill" || role == "both")
-            prefill.push_back({{"id", "prefill-" + id}, {"role", "prefill"}, {"nodes", {id}}});
-        if (role == "decode" || role == "both")
-            decode.push_back({{"id", "decode-" + id}, {"role", "decode"}, {"nodes", {id}}});
+        core::Node node;
+        node.id = n["id"].get<std::string>();
+        const auto role = n.find("role");
+        if (role != n.end() && role->is_string())
+            node.role = core::enumFromString<core::NodeRole>(role->get<std::string>()).value_or(core::NodeRole::None);
+        nodes.push_back(std::move(node));
     }
-    for (auto& d : decode)
-        prefill.push_back(std::move(d));
-    return prefill;
+    ordered_json instances = ordered_json::array();
+    for (const core::InstanceSpec& instance : core::instancesFromNodeRoles(nodes))
+        instances.push_back({{"id", instance.id}, {"role", core::toString(instance.role)}, {"nodes", instance.nodes}});
+    return instances;
 }
 
 void InstancesEditor::refresh()

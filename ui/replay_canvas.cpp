@@ -254,7 +254,8 @@ void ReplayCanvas::paintNodes(QPainter& painter)
 {
     const ReplayScene& scene = m_model->scene();
     const QColor text = palette().color(QPalette::Text);
-    for (const ReplayNode& node : scene.nodes) {
+    for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
+        const ReplayNode& node = scene.nodes[n];
         const QPointF c = mapFromScene(node.pos);
         const QRectF box(c.x() - kIconSize / 2.0, c.y() - kIconSize / 2.0, kIconSize, kIconSize);
         const QPixmap& icon = iconFor(node.kind);
@@ -271,8 +272,7 @@ void ReplayCanvas::paintNodes(QPainter& painter)
         }
         painter.setPen(text);
         painter.drawText(QRectF(c.x() - 60, box.bottom() + 2, 120, 16), Qt::AlignHCenter | Qt::AlignTop, node.id);
-        paintNodeBlocks(painter, static_cast<std::uint32_t>(&node - scene.nodes.data()),
-                        QPointF(c.x(), box.bottom() + 18));
+        paintNodeBlocks(painter, n, QPointF(c.x(), box.bottom() + 18));
     }
 }
 

@@ -1,24 +1,12 @@
 #include "core/coherence/protocol_phold.h"
 
 #include "core/coherence/invariants.h"
+#include "core/sim/splitmix64.h"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 namespace coh::core::coherence {
-
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-} // namespace
 
 ProtocolPhold::ProtocolPhold(Simulator& sim, const PholdConfig& config, const Protocol& protocol, int caches)
     : m_phold(sim, config)
@@ -72,14 +60,7 @@ ProtocolPholdResult runProtocolPhold(const PholdConfig& config, const Protocol& 
     model.start();
 
     ProtocolPholdResult result;
-    result.loop.initialPending = sim.pending();
-    const auto begin = std::chrono::steady_clock::now();
-    sim.run(model, model.end());
-    const auto finish = std::chrono::steady_clock::now();
-    result.loop.seconds = std::chrono::duration<double>(finish - begin).count();
-    result.loop.committed = sim.eventsExecuted();
-    result.loop.finalPending = sim.pending();
-    result.loop.digest = model.phold().digest();
+    result.loop = timePholdLoop(sim, model, model.phold());
     result.stats = model.stats();
     for (std::uint32_t lp = 0; lp < config.lps; ++lp)
         result.stats.deadlocked += isDeadlocked(model.block(lp)) ? 1 : 0;

@@ -1,5 +1,7 @@
 #include "core/engine/event_recorder.h"
 
+#include "core/sim/splitmix64.h"
+
 #include <algorithm>
 
 namespace coh::core {
@@ -24,15 +26,6 @@ EventRecorder::EventRecorder(std::uint32_t limit, std::uint64_t seed)
     m_kept.reserve(std::min<std::uint32_t>(limit, 1u << 16));
 }
 
-std::uint64_t EventRecorder::nextRandom()
-{
-    // splitmix64: tiny, fast and good enough to pick reservoir slots.
-    std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 void EventRecorder::add(const MessageRecord& message)
 {
     ++m_total;
@@ -43,7 +36,7 @@ void EventRecorder::add(const MessageRecord& message)
     if (m_limit == 0)
         return;
     // Algorithm R: the n-th message replaces a random kept one with probability limit / n.
-    const std::uint64_t slot = nextRandom() % m_total;
+    const std::uint64_t slot = splitmix64(m_state) % m_total;
     if (slot < m_limit)
         m_kept[slot] = message;
 }

@@ -13,7 +13,7 @@ namespace coh::core {
 MessageRecord recordOf(const FlowInfo& flow, const Routing& routing);
 
 class EventRecorder {
-public:
+  public:
     EventRecorder(std::uint32_t limit, std::uint64_t seed);
 
     void add(const MessageRecord& message);
@@ -22,11 +22,9 @@ public:
     // The kept messages, ordered by start time (the sample is gathered out of order).
     std::vector<MessageRecord> takeSorted();
 
-private:
-    std::uint64_t nextRandom();
-
+  private:
     std::uint32_t m_limit;
-    std::uint64_t m_state;
+    std::uint64_t m_state; // splitmix64, to pick reservoir slots
     std::uint64_t m_total = 0;
     std::vector<MessageRecord> m_kept;
 };

@@ -5,8 +5,7 @@
 namespace coh::core {
 
 NodeBlockStates::NodeBlockStates(const coherence::Protocol& protocol, std::size_t nodes, SimTime interval)
-    : m_stateCount(protocol.cache.states.size())
-    , m_interval(interval > 0 ? interval : kSecond)
+    : m_interval(interval > 0 ? interval : kSecond)
     , m_slots(nodes * protocol.cache.states.size())
 {
     for (const auto& state : protocol.cache.states) {
@@ -56,8 +55,8 @@ std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
             continue;
         settle(slot, end);
         NodeBlocksSeries series;
-        series.node = static_cast<std::uint32_t>(s / m_stateCount);
-        series.state = m_states[s % m_stateCount];
+        series.node = static_cast<std::uint32_t>(s / m_states.size());
+        series.state = m_states[s % m_states.size()];
         series.peakBlocks = slot.peak;
         // Blocks x ns per bucket over the bucket's width: the time-averaged block count. Trailing buckets where
         // nothing was held are left out, as the link series leave out idle time after their last byte.

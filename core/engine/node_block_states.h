@@ -23,9 +23,9 @@ class NodeBlockStates {
         if (from == to || blocks == 0)
             return;
         if (m_counted[from])
-            add(now, node * m_stateCount + from, -static_cast<double>(blocks));
+            add(now, node * m_states.size() + from, -static_cast<double>(blocks));
         if (m_counted[to])
-            add(now, node * m_stateCount + to, static_cast<double>(blocks));
+            add(now, node * m_states.size() + to, static_cast<double>(blocks));
     }
 
     // The series of every (node, state) that ever held a block, integrated up to `end`.
@@ -59,7 +59,6 @@ class NodeBlockStates {
 
     std::vector<std::string> m_states;
     std::vector<std::uint8_t> m_counted; // per state: holds data
-    std::size_t m_stateCount;
     SimTime m_interval;
     mutable std::vector<Slot> m_slots; // node x state; series() settles them up to its end
 };

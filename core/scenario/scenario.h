@@ -29,9 +29,9 @@ struct InstanceSpec {
 // from the pool instead of computing them, and stores the blocks it computed. LRU within the capacity.
 struct PrefixPoolSpec {
     bool enabled = false;
-    std::string node;               // the node whose memory holds the pool
-    Tier tier = Tier::Dram;         // which of its memory tiers
-    double capacityBytes = 0;       // 0: the whole tier
+    std::string node;                // the node whose memory holds the pool
+    Tier tier = Tier::Dram;          // which of its memory tiers
+    double capacityBytes = 0;        // 0: the whole tier
     std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
 };
 
@@ -42,10 +42,10 @@ struct ServingSpec {
     std::uint32_t prefillMaxBatchTokens = 8192;
     std::uint32_t decodeMaxBatchSize = 128;
     SimTime iterationOverhead = 500 * kMicrosecond; // scheduler + launch cost per iteration
-    double flopsEfficiency = 0.6;     // achieved / peak FLOP/s (MFU)
-    double bandwidthEfficiency = 0.8; // achieved / peak memory bandwidth (MBU)
-    double kvMemoryFraction = 0.9;    // share of HBM serving may use: weights first, the rest holds KV
-    std::vector<InstanceSpec> instances; // explicit, or derived from node roles
+    double flopsEfficiency = 0.6;                   // achieved / peak FLOP/s (MFU)
+    double bandwidthEfficiency = 0.8;               // achieved / peak memory bandwidth (MBU)
+    double kvMemoryFraction = 0.9;                  // share of HBM serving may use: weights first, the rest holds KV
+    std::vector<InstanceSpec> instances;            // explicit, or derived from node roles
     PrefixPoolSpec prefixPool;
 };
 
@@ -62,12 +62,12 @@ struct StalenessSpec {
 };
 
 struct CoherenceSpec {
-    std::string decode = "direct";  // governs the blocks from the prefill write through the last decode step
+    std::string decode = "direct"; // governs the blocks from the prefill write through the last decode step
     // The blocks prefill instances share: the prefix pool's (unless `tiers` names the pool's tier). A sequence's
     // own blocks are `decode`'s from prefill's write on.
     std::string prefill = "direct";
     HomePolicy home = HomePolicy::AllocatingNode;
-    std::string homeNode;           // HomePolicy::Node: the node holding every block's directory entry
+    std::string homeNode;            // HomePolicy::Node: the node holding every block's directory entry
     std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)
     StalenessSpec staleness;
     // The protocol of the KV blocks kept in another memory tier (dram, cxl, storage): the prefix pool's
@@ -106,6 +106,11 @@ struct Scenario {
 };
 
 const char* toString(InstanceRole);
+
+// The instances a scenario without "serving.instances" gets: one prefill instance per node with role prefill,
+// one decode instance per node with role decode, one of each for role both; all prefill ones first, each kind
+// in node order, named "<role>-<node>". Nodes without an id are skipped.
+std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes);
 const char* toString(RouterPolicy);
 const char* toString(HomePolicy);
 

@@ -25,22 +25,11 @@ struct InstanceOrigin {
 
 void deriveInstances(Scenario& s, std::vector<InstanceOrigin>& origins)
 {
-    // All prefill instances first, then all decode ones, each in node order: a stable, readable numbering.
-    for (InstanceRole role : {InstanceRole::Prefill, InstanceRole::Decode}) {
-        for (std::uint32_t i = 0; i < s.topology.nodes.size(); ++i) {
-            const Node& node = s.topology.nodes[i];
-            bool serves =
-                node.role == NodeRole::Both ||
-                (role == InstanceRole::Prefill ? node.role == NodeRole::Prefill : node.role == NodeRole::Decode);
-            if (!serves || node.id.empty())
-                continue;
-            InstanceSpec instance;
-            instance.id = fmt::format("{}-{}", toString(role), node.id);
-            instance.role = role;
-            instance.nodes = {node.id};
-            s.serving.instances.push_back(std::move(instance));
-            origins.push_back({jsonPointer(kNodesPointer, i), {i}, node.canCompute() && node.tier(Tier::Hbm)});
-        }
+    s.serving.instances = instancesFromNodeRoles(s.topology.nodes);
+    for (const InstanceSpec& instance : s.serving.instances) {
+        const std::uint32_t i = *s.topology.nodeIndex(instance.nodes.front());
+        const Node& node = s.topology.nodes[i];
+        origins.push_back({jsonPointer(kNodesPointer, i), {i}, node.canCompute() && node.tier(Tier::Hbm)});
     }
 }
 
@@ -317,6 +306,27 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
 }
 
 } // namespace
+
+std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
+{
+    // All prefill instances first, then all decode ones, each in node order: a stable, readable numbering.
+    std::vector<InstanceSpec> instances;
+    for (InstanceRole role : {InstanceRole::Prefill, InstanceRole::Decode}) {
+        for (const Node& node : nodes) {
+            const bool serves =
+                node.role == NodeRole::Both ||
+                (role == InstanceRole::Prefill ? node.role == NodeRole::Prefill : node.role == NodeRole::Decode);
+            if (!serves || node.id.empty())
+                continue;
+            InstanceSpec instance;
+            instance.id = fmt::format("{}-{}", toString(role), node.id);
+            instance.role = role;
+            instance.nodes = {node.id};
+            instances.push_back(std::move(instance));
+        }
+    }
+    return instances;
+}
 
 void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& problems)
 {

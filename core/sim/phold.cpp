@@ -1,21 +1,13 @@
 #include "core/sim/phold.h"
 
 #include "core/scenario/input_error.h"
+#include "core/sim/splitmix64.h"
 
-#include <chrono>
 #include <string>
 
 namespace coh::core {
 
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 std::uint64_t mixInto(std::uint64_t hash, std::uint64_t value)
 {
@@ -111,17 +103,7 @@ PholdResult runPhold(const PholdConfig& config)
     // One successor per event at most, so the queue never grows past its initial size.
     sim.reserve(static_cast<std::size_t>(config.lps) * config.eventsPerLp);
     model.start();
-
-    PholdResult result;
-    result.initialPending = sim.pending();
-    const auto begin = std::chrono::steady_clock::now();
-    sim.run(model, model.end());
-    const auto finish = std::chrono::steady_clock::now();
-    result.seconds = std::chrono::duration<double>(finish - begin).count();
-    result.committed = sim.eventsExecuted();
-    result.finalPending = sim.pending();
-    result.digest = model.digest();
-    return result;
+    return timePholdLoop(sim, model, model);
 }
 
 } // namespace coh::core

@@ -5,6 +5,7 @@
 // probability `remoteProbability`, else to itself, after lookahead + Exp(meanDelay - lookahead).
 #include "core/sim/simulator.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -36,7 +37,7 @@ struct PholdResult {
 
 // The PHOLD model as a Simulator handler: `Phold model(sim, cfg); model.start(); sim.run(model, model.end());`
 class Phold {
-public:
+  public:
     // Throws InputError (field named as in the config struct) when the parameters make no sense.
     Phold(Simulator& sim, const PholdConfig& config);
 
@@ -71,7 +72,7 @@ public:
             m_sim.scheduleAt(when, 0, dest);
     }
 
-private:
+  private:
     // xoshiro256** (Blackman & Vigna): four xor/shift/rotate steps, so the RNG is not what we measure.
     struct Rng {
         std::uint64_t s[4];
@@ -116,6 +117,22 @@ private:
     std::vector<Lp> m_lps;
     std::uint64_t m_remoteSends = 0;
 };
+
+// Times Simulator::run alone (set-up excluded) for a started `model` (Phold itself, or a model wrapping
+// `phold`) up to the PHOLD end time, and reads the counts and digest off `phold`.
+template <class Model> PholdResult timePholdLoop(Simulator& sim, Model& model, const Phold& phold)
+{
+    PholdResult result;
+    result.initialPending = sim.pending();
+    const auto begin = std::chrono::steady_clock::now();
+    sim.run(model, phold.end());
+    const auto finish = std::chrono::steady_clock::now();
+    result.seconds = std::chrono::duration<double>(finish - begin).count();
+    result.committed = sim.eventsExecuted();
+    result.finalPending = sim.pending();
+    result.digest = phold.digest();
+    return result;
+}
 
 // Builds a fresh simulator and model, then times Simulator::run alone. For `cohsim bench` and tests.
 PholdResult runPhold(const PholdConfig& config);

@@ -203,12 +203,12 @@ TEST(FlowNetwork, SolvingOnlyTheChangedComponentMatchesSolvingEverything)
         std::mt19937_64 rng(seed);
         // Six nodes: a chain (so every pair is reachable) plus random shortcuts, links of 1 to 50 GB/s.
         Topology topo;
-        for (int n = 0; n < 6; ++n)
-            topo.nodes.push_back(servingNode("n" + std::to_string(n), NodeRole::None));
+        const std::vector<std::string> ids = {"n0", "n1", "n2", "n3", "n4", "n5"};
+        for (const auto& id : ids)
+            topo.nodes.push_back(servingNode(id, NodeRole::None));
         std::uniform_real_distribution<double> gbps(1, 50);
-        for (int n = 1; n < 6; ++n)
-            topo.links.push_back(
-                link("n" + std::to_string(n - 1), "n" + std::to_string(n), kMicrosecond, gbps(rng) * 1e9));
+        for (std::size_t n = 1; n < ids.size(); ++n)
+            topo.links.push_back(link(ids[n - 1], ids[n], kMicrosecond, gbps(rng) * 1e9));
         topo.links.push_back(link("n0", "n3", 2 * kMicrosecond, gbps(rng) * 1e9));
         topo.links.push_back(link("n2", "n5", 3 * kMicrosecond, gbps(rng) * 1e9));
         Harness h(topo);
