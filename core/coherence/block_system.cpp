@@ -5,6 +5,12 @@
 
 namespace coh::core::coherence {
 
+static_assert(static_cast<int>(DispatchKind::Fire) == static_cast<int>(StepStatus::Done) &&
+                  static_cast<int>(DispatchKind::Stall) == static_cast<int>(StepStatus::Stalled) &&
+                  static_cast<int>(DispatchKind::Undefined) == static_cast<int>(StepStatus::Undefined) &&
+                  static_cast<int>(DispatchKind::Unclassified) == static_cast<int>(StepStatus::Unclassified),
+              "a dispatch kind other than Guarded is the step's status");
+
 namespace {
 
 std::uint16_t bit(std::uint8_t node)
@@ -20,6 +26,14 @@ BlockSystem::BlockSystem(const Protocol& protocol, int caches)
 {
     if (caches < 1 || caches > kMaxCaches)
         throw std::invalid_argument("BlockSystem: caches must be 1.." + std::to_string(kMaxCaches));
+    if (protocol.messages.size() > 32)
+        throw std::invalid_argument("BlockSystem: protocol " + protocol.name + " has more than 32 message types");
+    for (std::size_t t = 0; t < protocol.messages.size(); ++t) {
+        const auto net = static_cast<unsigned>(protocol.messages[t].network);
+        m_orderedTypes |= (protocol.ordered[net] ? 1u : 0u) << t;
+        m_networkBit0 |= (net & 1u) << t;
+        m_networkBit1 |= ((net >> 1) & 1u) << t;
+    }
     for (int c = 0; c < caches; ++c)
         m_lines[c].state = protocol.cache.initial;
     m_dir.state = protocol.directory.initial;
@@ -35,12 +49,12 @@ void BlockSystem::setMessages(const Message* messages, int count)
 bool BlockSystem::deliverable(int i) const
 {
     const Message& m = m_messages[i];
-    const VirtualNetwork net = m_protocol->messages[m.type].network;
-    if (!m_protocol->ordered[static_cast<int>(net)])
+    if (((m_orderedTypes >> m.type) & 1u) == 0)
         return true;
+    const unsigned net = networkOf(m.type);
     for (int j = 0; j < i; ++j) {
         const Message& earlier = m_messages[j];
-        if (earlier.src == m.src && earlier.dst == m.dst && m_protocol->messages[earlier.type].network == net)
+        if (earlier.src == m.src && earlier.dst == m.dst && networkOf(earlier.type) == net)
             return false;
     }
     return true;
@@ -64,85 +78,76 @@ bool BlockSystem::tooStale(Value v) const
 
 bool BlockSystem::anyTransient() const
 {
-    if (!m_protocol->directory.states[m_dir.state].stable)
+    if (!(m_protocol->directory.compiled.stateFlags[m_dir.state] & kStateStable))
         return true;
+    const std::uint8_t* flags = m_protocol->cache.compiled.stateFlags.data();
     for (int c = 0; c < m_caches; ++c)
-        if (!m_protocol->cache.states[m_lines[c].state].stable)
+        if (!(flags[m_lines[c].state] & kStateStable))
             return true;
     return false;
 }
 
-bool BlockSystem::guardHolds(Guard g, const Message& m, const CacheLine* line) const
+std::uint16_t BlockSystem::guardTruths(const Message& m, const CacheLine* line) const
 {
-    const std::uint16_t others = m_dir.sharers & static_cast<std::uint16_t>(~bit(m.requestor));
-    switch (g) {
-    case Guard::None:
-        return true;
-    case Guard::AckCountZero:
-        return m.ackCount + line->acks == 0;
-    case Guard::AckCountPositive:
-        return m.ackCount + line->acks > 0;
-    case Guard::LastAck:
-        return line->acks == 1;
-    case Guard::NotLastAck:
-        return line->acks != 1;
-    case Guard::FromOwner:
-        return m_dir.owner == m.requestor;
-    case Guard::NotFromOwner:
-        return m_dir.owner != m.requestor;
-    case Guard::LastSharer:
-        return others == 0;
-    case Guard::NotLastSharer:
-        return others != 0;
-    case Guard::NoSharers:
-        return m_dir.sharers == 0;
-    case Guard::HasSharers:
-        return m_dir.sharers != 0;
-    case Guard::RequestorIsSharer:
-        return (m_dir.sharers & bit(m.requestor)) != 0;
-    case Guard::RequestorNotSharer:
-        return (m_dir.sharers & bit(m.requestor)) == 0;
+    auto holds = [](Guard g, bool b) { return static_cast<unsigned>(b) << static_cast<unsigned>(g); };
+    unsigned truths = holds(Guard::None, true);
+    if (line) {
+        const int acks = m.ackCount + line->acks;
+        truths |= holds(Guard::AckCountZero, acks == 0) | holds(Guard::AckCountPositive, acks > 0) |
+                  holds(Guard::LastAck, line->acks == 1) | holds(Guard::NotLastAck, line->acks != 1);
+    } else {
+        const std::uint16_t requestor = bit(m.requestor);
+        const bool fromOwner = m_dir.owner == m.requestor;
+        const bool others = (m_dir.sharers & static_cast<std::uint16_t>(~requestor)) != 0;
+        const bool any = m_dir.sharers != 0;
+        const bool isSharer = (m_dir.sharers & requestor) != 0;
+        truths |= holds(Guard::FromOwner, fromOwner) | holds(Guard::NotFromOwner, !fromOwner) |
+                  holds(Guard::LastSharer, !others) | holds(Guard::NotLastSharer, others) |
+                  holds(Guard::NoSharers, !any) | holds(Guard::HasSharers, any) |
+                  holds(Guard::RequestorIsSharer, isSharer) | holds(Guard::RequestorNotSharer, !isSharer);
     }
-    return false;
+    return static_cast<std::uint16_t>(truths);
 }
 
-Resolution BlockSystem::classify(bool atDirectory, std::uint8_t state, const Message& m, const CacheLine* line) const
+namespace {
+
+Resolution resolution(const Dispatch& d)
 {
-    const ControllerTable& table = atDirectory ? m_protocol->directory : m_protocol->cache;
-    const TriggerEvents range = table.byTrigger[kProcessorOps + m.type];
+    return {static_cast<StepStatus>(d.kind), d.event, d.next, d.actionCount, d.firstAction, d.transition};
+}
+
+} // namespace
+
+[[gnu::always_inline]] inline Resolution BlockSystem::classify(const ControllerTable& table, std::uint8_t state, const Message& m,
+                                 const CacheLine* line) const
+{
+    const CompiledTable& c = table.compiled;
+    const int slot = kProcessorOps + m.type;
+    const Dispatch& d = c.onTrigger(state, slot);
+    if (d.kind != DispatchKind::Guarded) [[likely]]
+        return resolution(d);
+    const std::uint16_t truths = guardTruths(m, line);
+    const GuardedRange range = c.guardedBySlot[slot];
     for (int k = 0; k < range.count; ++k) {
-        const std::uint8_t event = table.eventOrder[range.first + k];
-        const EventInfo& info = table.events[event];
-        if (!guardHolds(info.guards[0], m, line) || !guardHolds(info.guards[1], m, line))
-            continue;
-        const int index = table.index(state, event);
-        const EntryKind kind = table.transitions[index].kind;
-        return {kind == EntryKind::Fire    ? StepStatus::Done
-                : kind == EntryKind::Stall ? StepStatus::Stalled
-                                           : StepStatus::Undefined,
-                event, static_cast<std::uint16_t>(index)};
+        const GuardedEvent& candidate = c.guarded[range.first + k];
+        if ((truths & candidate.need) == candidate.need)
+            return resolution(dispatchFor(table, state, candidate.event));
     }
-    return {StepStatus::Unclassified, 0, 0};
+    return {StepStatus::Unclassified};
 }
 
 Resolution BlockSystem::resolveOp(int cache, ProcessorOp op) const
 {
-    const ControllerTable& table = m_protocol->cache;
-    const std::uint8_t event = table.eventOrder[table.byTrigger[static_cast<int>(op)].first];
-    const int index = table.index(m_lines[cache].state, event);
-    const EntryKind kind = table.transitions[index].kind;
-    return {kind == EntryKind::Fire    ? StepStatus::Done
-            : kind == EntryKind::Stall ? StepStatus::Stalled
-                                       : StepStatus::Undefined,
-            event, static_cast<std::uint16_t>(index)};
+    // A processor op has exactly one event and no guard (TableBuilder checks), so dispatch answers it.
+    return resolution(m_protocol->cache.compiled.onTrigger(m_lines[cache].state, static_cast<int>(op)));
 }
 
 Resolution BlockSystem::resolveMessage(int i) const
 {
     const Message& m = m_messages[i];
     if (m.dst == kDirNode)
-        return classify(true, m_dir.state, m, nullptr);
-    return classify(false, m_lines[m.dst].state, m, &m_lines[m.dst]);
+        return classify(m_protocol->directory, m_dir.state, m, nullptr);
+    return classify(m_protocol->cache, m_lines[m.dst].state, m, &m_lines[m.dst]);
 }
 
 StepResult BlockSystem::issue(int cache, ProcessorOp op, Value storeValue)
@@ -179,7 +184,7 @@ StepResult BlockSystem::deliver(int i, Value storeValue)
     return fire(atDirectory, m.dst, r, &m, storeValue);
 }
 
-Fault BlockSystem::push(const Message& m)
+[[gnu::always_inline]] inline Fault BlockSystem::push(const Message& m)
 {
     if (m_messageCount == kMaxMessages)
         return Fault::TooManyMessages;
@@ -187,29 +192,28 @@ Fault BlockSystem::push(const Message& m)
     return Fault::None;
 }
 
-Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m,
-                         Value storeValue)
+[[gnu::always_inline]] inline Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
+                        Value storeValue)
 {
-    const MessageType& type = m_protocol->messages[a.message];
     Message out;
     out.type = a.message;
     out.src = actor;
     // A request names its sender; everything else names the request it serves.
-    out.requestor = type.network == VirtualNetwork::Request ? actor : requestor;
-    switch (a.acks) {
+    out.requestor = a.request ? actor : requestor;
+    switch (static_cast<AckSource>(a.acks)) {
     case AckSource::None:
         break;
     case AckSource::SharersExceptRequestor:
         out.ackCount = static_cast<std::int8_t>(std::popcount(static_cast<unsigned>(m_dir.sharers & ~bit(requestor))));
         break;
     case AckSource::FromMessage:
-        out.ackCount = m->ackCount;
+        out.ackCount = messageAcks;
         break;
     case AckSource::AllExceptRequestor:
         out.ackCount = static_cast<std::int8_t>(m_caches - 1);
         break;
     }
-    switch (a.data) {
+    switch (static_cast<DataSource>(a.data)) {
     case DataSource::None:
         break;
     case DataSource::Cache:
@@ -227,153 +231,173 @@ Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t reques
         out.value = storeValue;
         break;
     }
-    switch (a.to) {
-    case Target::Dir:
+    switch (a.code) {
+    case OpCode::SendToDir:
         out.dst = kDirNode;
         return push(out);
-    case Target::Requestor:
+    case OpCode::SendToRequestor:
         out.dst = requestor;
         return push(out);
-    case Target::Owner:
+    case OpCode::SendToOwner:
         if (m_dir.owner == kNoNode)
             return Fault::NoOwner;
         out.dst = m_dir.owner;
         return push(out);
-    case Target::SharersExceptRequestor:
-        for (std::uint8_t c = 0; c < m_caches; ++c)
-            if ((m_dir.sharers & bit(c)) && c != requestor) {
-                out.dst = c;
-                if (const Fault f = push(out); f != Fault::None)
-                    return f;
-            }
-        return Fault::None;
-    case Target::AllExceptRequestor:
-        for (std::uint8_t c = 0; c < m_caches; ++c)
-            if (c != requestor) {
-                out.dst = c;
-                if (const Fault f = push(out); f != Fault::None)
-                    return f;
-            }
+    case OpCode::SendToSharersExceptRequestor:
+    case OpCode::SendToAllExceptRequestor: {
+        const std::uint16_t all = static_cast<std::uint16_t>((1u << m_caches) - 1);
+        std::uint16_t targets = a.code == OpCode::SendToAllExceptRequestor ? all : m_dir.sharers;
+        targets &= static_cast<std::uint16_t>(~bit(requestor));
+        if (m_messageCount + std::popcount(static_cast<unsigned>(targets)) > kMaxMessages)
+            return Fault::TooManyMessages;
+        for (; targets != 0; targets &= static_cast<std::uint16_t>(targets - 1)) {
+            out.dst = static_cast<std::uint8_t>(std::countr_zero(static_cast<unsigned>(targets)));
+            m_messages[m_messageCount++] = out;
+        }
         return Fault::None;
     }
-    return Fault::None;
+    default:
+        return Fault::None; // not a send
+    }
 }
 
-StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, const Resolution& r, const Message* m,
+[[gnu::always_inline]] inline StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m,
                              Value storeValue)
 {
-    const ControllerTable& table = atDirectory ? m_protocol->directory : m_protocol->cache;
-    const Transition& t = table.transitions[r.transition];
-    std::uint8_t& state = atDirectory ? m_dir.state : m_lines[actor].state;
+    const CompiledTable& compiled = atDirectory ? m_protocol->directory.compiled : m_protocol->cache.compiled;
+    // Values, not references: the byte-sized stores below may alias anything as far as the compiler knows, so
+    // anything read through a reference would be read again after each of them.
+    const Message msg = m ? *m : Message{};
+    const std::uint8_t requestor = m ? msg.requestor : actor;
     CacheLine* line = atDirectory ? nullptr : &m_lines[actor];
-    const std::uint8_t requestor = m ? m->requestor : actor;
+    const std::uint8_t from = atDirectory ? m_dir.state : line->state;
+    const std::uint8_t firstSent = m_messageCount;
+    const bool strong = m_protocol->consistency == Consistency::Strong;
 
-    StepResult result;
-    result.atDirectory = atDirectory;
-    result.actor = actor;
-    result.event = r.event;
-    result.transition = r.transition;
-    result.from = state;
-    result.to = t.next;
-    result.firstSent = m_messageCount;
-
-    for (int k = 0; k < t.actionCount && result.fault == Fault::None; ++k) {
-        const Action& a = table.actions[t.firstAction + k];
-        switch (a.kind) {
-        case ActionKind::Send:
-            result.fault = send(a, actor, requestor, m, storeValue);
-            result.takesValue = result.takesValue || a.data == DataSource::StoreValue;
+    Fault fault = Fault::None;
+    bool loaded = false;
+    bool stored = false;
+    bool loadMismatch = false;
+    bool takesValue = false;
+    Value value = 0;
+    const CompiledAction* a = compiled.actions.data() + r.firstAction;
+    const CompiledAction* const end = a + r.actionCount;
+    for (; a != end && fault == Fault::None; ++a) {
+        switch (a->code) {
+        case OpCode::SendToDir:
+        case OpCode::SendToRequestor:
+        case OpCode::SendToOwner:
+        case OpCode::SendToSharersExceptRequestor:
+        case OpCode::SendToAllExceptRequestor:
+            fault = send(*a, actor, requestor, msg.ackCount, storeValue);
+            takesValue |= a->data == static_cast<std::uint8_t>(DataSource::StoreValue);
             break;
-        case ActionKind::AddRequestorToSharers:
+        case OpCode::AddRequestorToSharers:
             m_dir.sharers |= bit(requestor);
             break;
-        case ActionKind::AddOwnerToSharers:
+        case OpCode::AddOwnerToSharers:
             if (m_dir.owner == kNoNode)
-                result.fault = Fault::NoOwner;
+                fault = Fault::NoOwner;
             m_dir.sharers |= bit(m_dir.owner);
             break;
-        case ActionKind::RemoveRequestorFromSharers:
+        case OpCode::RemoveRequestorFromSharers:
             m_dir.sharers &= static_cast<std::uint16_t>(~bit(requestor));
             break;
-        case ActionKind::ClearSharers:
+        case OpCode::ClearSharers:
             m_dir.sharers = 0;
             break;
-        case ActionKind::SetOwnerToRequestor:
+        case OpCode::SetOwnerToRequestor:
             m_dir.owner = requestor;
             break;
-        case ActionKind::ClearOwner:
+        case OpCode::ClearOwner:
             m_dir.owner = kNoNode;
             break;
-        case ActionKind::WriteMemoryFromMessage:
-            if (!m->hasData)
-                result.fault = Fault::NoMessageData;
-            m_dir.memory = m->value;
+        case OpCode::WriteMemoryFromMessage:
+            if (!msg.hasData)
+                fault = Fault::NoMessageData;
+            m_dir.memory = msg.value;
             break;
-        case ActionKind::CopyDataFromMessage:
-            if (!m->hasData)
-                result.fault = Fault::NoMessageData;
-            line->value = m->value;
+        case OpCode::CopyDataFromMessage:
+            if (!msg.hasData)
+                fault = Fault::NoMessageData;
+            line->value = msg.value;
             line->dataValid = true;
             break;
-        case ActionKind::AddAcksFromMessage:
-            line->acks = static_cast<std::int8_t>(line->acks + m->ackCount);
+        case OpCode::AddAcksFromMessage:
+            line->acks = static_cast<std::int8_t>(line->acks + msg.ackCount);
             break;
-        case ActionKind::DecrementAcks:
+        case OpCode::DecrementAcks:
             line->acks = static_cast<std::int8_t>(line->acks - 1);
             break;
-        case ActionKind::PerformLoad:
+        case OpCode::PerformLoad:
             if (!line->dataValid)
-                result.fault = Fault::LoadWithoutData;
-            result.loaded = true;
-            result.value = line->value;
-            result.loadMismatch = tooStale(line->value);
+                fault = Fault::LoadWithoutData;
+            loaded = true;
+            value = line->value;
+            loadMismatch = tooStale(value);
             break;
-        case ActionKind::PerformStore:
+        case OpCode::PerformStore:
             // Bounded staleness numbers versions itself, so a stale copy's distance from the latest is known.
-            if (m_protocol->consistency != Consistency::Strong)
-                storeValue = nextVersion();
-            line->value = storeValue;
+            value = strong ? storeValue : nextVersion();
+            line->value = value;
             line->dataValid = true;
-            m_latest = storeValue;
-            result.stored = true;
-            result.takesValue = true;
-            result.value = storeValue;
+            m_latest = value;
+            stored = true;
+            takesValue = true;
             break;
-        case ActionKind::PerformLoadAtHome:
+        case OpCode::PerformLoadAtHome:
             // The load's linearization point: it reads memory now, so memory must hold the latest write.
-            result.value = m_dir.memory;
-            result.loadMismatch = m_dir.memory != m_latest;
+            value = m_dir.memory;
+            loadMismatch = m_dir.memory != m_latest;
             break;
-        case ActionKind::PerformStoreAtHome:
-            if (!m->hasData)
-                result.fault = Fault::NoMessageData;
-            m_dir.memory = m->value;
-            m_latest = m->value;
-            result.stored = true;
-            result.value = m->value;
+        case OpCode::PerformStoreAtHome:
+            if (!msg.hasData)
+                fault = Fault::NoMessageData;
+            m_dir.memory = msg.value;
+            m_latest = msg.value;
+            stored = true;
+            value = msg.value;
             break;
-        case ActionKind::CompleteLoad:
-            if (!m->hasData)
-                result.fault = Fault::NoMessageData;
-            result.loaded = true;
-            result.value = m->value;
+        case OpCode::CompleteLoad:
+            if (!msg.hasData)
+                fault = Fault::NoMessageData;
+            loaded = true;
+            value = msg.value;
             break;
-        case ActionKind::CompleteStore:
+        case OpCode::CompleteStore:
             // The home performed the store when it took the request; report the value it now holds.
-            result.stored = true;
-            result.value = m_latest;
+            stored = true;
+            value = m_latest;
             break;
         }
     }
-    state = t.next;
-    // A state that keeps no data drops it, so a later Send or load from it is caught as a fault.
-    if (line && !table.states[t.next].holdsData) {
-        line->dataValid = false;
-        line->value = 0;
+    if (atDirectory) {
+        m_dir.state = r.next;
+    } else {
+        line->state = r.next;
+        // A state that keeps no data drops it, so a later Send or load from it is caught as a fault.
+        if (!(compiled.stateFlags[r.next] & kStateHoldsData)) {
+            line->dataValid = false;
+            line->value = 0;
+        }
     }
-    result.sentCount = static_cast<std::uint8_t>(m_messageCount - result.firstSent);
-    if (result.fault != Fault::None)
-        result.status = StepStatus::Fault;
+
+    StepResult result;
+    result.status = fault == Fault::None ? StepStatus::Done : StepStatus::Fault;
+    result.fault = fault;
+    result.atDirectory = atDirectory;
+    result.loaded = loaded;
+    result.stored = stored;
+    result.loadMismatch = loadMismatch;
+    result.takesValue = takesValue;
+    result.actor = actor;
+    result.event = r.event;
+    result.from = from;
+    result.to = r.next;
+    result.firstSent = firstSent;
+    result.sentCount = static_cast<std::uint8_t>(m_messageCount - firstSent);
+    result.transition = r.transition;
+    result.value = value;
     return result;
 }
 

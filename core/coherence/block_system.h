@@ -46,10 +46,14 @@ enum class StepStatus : std::uint8_t {
 
 enum class Fault : std::uint8_t { None, NoDataToSend, NoOwner, NoMessageData, LoadWithoutData, TooManyMessages };
 
-// What the table says about a processor op or an arrival, before anything changes.
+// What the table says about a processor op or an arrival, before anything changes; when it fires, what the
+// transition does (next state and action range), so the step needs no second lookup.
 struct Resolution {
     StepStatus status = StepStatus::Done; // Done: a transition fires
     std::uint8_t event = 0;
+    std::uint8_t next = 0;
+    std::uint8_t actionCount = 0;
+    std::uint16_t firstAction = 0;
     std::uint16_t transition = 0; // index into the controller's transitions
 };
 
@@ -119,13 +123,25 @@ public:
     void setMessages(const Message* messages, int count);
 
 private:
-    Resolution classify(bool atDirectory, std::uint8_t state, const Message& m, const CacheLine* line) const;
-    bool guardHolds(Guard g, const Message& m, const CacheLine* line) const;
-    StepResult fire(bool atDirectory, std::uint8_t actor, const Resolution& r, const Message* m, Value storeValue);
-    Fault send(const Action& a, std::uint8_t actor, std::uint8_t requestor, const Message* m, Value storeValue);
+    Resolution classify(const ControllerTable& table, std::uint8_t state, const Message& m,
+                        const CacheLine* line) const;
+    // Bit i set: Guard i holds for arrival `m` at the cache holding `line` (or at the directory when null).
+    std::uint16_t guardTruths(const Message& m, const CacheLine* line) const;
+    unsigned networkOf(std::uint8_t type) const
+    {
+        return ((m_networkBit0 >> type) & 1u) | (((m_networkBit1 >> type) & 1u) << 1);
+    }
+    StepResult fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m, Value storeValue);
+    Fault send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
+               Value storeValue);
     Fault push(const Message& m);
 
     const Protocol* m_protocol;
+    // Per message type (bit = type index), from the protocol: on a point-to-point ordered network, and the
+    // network's two bits. Kept here so deciding deliverability reads no protocol data.
+    std::uint32_t m_orderedTypes = 0;
+    std::uint32_t m_networkBit0 = 0;
+    std::uint32_t m_networkBit1 = 0;
     std::uint8_t m_caches;
     std::uint8_t m_messageCount = 0;
     Value m_latest = 0;

@@ -69,22 +69,36 @@ Violation checkStep(const StepResult& step)
     return Violation::None;
 }
 
+namespace {
+
+// The latest written value is in memory, a valid copy or an in-flight data message.
+bool latestHeld(const BlockSystem& system)
+{
+    const Value latest = system.latest();
+    bool held = system.directory().memory == latest;
+    for (int c = 0; c < system.caches(); ++c)
+        held |= system.line(c).dataValid & (system.line(c).value == latest);
+    for (int i = 0; i < system.messageCount() && !held; ++i)
+        held = system.message(i).hasData && system.message(i).value == latest;
+    return held;
+}
+
+} // namespace
+
 Violation checkState(const BlockSystem& system)
 {
-    // Runs after every protocol step of every run, so it counts without data-dependent branches.
+    // Counts without data-dependent branches: the explorer runs it on every state it reaches.
     const Protocol& p = system.protocol();
-    const Value latest = system.latest();
-    int writers = 0;
-    int readers = 0;
+    const std::uint8_t* flags = p.cache.compiled.stateFlags.data();
+    unsigned writers = 0;
+    unsigned readers = 0;
     bool ackLeft = false;
-    bool latestHeld = system.directory().memory == latest;
     for (int c = 0; c < system.caches(); ++c) {
         const CacheLine& line = system.line(c);
-        const StateInfo& state = p.cache.states[line.state];
-        writers += state.permission == Permission::ReadWrite;
-        readers += state.permission == Permission::Read;
-        ackLeft |= state.stable & (line.acks != 0);
-        latestHeld |= line.dataValid & (line.value == latest);
+        const std::uint8_t f = flags[line.state];
+        writers += (f & kStateWriter) != 0;
+        readers += (f & kStateReader) != 0;
+        ackLeft |= ((f & kStateStable) != 0) & (line.acks != 0);
     }
     if (ackLeft)
         return Violation::AckCounter;
@@ -92,9 +106,40 @@ Violation checkState(const BlockSystem& system)
     const bool readersExcluded = p.consistency == Consistency::Strong;
     if ((writers > 1) | ((writers == 1) & (readers > 0) & readersExcluded))
         return Violation::Swmr;
-    for (int i = 0; i < system.messageCount() && !latestHeld; ++i)
-        latestHeld = system.message(i).hasData && system.message(i).value == latest;
-    return latestHeld ? Violation::None : Violation::LostWrite;
+    return latestHeld(system) ? Violation::None : Violation::LostWrite;
+}
+
+Violation checkAfterStep(const BlockSystem& system, const StepResult& step)
+{
+    if (const Violation v = checkStep(step); v != Violation::None)
+        return v;
+    if (step.status == StepStatus::Stalled)
+        return Violation::None; // nothing changed
+    const Protocol& p = system.protocol();
+    if (!step.atDirectory) {
+        const std::uint8_t* flags = p.cache.compiled.stateFlags.data();
+        const CacheLine& line = system.line(step.actor);
+        const std::uint8_t f = flags[line.state];
+        if ((f & kStateStable) && line.acks != 0)
+            return Violation::AckCounter;
+        // Only the actor's permission changed, so SWMR can break only where the actor gained one.
+        if (f & static_cast<std::uint8_t>(~flags[step.from]) & (kStateReader | kStateWriter)) {
+            const bool readersExcluded = p.consistency == Consistency::Strong;
+            // A writer excludes every other writer, and under strong consistency every reader; a reader excludes
+            // writers under strong consistency.
+            const std::uint8_t excluded =
+                (f & kStateWriter) ? (readersExcluded ? kStateWriter | kStateReader : kStateWriter)
+                                   : (readersExcluded ? kStateWriter : 0);
+            for (int c = 0; c < system.caches(); ++c)
+                if (c != step.actor && (flags[system.line(c).state] & excluded))
+                    return Violation::Swmr;
+        }
+        if (line.dataValid && line.value == system.latest())
+            return Violation::None;
+    }
+    if (system.directory().memory == system.latest())
+        return Violation::None;
+    return latestHeld(system) ? Violation::None : Violation::LostWrite;
 }
 
 bool isDeadlocked(const BlockSystem& system)

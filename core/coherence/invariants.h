@@ -24,6 +24,11 @@ const char* violationName(Violation v);
 Violation checkStep(const StepResult& step);
 // What the state after a step breaks. No allocation.
 Violation checkState(const BlockSystem& system);
+// The same verdict as checkStep, then checkState, for a system that satisfied checkState before `step`: a step
+// changes only its actor's line (or the directory), the messages and the latest value, so only what those can
+// break is looked at. For runs, which check every step from a valid initial state; the explorer, the lab and
+// anything handed an arbitrary state use the full checks.
+Violation checkAfterStep(const BlockSystem& system, const StepResult& step);
 // True when no message can be delivered (all stalled or none) but the block is not quiescent.
 bool isDeadlocked(const BlockSystem& system);
 

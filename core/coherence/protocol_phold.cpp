@@ -44,9 +44,7 @@ void ProtocolPhold::step(std::uint32_t lp)
         ++m_stats.issued;
     }
     m_stats.sent += result.sentCount;
-    Violation v = checkStep(result);
-    if (v == Violation::None)
-        v = checkState(block);
+    const Violation v = checkAfterStep(block, result);
     if (v != Violation::None) [[unlikely]]
         throw std::runtime_error("protocol PHOLD, LP " + std::to_string(lp) + ": " +
                                  describeViolation(v, block, &result));

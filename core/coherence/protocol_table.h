@@ -2,6 +2,8 @@
 // A coherence protocol as plain data: message types plus a cache-controller table and a directory-controller
 // table, each a dense (state x event) array of transitions built from a fixed library of guards and actions.
 // The interpreter (BlockSystem), the lab, the explorer, the docs and exporters all walk these same values.
+#include "core/coherence/compiled_table.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -151,6 +153,7 @@ struct ControllerTable {
     std::vector<std::uint8_t> eventOrder;  // event indices grouped by trigger slot, in declaration order
     std::vector<TriggerEvents> byTrigger;  // indexed by Trigger::slot()
     std::uint8_t initial = 0;
+    CompiledTable compiled; // the same table laid out for the interpreter, derived by TableBuilder::build()
 
     int index(int state, int event) const { return state * static_cast<int>(events.size()) + event; }
     const Transition& at(int state, int event) const { return transitions[index(state, event)]; }

@@ -252,6 +252,7 @@ ControllerTable TableBuilder::build(const std::string& initialState)
             if (t.byTrigger[op].count != 1)
                 fail(std::string("the cache needs exactly one event for ") +
                      processorOpName(static_cast<ProcessorOp>(op)));
+    t.compiled = compileTable(t, m_protocol);
     return t;
 }
 

@@ -287,9 +287,7 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
 {
     Sequence& seq = m_sequences[request];
     Group& g = seq.groups[group];
-    if (const auto v = coherence::checkStep(step); v != coherence::Violation::None)
-        fail(request, g, coherence::describeViolation(v, g.system, &step));
-    if (const auto v = coherence::checkState(g.system); v != coherence::Violation::None)
+    if (const auto v = coherence::checkAfterStep(g.system, step); v != coherence::Violation::None)
         fail(request, g, coherence::describeViolation(v, g.system, &step));
     if (step.stored)
         g.latestAt = m_network.now();

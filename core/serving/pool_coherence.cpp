@@ -119,9 +119,7 @@ bool PoolCoherence::tryIssue(std::uint32_t slot, std::uint8_t cache)
 void PoolCoherence::afterStep(std::uint32_t slot, const StepResult& step)
 {
     Block& b = m_blocks[slot];
-    if (const auto v = coherence::checkStep(step); v != coherence::Violation::None)
-        fail(b, coherence::describeViolation(v, b.system, &step));
-    if (const auto v = coherence::checkState(b.system); v != coherence::Violation::None)
+    if (const auto v = coherence::checkAfterStep(b.system, step); v != coherence::Violation::None)
         fail(b, coherence::describeViolation(v, b.system, &step));
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
