@@ -66,6 +66,12 @@ RunResult exportResult()
     b.outputTokens = 1;    // TPOT undefined
     b.prefillInstance = 5; // no id for it: the index is shown
     r.requests = {a, b};
+
+    r.nodeIds = {"gpu0", "gpu1"};
+    r.linkIds = {"nvlink0"};
+    r.linkInterval = kMillisecond;
+    r.linkSeries = {{0, false, 450e9, 3072, {1024, 2048}}};
+    r.nodeBlocks = {{1, "M", 6, {6, 2.5}}};
     return r;
 }
 
@@ -141,6 +147,19 @@ TEST(RunExport, JsonHasRunSummaryAndRequests)
     EXPECT_DOUBLE_EQ(j.at("requests")[0].at("ttft_ms").get<double>(), 18.985567);
     EXPECT_EQ(j.at("requests")[0].at("tpot_ms"), 20.0);
     EXPECT_TRUE(j.at("requests")[1].at("tpot_ms").is_null());
+
+    // The per-bucket series the replay draws, with ids instead of indices.
+    ASSERT_EQ(j.at("link_series").size(), 1u);
+    EXPECT_EQ(j.at("link_series")[0].at("link"), "nvlink0");
+    EXPECT_EQ(j.at("link_series")[0].at("direction"), "reverse");
+    EXPECT_EQ(j.at("link_series")[0].at("total_bytes"), 3072.0);
+    EXPECT_EQ(j.at("link_series")[0].at("bytes_per_bucket"), nlohmann::json::array({1024.0, 2048.0}));
+    EXPECT_EQ(j.at("run").at("link_interval_ns"), 1'000'000);
+    ASSERT_EQ(j.at("node_blocks").size(), 1u);
+    EXPECT_EQ(j.at("node_blocks")[0].at("node"), "gpu1");
+    EXPECT_EQ(j.at("node_blocks")[0].at("state"), "M");
+    EXPECT_EQ(j.at("node_blocks")[0].at("peak_blocks"), 6.0);
+    EXPECT_EQ(j.at("node_blocks")[0].at("blocks_per_bucket"), nlohmann::json::array({6.0, 2.5}));
 }
 
 struct CommandOutput {
