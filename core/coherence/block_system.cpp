@@ -118,7 +118,7 @@ Resolution resolution(const Dispatch& d)
 
 } // namespace
 
-[[gnu::always_inline]] inline Resolution BlockSystem::classify(const ControllerTable& table, std::uint8_t state, const Message& m,
+Resolution BlockSystem::classify(const ControllerTable& table, std::uint8_t state, const Message& m,
                                  const CacheLine* line) const
 {
     const CompiledTable& c = table.compiled;
@@ -184,7 +184,7 @@ StepResult BlockSystem::deliver(int i, Value storeValue)
     return fire(atDirectory, m.dst, r, &m, storeValue);
 }
 
-[[gnu::always_inline]] inline Fault BlockSystem::push(const Message& m)
+Fault BlockSystem::push(const Message& m)
 {
     if (m_messageCount == kMaxMessages)
         return Fault::TooManyMessages;
@@ -192,7 +192,7 @@ StepResult BlockSystem::deliver(int i, Value storeValue)
     return Fault::None;
 }
 
-[[gnu::always_inline]] inline Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
+Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
                         Value storeValue)
 {
     Message out;
@@ -261,8 +261,7 @@ StepResult BlockSystem::deliver(int i, Value storeValue)
     }
 }
 
-[[gnu::always_inline]] inline StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m,
-                             Value storeValue)
+StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m, Value storeValue)
 {
     const CompiledTable& compiled = atDirectory ? m_protocol->directory.compiled : m_protocol->cache.compiled;
     // Values, not references: the byte-sized stores below may alias anything as far as the compiler knows, so

@@ -84,7 +84,7 @@ struct Move {
 };
 
 class BlockSystem {
-public:
+  public:
     // Every controller in its initial state, memory and the latest written value 0, nothing in flight.
     BlockSystem(const Protocol& protocol, int caches);
 
@@ -122,7 +122,7 @@ public:
     void setLatest(Value v) { m_latest = v; }
     void setMessages(const Message* messages, int count);
 
-private:
+  private:
     Resolution classify(const ControllerTable& table, std::uint8_t state, const Message& m,
                         const CacheLine* line) const;
     // Bit i set: Guard i holds for arrival `m` at the cache holding `line` (or at the directory when null).

@@ -57,7 +57,7 @@ CompiledAction compileAction(const Action& a, const Protocol& protocol)
 
 DispatchKind dispatchKind(EntryKind kind)
 {
-    return kind == EntryKind::Fire ? DispatchKind::Fire
+    return kind == EntryKind::Fire    ? DispatchKind::Fire
            : kind == EntryKind::Stall ? DispatchKind::Stall
                                       : DispatchKind::Undefined;
 }
@@ -68,8 +68,8 @@ Dispatch dispatchFor(const ControllerTable& table, int state, int event)
 {
     const int index = table.index(state, event);
     const Transition& t = table.transitions[index];
-    return {dispatchKind(t.kind), static_cast<std::uint8_t>(event), t.next, t.actionCount, t.firstAction,
-            static_cast<std::uint16_t>(index)};
+    return {dispatchKind(t.kind), static_cast<std::uint8_t>(event), t.next, t.actionCount,
+            t.firstAction,        static_cast<std::uint16_t>(index)};
 }
 
 static_assert(static_cast<int>(OpCode::CompleteStore) - static_cast<int>(OpCode::AddRequestorToSharers) ==

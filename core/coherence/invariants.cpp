@@ -127,9 +127,9 @@ Violation checkAfterStep(const BlockSystem& system, const StepResult& step)
             const bool readersExcluded = p.consistency == Consistency::Strong;
             // A writer excludes every other writer, and under strong consistency every reader; a reader excludes
             // writers under strong consistency.
-            const std::uint8_t excluded =
-                (f & kStateWriter) ? (readersExcluded ? kStateWriter | kStateReader : kStateWriter)
-                                   : (readersExcluded ? kStateWriter : 0);
+            const std::uint8_t excluded = (f & kStateWriter)
+                                              ? (readersExcluded ? kStateWriter | kStateReader : kStateWriter)
+                                              : (readersExcluded ? kStateWriter : 0);
             for (int c = 0; c < system.caches(); ++c)
                 if (c != step.actor && (flags[system.line(c).state] & excluded))
                     return Violation::Swmr;

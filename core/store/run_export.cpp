@@ -140,19 +140,19 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
     // Per-bucket series, one bucket every run.link_interval_ns from time 0.
     auto links = nlohmann::ordered_json::array();
     for (const auto& series : result.linkSeries)
-        links.push_back({{"link", series.link < result.linkIds.size() ? result.linkIds[series.link]
-                                                                    : std::to_string(series.link)},
-                         {"direction", series.forward ? "forward" : "reverse"},
-                         {"bandwidth_bytes_per_s", series.bandwidthBytesPerSec},
-                         {"total_bytes", series.totalBytes},
-                         {"bytes_per_bucket", series.bytesPerBucket}});
+        links.push_back(
+            {{"link", series.link < result.linkIds.size() ? result.linkIds[series.link] : std::to_string(series.link)},
+             {"direction", series.forward ? "forward" : "reverse"},
+             {"bandwidth_bytes_per_s", series.bandwidthBytesPerSec},
+             {"total_bytes", series.totalBytes},
+             {"bytes_per_bucket", series.bytesPerBucket}});
     auto nodeBlocks = nlohmann::ordered_json::array();
     for (const auto& series : result.nodeBlocks)
-        nodeBlocks.push_back({{"node", series.node < result.nodeIds.size() ? result.nodeIds[series.node]
-                                                                           : std::to_string(series.node)},
-                              {"state", series.state},
-                              {"peak_blocks", series.peakBlocks},
-                              {"blocks_per_bucket", series.blocksPerBucket}});
+        nodeBlocks.push_back(
+            {{"node", series.node < result.nodeIds.size() ? result.nodeIds[series.node] : std::to_string(series.node)},
+             {"state", series.state},
+             {"peak_blocks", series.peakBlocks},
+             {"blocks_per_bucket", series.blocksPerBucket}});
     return {{"run", std::move(run)},
             {"summary", toJson(result.summary)},
             {"requests", std::move(requests)},

@@ -221,9 +221,8 @@ TEST(CompiledTable, TheIncrementalCheckAgreesWithTheFullChecksOnRandomWalks)
                     co::Violation full = co::checkStep(step);
                     if (full == co::Violation::None)
                         full = co::checkState(s);
-                    ASSERT_EQ(co::checkAfterStep(s, step), full)
-                        << p.name << ", walk " << walk << ", step " << k << ": "
-                        << co::describeViolation(full, s, &step);
+                    ASSERT_EQ(co::checkAfterStep(s, step), full) << p.name << ", walk " << walk << ", step " << k
+                                                                 << ": " << co::describeViolation(full, s, &step);
                     ++steps;
                     if (full != co::Violation::None) {
                         ++violations;
