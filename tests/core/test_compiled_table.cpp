@@ -2,10 +2,12 @@
 // incremental check runs use after each step must reach the same verdict as the full checks.
 #include "core/coherence/invariants.h"
 #include "core/coherence/protocol_registry.h"
+#include "core/coherence/table_builder.h"
 #include "core/sim/splitmix64.h"
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -234,4 +236,25 @@ TEST(CompiledTable, TheIncrementalCheckAgreesWithTheFullChecksOnRandomWalks)
     EXPECT_GT(steps, 50000);
     // The planted bugs break invariants on some walks, so the violation verdicts are compared too.
     EXPECT_GT(violations, 5);
+}
+
+TEST(CompiledTable, ATableBeyondTheCompiledCapacityIsRejectedByName)
+{
+    co::Protocol p;
+    p.name = "too-many-states";
+    p.messages.push_back({"Req", false, co::VirtualNetwork::Request, "a request", co::MessageRole::Request});
+    co::TableBuilder c(p, false);
+    for (int s = 0; s <= co::kMaxStates; ++s)
+        c.state("S" + std::to_string(s), true, co::Permission::None, false, "a state");
+    c.event("Load", co::ProcessorOp::Load);
+    c.event("Store", co::ProcessorOp::Store);
+    c.event("Evict", co::ProcessorOp::Evict);
+    try {
+        c.build("S0");
+        FAIL() << "a table with " << co::kMaxStates + 1 << " states was compiled";
+    } catch (const std::logic_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("too-many-states cache"), std::string::npos) << what;
+        EXPECT_NE(what.find("32 states"), std::string::npos) << what;
+    }
 }
