@@ -11,6 +11,9 @@ static_assert(static_cast<int>(DispatchKind::Fire) == static_cast<int>(StepStatu
                   static_cast<int>(DispatchKind::Unclassified) == static_cast<int>(StepStatus::Unclassified),
               "a dispatch kind other than Guarded is the step's status");
 
+// Per-type masks are 32 bits; TableBuilder::build() keeps a protocol's message types within the compiled slots.
+static_assert(kMaxSlots - kProcessorOps <= 32, "message types fit the per-type masks");
+
 namespace {
 
 std::uint16_t bit(std::uint8_t node)
@@ -26,8 +29,6 @@ BlockSystem::BlockSystem(const Protocol& protocol, int caches)
 {
     if (caches < 1 || caches > kMaxCaches)
         throw std::invalid_argument("BlockSystem: caches must be 1.." + std::to_string(kMaxCaches));
-    if (protocol.messages.size() > 32)
-        throw std::invalid_argument("BlockSystem: protocol " + protocol.name + " has more than 32 message types");
     for (std::size_t t = 0; t < protocol.messages.size(); ++t) {
         const auto net = static_cast<unsigned>(protocol.messages[t].network);
         m_orderedTypes |= (protocol.ordered[net] ? 1u : 0u) << t;
@@ -192,15 +193,15 @@ Fault BlockSystem::push(const Message& m)
     return Fault::None;
 }
 
-Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
+Fault BlockSystem::send(const Action& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
                         Value storeValue)
 {
     Message out;
     out.type = a.message;
     out.src = actor;
     // A request names its sender; everything else names the request it serves.
-    out.requestor = a.request ? actor : requestor;
-    switch (static_cast<AckSource>(a.acks)) {
+    out.requestor = networkOf(a.message) == static_cast<unsigned>(VirtualNetwork::Request) ? actor : requestor;
+    switch (a.acks) {
     case AckSource::None:
         break;
     case AckSource::SharersExceptRequestor:
@@ -213,7 +214,7 @@ Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_
         out.ackCount = static_cast<std::int8_t>(m_caches - 1);
         break;
     }
-    switch (static_cast<DataSource>(a.data)) {
+    switch (a.data) {
     case DataSource::None:
         break;
     case DataSource::Cache:
@@ -231,22 +232,22 @@ Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_
         out.value = storeValue;
         break;
     }
-    switch (a.code) {
-    case OpCode::SendToDir:
+    switch (a.to) {
+    case Target::Dir:
         out.dst = kDirNode;
         return push(out);
-    case OpCode::SendToRequestor:
+    case Target::Requestor:
         out.dst = requestor;
         return push(out);
-    case OpCode::SendToOwner:
+    case Target::Owner:
         if (m_dir.owner == kNoNode)
             return Fault::NoOwner;
         out.dst = m_dir.owner;
         return push(out);
-    case OpCode::SendToSharersExceptRequestor:
-    case OpCode::SendToAllExceptRequestor: {
+    case Target::SharersExceptRequestor:
+    case Target::AllExceptRequestor: {
         const std::uint16_t all = static_cast<std::uint16_t>((1u << m_caches) - 1);
-        std::uint16_t targets = a.code == OpCode::SendToAllExceptRequestor ? all : m_dir.sharers;
+        std::uint16_t targets = a.to == Target::AllExceptRequestor ? all : m_dir.sharers;
         targets &= static_cast<std::uint16_t>(~bit(requestor));
         if (m_messageCount + std::popcount(static_cast<unsigned>(targets)) > kMaxMessages)
             return Fault::TooManyMessages;
@@ -256,14 +257,13 @@ Fault BlockSystem::send(const CompiledAction& a, std::uint8_t actor, std::uint8_
         }
         return Fault::None;
     }
-    default:
-        return Fault::None; // not a send
     }
+    return Fault::None;
 }
 
 StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m, Value storeValue)
 {
-    const CompiledTable& compiled = atDirectory ? m_protocol->directory.compiled : m_protocol->cache.compiled;
+    const ControllerTable& table = atDirectory ? m_protocol->directory : m_protocol->cache;
     // Values, not references: the byte-sized stores below may alias anything as far as the compiler knows, so
     // anything read through a reference would be read again after each of them.
     const Message msg = m ? *m : Message{};
@@ -279,63 +279,59 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
     bool loadMismatch = false;
     bool takesValue = false;
     Value value = 0;
-    const CompiledAction* a = compiled.actions.data() + r.firstAction;
-    const CompiledAction* const end = a + r.actionCount;
+    const Action* a = table.actions.data() + r.firstAction;
+    const Action* const end = a + r.actionCount;
     for (; a != end && fault == Fault::None; ++a) {
-        switch (a->code) {
-        case OpCode::SendToDir:
-        case OpCode::SendToRequestor:
-        case OpCode::SendToOwner:
-        case OpCode::SendToSharersExceptRequestor:
-        case OpCode::SendToAllExceptRequestor:
+        switch (a->kind) {
+        case ActionKind::Send:
             fault = send(*a, actor, requestor, msg.ackCount, storeValue);
-            takesValue |= a->data == static_cast<std::uint8_t>(DataSource::StoreValue);
+            takesValue |= a->data == DataSource::StoreValue;
             break;
-        case OpCode::AddRequestorToSharers:
+        case ActionKind::AddRequestorToSharers:
             m_dir.sharers |= bit(requestor);
             break;
-        case OpCode::AddOwnerToSharers:
+        case ActionKind::AddOwnerToSharers:
             if (m_dir.owner == kNoNode)
                 fault = Fault::NoOwner;
             m_dir.sharers |= bit(m_dir.owner);
             break;
-        case OpCode::RemoveRequestorFromSharers:
+        case ActionKind::RemoveRequestorFromSharers:
             m_dir.sharers &= static_cast<std::uint16_t>(~bit(requestor));
             break;
-        case OpCode::ClearSharers:
+        case ActionKind::ClearSharers:
             m_dir.sharers = 0;
             break;
-        case OpCode::SetOwnerToRequestor:
+        case ActionKind::SetOwnerToRequestor:
             m_dir.owner = requestor;
             break;
-        case OpCode::ClearOwner:
+        case ActionKind::ClearOwner:
             m_dir.owner = kNoNode;
             break;
-        case OpCode::WriteMemoryFromMessage:
+        case ActionKind::WriteMemoryFromMessage:
             if (!msg.hasData)
                 fault = Fault::NoMessageData;
             m_dir.memory = msg.value;
             break;
-        case OpCode::CopyDataFromMessage:
+        case ActionKind::CopyDataFromMessage:
             if (!msg.hasData)
                 fault = Fault::NoMessageData;
             line->value = msg.value;
             line->dataValid = true;
             break;
-        case OpCode::AddAcksFromMessage:
+        case ActionKind::AddAcksFromMessage:
             line->acks = static_cast<std::int8_t>(line->acks + msg.ackCount);
             break;
-        case OpCode::DecrementAcks:
+        case ActionKind::DecrementAcks:
             line->acks = static_cast<std::int8_t>(line->acks - 1);
             break;
-        case OpCode::PerformLoad:
+        case ActionKind::PerformLoad:
             if (!line->dataValid)
                 fault = Fault::LoadWithoutData;
             loaded = true;
             value = line->value;
             loadMismatch = tooStale(value);
             break;
-        case OpCode::PerformStore:
+        case ActionKind::PerformStore:
             // Bounded staleness numbers versions itself, so a stale copy's distance from the latest is known.
             value = strong ? storeValue : nextVersion();
             line->value = value;
@@ -344,12 +340,12 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
             stored = true;
             takesValue = true;
             break;
-        case OpCode::PerformLoadAtHome:
+        case ActionKind::PerformLoadAtHome:
             // The load's linearization point: it reads memory now, so memory must hold the latest write.
             value = m_dir.memory;
             loadMismatch = m_dir.memory != m_latest;
             break;
-        case OpCode::PerformStoreAtHome:
+        case ActionKind::PerformStoreAtHome:
             if (!msg.hasData)
                 fault = Fault::NoMessageData;
             m_dir.memory = msg.value;
@@ -357,13 +353,13 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
             stored = true;
             value = msg.value;
             break;
-        case OpCode::CompleteLoad:
+        case ActionKind::CompleteLoad:
             if (!msg.hasData)
                 fault = Fault::NoMessageData;
             loaded = true;
             value = msg.value;
             break;
-        case OpCode::CompleteStore:
+        case ActionKind::CompleteStore:
             // The home performed the store when it took the request; report the value it now holds.
             stored = true;
             value = m_latest;
@@ -375,7 +371,7 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
     } else {
         line->state = r.next;
         // A state that keeps no data drops it, so a later Send or load from it is caught as a fault.
-        if (!(compiled.stateFlags[r.next] & kStateHoldsData)) {
+        if (!(table.compiled.stateFlags[r.next] & kStateHoldsData)) {
             line->dataValid = false;
             line->value = 0;
         }

@@ -84,7 +84,7 @@ struct Move {
 };
 
 class BlockSystem {
-  public:
+public:
     // Every controller in its initial state, memory and the latest written value 0, nothing in flight.
     BlockSystem(const Protocol& protocol, int caches);
 
@@ -122,7 +122,7 @@ class BlockSystem {
     void setLatest(Value v) { m_latest = v; }
     void setMessages(const Message* messages, int count);
 
-  private:
+private:
     Resolution classify(const ControllerTable& table, std::uint8_t state, const Message& m,
                         const CacheLine* line) const;
     // Bit i set: Guard i holds for arrival `m` at the cache holding `line` (or at the directory when null).
@@ -132,13 +132,13 @@ class BlockSystem {
         return ((m_networkBit0 >> type) & 1u) | (((m_networkBit1 >> type) & 1u) << 1);
     }
     StepResult fire(bool atDirectory, std::uint8_t actor, Resolution r, const Message* m, Value storeValue);
-    Fault send(const CompiledAction& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks,
-               Value storeValue);
+    Fault send(const Action& a, std::uint8_t actor, std::uint8_t requestor, std::int8_t messageAcks, Value storeValue);
     Fault push(const Message& m);
 
     const Protocol* m_protocol;
     // Per message type (bit = type index), from the protocol: on a point-to-point ordered network, and the
-    // network's two bits. Kept here so deciding deliverability reads no protocol data.
+    // network's two bits. Kept here so deciding deliverability, and whether a Send is a request, reads no
+    // protocol data.
     std::uint32_t m_orderedTypes = 0;
     std::uint32_t m_networkBit0 = 0;
     std::uint32_t m_networkBit1 = 0;

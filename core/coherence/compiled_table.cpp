@@ -21,40 +21,6 @@ std::uint8_t stateFlags(const StateInfo& s)
                                      (s.permission == Permission::ReadWrite ? kStateWriter : 0));
 }
 
-OpCode sendCode(Target to)
-{
-    switch (to) {
-    case Target::Dir:
-        return OpCode::SendToDir;
-    case Target::Requestor:
-        return OpCode::SendToRequestor;
-    case Target::Owner:
-        return OpCode::SendToOwner;
-    case Target::SharersExceptRequestor:
-        return OpCode::SendToSharersExceptRequestor;
-    case Target::AllExceptRequestor:
-        return OpCode::SendToAllExceptRequestor;
-    }
-    return OpCode::SendToDir;
-}
-
-CompiledAction compileAction(const Action& a, const Protocol& protocol)
-{
-    CompiledAction c;
-    if (a.kind != ActionKind::Send) {
-        // The op codes after the sends follow ActionKind's order after Send.
-        c.code = static_cast<OpCode>(static_cast<int>(OpCode::AddRequestorToSharers) + static_cast<int>(a.kind) -
-                                     static_cast<int>(ActionKind::AddRequestorToSharers));
-        return c;
-    }
-    c.code = sendCode(a.to);
-    c.message = a.message;
-    c.request = protocol.messages[a.message].network == VirtualNetwork::Request;
-    c.data = static_cast<std::uint8_t>(a.data);
-    c.acks = static_cast<std::uint8_t>(a.acks);
-    return c;
-}
-
 DispatchKind dispatchKind(EntryKind kind)
 {
     return kind == EntryKind::Fire    ? DispatchKind::Fire
@@ -72,9 +38,6 @@ Dispatch dispatchFor(const ControllerTable& table, int state, int event)
             t.firstAction,        static_cast<std::uint16_t>(index)};
 }
 
-static_assert(static_cast<int>(OpCode::CompleteStore) - static_cast<int>(OpCode::AddRequestorToSharers) ==
-                  static_cast<int>(ActionKind::CompleteStore) - static_cast<int>(ActionKind::AddRequestorToSharers),
-              "OpCode must list ActionKind's non-send kinds in the same order");
 static_assert(static_cast<int>(Guard::RequestorNotSharer) < 16, "guard truths are a 16-bit set");
 
 CompiledTable compileTable(const ControllerTable& table, const Protocol& protocol)
@@ -82,17 +45,13 @@ CompiledTable compileTable(const ControllerTable& table, const Protocol& protoco
     const int states = static_cast<int>(table.states.size());
     const int events = static_cast<int>(table.events.size());
     const int slots = static_cast<int>(table.byTrigger.size());
-    if (states > kMaxStates || events > kMaxEvents || slots > kMaxSlots ||
-        table.actions.size() > static_cast<std::size_t>(kMaxCompiledActions))
+    if (states > kMaxStates || events > kMaxEvents || slots > kMaxSlots)
         throw std::logic_error(protocol.name + " " + table.name + ": more than " + std::to_string(kMaxStates) +
-                               " states, " + std::to_string(kMaxEvents) + " events, " +
-                               std::to_string(kMaxSlots - kProcessorOps) + " message types or " +
-                               std::to_string(kMaxCompiledActions) + " actions");
+                               " states, " + std::to_string(kMaxEvents) + " events or " +
+                               std::to_string(kMaxSlots - kProcessorOps) + " message types");
     CompiledTable c;
     for (int s = 0; s < states; ++s)
         c.stateFlags[s] = stateFlags(table.states[s]);
-    for (std::size_t a = 0; a < table.actions.size(); ++a)
-        c.actions[a] = compileAction(table.actions[a], protocol);
 
     int guarded = 0;
     for (int slot = 0; slot < slots; ++slot) {

@@ -3,8 +3,8 @@
 // naming message types) is what people, docs and exporters read; a protocol step needs only indices and bits.
 // TableBuilder::build() derives this form, like SLICC generating a controller from its table. Its arrays have
 // fixed capacity and live inside the protocol, so from the protocol's address a step reaches the entry for
-// (state, trigger) with one load, and that entry holds the next state and the action range: the step's chain
-// of dependent loads is as short as the table allows.
+// (state, trigger) with one load, and that entry holds the next state and the range of the declared actions to
+// run: the step's chain of dependent loads is as short as the table allows.
 #include <array>
 #include <cstdint>
 
@@ -16,7 +16,6 @@ struct Protocol;
 // Capacities of the compiled form; TableBuilder::build() rejects a table that exceeds them.
 inline constexpr int kMaxStates = 32;
 inline constexpr int kMaxSlots = 32; // processor ops + message types
-inline constexpr int kMaxCompiledActions = 256;
 inline constexpr int kMaxEvents = 64;
 
 // State flags the checks and the interpreter read per step.
@@ -41,7 +40,7 @@ struct Dispatch {
     std::uint8_t event = 0;
     std::uint8_t next = 0;
     std::uint8_t actionCount = 0;
-    std::uint16_t firstAction = 0; // into CompiledTable::actions
+    std::uint16_t firstAction = 0; // into ControllerTable::actions
     std::uint16_t transition = 0;  // index into ControllerTable::transitions
 };
 
@@ -57,45 +56,11 @@ struct GuardedRange {
     std::uint8_t count = 0;
 };
 
-// ActionKind with Send split by target, so one dispatch executes it.
-enum class OpCode : std::uint8_t {
-    SendToDir,
-    SendToRequestor,
-    SendToOwner,
-    SendToSharersExceptRequestor,
-    SendToAllExceptRequestor,
-    AddRequestorToSharers,
-    AddOwnerToSharers,
-    RemoveRequestorFromSharers,
-    ClearSharers,
-    SetOwnerToRequestor,
-    ClearOwner,
-    WriteMemoryFromMessage,
-    CopyDataFromMessage,
-    AddAcksFromMessage,
-    DecrementAcks,
-    PerformLoad,
-    PerformStore,
-    PerformLoadAtHome,
-    PerformStoreAtHome,
-    CompleteLoad,
-    CompleteStore,
-};
-
-struct CompiledAction {
-    OpCode code = OpCode::SendToDir;
-    std::uint8_t message = 0; // Send: message type
-    bool request = false;     // Send: the message travels on the request network, so it names its sender
-    std::uint8_t data = 0;    // Send: DataSource
-    std::uint8_t acks = 0;    // Send: AckSource
-};
-
 struct CompiledTable {
     std::array<Dispatch, kMaxStates * kMaxSlots> byTrigger{}; // [state * kMaxSlots + slot]
     std::array<GuardedRange, kMaxSlots> guardedBySlot{};
     std::array<GuardedEvent, kMaxEvents> guarded{};
     std::array<std::uint8_t, kMaxStates> stateFlags{}; // kState* bits
-    std::array<CompiledAction, kMaxCompiledActions> actions{};
 
     const Dispatch& onTrigger(int state, int slot) const { return byTrigger[state * kMaxSlots + slot]; }
 };
@@ -103,7 +68,7 @@ struct CompiledTable {
 // The cell for (state, event) of `table`, read from its declared transitions (the guarded path).
 Dispatch dispatchFor(const ControllerTable& table, int state, int event);
 
-// Derives the compiled form of `table`; `protocol` supplies the message types its Sends name. Throws
+// Derives the compiled form of `table`; `protocol` names it in errors. Throws
 // std::logic_error when the table exceeds the capacities above.
 CompiledTable compileTable(const ControllerTable& table, const Protocol& protocol);
 
