@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <sys/resource.h>
 
@@ -34,6 +35,8 @@ struct BenchOptions {
     bool json = false;
     std::string protocol; // bench phold --protocol: the same PHOLD with the protocol layer in the loop
     int caches = 3;
+    core::coherence::ProtocolExecutor executor = core::coherence::ProtocolExecutor::Automaton;
+    std::size_t automatonStates = core::coherence::kDefaultAutomatonStates;
 };
 
 void benchPhold(const BenchOptions& options)
@@ -67,7 +70,8 @@ void benchProtocolPhold(const BenchOptions& options)
         const core::PholdResult p = core::runPhold(options.phold);
         if (i == 0 || p.seconds < plain.seconds)
             plain = p;
-        const auto q = core::coherence::runProtocolPhold(options.phold, protocol, options.caches);
+        const auto q = core::coherence::runProtocolPhold(options.phold, protocol, options.caches, options.executor,
+                                                         options.automatonStates);
         if (i == 0 || q.loop.seconds < layered.loop.seconds)
             layered = q;
     }
@@ -75,10 +79,12 @@ void benchProtocolPhold(const BenchOptions& options)
         layered.loop.eventsPerSecond() > 0 ? plain.eventsPerSecond() / layered.loop.eventsPerSecond() : 0;
     const bool sameEvents = plain.committed == layered.loop.committed && plain.digest == layered.loop.digest;
     const auto& st = layered.stats;
+    const bool automaton = options.executor == core::coherence::ProtocolExecutor::Automaton;
     if (options.json) {
         const nlohmann::ordered_json out = {{"benchmark", "phold-protocol"},
                                             {"protocol", protocol.name},
                                             {"caches", options.caches},
+                                            {"executor", automaton ? "automaton" : "interpreter"},
                                             {"lps", options.phold.lps},
                                             {"end_time", options.phold.endTime},
                                             {"committed", layered.loop.committed},
@@ -91,6 +97,9 @@ void benchProtocolPhold(const BenchOptions& options)
                                             {"stalled", st.stalled},
                                             {"sent", st.sent},
                                             {"deadlocked_blocks", st.deadlocked},
+                                            {"automaton_states", st.automatonStates},
+                                            {"automaton_transitions", st.automatonTransitions},
+                                            {"automaton_abandoned", st.automatonAbandoned},
                                             {"peak_rss_mib", peakResidentMiB()}};
         fmt::print("{}\n", out.dump(2));
         return;
@@ -106,6 +115,15 @@ void benchProtocolPhold(const BenchOptions& options)
     fmt::print("  protocol steps: {} deliveries, {} ops, {} stalled, {} messages sent; invariants held{}\n",
                st.delivered, st.issued, st.stalled, st.sent,
                st.deadlocked ? fmt::format("; {} blocks DEADLOCKED at the end", st.deadlocked) : "");
+    if (automaton && st.automatonAbandoned)
+        fmt::print("  executor: automaton until it outgrew its budget of {} block states ({} transitions); the "
+                   "interpreter took over\n",
+                   options.automatonStates, st.automatonTransitions);
+    else if (automaton)
+        fmt::print("  executor: automaton, {} block states, {} transitions interpreted and checked once each\n",
+                   st.automatonStates, st.automatonTransitions);
+    else
+        fmt::print("  executor: interpreter, every step interpreted and checked\n");
     fmt::print("  the protocol layer costs {}x the plain event loop's time per event\n", number(ratio));
 }
 
@@ -153,6 +171,21 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->option_text("PROTOCOL");
     phold->add_option("--caches", options->caches, "Caches per block with --protocol")
         ->check(CLI::Range(1, core::coherence::kMaxCaches))
+        ->capture_default_str();
+    phold
+        ->add_option("--executor", options->executor,
+                     "With --protocol: run the tables through the automaton (each distinct step interpreted and "
+                     "checked once, then looked up) or the interpreter (every step)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, core::coherence::ProtocolExecutor>{
+                {"automaton", core::coherence::ProtocolExecutor::Automaton},
+                {"interpreter", core::coherence::ProtocolExecutor::Interpreter}},
+            CLI::ignore_case))
+        ->capture_default_str();
+    phold
+        ->add_option("--automaton-states", options->automatonStates,
+                     "With the automaton: block states it may grow to before the interpreter takes over")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
         ->capture_default_str();
     phold->add_option("--repeat", options->repeat, "With --protocol: runs of each; the best is reported")
         ->capture_default_str();

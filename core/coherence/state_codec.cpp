@@ -82,6 +82,39 @@ void encodeState(const BlockSystem& system, std::string& out)
     }
 }
 
+void encodeExactState(const BlockSystem& system, std::string& out)
+{
+    auto put = [&](unsigned byte) { out += static_cast<char>(byte & 0xFF); };
+    auto put16 = [&](unsigned v) {
+        put(v);
+        put(v >> 8);
+    };
+    for (int c = 0; c < system.caches(); ++c) {
+        const CacheLine& line = system.line(c);
+        put(line.state);
+        put(line.dataValid ? 1 : 0);
+        put(static_cast<std::uint8_t>(line.acks));
+        put16(line.value);
+    }
+    const DirectoryEntry& dir = system.directory();
+    put(dir.state);
+    put(dir.owner);
+    put16(dir.sharers);
+    put16(dir.memory);
+    put16(system.latest());
+    put(static_cast<unsigned>(system.messageCount()));
+    for (int i = 0; i < system.messageCount(); ++i) {
+        const Message& m = system.message(i);
+        put(m.type);
+        put(m.src);
+        put(m.dst);
+        put(m.requestor);
+        put(static_cast<std::uint8_t>(m.ackCount));
+        put(m.hasData ? 1 : 0);
+        put16(m.value);
+    }
+}
+
 std::size_t decodeState(std::string_view bytes, std::size_t pos, BlockSystem& system)
 {
     auto next = [&]() { return static_cast<std::uint8_t>(bytes[pos++]); };

@@ -15,27 +15,43 @@ int MessageArrivals::arrive(const coherence::BlockSystem& system, std::uint16_t 
     return -1;
 }
 
-coherence::StepResult MessageArrivals::deliverOne(coherence::BlockSystem& system)
+template <class Deliver>
+coherence::CheckedStep MessageArrivals::deliverFirst(const coherence::BlockSystem& shape, Deliver deliver)
 {
     // One named result, returned on every path, so the step is built in the caller's storage, not copied out.
-    coherence::StepResult step;
-    step.status = coherence::StepStatus::Stalled;
-    for (int i = 0; i < system.messageCount(); ++i) {
-        if (!m_arrived[i] || !system.deliverable(i))
+    coherence::CheckedStep step;
+    step.result.status = coherence::StepStatus::Stalled;
+    for (int i = 0; i < shape.messageCount(); ++i) {
+        if (!m_arrived[i] || !shape.deliverable(i))
             continue;
-        step = system.deliver(i, static_cast<coherence::Value>(system.latest() + 1));
-        if (step.status == coherence::StepStatus::Stalled)
-            continue;
+        const int remaining = shape.messageCount() - 1;
+        step = deliver(i);
+        if (step.result.status == coherence::StepStatus::Stalled)
+            continue; // nothing changed, `shape` included
         // The system removed message i and shifted the rest down; keep the parallel arrays aligned. Messages
         // the step sent sit after them and get their tags from sent().
-        const int count = system.messageCount() - step.sentCount;
-        for (int j = i; j < count; ++j) {
+        for (int j = i; j < remaining; ++j) {
             m_tags[j] = m_tags[j + 1];
             m_arrived[j] = m_arrived[j + 1];
         }
         return step;
     }
     return step;
+}
+
+coherence::StepResult MessageArrivals::deliverOne(coherence::BlockSystem& system)
+{
+    return deliverFirst(system,
+                        [&](int i) {
+                            return coherence::CheckedStep{
+                                system.deliver(i, static_cast<coherence::Value>(system.latest() + 1))};
+                        })
+        .result;
+}
+
+coherence::CheckedStep MessageArrivals::deliverOne(coherence::BlockSet& set, std::uint32_t block)
+{
+    return deliverFirst(set.shape(block), [&](int i) { return set.deliver(block, i); });
 }
 
 std::string describeStates(const coherence::BlockSystem& system)

@@ -2,6 +2,7 @@
 // The network side of a BlockSystem: which of its in-flight messages have arrived, by a tag carried in the
 // flow's cookie (kept parallel to the system's message array). CoherentKv and PoolCoherence both drive their
 // block systems over the network with it.
+#include "core/coherence/block_set.h"
 #include "core/coherence/block_system.h"
 
 #include <array>
@@ -26,8 +27,13 @@ class MessageArrivals {
     // Delivers the first arrived message the system may take now (not stalled) and returns its step; a Stalled
     // step when there is none.
     coherence::StepResult deliverOne(coherence::BlockSystem& system);
+    // The same for block `block` of a set, with the invariant verdict after the step.
+    coherence::CheckedStep deliverOne(coherence::BlockSet& set, std::uint32_t block);
 
   private:
+    // `deliver(i)` delivers message i of `shape`, which must not be read again once a step went through.
+    template <class Deliver> coherence::CheckedStep deliverFirst(const coherence::BlockSystem& shape, Deliver deliver);
+
     std::uint16_t m_nextTag = 0;
     std::array<std::uint16_t, coherence::kMaxMessages> m_tags{};
     std::array<bool, coherence::kMaxMessages> m_arrived{};

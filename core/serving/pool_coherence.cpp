@@ -32,6 +32,7 @@ PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& n
     , m_controlBytes(controlBytes)
     , m_firstKind(firstKind)
     , m_listener(listener)
+    , m_protocolBlocks(protocol, static_cast<int>(m_cacheNodes.size()))
 {
     // Named apart from the KV path's messages, which may run the same protocol.
     for (const auto& m : protocol.messages)
@@ -47,8 +48,8 @@ std::uint32_t PoolCoherence::slotOf(std::uint32_t hash)
 {
     const auto [it, added] = m_slots.emplace(hash, static_cast<std::uint32_t>(m_blocks.size()));
     if (added) {
-        Block& block =
-            m_blocks.emplace_back(Block{coherence::BlockSystem(m_protocol, static_cast<int>(m_cacheNodes.size()))});
+        Block& block = m_blocks.emplace_back();
+        m_protocolBlocks.add();
         block.hash = hash;
         block.jobs.resize(m_cacheNodes.size());
     }
@@ -77,7 +78,8 @@ void PoolCoherence::pump(std::uint32_t slot)
     for (bool progress = true; progress;) {
         progress = false;
         Block& b = m_blocks[slot];
-        if (const StepResult step = b.arrivals.deliverOne(b.system); step.status != StepStatus::Stalled) {
+        if (const auto step = b.arrivals.deliverOne(m_protocolBlocks, slot);
+            step.result.status != StepStatus::Stalled) {
             afterStep(slot, step);
             progress = true;
         }
@@ -102,12 +104,12 @@ bool PoolCoherence::tryIssue(std::uint32_t slot, std::uint8_t cache)
     }
     const ProcessorOp op = b.evicting[cache] ? ProcessorOp::Evict : isStore ? ProcessorOp::Store : ProcessorOp::Load;
     // A protocol with nothing to drop in this state (no Evict transition) is done with the job.
-    if (op == ProcessorOp::Evict && b.system.resolveOp(cache, op).status == StepStatus::Undefined) {
+    if (op == ProcessorOp::Evict && m_protocolBlocks.shape(slot).resolveOp(cache, op).status == StepStatus::Undefined) {
         finishJob(slot, cache);
         return true;
     }
-    const StepResult step = b.system.issue(cache, op, static_cast<coherence::Value>(b.system.latest() + 1));
-    if (step.status == StepStatus::Stalled)
+    const coherence::CheckedStep step = m_protocolBlocks.issue(slot, cache, op);
+    if (step.result.status == StepStatus::Stalled)
         return false; // a transient state: retried after the block's next step
     b.issued[cache] = true;
     if (op == ProcessorOp::Store)
@@ -116,14 +118,16 @@ bool PoolCoherence::tryIssue(std::uint32_t slot, std::uint8_t cache)
     return true;
 }
 
-void PoolCoherence::afterStep(std::uint32_t slot, const StepResult& step)
+void PoolCoherence::afterStep(std::uint32_t slot, const coherence::CheckedStep& checked)
 {
     Block& b = m_blocks[slot];
-    if (const auto v = coherence::checkAfterStep(b.system, step); v != coherence::Violation::None)
-        fail(b, coherence::describeViolation(v, b.system, &step));
+    if (checked.violation != coherence::Violation::None)
+        fail(slot, m_protocolBlocks.failure());
 
+    const StepResult& step = checked.result;
+    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
-        const coherence::Message& m = b.system.message(i);
+        const coherence::Message& m = shape.message(i);
         const std::uint16_t tag = b.arrivals.sent(i);
         const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
         const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
@@ -167,24 +171,25 @@ void PoolCoherence::finishJob(std::uint32_t slot, std::uint8_t cache)
         b.storing = false;
         b.stored = true;
     }
-    if (b.dropWhenIdle && idle(b))
-        reset(b);
+    if (b.dropWhenIdle && idle(slot))
+        reset(slot);
     // The store is complete once the block is home: only now can later prompts find it in the pool.
     if (done.job == Job::Store)
         m_listener.onBlockStored(done.request, b.hash);
 }
 
-bool PoolCoherence::idle(const Block& block) const
+bool PoolCoherence::idle(std::uint32_t slot) const
 {
-    for (const auto& jobs : block.jobs)
+    for (const auto& jobs : m_blocks[slot].jobs)
         if (!jobs.empty())
             return false;
-    return block.system.quiescent();
+    return m_protocolBlocks.shape(slot).quiescent();
 }
 
-void PoolCoherence::reset(Block& block)
+void PoolCoherence::reset(std::uint32_t slot)
 {
-    block.system = coherence::BlockSystem(m_protocol, static_cast<int>(m_cacheNodes.size()));
+    m_protocolBlocks.reset(slot);
+    Block& block = m_blocks[slot];
     block.stored = false;
     block.storing = false;
     block.dropWhenIdle = false;
@@ -195,11 +200,10 @@ void PoolCoherence::drop(std::uint32_t hash)
     const auto it = m_slots.find(hash);
     if (it == m_slots.end())
         return;
-    Block& b = m_blocks[it->second];
-    if (idle(b))
-        reset(b);
+    if (idle(it->second))
+        reset(it->second);
     else
-        b.dropWhenIdle = true;
+        m_blocks[it->second].dropWhenIdle = true;
 }
 
 void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
@@ -207,9 +211,10 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
     const auto slot = static_cast<std::uint32_t>((flow.cookie >> 16) & 0xffffffu);
     const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffffu);
     Block& b = m_blocks[slot];
-    if (const int i = b.arrivals.arrive(b.system, tag); i >= 0 && flow.bytes > 0) {
+    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
+    if (const int i = b.arrivals.arrive(shape, tag); i >= 0 && flow.bytes > 0) {
         MessageRecord record = recordOf(flow, m_network.routing());
-        record.kind = static_cast<std::uint8_t>(m_firstKind + b.system.message(i).type);
+        record.kind = static_cast<std::uint8_t>(m_firstKind + shape.message(i).type);
         record.blockCount = 1;
         m_recorder.add(record);
     }
@@ -218,16 +223,17 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
 
 void PoolCoherence::checkFinished() const
 {
-    for (const Block& b : m_blocks)
-        for (const auto& jobs : b.jobs)
+    for (std::uint32_t slot = 0; slot < m_blocks.size(); ++slot)
+        for (const auto& jobs : m_blocks[slot].jobs)
             if (!jobs.empty())
-                fail(b, "the event queue is empty but a load or store still waits on the protocol (deadlock)");
+                fail(slot, "the event queue is empty but a load or store still waits on the protocol (deadlock)");
 }
 
-void PoolCoherence::fail(const Block& block, const std::string& what) const
+void PoolCoherence::fail(std::uint32_t slot, const std::string& what) const
 {
     throw std::runtime_error(fmt::format("coherence invariant violated under {} for prefix-pool block {}: {} [{}]",
-                                         m_protocol.name, block.hash, what, describeStates(block.system)));
+                                         m_protocol.name, m_blocks[slot].hash, what,
+                                         describeStates(m_protocolBlocks.shape(slot))));
 }
 
 } // namespace coh::core

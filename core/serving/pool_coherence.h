@@ -1,10 +1,10 @@
 #pragma once
-// The prefix pool's blocks under a tier protocol (coherence.tiers): one BlockSystem per pool block, its caches
-// the prefill instances, its directory and memory at the pool's node. A load is a Load op and then an Evict
+// The prefix pool's blocks under a tier protocol (coherence.tiers): a BlockSet with one block per pool block,
+// its caches the prefill instances, its directory and memory at the pool's node. A load is a Load op and then an Evict
 // (the instance drops its replica once its prefill has the KV), a store a Store op and then an Evict (the block
 // goes home to the pool). Every message the table sends is a flow between the nodes; the invariants are
 // checked after every step and a violation fails the run.
-#include "core/coherence/block_system.h"
+#include "core/coherence/block_set.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/message_arrivals.h"
 #include "core/engine/run_result.h"
@@ -53,8 +53,7 @@ class PoolCoherence {
         Job job = Job::Load;
         std::uint32_t request = 0;
     };
-    struct Block {
-        coherence::BlockSystem system;
+    struct Block { // the protocol state is m_protocolBlocks' block of the same index
         std::uint32_t hash = 0;
         MessageArrivals arrivals;
         // Per cache: jobs in order (the front is running), and whether the running one is at its Evict.
@@ -70,11 +69,11 @@ class PoolCoherence {
     void enqueue(std::uint32_t hash, std::uint8_t cache, Pending job);
     void pump(std::uint32_t slot);
     bool tryIssue(std::uint32_t slot, std::uint8_t cache);
-    void afterStep(std::uint32_t slot, const coherence::StepResult& step);
+    void afterStep(std::uint32_t slot, const coherence::CheckedStep& step);
     void finishJob(std::uint32_t slot, std::uint8_t cache);
-    bool idle(const Block& block) const;
-    void reset(Block& block);
-    [[noreturn]] void fail(const Block& block, const std::string& what) const;
+    bool idle(std::uint32_t slot) const;
+    void reset(std::uint32_t slot);
+    [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
 
     const coherence::Protocol& m_protocol;
     FlowNetwork& m_network;
@@ -86,6 +85,7 @@ class PoolCoherence {
     std::uint8_t m_firstKind;
     PoolCoherenceListener& m_listener;
     std::deque<Block> m_blocks; // a deque: blocks never move, and a job queue is costly to move
+    coherence::BlockSet m_protocolBlocks;
     std::unordered_map<std::uint32_t, std::uint32_t> m_slots; // hash -> index into m_blocks
     std::vector<MessageKindStats> m_kinds;
 };

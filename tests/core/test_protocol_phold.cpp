@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace coh::core::coherence {
 namespace {
@@ -46,18 +48,96 @@ TEST(ProtocolPhold, EveryCorrectProtocolStepsWithoutViolationOrDeadlock)
     }
 }
 
+struct FinishedRun {
+    ProtocolPholdStats stats;
+    std::uint64_t digest = 0;
+    std::vector<BlockSystem> blocks;
+};
+
+FinishedRun runWith(const Protocol& protocol, int caches, ProtocolExecutor executor,
+                    std::size_t automatonStates = kDefaultAutomatonStates)
+{
+    const PholdConfig config = smallConfig();
+    Simulator sim;
+    ProtocolPhold model(sim, config, protocol, caches, executor, automatonStates);
+    model.start();
+    sim.run(model, model.end());
+    FinishedRun run{model.stats(), model.phold().digest(), {}};
+    for (std::uint32_t lp = 0; lp < config.lps; ++lp)
+        run.blocks.push_back(model.block(lp));
+    return run;
+}
+
+TEST(ProtocolPhold, TheAutomatonTakesTheInterpretersStepsInEveryProtocol)
+{
+    for (const Protocol& protocol : allProtocols()) {
+        if (protocol.bugHunt)
+            continue;
+        for (int caches : {2, 3, 5}) {
+            const FinishedRun a = runWith(protocol, caches, ProtocolExecutor::Interpreter);
+            const FinishedRun b = runWith(protocol, caches, ProtocolExecutor::Automaton);
+            const std::string what = protocol.name + " x" + std::to_string(caches);
+            EXPECT_EQ(a.digest, b.digest) << what;
+            EXPECT_EQ(a.stats.delivered, b.stats.delivered) << what;
+            EXPECT_EQ(a.stats.issued, b.stats.issued) << what;
+            EXPECT_EQ(a.stats.stalled, b.stats.stalled) << what;
+            EXPECT_EQ(a.stats.sent, b.stats.sent) << what;
+            EXPECT_EQ(a.stats.automatonStates, 0u) << what;
+            EXPECT_GT(b.stats.automatonStates, 1u) << what;
+            // Fewer distinct steps than steps: the automaton looked the rest up.
+            EXPECT_LT(b.stats.automatonTransitions, b.stats.delivered + b.stats.issued) << what;
+            for (std::size_t lp = 0; lp < a.blocks.size(); ++lp) {
+                const BlockSystem& x = a.blocks[lp];
+                const BlockSystem& y = b.blocks[lp];
+                EXPECT_EQ(x.latest(), y.latest()) << what << " LP " << lp;
+                EXPECT_EQ(x.directory().memory, y.directory().memory) << what << " LP " << lp;
+                EXPECT_EQ(x.directory().state, y.directory().state) << what << " LP " << lp;
+                ASSERT_EQ(x.messageCount(), y.messageCount()) << what << " LP " << lp;
+                for (int c = 0; c < caches; ++c)
+                    EXPECT_EQ(x.line(c).state, y.line(c).state) << what << " LP " << lp << " P" << c;
+                for (int i = 0; i < x.messageCount(); ++i)
+                    EXPECT_EQ(x.message(i).type, y.message(i).type) << what << " LP " << lp;
+            }
+        }
+    }
+}
+
+TEST(ProtocolPhold, AnAutomatonBeyondItsStateBudgetHandsTheBlocksToTheInterpreter)
+{
+    // 40 states is far fewer than MOESI at 4 caches reaches: the interpreter takes over mid-run, from the
+    // blocks the automaton held, and the run ends exactly as the interpreter's own run does.
+    const Protocol& protocol = findProtocol("moesi-directory");
+    const FinishedRun a = runWith(protocol, 4, ProtocolExecutor::Interpreter);
+    const FinishedRun b = runWith(protocol, 4, ProtocolExecutor::Automaton, 40);
+    EXPECT_TRUE(b.stats.automatonAbandoned);
+    EXPECT_EQ(b.stats.automatonStates, 41u);
+    EXPECT_EQ(a.digest, b.digest);
+    EXPECT_EQ(a.stats.delivered, b.stats.delivered);
+    EXPECT_EQ(a.stats.issued, b.stats.issued);
+    EXPECT_EQ(a.stats.sent, b.stats.sent);
+    for (std::size_t lp = 0; lp < a.blocks.size(); ++lp) {
+        EXPECT_EQ(a.blocks[lp].latest(), b.blocks[lp].latest()) << lp;
+        EXPECT_EQ(a.blocks[lp].messageCount(), b.blocks[lp].messageCount()) << lp;
+    }
+    const FinishedRun c = runWith(protocol, 4, ProtocolExecutor::Automaton);
+    EXPECT_FALSE(c.stats.automatonAbandoned);
+}
+
 TEST(ProtocolPhold, BrokenProtocolsAreCaught)
 {
-    // The missing invalidation lets a writer and a reader coexist: the run stops at the first such step.
-    try {
-        runProtocolPhold(smallConfig(), findProtocol("msi-directory-broken-noinv"), 3);
-        FAIL() << "the SWMR violation went unnoticed";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("SWMR"), std::string::npos) << e.what();
+    for (const ProtocolExecutor executor : {ProtocolExecutor::Interpreter, ProtocolExecutor::Automaton}) {
+        // The missing invalidation lets a writer and a reader coexist: the run stops at the first such step.
+        try {
+            runProtocolPhold(smallConfig(), findProtocol("msi-directory-broken-noinv"), 3, executor);
+            FAIL() << "the SWMR violation went unnoticed";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("SWMR"), std::string::npos) << e.what();
+        }
+        // The lost ack leaves requesters waiting forever: blocks end deadlocked.
+        const ProtocolPholdResult r =
+            runProtocolPhold(smallConfig(), findProtocol("msi-directory-broken-lostack"), 3, executor);
+        EXPECT_GT(r.stats.deadlocked, 0u);
     }
-    // The lost ack leaves requesters waiting forever: blocks end deadlocked.
-    const ProtocolPholdResult r = runProtocolPhold(smallConfig(), findProtocol("msi-directory-broken-lostack"), 3);
-    EXPECT_GT(r.stats.deadlocked, 0u);
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 #include "core/coherence/explorer.h"
 #include "core/coherence/table_markdown.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace coh::test {
@@ -53,7 +55,7 @@ TEST(ProtocolSealedLease, AfterSealingEachReaderPaysOneRequestAndOneResponseAndN
     const int readers = 5;
     const co::LabRun run = runOps("sealed-lease", readers + 1, "P0:W,P1:R,P2:R,P3:R,P4:R,P5:R,P0:R,P1:R,P3:R");
     for (int reader = 2; reader <= readers; ++reader) {
-        const std::string p = "P" + std::to_string(reader);
+        const std::string p = fmt::format("P{}", reader);
         const auto steps = opSteps(run, reader);
         EXPECT_EQ(sentBy(steps), (Strings{"Lease-Req " + p + "->Dir", "Lease-Grant Dir->" + p})) << p;
         EXPECT_EQ(cacheState(steps.back(), reader), "R");
