@@ -41,6 +41,7 @@ TEST(ProtocolMoesi, TheOwnersUpgradeNeedsNoData)
     EXPECT_EQ(sentBy(steps), (Strings{"GetM P0->Dir", "AckCount Dir->P0 acks=1", "Inv Dir->P1", "Inv-Ack P1->P0"}));
     EXPECT_EQ(steps[0].toState, "OM^AC");
     EXPECT_EQ(cacheState(steps.back(), 0), "M");
+    ASSERT_TRUE(steps.back().stored.has_value());
     EXPECT_EQ(*steps.back().stored, 2);
 }
 
