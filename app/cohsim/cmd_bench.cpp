@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <sys/resource.h>
 
@@ -35,9 +34,15 @@ struct BenchOptions {
     bool json = false;
     std::string protocol; // bench phold --protocol: the same PHOLD with the protocol layer in the loop
     int caches = 3;
-    core::coherence::ProtocolExecutor executor = core::coherence::ProtocolExecutor::Automaton;
+    std::string executorName = "automaton"; // bench phold --executor
     std::size_t automatonStates = core::coherence::kDefaultAutomatonStates;
 };
+
+core::coherence::ProtocolExecutor executor(const BenchOptions& options)
+{
+    return options.executorName == "interpreter" ? core::coherence::ProtocolExecutor::Interpreter
+                                                 : core::coherence::ProtocolExecutor::Automaton;
+}
 
 void benchPhold(const BenchOptions& options)
 {
@@ -70,7 +75,7 @@ void benchProtocolPhold(const BenchOptions& options)
         const core::PholdResult p = core::runPhold(options.phold);
         if (i == 0 || p.seconds < plain.seconds)
             plain = p;
-        const auto q = core::coherence::runProtocolPhold(options.phold, protocol, options.caches, options.executor,
+        const auto q = core::coherence::runProtocolPhold(options.phold, protocol, options.caches, executor(options),
                                                          options.automatonStates);
         if (i == 0 || q.loop.seconds < layered.loop.seconds)
             layered = q;
@@ -79,7 +84,7 @@ void benchProtocolPhold(const BenchOptions& options)
         layered.loop.eventsPerSecond() > 0 ? plain.eventsPerSecond() / layered.loop.eventsPerSecond() : 0;
     const bool sameEvents = plain.committed == layered.loop.committed && plain.digest == layered.loop.digest;
     const auto& st = layered.stats;
-    const bool automaton = options.executor == core::coherence::ProtocolExecutor::Automaton;
+    const bool automaton = executor(options) == core::coherence::ProtocolExecutor::Automaton;
     if (options.json) {
         const nlohmann::ordered_json out = {{"benchmark", "phold-protocol"},
                                             {"protocol", protocol.name},
@@ -173,14 +178,10 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::Range(1, core::coherence::kMaxCaches))
         ->capture_default_str();
     phold
-        ->add_option("--executor", options->executor,
+        ->add_option("--executor", options->executorName,
                      "With --protocol: run the tables through the automaton (each distinct step interpreted and "
                      "checked once, then looked up) or the interpreter (every step)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, core::coherence::ProtocolExecutor>{
-                {"automaton", core::coherence::ProtocolExecutor::Automaton},
-                {"interpreter", core::coherence::ProtocolExecutor::Interpreter}},
-            CLI::ignore_case))
+        ->check(CLI::IsMember({"automaton", "interpreter"}))
         ->capture_default_str();
     phold
         ->add_option("--automaton-states", options->automatonStates,

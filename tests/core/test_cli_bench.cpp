@@ -1,0 +1,54 @@
+// cohsim bench phold --protocol through the real binary: both executors take the same protocol steps on the
+// same PHOLD events, the JSON says which ran and how big the automaton grew, and a wrong executor is refused.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace coh::test {
+namespace {
+
+nlohmann::json benchJson(const std::string& args)
+{
+    const CliResult r = runCohsim("bench phold --lps 64 --end 20 --repeat 1 --json " + args, Stderr::Inherit);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    return nlohmann::json::parse(r.output, nullptr, false);
+}
+
+TEST(CliBench, BothExecutorsTakeTheSameStepsOnPholdsEvents)
+{
+    const nlohmann::json automaton = benchJson("--protocol moesi-directory");
+    const nlohmann::json interpreter = benchJson("--protocol moesi-directory --executor interpreter");
+    ASSERT_TRUE(automaton.is_object() && interpreter.is_object());
+    EXPECT_EQ(automaton["executor"], "automaton");
+    EXPECT_EQ(interpreter["executor"], "interpreter");
+    EXPECT_TRUE(automaton["same_events_as_plain"].get<bool>());
+    EXPECT_TRUE(interpreter["same_events_as_plain"].get<bool>());
+    for (const char* field : {"committed", "delivered", "issued", "stalled", "sent", "deadlocked_blocks"})
+        EXPECT_EQ(automaton[field], interpreter[field]) << field;
+    EXPECT_GT(automaton["automaton_states"].get<int>(), 1);
+    EXPECT_LT(automaton["automaton_transitions"].get<std::uint64_t>(),
+              automaton["delivered"].get<std::uint64_t>() + automaton["issued"].get<std::uint64_t>());
+    EXPECT_FALSE(automaton["automaton_abandoned"].get<bool>());
+    EXPECT_EQ(interpreter["automaton_states"], 0);
+}
+
+TEST(CliBench, AnAutomatonOverItsBudgetSaysTheInterpreterTookOver)
+{
+    const CliResult r = runCohsim(
+        "bench phold --lps 64 --end 20 --repeat 1 --protocol moesi-directory --caches 4 --automaton-states 30");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("outgrew its budget of 30 block states"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("invariants held"), std::string::npos) << r.output;
+}
+
+TEST(CliBench, AnUnknownExecutorIsRefusedNamingTheChoices)
+{
+    const CliResult r = runCohsim("bench phold --protocol msi-directory --executor jit");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.output.find("--executor"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("automaton"), std::string::npos) << r.output;
+}
+
+} // namespace
+} // namespace coh::test
