@@ -72,14 +72,16 @@ CheckedStep BlockAutomaton::interpret(AutomatonBlock& b, unsigned input)
                                                 static_cast<ProcessorOp>(input % kProcessorOps), s.nextVersion());
     CheckedStep out{r, Violation::None};
     out.result.value = add(r.value, b.base);
-    // A stalled step changes nothing, so it needs no check (the state was checked when it was reached).
-    if (r.status != StepStatus::Stalled) {
+    // A stalled step changes nothing, so it needs no check (the state was checked when it was reached). A
+    // violating step is not kept: it is interpreted, and reported, every time it is taken.
+    const bool stalled = r.status == StepStatus::Stalled;
+    if (!stalled) {
         out.violation = checkAfterStep(s, r);
         if (out.violation != Violation::None)
             return out;
     }
-    const Value shift = normalize(s);
-    const std::uint32_t next = r.status == StepStatus::Stalled ? b.state : intern(s);
+    const Value shift = stalled ? Value{0} : normalize(s);
+    const std::uint32_t next = stalled ? b.state : intern(s);
     if (input < m_inputs) {
         m_transitions.push_back(Transition{next, shift, r});
         m_rows[b.state * m_inputs + input] = static_cast<std::uint32_t>(m_transitions.size());
