@@ -44,14 +44,15 @@ std::uint32_t BlockAutomaton::intern(const BlockSystem& relative)
 {
     m_key.clear();
     encodeExactState(relative, m_key);
-    const auto [id, isNew] = m_index.insert(m_key);
-    if (!isNew)
-        return id;
-    if (m_index.size() > m_maxStates)
+    if (const auto known = m_index.find(m_key))
+        return *known;
+    // Refused before anything is stored, so the automaton stays whole for a caller that goes on.
+    if (m_index.size() >= m_maxStates)
         throw std::length_error(fmt::format(
             "{} at {} caches reached {} distinct block states, the automaton's limit; run it with the interpreter "
             "instead (cohsim bench phold --executor interpreter)",
             m_protocol->name, m_caches, m_maxStates));
+    const std::uint32_t id = m_index.insert(m_key).first;
     m_systems.push_back(relative);
     StateInfo info;
     info.messages = static_cast<std::uint8_t>(relative.messageCount());
@@ -71,7 +72,7 @@ CheckedStep BlockAutomaton::interpret(AutomatonBlock& b, unsigned input)
                                       : s.issue(static_cast<int>(input / kProcessorOps),
                                                 static_cast<ProcessorOp>(input % kProcessorOps), s.nextVersion());
     CheckedStep out{r, Violation::None};
-    out.result.value = add(r.value, b.base);
+    out.result.value = r.hasValue ? add(r.value, b.base) : Value{0};
     // A stalled step changes nothing, so it needs no check (the state was checked when it was reached). A
     // violating step is not kept: it is interpreted, and reported, every time it is taken.
     const bool stalled = r.status == StepStatus::Stalled;
@@ -84,7 +85,7 @@ CheckedStep BlockAutomaton::interpret(AutomatonBlock& b, unsigned input)
     const std::uint32_t next = stalled ? b.state : intern(s);
     if (input < m_inputs) {
         m_transitions.push_back(Transition{next, shift, r});
-        m_rows[b.state * m_inputs + input] = static_cast<std::uint32_t>(m_transitions.size());
+        m_rows[std::size_t{b.state} * m_inputs + input] = static_cast<std::uint32_t>(m_transitions.size());
     }
     b.state = next;
     b.base = add(b.base, shift);

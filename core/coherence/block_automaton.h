@@ -30,7 +30,7 @@ struct AutomatonBlock {
 
 // A step and the invariant verdict after it.
 struct CheckedStep {
-    StepResult result;                     // as BlockSystem would return it, value absolute
+    StepResult result;                     // as BlockSystem would return it (value absolute)
     Violation violation = Violation::None; // when not None the automaton's block did not move
 };
 
@@ -86,12 +86,12 @@ class BlockAutomaton {
 
     CheckedStep step(AutomatonBlock& b, unsigned input)
     {
-        const std::uint32_t t = input < m_inputs ? m_rows[b.state * m_inputs + input] : 0;
+        const std::uint32_t t = input < m_inputs ? m_rows[std::size_t{b.state} * m_inputs + input] : 0;
         if (t == 0) [[unlikely]]
             return interpret(b, input);
         const Transition& tr = m_transitions[t - 1];
         CheckedStep out{tr.result, Violation::None};
-        out.result.value = add(out.result.value, b.base);
+        out.result.value = add(tr.result.value, static_cast<Value>(b.base * tr.result.hasValue));
         b.state = tr.next;
         b.base = add(b.base, tr.shift);
         return out;

@@ -10,8 +10,9 @@ BlockSet::BlockSet(const Protocol& protocol, int caches, ProtocolExecutor execut
     , m_stateBudget(stateBudget)
 {
     // One step adds at most one state, so the budget check after each step comes before the automaton's limit.
-    if (executor == ProtocolExecutor::Automaton)
-        m_automaton = std::make_unique<BlockAutomaton>(protocol, caches, stateBudget + 1);
+    // No budget at all (the initial state is one) means the interpreter from the start.
+    if (executor == ProtocolExecutor::Automaton && stateBudget >= 1)
+        m_automaton = std::make_unique<BlockAutomaton>(protocol, caches, std::max(stateBudget, stateBudget + 1));
 }
 
 std::uint32_t BlockSet::add(std::size_t count)

@@ -36,7 +36,8 @@ class BlockSet {
     void reset(std::uint32_t block); // back to every controller initial, latest 0
 
     // Stores write BlockSystem::nextVersion(). A stalled step changes nothing and needs no check. After a
-    // violation the run must stop: failure() says what broke.
+    // violation the run must stop: failure() says what broke (the block is left as it was before the step
+    // under the automaton, as after it under the interpreter).
     CheckedStep issue(std::uint32_t block, int cache, ProcessorOp op)
     {
         if (m_automaton) [[likely]]
@@ -55,8 +56,10 @@ class BlockSet {
     // The last violation in words, naming the controllers' states and values after the step.
     const std::string& failure() const { return m_failure; }
 
-    // The block's controllers and messages as the interpreter holds them, except that under the automaton its
-    // values count from the latest write (latest() is 0). The reference lasts until the next step.
+    // The block's controllers and messages, for what is not a value: states, directory, messages in order.
+    // Under the automaton its values count from the block's latest write (its latest() is 0), under the
+    // interpreter they are absolute: compare a value only with the same shape's latest(), or use block() and
+    // latest(). The reference lasts until the next step of any block, add() or reset().
     const BlockSystem& shape(std::uint32_t block) const
     {
         return m_automaton ? m_automaton->shape(m_places[block]) : m_systems[block];

@@ -278,6 +278,7 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
     bool stored = false;
     bool loadMismatch = false;
     bool takesValue = false;
+    bool hasValue = false;
     Value value = 0;
     const Action* a = table.actions.data() + r.firstAction;
     const Action* const end = a + r.actionCount;
@@ -329,11 +330,13 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
                 fault = Fault::LoadWithoutData;
             loaded = true;
             value = line->value;
+            hasValue = true;
             loadMismatch = tooStale(value);
             break;
         case ActionKind::PerformStore:
             // Bounded staleness numbers versions itself, so a stale copy's distance from the latest is known.
             value = strong ? storeValue : nextVersion();
+            hasValue = true;
             line->value = value;
             line->dataValid = true;
             m_latest = value;
@@ -343,6 +346,7 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
         case ActionKind::PerformLoadAtHome:
             // The load's linearization point: it reads memory now, so memory must hold the latest write.
             value = m_dir.memory;
+            hasValue = true;
             loadMismatch = m_dir.memory != m_latest;
             break;
         case ActionKind::PerformStoreAtHome:
@@ -352,17 +356,20 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
             m_latest = msg.value;
             stored = true;
             value = msg.value;
+            hasValue = true;
             break;
         case ActionKind::CompleteLoad:
             if (!msg.hasData)
                 fault = Fault::NoMessageData;
             loaded = true;
             value = msg.value;
+            hasValue = true;
             break;
         case ActionKind::CompleteStore:
             // The home performed the store when it took the request; report the value it now holds.
             stored = true;
             value = m_latest;
+            hasValue = true;
             break;
         }
     }
@@ -392,6 +399,7 @@ StepResult BlockSystem::fire(bool atDirectory, std::uint8_t actor, Resolution r,
     result.firstSent = firstSent;
     result.sentCount = static_cast<std::uint8_t>(m_messageCount - firstSent);
     result.transition = r.transition;
+    result.hasValue = hasValue;
     result.value = value;
     return result;
 }

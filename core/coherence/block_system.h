@@ -63,6 +63,7 @@ struct StepResult {
     bool atDirectory = false;
     std::uint8_t actor = 0; // cache index, or kDirNode
     std::uint8_t event = 0;
+    bool hasValue = false; // `value` means something: the step loaded or stored (at a cache or the home)
     std::uint16_t transition = 0;
     std::uint8_t from = 0;
     std::uint8_t to = 0;
@@ -72,7 +73,7 @@ struct StepResult {
     bool stored = false;
     bool loadMismatch = false; // the load returned something other than the latest written value
     bool takesValue = false;   // the step used the move's storeValue (a store, or a store's value sent to the home)
-    Value value = 0;           // the value loaded or stored
+    Value value = 0;           // the value loaded or stored, else 0
 };
 
 // One step of the system: a processor op at a cache, or the delivery of in-flight message `index`.

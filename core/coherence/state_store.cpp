@@ -39,6 +39,14 @@ std::pair<std::uint32_t, bool> StateStore::insert(std::string_view state)
     return {id, true};
 }
 
+std::optional<std::uint32_t> StateStore::find(std::string_view state) const
+{
+    const std::size_t slot = slotFor(state, std::hash<std::string_view>{}(state));
+    if (m_slots[slot] == 0)
+        return std::nullopt;
+    return m_slots[slot] - 1;
+}
+
 void StateStore::grow()
 {
     std::vector<std::uint32_t> old(m_slots.size() * 2, 0);

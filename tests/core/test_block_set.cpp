@@ -94,5 +94,15 @@ TEST(BlockSet, HandsItsBlocksToTheInterpreterPastTheStateBudget)
     }
 }
 
+TEST(BlockSet, ABudgetOfNoStatesMeansTheInterpreterFromTheStart)
+{
+    BlockSet set(findProtocol("msi-directory"), 2, ProtocolExecutor::Automaton, 0);
+    set.add();
+    EXPECT_FALSE(set.automatonRunning());
+    EXPECT_EQ(set.issue(0, 0, ProcessorOp::Store).violation, Violation::None);
+    drain(set, 0);
+    EXPECT_EQ(set.latest(0), 1);
+}
+
 } // namespace
 } // namespace coh::core::coherence

@@ -1,5 +1,7 @@
 // PHOLD with the protocol layer in the loop: the same events as plain PHOLD, every protocol stepping cleanly,
 // and a broken protocol stopping the run.
+#include "block_compare.h"
+
 #include "core/coherence/protocol_phold.h"
 #include "core/coherence/protocol_registry.h"
 
@@ -86,18 +88,8 @@ TEST(ProtocolPhold, TheAutomatonTakesTheInterpretersStepsInEveryProtocol)
             EXPECT_GT(b.stats.automatonStates, 1u) << what;
             // Fewer distinct steps than steps: the automaton looked the rest up.
             EXPECT_LT(b.stats.automatonTransitions, b.stats.delivered + b.stats.issued) << what;
-            for (std::size_t lp = 0; lp < a.blocks.size(); ++lp) {
-                const BlockSystem& x = a.blocks[lp];
-                const BlockSystem& y = b.blocks[lp];
-                EXPECT_EQ(x.latest(), y.latest()) << what << " LP " << lp;
-                EXPECT_EQ(x.directory().memory, y.directory().memory) << what << " LP " << lp;
-                EXPECT_EQ(x.directory().state, y.directory().state) << what << " LP " << lp;
-                ASSERT_EQ(x.messageCount(), y.messageCount()) << what << " LP " << lp;
-                for (int c = 0; c < caches; ++c)
-                    EXPECT_EQ(x.line(c).state, y.line(c).state) << what << " LP " << lp << " P" << c;
-                for (int i = 0; i < x.messageCount(); ++i)
-                    EXPECT_EQ(x.message(i).type, y.message(i).type) << what << " LP " << lp;
-            }
+            for (std::size_t lp = 0; lp < a.blocks.size(); ++lp)
+                expectSameBlock(a.blocks[lp], b.blocks[lp], what + " LP " + std::to_string(lp));
         }
     }
 }
@@ -115,10 +107,8 @@ TEST(ProtocolPhold, AnAutomatonBeyondItsStateBudgetHandsTheBlocksToTheInterprete
     EXPECT_EQ(a.stats.delivered, b.stats.delivered);
     EXPECT_EQ(a.stats.issued, b.stats.issued);
     EXPECT_EQ(a.stats.sent, b.stats.sent);
-    for (std::size_t lp = 0; lp < a.blocks.size(); ++lp) {
-        EXPECT_EQ(a.blocks[lp].latest(), b.blocks[lp].latest()) << lp;
-        EXPECT_EQ(a.blocks[lp].messageCount(), b.blocks[lp].messageCount()) << lp;
-    }
+    for (std::size_t lp = 0; lp < a.blocks.size(); ++lp)
+        expectSameBlock(a.blocks[lp], b.blocks[lp], "LP " + std::to_string(lp));
     const FinishedRun c = runWith(protocol, 4, ProtocolExecutor::Automaton);
     EXPECT_FALSE(c.stats.automatonAbandoned);
 }
