@@ -20,23 +20,40 @@ BlockAutomaton::BlockAutomaton(const Protocol& protocol, int caches, std::size_t
     intern(BlockSystem(protocol, caches)); // state 0: everything initial, latest 0
 }
 
-Value BlockAutomaton::normalize(BlockSystem& s) const
+void BlockAutomaton::shiftValues(BlockSystem& s, Value delta) const
 {
-    const Value shift = s.latest();
-    const unsigned span = m_modulus == 0 ? 0x10000u : m_modulus;
-    auto relative = [&](Value v) { return static_cast<Value>((v + span - shift) % span); };
     for (int c = 0; c < m_caches; ++c) {
         CacheLine& line = s.mutableLine(c);
-        line.value = line.dataValid ? relative(line.value) : 0;
+        if (line.dataValid)
+            line.value = add(line.value, delta);
     }
-    s.mutableDirectory().memory = relative(s.directory().memory);
+    s.mutableDirectory().memory = add(s.directory().memory, delta);
     std::array<Message, kMaxMessages> messages{};
     for (int i = 0; i < s.messageCount(); ++i) {
         messages[i] = s.message(i);
-        messages[i].value = messages[i].hasData ? relative(messages[i].value) : 0;
+        if (messages[i].hasData)
+            messages[i].value = add(messages[i].value, delta);
     }
     s.setMessages(messages.data(), s.messageCount());
-    s.setLatest(0);
+    s.setLatest(add(s.latest(), delta));
+}
+
+Value BlockAutomaton::normalize(BlockSystem& s) const
+{
+    // Values nobody reads are cleared, so states that differ only there are one state.
+    for (int c = 0; c < m_caches; ++c)
+        if (!s.line(c).dataValid)
+            s.mutableLine(c).value = 0;
+    std::array<Message, kMaxMessages> messages{};
+    for (int i = 0; i < s.messageCount(); ++i) {
+        messages[i] = s.message(i);
+        if (!messages[i].hasData)
+            messages[i].value = 0;
+    }
+    s.setMessages(messages.data(), s.messageCount());
+    const Value shift = s.latest();
+    const unsigned span = m_modulus == 0 ? 0x10000u : m_modulus;
+    shiftValues(s, static_cast<Value>((span - shift) % span)); // minus the latest write: it becomes 0
     return shift;
 }
 
@@ -54,11 +71,7 @@ std::uint32_t BlockAutomaton::intern(const BlockSystem& relative)
             m_protocol->name, m_caches, m_maxStates));
     const std::uint32_t id = m_index.insert(m_key).first;
     m_systems.push_back(relative);
-    StateInfo info;
-    info.messages = static_cast<std::uint8_t>(relative.messageCount());
-    for (int i = 0; i < std::min(relative.messageCount(), 64); ++i)
-        info.deliverable |= relative.deliverable(i) ? std::uint64_t{1} << i : 0;
-    m_info.push_back(info);
+    m_deliverable.push_back(relative.deliverableMask());
     m_rows.resize(m_systems.size() * m_inputs, 0);
     return id;
 }
@@ -95,20 +108,7 @@ CheckedStep BlockAutomaton::interpret(AutomatonBlock& b, unsigned input)
 BlockSystem BlockAutomaton::materialize(AutomatonBlock b) const
 {
     BlockSystem s = m_systems[b.state];
-    for (int c = 0; c < m_caches; ++c) {
-        CacheLine& line = s.mutableLine(c);
-        if (line.dataValid)
-            line.value = add(line.value, b.base);
-    }
-    s.mutableDirectory().memory = add(s.directory().memory, b.base);
-    std::array<Message, kMaxMessages> messages{};
-    for (int i = 0; i < s.messageCount(); ++i) {
-        messages[i] = s.message(i);
-        if (messages[i].hasData)
-            messages[i].value = add(messages[i].value, b.base);
-    }
-    s.setMessages(messages.data(), s.messageCount());
-    s.setLatest(b.base);
+    shiftValues(s, b.base); // its latest write was 0
     return s;
 }
 

@@ -44,9 +44,9 @@ class BlockAutomaton {
     int caches() const { return m_caches; }
     AutomatonBlock initial() const { return {}; }
 
-    // Bit i: in-flight message i may be delivered (BlockSystem::deliverable), for i below 64.
-    std::uint64_t deliverable(AutomatonBlock b) const { return m_info[b.state].deliverable; }
-    int messageCount(AutomatonBlock b) const { return m_info[b.state].messages; }
+    // BlockSystem::deliverableMask() of the block's state, kept per state: the one field a step reads first.
+    std::uint64_t deliverable(AutomatonBlock b) const { return m_deliverable[b.state]; }
+    int messageCount(AutomatonBlock b) const { return shape(b).messageCount(); }
 
     CheckedStep issue(AutomatonBlock& b, int cache, ProcessorOp op)
     {
@@ -79,10 +79,6 @@ class BlockAutomaton {
         Value shift = 0;   // how far the latest write moved
         StepResult result; // value relative to the state's latest
     };
-    struct StateInfo {
-        std::uint64_t deliverable = 0;
-        std::uint8_t messages = 0;
-    };
 
     CheckedStep step(AutomatonBlock& b, unsigned input)
     {
@@ -104,6 +100,8 @@ class BlockAutomaton {
     CheckedStep interpret(AutomatonBlock& b, unsigned input);
     // Makes `s` relative to its latest write and returns that write (the shift).
     Value normalize(BlockSystem& s) const;
+    // Adds `delta` (in the version space) to every value a controller can read, and to the latest write.
+    void shiftValues(BlockSystem& s, Value delta) const;
     std::uint32_t intern(const BlockSystem& relative);
 
     const Protocol* m_protocol;
@@ -113,10 +111,10 @@ class BlockAutomaton {
     std::size_t m_maxStates;
     std::vector<std::uint32_t> m_rows; // [state * m_inputs + input]: transition index + 1, 0 = not yet taken
     std::vector<Transition> m_transitions;
-    std::vector<StateInfo> m_info;
-    std::vector<BlockSystem> m_systems; // each state, relative (latest 0)
-    StateStore m_index;                 // exact encoding -> state
-    std::string m_key;                  // scratch for encodings
+    std::vector<std::uint64_t> m_deliverable; // per state
+    std::vector<BlockSystem> m_systems;       // each state, relative (latest 0)
+    StateStore m_index;                       // exact encoding -> state
+    std::string m_key;                        // scratch for encodings
     std::size_t m_interpreted = 0;
 };
 

@@ -35,13 +35,7 @@ void BlockSet::reset(std::uint32_t block)
 
 std::uint64_t BlockSet::deliverable(std::uint32_t block) const
 {
-    if (m_automaton)
-        return m_automaton->deliverable(m_places[block]);
-    const BlockSystem& s = m_systems[block];
-    std::uint64_t ready = 0;
-    for (int i = 0; i < std::min(s.messageCount(), 64); ++i)
-        ready |= s.deliverable(i) ? std::uint64_t{1} << i : 0;
-    return ready;
+    return m_automaton ? m_automaton->deliverable(m_places[block]) : m_systems[block].deliverableMask();
 }
 
 BlockSystem BlockSet::block(std::uint32_t block) const

@@ -61,6 +61,15 @@ bool BlockSystem::deliverable(int i) const
     return true;
 }
 
+std::uint64_t BlockSystem::deliverableMask() const
+{
+    static_assert(kMaxMessages <= 64, "one bit per message in flight");
+    std::uint64_t ready = 0;
+    for (int i = 0; i < m_messageCount; ++i)
+        ready |= deliverable(i) ? std::uint64_t{1} << i : 0;
+    return ready;
+}
+
 Value BlockSystem::nextVersion() const
 {
     if (m_protocol->consistency == Consistency::Strong)

@@ -103,6 +103,8 @@ public:
 
     // A message may be delivered when its network is unordered or it is the oldest on its (src, dst) channel.
     bool deliverable(int i) const;
+    // Bit i: deliverable(i), for every message in flight (at most kMaxMessages = 64).
+    std::uint64_t deliverableMask() const;
     Resolution resolveOp(int cache, ProcessorOp op) const;
     Resolution resolveMessage(int i) const;
 

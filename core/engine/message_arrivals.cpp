@@ -18,7 +18,6 @@ int MessageArrivals::arrive(const coherence::BlockSystem& system, std::uint16_t 
 template <class Deliver>
 coherence::CheckedStep MessageArrivals::deliverFirst(const coherence::BlockSystem& shape, Deliver deliver)
 {
-    // One named result, returned on every path, so the step is built in the caller's storage, not copied out.
     coherence::CheckedStep step;
     step.result.status = coherence::StepStatus::Stalled;
     for (int i = 0; i < shape.messageCount(); ++i) {
