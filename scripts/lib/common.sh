@@ -5,18 +5,27 @@ COH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 COH_BUILD_DIR=${COH_BUILD_DIR:-$COH_ROOT/build}
 
 # Debian packages the build needs. Qt joins the list when the desktop app (ui/) is part of the tree.
+# Installs use --no-install-recommends, so every package a CMake config needs is named here, even when it is
+# only a Recommends of another: Qt6Charts' config needs Qt6OpenGL (libqt6opengl6-dev, a Recommends of
+# qt6-base-dev), and Qt6Gui's config looks for XKB (libxkbcommon-dev) and warns without it.
+# ../shared/tools/check-fresh-deps BUILD_DIR checks this list against what a configured build found.
 coh_packages() {
     echo cmake ninja-build g++ pkg-config \
         libboost-dev libboost-graph-dev nlohmann-json3-dev libfmt-dev libcli11-dev \
         libsqlite3-dev libsqlitecpp-dev libgtest-dev libbenchmark-dev rumur
     if [ -f "$COH_ROOT/ui/CMakeLists.txt" ]; then
-        echo qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev xvfb xauth
+        echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev xvfb xauth
     fi
 }
 
 coh_install_deps() {
+    coh_install_packages $(coh_packages)
+}
+
+# Installs the named Debian packages that are not installed yet (without Recommends).
+coh_install_packages() {
     local missing=()
-    for pkg in $(coh_packages); do
+    for pkg in "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
