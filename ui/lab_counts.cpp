@@ -40,7 +40,7 @@ QMap<QString, QString> labCounts(const co::Protocol& protocol, const co::LabRun&
             const int type = protocol.findMessage(m.kind);
             if (type >= 0)
                 ++roles[static_cast<std::size_t>(protocol.messages[static_cast<std::size_t>(type)].role)];
-            if (m.to == "Dir" && m.data)
+            if (m.to == co::homeName(protocol.home) && m.data)
                 ++dataToMemory;
         }
         if (step.directory.memory != memory)

@@ -132,7 +132,8 @@ QVariant LabStateTableModel::headerData(int section, Qt::Orientation orientation
     if (orientation == Qt::Vertical) {
         if (section < 0 || section >= m_rows)
             return {};
-        return isDirectoryRow(section) ? tr("Dir") : QStringLiteral("P%1").arg(section);
+        return isDirectoryRow(section) ? toQString(co::homeName(m_lab->protocol().home))
+                                       : QStringLiteral("P%1").arg(section);
     }
     switch (section) {
     case StateColumn:

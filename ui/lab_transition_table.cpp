@@ -92,7 +92,7 @@ void LabTransitionTable::highlight()
     const co::StepRecord& step = m_lab->current();
     if (m_lab->currentStep() == 0 || step.actor.empty())
         return;
-    const bool dir = step.actor == "Dir";
+    const bool dir = step.actor == co::homeName(m_lab->protocol().home);
     const co::ControllerTable& table = dir ? m_lab->protocol().directory : m_lab->protocol().cache;
     QTableWidget* widget = dir ? m_directory : m_cache;
     const int row = table.findState(step.fromState);

@@ -119,7 +119,8 @@ void SequenceChart::paintEvent(QPaintEvent*)
         const qreal x = lifelineX(l);
         p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
         p.drawLine(QPointF(x, kHeader), QPointF(x, bottom));
-        const QString name = l == m_lab->caches() ? tr("Dir") : QStringLiteral("P%1").arg(l);
+        const QString name =
+            l == m_lab->caches() ? toQString(co::homeName(m_lab->protocol().home)) : QStringLiteral("P%1").arg(l);
         QRectF box(x - 30, 6, 60, kHeader - 12);
         p.setPen(palette().color(QPalette::Text));
         p.setBrush(palette().color(QPalette::Button));

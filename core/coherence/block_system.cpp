@@ -97,10 +97,10 @@ bool BlockSystem::anyTransient() const
     return false;
 }
 
-std::uint16_t BlockSystem::guardTruths(const Message& m, const CacheLine* line) const
+std::uint32_t BlockSystem::guardTruths(const Message& m, const CacheLine* line) const
 {
-    auto holds = [](Guard g, bool b) { return static_cast<unsigned>(b) << static_cast<unsigned>(g); };
-    unsigned truths = holds(Guard::None, true);
+    auto holds = [](Guard g, bool b) { return static_cast<std::uint32_t>(b) << static_cast<unsigned>(g); };
+    std::uint32_t truths = holds(Guard::None, true);
     if (line) {
         const int acks = m.ackCount + line->acks;
         truths |= holds(Guard::AckCountZero, acks == 0) | holds(Guard::AckCountPositive, acks > 0) |
@@ -115,8 +115,24 @@ std::uint16_t BlockSystem::guardTruths(const Message& m, const CacheLine* line) 
                   holds(Guard::LastSharer, !others) | holds(Guard::NotLastSharer, others) |
                   holds(Guard::NoSharers, !any) | holds(Guard::HasSharers, any) |
                   holds(Guard::RequestorIsSharer, isSharer) | holds(Guard::RequestorNotSharer, !isSharer);
+        constexpr std::uint32_t copyGuards = (1u << static_cast<unsigned>(Guard::OtherCopy)) |
+                                             (1u << static_cast<unsigned>(Guard::NoOtherCopy)) |
+                                             (1u << static_cast<unsigned>(Guard::RequestorHasCopy)) |
+                                             (1u << static_cast<unsigned>(Guard::RequestorNoCopy));
+        // The bus's shared line: every cache drives it from its own state at the moment the bus orders this
+        // request. Only a bus asks, so a directory's arrivals skip the scan.
+        if (m_protocol->directory.compiled.guardsUsed & copyGuards) {
+            const std::uint8_t* flags = m_protocol->cache.compiled.stateFlags.data();
+            unsigned copies = 0;
+            for (int c = 0; c < m_caches; ++c)
+                copies |= static_cast<unsigned>((flags[m_lines[c].state] & kStateHoldsData) != 0) << c;
+            const bool other = (copies & ~static_cast<unsigned>(requestor)) != 0;
+            const bool own = (copies & requestor) != 0;
+            truths |= holds(Guard::OtherCopy, other) | holds(Guard::NoOtherCopy, !other) |
+                      holds(Guard::RequestorHasCopy, own) | holds(Guard::RequestorNoCopy, !own);
+        }
     }
-    return static_cast<std::uint16_t>(truths);
+    return truths;
 }
 
 namespace {
@@ -136,7 +152,7 @@ Resolution BlockSystem::classify(const ControllerTable& table, std::uint8_t stat
     const Dispatch& d = c.onTrigger(state, slot);
     if (d.kind != DispatchKind::Guarded) [[likely]]
         return resolution(d);
-    const std::uint16_t truths = guardTruths(m, line);
+    const std::uint32_t truths = guardTruths(m, line);
     const GuardedRange range = c.guardedBySlot[slot];
     for (int k = 0; k < range.count; ++k) {
         const GuardedEvent& candidate = c.guarded[range.first + k];

@@ -1,5 +1,5 @@
 #pragma once
-// One KV block under a directory protocol: every cache's copy state, the directory entry and the messages in
+// One KV block under a directory or bus protocol: every cache's copy state, the home's entry and the messages in
 // flight, with step functions that interpret the protocol tables. Fixed-size storage and no allocation per step,
 // so the serving simulator can run one instance per block and the explorer can copy it per successor.
 #include "core/coherence/protocol_table.h"
@@ -85,7 +85,7 @@ struct Move {
 };
 
 class BlockSystem {
-public:
+  public:
     // Every controller in its initial state, memory and the latest written value 0, nothing in flight.
     BlockSystem(const Protocol& protocol, int caches);
 
@@ -125,11 +125,11 @@ public:
     void setLatest(Value v) { m_latest = v; }
     void setMessages(const Message* messages, int count);
 
-private:
+  private:
     Resolution classify(const ControllerTable& table, std::uint8_t state, const Message& m,
                         const CacheLine* line) const;
     // Bit i set: Guard i holds for arrival `m` at the cache holding `line` (or at the directory when null).
-    std::uint16_t guardTruths(const Message& m, const CacheLine* line) const;
+    std::uint32_t guardTruths(const Message& m, const CacheLine* line) const;
     unsigned networkOf(std::uint8_t type) const
     {
         return ((m_networkBit0 >> type) & 1u) | (((m_networkBit1 >> type) & 1u) << 1);

@@ -9,9 +9,9 @@ namespace coh::core::coherence {
 
 namespace {
 
-std::uint16_t guardBit(Guard g)
+std::uint32_t guardBit(Guard g)
 {
-    return static_cast<std::uint16_t>(1u << static_cast<unsigned>(g));
+    return std::uint32_t{1} << static_cast<unsigned>(g);
 }
 
 std::uint8_t stateFlags(const StateInfo& s)
@@ -38,7 +38,7 @@ Dispatch dispatchFor(const ControllerTable& table, int state, int event)
             t.firstAction,        static_cast<std::uint16_t>(index)};
 }
 
-static_assert(static_cast<int>(Guard::RequestorNotSharer) < 16, "guard truths are a 16-bit set");
+static_assert(static_cast<int>(Guard::RequestorNoCopy) < 32, "guard truths are a 32-bit set");
 
 CompiledTable compileTable(const ControllerTable& table, const Protocol& protocol)
 {
@@ -60,8 +60,8 @@ CompiledTable compileTable(const ControllerTable& table, const Protocol& protoco
         for (int k = 0; k < range.count; ++k) {
             const std::uint8_t event = table.eventOrder[range.first + k];
             const EventInfo& info = table.events[event];
-            c.guarded[guarded++] = {static_cast<std::uint16_t>(guardBit(info.guards[0]) | guardBit(info.guards[1])),
-                                    event};
+            c.guarded[guarded++] = {guardBit(info.guards[0]) | guardBit(info.guards[1]), event};
+            c.guardsUsed |= guardBit(info.guards[0]) | guardBit(info.guards[1]);
         }
     }
 

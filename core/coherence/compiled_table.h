@@ -47,7 +47,7 @@ struct Dispatch {
 // A guarded event of a trigger. It is taken when every guard it names holds: (truths & need) == need, with
 // truths the bit set of guards holding for this arrival (bit i: Guard i; Guard::None always holds).
 struct GuardedEvent {
-    std::uint16_t need = 0;
+    std::uint32_t need = 0;
     std::uint8_t event = 0;
 };
 
@@ -61,6 +61,7 @@ struct CompiledTable {
     std::array<GuardedRange, kMaxSlots> guardedBySlot{};
     std::array<GuardedEvent, kMaxEvents> guarded{};
     std::array<std::uint8_t, kMaxStates> stateFlags{}; // kState* bits
+    std::uint32_t guardsUsed = 0; // bit i: some event guards on Guard i, so the interpreter evaluates only those
 
     const Dispatch& onTrigger(int state, int slot) const { return byTrigger[state * kMaxSlots + slot]; }
 };

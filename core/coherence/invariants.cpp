@@ -12,9 +12,9 @@ std::string cacheName(int c)
     return fmt::format("P{}", c);
 }
 
-std::string nodeName(std::uint8_t node)
+std::string nodeName(const Protocol& p, std::uint8_t node)
 {
-    return node == kDirNode ? "Dir" : cacheName(node);
+    return node == kDirNode ? homeName(p.home) : cacheName(node);
 }
 
 const char* faultText(Fault f)
@@ -161,7 +161,7 @@ std::string describeViolation(Violation v, const BlockSystem& after, const StepR
         return "no violation";
     case Violation::ProtocolError: {
         const ControllerTable& table = step && step->atDirectory ? p.directory : p.cache;
-        const std::string who = step ? nodeName(step->actor) : "?";
+        const std::string who = step ? nodeName(p, step->actor) : "?";
         const std::string state = step ? table.states[step->from].name : "?";
         if (!step)
             return "protocol error";
@@ -187,7 +187,7 @@ std::string describeViolation(Violation v, const BlockSystem& after, const StepR
     }
     case Violation::DataValue:
         return fmt::format("data-value violated: {} loaded {} but the latest write stored {}",
-                           step ? nodeName(step->actor) : "?", step ? step->value : 0, after.latest());
+                           step ? nodeName(p, step->actor) : "?", step ? step->value : 0, after.latest());
     case Violation::LostWrite:
         return fmt::format("lost write: the latest value {} is neither in memory ({}) nor in any valid copy or "
                            "in-flight data",

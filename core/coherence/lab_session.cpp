@@ -114,8 +114,9 @@ LabRun runLab(const Protocol& protocol, int caches, const std::vector<LabOp>& op
         const Resolution r = system.resolveOp(op.cache, op.op);
         if (r.status == StepStatus::Stalled) {
             // Only possible when a previous op never completed, which the loop below already reports.
-            run.error = fmt::format("{} cannot issue {} in state {}", nodeName(static_cast<std::uint8_t>(op.cache)),
-                                    processorOpName(op.op), protocol.cache.states[system.line(op.cache).state].name);
+            run.error =
+                fmt::format("{} cannot issue {} in state {}", nodeName(protocol, static_cast<std::uint8_t>(op.cache)),
+                            processorOpName(op.op), protocol.cache.states[system.line(op.cache).state].name);
             return run;
         }
         if (!step({false, static_cast<std::uint8_t>(op.cache), op.op, static_cast<Value>(version + 1)}))

@@ -1,7 +1,9 @@
-// MESI snooping on an ordered bus. The "directory" controller is the bus and memory: it orders one transaction at a
-// time, broadcasts every bus request to all other caches, and supplies the data from memory unless a cache owns the
-// block (E or M), in which case the owner flushes it. Every snooper answers the requestor, so each transaction
-// costs one message per cache: the price of not keeping a directory.
+// MESI snooping on an ordered bus (Illinois MESI). The home controller is the bus and memory: it orders one
+// transaction at a time, broadcasts every bus request to all other caches, and supplies the data from memory unless
+// a cache owns the block (E or M), in which case the owner flushes it. The bus keeps no sharer list: whether a read
+// miss may take E is the shared line, the wired-OR of the other caches' copies sampled when the bus orders the
+// BusRd (Guard::OtherCopy), so a copy dropped silently no longer counts. Every snooper answers the requestor, so
+// each transaction costs one message per cache: the price of not keeping a directory.
 #include "core/coherence/protocol_builders.h"
 
 namespace coh::core::coherence {
@@ -64,9 +66,10 @@ void addRequestorRows(TableBuilder& c)
     const char* early = "a snoop answer overtook the data; {self} counts it (negative until the data says how many)";
     c.on({"IS^AD", "IM^AD", "SM^AD"}, "Snoop-Ack", {decAcks}, "", early);
     c.on("IS^AD", "Data(ack=0)", {copyData, addAcks, load, unblock}, "S",
-         "the data arrives and every snooper has answered: {self} loads, keeps a shared copy and frees the bus");
+         "another cache holds a copy, so memory's data comes shared; every snooper has answered: {self} loads, keeps "
+         "a shared copy and frees the bus");
     c.on("IS^AD", "Data(ack>0)", {copyData, addAcks}, "IS^A",
-         "memory's data arrives; {self} still waits for snoop answers");
+         "memory's data arrives shared (another cache holds a copy); {self} still waits for snoop answers");
     c.on("IS^AD", "Flush(ack=0)", {copyData, addAcks, load, unblock}, "S",
          "the former owner's flush arrives and every snooper has answered: {self} loads, shares it and frees the bus");
     c.on("IS^AD", "Flush(ack>0)", {copyData, addAcks}, "IS^A",
@@ -74,12 +77,12 @@ void addRequestorRows(TableBuilder& c)
     c.on("IS^AD", "Exclusive-Data(ack=0)", {copyData, addAcks, load, unblock}, "E",
          "no other cache holds the block: {self} loads, keeps it exclusive (E) and frees the bus");
     c.on("IS^AD", "Exclusive-Data(ack>0)", {copyData, addAcks}, "IE^A",
-         "memory grants the block exclusively; {self} still waits for snoop answers");
+         "no other cache holds the block, so memory grants it exclusively; {self} still waits for snoop answers");
     c.on({"IS^A", "IE^A", "IM^A", "SM^A"}, "Snoop-Ack", {decAcks}, "", "{self} counts one more snoop answer");
     c.on("IS^A", "Last-Snoop-Ack", {decAcks, load, unblock}, "S",
          "the last snooper answered: {self} loads, keeps a shared copy and frees the bus");
     c.on("IE^A", "Last-Snoop-Ack", {decAcks, load, unblock}, "E",
-         "the last snooper answered and none holds the block: {self} loads, keeps it exclusive and frees the bus");
+         "the last snooper answered: {self} loads, keeps its exclusive copy (E) and frees the bus");
 
     // Writes: BusRdX from I, BusUpgr from S (which becomes a BusRdX at the bus if the copy was lost meanwhile).
     for (const char* data : {"Data", "Flush"}) {
@@ -124,7 +127,9 @@ void addSnoopRows(TableBuilder& c)
     c.on("E", "Store", {store}, "M", "{self} holds the only copy, so it writes silently: E becomes M");
     c.on("M", "Store", {store}, "", "{self} holds the only writable copy, so the store hits without a bus transaction");
     c.on("S", "Load", {load}, "", "{self} holds a readable copy, so the load hits");
-    c.on("S", "Evict", {}, "I", "{self} drops its clean shared copy silently: nobody tracks sharers on a bus");
+    c.on("S", "Evict", {}, "I",
+         "{self} drops its clean shared copy silently: the bus keeps no sharer list, and from now on this cache no "
+         "longer asserts the shared line");
     c.on("E", "Evict", {c.send("PutE", Target::Dir)}, "EI^A",
          "{self} drops its clean exclusive copy and tells the bus, which must supply the data from memory again");
     c.on("M", "Evict", {c.send("PutM", Target::Dir, DataSource::Cache)}, "MI^A",
@@ -143,18 +148,22 @@ void addSnoopRows(TableBuilder& c)
 
 void declareBus(TableBuilder& d)
 {
-    d.state("I", true, Permission::None, false, "no cache holds the block; memory supplies it");
-    d.state("S", true, Permission::None, false,
-            "caches may hold shared copies (dropped silently); memory is up to date");
-    d.state("EM", true, Permission::None, false, "one cache (the owner) holds it in E or M; it will flush on a snoop");
-    d.state("S^U", false, Permission::None, false, "a read is being served; waiting for the requestor's Unblock");
-    d.state("EM^U", false, Permission::None, false, "a cache is becoming owner; waiting for its Unblock");
-    d.state("S^DU", false, Permission::None, false, "the owner is flushing to a reader; waiting for Flush and Unblock");
-    d.state("S^D", false, Permission::None, false, "the reader is done; waiting for the owner's Flush to memory");
-    d.event("BusRd", "BusRd");
+    // Named like the Primer's snooping memory controller (IorS): memory cannot tell I from S, since shared copies
+    // are dropped silently, only whether a cache owns the block (E or M) and must flush it.
+    d.state("IorS", true, Permission::None, false,
+            "no cache owns the block; caches may hold shared copies, which the bus does not track");
+    d.state("EorM", true, Permission::None, false, "one cache (the owner) holds it in E or M; it flushes on a snoop");
+    d.state("IorS^U", false, Permission::None, false, "a read is being served; waiting for the requestor's Unblock");
+    d.state("EorM^U", false, Permission::None, false, "a cache is becoming owner; waiting for its Unblock");
+    d.state("IorS^DU", false, Permission::None, false,
+            "the owner is flushing to a reader; waiting for the Flush and the Unblock");
+    d.state("IorS^D", false, Permission::None, false, "the reader is done; waiting for the owner's Flush to memory");
+    // The shared line is sampled when the bus orders the request: the copies held at that moment decide E or S.
+    d.event("BusRd-Shared", "BusRd", Guard::OtherCopy);
+    d.event("BusRd-Unshared", "BusRd", Guard::NoOtherCopy);
     d.event("BusRdX", "BusRdX");
-    d.event("BusUpgr-Sharer", "BusUpgr", Guard::RequestorIsSharer);
-    d.event("BusUpgr-NonSharer", "BusUpgr", Guard::RequestorNotSharer);
+    d.event("BusUpgr-Holder", "BusUpgr", Guard::RequestorHasCopy);
+    d.event("BusUpgr-NonHolder", "BusUpgr", Guard::RequestorNoCopy);
     d.event("PutM-Owner", "PutM", Guard::FromOwner);
     d.event("PutM-NonOwner", "PutM", Guard::NotFromOwner);
     d.event("PutE-Owner", "PutE", Guard::FromOwner);
@@ -179,44 +188,49 @@ void addBusRows(TableBuilder& d)
     const char* ownedWrite = "{req} wants to write a block {owner} owns: every other cache snoops the request, the "
                              "owner flushes the data to {req}, and {req} becomes the owner";
 
-    d.on("I", "BusRd",
+    d.on("IorS", "BusRd-Unshared",
          {d.send("Exclusive-Data", Target::Requestor, DataSource::Memory, AckSource::AllExceptRequestor), snoopRd,
           setOwnerToReq},
-         "EM^U",
-         "{req} reads a block no cache holds: memory grants it exclusively, and every other cache still snoops the "
-         "BusRd and answers");
-    d.on({"I", "S"}, "BusRdX", {memData, snoopRdX, clearSharers, setOwnerToReq}, "EM^U", rdx);
-    d.on({"I", "S"}, "BusUpgr-NonSharer", {memData, snoopRdX, clearSharers, setOwnerToReq}, "EM^U",
-         "{req} lost its copy before its upgrade was ordered, so the bus serves it as a BusRdX from memory");
-    d.on("S", "BusRd", {memData, snoopRd, addReqToSharers}, "S^U",
-         "{req} reads a shared block: memory supplies it and every other cache snoops the BusRd and answers");
-    d.on("S", "BusUpgr-Sharer",
+         "EorM^U",
+         "{req} reads a block no other cache holds (the shared line stays low): memory grants it exclusively (E), "
+         "and every other cache still snoops the BusRd and answers");
+    d.on("IorS", "BusRd-Shared", {memData, snoopRd}, "IorS^U",
+         "{req} reads a block another cache holds (the shared line is asserted): memory supplies a shared copy, and "
+         "every other cache snoops the BusRd and answers");
+    d.on("IorS", "BusRdX", {memData, snoopRdX, setOwnerToReq}, "EorM^U", rdx);
+    d.on("IorS", "BusUpgr-Holder",
          {d.send("Upgr-Ack", Target::Requestor, DataSource::None, AckSource::AllExceptRequestor),
-          d.send("Snoop-Upgr", Target::AllExceptRequestor), clearSharers, setOwnerToReq},
-         "EM^U",
+          d.send("Snoop-Upgr", Target::AllExceptRequestor), setOwnerToReq},
+         "EorM^U",
          "{req} upgrades its shared copy: no data moves, every other cache snoops the BusUpgr and drops its copy");
-    d.on("EM", "BusRd", {ownedRd, addReqToSharers, addOwnerToSharers, clearOwner}, "S^DU",
+    d.on("IorS", "BusUpgr-NonHolder", {memData, snoopRdX, setOwnerToReq}, "EorM^U",
+         "{req} lost its copy before its upgrade was ordered, so the bus serves it as a BusRdX from memory");
+    // The owner's copy asserts the shared line, so a BusRd of an owned block is always BusRd-Shared, and only a
+    // cache that lost its copy to the owner's write can still have an upgrade queued.
+    d.on("EorM", "BusRd-Shared", {ownedRd, clearOwner}, "IorS^DU",
          "{req} reads a block {owner} owns: every other cache snoops the BusRd, and the owner flushes the data to "
          "{req} and to memory");
-    d.on("EM", "BusRdX", {ownedRdX, setOwnerToReq}, "EM^U", ownedWrite);
-    d.on("EM", "BusUpgr-NonSharer", {ownedRdX, setOwnerToReq}, "EM^U", ownedWrite);
-    d.on("EM", "PutM-Owner", {writeMemory, clearOwner, putAck}, "I",
+    d.on("EorM", "BusRdX", {ownedRdX, setOwnerToReq}, "EorM^U", ownedWrite);
+    d.on("EorM", "BusUpgr-NonHolder", {ownedRdX, setOwnerToReq}, "EorM^U", ownedWrite);
+    d.on("EorM", "PutM-Owner", {writeMemory, clearOwner, putAck}, "IorS",
          "{req}, the owner, writes the block back: memory is up to date and no cache holds it");
-    d.on("EM", "PutE-Owner", {clearOwner, putAck}, "I", "{req}, the owner, drops its clean copy");
-    d.on({"I", "S", "EM"}, "PutM-NonOwner", {putAck}, "",
+    d.on("EorM", "PutE-Owner", {clearOwner, putAck}, "IorS", "{req}, the owner, drops its clean copy");
+    d.on({"IorS", "EorM"}, "PutM-NonOwner", {putAck}, "",
          "a stale PutM from {req}, which flushed the block to a snooped request first; the bus just acks it");
-    d.on({"I", "S", "EM"}, "PutE-NonOwner", {putAck}, "",
+    d.on({"IorS", "EorM"}, "PutE-NonOwner", {putAck}, "",
          "a stale PutE from {req}, which flushed the block to a snooped request first; the bus just acks it");
 
-    d.stall({"S^U", "EM^U", "S^DU", "S^D"},
-            {"BusRd", "BusRdX", "BusUpgr-Sharer", "BusUpgr-NonSharer", "PutM-Owner", "PutM-NonOwner", "PutE-Owner",
-             "PutE-NonOwner"},
+    d.stall({"IorS^U", "EorM^U", "IorS^DU", "IorS^D"},
+            {"BusRd-Shared", "BusRd-Unshared", "BusRdX", "BusUpgr-Holder", "BusUpgr-NonHolder", "PutM-Owner",
+             "PutM-NonOwner", "PutE-Owner", "PutE-NonOwner"},
             "the bus serves one transaction at a time; the request waits until this one is done");
-    d.on("S^U", "Unblock", {}, "S", "the reader has its data and every answer; the bus is free");
-    d.on("EM^U", "Unblock", {}, "EM", "the new owner has its data and every answer; the bus is free");
-    d.on("S^DU", "Flush", {writeMemory}, "S^U", "the former owner's flush updates memory; the reader is not done yet");
-    d.on("S^DU", "Unblock", {}, "S^D", "the reader is done; the former owner's flush to memory is still on its way");
-    d.on("S^D", "Flush", {writeMemory}, "S", "the former owner's flush updates memory; the bus is free");
+    d.on("IorS^U", "Unblock", {}, "IorS", "the reader has its data and every answer; the bus is free");
+    d.on("EorM^U", "Unblock", {}, "EorM", "the new owner has its data and every answer; the bus is free");
+    d.on("IorS^DU", "Flush", {writeMemory}, "IorS^U",
+         "the former owner's flush updates memory; the reader is not done yet");
+    d.on("IorS^DU", "Unblock", {}, "IorS^D",
+         "the reader is done; the former owner's flush to memory is still on its way");
+    d.on("IorS^D", "Flush", {writeMemory}, "IorS", "the former owner's flush updates memory; the bus is free");
 }
 
 } // namespace
@@ -225,12 +239,15 @@ Protocol buildMesiSnooping()
 {
     Protocol p;
     p.name = "mesi-snooping";
+    p.home = Home::Bus;
     p.title = "MESI snooping on an ordered bus (BusRd, BusRdX, BusUpgr, Flush)";
     p.summary = "No directory: the bus orders one transaction at a time and broadcasts each bus request (BusRd, "
                 "BusRdX, BusUpgr) to every other cache, which snoops it and answers the requestor: a Snoop-Ack, "
                 "and a Flush of the data from the owner (E or M). Memory supplies the data when no cache owns the "
-                "block, exclusively (E) when no cache holds it. Shared copies are dropped silently; the requestor "
-                "frees the bus with an Unblock once it has the data and every answer.";
+                "block, exclusively (E) when no other cache holds a copy: the shared line, sampled from the caches' "
+                "states when the bus orders the read, as in Illinois MESI. The bus keeps no sharer list, so shared "
+                "copies are dropped silently; the requestor frees the bus with an Unblock once it has the data and "
+                "every answer.";
     p.whenToPick = "Pick it for a handful of caches on a shared medium where a broadcast costs no more than a "
                    "message: no directory state and no indirection, since the owner answers the requestor "
                    "directly. Every transaction costs a snoop and an answer per cache, so traffic grows with the "
@@ -266,7 +283,7 @@ Protocol buildMesiSnooping()
     TableBuilder d(p, true);
     declareBus(d);
     addBusRows(d);
-    p.directory = d.build("I");
+    p.directory = d.build("IorS");
     return p;
 }
 

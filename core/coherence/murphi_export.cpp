@@ -83,7 +83,7 @@ void MurphiFrame::writeHeader()
     lines({"-- Mirrors the C++ interpreter (core/coherence/block_system.cpp) and the explorer's canonical state",
            "-- encoding, so a clean protocol gives the same state count as `cohsim verify`. Check it with Rumur:",
            "--   rumur --output model.c model.m && cc -O2 -mcx16 model.c -lpthread -o model && ./model",
-           "-- Names: caches are nodes 0..NCACHES-1, the directory is node DIR (= NCACHES)."});
+           "-- Names: caches are nodes 0..NCACHES-1, the home (directory or bus) is node DIR (= NCACHES)."});
     for (std::size_t m = 0; m < m_protocol.messages.size(); ++m) {
         const MessageType& type = m_protocol.messages[m];
         line(0, fmt::format("--   message {} = {} ({} network{}{})", m_names.message(static_cast<int>(m)), type.name,

@@ -109,6 +109,14 @@ std::string MurphiTableWriter::guardExpr(Guard g) const
         return "dir.sharers[m.req]";
     case Guard::RequestorNotSharer:
         return "!dir.sharers[m.req]";
+    case Guard::OtherCopy:
+        return "otherCopy(m.req)";
+    case Guard::NoOtherCopy:
+        return "!otherCopy(m.req)";
+    case Guard::RequestorHasCopy:
+        return "copyAt(m.req)";
+    case Guard::RequestorNoCopy:
+        return "!copyAt(m.req)";
     }
     throw std::logic_error("murphi export: unknown guard");
 }
@@ -142,6 +150,7 @@ void MurphiTableWriter::writeFunctions()
         line(0, "");
     }
 
+    writeCopies();
     writeClassify(false);
     writeClassify(true);
     writePredicate(false, "cacheStalls", Entries::Stall);
@@ -164,6 +173,32 @@ void MurphiTableWriter::writeFunctions()
 
     writeStep(false);
     writeStep(true);
+}
+
+void MurphiTableWriter::writeCopies()
+{
+    std::vector<std::string> holding;
+    for (std::size_t s = 0; s < m_protocol.cache.states.size(); ++s)
+        if (m_protocol.cache.states[s].holdsData)
+            holding.push_back(m_names.state(false, static_cast<int>(s)));
+    line(0, "-- The cache states that keep a copy: what each cache drives onto a bus's shared line.");
+    line(0, "function holdsCopy(s: CacheState): boolean;");
+    line(0, "begin");
+    line(1, "return " + anyOf("s", holding) + ";");
+    line(0, "end;");
+    line(0, "");
+    line(0, "-- The shared line as the bus samples it when it orders node n's request (OtherCopy), and n's own copy.");
+    line(0, "function otherCopy(n: NodeId): boolean;");
+    line(0, "begin");
+    line(1, "return exists k: CacheId do k != n & holdsCopy(cache[k].state) end;");
+    line(0, "end;");
+    line(0, "");
+    line(0, "function copyAt(n: NodeId): boolean;");
+    line(0, "begin");
+    line(1, "if n = DIR then return false end;");
+    line(1, "return holdsCopy(cache[n].state);");
+    line(0, "end;");
+    line(0, "");
 }
 
 void MurphiTableWriter::writeClassify(bool directory)
@@ -421,7 +456,8 @@ void MurphiTableWriter::writeRules()
 void MurphiTableWriter::writeOpRule()
 {
     // One rule for all three ops, for the same reason as the single delivery rule; `e` names the op in traces.
-    line(0, "-- A processor op at any cache whose state has a Fire entry for it (Stall and undefined entries leave the");
+    line(0,
+         "-- A processor op at any cache whose state has a Fire entry for it (Stall and undefined entries leave the");
     line(0, "-- op unissued, as in the explorer); a store explores both values.");
     line(0, "ruleset c: CacheId; e: CacheEvent; v: Value do");
     line(1, "rule \"issue\"");

@@ -15,14 +15,15 @@ namespace coh::core::coherence {
 void appendMurphiLine(std::string& out, int indent, std::string_view text);
 
 class MurphiTableWriter {
-public:
+  public:
     MurphiTableWriter(const Protocol& protocol, const MurphiNames& names, std::string& out);
 
     void writeFunctions(); // classification, predicates, step procedures
     void writeRules();
 
-private:
+  private:
     void line(int indent, std::string_view text) { appendMurphiLine(m_out, indent, text); }
+    void writeCopies(); // the caches' copies, which a bus's guards sample
     void writeClassify(bool directory);
     enum class Entries { Stall, Store, OpFire }; // Store: Fire entries that use the store value
     void writePredicate(bool directory, const std::string& name, Entries which);

@@ -94,6 +94,25 @@ const char* guardName(Guard g)
         return "RequestorIsSharer";
     case Guard::RequestorNotSharer:
         return "RequestorNotSharer";
+    case Guard::OtherCopy:
+        return "OtherCopy";
+    case Guard::NoOtherCopy:
+        return "NoOtherCopy";
+    case Guard::RequestorHasCopy:
+        return "RequestorHasCopy";
+    case Guard::RequestorNoCopy:
+        return "RequestorNoCopy";
+    }
+    return "?";
+}
+
+const char* homeName(Home h)
+{
+    switch (h) {
+    case Home::Directory:
+        return "Dir";
+    case Home::Bus:
+        return "Bus";
     }
     return "?";
 }

@@ -25,7 +25,7 @@ enum class VirtualNetwork : std::uint8_t { Request, Forward, Response };
 inline constexpr int kVirtualNetworks = 3;
 
 // Guards refine a trigger into events; all guards of an event must hold. Evaluated against the receiving
-// controller (acks at a cache; owner and sharers at the directory) and the message.
+// controller (acks at a cache; owner and sharers at a directory; the caches' copies at a bus) and the message.
 enum class Guard : std::uint8_t {
     None,
     AckCountZero,     // cache: message ack count + acks already counted == 0
@@ -40,6 +40,12 @@ enum class Guard : std::uint8_t {
     HasSharers,
     RequestorIsSharer, // directory: the requestor is in the sharer set
     RequestorNotSharer,
+    // A bus keeps no sharer set: its caches drive a wired-OR line from their states, which the bus samples when
+    // it orders the transaction. A copy is a cache state that holds data (StateInfo::holdsData).
+    OtherCopy,        // bus: some cache other than the requestor holds a copy (the shared line is asserted)
+    NoOtherCopy,      // bus: no other cache does
+    RequestorHasCopy, // bus: the requestor still holds its copy (no earlier transaction invalidated it)
+    RequestorNoCopy,
 };
 
 enum class ActionKind : std::uint8_t {
@@ -165,12 +171,19 @@ struct ControllerTable {
 // replicas lag it by at most stalenessBound versions; values are then versions mod stalenessBound + 2.
 enum class Consistency : std::uint8_t { Strong, BoundedStaleness };
 
+// What the home controller is. A directory records the sharers and the owner. A snooping bus, with memory behind
+// it, records at most the owner: who else holds the block it learns from the shared line (Guard::OtherCopy), so
+// its table may not use the sharer set, and a directory's may not read the caches' copies.
+enum class Home : std::uint8_t { Directory, Bus };
+
 struct Protocol {
     std::string name;       // registry key, e.g. "msi-directory"
     std::string title;      // "MSI directory protocol (Primer Tables 8.1/8.2)"
     std::string summary;    // one paragraph
     std::string whenToPick; // one paragraph
     bool bugHunt = false;   // deliberately broken, for exercising the explorer
+    // Set before the tables are built: TableBuilder checks their guards and actions against it.
+    Home home = Home::Directory;
     // Simulator mapping only: at the KV transfer decode acquires the open tail block with a Store (it will append
     // to it) instead of reading it, since a read would close the block to writes (sealed-lease).
     bool acquireTailForWrite = false;
@@ -191,6 +204,13 @@ const char* processorOpName(ProcessorOp op);
 const char* networkName(VirtualNetwork n);
 const char* guardName(Guard g);
 const char* messageRoleName(MessageRole r);
+// The home's node name in steps, messages and views: "Dir" for a directory, "Bus" for a snooping bus.
+const char* homeName(Home h);
+// Whether the home keeps a sharer set, which views then show (a bus keeps none).
+inline bool homeTracksSharers(Home h)
+{
+    return h == Home::Directory;
+}
 
 // Gives every message of `p` its role from the shared vocabulary of message names (Inv is an invalidation in
 // every protocol, PutM a write-back, ...). A name not in the vocabulary keeps Other, which a test forbids.

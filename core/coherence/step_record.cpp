@@ -7,10 +7,10 @@
 
 namespace coh::core::coherence {
 
-std::string nodeName(std::uint8_t node)
+std::string nodeName(const Protocol& protocol, std::uint8_t node)
 {
     if (node == kDirNode)
-        return "Dir";
+        return homeName(protocol.home);
     if (node == kNoNode)
         return "none";
     return fmt::format("P{}", node);
@@ -26,8 +26,8 @@ MessageView viewMessage(const BlockSystem& system, const Message& m)
 {
     MessageView v;
     v.kind = system.protocol().messages[m.type].name;
-    v.from = nodeName(m.src);
-    v.to = nodeName(m.dst);
+    v.from = nodeName(system.protocol(), m.src);
+    v.to = nodeName(system.protocol(), m.dst);
     if (m.hasData)
         v.data = m.value;
     v.ackCount = m.ackCount;
@@ -40,18 +40,20 @@ void snapshot(const BlockSystem& system, StepRecord& record)
     record.caches.clear();
     for (int c = 0; c < system.caches(); ++c) {
         const CacheLine& line = system.line(c);
-        CacheView view{nodeName(static_cast<std::uint8_t>(c)), p.cache.states[line.state].name, std::nullopt};
+        CacheView view{nodeName(p, static_cast<std::uint8_t>(c)), p.cache.states[line.state].name, std::nullopt};
         if (line.dataValid)
             view.data = line.value;
         record.caches.push_back(std::move(view));
     }
     const DirectoryEntry& dir = system.directory();
+    record.directory.name = homeName(p.home);
     record.directory.state = p.directory.states[dir.state].name;
+    record.directory.tracksSharers = homeTracksSharers(p.home);
     record.directory.sharers.clear();
     for (int c = 0; c < system.caches(); ++c)
         if (dir.sharers & (1u << c))
-            record.directory.sharers.push_back(nodeName(static_cast<std::uint8_t>(c)));
-    record.directory.owner = dir.owner == kNoNode ? "" : nodeName(dir.owner);
+            record.directory.sharers.push_back(nodeName(p, static_cast<std::uint8_t>(c)));
+    record.directory.owner = dir.owner == kNoNode ? "" : nodeName(p, dir.owner);
     record.directory.memory = dir.memory;
 }
 
@@ -71,14 +73,14 @@ std::string explainStep(const BlockSystem& before, const Move& move, const StepR
     std::string othersText;
     for (int c = 0; c < before.caches(); ++c)
         if (others & (1u << c))
-            appendItem(othersText, nodeName(static_cast<std::uint8_t>(c)));
+            appendItem(othersText, nodeName(p, static_cast<std::uint8_t>(c)));
     if (othersText.empty())
         othersText = "none";
 
     // "P0 has no copy, ..." needs no "P0: " in front; other sentences get the actor as a prefix.
     std::string out;
     if (!text.starts_with("{self}"))
-        out.append(nodeName(result.actor)).append(": ");
+        out.append(nodeName(p, result.actor)).append(": ");
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] != '{') {
             out += text[i];
@@ -91,13 +93,13 @@ std::string explainStep(const BlockSystem& before, const Move& move, const StepR
         }
         const std::string key = text.substr(i + 1, close - i - 1);
         if (key == "self")
-            out += nodeName(result.actor);
+            out += nodeName(p, result.actor);
         else if (key == "req")
-            out += nodeName(requestor);
+            out += nodeName(p, requestor);
         else if (key == "src")
-            out += nodeName(src);
+            out += nodeName(p, src);
         else if (key == "owner")
-            out += nodeName(dir.owner);
+            out += nodeName(p, dir.owner);
         else if (key == "others")
             out += othersText;
         else if (key == "acks")
@@ -120,7 +122,7 @@ StepRecord recordStep(const BlockSystem& before, const Move& move, const StepRes
         r.message = viewMessage(before, before.message(move.index));
     else
         r.op = opLabel(move.index, move.op);
-    r.actor = nodeName(result.actor);
+    r.actor = nodeName(p, result.actor);
     r.event = result.status == StepStatus::Unclassified ? r.message->kind + " (no event matches)"
                                                         : table.events[result.event].name;
     r.fromState = table.states[result.from].name;

@@ -23,10 +23,13 @@ struct CacheView {
     std::optional<Value> data; // absent when the copy holds no valid data
 };
 
+// The home controller: a directory, or a snooping bus with its memory (homeName()).
 struct DirectoryView {
+    std::string name = "Dir"; // "Dir" or "Bus", as the home appears in messages and as an actor
     std::string state;
-    std::vector<std::string> sharers;
-    std::string owner; // empty: none
+    bool tracksSharers = true;        // false for a bus, which keeps no sharer list
+    std::vector<std::string> sharers; // empty when not tracked
+    std::string owner;                // empty: none
     Value memory = 0;
 };
 
@@ -35,7 +38,7 @@ struct StepRecord {
     int block = -1;                     // which block, when several are explored as a product
     std::string op;                     // "P0:R" for a processor op, empty for a delivery
     std::optional<MessageView> message; // the delivered message
-    std::string actor;                  // "P0" or "Dir"
+    std::string actor;                  // "P0", or the home: "Dir" (or "Bus")
     std::string event;
     std::string fromState;
     std::string toState;
@@ -47,7 +50,8 @@ struct StepRecord {
     std::optional<Value> stored;
 };
 
-std::string nodeName(std::uint8_t node);
+// "P0", or the home's name ("Dir", "Bus") for kDirNode.
+std::string nodeName(const Protocol& protocol, std::uint8_t node);
 // "P0:R", "P1:W", "P2:E".
 std::string opLabel(int cache, ProcessorOp op);
 MessageView viewMessage(const BlockSystem& system, const Message& m);

@@ -38,8 +38,10 @@ nlohmann::ordered_json stepToJson(const StepRecord& step)
             cache["data"] = *c.data;
         j["caches"].push_back(cache);
     }
+    // A bus keeps no sharer list: null, not an empty one.
     j["directory"] = {{"state", step.directory.state},
-                      {"sharers", step.directory.sharers},
+                      {"sharers", step.directory.tracksSharers ? nlohmann::ordered_json(step.directory.sharers)
+                                                               : nlohmann::ordered_json()},
                       {"owner", step.directory.owner.empty() ? nlohmann::ordered_json()
                                                              : nlohmann::ordered_json(step.directory.owner)},
                       {"memory", step.directory.memory}};
@@ -85,11 +87,15 @@ std::string stepToText(const StepRecord& step)
     for (const std::string& s : step.directory.sharers)
         appendItem(sharers, s, ",");
     const std::string owner = step.directory.owner.empty() ? "-" : step.directory.owner;
+    // A bus has no sharer list to show: who holds a copy is in the cache states on the same line.
+    const std::string home =
+        step.directory.tracksSharers
+            ? fmt::format("{}={} sharers={{{}}}", step.directory.name, step.directory.state, sharers)
+            : fmt::format("{}={}", step.directory.name, step.directory.state);
 
     std::string out = head + "\n";
     out += fmt::format("    sent: {}\n", sent.empty() ? "nothing" : sent);
-    out += fmt::format("    now:  {} | Dir={} sharers={{{}}} owner={} memory={}\n", caches, step.directory.state,
-                       sharers, owner, step.directory.memory);
+    out += fmt::format("    now:  {} | {} owner={} memory={}\n", caches, home, owner, step.directory.memory);
     if (!step.explanation.empty())
         out += "    why:  " + step.explanation + "\n";
     return out;

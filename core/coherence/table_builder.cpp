@@ -11,6 +11,26 @@ bool isCacheGuard(Guard g)
     return g == Guard::AckCountZero || g == Guard::AckCountPositive || g == Guard::LastAck || g == Guard::NotLastAck;
 }
 
+bool isSharerGuard(Guard g)
+{
+    return g == Guard::LastSharer || g == Guard::NotLastSharer || g == Guard::NoSharers || g == Guard::HasSharers ||
+           g == Guard::RequestorIsSharer || g == Guard::RequestorNotSharer;
+}
+
+bool isCopyGuard(Guard g)
+{
+    return g == Guard::OtherCopy || g == Guard::NoOtherCopy || g == Guard::RequestorHasCopy ||
+           g == Guard::RequestorNoCopy;
+}
+
+bool usesSharers(const Action& a)
+{
+    return a.kind == ActionKind::AddRequestorToSharers || a.kind == ActionKind::AddOwnerToSharers ||
+           a.kind == ActionKind::RemoveRequestorFromSharers || a.kind == ActionKind::ClearSharers ||
+           (a.kind == ActionKind::Send &&
+            (a.to == Target::SharersExceptRequestor || a.acks == AckSource::SharersExceptRequestor));
+}
+
 bool isMessageAction(ActionKind k)
 {
     return k == ActionKind::CopyDataFromMessage || k == ActionKind::AddAcksFromMessage ||
@@ -90,9 +110,15 @@ void TableBuilder::event(std::string name, const std::string& message, Guard g1,
         fail("event " + name + ": unknown message " + message);
     if (eventIndex(name) >= 0)
         fail("event " + name + " declared twice");
-    for (Guard g : {g1, g2})
+    const bool bus = m_protocol.home == Home::Bus;
+    for (Guard g : {g1, g2}) {
         if (g != Guard::None && isCacheGuard(g) == m_isDirectory)
             fail("event " + name + ": guard " + guardName(g) + " does not apply to this controller");
+        if (isSharerGuard(g) && bus)
+            fail("event " + name + ": guard " + guardName(g) + " reads a sharer set, which a bus does not keep");
+        if (isCopyGuard(g) && !bus)
+            fail("event " + name + ": guard " + guardName(g) + " samples the caches' copies, which only a bus sees");
+    }
     m_events.push_back({std::move(name), Trigger{true, static_cast<std::uint8_t>(type)}, {g1, g2}});
     for (auto& row : m_entries)
         row.emplace_back();
@@ -145,6 +171,8 @@ void TableBuilder::check(const std::string& state, const std::string& event, con
     for (const Action& a : e.actions) {
         if (m_isDirectory ? !isDirectoryAction(a.kind) : !isCacheAction(a.kind))
             fail(where + "action not available to this controller");
+        if (m_protocol.home == Home::Bus && usesSharers(a))
+            fail(where + "a bus keeps no sharer set (sample the shared line with Guard::OtherCopy instead)");
         if (!info.trigger.isMessage && isMessageAction(a.kind))
             fail(where + "a processor op carries no message to take data or acks from");
         if (a.kind != ActionKind::Send)

@@ -7,11 +7,11 @@ namespace coh::core::coherence {
 
 namespace {
 
-std::string targetText(Target t)
+std::string targetText(const Protocol& p, Target t)
 {
     switch (t) {
     case Target::Dir:
-        return "Dir";
+        return homeName(p.home);
     case Target::Requestor:
         return "Req";
     case Target::Owner:
@@ -42,7 +42,7 @@ std::string actionText(const Protocol& p, const Action& a)
                                                                  : "acks",
                        ",");
         return fmt::format("{}{}→{}", p.messages[a.message].name, extra.empty() ? "" : fmt::format("({})", extra),
-                           targetText(a.to));
+                           targetText(p, a.to));
     }
     case ActionKind::AddRequestorToSharers:
         return "sharers+=Req";
@@ -150,7 +150,7 @@ std::string protocolMarkdown(const Protocol& p)
                            m.carriesData ? "data" : "control", m.meaning);
     out += "\n";
     appendController(out, p, p.cache, "Cache controller");
-    appendController(out, p, p.directory, "Directory controller");
+    appendController(out, p, p.directory, p.home == Home::Bus ? "Bus controller" : "Directory controller");
     return out;
 }
 

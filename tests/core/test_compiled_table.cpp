@@ -49,6 +49,20 @@ bool guardHolds(co::Guard g, const co::BlockSystem& s, const co::Message& m, con
         return (sharers & bit(m.requestor)) != 0;
     case co::Guard::RequestorNotSharer:
         return (sharers & bit(m.requestor)) == 0;
+    case co::Guard::OtherCopy:
+    case co::Guard::NoOtherCopy:
+    case co::Guard::RequestorHasCopy:
+    case co::Guard::RequestorNoCopy: {
+        // A copy: a cache state declared to hold data.
+        bool other = false, own = false;
+        for (int c = 0; c < s.caches(); ++c)
+            if (s.protocol().cache.states[s.line(c).state].holdsData)
+                (c == m.requestor ? own : other) = true;
+        return g == co::Guard::OtherCopy          ? other
+               : g == co::Guard::NoOtherCopy      ? !other
+               : g == co::Guard::RequestorHasCopy ? own
+                                                  : !own;
+    }
     }
     return false;
 }
@@ -128,25 +142,32 @@ TEST(CompiledTable, EveryArrivalResolvesAsTheDeclaredTableSays)
                                    p.name + " cache " + p.cache.states[state].name + " " + p.messages[type].name);
                         ++checked;
                     }
+            // A bus reads the caches' copies instead of a sharer set: cache c holds one when bit c is set.
+            const int copyState = p.cache.findState("S");
+            const unsigned copyPatterns = p.home == co::Home::Bus && copyState >= 0 ? 8 : 1;
             for (std::size_t state = 0; state < p.directory.states.size(); ++state)
                 for (unsigned sharers = 0; sharers < 8; ++sharers)
                     for (std::uint8_t owner : {co::kNoNode, std::uint8_t{0}, std::uint8_t{2}})
-                        for (std::uint8_t requestor = 0; requestor < 3; ++requestor) {
-                            co::BlockSystem s(p, 3);
-                            s.mutableDirectory().state = static_cast<std::uint8_t>(state);
-                            s.mutableDirectory().sharers = static_cast<std::uint16_t>(sharers);
-                            s.mutableDirectory().owner = owner;
-                            co::Message m;
-                            m.type = type;
-                            m.src = requestor;
-                            m.dst = co::kDirNode;
-                            m.requestor = requestor;
-                            s.setMessages(&m, 1);
-                            expectSame(s.resolveMessage(0), declaredResolution(s, m),
-                                       p.name + " directory " + p.directory.states[state].name + " " +
-                                           p.messages[type].name);
-                            ++checked;
-                        }
+                        for (std::uint8_t requestor = 0; requestor < 3; ++requestor)
+                            for (unsigned copies = 0; copies < copyPatterns; ++copies) {
+                                co::BlockSystem s(p, 3);
+                                for (int c = 0; c < 3; ++c)
+                                    if (copies & (1u << c))
+                                        s.mutableLine(c).state = static_cast<std::uint8_t>(copyState);
+                                s.mutableDirectory().state = static_cast<std::uint8_t>(state);
+                                s.mutableDirectory().sharers = static_cast<std::uint16_t>(sharers);
+                                s.mutableDirectory().owner = owner;
+                                co::Message m;
+                                m.type = type;
+                                m.src = requestor;
+                                m.dst = co::kDirNode;
+                                m.requestor = requestor;
+                                s.setMessages(&m, 1);
+                                expectSame(s.resolveMessage(0), declaredResolution(s, m),
+                                           p.name + " directory " + p.directory.states[state].name + " " +
+                                               p.messages[type].name);
+                                ++checked;
+                            }
         }
         // Processor ops: one unguarded event each.
         for (std::size_t state = 0; state < p.cache.states.size(); ++state)

@@ -49,12 +49,12 @@ TEST(Lab, DefaultTourCompletesOnEveryCorrectProtocol)
             const std::string ops = co::defaultLabOps(caches);
             const co::LabRun run = co::runLab(p, caches, co::parseLabOps(ops, caches), ops);
             EXPECT_EQ(run.error, "") << p.name << " " << caches;
-            // The tour ends with everything evicted; a snooping bus is not told of silent shared evictions, so it
-            // may still say S, and a sealed block stays sealed at its master, with the replicas of readers that
-            // did not evict (nothing invalidates them) still leased. Lazy-causal likewise keeps such replicas (V),
-            // and its home's V means no writer.
+            // The tour ends with everything evicted; a snooping bus cannot tell I from S (shared copies leave
+            // silently), so it says IorS, and a sealed block stays sealed at its master, with the replicas of
+            // readers that did not evict (nothing invalidates them) still leased. Lazy-causal likewise keeps such
+            // replicas (V), and its home's V means no writer.
             const std::string dir = run.steps.back().directory.state;
-            EXPECT_TRUE(dir == "I" || (p.name == "mesi-snooping" && dir == "S") ||
+            EXPECT_TRUE(dir == "I" || (p.name == "mesi-snooping" && dir == "IorS") ||
                         (p.name == "sealed-lease" && dir == "Sealed") || (p.name == "lazy-causal" && dir == "V"))
                 << p.name << " " << dir;
             for (const auto& line : run.steps.back().caches)
@@ -126,6 +126,31 @@ TEST(Lab, JsonHasTheDocumentedShape)
     EXPECT_EQ(steps[2].at("caches")[0].at("state"), "S");
     EXPECT_EQ(steps[2].at("loaded"), 0);
     EXPECT_FALSE(steps[2].at("explanation").get<std::string>().empty());
+}
+
+TEST(Lab, ASnoopingBusIsNamedAsSuchAndShowsNoSharerList)
+{
+    // The issue's run: both shared copies leave silently. The bus and memory are "Bus", never "Dir", and since a
+    // bus keeps no sharer list the text shows none (it used to print sharers={P0,P1} beside "nobody tracks
+    // sharers on a bus").
+    const co::LabRun run = runOps("mesi-snooping", 2, "P0:R,P1:R,P0:E,P1:E,P0:R");
+    const std::string text = co::labToText(run);
+    EXPECT_EQ(text.find("Dir"), std::string::npos) << text;
+    EXPECT_EQ(text.find("sharers"), std::string::npos) << text;
+    EXPECT_NE(text.find("sent: BusRd P0->Bus\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[17] Bus receives BusRd P0->Bus: IorS -> EorM^U  [BusRd-Unshared]"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("now:  P0=E P1=I | Bus=EorM owner=P0 memory=0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("why:  Bus: P0 reads a block no other cache holds"), std::string::npos) << text;
+
+    const nlohmann::ordered_json j = co::labToJson(run);
+    const auto& bus = j.at("steps")[1];
+    EXPECT_EQ(bus.at("actor"), "Bus");
+    EXPECT_EQ(bus.at("message").at("to"), "Bus");
+    EXPECT_TRUE(bus.at("directory").at("sharers").is_null());
+    // A directory still shows its sharers.
+    const std::string dir = co::labToText(runOps("msi-directory", 2, "P0:R"));
+    EXPECT_NE(dir.find("| Dir=S sharers={P0} owner=- memory=0"), std::string::npos) << dir;
 }
 
 TEST(Lab, CliRunsPrintsJsonAndTables)

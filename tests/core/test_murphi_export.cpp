@@ -127,6 +127,29 @@ TEST(MurphiExport, ThePlantedBugShowsInTheDirectoryRow)
     EXPECT_EQ(count(co::exportMurphi(co::findProtocol("msi-directory-broken-noinv")), "netSend(M_Inv,"), 0u);
 }
 
+TEST(MurphiExport, TheSnoopingBusSamplesTheCachesCopiesAndNeverItsSharerSet)
+{
+    // The bus's shared line is the caches' states, as in the interpreter: a BusRd is classified on other caches'
+    // copies, a BusUpgr on the requestor's own, and no bus transition reads or writes dir.sharers.
+    const co::Protocol& p = co::findProtocol("mesi-snooping");
+    const std::string text = co::exportMurphi(p);
+    EXPECT_NE(text.find("if (otherCopy(m.req)) then return DE_BusRd_Shared; end;"), std::string::npos);
+    EXPECT_NE(text.find("if (!otherCopy(m.req)) then return DE_BusRd_Unshared; end;"), std::string::npos);
+    EXPECT_NE(text.find("if (copyAt(m.req)) then return DE_BusUpgr_Holder; end;"), std::string::npos);
+    // holdsCopy lists exactly the cache states that hold data.
+    std::string holding;
+    const co::MurphiNames names(p);
+    for (std::size_t s = 0; s < p.cache.states.size(); ++s)
+        if (p.cache.states[s].holdsData)
+            holding += (holding.empty() ? "" : " | ") + ("s = " + names.state(false, static_cast<int>(s)));
+    EXPECT_NE(text.find("function holdsCopy(s: CacheState): boolean;\nbegin\n  return " + holding + ";\n"),
+              std::string::npos);
+    const std::size_t step = text.find("procedure dirStep(");
+    ASSERT_NE(step, std::string::npos);
+    const std::string dirStep = text.substr(step, text.find("\nend;\n", step) - step);
+    EXPECT_EQ(dirStep.find("sharer"), std::string::npos) << dirStep;
+}
+
 TEST(MurphiExport, NamesAreSanitisedAndUnique)
 {
     EXPECT_EQ(co::MurphiNames::sanitise("IS^D"), "IS_D");
@@ -271,8 +294,8 @@ TEST_P(RumurBugHunt, FindsTheSameViolationAsTheExplorer)
     const co::ExplorerResult explored = co::explore(p, options);
     ASSERT_TRUE(explored.violation == co::Violation::Swmr || explored.violation == co::Violation::Deadlock)
         << co::violationName(explored.violation);
-    const char* invariant = explored.violation == co::Violation::Swmr ? "invariant \"SWMR\" failed"
-                                                                       : "invariant \"no deadlock\" failed";
+    const char* invariant =
+        explored.violation == co::Violation::Swmr ? "invariant \"SWMR\" failed" : "invariant \"no deadlock\" failed";
     EXPECT_NE(run.output.find(invariant), std::string::npos) << run.output;
     EXPECT_EQ(count(run.output, "Rule \""), explored.trace.size()) << run.output;
 }
