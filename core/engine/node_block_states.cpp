@@ -5,26 +5,45 @@
 namespace coh::core {
 
 NodeBlockStates::NodeBlockStates(const coherence::Protocol& protocol, std::size_t nodes, SimTime interval)
-    : m_interval(interval > 0 ? interval : kSecond)
+    : m_interval(seriesBaseWidth(interval))
+    , m_covered(seriesEnd(m_interval))
     , m_slots(nodes * protocol.cache.states.size())
 {
     for (const auto& state : protocol.cache.states) {
         m_states.push_back(state.name);
         m_counted.push_back(state.holdsData ? 1 : 0);
     }
-    // Each slot's current bucket must exist before the inline path adds to it.
-    for (Slot& slot : m_slots)
-        slot.blockNs.assign(1, 0.0);
+}
+
+void NodeBlockStates::coarsenTo(SimTime width) const
+{
+    if (width <= m_interval)
+        return;
+    const unsigned times = doublingsBetween(m_interval, width);
+    for (Slot& slot : m_slots) {
+        mergeBucketPairs(slot.blockNs, times);
+        slot.bucket >>= times;
+        slot.bucketEnd = bucketEnd(static_cast<SimTime>(slot.bucket) * width, width);
+    }
+    m_interval = width;
+    m_covered = seriesEnd(width);
 }
 
 void NodeBlockStates::settle(Slot& slot, SimTime now) const
 {
     if (now < slot.since)
         return;
+    if (now >= m_covered) [[unlikely]]
+        coarsenTo(seriesWidthCovering(m_interval, now));
+    // The inline path only runs once a slot holds a count, which this is the first to give it.
+    if (slot.blockNs.empty()) {
+        slot.blockNs.assign(1, 0.0);
+        slot.bucketEnd = m_interval;
+    }
     SimTime t = slot.since;
     std::size_t bucket = slot.bucket;
     while (true) {
-        const SimTime end = static_cast<SimTime>(bucket + 1) * m_interval;
+        const SimTime end = bucketEnd(static_cast<SimTime>(bucket) * m_interval, m_interval);
         if (now < end) {
             slot.blockNs[bucket] += slot.count * static_cast<double>(now - t);
             break;
@@ -43,12 +62,14 @@ void NodeBlockStates::settle(Slot& slot, SimTime now) const
     }
     slot.since = now;
     slot.bucket = bucket;
+    slot.bucketEnd = bucketEnd(static_cast<SimTime>(bucket) * m_interval, m_interval);
 }
 
 std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
 {
+    // The run's grid is the one that covers its end, whatever this series alone needed.
+    coarsenTo(seriesWidthCovering(m_interval, end));
     std::vector<NodeBlocksSeries> out;
-    const double width = static_cast<double>(m_interval);
     for (std::size_t s = 0; s < m_slots.size(); ++s) {
         Slot& slot = m_slots[s];
         if (slot.peak <= 0)
@@ -60,6 +81,7 @@ std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
         series.peakBlocks = slot.peak;
         // Blocks x ns per bucket over the bucket's width: the time-averaged block count. Trailing buckets where
         // nothing was held are left out, as the link series leave out idle time after their last byte.
+        const double width = static_cast<double>(m_interval);
         std::size_t last = slot.blockNs.size();
         while (last > 0 && slot.blockNs[last - 1] <= 0)
             --last;

@@ -2,10 +2,13 @@
 // How many KV blocks each node's caches hold, by protocol state, over time: the per-node picture the replay
 // draws next to each device. A block counts at a node while the node's copy is in a state that holds data
 // (M, O, E, S and their transient forms); the counts are integrated over the link-series buckets, so each
-// bucket holds the time-averaged number of blocks, as the link series hold time-averaged bytes. Every protocol
-// step that changes a copy's state lands here, so the common case is a few inline instructions.
+// bucket holds the time-averaged number of blocks, as the link series hold time-averaged bytes. The buckets
+// follow the link series' grid (core/net/series_buckets.h): at most kMaxSeriesBuckets, the width doubling when
+// the span needs it. Every protocol step that changes a copy's state lands here, so the common case is a few
+// inline instructions.
 #include "core/coherence/protocol_table.h"
 #include "core/engine/run_result.h"
+#include "core/net/series_buckets.h"
 
 #include <cstdint>
 #include <string>
@@ -28,8 +31,11 @@ class NodeBlockStates {
             add(now, node * m_states.size() + to, static_cast<double>(blocks));
     }
 
-    // The series of every (node, state) that ever held a block, integrated up to `end`.
+    // The series of every (node, state) that ever held a block, integrated up to `end`, in buckets
+    // seriesWidthCovering(interval, end) wide: the width the run's link series end with.
     std::vector<NodeBlocksSeries> series(SimTime end) const;
+    // The buckets' width now.
+    SimTime interval() const { return m_interval; }
 
   private:
     struct Slot {
@@ -37,13 +43,14 @@ class NodeBlockStates {
         double peak = 0;
         SimTime since = 0;           // the count has held since then
         std::size_t bucket = 0;      // the bucket `since` falls in
-        std::vector<double> blockNs; // per bucket: blocks x ns held
+        SimTime bucketEnd = 0;       // where that bucket ends
+        std::vector<double> blockNs; // per bucket: blocks x ns held; empty until the slot first changes
     };
 
     void add(SimTime now, std::size_t s, double delta)
     {
         Slot& slot = m_slots[s];
-        if (slot.count > 0 && now < static_cast<SimTime>(slot.bucket + 1) * m_interval) {
+        if (slot.count > 0 && now < slot.bucketEnd) {
             // Same bucket as the span's start: the usual case.
             slot.blockNs[slot.bucket] += slot.count * static_cast<double>(now - slot.since);
             slot.since = now;
@@ -56,10 +63,14 @@ class NodeBlockStates {
     }
     // Accounts the span [since, now) across bucket boundaries and moves `since` to now.
     void settle(Slot& slot, SimTime now) const;
+    // Doubles the width of every slot's buckets until it is `width`, merging adjacent pairs.
+    void coarsenTo(SimTime width) const;
 
     std::vector<std::string> m_states;
     std::vector<std::uint8_t> m_counted; // per state: holds data
-    SimTime m_interval;
+    // The grid: settle() widens it (and series() to the run's end), hence mutable with the slots.
+    mutable SimTime m_interval;
+    mutable SimTime m_covered;         // seriesEnd(m_interval)
     mutable std::vector<Slot> m_slots; // node x state; series() settles them up to its end
 };
 

@@ -1,5 +1,9 @@
 #include "core/net/flow_network.h"
 
+#include "core/net/simulation_limit.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -26,13 +30,7 @@ FlowNetwork::FlowNetwork(const Topology& topology, const Routing& routing, Simul
         const double perNs = topology.links[l].bandwidthBytesPerSec * 1e-9;
         m_capacity[channelOf(l, true)] = perNs;
         m_capacity[channelOf(l, false)] = perNs;
-    }
-    m_routeBottleneck.reserve(routing.routes().size());
-    for (const Route& route : routing.routes()) {
-        double bottleneck = std::numeric_limits<double>::infinity();
-        for (auto c : route.channels)
-            bottleneck = std::min(bottleneck, m_capacity[c]);
-        m_routeBottleneck.push_back(bottleneck);
+        m_linkIds.push_back(topology.links[l].id);
     }
 }
 
@@ -56,12 +54,13 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
     flow.remaining = bytes;
     flow.rate = 0;
     const Route& r = m_routing.route(route);
+    flow.route = &r;
     if (r.channels.empty() || bytes <= 0) {
         m_sim.scheduleIn(r.latency, m_deliverKind, slot);
         return;
     }
     const SimTime now = m_sim.now();
-    if (bytes <= m_routeBottleneck[route] * kSmallMessageNs) {
+    if (bytes <= r.bottleneckBytesPerNs * kSmallMessageNs) {
         // Drains within one tick of its bottleneck even when alone: it takes that tick plus the latency, whatever
         // else shares the links. Fair-sharing it would re-solve its neighbours' rates twice to move them by
         // less than a tick (a control message on NVLink or PCIe).
@@ -74,7 +73,7 @@ void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
     m_active.push_back(slot);
     if (attach(slot)) {
         // Alone on its links: it runs at its bottleneck's rate and nobody else's rate changes.
-        flow.rate = m_routeBottleneck[route];
+        flow.rate = r.bottleneckBytesPerNs;
         for (auto c : r.channels)
             setChannelRate(c, flow.rate);
         scheduleWake();
@@ -138,10 +137,9 @@ void FlowNetwork::completeDrained()
         const Flow& flow = m_flows[slot];
         // Completion times are rounded up to whole ns, so a drained flow may show a sliver of bytes.
         if (flow.remaining <= flow.rate + 1e-9 * flow.info.bytes) {
-            const Route& route = m_routing.route(flow.info.route);
-            m_sim.scheduleIn(route.latency, m_deliverKind, slot);
+            m_sim.scheduleIn(flow.route->latency, m_deliverKind, slot);
             if (!detach(slot))
-                markDirty(route.channels);
+                markDirty(flow.route->channels);
             m_active[i] = m_active.back();
             m_active.pop_back();
         } else {
@@ -153,7 +151,7 @@ void FlowNetwork::completeDrained()
 bool FlowNetwork::attach(std::uint32_t slot)
 {
     bool alone = true;
-    for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+    for (auto c : m_flows[slot].route->channels) {
         alone &= m_flowsOn[c].empty();
         m_flowsOn[c].push_back(slot);
     }
@@ -164,7 +162,7 @@ bool FlowNetwork::detach(std::uint32_t slot)
 {
     const Flow& flow = m_flows[slot];
     bool alone = true;
-    for (auto c : m_routing.route(flow.info.route).channels) {
+    for (auto c : flow.route->channels) {
         auto& on = m_flowsOn[c];
         *std::find(on.begin(), on.end(), slot) = on.back();
         on.pop_back();
@@ -206,7 +204,7 @@ void FlowNetwork::solveDirty()
                 continue;
             m_flowMark[slot] = 1;
             ++left;
-            for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+            for (auto c : m_flows[slot].route->channels) {
                 if (!m_channelMark[c]) {
                     m_channelMark[c] = 1;
                     m_componentChannels.push_back(c);
@@ -245,7 +243,7 @@ void FlowNetwork::solveDirty()
             m_flowMark[slot] = 0;
             --left;
             m_flows[slot].rate = share;
-            for (auto c : m_routing.route(m_flows[slot].info.route).channels) {
+            for (auto c : m_flows[slot].route->channels) {
                 m_spare[c] -= share;
                 --m_unfrozen[c];
                 m_newRate[c] += share;
@@ -265,6 +263,10 @@ void FlowNetwork::scheduleWake()
     }
     if (!std::isfinite(soonest)) // validation rejects zero bandwidth, so a flow always drains
         return;
+    // The first completion must be a representable time, below kTimeInfinity (which the kernel never reaches).
+    // Below 2^63 the conversion is exact (doubles that large are whole numbers); the sum is checked exactly.
+    if (!(soonest < 0x1p63) || static_cast<SimTime>(std::ceil(soonest)) >= kTimeInfinity - m_sim.now()) [[unlikely]]
+        refuseEndPastClock(soonest);
     // A pending wake at or before the new soonest completion still serves (an early wake only recomputes);
     // replacing it would leave a stale event behind for every flow that starts.
     const SimTime at = m_sim.now() + static_cast<SimTime>(std::ceil(soonest));
@@ -274,6 +276,28 @@ void FlowNetwork::scheduleWake()
     m_wakePending = true;
     m_wakeAt = at;
     m_sim.scheduleAt(at, m_wakeKind, 0, m_generation);
+}
+
+void FlowNetwork::refuseEndPastClock(double ns) const
+{
+    const Flow* first = &m_flows[m_active.front()];
+    for (auto slot : m_active)
+        if (std::max(m_flows[slot].remaining, 0.0) / m_flows[slot].rate == ns)
+            first = &m_flows[slot];
+    const Flow& flow = *first;
+    // The slowest link of its route limits the flow most; it is the one to name.
+    std::uint32_t slowest = flow.route->channels.front();
+    for (auto c : flow.route->channels)
+        if (m_capacity[c] < m_capacity[slowest])
+            slowest = c;
+    const std::uint32_t link = linkOfChannel(slowest);
+    throw SimulationLimitError(
+        link, "bandwidth",
+        fmt::format("link '{}' ({:g} B/s): a message of {:.0f} bytes still has {:.0f} bytes to send at t = {:.3g} s "
+                    "and would take {:.3g} s more, past the last representable time ({:.3g} s: nanoseconds in 64 "
+                    "bits)",
+                    m_linkIds[link], m_capacity[slowest] * 1e9, flow.info.bytes, std::max(flow.remaining, 0.0),
+                    toSeconds(m_sim.now()), ns * 1e-9, toSeconds(kTimeInfinity)));
 }
 
 void FlowNetwork::setChannelRate(std::uint32_t channel, double rate) const

@@ -10,6 +10,7 @@
 #include "core/sim/simulator.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace coh::core {
@@ -36,7 +37,9 @@ class FlowNetwork {
 
     void setSink(FlowSink* sink) { m_sink = sink; }
 
-    // Starts a message now. A route with no hops (same node) is delivered at once, through the queue.
+    // Starts a message now over a route id from routing(). A route with no hops (same node) is delivered at once,
+    // through the queue. A message that would drain past the end of representable time throws
+    // SimulationLimitError (core/net/simulation_limit.h) naming the link that limits it.
     void send(std::uint32_t route, double bytes, std::uint64_t cookie);
 
     void onWake(const Event& ev);
@@ -51,8 +54,9 @@ class FlowNetwork {
   private:
     struct Flow {
         FlowInfo info;
-        double remaining = 0; // bytes not yet through the bottleneck
-        double rate = 0;      // bytes/ns
+        const Route* route = nullptr; // routing's, stable: the hot loops need its channels
+        double remaining = 0;         // bytes not yet through the bottleneck
+        double rate = 0;              // bytes/ns
     };
 
     void advanceTo(SimTime t);
@@ -66,6 +70,8 @@ class FlowNetwork {
     void reallocate();
     void solveDirty();
     void scheduleWake();
+    // The soonest completion, `ns` from now, is past the clock's end: throws SimulationLimitError.
+    [[noreturn]] void refuseEndPastClock(double ns) const;
     // Link usage is accounted per channel when its total rate changes, not on every event.
     void setChannelRate(std::uint32_t channel, double rate) const;
     std::uint32_t allocateSlot();
@@ -76,9 +82,9 @@ class FlowNetwork {
     FlowSink* m_sink = nullptr;
 
     static constexpr SimTime kSmallMessageNs = 1;
-    std::vector<double> m_capacity;        // bytes/ns per channel
-    std::vector<double> m_routeBottleneck; // bytes/ns: the smallest capacity along each route
-    std::vector<Flow> m_flows;             // slots, reused through m_free
+    std::vector<double> m_capacity;     // bytes/ns per channel
+    std::vector<std::string> m_linkIds; // per link, to name one in an error
+    std::vector<Flow> m_flows;          // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::vector<std::uint32_t> m_active; // slots of flows still draining
     SimTime m_lastAdvance = 0;

@@ -60,7 +60,10 @@ RunResult ServingEngine::collect()
     s.messages = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();
-    result.linkInterval = usage.interval();
+    // One grid for the link and block series: the scenario's interval, doubled until the run's end fits in
+    // kMaxSeriesBuckets buckets (each series doubled on its own only as far as its own span needed).
+    const SimTime width = seriesWidthCovering(usage.interval(), m_sim.now());
+    result.linkInterval = width;
     result.nodeBlocks = m_kv->nodeBlocks(m_sim.now());
     for (std::uint32_t c = 0; c < usage.channels(); ++c) {
         if (usage.totalBytes(c) <= 0)
@@ -71,11 +74,12 @@ RunResult ServingEngine::collect()
         series.bandwidthBytesPerSec = m_scenario.topology.links[series.link].bandwidthBytesPerSec;
         series.totalBytes = usage.totalBytes(c);
         series.bytesPerBucket = usage.buckets(c);
+        mergeBucketPairs(series.bytesPerBucket, doublingsBetween(usage.interval(), width));
         LinkTotal total;
         total.link = m_scenario.topology.links[series.link].id;
         total.forward = series.forward;
         total.bytes = series.totalBytes;
-        const double capacityPerBucket = series.bandwidthBytesPerSec * toSeconds(usage.interval());
+        const double capacityPerBucket = series.bandwidthBytesPerSec * toSeconds(width);
         for (double b : series.bytesPerBucket)
             total.peakUtilization = std::max(total.peakUtilization, b / capacityPerBucket);
         if (s.makespan > 0)

@@ -1,5 +1,6 @@
 // The flow-level network: latency + serialization, and max-min fair sharing of bottlenecks.
 #include "core/net/flow_network.h"
+#include "core/net/simulation_limit.h"
 #include "engine_fixtures.h"
 #include "max_min_reference.h"
 
@@ -129,6 +130,45 @@ TEST(FlowNetwork, AMessageThatDrainsWithinANanosecondIsNotFairShared)
     const double carried = h.net.usage().totalBytes(channelOf(1, true));
     EXPECT_GE(carried, 1e9 + 10.5);
     EXPECT_LE(carried, 1e9 + 10.5 + 2 * 5.0);
+}
+
+TEST(FlowNetwork, AMessageEndingPastTheClockIsRefusedNamingItsSlowestLink)
+{
+    Topology t = chain();
+    t.links[1].bandwidthBytesPerSec = 0.1; // s-b
+    Harness h(t);
+    // 1e9 B at 0.1 B/s: 10^10 s = 10^19 ns, past the 9.2 x 10^18 ns a 64-bit clock holds.
+    h.sendAt(0, 0, 2, 1e9, 1);
+    try {
+        h.run();
+        FAIL() << "no SimulationLimitError";
+    } catch (const SimulationLimitError& e) {
+        EXPECT_EQ(e.link(), 1u);
+        EXPECT_EQ(e.field(), "bandwidth");
+        EXPECT_NE(std::string(e.what()).find("link 's-b'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("representable"), std::string::npos) << e.what();
+    }
+}
+
+TEST(FlowNetwork, AMessageOfDecadesIsDeliveredWithBoundedUsageBuckets)
+{
+    Topology t = chain();
+    t.links[1].bandwidthBytesPerSec = 0.1;
+    Harness h(t);
+    // 1e8 B at 0.1 B/s: 10^18 ns (31.7 years) plus 3 us of latency, within the clock. One-second buckets
+    // coarsen to 2^18 s: 3,815 of them instead of 10^9.
+    h.sendAt(0, 0, 2, 1e8, 1);
+    h.run();
+    // 0.1 B/s is not exact in binary: the end may sit a few doubles' spacing (128 ns at 1e18) off.
+    EXPECT_NEAR(static_cast<double>(h.delivered.at(1)), 1e18 + 3e3, 4096.0);
+    const auto& usage = h.net.usage();
+    EXPECT_EQ(usage.interval(), kSecond << 18);
+    EXPECT_LE(usage.buckets(channelOf(1, true)).size(), kMaxSeriesBuckets);
+    double carried = 0;
+    for (double b : usage.buckets(channelOf(1, true)))
+        carried += b;
+    EXPECT_NEAR(carried, 1e8, 1e-6 * 1e8);
+    EXPECT_NEAR(usage.totalBytes(channelOf(1, true)), 1e8, 1e-6 * 1e8);
 }
 
 // The reference the incremental solve must reproduce: a fluid simulation that re-solves every active flow with
