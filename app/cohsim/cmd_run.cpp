@@ -9,9 +9,15 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <thread>
 #include <unistd.h>
 
 namespace coh::cli {
@@ -27,11 +33,43 @@ struct RunCommandOptions {
 };
 
 // Ctrl-C cancels the run cleanly: the engine polls this flag once per event and the store records the run
-// as cancelled instead of leaving it half-written.
+// as cancelled instead of leaving it half-written. Once the simulation has finished, the handler stays in place
+// through the final commit, so an interrupt there cannot kill the process half-way: the commit finishes and the
+// run is completed. A second Ctrl-C while the commit waits for a locked database stops the wait; the result is
+// then kept in a pending file (RunStore::completeRun), never lost.
 std::atomic<bool> g_cancel{false};
+std::atomic<int> g_interrupts{0};
+std::atomic<bool> g_committing{false};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+
 extern "C" void onInterrupt(int)
 {
+    const int count = g_interrupts.fetch_add(1) + 1;
     g_cancel.store(true);
+    if (!g_committing.load())
+        return;
+    // Only async-signal-safe calls here: write(2) of constant text.
+    static constexpr char kFirst[] = "\ncohsim: interrupt: the simulation has finished, storing it first (Ctrl-C "
+                                     "again stops waiting if the database is locked)\n";
+    static constexpr char kAgain[] = "\ncohsim: interrupt again: a wait for a locked database stops now and the "
+                                     "result is kept in a pending file\n";
+    const std::string_view text =
+        count == 1 ? std::string_view(kFirst, sizeof kFirst - 1) : std::string_view(kAgain, sizeof kAgain - 1);
+    [[maybe_unused]] const auto written = ::write(STDERR_FILENO, text.data(), text.size());
+}
+
+// Test hook (tests/core/test_run_store_trust.cpp): with COH_TEST_PAUSE_AT=before-commit or in-commit, cohsim
+// creates the file COH_TEST_PAUSE_MARKER there and sleeps COH_TEST_PAUSE_MS, so a test can take the database's
+// lock or send SIGINT at a known point of the final commit. Unset, it costs a getenv per point.
+void pauseForTest(std::string_view where)
+{
+    const char* at = std::getenv("COH_TEST_PAUSE_AT");
+    if (!at || where != at)
+        return;
+    if (const char* marker = std::getenv("COH_TEST_PAUSE_MARKER"))
+        std::ofstream(marker) << ::getpid() << '\n';
+    const char* ms = std::getenv("COH_TEST_PAUSE_MS");
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms ? std::atoll(ms) : 1000));
 }
 
 class StderrProgress final : public core::ProgressListener {
@@ -64,14 +102,22 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     std::unique_ptr<core::RunStore> store;
     std::int64_t id = 0;
     if (!options.noStore) {
-        store = openRunStore(global);
+        core::RunStoreOptions storeOptions;
+        storeOptions.stopWaiting = [] { return g_interrupts.load() >= 2; };
+        store = openRunStore(global, std::move(storeOptions));
         id = store->beginRun(options.name.empty() ? scenario.name : options.name, scenario.json, scenario.seed);
+        store->setCompleteHookForTesting([](std::string_view step) {
+            if (step == "summary")
+                pauseForTest("in-commit");
+        });
     }
     if (!global.quiet && !options.json)
         fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", scenario.name, workload.requests.size(),
                    scenario.seed, store ? fmt::format(" as run {} in {}", id, store->path()) : std::string());
 
     g_cancel = false;
+    g_interrupts = 0;
+    g_committing = false;
     auto previous = std::signal(SIGINT, onInterrupt);
     StderrProgress progress;
     core::RunOptions runOptions;
@@ -79,25 +125,36 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
 
+    // The handler stays in place until the run's row says how it ended; `restore` puts the previous one back.
+    struct RestoreHandler {
+        decltype(previous) handler;
+        ~RestoreHandler() { std::signal(SIGINT, handler); }
+    } restore{previous};
+
     core::RunResult result;
     try {
         result = core::runScenario(scenario, workload, runOptions);
     } catch (const core::RunCancelled&) {
-        std::signal(SIGINT, previous);
         if (store)
             store->failRun(id, core::RunStatus::Cancelled, "cancelled by the user (SIGINT)");
         fmt::print(stderr, "cancelled{}\n",
                    store ? fmt::format("; run {} is recorded as cancelled", id) : std::string());
         throw CommandExit{130};
     } catch (const std::exception& e) {
-        std::signal(SIGINT, previous);
         if (store)
             store->failRun(id, core::RunStatus::Failed, e.what());
         throw;
     }
-    std::signal(SIGINT, previous);
-    if (store)
+    // The simulation is done: from here an interrupt no longer cancels it.
+    g_committing = store != nullptr;
+    if (store) {
+        pauseForTest("before-commit");
         store->completeRun(id, result);
+    }
+    const bool interrupted = g_interrupts.load() > 0;
+    if (interrupted)
+        fmt::print(stderr, "cohsim: the interrupt came after the simulation had finished: {}\n",
+                   store ? fmt::format("run {} is stored as completed", id) : std::string("its summary follows"));
 
     if (options.json) {
         nlohmann::ordered_json out = {{"run_id", store ? nlohmann::ordered_json(id) : nlohmann::ordered_json()},
@@ -105,12 +162,15 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
                                       {"seed", scenario.seed},
                                       {"summary", core::toJson(result.summary)}};
         fmt::print("{}\n", out.dump(2));
-        return;
+    } else {
+        fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), scenario.name,
+                   scenario.seed);
+        printRunSummary(result.summary);
+        printNodeBlocks(result.nodeBlocks, result.nodeIds, result.summary.makespan, result.linkInterval);
     }
-    fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), scenario.name,
-               scenario.seed);
-    printRunSummary(result.summary);
-    printNodeBlocks(result.nodeBlocks, result.nodeIds, result.summary.makespan, result.linkInterval);
+    // 130 as for a cancelled run, so a script sees the Ctrl-C; the run itself is complete.
+    if (interrupted)
+        throw CommandExit{130};
 }
 
 } // namespace

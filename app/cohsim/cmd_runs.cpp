@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 namespace coh::cli {
@@ -33,18 +34,28 @@ std::string shortened(const std::string& text, std::size_t width)
     return text.size() <= width ? text : text.substr(0, width - 1) + "~";
 }
 
+// Listing and showing read what can still be read of a corrupt database, then exit 2 naming it and the fix.
+core::RunStoreOptions readingCorrupt()
+{
+    core::RunStoreOptions options;
+    options.readCorrupt = true;
+    return options;
+}
+
 void listRuns(const GlobalOptions& global, const RunsOptions& options)
 {
-    auto store = openRunStore(global);
+    auto store = openRunStore(global, readingCorrupt());
     const auto runs = store->listRuns();
     if (options.json) {
         auto array = nlohmann::ordered_json::array();
         for (const auto& run : runs)
             array.push_back(core::toJson(run));
         fmt::print("{}\n", array.dump(2));
+        std::fflush(stdout);
+        throwIfCorrupt(*store);
         return;
     }
-    if (runs.empty()) {
+    if (runs.empty() && store->corruption().empty()) {
         fmt::print("No runs in {} yet: `cohsim run SCENARIO` makes one.\n", store->path());
         return;
     }
@@ -59,12 +70,14 @@ void listRuns(const GlobalOptions& global, const RunsOptions& options)
     }
     printTable(rows, 4);
     fmt::print("(times in ms; {} run{} in {})\n", runs.size(), runs.size() == 1 ? "" : "s", store->path());
+    std::fflush(stdout); // the table first, then the error about it on stderr
+    throwIfCorrupt(*store);
 }
 
 void showRun(const GlobalOptions& global, const RunsOptions& options)
 {
     const std::int64_t id = parseRunId(options.id);
-    auto store = openRunStore(global);
+    auto store = openRunStore(global, readingCorrupt());
     const auto info = store->runInfo(id);
     if (!info)
         throwUnknownRun(*store, id);
@@ -73,6 +86,8 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         const nlohmann::ordered_json out = {{"run", core::toJson(*info)},
                                             {"summary", summary ? core::toJson(*summary) : nlohmann::ordered_json()}};
         fmt::print("{}\n", out.dump(2));
+        std::fflush(stdout);
+        throwIfCorrupt(*store);
         return;
     }
     fmt::print("Run {}: {}\n", info->id, info->name);
@@ -90,6 +105,8 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         const auto blocks = store->nodeBlocks(id);
         printNodeBlocks(blocks.series, blocks.nodeIds, summary->makespan, blocks.linkInterval);
     }
+    std::fflush(stdout);
+    throwIfCorrupt(*store);
 }
 
 void renameRun(const GlobalOptions& global, const RunsOptions& options)

@@ -9,7 +9,14 @@
 namespace coh::cli {
 
 std::string runDatabasePath(const GlobalOptions& global);
-std::unique_ptr<core::RunStore> openRunStore(const GlobalOptions& global);
+
+// Waits for a locked database for COH_DB_BUSY_TIMEOUT_MS (default 60 s; tests set it short) and says so on
+// stderr; what opening did (results stored from pending files, ...) goes to stderr unless --quiet.
+std::unique_ptr<core::RunStore> openRunStore(const GlobalOptions& global, core::RunStoreOptions options = {});
+
+// For a store opened with readCorrupt, after printing what could be read: throws the InputError (exit code 2)
+// naming the file and the fix when the check at open found it corrupt.
+void throwIfCorrupt(const core::RunStore& store);
 
 // Throws the InputError (exit code 2) for an id that is not in the store.
 [[noreturn]] void throwUnknownRun(const core::RunStore& store, std::int64_t id);

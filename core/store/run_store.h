@@ -2,8 +2,10 @@
 // The run database: every run's metadata, summary and full RunResult in one SQLite file, so the CLI, the GUI
 // and reports can list, compare, export and replay runs. One RunStore is one connection; use it from one
 // thread at a time (open another RunStore for another thread or process; WAL mode lets them share the file).
+// What it guarantees on corruption, locks and kills: docs/run-store.md.
 #include "core/engine/run_result.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,24 +51,54 @@ struct RunInfo {
     std::uint64_t messagesTotal = 0;
 };
 
+// How a RunStore waits for other processes and what it agrees to open.
+struct RunStoreOptions {
+    // How long a statement waits for another connection's lock before it fails as "locked by another process".
+    std::chrono::milliseconds busyTimeout{60'000};
+    // Told once per wait, when a statement first finds the database locked (the text names the file and how
+    // long it will wait). cohsim prints it on stderr.
+    std::function<void(const std::string& message)> onLockWait;
+    // Polled while waiting for a lock; true stops the wait at once (cohsim: a second Ctrl-C).
+    std::function<bool()> stopWaiting;
+    // Open a file whose check at open found corruption, to read what can still be read; writes stay refused.
+    bool readCorrupt = false;
+};
+
 class RunStore {
   public:
-    // Opens or creates the database at `path` and migrates it to the current schema. Throws InputError naming
-    // the file when it cannot be opened, is not a run database (or is corrupt), or is newer than this build.
-    explicit RunStore(const std::string& path);
+    // Opens or creates the database at `path` and migrates it to the current schema. Before anything is written
+    // the file is identified (db_identity.h) and checked (PRAGMA quick_check); then results left pending by an
+    // earlier process are stored and runs of dead processes are marked Interrupted. Throws InputError naming the
+    // file and the fix when it cannot be opened, is not a run database, is corrupt (unless
+    // options.readCorrupt), or is newer than this build. A read-only file or folder opens for reading.
+    explicit RunStore(const std::string& path, RunStoreOptions options = {});
     ~RunStore();
     RunStore(const RunStore&) = delete;
     RunStore& operator=(const RunStore&) = delete;
 
     const std::string& path() const { return m_path; }
 
+    // The file or its folder cannot be written: reading works, every write throws InputError saying why.
+    bool readOnly() const { return m_readOnly; }
+    // What the check at open found wrong (empty: nothing). Non-empty only with options.readCorrupt.
+    const std::vector<std::string>& corruption() const { return m_corruption; }
+    // What opening did that the user should hear of: results stored from pending files, pending files that
+    // could not be stored (and why), maintenance skipped because another process held the lock.
+    const std::vector<std::string>& notices() const { return m_notices; }
+    // The full check (PRAGMA integrity_check and foreign_key_check): every problem found, at most `limit`;
+    // empty when the file is sound. Reads every page: seconds for a large file.
+    std::vector<std::string> checkIntegrity(int limit = 100);
+
     // Records a run as Running (committed at once, with this process's pid) and returns its id.
     std::int64_t beginRun(const std::string& name, const std::string& scenarioJson, std::uint64_t seed,
                           const std::string& backend = "simulated");
     // Stores everything in `result` and marks the run Completed, in one transaction: on any error nothing is
-    // written and the run stays Running. Throws InputError when the run does not exist or is not Running.
+    // written and the run stays Running. Throws InputError when the run does not exist or is not Running. When
+    // the database cannot take it (locked past the busy timeout, disk full, ...) the result is first kept in a
+    // pending file (pending_results.h) that the next open stores, and the error says where it is.
     void completeRun(std::int64_t id, const RunResult& result);
-    // Ends a Running run as Failed, Cancelled or Interrupted with a reason. Throws like completeRun.
+    // Ends a Running run as Failed, Cancelled or Interrupted with a reason. Throws like completeRun, and when the
+    // run's finished result is waiting in a pending file (the result wins).
     void failRun(std::int64_t id, RunStatus status, const std::string& error);
 
     std::vector<RunInfo> listRuns(); // newest first
@@ -84,7 +116,7 @@ class RunStore {
     };
     NodeBlocks nodeBlocks(std::int64_t id);
 
-    bool deleteRun(std::int64_t id); // false when there was no such run
+    bool deleteRun(std::int64_t id); // false when there was no such run; deletes its pending file too
     bool renameRun(std::int64_t id, const std::string& name);
 
     // Called by completeRun between its steps ("requests", "link_series", "messages", "summary") inside the
@@ -95,14 +127,33 @@ class RunStore {
     }
 
   private:
-    void configureConnection();
+    struct BusyContext; // what the busy handler knows: the options, and how long the last wait lasted
+    static int onBusy(void* context, int count);
+    void openConnection(bool create);
+    void openImmutable();
+    void requireCurrentSchema();
+    std::vector<std::string> quickCheck(const char* table); // nullptr: every table
+    void foundCorruption(std::vector<std::string> problems);
+    void checkAtOpen();
+    bool checkSound(); // the full check, once per connection; false when the file is corrupt
+    void requireSound(const std::string& doing);
+    void doMaintenance();
+    void importPendingResults();
     void markInterruptedRuns();
+    void requireWritable(const std::string& doing) const;
     void requireRunning(std::int64_t id);
     [[noreturn]] void throwNoSuchRun(std::int64_t id) const;
+    template <class F> decltype(auto) guarded(const std::string& doing, F&& f);
 
     std::string m_path;
+    RunStoreOptions m_options;
     std::unique_ptr<SQLite::Database> m_db;
     std::function<void(std::string_view)> m_completeHook;
+    std::unique_ptr<BusyContext> m_busy;
+    bool m_readOnly = false;
+    std::vector<std::string> m_corruption;
+    bool m_fullyChecked = false; // a full quick_check found this connection's file sound
+    std::vector<std::string> m_notices;
 };
 
 } // namespace coh::core

@@ -145,6 +145,16 @@ int runStoreSchemaVersion()
     return static_cast<int>(kMigrations.size());
 }
 
+std::vector<std::string> runStoreTables(int version)
+{
+    std::vector<std::string> tables;
+    if (version >= 1)
+        tables = {"runs", "request_metrics", "link_series", "messages"};
+    if (version >= 4)
+        tables.push_back("node_blocks");
+    return tables;
+}
+
 void migrateRunDatabase(SQLite::Database& db, const std::string& path)
 {
     const int applicationId = pragmaInt(db, "application_id");

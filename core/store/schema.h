@@ -4,6 +4,7 @@
 // ours, so a foreign SQLite database is refused instead of being altered.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace SQLite {
 class Database;
@@ -15,6 +16,10 @@ inline constexpr std::int32_t kRunStoreApplicationId = 0x436F6853; // "CohS"
 
 // The version a database has after migrateRunDatabase: the number of migrations this build knows.
 int runStoreSchemaVersion();
+
+// The tables (SQLite's own excepted) a run database of schema `version` has; any other table means the file is
+// not ours.
+std::vector<std::string> runStoreTables(int version);
 
 // Applies every pending migration, each in its own transaction (a crash leaves a consistent older version).
 // Throws InputError naming `path` when the file belongs to another application or to a newer Coherence Studio.

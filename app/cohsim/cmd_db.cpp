@@ -1,0 +1,77 @@
+// cohsim db check | recover: the full integrity check of the run database (opening does a quicker one), and
+// copying what can still be read of a corrupt one into a new file.
+#include "app/cohsim/command.h"
+#include "app/cohsim/store_access.h"
+#include "core/scenario/input_error.h"
+#include "core/store/run_recovery.h"
+#include "core/store/store_errors.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace coh::cli {
+
+namespace {
+
+constexpr int kMaxProblems = 100;
+
+void checkDatabase(const GlobalOptions& global)
+{
+    const std::string path = runDatabasePath(global);
+    std::error_code error;
+    if (!std::filesystem::exists(path, error))
+        throw core::InputError(path, "", "there is no run database here",
+                               "pass --db with the path of one (`cohsim run` makes one)");
+    core::RunStoreOptions options;
+    options.readCorrupt = true; // the whole point is to look at a damaged file
+    auto store = openRunStore(global, options);
+    const auto problems = store->checkIntegrity(kMaxProblems);
+    if (problems.empty()) {
+        fmt::print("{}: ok (PRAGMA integrity_check and foreign_key_check found no problem; {} runs)\n", path,
+                   store->listRuns().size());
+        return;
+    }
+    for (const auto& problem : problems)
+        fmt::print("{}: {}\n", path, problem);
+    std::fflush(stdout);
+    throw core::InputError(path, "",
+                           fmt::format("the run database is corrupt: the check found {}{} problem{}", problems.size(),
+                                       problems.size() >= kMaxProblems ? " or more" : "",
+                                       problems.size() == 1 ? "" : "s"),
+                           core::corruptDatabaseFix(path));
+}
+
+void recoverDatabase(const GlobalOptions& global, const std::string& output)
+{
+    const std::string path = runDatabasePath(global);
+    const core::RecoveryReport report = core::recoverRunDatabase(path, output);
+    for (const auto& [id, why] : report.partial)
+        fmt::print("run {}: its rows are damaged ({}); kept as failed with its summary only\n", id, why);
+    for (const auto& [id, why] : report.lost)
+        fmt::print("run {}: lost ({})\n", id, why);
+    if (!report.runsTableError.empty())
+        fmt::print("the list of runs is damaged ({}): runs after the last one above could not be found\n",
+                   report.runsTableError);
+    fmt::print("{}: {} run{} copied whole, {} with its summary only, {} lost. Check it with `cohsim db check --db "
+               "{}`, then move it to {}.\n",
+               output, report.recovered.size(), report.recovered.size() == 1 ? "" : "s", report.partial.size(),
+               report.lost.size(), output, path);
+}
+
+} // namespace
+
+static const bool registered = registerCommand("db", [](CLI::App& app, GlobalOptions& global) {
+    auto* db = app.add_subcommand("db", "Look after the run database");
+    db->require_subcommand(1);
+    auto* check = db->add_subcommand("check", "Check every page of the run database (exit 0: sound, 2: corrupt)");
+    check->callback([&global] { checkDatabase(global); });
+    auto output = std::make_shared<std::string>();
+    auto* recover = db->add_subcommand("recover", "Copy every run that can still be read into a new database file");
+    recover->add_option("OUTPUT", *output, "The new database file (must not exist)")->required();
+    recover->callback([&global, output] { recoverDatabase(global, *output); });
+});
+
+} // namespace coh::cli
