@@ -2,6 +2,7 @@
 
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/scenario/strict_json.h"
 #include "ui/qt_text.h"
 #include "ui/set_json_value_command.h"
 
@@ -35,18 +36,23 @@ bool ScenarioDocument::open(const QString& path, QString* error)
             *error = tr("%1: cannot open the file: %2").arg(path, file.errorString());
         return false;
     }
+    if (static_cast<std::uintmax_t>(file.size()) > core::kMaxJsonFileBytes) {
+        if (error)
+            *error = tr("%1: the file is %2 MiB; a scenario may be at most %3 MiB")
+                         .arg(path)
+                         .arg(file.size() >> 20)
+                         .arg(core::kMaxJsonFileBytes >> 20);
+        return false;
+    }
     const std::string text = file.readAll().toStdString();
     ordered_json root;
     try {
-        root = ordered_json::parse(text);
-    } catch (const ordered_json::parse_error&) {
-        // core words the syntax error (file, line, column, fix) exactly as `cohsim validate` does.
-        try {
-            core::parseJsonText(text, toStdString(path));
-        } catch (const core::InputError& e) {
-            if (error)
-                *error = toQString(e.what());
-        }
+        // core's reader, as `cohsim validate` uses it: a repeated key, nesting past its limit or a number out of
+        // range is refused with the file, line and fix, never silently read.
+        root = core::parseStrictJson<ordered_json>(text, toStdString(path));
+    } catch (const core::InputError& e) {
+        if (error)
+            *error = toQString(e.what());
         return false;
     }
     reset(std::move(root), path);

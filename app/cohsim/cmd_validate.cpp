@@ -2,6 +2,8 @@
 #include "app/cohsim/command.h"
 #include "core/scenario/input_error.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/serving/serving_engine.h"
+#include "core/workload/workload_builder.h"
 
 #include <fmt/format.h>
 
@@ -29,13 +31,19 @@ int validateFile(const std::string& path)
 {
     try {
         core::Scenario scenario = core::loadScenarioFile(path);
-        fmt::print("{}: ok ({})\n", path, summary(scenario));
+        // What `run` reads and checks besides the file: the trace (every row, its columns, types and range) or
+        // the generated workload, and the limits the engine refuses before it starts. validate-ok means run-ok.
+        const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+        core::checkRunnable(scenario, workload);
+        fmt::print("{}: ok ({}, {} requests)\n", path, summary(scenario), workload.requests.size());
         return kExitOk;
     } catch (const core::InputError& e) {
         const auto& problems = e.problems();
         fmt::print(stderr, "{}: {} problem{}\n", path, problems.size(), problems.size() == 1 ? "" : "s");
         for (const auto& p : problems) {
-            fmt::print(stderr, "  {}{}\n", p.field.empty() ? "" : p.field + ": ", p.message);
+            // A problem in another file (the trace the scenario names) says which.
+            const std::string where = p.file.empty() || p.file == path ? std::string() : p.file + ": ";
+            fmt::print(stderr, "  {}{}{}\n", where, p.field.empty() ? "" : p.field + ": ", p.message);
             if (!p.fix.empty())
                 fmt::print(stderr, "    fix: {}\n", p.fix);
         }

@@ -19,6 +19,38 @@ bool registerCommand(std::string name, CommandSetup setup)
     return true;
 }
 
+namespace {
+
+// The subcommand the user was typing when the error came: its --help is the one to read.
+std::string commandPath(const CLI::App& app)
+{
+    std::string path = "cohsim";
+    const CLI::App* at = &app;
+    for (;;) {
+        const auto parsed = at->get_subcommands();
+        if (parsed.empty())
+            break;
+        at = parsed.front();
+        path += ' ' + at->get_name();
+    }
+    return path;
+}
+
+// --help and --version end with 0 as CLI11 prints them; every usage mistake ends with the documented 2 (not
+// CLI11's own codes 104-114) and one line that says what was wrong and where the help is.
+int usageError(CLI::App& app, const CLI::ParseError& e)
+{
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+        return app.exit(e);
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    const std::string command = commandPath(app);
+    std::cerr << "error: " << what << " (see '" << command << " --help')\n";
+    return kExitBadInput;
+}
+
+} // namespace
+
 } // namespace coh::cli
 
 int main(int argc, char** argv)
@@ -41,7 +73,7 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        return usageError(app, e);
     } catch (const CommandExit& e) {
         return e.code;
     } catch (const coh::core::InputError& e) {

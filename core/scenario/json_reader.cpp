@@ -1,12 +1,13 @@
 #include "core/scenario/json_reader.h"
 
+#include "core/scenario/strict_json.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace coh::core {
 
@@ -14,13 +15,22 @@ using nlohmann::json;
 
 void ProblemList::add(std::string field, std::string message, std::string fix)
 {
+    if (full()) {
+        ++m_dropped;
+        return;
+    }
     m_problems.push_back({m_file, std::move(field), std::move(message), std::move(fix)});
 }
 
 void ProblemList::throwIfAny() const
 {
-    if (!m_problems.empty())
-        throw InputError(m_problems);
+    if (m_problems.empty())
+        return;
+    std::vector<InputProblem> problems = m_problems;
+    if (m_dropped > 0)
+        problems.push_back({m_file, "", fmt::format("… and {} more problems not listed", m_dropped),
+                            "fix the ones above first; the rest are often the same mistake"});
+    throw InputError(std::move(problems));
 }
 
 std::string jsonPointer(const std::string& parent, std::string_view key)
@@ -55,32 +65,24 @@ nlohmann::json readJsonFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path, "", "cannot open the file for reading", "check its permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseJsonText(text.str(), path);
+    // Read with a cap rather than trusting the size: a pipe or a device has none (cohsim validate /dev/zero).
+    std::string text;
+    std::vector<char> buffer(1 << 16);
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxJsonFileBytes)
+            throw InputError(path, "",
+                             fmt::format("the file is larger than {} MiB, the most a JSON input may be (it is read "
+                                         "whole)",
+                                         kMaxJsonFileBytes >> 20),
+                             "check that this is the file you meant; a request trace belongs in workload.path");
+    }
+    return parseJsonText(text, path);
 }
 
 nlohmann::json parseJsonText(const std::string& text, const std::string& file)
 {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        throw InputError(file, "", "the file is empty",
-                         "write a JSON object such as { \"name\": \"my-scenario\", ... }");
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.byte is the 1-based offset of the last character read; turn it into line and column.
-        std::size_t pos = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        auto end = text.begin() + static_cast<std::ptrdiff_t>(pos);
-        std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
-        std::size_t lineStart = pos == 0 ? std::string::npos : text.rfind('\n', pos - 1);
-        std::size_t column = lineStart == std::string::npos ? pos + 1 : pos - lineStart;
-        std::string what = e.what();
-        auto detail = what.find("syntax error");
-        std::string reason = detail == std::string::npos ? what : what.substr(detail);
-        throw InputError(file, "", fmt::format("malformed JSON at line {}, column {}: {}", line, column, reason),
-                         "look for a missing comma, quote or bracket at or just before that spot; JSON allows no "
-                         "comments and no trailing commas");
-    }
+    return parseStrictJson<nlohmann::json>(text, file);
 }
 
 const char* describeJsonType(const json& value)
@@ -273,21 +275,43 @@ std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need ne
     if (!v)
         return std::nullopt;
     const char* example = need.required ? need.example : "1";
-    bool whole = v->is_number_unsigned() || v->is_number_integer() ||
-                 (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
-    if (!whole) {
-        problem(key, fmt::format("'{}' must be a whole number, not {}", key, v->dump()),
+    const auto outOfRange = [&] {
+        problem(key, fmt::format("'{}' must be between {} and {}, not {}", key, min, max, jsonExcerpt(*v)),
+                fmt::format("use a value in that range, e.g. \"{}\": {}", key, example));
+        return std::nullopt;
+    };
+    // Integers JSON wrote as integers are compared exactly: a double cannot tell 2^64 - 1 from 2^64.
+    if (v->is_number_unsigned()) {
+        const auto value = v->get<std::uint64_t>();
+        if (value < min || value > max)
+            return outOfRange();
+        return value;
+    }
+    if (v->is_number_integer()) { // signed: a negative from text, or any int a caller put in the document
+        const auto value = v->get<std::int64_t>();
+        if (value < 0 || static_cast<std::uint64_t>(value) < min || static_cast<std::uint64_t>(value) > max)
+            return outOfRange();
+        return static_cast<std::uint64_t>(value);
+    }
+    const double asDouble = v->is_number_float() ? v->get<double>() : 0.5;
+    if (!v->is_number_float() || std::floor(asDouble) != asDouble) {
+        problem(key, fmt::format("'{}' must be a whole number, not {}", key, jsonExcerpt(*v)),
                 fmt::format("write an integer without quotes, e.g. \"{}\": {}", key, example));
         return std::nullopt;
     }
-    double asDouble = v->get<double>();
-    if (asDouble < static_cast<double>(min) || asDouble > static_cast<double>(max)) {
-        problem(key, fmt::format("'{}' must be between {} and {}, not {}", key, min, max, v->dump()),
-                fmt::format("use a value in that range, e.g. \"{}\": {}", key, example));
+    // 1e3 or 2.0: whole, written as a double. Beyond 2^53 a double is not the number that was written, and
+    // 2^64 itself (where a conversion to uint64 is undefined) rounds to the same double as UINT64_MAX.
+    constexpr double kExactDoubleLimit = 9007199254740992.0; // 2^53
+    if (asDouble < static_cast<double>(min) || asDouble > static_cast<double>(max) ||
+        asDouble >= 18446744073709551616.0)
+        return outOfRange();
+    if (std::fabs(asDouble) > kExactDoubleLimit) {
+        problem(key,
+                fmt::format("'{}' is written as {}, too large to be exact with a decimal point or exponent", key,
+                            jsonExcerpt(*v)),
+                fmt::format("write all its digits without '.' or 'e', e.g. \"{}\": {}", key, example));
         return std::nullopt;
     }
-    if (v->is_number_unsigned())
-        return v->get<std::uint64_t>();
     return static_cast<std::uint64_t>(asDouble);
 }
 
@@ -322,8 +346,15 @@ std::optional<double> ObjectReader::quantity(Quantity q, std::string_view key, N
                 fmt::format("e.g. \"{}\": {}", key, quantityExample(q)));
         return std::nullopt;
     }
+    if (!std::isfinite(value)) {
+        problem(key,
+                fmt::format("{} is {}, which is beyond any {} this tool can compute with", key, jsonExcerpt(*v),
+                            quantityName(q)),
+                fmt::format("write a realistic value, e.g. \"{}\": {}", key, quantityExample(q)));
+        return std::nullopt;
+    }
     if (q != Quantity::Time && !(value > 0)) {
-        problem(key, fmt::format("{} must be positive, not {}", key, v->dump()),
+        problem(key, fmt::format("{} must be positive, not {}", key, jsonExcerpt(*v)),
                 fmt::format("use a value above zero, e.g. \"{}\": {}", key, quantityExample(q)));
         return std::nullopt;
     }
@@ -338,7 +369,7 @@ std::optional<SimTime> ObjectReader::time(std::string_view key, Need need, bool 
     double rounded = std::round(*ns);
     const char* bound = allowZero ? "not be negative" : "be positive";
     if (rounded < 0 || (!allowZero && rounded <= 0)) {
-        problem(key, fmt::format("{} must {}, not {}", key, bound, m_object->at(std::string(key)).dump()),
+        problem(key, fmt::format("{} must {}, not {}", key, bound, jsonExcerpt(m_object->at(std::string(key)))),
                 fmt::format("e.g. \"{}\": {}", key, quantityExample(Quantity::Time)));
         return std::nullopt;
     }

@@ -24,9 +24,14 @@ class ProblemList {
         : m_file(std::move(file))
     {
     }
+    // At most kMaxProblems are kept; later ones are only counted (throwIfAny says how many), so a file with a
+    // million mistakes costs no more than one with a hundred.
+    static constexpr std::size_t kMaxProblems = 100;
     void add(std::string field, std::string message, std::string fix);
     bool empty() const { return m_problems.empty(); }
-    std::size_t size() const { return m_problems.size(); }
+    // Whether further problems would only be counted: a caller may skip building an expensive message.
+    bool full() const { return m_problems.size() >= kMaxProblems; }
+    std::size_t size() const { return m_problems.size() + m_dropped; }
     const std::string& file() const { return m_file; }
     const std::vector<InputProblem>& problems() const { return m_problems; }
     void throwIfAny() const;
@@ -34,14 +39,19 @@ class ProblemList {
   private:
     std::string m_file;
     std::vector<InputProblem> m_problems;
+    std::size_t m_dropped = 0;
 };
 
 // JSON pointer of a member or element below `parent` (RFC 6901: '~' and '/' in keys are escaped).
 std::string jsonPointer(const std::string& parent, std::string_view key);
 std::string jsonPointer(const std::string& parent, std::size_t index);
 
-// Reads and parses a JSON file. A missing file or malformed JSON throws InputError naming the file and,
-// for a syntax error, the line and column.
+// The largest JSON file readJsonFile reads (it is held whole in memory, twice while parsing).
+inline constexpr std::uintmax_t kMaxJsonFileBytes = std::uintmax_t{64} << 20;
+
+// Reads and parses a JSON file with parseStrictJson (no repeated keys, bounded nesting, numbers in range). A
+// missing, oversized or malformed file throws InputError naming the file and, for a syntax error, the line and
+// column.
 nlohmann::json readJsonFile(const std::string& path);
 nlohmann::json parseJsonText(const std::string& text, const std::string& file);
 

@@ -1,5 +1,6 @@
 // Reads /serving: batching limits, cost-model efficiencies and (optionally) explicit instances.
 #include "core/scenario/scenario_sections.h"
+#include "core/scenario/strict_json.h"
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ InstanceSpec readInstance(ProblemList& problems, const json& value, const std::s
     if (!nodes)
         return instance;
     if (!nodes->is_array() || nodes->empty()) {
-        r.problem("nodes", fmt::format("nodes must be a non-empty array of node ids, not {}", nodes->dump()),
+        r.problem("nodes", fmt::format("nodes must be a non-empty array of node ids, not {}", jsonExcerpt(*nodes)),
                   "write \"nodes\": [\"gpu0\"] (several nodes form one tensor-parallel group)");
         return instance;
     }

@@ -1,10 +1,13 @@
 // Reads /topology: nodes with their compute and memory tiers, and the links between them.
+#include "core/scenario/input_limits.h"
 #include "core/scenario/scenario_sections.h"
+#include "core/scenario/strict_json.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 namespace coh::core {
 
@@ -94,7 +97,7 @@ Node readNode(ProblemList& problems, const json& value, const std::string& point
             node.x = (*position)[0].get<double>();
             node.y = (*position)[1].get<double>();
         } else {
-            r.problem("position", fmt::format("position must be two numbers [x, y], not {}", position->dump()),
+            r.problem("position", fmt::format("position must be two numbers [x, y], not {}", jsonExcerpt(*position)),
                       "write \"position\": [120, 40] or remove it");
         }
     }
@@ -114,7 +117,7 @@ Node readNode(ProblemList& problems, const json& value, const std::string& point
 }
 
 Link readLink(ProblemList& problems, const json& value, const std::string& pointer,
-              const std::vector<std::string>& nodeIds)
+              const std::vector<std::string>& nodeIds, const std::unordered_set<std::string>& knownNodes)
 {
     Link link;
     ObjectReader r(
@@ -136,7 +139,7 @@ Link readLink(ProblemList& problems, const json& value, const std::string& point
 
     for (const char* end : {"a", "b"}) {
         const std::string& name = *end == 'a' ? link.a : link.b;
-        if (!(*end == 'a' ? a : b) || std::find(nodeIds.begin(), nodeIds.end(), name) != nodeIds.end())
+        if (!(*end == 'a' ? a : b) || knownNodes.count(name) || problems.full())
             continue;
         std::string message = fmt::format("unknown node '{}' in link", name);
         if (auto near = closestName(name, nodeIds))
@@ -166,6 +169,19 @@ void readTopology(ObjectReader& top, Topology& topology)
     r.finish();
 
     std::vector<std::string> nodeIds;
+    std::unordered_set<std::string> knownNodes;
+    // Counts are checked before anything is built for them (input_limits.h).
+    const auto tooMany = [&](const char* key, const json* list, std::uint32_t limit) {
+        if (!list || !list->is_array() || list->size() <= limit)
+            return false;
+        r.problem(key, fmt::format("the topology has {} {}; one run takes at most {}", list->size(), key, limit),
+                  "model a part of the system, or group devices into fewer, larger nodes");
+        return true;
+    };
+    const bool tooManyNodes = tooMany("nodes", nodes, kMaxNodes);
+    const bool tooManyLinks = tooMany("links", links, kMaxLinks); // both are reported
+    if (tooManyNodes || tooManyLinks)
+        return;
     if (nodes && !nodes->is_array()) {
         r.problem("nodes", fmt::format("nodes must be an array, not {}", describeJsonType(*nodes)),
                   "write \"nodes\": [ { \"id\": \"gpu0\", ... } ]");
@@ -175,10 +191,10 @@ void readTopology(ObjectReader& top, Topology& topology)
         for (std::size_t i = 0; i < nodes->size(); ++i) {
             std::string pointer = jsonPointer(r.pointerTo("nodes"), i);
             Node node = readNode(problems, (*nodes)[i], pointer);
-            if (!node.id.empty() && std::find(nodeIds.begin(), nodeIds.end(), node.id) != nodeIds.end())
+            if (!node.id.empty() && !knownNodes.insert(node.id).second)
                 problems.add(jsonPointer(pointer, "id"), fmt::format("node id '{}' is used twice", node.id),
                              "give every node its own id");
-            if (!node.id.empty())
+            else if (!node.id.empty())
                 nodeIds.push_back(node.id);
             topology.nodes.push_back(std::move(node));
         }
@@ -194,7 +210,7 @@ void readTopology(ObjectReader& top, Topology& topology)
     std::set<std::string> linkIds;
     for (std::size_t i = 0; i < links->size(); ++i) {
         std::string pointer = jsonPointer(r.pointerTo("links"), i);
-        Link link = readLink(problems, (*links)[i], pointer, nodeIds);
+        Link link = readLink(problems, (*links)[i], pointer, nodeIds, knownNodes);
         if (!linkIds.insert(link.id).second)
             problems.add((*links)[i].is_object() && (*links)[i].contains("id") ? jsonPointer(pointer, "id") : pointer,
                          fmt::format("link id '{}' is used twice", link.id),

@@ -146,9 +146,7 @@ std::optional<double> flopsScale(std::string_view unit)
     return std::nullopt;
 }
 
-} // namespace
-
-double parseQuantity(Quantity quantity, std::string_view text)
+double quantityInBaseUnits(Quantity quantity, std::string_view text)
 {
     auto [value, unit] = splitNumber(text, quantity);
     switch (quantity) {
@@ -177,6 +175,17 @@ double parseQuantity(Quantity quantity, std::string_view text)
         throw UnitError(fmt::format("unknown compute unit '{}' in '{}' (use TFLOP/s, TFLOPS or GFLOP/s)", unit, text));
     }
     throw UnitError("unknown quantity");
+}
+
+} // namespace
+
+double parseQuantity(Quantity quantity, std::string_view text)
+{
+    // "1e308 TB" is a finite number times a finite scale, and infinite.
+    const double value = quantityInBaseUnits(quantity, text);
+    if (!std::isfinite(value))
+        throw UnitError(fmt::format("'{}' is beyond the range this tool computes with", text));
+    return value;
 }
 
 SimTime parseTime(std::string_view text)

@@ -1,5 +1,6 @@
 // Reads /workload: a synthetic arrival process with length distributions, or a trace to replay.
 #include "core/scenario/datasets_dir.h"
+#include "core/scenario/input_limits.h"
 #include "core/scenario/scenario_sections.h"
 
 #include <fmt/format.h>
@@ -65,7 +66,9 @@ LengthDistribution readLength(ObjectReader& parent, std::string_view key)
 
 void readSynthetic(ObjectReader& r, SyntheticWorkload& w)
 {
-    w.requests = r.count("requests", kOptional, 1).value_or(w.requests);
+    // Bounded before any is generated (input_limits.h).
+    if (auto requests = r.integer("requests", kOptional, 1, kMaxRequests))
+        w.requests = static_cast<std::uint32_t>(*requests);
     constexpr const char* kArrivalExample = R"({ "process": "poisson", "rate": 4.0 })";
     if (const json* arrival = r.get("arrival", requiredAs(kArrivalExample))) {
         ObjectReader a(r.problems(), *arrival, r.pointerTo("arrival"), kArrivalExample);

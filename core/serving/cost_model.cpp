@@ -44,7 +44,8 @@ double CostModel::prefillBytes(std::uint64_t tokens) const
 // (q.k and the weighted sum of v).
 double CostModel::decodeFlops(std::uint32_t batch, std::uint64_t contextTokens) const
 {
-    return 2.0 * m_model.activeParams * batch + 4.0 * m_model.layers * m_attentionWidth * static_cast<double>(contextTokens);
+    return 2.0 * m_model.activeParams * batch +
+           4.0 * m_model.layers * m_attentionWidth * static_cast<double>(contextTokens);
 }
 
 // Weights once per step (a mixture-of-experts model touches at most active_params per sequence), plus every
@@ -58,7 +59,7 @@ double CostModel::decodeBytes(std::uint32_t batch, std::uint64_t contextTokens) 
 SimTime CostModel::roofline(double flops, double bytes, const InstanceHardware& hw) const
 {
     const double ns = std::max(flops / hw.flopsPerNs, bytes / hw.bytesPerNs);
-    return m_serving.iterationOverhead + static_cast<SimTime>(std::ceil(ns));
+    return addTime(m_serving.iterationOverhead, ceilToSimTime(ns, "a serving iteration"), "a serving iteration");
 }
 
 SimTime CostModel::prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) const

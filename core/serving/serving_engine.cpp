@@ -3,7 +3,10 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/engine/coherent_kv.h"
 #include "core/engine/direct_transfer_kv.h"
+#include "core/net/simulation_limit.h"
 #include "core/scenario/input_error.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -20,6 +23,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     , m_state(workload.requests.size())
 {
     buildInstances();
+    refuseImpossibleInput();
     std::vector<std::vector<std::uint32_t>> instanceNodes;
     for (const auto& inst : m_instances)
         instanceNodes.push_back(inst.nodes);
@@ -27,8 +31,8 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     FlowSink* kvSink = nullptr;
     if (scenario.coherence.decode == "direct") {
         auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
-                                                         scenario.model.kvBytesPerToken(),
-                                                         scenario.serving.blockTokens, workload.requests.size());
+                                                         scenario.model.kvBytesPerToken(), scenario.serving.blockTokens,
+                                                         workload.requests.size());
         kvSink = direct.get();
         m_kv = std::move(direct);
     } else {
@@ -74,8 +78,9 @@ void ServingEngine::buildInstances()
         for (const auto& nodeId : spec.nodes) {
             auto index = topo.nodeIndex(nodeId);
             if (!index)
-                throw InputError(m_scenario.sourcePath, "/serving/instances", "instance '" + spec.id +
-                                 "' names unknown node '" + nodeId + "'", "use a node id from /topology/nodes");
+                throw InputError(m_scenario.sourcePath, "/serving/instances",
+                                 "instance '" + spec.id + "' names unknown node '" + nodeId + "'",
+                                 "use a node id from /topology/nodes");
             inst.nodes.push_back(*index);
             ++instancesPerNode[*index];
         }
@@ -86,8 +91,7 @@ void ServingEngine::buildInstances()
         inst.maxBatchTokens = spec.maxBatchTokens ? spec.maxBatchTokens : serving.prefillMaxBatchTokens;
         if (!isPrefill) {
             // KV capacity: what HBM holds beyond the weights, in whole blocks.
-            const double blockBytes =
-                static_cast<double>(m_scenario.model.kvBytesPerToken()) * serving.blockTokens;
+            const double blockBytes = static_cast<double>(m_scenario.model.kvBytesPerToken()) * serving.blockTokens;
             const double kvBytes = inst.hw.hbmBytes * serving.kvMemoryFraction - m_scenario.model.weightBytes();
             inst.kvBlocksTotal = kvBytes > 0 ? static_cast<std::uint64_t>(kvBytes / blockBytes) : 0;
             inst.kvBlocksFree = inst.kvBlocksTotal;
@@ -96,7 +100,8 @@ void ServingEngine::buildInstances()
         m_instances.push_back(std::move(inst));
     }
     if (prefill.empty() || decode.empty())
-        throw InputError(m_scenario.sourcePath, "/serving/instances", "the scenario needs at least one prefill and one decode instance",
+        throw InputError(m_scenario.sourcePath, "/serving/instances",
+                         "the scenario needs at least one prefill and one decode instance",
                          "give nodes the roles prefill and decode (or both)");
     m_sharedDevices = std::any_of(instancesPerNode.begin(), instancesPerNode.end(), [](auto n) { return n > 1; });
     m_nodeBusy.assign(topo.nodes.size(), 0);
@@ -165,14 +170,46 @@ void ServingEngine::onHeartbeat()
         m_lastProgress = now;
         m_options->progress->onProgress({m_sim.now(), done, m_workload.requests.size(), m_sim.eventsExecuted()});
     }
+    // The period grows with simulated time, so a run that lasts simulated years does not spend its events on
+    // heartbeats: at most about 200 beats per doubling of the clock.
+    m_heartbeatPeriod = std::max(m_heartbeatPeriod, m_sim.now() / 200);
     if (done < m_workload.requests.size())
         m_sim.scheduleIn(m_heartbeatPeriod, Heartbeat);
 }
 
+namespace {
+
+// refuseImpossibleInput bounds every single step; only a whole run of long steps (or routes whose latencies add
+// past the clock) gets here. It is the input's doing, so it is an InputError like the others.
+template <class Work> auto withClockLimits(const Scenario& scenario, Work&& work)
+{
+    try {
+        return work();
+    } catch (const SimulationLimitError& e) {
+        throw InputError(
+            scenario.sourcePath, fmt::format("/topology/links/{}/{}", e.link(), e.field()), e.what(),
+            fmt::format("check the link's {} and its unit; docs/reliability.md lists the limits", e.field()));
+    } catch (const TimeOverflow& e) {
+        throw InputError(scenario.sourcePath, "",
+                         fmt::format("the simulation passed the end of its clock: {}", e.what()),
+                         "look for a bandwidth or FLOP/s far below real hardware, or a workload.time_scale far "
+                         "above 1; docs/reliability.md lists the limits");
+    }
+}
+
+} // namespace
+
+void checkRunnable(const Scenario& scenario, const Workload& workload)
+{
+    withClockLimits(scenario, [&] { const ServingEngine engine(scenario, workload); });
+}
+
 RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options)
 {
-    ServingEngine engine(scenario, workload);
-    return engine.run(options);
+    return withClockLimits(scenario, [&] {
+        ServingEngine engine(scenario, workload);
+        return engine.run(options);
+    });
 }
 
 } // namespace coh::core

@@ -24,7 +24,7 @@
 namespace coh::core {
 
 class ServingEngine final : public KvListener, public PrefixLoadListener {
-public:
+  public:
     ServingEngine(const Scenario& scenario, const Workload& workload);
     ~ServingEngine() override;
 
@@ -40,10 +40,13 @@ public:
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
 
-private:
+  private:
     enum EventKind : std::uint32_t { Arrival, PrefillDone, DecodeKick, DecodeDone, NetWake, NetDeliver, Heartbeat };
 
     void buildInstances();
+    // Throws InputError for input no run can serve sensibly (run_limits.cpp): a request larger than every
+    // decode instance's KV, a step longer than kMaxStepTime.
+    void refuseImpossibleInput() const;
     void onArrival(std::uint32_t request);
     void onPrefillDone(std::uint32_t instance);
     void onDecodeKick(std::uint32_t instance);
@@ -88,6 +91,10 @@ private:
     SimTime m_heartbeatPeriod = 0;
     std::chrono::steady_clock::time_point m_lastProgress;
 };
+
+// What `cohsim validate` checks beyond the file: the engine is built for this workload (instances, KV path,
+// the limits of run_limits.cpp) and not run. Throws InputError where runScenario would.
+void checkRunnable(const Scenario& scenario, const Workload& workload);
 
 // Convenience: build the engine and run it.
 RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options = {});

@@ -11,7 +11,7 @@
 namespace coh::core {
 
 class Simulator {
-public:
+  public:
     SimTime now() const { return m_now; }
     std::uint64_t eventsExecuted() const { return m_executed; }
     std::size_t pending() const { return m_queue.size(); }
@@ -24,7 +24,7 @@ public:
     }
     void scheduleIn(SimTime delay, std::uint32_t kind, std::uint32_t target = 0, std::uint64_t payload = 0)
     {
-        scheduleAt(m_now + delay, kind, target, payload);
+        scheduleAt(addTime(m_now, delay, "a scheduled event"), kind, target, payload);
     }
 
     // Runs events strictly before `end` (events at or past it stay pending). `handler(const Event&)` is
@@ -49,7 +49,7 @@ public:
         return true;
     }
 
-private:
+  private:
     EventQueue m_queue;
     SimTime m_now = 0;
     std::uint64_t m_nextSeq = 0;

@@ -1,5 +1,7 @@
 #include "core/workload/azure_trace.h"
 
+#include "core/scenario/input_limits.h"
+
 #include "core/scenario/input_error.h"
 #include "core/workload/trace_replay.h"
 
@@ -17,6 +19,7 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kColumns = {"TIMESTAMP", "ContextTokens", "GeneratedTokens"};
 constexpr const char* kTimestampFix = "write times as YYYY-MM-DD HH:MM:SS with up to 9 fractional digits, "
+                                      "between 1677-09-22 and 2262-04-11 (64-bit nanoseconds), "
                                       "e.g. 2023-11-16 18:15:46.6805900";
 
 std::string_view trim(std::string_view s)
@@ -71,12 +74,14 @@ std::optional<unsigned> fixedDigits(std::string_view s, std::size_t pos, std::si
 }
 
 // "YYYY-MM-DD HH:MM:SS[.f{1,9}]" (a 'T' separator also works) -> ns since the Unix epoch.
-std::optional<std::int64_t> parseTimestamp(std::string_view s)
+// `outOfRange` is set when the text is a well-formed date that the 64-bit nanosecond clock cannot hold.
+std::optional<std::int64_t> parseTimestamp(std::string_view s, bool& outOfRange)
 {
+    outOfRange = false;
     const auto year = fixedDigits(s, 0, 4), month = fixedDigits(s, 5, 2), day = fixedDigits(s, 8, 2);
     const auto hour = fixedDigits(s, 11, 2), minute = fixedDigits(s, 14, 2), second = fixedDigits(s, 17, 2);
-    if (!year || !month || !day || !hour || !minute || !second || s[4] != '-' || s[7] != '-'
-        || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
+    if (!year || !month || !day || !hour || !minute || !second || s[4] != '-' || s[7] != '-' ||
+        (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
         return std::nullopt;
     if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
         return std::nullopt;
@@ -92,13 +97,20 @@ std::optional<std::int64_t> parseTimestamp(std::string_view s)
         for (std::size_t i = digits; i < 9; ++i)
             fractionNs *= 10;
     }
-    const std::int64_t seconds = daysFromCivil(*year, *month, *day) * 86400 + std::int64_t(*hour) * 3600
-                                 + std::int64_t(*minute) * 60 + std::int64_t(*second);
-    return seconds * 1'000'000'000 + fractionNs;
+    const std::int64_t seconds = daysFromCivil(*year, *month, *day) * 86400 + std::int64_t(*hour) * 3600 +
+                                 std::int64_t(*minute) * 60 + std::int64_t(*second);
+    // Nanoseconds since 1970 in 64 bits reach from 1677-09-21 to 2262-04-11.
+    std::int64_t ns = 0;
+    if (__builtin_mul_overflow(seconds, std::int64_t{1'000'000'000}, &ns) ||
+        __builtin_add_overflow(ns, fractionNs, &ns)) {
+        outOfRange = true;
+        return std::nullopt;
+    }
+    return ns;
 }
 
 class AzureParser {
-public:
+  public:
     AzureParser(const std::string& path, std::string_view text)
         : m_path(path)
         , m_text(text)
@@ -125,6 +137,10 @@ public:
                 readHeader();
                 haveHeader = true;
             } else {
+                if (rows.size() == kMaxRequests)
+                    fail(fmt::format("line {}", m_line),
+                         fmt::format("the trace has more than {} requests, the most one run takes", kMaxRequests),
+                         "cut the trace into parts, or keep its first rows (head -n) in a file of its own");
                 rows.push_back(readRow());
             }
         }
@@ -134,7 +150,7 @@ public:
         return rows;
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& field, std::string message, std::string fix) const
     {
         throw InputError(m_path, field, std::move(message), std::move(fix));
@@ -184,9 +200,13 @@ private:
                  "give every row one value per header column, separated by commas");
         TraceRow row;
         const std::string_view stamp = m_fields[m_index[0]];
-        const auto time = parseTimestamp(stamp);
+        bool outOfRange = false;
+        const auto time = parseTimestamp(stamp, outOfRange);
         if (!time)
-            fail(at(kColumns[0]), fmt::format("'{}' is not a timestamp", stamp), kTimestampFix);
+            fail(at(kColumns[0]),
+                 outOfRange ? fmt::format("'{}' is outside the range of the 64-bit nanosecond clock", stamp)
+                            : fmt::format("'{}' is not a timestamp", stamp),
+                 kTimestampFix);
         row.timeNs = *time;
         row.promptTokens = readCount(1);
         row.outputTokens = readCount(2);

@@ -1,5 +1,7 @@
 #include "core/workload/mooncake_trace.h"
 
+#include "core/scenario/input_limits.h"
+
 #include "core/scenario/input_error.h"
 #include "core/workload/trace_replay.h"
 
@@ -19,7 +21,7 @@ namespace {
 // Streams one JSON line through nlohmann's SAX interface: no DOM per line, which keeps a 12,000-line trace
 // well under 100 ms while still rejecting anything that is not JSON.
 class MooncakeLineHandler : public nlohmann::json_sax<nlohmann::json> {
-public:
+  public:
     MooncakeLineHandler(const std::string& path, std::vector<std::uint32_t>& hashes)
         : m_path(path)
         , m_hashes(hashes)
@@ -169,7 +171,7 @@ public:
              R"({"timestamp": 0, "input_length": 6758, "output_length": 500, "hash_ids": [0, 1]})");
     }
 
-private:
+  private:
     enum class Key { Timestamp = 0, Input = 1, Output = 2, HashIds = 3, Other = 4 };
 
     [[noreturn]] void fail(std::string_view key, std::string message, std::string fix) const
@@ -194,10 +196,10 @@ private:
     {
         if (m_depth == 0)
             fail("", fmt::format("the line is {}, not a JSON object", what), "write one JSON object per line");
-        const char* expected = inHashList()                 ? "a whole number"
-                               : m_key == Key::HashIds     ? "an array of whole numbers"
-                               : m_key == Key::Timestamp   ? "a number of milliseconds"
-                                                           : "a whole number of tokens";
+        const char* expected = inHashList()              ? "a whole number"
+                               : m_key == Key::HashIds   ? "an array of whole numbers"
+                               : m_key == Key::Timestamp ? "a number of milliseconds"
+                                                         : "a whole number of tokens";
         fail(keyName(), fmt::format("{} is {}, not {}", inHashList() ? "a hash id" : keyName(), what, expected),
              fmt::format("give {} as {}", keyName(), expected));
     }
@@ -249,6 +251,10 @@ Workload readMooncakeTrace(const std::string& path, double timeScale, std::uint3
         ++lineNumber;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos)
             continue; // blank lines (a trailing newline, spacing) carry no request
+        if (rows.size() == kMaxRequests)
+            throw InputError(path, fmt::format("line {}", lineNumber),
+                             fmt::format("the trace has more than {} requests, the most one run takes", kMaxRequests),
+                             "cut the trace into parts, or keep its first lines (head -n) in a file of its own");
         rows.push_back(handler.parseLine(line, lineNumber));
     }
     return finishTrace(std::move(rows), hashes, path, timeScale, maxRequests);

@@ -1,12 +1,14 @@
 #include "core/workload/trace_replay.h"
 
 #include "core/scenario/input_error.h"
+#include "core/scenario/input_limits.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 namespace coh::core {
@@ -14,6 +16,13 @@ namespace coh::core {
 std::string readTraceFile(const std::string& path, const char* formatName)
 {
     // One fread of the whole file: the parsers then walk a string_view without per-field stream overhead.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxTraceFileBytes)
+        throw InputError(path, "/workload/path",
+                         fmt::format("the {} trace file is {:.1f} GiB; a trace is read whole and may be at most {} GiB",
+                                     formatName, double(size) / double(1 << 30), kMaxTraceFileBytes >> 30),
+                         "cut the trace into parts, or keep its first rows (head -n) in a file of its own");
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file)
         throw InputError(path, "/workload/path", fmt::format("cannot open the {} trace file", formatName),
@@ -21,8 +30,15 @@ std::string readTraceFile(const std::string& path, const char* formatName)
     std::string text;
     char buffer[1 << 16];
     std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
         text.append(buffer, n);
+        if (text.size() > kMaxTraceFileBytes) // a pipe or device has no size to check beforehand
+            throw InputError(
+                path, "/workload/path",
+                fmt::format("the {} trace is larger than {} GiB, the most a trace may be (it is read whole)",
+                            formatName, kMaxTraceFileBytes >> 30),
+                "cut the trace into parts, or keep its first rows (head -n) in a file of its own");
+    }
     if (std::ferror(file.get()))
         throw InputError(path, "/workload/path", fmt::format("reading the {} trace file failed", formatName),
                          "check that the path names a readable file, not a folder");
@@ -51,10 +67,20 @@ Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t
     Workload workload;
     workload.requests.reserve(rows.size());
     const std::int64_t start = rows.front().timeNs;
+    std::int64_t span = 0;
+    if (__builtin_sub_overflow(rows.back().timeNs, start, &span) || double(span) * timeScale >= 9.2e18)
+        throw InputError(
+            path, timeScale == 1.0 ? "timestamp" : "/workload/time_scale",
+            fmt::format("the trace spans {:.3g} s from its first to its last request{}, beyond the "
+                        "64-bit nanosecond clock (about 292 years)",
+                        (double(rows.back().timeNs) - double(start)) * 1e-9 * timeScale,
+                        timeScale == 1.0 ? "" : fmt::format(" at the scenario's time_scale of {}", timeScale)),
+            timeScale == 1.0 ? "check the rows' timestamps for a wrong date or unit"
+                             : "give a time_scale nearer 1, or check the rows' timestamps");
     for (const TraceRow& row : rows) {
         Request r;
         // Scaling the offset from the first request scales every inter-arrival time by the same factor.
-        const std::int64_t offset = row.timeNs - start;
+        const std::int64_t offset = row.timeNs - start; // within span: checked above
         r.arrival = timeScale == 1.0 ? offset : std::llround(double(offset) * timeScale);
         r.promptTokens = row.promptTokens;
         r.outputTokens = row.outputTokens;

@@ -202,7 +202,7 @@ TEST(ScenarioLoader, CliValidateSummarisesOrListsProblems)
     const std::string good = scenarioFixture("minimal.json");
     auto [code, out] = runCohsimMerged("validate " + good);
     EXPECT_EQ(code, 0) << out;
-    EXPECT_NE(out.find(good + ": ok (3 nodes, 2 links, model tiny-8b, 1 prefill / 1 decode instances)"),
+    EXPECT_NE(out.find(good + ": ok (3 nodes, 2 links, model tiny-8b, 1 prefill / 1 decode instances, 50 requests)"),
               std::string::npos)
         << out;
 
