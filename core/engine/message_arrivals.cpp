@@ -59,7 +59,7 @@ std::string describeStates(const coherence::BlockSystem& system)
     std::string states;
     for (int c = 0; c < system.caches(); ++c)
         states += fmt::format("P{}={} ", c, p.cache.states[system.line(c).state].name);
-    return states + "Dir=" + p.directory.states[system.directory().state].name;
+    return states + coherence::homeName(p.home) + "=" + p.directory.states[system.directory().state].name;
 }
 
 } // namespace coh::core

@@ -119,6 +119,12 @@ template <class F> decltype(auto) RunStore::guarded(const std::string& doing, F&
         if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
             foundCorruption({e.what()}); // so the next open says so before anything else is read or written
         throwStoreError(m_path, e, doing, m_busy->last);
+    } catch (const nlohmann::json::exception& e) {
+        // Stored JSON that parses but lacks what completeRun wrote (a key, a type): the file was damaged or edited.
+        foundCorruption({e.what()});
+        throw InputError(
+            m_path, "", fmt::format("cannot {}: a stored value is damaged ({})", doing, e.what()),
+            fmt::format("run `cohsim db check --db {}`; copy what can be read with `cohsim db recover`", m_path));
     }
 }
 

@@ -112,6 +112,14 @@ void throwStoreError(const std::string& path, const SQLite::Exception& e, const 
         message = fmt::format("reading or writing the run database failed ({})", e.what());
         fix = fmt::format("check the disk holding it (dmesg), then run `cohsim db check --db {}`", path);
         break;
+    case SQLITE_ERROR:
+    case SQLITE_SCHEMA:
+        // Our statements are fixed and tested against our schema: "no such column/table" here means the file's
+        // tables are not the ones its version promises (edited by another tool, or damaged).
+        message = fmt::format("the run database's tables do not match its schema version ({})", e.what());
+        fix = fmt::format("run `cohsim db check --db {}`; copy what can be read with `cohsim db recover`, or {}", path,
+                          fileFix);
+        break;
     default:
         // Constraint violations, misuse, ...: our bug, not the user's file.
         throw std::runtime_error(
