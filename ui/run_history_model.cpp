@@ -213,8 +213,8 @@ bool RunHistoryModel::deleteRun(qint64 id, QString* error)
         // A running run's worker still writes to it: deleting it would lose the run and fail the worker.
         if (const auto info = store.runInfo(id); info && info->status == core::RunStatus::Running) {
             if (error)
-                *error = tr("Run #%1 is still running: cancel it (Run > Cancel) or let it finish, then delete it.")
-                             .arg(id);
+                *error =
+                    tr("Run #%1 is still running: cancel it (Run > Cancel) or let it finish, then delete it.").arg(id);
             return false;
         }
         if (!store.deleteRun(id))

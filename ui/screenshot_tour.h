@@ -13,17 +13,17 @@ class MainWindow;
 
 class ScreenshotTour : public QObject {
     Q_OBJECT
-public:
+  public:
     ScreenshotTour(MainWindow* window, const QString& outputDir, QObject* parent = nullptr);
 
     // Starts the run; the pictures follow once it has finished. Emits finished() either way.
     void start();
     QStringList saved() const { return m_saved; }
 
-signals:
+  signals:
     void finished(bool ok, const QString& error);
 
-private:
+  private:
     void capture(int tab, const QString& name);
     void afterRun();
 

@@ -17,7 +17,8 @@ static const bool registered = registerCommand("devices", [](CLI::App& app, Glob
     devices->callback([json] {
         const core::GpuInventory inv = core::probeGpus();
         if (*json) {
-            nlohmann::ordered_json out = {{"cuda_build", inv.cudaBuild}, {"reason", inv.reason}, {"devices", nlohmann::json::array()}};
+            nlohmann::ordered_json out = {
+                {"cuda_build", inv.cudaBuild}, {"reason", inv.reason}, {"devices", nlohmann::json::array()}};
             for (const auto& d : inv.devices)
                 out["devices"].push_back({{"index", d.index},
                                           {"name", d.name},
@@ -33,8 +34,8 @@ static const bool registered = registerCommand("devices", [](CLI::App& app, Glob
             return;
         }
         for (const auto& d : inv.devices)
-            fmt::print("GPU {}: {} (sm_{}{}), {} SMs, {} memory at {}\n", d.index, d.name, d.computeMajor, d.computeMinor,
-                       d.multiprocessors, scaled(static_cast<double>(d.memoryBytes), "B"),
+            fmt::print("GPU {}: {} (sm_{}{}), {} SMs, {} memory at {}\n", d.index, d.name, d.computeMajor,
+                       d.computeMinor, d.multiprocessors, scaled(static_cast<double>(d.memoryBytes), "B"),
                        scaled(d.memoryBandwidthBytesPerSec, "B/s"));
     });
 });

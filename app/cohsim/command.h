@@ -29,8 +29,8 @@ bool registerCommand(std::string name, CommandSetup setup);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // the run or action failed
-inline constexpr int kExitBadInput = 2;  // the user's input is wrong; the message says how to fix it
+inline constexpr int kExitFailure = 1;  // the run or action failed
+inline constexpr int kExitBadInput = 2; // the user's input is wrong; the message says how to fix it
 
 // Thrown by a command's callback to end with an exit code after printing its own message.
 struct CommandExit {

@@ -19,8 +19,9 @@ void declareCache(TableBuilder& c)
     c.state("S", true, P::Read, true, "host bias: read-only copy; other devices may also hold one");
     c.state("SM^AD", false, P::Read, true, "readable copy, sent RdOwn, waiting for the data and snoop responses");
     c.state("SM^A", false, P::Read, true, "readable copy, has the data, waiting for the remaining RspIs");
-    c.state("D", true, P::ReadWrite, true, "device bias: the only copy, owned by this device, read and written "
-                                           "without asking the host");
+    c.state("D", true, P::ReadWrite, true,
+            "device bias: the only copy, owned by this device, read and written "
+            "without asking the host");
     c.state("DI^A", false, P::None, true, "sent DirtyEvict with the data, waiting for GO (still answers a flip)");
     c.state("SI^A", false, P::None, false, "sent CleanEvict (or flipped while evicting), waiting for GO");
     c.state("II^A", false, P::None, false, "snooped out while an eviction was in flight, waiting for GO");
@@ -105,12 +106,15 @@ void declareDirectory(TableBuilder& d)
 {
     d.state("I", true, Permission::None, false, "host bias, no device holds the block; memory is up to date");
     d.state("S", true, Permission::None, false, "host bias, devices hold shared copies; memory is up to date");
-    d.state("D", true, Permission::None, false, "device bias: one device (the owner) holds the block and accesses "
-                                                "it without asking; memory may be stale");
-    d.state("F^S", false, Permission::None, false, "flipping to host bias for a reader: waiting for the owner's "
-                                                   "BiasFlip-Ack");
-    d.state("F^M", false, Permission::None, false, "flipping to host bias for a writer: waiting for the owner's "
-                                                   "BiasFlip-Ack");
+    d.state("D", true, Permission::None, false,
+            "device bias: one device (the owner) holds the block and accesses "
+            "it without asking; memory may be stale");
+    d.state("F^S", false, Permission::None, false,
+            "flipping to host bias for a reader: waiting for the owner's "
+            "BiasFlip-Ack");
+    d.state("F^M", false, Permission::None, false,
+            "flipping to host bias for a writer: waiting for the owner's "
+            "BiasFlip-Ack");
     d.event("RdShared", "RdShared");
     d.event("RdOwn", "RdOwn");
     d.event("CleanEvict-NotLast", "CleanEvict", Guard::NotLastSharer);

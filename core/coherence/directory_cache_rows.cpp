@@ -109,7 +109,8 @@ void addExclusiveMessages(Protocol& p)
 {
     p.messages.push_back({"Exclusive-Data", true, VirtualNetwork::Response,
                           "the block's data, granted exclusively: no other cache holds it"});
-    p.messages.push_back({"PutE", false, VirtualNetwork::Request, "tell the directory a clean exclusive copy was dropped"});
+    p.messages.push_back(
+        {"PutE", false, VirtualNetwork::Request, "tell the directory a clean exclusive copy was dropped"});
 }
 
 void addMsiOwnerRows(TableBuilder& c)

@@ -3,8 +3,9 @@
 // and the explorer. The model mirrors them step for step (guards in declaration order, actions in table order,
 // Stall leaves the message in flight, point-to-point FIFO on ordered networks) and keeps the network in the
 // explorer's canonical order, so for a clean protocol Rumur explores exactly as many states as `cohsim verify`.
-// Invariants: SWMR, data-value (asserted at every PerformLoad and PerformLoadAtHome), no lost write, ack counters settled in stable
-// states, and no deadlock; undefined entries and impossible actions are Murphi errors (protocol errors).
+// Invariants: SWMR, data-value (asserted at every PerformLoad and PerformLoadAtHome), no lost write, ack counters
+// settled in stable states, and no deadlock; undefined entries and impossible actions are Murphi errors (protocol
+// errors).
 #include "core/coherence/protocol_table.h"
 
 #include <string>

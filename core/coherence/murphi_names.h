@@ -12,7 +12,7 @@
 namespace coh::core::coherence {
 
 class MurphiNames {
-public:
+  public:
     explicit MurphiNames(const Protocol& protocol);
 
     const std::string& state(bool directory, int s) const { return (directory ? m_dirStates : m_cacheStates)[s]; }
@@ -24,7 +24,7 @@ public:
     // "Data(ack>0)" -> "Data_ack_gt_0": letters and digits kept, operators spelled out, the rest '_'.
     static std::string sanitise(std::string_view name);
 
-private:
+  private:
     std::string unique(const std::string& prefix, std::string_view name);
 
     std::set<std::string> m_used; // lower-cased, in case a Murphi tool folds case

@@ -81,11 +81,13 @@ void addCacheRows(TableBuilder& c)
 void declareDirectory(TableBuilder& d)
 {
     d.state("O", true, Permission::None, false, "open, no writer: the master's copy is the block so far");
-    d.state("W", true, Permission::None, false, "open with a single writer (the owner); the master's copy may be "
-                                                "stale");
+    d.state("W", true, Permission::None, false,
+            "open with a single writer (the owner); the master's copy may be "
+            "stale");
     d.state("Seal^D", false, Permission::None, false, "asked the writer to seal, waiting for its Publish");
-    d.state("Sealed", true, Permission::None, false, "sealed and immutable: the master holds it and grants leases "
-                                                     "to any reader; replicas are not tracked");
+    d.state("Sealed", true, Permission::None, false,
+            "sealed and immutable: the master holds it and grants leases "
+            "to any reader; replicas are not tracked");
     d.event("GetW", "GetW");
     d.event("Lease-Req", "Lease-Req");
     d.event("Put-Owner", "Put", Guard::FromOwner);

@@ -11,7 +11,7 @@
 namespace coh::core::coherence {
 
 class StateStore {
-public:
+  public:
     StateStore();
 
     // The id of `state`, and whether it was new. Ids count up from 0 in insertion order.
@@ -21,7 +21,7 @@ public:
     std::size_t size() const { return m_offsets.size() - 1; }
     std::size_t bytes() const { return m_arena.size(); }
 
-private:
+  private:
     void grow();
     std::size_t slotFor(std::string_view state, std::uint64_t hash) const;
 

@@ -32,7 +32,7 @@ inline constexpr Action completeStore{ActionKind::CompleteStore};
 } // namespace act
 
 class TableBuilder {
-public:
+  public:
     // `protocol` supplies the message types (declare them first) and names errors.
     TableBuilder(const Protocol& protocol, bool isDirectory);
     // Reopens a built table to amend it (bug-hunt variants replace single entries).
@@ -60,7 +60,7 @@ public:
 
     ControllerTable build(const std::string& initialState);
 
-private:
+  private:
     struct Entry {
         EntryKind kind = EntryKind::Undefined;
         int next = -1;

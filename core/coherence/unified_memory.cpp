@@ -25,8 +25,7 @@ void addCache(TableBuilder& c)
     c.on("I", "Store", {c.send("Write", Target::Dir, DataSource::StoreValue)}, "IW^A",
          "{self} keeps no copy, so every store carries its value to the home (Write) and waits for the ack");
     c.on("I", "Evict", {}, "", "{self} holds no copy, so there is nothing to evict");
-    c.stall({"IR^D", "IW^A"}, {"Load", "Store", "Evict"},
-            "an access is in flight to the home; the processor op waits");
+    c.stall({"IR^D", "IW^A"}, {"Load", "Store", "Evict"}, "an access is in flight to the home; the processor op waits");
     c.on("IR^D", "Read-Data", {completeLoad}, "I",
          "the value the home read arrives: {self}'s load completes with it and nothing is kept");
     c.on("IW^A", "Write-Ack", {completeStore}, "I",

@@ -12,10 +12,11 @@
 namespace coh::core {
 
 class DirectTransferKv final : public KvMemory, public FlowSink {
-public:
+  public:
     // instanceNodes[i] are the nodes of instance i (a TP group shards every block across them).
-    DirectTransferKv(FlowNetwork& network, EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
-                     std::uint64_t kvBytesPerToken, std::uint32_t blockTokens, std::size_t requests);
+    DirectTransferKv(FlowNetwork& network, EventRecorder& recorder,
+                     std::vector<std::vector<std::uint32_t>> instanceNodes, std::uint64_t kvBytesPerToken,
+                     std::uint32_t blockTokens, std::size_t requests);
 
     void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
@@ -27,7 +28,7 @@ public:
 
     KvStats stats() const override;
 
-private:
+  private:
     FlowNetwork& m_network;
     EventRecorder& m_recorder;
     std::vector<std::vector<std::uint32_t>> m_instanceNodes;

@@ -10,8 +10,11 @@
 namespace coh::core {
 
 class LatencyHistogram {
-public:
-    LatencyHistogram() : m_counts(kBins, 0) {}
+  public:
+    LatencyHistogram()
+        : m_counts(kBins, 0)
+    {
+    }
 
     void add(SimTime value, std::uint64_t count = 1)
     {
@@ -31,7 +34,7 @@ public:
     // Summary in milliseconds, like the per-request distributions.
     Distribution toDistributionMs() const;
 
-private:
+  private:
     static constexpr unsigned kSubBits = 10;
     static constexpr std::uint64_t kSub = 1ull << kSubBits; // values below this are exact
     static constexpr std::size_t kBins = kSub + 64 * (kSub / 2);

@@ -36,7 +36,8 @@ bool meetsSlo(const RequestMetrics& r, const SloSpec& slo)
 void summarizeRequests(const std::vector<RequestMetrics>& requests, const SloSpec& slo,
                        const LatencyHistogram& interTokenGaps, RunSummary& summary)
 {
-    std::vector<double> ttft, tpot, tpotCompute, tpotTransfer, tpotStall, e2e, queue, prefill, admission, transfer, load, firstDecode;
+    std::vector<double> ttft, tpot, tpotCompute, tpotTransfer, tpotStall, e2e, queue, prefill, admission, transfer,
+        load, firstDecode;
     for (auto* v : {&ttft, &e2e, &queue, &prefill, &admission, &transfer, &load, &firstDecode})
         v->reserve(requests.size());
     SimTime first = requests.empty() ? 0 : requests.front().arrival, last = first;

@@ -17,12 +17,12 @@ struct InputProblem {
 };
 
 class InputError : public std::runtime_error {
-public:
+  public:
     explicit InputError(std::vector<InputProblem> problems);
     InputError(std::string file, std::string field, std::string message, std::string fix);
     const std::vector<InputProblem>& problems() const { return m_problems; }
 
-private:
+  private:
     std::vector<InputProblem> m_problems;
 };
 

@@ -18,10 +18,7 @@ struct ModelSpec {
     std::string source;
 
     // 2 (K and V) x layers x kv_heads x head_dim x dtype bytes.
-    std::uint64_t kvBytesPerToken() const
-    {
-        return 2ull * layers * kvHeads * headDim * dtypeBytes;
-    }
+    std::uint64_t kvBytesPerToken() const { return 2ull * layers * kvHeads * headDim * dtypeBytes; }
     double weightBytes() const { return params * dtypeBytes; }
 };
 

@@ -21,7 +21,7 @@ struct MemoryTier {
 };
 
 struct Compute {
-    double peakFlops = 0;                 // dense FP16/BF16 FLOP/s
+    double peakFlops = 0;                  // dense FP16/BF16 FLOP/s
     double memoryBandwidthBytesPerSec = 0; // what the roofline's memory side uses
 };
 

@@ -12,9 +12,9 @@ enum class WorkloadKind { Synthetic, Trace };
 
 struct LengthDistribution {
     LengthKind kind = LengthKind::Fixed;
-    double value = 0;             // fixed
-    double median = 0, sigma = 0; // lognormal: median and sigma of ln(length)
-    double exponent = 1.0;        // zipf: P(k) ~ 1/k^exponent over k = min..max
+    double value = 0;               // fixed
+    double median = 0, sigma = 0;   // lognormal: median and sigma of ln(length)
+    double exponent = 1.0;          // zipf: P(k) ~ 1/k^exponent over k = min..max
     std::uint32_t min = 1, max = 1; // uniform bounds; clamp for lognormal; support for zipf
 };
 
@@ -29,9 +29,9 @@ struct SyntheticWorkload {
 
 struct TraceWorkload {
     TraceFormat format = TraceFormat::Azure;
-    std::string path;          // as written in the scenario
-    std::string resolvedPath;  // absolute, after resolution against the scenario folder / datasets root
-    double timeScale = 1.0;    // inter-arrival times are multiplied by this (0.5 = twice the rate)
+    std::string path;              // as written in the scenario
+    std::string resolvedPath;      // absolute, after resolution against the scenario folder / datasets root
+    double timeScale = 1.0;        // inter-arrival times are multiplied by this (0.5 = twice the rate)
     std::uint32_t maxRequests = 0; // 0 = all
 };
 

@@ -15,7 +15,7 @@ struct InstanceHardware {
 };
 
 class CostModel {
-public:
+  public:
     CostModel(const ModelSpec& model, const ServingSpec& serving);
 
     InstanceHardware hardware(const Topology& topology, const std::vector<std::uint32_t>& nodes) const;
@@ -30,7 +30,7 @@ public:
     double decodeFlops(std::uint32_t batch, std::uint64_t contextTokens) const;
     double decodeBytes(std::uint32_t batch, std::uint64_t contextTokens) const;
 
-private:
+  private:
     SimTime roofline(double flops, double bytes, const InstanceHardware& hw) const;
 
     const ModelSpec& m_model;

@@ -19,7 +19,7 @@ struct InstanceState {
     std::uint32_t maxBatchTokens = 0; // prefill only
     bool running = false;
     bool waitingForDevice = false;
-    bool kickPending = false; // a DecodeKick event is queued
+    bool kickPending = false;   // a DecodeKick event is queued
     std::uint32_t assigned = 0; // requests routed here and not yet finished (router load)
 
     // Prefill: FCFS queue and the batch in flight.
@@ -27,8 +27,8 @@ struct InstanceState {
     std::uint64_t queuedTokens = 0;
     std::vector<std::uint32_t> batch;
     std::uint64_t batchTokens = 0;
-    std::uint32_t prefixLoads = 0;  // loads from the prefix pool the batch still waits for
-    SimTime prefillCompute = 0;     // the batch's compute, started once those loads are in
+    std::uint32_t prefixLoads = 0; // loads from the prefix pool the batch still waits for
+    SimTime prefillCompute = 0;    // the batch's compute, started once those loads are in
 
     // Decode: waiting for KV memory -> transferring -> ready -> in the running batch.
     std::deque<std::uint32_t> admission;

@@ -9,13 +9,13 @@
 namespace coh::core {
 
 class Router {
-public:
+  public:
     Router(RouterPolicy policy, std::vector<std::uint32_t> prefill, std::vector<std::uint32_t> decode);
 
     std::uint32_t pickPrefill(const std::vector<InstanceState>& instances);
     std::uint32_t pickDecode(const std::vector<InstanceState>& instances);
 
-private:
+  private:
     std::uint32_t pick(const std::vector<std::uint32_t>& pool, std::size_t& cursor,
                        const std::vector<InstanceState>& instances, bool prefill) const;
 

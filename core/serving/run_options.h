@@ -17,7 +17,7 @@ struct RunProgress {
 
 // Called from the simulation's heartbeat event on the thread that runs it; the GUI adapts it to a signal.
 class ProgressListener {
-public:
+  public:
     virtual ~ProgressListener() = default;
     virtual void onProgress(const RunProgress& progress) = 0;
 };
@@ -29,8 +29,11 @@ struct RunOptions {
 };
 
 class RunCancelled : public std::runtime_error {
-public:
-    RunCancelled() : std::runtime_error("run cancelled") {}
+  public:
+    RunCancelled()
+        : std::runtime_error("run cancelled")
+    {
+    }
 };
 
 } // namespace coh::core

@@ -8,8 +8,8 @@ namespace coh::core {
 
 struct Event {
     SimTime time = 0;
-    std::uint64_t seq = 0;   // insertion order: breaks time ties so runs are deterministic
-    std::uint32_t kind = 0;  // meaning belongs to the handler (a switch, not a virtual call)
+    std::uint64_t seq = 0;  // insertion order: breaks time ties so runs are deterministic
+    std::uint32_t kind = 0; // meaning belongs to the handler (a switch, not a virtual call)
     std::uint32_t target = 0;
     std::uint64_t payload = 0;
 

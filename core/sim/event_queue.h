@@ -13,7 +13,7 @@
 namespace coh::core {
 
 class EventQueue {
-public:
+  public:
     void reserve(std::size_t n) { m_top.reserve(n); }
     bool empty() const { return m_size == 0; }
     std::size_t size() const { return m_size; }
@@ -67,7 +67,7 @@ public:
         return ev;
     }
 
-private:
+  private:
     // Range arithmetic in 128 bits so no SimTime (kTimeInfinity included) can overflow a bucket bound.
     // kEventsPerBucket and kSplitAbove were tuned on bench_phold; 4..64 and 128..1024 are all within 10%.
     __extension__ using Wide = __int128;

@@ -53,8 +53,7 @@ void LengthSampler::validate() const
         break;
     }
     if (m_dist.min > m_dist.max)
-        fail("min", fmt::format("min ({}) is larger than max ({})", m_dist.min, m_dist.max),
-             "make min at most max");
+        fail("min", fmt::format("min ({}) is larger than max ({})", m_dist.min, m_dist.max), "make min at most max");
     if (m_dist.min < 1)
         fail("min", "min is 0 tokens, but every prompt and output has at least one token",
              "give a min of at least 1 token");

@@ -11,7 +11,7 @@
 namespace coh::core {
 
 class LengthSampler {
-public:
+  public:
     // Largest zipf support (max - min + 1) we build a CDF table for (80 MB of doubles).
     static constexpr std::uint64_t kMaxZipfSupport = 10'000'000;
 
@@ -20,7 +20,7 @@ public:
 
     std::uint32_t sample(boost::random::mt19937_64& rng) const;
 
-private:
+  private:
     void validate() const;
     void buildZipfTable();
     std::uint32_t clampLength(double x) const;

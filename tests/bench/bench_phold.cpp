@@ -59,8 +59,7 @@ void BM_Phold(benchmark::State& state)
 BENCHMARK(BM_Phold)->Args({1024, 500})->Args({65536, 10})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Hold model: a queue of `size` events; each step pops the minimum and pushes it back a random delay later.
-template <class Queue, class PushPop>
-void holdLoop(benchmark::State& state, Queue& queue, PushPop pushPop)
+template <class Queue, class PushPop> void holdLoop(benchmark::State& state, Queue& queue, PushPop pushPop)
 {
     const auto size = static_cast<std::size_t>(state.range(0));
     std::uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -75,8 +74,8 @@ void holdLoop(benchmark::State& state, Queue& queue, PushPop pushPop)
         queue.push(Event{nextDelay(), seq++, 0, 0, 0});
     for (auto _ : state)
         pushPop(nextDelay(), seq++);
-    state.counters["ops_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                          benchmark::Counter::kIsRate);
+    state.counters["ops_per_second"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void BM_EventQueueHold(benchmark::State& state)

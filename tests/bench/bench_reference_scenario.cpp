@@ -18,7 +18,8 @@ Scenario referenceScenario(const std::string& protocol = "direct")
     Scenario s = loadScenarioFile(std::string(COH_DATASETS_DIR) + "/presets/dgx-h100-8gpu.json");
     s.workload.kind = WorkloadKind::Trace;
     s.workload.trace.format = TraceFormat::Azure;
-    s.workload.trace.resolvedPath = std::string(COH_DATASETS_DIR) + "/traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv";
+    s.workload.trace.resolvedPath =
+        std::string(COH_DATASETS_DIR) + "/traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv";
     s.workload.trace.maxRequests = 0; // the whole trace
     s.workload.trace.timeScale = 1.0;
     s.coherence.decode = s.coherence.prefill = protocol;
@@ -47,8 +48,8 @@ void runReference(benchmark::State& state, const std::string& protocol)
     }
     state.counters["requests"] = static_cast<double>(workload.requests.size());
     state.counters["events"] = static_cast<double>(events);
-    state.counters["events_per_second"] =
-        benchmark::Counter(static_cast<double>(events) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["events_per_second"] = benchmark::Counter(
+        static_cast<double>(events) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["simulated_s"] = simulated;
     state.counters["peak_rss_MiB"] = peakResidentMiB();
 }

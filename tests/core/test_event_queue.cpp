@@ -21,13 +21,13 @@ TEST(EventQueue, PopsInTimeThenSeqOrder)
 {
     EventQueue queue;
     // Same times pushed with scrambled sequence numbers: seq must break the tie.
-    const std::vector<std::pair<SimTime, std::uint64_t>> input = {
-        {30, 5}, {10, 7}, {30, 1}, {20, 3}, {10, 2}, {30, 9}, {0, 8}, {20, 0}, {10, 4}, {30, 6}};
+    const std::vector<std::pair<SimTime, std::uint64_t>> input = {{30, 5}, {10, 7}, {30, 1}, {20, 3}, {10, 2},
+                                                                  {30, 9}, {0, 8},  {20, 0}, {10, 4}, {30, 6}};
     for (auto [time, seq] : input)
         queue.push(Event{time, seq, 0, static_cast<std::uint32_t>(seq), seq * 100});
 
-    const std::vector<std::pair<SimTime, std::uint64_t>> expected = {
-        {0, 8}, {10, 2}, {10, 4}, {10, 7}, {20, 0}, {20, 3}, {30, 1}, {30, 5}, {30, 6}, {30, 9}};
+    const std::vector<std::pair<SimTime, std::uint64_t>> expected = {{0, 8},  {10, 2}, {10, 4}, {10, 7}, {20, 0},
+                                                                     {20, 3}, {30, 1}, {30, 5}, {30, 6}, {30, 9}};
     for (auto [time, seq] : expected) {
         ASSERT_FALSE(queue.empty());
         EXPECT_EQ(queue.top().time, time);
@@ -43,8 +43,7 @@ TEST(EventQueue, PopsInTimeThenSeqOrder)
 
 // Drives the queue and an ordered reference through the same random pushes and pops; `nextTime(rng, lastPopped)`
 // picks each pushed time. `pushPercent` sets how full the queue gets.
-template <class NextTime>
-void checkAgainstReference(std::uint64_t seed, int ops, int pushPercent, NextTime nextTime)
+template <class NextTime> void checkAgainstReference(std::uint64_t seed, int ops, int pushPercent, NextTime nextTime)
 {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> opDist(0, 99);
@@ -81,9 +80,8 @@ void checkAgainstReference(std::uint64_t seed, int ops, int pushPercent, NextTim
 TEST(EventQueue, MatchesReferenceWithManyTies)
 {
     // A narrow time range forces many equal times, so the seq tie-break is exercised constantly.
-    checkAgainstReference(12345, 100'000, 55, [](std::mt19937_64& rng, SimTime) {
-        return static_cast<SimTime>(rng() % 200);
-    });
+    checkAgainstReference(12345, 100'000, 55,
+                          [](std::mt19937_64& rng, SimTime) { return static_cast<SimTime>(rng() % 200); });
 }
 
 TEST(EventQueue, MatchesReferenceOnDesLikeLoad)

@@ -43,9 +43,9 @@ TEST(Golden, ShippedScenariosReproduceTheirSummaries)
     const auto cases = goldenCases();
     ASSERT_GE(cases.size(), 6u);
     for (const auto& c : cases) {
-        const CliResult r = runCohsim("run " + std::string(COH_DATASETS_DIR) + "/../" + c.scenario +
-                                          " --no-store --json -q" + c.args,
-                                      Stderr::Inherit);
+        const CliResult r =
+            runCohsim("run " + std::string(COH_DATASETS_DIR) + "/../" + c.scenario + " --no-store --json -q" + c.args,
+                      Stderr::Inherit);
         ASSERT_EQ(r.exitCode, 0) << c.name;
         nlohmann::json actual = nlohmann::json::parse(r.output);
         std::ifstream in(std::string(COH_TEST_DATA_DIR) + "/../golden/" + c.name + ".json");

@@ -67,7 +67,7 @@ TEST(ProtocolMsi, EvictingAModifiedBlockWritesItBack)
 
 // Drives a block by hand: the lab always delivers oldest first, these tests pick the racy order.
 class MsiRaces : public ::testing::Test {
-protected:
+  protected:
     co::BlockSystem m_system{co::findProtocol("msi-directory"), 2};
 
     int find(const std::string& kind, std::uint8_t dst) const

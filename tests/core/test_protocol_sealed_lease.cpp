@@ -68,9 +68,7 @@ TEST(ProtocolSealedLease, AfterSealingEachReaderPaysOneRequestAndOneResponseAndN
 
     // MSI invalidates every one of those readers when a cache writes again; the sealed block cannot be written.
     const Strings msi = sentBy(opSteps(runOps("msi-directory", 4, "P0:W,P1:R,P2:R,P3:R,P3:W"), 4));
-    EXPECT_EQ(std::count_if(msi.begin(), msi.end(),
-                            [](const std::string& m) { return m.rfind("Inv ", 0) == 0; }),
-              3);
+    EXPECT_EQ(std::count_if(msi.begin(), msi.end(), [](const std::string& m) { return m.rfind("Inv ", 0) == 0; }), 3);
 }
 
 TEST(ProtocolSealedLease, ALeaseReleaseIsSilentAndARereadIsAFreshGrant)

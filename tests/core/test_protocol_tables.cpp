@@ -19,10 +19,10 @@ TEST(ProtocolTables, RegistryHasTheShippedProtocolsAndTwoBugHunts)
         names.insert(p.name);
         bugHunts += p.bugHunt;
     }
-    EXPECT_EQ(names, (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory", "migratory",
-                                            "unified-memory", "mesi-snooping", "cxl-asymmetric", "sealed-lease",
-                                            "lazy-causal", "msi-directory-broken-noinv",
-                                            "msi-directory-broken-lostack"}));
+    EXPECT_EQ(names,
+              (std::set<std::string>{"msi-directory", "mesi-directory", "moesi-directory", "migratory",
+                                     "unified-memory", "mesi-snooping", "cxl-asymmetric", "sealed-lease", "lazy-causal",
+                                     "msi-directory-broken-noinv", "msi-directory-broken-lostack"}));
     EXPECT_EQ(bugHunts, 2);
     EXPECT_TRUE(co::findProtocol("msi-directory-broken-lostack").bugHunt);
     EXPECT_TRUE(co::findProtocol("msi-directory-broken-noinv").bugHunt);

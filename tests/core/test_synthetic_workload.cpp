@@ -59,8 +59,7 @@ std::vector<std::uint32_t> draw(const LengthDistribution& d, std::size_t n, std:
     return out;
 }
 
-template <class F>
-InputProblem expectInputError(F&& f)
+template <class F> InputProblem expectInputError(F&& f)
 {
     try {
         f();

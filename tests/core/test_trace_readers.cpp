@@ -22,10 +22,10 @@ const std::string kMooncakeConv = COH_DATASETS_DIR "/traces/mooncake_fast25/conv
 
 // Writes `text` to a fresh file in the temp folder; removed when the test ends.
 class TempTrace {
-public:
+  public:
     TempTrace(const std::string& name, const std::string& text)
-        : m_path((std::filesystem::temp_directory_path()
-                  / (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + name))
+        : m_path((std::filesystem::temp_directory_path() /
+                  (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + name))
                      .string())
     {
         std::ofstream(m_path, std::ios::binary) << text;
@@ -33,12 +33,11 @@ public:
     ~TempTrace() { std::filesystem::remove(m_path); }
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     std::string m_path;
 };
 
-template <class F>
-InputProblem expectInputError(F&& f)
+template <class F> InputProblem expectInputError(F&& f)
 {
     try {
         f();
@@ -267,9 +266,13 @@ TEST(MooncakeTrace, BadInputNamesFileLineKeyAndFix)
     EXPECT_EQ(p.field, "line 2");
     EXPECT_TRUE(contains(p.message, "malformed JSON")) << p.message;
     EXPECT_TRUE(contains(mooncakeError(good + good + "not json\n").field, "line 3"));
-    EXPECT_TRUE(contains(mooncakeError(R"({"timestamp": 0} {})" "\n").message, "malformed JSON"));
+    EXPECT_TRUE(contains(mooncakeError(R"({"timestamp": 0} {})"
+                                       "\n")
+                             .message,
+                         "malformed JSON"));
 
-    p = mooncakeError(good + R"({"timestamp": 5, "output_length": 5})" "\n");
+    p = mooncakeError(good + R"({"timestamp": 5, "output_length": 5})"
+                             "\n");
     EXPECT_EQ(p.field, "line 2, input_length");
     EXPECT_TRUE(contains(p.message, "'input_length' is missing")) << p.message;
     EXPECT_EQ(mooncakeError(R"({"input_length": 1, "output_length": 5})").field, "line 1, timestamp");
@@ -297,9 +300,9 @@ TEST(MooncakeTrace, BadInputNamesFileLineKeyAndFix)
               "line 1, hash_ids");
     EXPECT_EQ(mooncakeError(R"({"timestamp": 0, "input_length": 1, "output_length": 5, "hash_ids": ["a"]})").field,
               "line 1, hash_ids");
-    EXPECT_EQ(mooncakeError(R"({"timestamp": 0, "input_length": 1, "output_length": 5, "hash_ids": [4294967296]})")
-                  .field,
-              "line 1, hash_ids");
+    EXPECT_EQ(
+        mooncakeError(R"({"timestamp": 0, "input_length": 1, "output_length": 5, "hash_ids": [4294967296]})").field,
+        "line 1, hash_ids");
     EXPECT_TRUE(contains(mooncakeError("[1, 2]\n").message, "not a JSON object"));
     EXPECT_TRUE(contains(mooncakeError("42\n").message, "not a JSON object"));
 

@@ -14,7 +14,6 @@
 using coh::ui::ScenarioDocument;
 using nlohmann::ordered_json;
 
-
 namespace {
 
 QString dataPath(const QString& relative)

@@ -27,7 +27,6 @@
 using namespace coh::ui;
 using nlohmann::ordered_json;
 
-
 namespace {
 
 // A scenario with everything but hardware, so the test draws the whole topology.
