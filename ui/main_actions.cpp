@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QMainWindow>
@@ -133,10 +134,18 @@ void MainActions::addRecent(const QString& path)
 
 void MainActions::applyPalette(bool dark)
 {
-    if (!dark) {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-        return;
+    QApplication::setPalette(dark ? makeDarkPalette() : QApplication::style()->standardPalette());
+    // Qt 6.4 tells only child widgets of a new application palette, not windows, so a window (and everything in
+    // it) would keep the old one: tell each window, as later Qt versions do.
+    const auto windows = QApplication::topLevelWidgets();
+    for (QWidget* window : windows) {
+        QEvent changed(QEvent::ApplicationPaletteChange);
+        QCoreApplication::sendEvent(window, &changed);
     }
+}
+
+QPalette MainActions::makeDarkPalette()
+{
     QPalette p;
     const QColor window(45, 45, 48), base(30, 30, 32), text(220, 220, 220), highlight(42, 130, 218);
     p.setColor(QPalette::Window, window);
@@ -156,7 +165,7 @@ void MainActions::applyPalette(bool dark)
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
     p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
     p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
-    QApplication::setPalette(p);
+    return p;
 }
 
 } // namespace coh::ui

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 
@@ -47,6 +48,7 @@ struct MainActions {
     static QStringList recentFiles(); // newest first
     // Fusion with a dark palette, or the style's standard light one.
     static void applyPalette(bool dark);
+    static QPalette makeDarkPalette();
 };
 
 } // namespace coh::ui
