@@ -14,6 +14,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegend>
@@ -208,6 +209,14 @@ inline bool scrollsInside(const QWidget* parent)
     return area && area->viewport() == parent;
 }
 
+// A child that a Qt composite control lays out itself, at the size its style gives it.
+inline bool partOfQtControl(const QWidget* w)
+{
+    const QWidget* parent = w->parentWidget();
+    return qobject_cast<const QDockWidget*>(parent) || qobject_cast<const QTabBar*>(parent) ||
+           qobject_cast<const QAbstractSpinBox*>(parent) || qobject_cast<const QComboBox*>(parent);
+}
+
 // Visible controls under `root` that are cut off: their rectangle leaves their visible parent's (more than a
 // pixel), or they are narrower or lower than their minimum size hint (their text or frame does not fit).
 inline QStringList clippedControls(QWidget* root)
@@ -232,9 +241,11 @@ inline QStringList clippedControls(QWidget* root)
                        .arg(describe(parent))
                        .arg(parent->width())
                        .arg(parent->height());
-        // Labels that wrap or elide, and scroll areas, legitimately shrink below their hint.
+        // Labels that wrap or elide, and scroll areas, legitimately shrink below their hint; so do the parts Qt's
+        // composite controls size themselves (a dock's title buttons, a tab bar's scroll arrows, a spin box's
+        // line edit).
         const auto* label = qobject_cast<const QLabel*>(w);
-        if (qobject_cast<const QAbstractScrollArea*>(w) || (label && label->wordWrap()))
+        if (qobject_cast<const QAbstractScrollArea*>(w) || (label && label->wordWrap()) || partOfQtControl(w))
             continue;
         const QSize hint = w->minimumSizeHint();
         if (hint.isValid() && (w->width() + 1 < hint.width() || w->height() + 1 < hint.height()))
