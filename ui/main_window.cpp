@@ -13,6 +13,7 @@
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/start_page.h"
+#include "ui/tab_pages.h"
 
 #include "ui/charts_panel.h"
 #include "ui/lab_widget.h"
@@ -106,7 +107,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildTabs()
 {
-    m_tabs = new QTabWidget(this);
+    m_tabs = new TabPages(this);
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
     m_start = new StartPage(m_tabs);
@@ -140,8 +141,8 @@ void MainWindow::buildTabs()
     });
     // An open or a save has just added to the recent files (updateTitle() shows the scenario's name there).
     connect(m_files, &DocumentFiles::status, this, &MainWindow::refreshRecent);
-    // Each tab is made to fit the room a 1024×700 window leaves it; should one need more, the tabs scroll
-    // instead of forcing the window wider than the screen or squeezing the docks.
+    // Each tab is made to fit the room a 1024×700 window leaves it; should one need more, that tab scrolls
+    // (TabPages) instead of forcing the window wider than the screen or squeezing the docks.
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("tabsScroll"));
     scroll->setFrameShape(QFrame::NoFrame);

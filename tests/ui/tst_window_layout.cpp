@@ -3,8 +3,10 @@
 // hidden and shown come back at their size; Reset Layout gives the documented default sizes.
 #include "ui/dock_layout.h"
 #include "ui/document_files.h"
+#include "ui/lab_widget.h"
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
+#include "ui/run_controller.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/theme.h"
@@ -56,6 +58,11 @@ class TstWindowLayout : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         // First start (no saved layout): the defaults are applied once the window has its size.
         QTRY_COMPARE(m_window->scenarioDock()->width(), DockLayout::defaultScenarioWidth(kWidth));
+        // Every tab with something in it: a finished run in Replay, Charts and History, a lesson in the Lab.
+        QSignalSpy finished(m_window->runController(), &coh::ui::RunController::finished);
+        m_window->runScenario();
+        QVERIFY(finished.wait(120000));
+        m_window->findChild<coh::ui::LabWidget*>()->openLesson(QStringLiteral("moesi-owned"));
     }
 
     void cleanupTestCase()
