@@ -6,6 +6,10 @@
 #include "ui/main_window.h"
 #include "ui/replay_widget.h"
 #include "ui/run_controller.h"
+#include "ui/run_history_widget.h"
+#include "ui/scenario_document.h"
+#include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
 
 #include <QAction>
 #include <QApplication>
@@ -43,6 +47,15 @@ qint64 busiestInstant(const core::RunResult& run)
         }
     }
     return at;
+}
+
+QString firstGpu(const nlohmann::ordered_json& scenario)
+{
+    const auto nodes = scenario.value("/topology/nodes"_json_pointer, nlohmann::ordered_json::array());
+    for (const auto& node : nodes)
+        if (node.value("kind", std::string()) == "gpu")
+            return QString::fromStdString(node.value("id", std::string()));
+    return {};
 }
 
 // Lets layouts, charts and the replay settle and paint before a grab (under X11 a resize is asynchronous).
@@ -87,7 +100,8 @@ void ScreenshotTour::start()
         return;
     }
     RunController* runner = m_window->runController();
-    connect(runner, &RunController::finished, this, [this] {
+    connect(runner, &RunController::finished, this, [this](qint64 id) {
+        m_runId = id;
         // The window shows the run from the same signal; let it finish laying out first.
         QMetaObject::invokeMethod(this, &ScreenshotTour::afterRun, Qt::QueuedConnection);
     });
@@ -110,6 +124,12 @@ void ScreenshotTour::afterRun()
         // Midway through the lesson, so the sequence chart has arrows and the table a highlighted change.
         lab->model()->setCurrentStep(lab->model()->stepCount() / 2);
     }
+    // The run selected in History, so its buttons show enabled.
+    m_window->historyWidget()->selectRun(m_runId);
+    // A node selected, so the Topology tab shows its properties beside the canvas.
+    if (auto* editor = m_window->findChild<TopologyEditor*>())
+        if (const QString gpu = firstGpu(m_window->document()->json()); !gpu.isEmpty())
+            editor->scene()->selectIds({gpu}, {});
     QAction* darkPalette = m_window->actions().darkPalette;
     const bool wasDark = darkPalette->isChecked();
     for (const bool dark : {false, true}) {

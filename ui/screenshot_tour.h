@@ -40,6 +40,7 @@ class ScreenshotTour : public QObject {
     QString m_dir;
     QStringList m_saved;
     QStringList m_failedSaves;
+    qint64 m_runId = 0;
     bool m_failed = false; // the run failed (finished() already emitted)
 };
 
