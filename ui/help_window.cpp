@@ -3,7 +3,7 @@
 #include "ui/theme.h"
 #include "ui/tinted_icon.h"
 
-#include <QDesktopServices>
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -146,6 +146,10 @@ HelpWindow::HelpWindow(QWidget* parent)
     connect(m_browser, &HelpBrowser::message, m_status, &QLabel::setText);
     connect(m_browser, qOverload<const QUrl&>(&QTextBrowser::highlighted), m_status,
             [this](const QUrl& url) { m_status->setText(url.toString()); });
+    auto* closeHelp = new QAction(tr("Close"), this);
+    closeHelp->setShortcuts({QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)});
+    connect(closeHelp, &QAction::triggered, this, &QWidget::close);
+    addAction(closeHelp);
     m_status->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

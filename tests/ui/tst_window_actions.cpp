@@ -182,6 +182,29 @@ class TstWindowActions : public QObject {
                     picture |= !QImage(QLatin1Char(':') + url.path()).isNull();
                 }
         QVERIFY(picture);
+
+        // Readable in both palettes, links included (the Markdown importer colours them when it reads the page,
+        // so a palette change reads it again).
+        for (const bool dark : {true, false}) {
+            coh::ui::MainActions::applyPalette(dark);
+            const QColor base = QApplication::palette().color(QPalette::Base);
+            QCOMPARE(browser->palette().color(QPalette::Base), base);
+            int links = 0;
+            for (QTextBlock b = browser->document()->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it) {
+                    const QTextCharFormat format = it.fragment().charFormat();
+                    if (it.fragment().text().trimmed().isEmpty() || format.isImageFormat())
+                        continue;
+                    const QColor fg = format.foreground().style() == Qt::NoBrush
+                                          ? QApplication::palette().color(QPalette::Text)
+                                          : format.foreground().color();
+                    links += format.isAnchor() && !format.anchorHref().isEmpty();
+                    QVERIFY2(coh::ui::contrastRatio(fg, base) >= 4.5,
+                             qPrintable(QStringLiteral("\"%1\" %2 on %3")
+                                            .arg(it.fragment().text().left(30), fg.name(), base.name())));
+                }
+            QVERIFY(links > 0);
+        }
         help->close();
     }
 
