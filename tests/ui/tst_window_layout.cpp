@@ -3,6 +3,7 @@
 // hidden and shown come back at their size, the Lab open; Reset Layout gives the documented default sizes.
 #include "ui/dock_layout.h"
 #include "ui/document_files.h"
+#include "ui/lab_model.h"
 #include "ui/lab_widget.h"
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
@@ -62,7 +63,9 @@ class TstWindowLayout : public QObject {
         QSignalSpy finished(m_window->runController(), &coh::ui::RunController::finished);
         m_window->runScenario();
         QVERIFY(finished.wait(120000));
-        m_window->findChild<coh::ui::LabWidget*>()->openLesson(QStringLiteral("moesi-owned"));
+        auto* lab = m_window->findChild<coh::ui::LabWidget*>();
+        lab->openLesson(QStringLiteral("moesi-owned"));
+        lab->model()->setCurrentStep(lab->model()->stepCount() / 2); // changed cells highlighted
     }
 
     void cleanupTestCase()
