@@ -2,6 +2,7 @@
 
 #include "core/scenario/datasets_dir.h"
 #include "ui/qt_text.h"
+#include "ui/theme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <QPalette>
 #include <QSettings>
 #include <QStyle>
+#include <QToolTip>
 #include <QUndoStack>
 
 namespace coh::ui {
@@ -24,6 +26,54 @@ constexpr int kMaxRecent = 10;
 QString recentKey()
 {
     return QStringLiteral("recentFiles");
+}
+
+// `key` first, then the platform's own bindings for `standard`: the platform's list can be empty (Save As and
+// Quit have no binding in the generic X11 scheme, so Ctrl+Shift+S did nothing), the documented key never is.
+QList<QKeySequence> keys(const QKeySequence& key, QKeySequence::StandardKey standard)
+{
+    QList<QKeySequence> list{key};
+    const auto platform = QKeySequence::keyBindings(standard);
+    for (const QKeySequence& k : platform)
+        if (!list.contains(k))
+            list << k;
+    return list;
+}
+
+// A colour `min`:1 against `background`, halfway from the text towards it: disabled and placeholder text
+// look greyed and still read (WCAG asks 4.5:1 of text; Qt's defaults give 1.6 to 4).
+QColor greyedText(const QColor& text, const QColor& background)
+{
+    const QColor half =
+        QColor::fromRgbF((text.redF() + background.redF()) / 2, (text.greenF() + background.greenF()) / 2,
+                         (text.blueF() + background.blueF()) / 2);
+    return readableOn(half, background, 4.5);
+}
+
+// The roles both palettes derive from their main colours, so the light and the dark one cannot drift apart:
+// greyed text, placeholders, selection text, links.
+void deriveRoles(QPalette& p)
+{
+    for (const QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+        p.setColor(group, QPalette::PlaceholderText,
+                   greyedText(p.color(QPalette::Active, QPalette::Text), p.color(group, QPalette::Base)));
+        // The selection carries white text: darken a light blue until it reads.
+        p.setColor(group, QPalette::HighlightedText, Qt::white);
+        p.setColor(group, QPalette::Highlight, readableOn(p.color(QPalette::Active, QPalette::Highlight), Qt::white));
+        p.setColor(group, QPalette::Link,
+                   readableOn(p.color(QPalette::Active, QPalette::Link), p.color(group, QPalette::Base)));
+        p.setColor(group, QPalette::LinkVisited,
+                   readableOn(p.color(QPalette::Active, QPalette::LinkVisited), p.color(group, QPalette::Base)));
+        p.setColor(group, QPalette::ToolTipText,
+                   readableOn(p.color(QPalette::Active, QPalette::ToolTipText), p.color(group, QPalette::ToolTipBase)));
+    }
+    const std::pair<QPalette::ColorRole, QPalette::ColorRole> textOnBackground[] = {
+        {QPalette::WindowText, QPalette::Window},
+        {QPalette::Text, QPalette::Base},
+        {QPalette::ButtonText, QPalette::Button}};
+    for (const auto& [text, background] : textOnBackground)
+        p.setColor(QPalette::Disabled, text,
+                   greyedText(p.color(QPalette::Active, text), p.color(QPalette::Disabled, background)));
 }
 } // namespace
 
@@ -47,19 +97,19 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     save = file->addAction(QMainWindow::tr("&Save"));
     save->setShortcut(QKeySequence::Save);
     saveAs = file->addAction(QMainWindow::tr("Save &As…"));
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    saveAs->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence::SaveAs));
     exportRun = file->addAction(QMainWindow::tr("&Export Run…"));
     exportRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     quit = file->addAction(QMainWindow::tr("&Quit"));
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::Key_Q), QKeySequence::Quit));
     quit->setMenuRole(QAction::QuitRole);
 
     edit = bar->addMenu(QMainWindow::tr("&Edit"));
     undo = undoStack->createUndoAction(window, QMainWindow::tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::Key_Z), QKeySequence::Undo));
     redo = undoStack->createRedoAction(window, QMainWindow::tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo));
     edit->addAction(undo);
     edit->addAction(redo);
     if (!editActions.isEmpty()) {
@@ -80,11 +130,26 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setEnabled(false);
 
-    QMenu* help = bar->addMenu(QMainWindow::tr("&Help"));
+    help = bar->addMenu(QMainWindow::tr("&Help"));
     scenarioFormat = help->addAction(QMainWindow::tr("&Scenario Format"));
     scenarioFormat->setShortcut(QKeySequence::HelpContents);
+    // fillGuides() adds one entry per guide here, before About.
+    help->addSeparator();
     about = help->addAction(QMainWindow::tr("&About Coherence Studio"));
     about->setMenuRole(QAction::AboutRole);
+}
+
+void MainActions::fillGuides(const QList<std::pair<QString, QString>>& guides,
+                             const std::function<void(const QString&)>& open)
+{
+    QAction* before = help->actions().at(help->actions().indexOf(about) - 1); // the separator above About
+    for (const auto& [file, title] : guides) {
+        if (file == QLatin1String("scenario-format.md"))
+            continue; // already there, as Scenario Format (F1)
+        auto* action = new QAction(title, help);
+        QObject::connect(action, &QAction::triggered, help, [open, file] { open(file); });
+        help->insertAction(before, action);
+    }
 }
 
 void MainActions::fillPresets(const std::function<void(const QString&)>& open)
@@ -99,7 +164,7 @@ void MainActions::fillPresets(const std::function<void(const QString&)>& open)
     presets->setEnabled(!files.isEmpty());
 }
 
-void MainActions::fillRecent(const std::function<void(const QString&)>& open)
+void MainActions::fillRecent(const std::function<void(const QString&)>& open, const std::function<void()>& cleared)
 {
     recent->clear();
     const QStringList files = QSettings().value(recentKey()).toStringList();
@@ -110,7 +175,10 @@ void MainActions::fillRecent(const std::function<void(const QString&)>& open)
     }
     if (!files.isEmpty()) {
         recent->addSeparator();
-        recent->addAction(QMainWindow::tr("Clear List"), recent, [] { QSettings().remove(recentKey()); });
+        recent->addAction(QMainWindow::tr("Clear List"), recent, [cleared] {
+            QSettings().remove(recentKey());
+            cleared();
+        });
     }
     recent->setEnabled(!files.isEmpty());
 }
@@ -134,7 +202,9 @@ void MainActions::addRecent(const QString& path)
 
 void MainActions::applyPalette(bool dark)
 {
-    QApplication::setPalette(dark ? makeDarkPalette() : QApplication::style()->standardPalette());
+    const QPalette palette = dark ? makeDarkPalette() : makeLightPalette();
+    QApplication::setPalette(palette);
+    QToolTip::setPalette(palette); // tooltips keep the palette they started with otherwise
     // Qt 6.4 tells only child widgets of a new application palette, not windows, so a window (and everything in
     // it) would keep the old one: tell each window, as later Qt versions do.
     const auto windows = QApplication::topLevelWidgets();
@@ -144,27 +214,39 @@ void MainActions::applyPalette(bool dark)
     }
 }
 
+QPalette MainActions::makeLightPalette()
+{
+    QPalette p = QApplication::style()->standardPalette();
+    deriveRoles(p);
+    return p;
+}
+
 QPalette MainActions::makeDarkPalette()
 {
     QPalette p;
-    const QColor window(45, 45, 48), base(30, 30, 32), text(220, 220, 220), highlight(42, 130, 218);
+    const QColor window(45, 45, 48), base(30, 30, 32), button(53, 53, 57), text(220, 220, 220);
     p.setColor(QPalette::Window, window);
     p.setColor(QPalette::WindowText, text);
     p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::ToolTipBase, window);
-    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::AlternateBase, QColor(38, 38, 41));
+    p.setColor(QPalette::ToolTipBase, QColor(62, 62, 66));
+    p.setColor(QPalette::ToolTipText, QColor(235, 235, 235));
     p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::Button, button);
     p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, Qt::red);
-    p.setColor(QPalette::Link, highlight.lighter());
-    p.setColor(QPalette::Highlight, highlight);
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+    p.setColor(QPalette::BrightText, Qt::white);
+    // Bevels and frames (Fusion draws them from these): lighter above the button, darker below.
+    p.setColor(QPalette::Light, QColor(80, 80, 85));
+    p.setColor(QPalette::Midlight, QColor(66, 66, 70));
+    p.setColor(QPalette::Mid, QColor(40, 40, 43));
+    p.setColor(QPalette::Dark, QColor(25, 25, 27));
+    p.setColor(QPalette::Shadow, QColor(10, 10, 10));
+    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    p.setColor(QPalette::Link, QColor(110, 175, 245));
+    p.setColor(QPalette::LinkVisited, QColor(180, 150, 240));
+    p.setColor(QPalette::Disabled, QPalette::Base, window);
+    p.setColor(QPalette::Disabled, QPalette::Button, window);
+    deriveRoles(p);
     return p;
 }
 

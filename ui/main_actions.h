@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <utility>
 
 class QAction;
 class QMainWindow;
@@ -34,8 +35,9 @@ struct MainActions {
     QAction* resetLayout = nullptr;
     QAction* run = nullptr;
     QAction* cancel = nullptr;
+    QMenu* help = nullptr;
     QAction* about = nullptr;
-    QAction* scenarioFormat = nullptr;
+    QAction* scenarioFormat = nullptr; // F1: the scenario format guide
 
     // Creates every action and the menu bar of `window`; undo/redo come from the document's stack, the topology
     // editor's own actions follow them in the Edit menu.
@@ -43,11 +45,16 @@ struct MainActions {
 
     // Open Preset: one entry per datasets/presets/*.json. Open Recent: the QSettings list, newest first.
     void fillPresets(const std::function<void(const QString&)>& open);
-    void fillRecent(const std::function<void(const QString&)>& open);
+    // `cleared` runs after Clear List, so the window can refresh whatever else lists them.
+    void fillRecent(const std::function<void(const QString&)>& open, const std::function<void()>& cleared);
+    // One Help entry per guide (file, title), above About; Scenario Format already has its own.
+    void fillGuides(const QList<std::pair<QString, QString>>& guides, const std::function<void(const QString&)>& open);
     static void addRecent(const QString& path);
     static QStringList recentFiles(); // newest first
-    // Fusion with a dark palette, or the style's standard light one.
+    // Fusion with a dark palette, or the style's standard light one; both with greyed text, placeholders, links
+    // and tooltips that keep 4.5:1. Every window hears of the change (Qt 6.4 only tells child widgets).
     static void applyPalette(bool dark);
+    static QPalette makeLightPalette();
     static QPalette makeDarkPalette();
 };
 

@@ -2,7 +2,10 @@
 
 #include "core/scenario/datasets_dir.h"
 #include "core/store/run_store.h"
+#include "ui/dock_layout.h"
 #include "ui/document_files.h"
+#include "ui/help_window.h"
+#include "ui/main_toolbar.h"
 #include "ui/qt_text.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
@@ -10,6 +13,7 @@
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/start_page.h"
+#include "ui/tab_pages.h"
 
 #include "ui/charts_panel.h"
 #include "ui/lab_widget.h"
@@ -20,7 +24,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -30,12 +33,12 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
-#include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace coh::ui {
@@ -54,6 +57,9 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     editActions = static_cast<TopologyEditor*>(m_topology)->editActions();
     m_actions.build(this, m_document->undoStack(), editActions);
     buildDocks();
+    m_toolBar = buildMainToolBar(this, m_actions, editActions);
+    setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
+    updateEditorActions();
     connectActions();
     connectRunner();
     // A new or opened scenario (a whole-document change) starts without the last run's failure in Problems.
@@ -87,11 +93,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray())) {
-        // First start: give the form its width and Problems a few lines, once the window has its size.
-        QTimer::singleShot(0, this, [this] {
-            resizeDocks({m_scenarioDock}, {380}, Qt::Horizontal);
-            resizeDocks({m_problemsDock}, {140}, Qt::Vertical);
-        });
+        // First start: the default dock sizes, once the window has its size.
+        QTimer::singleShot(0, m_dockLayout, &DockLayout::applyDefaults);
     }
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
     m_actions.darkPalette->setChecked(dark);
@@ -104,7 +107,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildTabs()
 {
-    m_tabs = new QTabWidget(this);
+    m_tabs = new TabPages(this);
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
     m_start = new StartPage(m_tabs);
     m_tabs->addTab(m_start, tr("Start"));
@@ -129,13 +133,22 @@ void MainWindow::buildTabs()
             m_tabs->setCurrentWidget(m_topology);
     });
     connect(m_start, &StartPage::runRequested, this, &MainWindow::runScenario);
+    // Zoom, fit and link mode act on the canvas: usable (and in the toolbar, enabled) on its tab only.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateEditorActions);
     connect(m_start, &StartPage::lessonRequested, this, [this](const QString& id) {
         m_tabs->setCurrentWidget(m_lab);
         m_lab->openLesson(id);
     });
     // An open or a save has just added to the recent files (updateTitle() shows the scenario's name there).
-    connect(m_files, &DocumentFiles::status, m_start, &StartPage::refreshRecent);
-    setCentralWidget(m_tabs);
+    connect(m_files, &DocumentFiles::status, this, &MainWindow::refreshRecent);
+    // Each tab is made to fit the room a 1024×700 window leaves it; should one need more, that tab scrolls
+    // (TabPages) instead of forcing the window wider than the screen or squeezing the docks.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("tabsScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_tabs);
+    setCentralWidget(scroll);
 }
 
 void MainWindow::buildDocks()
@@ -143,7 +156,14 @@ void MainWindow::buildDocks()
     m_panel = new ScenarioPanel(m_document, this);
     m_scenarioDock = new QDockWidget(tr("Scenario"), this);
     m_scenarioDock->setObjectName(QStringLiteral("ScenarioDock"));
-    m_scenarioDock->setWidget(m_panel);
+    // The form is longer than any screen and works from 280 px wide: it scrolls rather than being cut off.
+    auto* formScroll = new QScrollArea(this);
+    formScroll->setObjectName(QStringLiteral("scenarioScroll"));
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setWidgetResizable(true);
+    formScroll->setWidget(m_panel);
+    formScroll->setMinimumWidth(280);
+    m_scenarioDock->setWidget(formScroll);
     addDockWidget(Qt::LeftDockWidgetArea, m_scenarioDock);
     connect(m_panel, &ScenarioPanel::openInLab, this, [this](const QString& protocol) {
         m_tabs->setCurrentWidget(m_lab);
@@ -153,6 +173,7 @@ void MainWindow::buildDocks()
     m_problems = new QListWidget(this);
     m_problems->setWordWrap(true);
     m_problems->setTextElideMode(Qt::ElideNone);
+    m_problems->setMinimumHeight(m_problems->fontMetrics().lineSpacing() * 2 + 8); // never a sliver
     m_problemsDock = new QDockWidget(tr("Problems"), this);
     m_problemsDock->setObjectName(QStringLiteral("ProblemsDock"));
     m_problemsDock->setWidget(m_problems);
@@ -165,6 +186,7 @@ void MainWindow::buildDocks()
     m_actions.view->addSeparator();
     m_actions.view->addAction(m_actions.darkPalette);
     m_actions.view->addAction(m_actions.resetLayout);
+    m_dockLayout = new DockLayout(this, m_scenarioDock, m_problemsDock);
 }
 
 void MainWindow::connectActions()
@@ -187,18 +209,11 @@ void MainWindow::connectActions()
         MainActions::applyPalette(dark);
         QSettings().setValue(QStringLiteral("darkPalette"), dark);
     });
-    connect(a.resetLayout, &QAction::triggered, this, [this] {
-        restoreState(m_defaultState);
-        m_scenarioDock->show();
-        m_problemsDock->show();
-    });
+    connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
-    connect(a.scenarioFormat, &QAction::triggered, this, [] {
-        const QString docs =
-            QDir(toQString(core::datasetsDir())).absoluteFilePath(QStringLiteral("../docs/scenario-format.md"));
-        QDesktopServices::openUrl(QUrl::fromLocalFile(QDir::cleanPath(docs)));
-    });
+    connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
+    m_actions.fillGuides(HelpWindow::guides(), [this](const QString& file) { showHelp(file); });
     connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Coherence Studio"),
                            tr("<b>Coherence Studio %1</b><p>Simulates KV-cache coherence for disaggregated LLM "
@@ -206,10 +221,40 @@ void MainWindow::connectActions()
                               "action.</p><p>Runs are stored in %2, shared with <tt>cohsim</tt>.</p>")
                                .arg(QStringLiteral(COH_VERSION), m_databasePath.toHtmlEscaped()));
     });
-    const auto open = [this](const QString& path) { openScenario(path); };
-    m_actions.fillPresets(open);
-    connect(a.recent, &QMenu::aboutToShow, this, [this, open] { m_actions.fillRecent(open); });
-    m_actions.fillRecent(open);
+    m_actions.fillPresets([this](const QString& path) { openScenario(path); });
+    refreshRecent();
+}
+
+void MainWindow::refreshRecent()
+{
+    // The menu and the Start page list the same files, refreshed together whenever a file is opened or saved
+    // (a disabled menu never hears aboutToShow, so filling it there left it disabled all the first launch).
+    m_actions.fillRecent([this](const QString& path) { openScenario(path); }, [this] { refreshRecent(); });
+    m_start->refreshRecent();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    m_dockLayout->applyDefaults();
+}
+
+void MainWindow::showHelp(const QString& file)
+{
+    if (!m_help)
+        m_help = new HelpWindow(this);
+    m_help->showGuide(file);
+}
+
+void MainWindow::updateEditorActions()
+{
+    const bool onCanvas = m_tabs->currentWidget() == m_topology;
+    for (QAction* action : static_cast<TopologyEditor*>(m_topology)->editActions()) {
+        const QString name = action->objectName();
+        if (name == QLatin1String("zoomInAction") || name == QLatin1String("zoomOutAction") ||
+            name == QLatin1String("fitAction") || name == QLatin1String("linkModeAction"))
+            action->setEnabled(onCanvas);
+    }
 }
 
 void MainWindow::connectRunner()
@@ -225,8 +270,11 @@ void MainWindow::connectRunner()
     connect(m_runner, &RunController::finished, this, [this](qint64 id, std::shared_ptr<const core::RunResult> result) {
         updateRunEnabled();
         m_history->refresh();
+        // The run opens in Replay, as F5's tooltip and the guides promise.
         showRun(id, std::move(result), m_runScenario);
+        m_tabs->setCurrentWidget(m_replay);
         setStatus(tr("Run #%1 stored in %2").arg(id).arg(m_databasePath));
+        emit runShown(id);
     });
     connect(m_runner, &RunController::failed, this, [this](const QString& error) {
         m_runError = error;
@@ -299,11 +347,14 @@ void MainWindow::showProblem(const QString& pointer)
 void MainWindow::updateRunEnabled()
 {
     const bool running = m_runner->isRunning();
-    m_actions.run->setEnabled(!running && m_validationError.isEmpty());
-    m_actions.run->setToolTip(running ? tr("A run is in progress")
-                              : m_validationError.isEmpty()
-                                  ? tr("Simulate the scenario and store the run")
-                                  : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError));
+    const bool canRun = !running && m_validationError.isEmpty();
+    const QString why = running ? tr("A run is in progress")
+                        : m_validationError.isEmpty()
+                            ? tipWithShortcut(tr("Simulate the scenario and store the run"), m_actions.run)
+                            : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError);
+    m_actions.run->setEnabled(canRun);
+    m_actions.run->setToolTip(why);
+    m_start->setRunState(canRun, why);
     m_actions.cancel->setEnabled(running);
     m_actions.exportRun->setEnabled(m_currentRunId > 0);
     m_progress->setVisible(running);

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QDockWidget;
+class QToolBar;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -23,6 +24,8 @@ class QTimer;
 namespace coh::ui {
 
 class ChartsPanel;
+class DockLayout;
+class HelpWindow;
 class DocumentFiles;
 class LabWidget;
 class ReplayWidget;
@@ -48,6 +51,11 @@ class MainWindow : public QMainWindow {
     ScenarioPanel* scenarioPanel() const { return m_panel; }
     QListWidget* problemsList() const { return m_problems; }
     QTabWidget* tabs() const { return m_tabs; }
+    QToolBar* toolBar() const { return m_toolBar; }
+    QDockWidget* scenarioDock() const { return m_scenarioDock; }
+    QDockWidget* problemsDock() const { return m_problemsDock; }
+    DockLayout* dockLayout() const { return m_dockLayout; }
+    HelpWindow* helpWindow() const { return m_help; } // null until help is first shown
     const MainActions& actions() const { return m_actions; }
     QString statusText() const;
 
@@ -58,9 +66,14 @@ class MainWindow : public QMainWindow {
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.
     void showProblem(const QString& pointer);
+    // View → Reset Layout: toolbar and docks where they belong, docks at their default sizes (DockLayout).
+    void resetLayout();
+    // Shows a guide ("scenario-format.md", "gui.md#...") in the help window.
+    void showHelp(const QString& file);
 
   signals:
-    // A stored run is in the Replay and Charts tabs (after openRun(), which loads it off the GUI thread).
+    // A stored run is in the Replay and Charts tabs, Replay showing: after a run completes, or after openRun()
+    // (which loads it off the GUI thread).
     void runShown(qint64 runId);
 
   protected:
@@ -72,6 +85,8 @@ class MainWindow : public QMainWindow {
     void connectActions();
     void connectRunner();
     void exportCurrentRun();
+    void refreshRecent();
+    void updateEditorActions();
     void updateTitle();
     void updateRunEnabled();
     void setStatus(const QString& text);
@@ -91,6 +106,9 @@ class MainWindow : public QMainWindow {
     QWidget* m_topology = nullptr;
     QDockWidget* m_scenarioDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
+    DockLayout* m_dockLayout = nullptr;
+    QToolBar* m_toolBar = nullptr;
+    HelpWindow* m_help = nullptr;
     QListWidget* m_problems = nullptr;
     QTimer* m_validateTimer = nullptr;
     QLabel* m_status = nullptr;

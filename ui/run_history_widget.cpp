@@ -2,6 +2,7 @@
 
 #include "core/store/run_export.h"
 #include "core/store/run_store.h"
+#include "ui/export_folder.h"
 #include "ui/qt_text.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_history_model.h"
@@ -257,10 +258,11 @@ void RunHistoryWidget::exportWithDialog(QWidget* parent, const QString& database
                                        : preferred == ExportFormat::SummaryCsv ? QStringLiteral("-summary.csv")
                                                                                : QStringLiteral(".csv"));
     const QString path =
-        QFileDialog::getSaveFileName(parent, tr("Export run %1").arg(id), suggested,
+        QFileDialog::getSaveFileName(parent, tr("Export run %1").arg(id), suggestedExportPath(suggested),
                                      QStringList{csv, summary, json}.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
+    rememberExportFolder(path);
     const ExportFormat format = filter == json      ? ExportFormat::Json
                                 : filter == summary ? ExportFormat::SummaryCsv
                                                     : ExportFormat::RequestsCsv;

@@ -2,14 +2,22 @@
 
 #include "ui/lab_model.h"
 #include "ui/lab_widget.h"
+#include "ui/main_actions.h"
 #include "ui/main_window.h"
 #include "ui/replay_widget.h"
 #include "ui/run_controller.h"
+#include "ui/run_history_widget.h"
+#include "ui/scenario_document.h"
+#include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QEventLoop>
 #include <QPixmap>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <algorithm>
 #include <vector>
@@ -41,12 +49,21 @@ qint64 busiestInstant(const core::RunResult& run)
     return at;
 }
 
-int tabIndex(QTabWidget* tabs, const QString& title)
+QString firstGpu(const nlohmann::ordered_json& scenario)
 {
-    for (int i = 0; i < tabs->count(); ++i)
-        if (tabs->tabText(i).remove(QLatin1Char('&')) == title)
-            return i;
-    return -1;
+    const auto nodes = scenario.value("/topology/nodes"_json_pointer, nlohmann::ordered_json::array());
+    for (const auto& node : nodes)
+        if (node.value("kind", std::string()) == "gpu")
+            return QString::fromStdString(node.value("id", std::string()));
+    return {};
+}
+
+// Lets layouts, charts and the replay settle and paint before a grab (under X11 a resize is asynchronous).
+void settle(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
 }
 
 } // namespace
@@ -58,17 +75,33 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outputDir, QOb
 {
 }
 
+QList<QSize> ScreenshotTour::sizes()
+{
+    return {QSize(1024, 700), QSize(1600, 1000)};
+}
+
+QString ScreenshotTour::fileName(const QString& tab, bool dark, const QSize& size)
+{
+    return QStringLiteral("%1-%2-%3x%4.png")
+        .arg(tab.toLower(), dark ? QStringLiteral("dark") : QStringLiteral("light"))
+        .arg(size.width())
+        .arg(size.height());
+}
+
+int ScreenshotTour::expectedCount() const
+{
+    return int(m_window->tabs()->count() * sizes().size() * 2);
+}
+
 void ScreenshotTour::start()
 {
     if (!QDir().mkpath(m_dir)) {
         emit finished(false, tr("cannot create the folder %1").arg(m_dir));
         return;
     }
-    m_window->resize(1440, 900);
-    capture(tabIndex(m_window->tabs(), tr("Start")), QStringLiteral("start.png"));
-    capture(tabIndex(m_window->tabs(), tr("Topology")), QStringLiteral("topology.png"));
     RunController* runner = m_window->runController();
-    connect(runner, &RunController::finished, this, [this] {
+    connect(runner, &RunController::finished, this, [this](qint64 id) {
+        m_runId = id;
         // The window shows the run from the same signal; let it finish laying out first.
         QMetaObject::invokeMethod(this, &ScreenshotTour::afterRun, Qt::QueuedConnection);
     });
@@ -84,33 +117,59 @@ void ScreenshotTour::start()
 
 void ScreenshotTour::afterRun()
 {
-    QTabWidget* tabs = m_window->tabs();
     if (auto* replay = m_window->findChild<ReplayWidget*>(); replay && replay->run())
         replay->setTime(busiestInstant(*replay->run()));
-    capture(tabIndex(tabs, tr("Replay")), QStringLiteral("replay.png"));
-    capture(tabIndex(tabs, tr("Charts")), QStringLiteral("charts.png"));
     if (auto* lab = m_window->findChild<LabWidget*>()) {
         lab->openLesson(QStringLiteral("moesi-owned"));
         // Midway through the lesson, so the sequence chart has arrows and the table a highlighted change.
         lab->model()->setCurrentStep(lab->model()->stepCount() / 2);
     }
-    capture(tabIndex(tabs, tr("Lab")), QStringLiteral("lab.png"));
-    capture(tabIndex(tabs, tr("History")), QStringLiteral("history.png"));
-    constexpr int kViews = 6; // start, topology, replay, charts, lab, history
-    emit finished(m_saved.size() == kViews, m_saved.size() == kViews ? QString() : tr("a view was missing"));
+    // The run selected in History, so its buttons show enabled.
+    m_window->historyWidget()->selectRun(m_runId);
+    // A node selected, so the Topology tab shows its properties beside the canvas.
+    if (auto* editor = m_window->findChild<TopologyEditor*>())
+        if (const QString gpu = firstGpu(m_window->document()->json()); !gpu.isEmpty())
+            editor->scene()->selectIds({gpu}, {});
+    QAction* darkPalette = m_window->actions().darkPalette;
+    const bool wasDark = darkPalette->isChecked();
+    for (const bool dark : {false, true}) {
+        darkPalette->setChecked(dark);
+        for (const QSize& size : sizes())
+            captureAll(dark, size);
+    }
+    darkPalette->setChecked(wasDark); // the user's choice, remembered in the settings, is left as it was
+    const bool ok = m_saved.size() == expectedCount();
+    emit finished(ok, ok ? QString()
+                         : tr("%1 of %2 pictures saved; not saved: %3")
+                               .arg(m_saved.size())
+                               .arg(expectedCount())
+                               .arg(m_failedSaves.join(QStringLiteral(", "))));
+}
+
+void ScreenshotTour::captureAll(bool dark, const QSize& size)
+{
+    m_window->resize(size);
+    settle(100);
+    m_window->resetLayout(); // the default dock sizes for this window size
+    QTabWidget* tabs = m_window->tabs();
+    for (int tab = 0; tab < tabs->count(); ++tab)
+        capture(tab, fileName(tabs->tabText(tab).remove(QLatin1Char('&')), dark, size));
 }
 
 void ScreenshotTour::capture(int tab, const QString& name)
 {
-    if (tab < 0)
-        return;
     m_window->tabs()->setCurrentIndex(tab);
-    // Let layouts, charts and the replay paint before grabbing.
-    for (int i = 0; i < 5; ++i)
-        QApplication::processEvents();
+    settle(100);
+    // The topology is framed for the size it is shown at, as Fit (Ctrl+0) would.
+    if (auto* fit = m_window->findChild<QAction*>(QStringLiteral("fitAction")); fit && fit->isEnabled()) {
+        fit->trigger();
+        settle(20);
+    }
     const QString path = QDir(m_dir).filePath(name);
     if (m_window->grab().save(path))
         m_saved << path;
+    else
+        m_failedSaves << name;
 }
 
 } // namespace coh::ui

@@ -4,7 +4,9 @@
 #include "ui/lesson.h"
 #include "ui/main_actions.h"
 #include "ui/qt_text.h"
+#include "ui/theme.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -22,6 +24,7 @@ namespace coh::ui {
 namespace {
 
 constexpr int kPathRole = Qt::UserRole;
+constexpr int kDescriptionRole = Qt::UserRole + 1; // a scenario's description row, drawn in the muted tone
 
 // A list that opens its item on double-click or Enter.
 QListWidget* makeList(QWidget* parent)
@@ -53,10 +56,10 @@ StartPage::StartPage(QWidget* parent)
     title->setWordWrap(true);
     m_current = new QLabel(this);
     m_current->setWordWrap(true);
-    auto* run = new QPushButton(tr("Run it (F5)"), this);
-    run->setObjectName(QStringLiteral("startRun"));
-    run->setDefault(true);
-    connect(run, &QPushButton::clicked, this, &StartPage::runRequested);
+    m_run = new QPushButton(tr("Run it (F5)"), this);
+    m_run->setObjectName(QStringLiteral("startRun"));
+    m_run->setDefault(true);
+    connect(m_run, &QPushButton::clicked, this, &StartPage::runRequested);
 
     m_scenarios = makeList(this);
     m_scenarios->setObjectName(QStringLiteral("startScenarios"));
@@ -77,7 +80,7 @@ StartPage::StartPage(QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_current, 1);
-    top->addWidget(run);
+    top->addWidget(m_run);
     auto* grid = new QGridLayout;
     grid->addWidget(boxed(tr("Scenarios and presets (double-click to open)"), m_scenarios, this), 0, 0, 2, 1);
     grid->addWidget(boxed(tr("Recent files"), m_recent, this), 0, 1);
@@ -89,6 +92,13 @@ StartPage::StartPage(QWidget* parent)
     layout->addLayout(top);
     layout->addLayout(grid, 1);
     refresh();
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, &StartPage::colourDescriptions);
+}
+
+void StartPage::setRunState(bool enabled, const QString& tip)
+{
+    m_run->setEnabled(enabled);
+    m_run->setToolTip(tip);
 }
 
 void StartPage::refresh()
@@ -127,10 +137,23 @@ void StartPage::fillScenarios()
             if (!description.isEmpty()) {
                 auto* detail = new QListWidgetItem(QStringLiteral("    ") + description, m_scenarios);
                 detail->setData(kPathRole, file.absoluteFilePath());
-                detail->setForeground(palette().color(QPalette::PlaceholderText));
+                detail->setData(kDescriptionRole, true);
             }
         }
     }
+    colourDescriptions();
+}
+
+void StartPage::colourDescriptions()
+{
+    // Muted, yet readable on both row colours of the alternating list, in whichever palette is current.
+    // The application's palette: when ThemeWatcher speaks, the widgets may not have the new one yet.
+    const QPalette palette = QApplication::palette(m_scenarios);
+    const QColor muted = readableOn(toneColor(Tone::Muted, palette, palette.color(QPalette::Base)),
+                                    palette.color(QPalette::AlternateBase));
+    for (int i = 0; i < m_scenarios->count(); ++i)
+        if (QListWidgetItem* item = m_scenarios->item(i); item->data(kDescriptionRole).toBool())
+            item->setForeground(muted);
 }
 
 void StartPage::refreshRecent()

@@ -8,6 +8,7 @@
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
+class QPushButton;
 
 namespace coh::ui {
 
@@ -21,6 +22,9 @@ class StartPage : public QWidget {
     void refreshRecent();
     // Shows which scenario is open, beside the Run button.
     void setCurrentScenario(const QString& name);
+    // Run follows the window's Run action: disabled while the scenario has problems, `tip` saying which.
+    void setRunState(bool enabled, const QString& tip);
+    QPushButton* runButton() const { return m_run; }
 
     QListWidget* scenarioList() const { return m_scenarios; }
     QListWidget* recentList() const { return m_recent; }
@@ -34,8 +38,10 @@ class StartPage : public QWidget {
   private:
     void fillScenarios();
     void fillLessons();
+    void colourDescriptions();
 
     QLabel* m_current = nullptr;
+    QPushButton* m_run = nullptr;
     QListWidget* m_scenarios = nullptr;
     QListWidget* m_recent = nullptr;
     QListWidget* m_lessons = nullptr;

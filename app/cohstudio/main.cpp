@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QStyleFactory>
 
 #include <cstdio>
@@ -21,6 +22,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(COH_VERSION));
     // Fusion looks the same everywhere and honours the View > Dark Palette toggle.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(
@@ -34,7 +36,8 @@ int main(int argc, char** argv)
                                       QApplication::translate("main", "FILE"));
     const QCommandLineOption screenshotsOption(
         QStringLiteral("screenshots"),
-        QApplication::translate("main", "Run the scenario, save a PNG of each main view into DIR, and quit."),
+        QApplication::translate("main", "Run the scenario, save a PNG of every tab in both palettes at 1024x700 and "
+                                        "1600x1000 into DIR, and quit."),
         QApplication::translate("main", "DIR"));
     parser.addOption(openOption);
     parser.addOption(dbOption);

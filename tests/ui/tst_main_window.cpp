@@ -1,11 +1,13 @@
 // The main window offscreen: opens the default scenario, has its menus, runs it with F5 into a temporary
-// database, undoes a Scenario panel edit and lists a bad bandwidth in Problems with Run disabled.
+// database and shows it in Replay, undoes a Scenario panel edit and lists a bad bandwidth in Problems with Run
+// disabled.
 #include "core/coherence/protocol_registry.h"
 #include "core/store/run_store.h"
 #include "ui/coherence_form.h"
 #include "ui/document_files.h"
 #include "ui/instances_editor.h"
 #include "ui/main_window.h"
+#include "ui/replay_widget.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
 #include "ui/run_history_widget.h"
@@ -125,8 +127,14 @@ class TstMainWindow : public QObject {
         QVERIFY(m_window->runController()->isRunning());
         QVERIFY(!m_window->actions().run->isEnabled());
         QVERIFY(m_window->actions().cancel->isEnabled());
+        QSignalSpy shownAfterRun(m_window.get(), &coh::ui::MainWindow::runShown);
         QVERIFY2(finished.wait(120000), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         const qint64 id = finished.at(0).at(0).toLongLong();
+        // The finished run opens in Replay, as the docs say.
+        QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Replay"));
+        QCOMPARE(shownAfterRun.count(), 1);
+        QCOMPARE(shownAfterRun.at(0).at(0).toLongLong(), id);
+        QVERIFY(m_window->findChild<coh::ui::ReplayWidget*>()->run());
         QVERIFY(m_window->actions().run->isEnabled());
         QVERIFY(m_window->statusText().contains(QStringLiteral("#%1").arg(id)));
         QCOMPARE(coh::core::RunStore(m_db.toStdString()).runInfo(id)->status, coh::core::RunStatus::Completed);
@@ -190,6 +198,11 @@ class TstMainWindow : public QObject {
                                  10000);
         QVERIFY(!m_window->actions().run->isEnabled());
         QVERIFY(m_window->actions().run->toolTip().contains(QStringLiteral("bandwidth")));
+        // Start's "Run it" follows: disabled, and its tooltip says why.
+        auto* startRun = m_window->findChild<QPushButton*>(QStringLiteral("startRun"));
+        QVERIFY(startRun);
+        QVERIFY(!startRun->isEnabled());
+        QVERIFY(startRun->toolTip().contains(QStringLiteral("bandwidth")));
         // F5 does nothing while the scenario is invalid.
         m_window->runScenario();
         QVERIFY(!m_window->runController()->isRunning());
@@ -209,6 +222,8 @@ class TstMainWindow : public QObject {
         QCOMPARE(editor->scene()->selectedLinkIds(), QStringList{QString::fromStdString(linkId)});
         m_window->document()->undoStack()->undo();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->actions().run->isEnabled(), 10000);
+        QVERIFY(startRun->isEnabled());
+        QVERIFY(startRun->toolTip().contains(QStringLiteral("F5")));
     }
 
     void coherencePickerExplainsAndOpensTheLab()

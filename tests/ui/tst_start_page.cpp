@@ -1,7 +1,11 @@
 // The Start tab: every shipped scenario and preset listed with its description and opened by activation, the
-// lessons listed and opened in the Lab, Run forwarded.
+// lessons listed and opened in the Lab, Run forwarded and disabled with the reason; readable and whole at the
+// sizes the window gives it, in both palettes.
 #include "core/scenario/datasets_dir.h"
+#include "ui/main_actions.h"
 #include "ui/start_page.h"
+#include "ui/theme.h"
+#include "ui_checks.h"
 
 #include <QDir>
 #include <QListWidget>
@@ -65,6 +69,52 @@ class TstStartPage : public QObject {
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
         QCOMPARE(run.count(), 1);
+    }
+
+    void runIsDisabledWithTheReason()
+    {
+        StartPage page;
+        page.setRunState(false, QStringLiteral("Fix the scenario first (see Problems):\n/topology/links/0/bandwidth"));
+        QVERIFY(!page.runButton()->isEnabled());
+        QVERIFY(page.runButton()->toolTip().contains(QStringLiteral("bandwidth")));
+        QSignalSpy run(&page, &StartPage::runRequested);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTest::mouseClick(page.runButton(), Qt::LeftButton);
+        QCOMPARE(run.count(), 0);
+        page.setRunState(true, QStringLiteral("Simulate the scenario and store the run (F5)"));
+        QTest::mouseClick(page.runButton(), Qt::LeftButton);
+        QCOMPARE(run.count(), 1);
+    }
+
+    void readableAndWholeInBothPalettes_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("dark");
+        for (const QSize size : {QSize(680, 440), QSize(1600, 1000)})
+            for (const bool dark : {false, true})
+                QTest::newRow(qPrintable(QStringLiteral("%1x%2 %3")
+                                             .arg(size.width())
+                                             .arg(size.height())
+                                             .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))))
+                    << size << dark;
+    }
+
+    void readableAndWholeInBothPalettes()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, dark);
+        StartPage page;
+        page.setCurrentScenario(QStringLiteral("default.json"));
+        page.resize(size);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        // Switched while shown, as View → Dark Palette does: the descriptions follow.
+        coh::ui::MainActions::applyPalette(dark);
+        QCOMPARE(page.size(), size);
+        const QStringList problems = coh::ui::test::clippedControls(&page) + coh::ui::test::lowContrastTexts(&page);
+        coh::ui::MainActions::applyPalette(false);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };
 

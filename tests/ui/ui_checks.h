@@ -14,7 +14,9 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
 #include <QLineEdit>
@@ -183,7 +185,8 @@ inline QStringList lowContrastTexts(QWidget* root, double min = 4.5)
         } else if (auto* group = qobject_cast<QGroupBox*>(w); group && !group->title().isEmpty()) {
             checkPair(out, describe(w) + QStringLiteral(" title"), pal.color(QPalette::WindowText), backgroundBehind(w),
                       min);
-        } else if (auto* view = qobject_cast<QAbstractItemView*>(w)) {
+        } else if (auto* view = qobject_cast<QAbstractItemView*>(w); view && !qobject_cast<QHeaderView*>(w)) {
+            // A header shows its model's header data, not the cells it would be checked on.
             checkModel(out, view, min);
         } else if (auto* chart = qobject_cast<QChartView*>(w)) {
             checkChart(out, chart, min);
@@ -206,6 +209,14 @@ inline bool scrollsInside(const QWidget* parent)
     const QWidget* grand = parent->parentWidget();
     const auto* area = grand ? qobject_cast<const QAbstractScrollArea*>(grand) : nullptr;
     return area && area->viewport() == parent;
+}
+
+// A child that a Qt composite control lays out itself, at the size its style gives it.
+inline bool partOfQtControl(const QWidget* w)
+{
+    const QWidget* parent = w->parentWidget();
+    return qobject_cast<const QDockWidget*>(parent) || qobject_cast<const QTabBar*>(parent) ||
+           qobject_cast<const QAbstractSpinBox*>(parent) || qobject_cast<const QComboBox*>(parent);
 }
 
 // Visible controls under `root` that are cut off: their rectangle leaves their visible parent's (more than a
@@ -232,9 +243,11 @@ inline QStringList clippedControls(QWidget* root)
                        .arg(describe(parent))
                        .arg(parent->width())
                        .arg(parent->height());
-        // Labels that wrap or elide, and scroll areas, legitimately shrink below their hint.
+        // Labels that wrap or elide, and scroll areas, legitimately shrink below their hint; so do the parts Qt's
+        // composite controls size themselves (a dock's title buttons, a tab bar's scroll arrows, a spin box's
+        // line edit).
         const auto* label = qobject_cast<const QLabel*>(w);
-        if (qobject_cast<const QAbstractScrollArea*>(w) || (label && label->wordWrap()))
+        if (qobject_cast<const QAbstractScrollArea*>(w) || (label && label->wordWrap()) || partOfQtControl(w))
             continue;
         const QSize hint = w->minimumSizeHint();
         if (hint.isValid() && (w->width() + 1 < hint.width() || w->height() + 1 < hint.height()))
