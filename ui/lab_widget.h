@@ -45,7 +45,7 @@ class LabWidget : public QWidget {
     QString explanation() const;
 
     // Below this width the state table moves under the chart and the transition tables to a side tab.
-    static constexpr int kWideLayout = 1200;
+    static constexpr int kWideLayout = 1000;
 
   public slots:
     // Shows the protocol's walk-through (core's default tour of its transactions) at its first step, with an
