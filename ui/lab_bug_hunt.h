@@ -1,8 +1,10 @@
 #pragma once
-// The bug-hunt panel: the learner steps through a broken protocol, presses "I found it", names the invariant
-// they think broke, and the panel runs core's exhaustive checker off the GUI thread and shows its shortest
-// counterexample in the lab (sequence chart and state table) with a verdict on their answer.
+// The bug-hunt panel, a puzzle: the learner steps through a broken protocol shown under a neutral name, then
+// answers what goes wrong (an invariant) and which transition is to blame. A wrong answer can be retried; hints
+// come one at a time. A right answer, or "Show me", reveals the variant's name and the verdict and runs core's
+// exhaustive checker off the GUI thread, whose shortest counterexample the lab then steps through.
 #include "core/coherence/explorer.h"
+#include "ui/lesson.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -24,35 +26,59 @@ class LabBugHunt : public QWidget {
     explicit LabBugHunt(LabModel* lab, QWidget* parent = nullptr);
     ~LabBugHunt() override;
 
-    // Arms the panel for a bug hunt on the lab's current protocol and ops (the ones "Back to my run" restores).
-    void start(const QString& protocol, int caches, const QString& ops);
+    // Arms the panel for a bug hunt (the lab already runs its ops, which "Back to my run" restores), hidden answer.
+    void start(const Lesson& lesson);
     // Hides the panel and drops any checker result still on its way.
     void stop();
 
+    bool isActive() const { return m_active; }
+    // True while a hunt is open and unanswered: the lab must not show the variant, the verdict or core's
+    // explanations, which name the bug.
+    bool hidesAnswer() const { return m_active && !m_revealed; }
+    const Lesson& lesson() const { return m_lesson; }
+    int attempts() const { return m_attempts; }
+    int hintsShown() const { return m_hintsShown; }
     bool isRunning() const { return m_watcher.isRunning(); }
     QString verdict() const;
 
+    // The learner's answer: an index into answerViolations() and a transition the run took.
+    void setAnswer(core::coherence::Violation violation, const TransitionKey& transition);
+    // Checks the answer in the boxes; true when it is right (which reveals the bug).
+    bool checkAnswer();
+    void showHint();
+    // Reveals the bug without an answer.
+    void showMe();
+
   signals:
-    // The checker's counterexample is now in the lab; `correct` says whether the learner named its invariant.
-    void counterexampleShown(int steps, bool correct);
+    // The answer was revealed (right answer or "Show me"): the lab may show everything again.
+    void revealed(bool correct);
+    // The checker's counterexample is now in the lab.
+    void counterexampleShown(int steps);
 
   private:
-    void askInvariant();
-    void check();
-    void finished();
+    void refreshTransitions();
+    void reveal(bool correct);
+    void runChecker();
+    void checkerFinished();
 
     LabModel* m_lab;
-    QPushButton* m_foundIt;
-    QComboBox* m_invariant;
+    QLabel* m_prompt;
+    QComboBox* m_violation;
+    QComboBox* m_transition;
     QPushButton* m_check;
+    QPushButton* m_hint;
+    QPushButton* m_showMe;
     QPushButton* m_back;
     QLabel* m_verdict;
+    QLabel* m_hints;
     QFutureWatcher<core::coherence::ExplorerResult> m_watcher;
-    // core's explorer has no cancel hook, so a cancelled search runs out (bounded by maxStates) and is dropped.
+    // Polled by the explorer: a search the panel no longer needs stops within one state.
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    QString m_protocol;
-    int m_caches = 3;
-    QString m_ops;
+    Lesson m_lesson;
+    bool m_active = false;
+    bool m_revealed = false;
+    int m_attempts = 0;
+    int m_hintsShown = 0;
 };
 
 } // namespace coh::ui

@@ -1,10 +1,13 @@
 #include "ui/lab_lesson_panel.h"
 
 #include "ui/lab_model.h"
+#include "ui/theme.h"
 
 #include <QLabel>
 #include <QListWidget>
-#include <QTextBrowser>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -15,34 +18,54 @@ LabLessonPanel::LabLessonPanel(LabModel* lab, QWidget* parent)
     : QWidget(parent)
     , m_lab(lab)
     , m_list(new QListWidget(this))
-    , m_text(new QTextBrowser(this))
+    , m_scroll(new QScrollArea(this))
+    , m_text(new QLabel)
     , m_error(new QLabel(this))
 {
     m_list->setObjectName(QStringLiteral("lessonList"));
     m_text->setObjectName(QStringLiteral("lessonText"));
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::RichText);
+    m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setObjectName(QStringLiteral("lessonError"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    setTone(m_error, Tone::Error);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_text->setFocusPolicy(Qt::NoFocus);
     m_list->setFocusPolicy(Qt::NoFocus);
 
     m_lessons = loadLessons(m_errors);
     for (const Lesson& l : m_lessons) {
         auto* item = new QListWidgetItem(l.bugHunt ? tr("Bug hunt: %1").arg(l.title) : l.title, m_list);
         item->setData(Qt::UserRole, l.id);
-        item->setToolTip(tr("%1, %2 caches, ops %3").arg(l.protocol).arg(l.caches).arg(l.ops));
+        // A bug hunt's tooltip must not name its protocol: the name gives the bug away.
+        item->setToolTip(l.bugHunt ? tr("%1 caches, ops %2").arg(l.caches).arg(l.ops)
+                                   : tr("%1, %2 caches, ops %3").arg(l.protocol).arg(l.caches).arg(l.ops));
     }
     m_error->setText(m_errors.join(QLatin1Char('\n')));
     m_error->setVisible(!m_errors.isEmpty());
-    m_text->setVisible(false);
 
+    // The text and whatever sits under it (the bug-hunt panel) scroll together, below a list of fixed share.
+    auto* textBox = new QWidget;
+    m_textLayout = new QVBoxLayout(textBox);
+    m_textLayout->addWidget(m_text);
+    m_textLayout->addStretch(1);
+    m_scroll->setWidget(textBox);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setFocusPolicy(Qt::NoFocus);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("lessonSplit"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_list);
+    split->addWidget(m_scroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setSizes({25, 75});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("<b>Lessons</b>"), this));
-    layout->addWidget(m_list, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(m_error);
-    layout->addWidget(m_text, 2);
 
     connect(m_list, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { openLesson(item->data(Qt::UserRole).toString()); });
@@ -53,7 +76,12 @@ LabLessonPanel::LabLessonPanel(LabModel* lab, QWidget* parent)
 
 QString LabLessonPanel::text() const
 {
-    return m_text->toPlainText();
+    return QTextDocumentFragment::fromHtml(m_text->text()).toPlainText();
+}
+
+void LabLessonPanel::addBelowText(QWidget* widget)
+{
+    m_textLayout->insertWidget(1, widget);
 }
 
 bool LabLessonPanel::openLesson(const QString& id)
@@ -75,10 +103,11 @@ bool LabLessonPanel::openLesson(const QString& id)
     m_current = *it;
     m_run = run;
     m_lessonOps = m_lab->opsText();
-    m_text->setVisible(true);
+    m_conclusionHidden = it->bugHunt; // until the hunt is answered
+    // Selecting scrolls only if the row is out of view (opened from the Start page): a clicked row stays put.
     for (int i = 0; i < m_list->count(); ++i)
         if (m_list->item(i)->data(Qt::UserRole).toString() == id)
-            m_list->setCurrentRow(i);
+            m_list->setCurrentRow(i, QItemSelectionModel::ClearAndSelect);
     refreshText();
     emit lessonOpened(*m_current);
     return true;
@@ -89,19 +118,35 @@ void LabLessonPanel::closeLesson()
     if (!m_current)
         return;
     m_current.reset();
-    m_text->setVisible(false);
     m_list->clearSelection();
+    refreshText();
     emit lessonClosed();
+}
+
+void LabLessonPanel::setIntroduction(const QString& html)
+{
+    m_introduction = html;
+    refreshText();
+}
+
+void LabLessonPanel::setConclusionHidden(bool hidden)
+{
+    m_conclusionHidden = hidden;
+    refreshText();
 }
 
 void LabLessonPanel::refreshText()
 {
-    if (!m_current)
+    if (!m_current) {
+        m_text->setText(m_introduction.isEmpty()
+                            ? tr("<p>Pick a lesson above, or play freely: issue ops on the <b>Play</b> tab.</p>")
+                            : m_introduction);
         return;
+    }
     const int step = m_lab->currentStep();
     if (!m_lab->isTrace() && (m_lab->opsText() != m_lessonOps || m_lab->protocolName() != m_current->protocol ||
                               m_lab->caches() != m_current->caches)) {
-        m_text->setHtml(QStringLiteral("<h3>%1</h3><p>%2</p>")
+        m_text->setText(QStringLiteral("<h3>%1</h3><p>%2</p>")
                             .arg(m_current->title.toHtmlEscaped(),
                                  tr("You have changed the run, so the lesson's notes no longer match it. "
                                     "Pick the lesson again to start over.")));
@@ -112,9 +157,11 @@ void LabLessonPanel::refreshText()
     if (m_run.stepNotes.contains(step))
         html += QStringLiteral("<p><b>%1</b> %2</p>")
                     .arg(tr("Step %1:").arg(step), m_run.stepNotes.value(step).toHtmlEscaped());
-    if (!m_lab->isTrace() && step == m_lab->stepCount() && step > 0)
+    // A lesson concludes at its last step; a bug hunt's conclusion explains the bug, so it waits for the answer.
+    const bool atEnd = !m_lab->isTrace() && step == m_lab->stepCount() && step > 0;
+    if ((atEnd && !m_current->bugHunt) || (m_current->bugHunt && !m_conclusionHidden))
         html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Conclusion:"), m_run.conclusion.toHtmlEscaped());
-    m_text->setHtml(html);
+    m_text->setText(html);
 }
 
 } // namespace coh::ui

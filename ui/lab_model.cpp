@@ -34,7 +34,9 @@ void LabModel::setCaches(int caches)
     if (caches == m_caches && !m_trace)
         return;
     m_caches = caches;
-    std::erase_if(m_ops, [caches](const co::LabOp& op) { return op.cache >= caches; });
+    std::erase_if(m_ops,
+                  [caches](const co::LabOp& op) { return op.kind != co::LabOp::Kind::Issue || op.cache >= caches; });
+    m_delivery = co::LabDelivery::Auto;
     m_inputError.clear();
     rerun(stepCount() > 0 ? m_current : 0);
 }
@@ -55,6 +57,7 @@ bool LabModel::load(const QString& protocolName, int caches, const QString& opsT
             ops = co::parseLabOps(toStdString(opsText), clamped);
         m_protocol = &protocol;
         m_caches = clamped;
+        m_delivery = co::deliveryOf(ops);
         m_ops = std::move(ops);
     } catch (const core::InputError& e) {
         m_inputError = toQString(e.what());
@@ -68,10 +71,7 @@ bool LabModel::load(const QString& protocolName, int caches, const QString& opsT
 
 QString LabModel::opsText() const
 {
-    QStringList items;
-    for (const co::LabOp& op : m_ops)
-        items << toQString(co::opLabel(op.cache, op.op));
-    return items.join(QLatin1Char(','));
+    return toQString(co::labOpsText(m_ops));
 }
 
 bool LabModel::canIssue(int cache, co::ProcessorOp op) const
@@ -95,15 +95,68 @@ void LabModel::appendOp(int cache, co::ProcessorOp op)
 {
     if (!canIssue(cache, op))
         return;
+    if (m_byHand || isManual()) {
+        m_current = stepCount();
+        takeScriptUpToCurrent();
+    }
     m_ops.push_back({cache, op});
+    // A manual run with the preference off still completes the learner's op, as an automatic run would.
+    if (isManual() && !m_byHand)
+        m_ops.push_back(co::LabOp::deliverAll());
     rerun(-1);
 }
 
 void LabModel::reset()
 {
     m_ops.clear();
+    m_delivery = co::LabDelivery::Auto;
     m_inputError.clear();
     rerun(0);
+}
+
+void LabModel::setDeliverByHand(bool byHand)
+{
+    if (byHand == m_byHand)
+        return;
+    m_byHand = byHand;
+    emit changed();
+}
+
+const std::vector<co::InFlightMessage>& LabModel::inFlight() const
+{
+    static const std::vector<co::InFlightMessage> none;
+    const auto step = static_cast<std::size_t>(m_current);
+    return m_trace || step >= m_run.inFlight.size() ? none : m_run.inFlight[step];
+}
+
+bool LabModel::deliver(int index)
+{
+    const auto& flight = inFlight();
+    const auto it =
+        std::find_if(flight.begin(), flight.end(), [index](const co::InFlightMessage& m) { return m.index == index; });
+    if (it == flight.end() || !it->canDeliver())
+        return false;
+    takeScriptUpToCurrent();
+    m_ops.push_back(co::LabOp::deliver(index));
+    rerun(-1);
+    return true;
+}
+
+bool LabModel::deliverAll()
+{
+    if (inFlight().empty())
+        return false;
+    takeScriptUpToCurrent();
+    m_ops.push_back(co::LabOp::deliverAll());
+    rerun(-1);
+    return true;
+}
+
+void LabModel::takeScriptUpToCurrent()
+{
+    m_ops.assign(m_run.script.begin(), m_run.script.begin() + std::min<std::ptrdiff_t>(m_current, m_run.script.size()));
+    m_delivery = co::LabDelivery::Manual;
+    m_inputError.clear();
 }
 
 void LabModel::showTrace(const std::vector<co::StepRecord>& trace, const QString& description)
@@ -151,7 +204,7 @@ QString LabModel::errorText() const
 void LabModel::rerun(int current)
 {
     m_trace = false;
-    m_run = co::runLab(*m_protocol, m_caches, m_ops, toStdString(opsText()));
+    m_run = co::runLab(*m_protocol, m_caches, m_ops, toStdString(opsText()), m_delivery);
     const co::BlockSystem initial(*m_protocol, m_caches);
     m_initial = co::StepRecord{};
     co::snapshot(initial, m_initial);

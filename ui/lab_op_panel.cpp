@@ -5,7 +5,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
-#include <QPushButton>
+#include <QToolButton>
 
 namespace coh::ui {
 
@@ -23,52 +23,63 @@ LabOpPanel::LabOpPanel(LabModel* lab, QWidget* parent)
     , m_grid(new QGridLayout(this))
 {
     m_grid->setContentsMargins(0, 0, 0, 0);
-    connect(m_lab, &LabModel::changed, this, [this] {
-        if (m_lab->caches() != m_caches)
-            rebuild();
-        updateEnabled();
-    });
+    connect(m_lab, &LabModel::changed, this, &LabOpPanel::updateEnabled);
     rebuild();
     updateEnabled();
 }
 
-QPushButton* LabOpPanel::button(int cache, int op) const
+QToolButton* LabOpPanel::button(int cache, int op) const
 {
     const int i = cache * kOps + op;
-    return cache >= 0 && op >= 0 && op < kOps && i < m_buttons.size() ? m_buttons.at(i) : nullptr;
+    return cache >= 0 && cache < m_lab->caches() && op >= 0 && op < kOps && i < m_buttons.size() ? m_buttons.at(i)
+                                                                                                 : nullptr;
 }
 
 void LabOpPanel::rebuild()
 {
-    m_buttons.clear(); // the layout loop below deletes them with the labels
-    while (QLayoutItem* item = m_grid->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_caches = m_lab->caches();
+    // Every possible cache has its row; rows of absent caches are hidden but keep their space, so a lesson with
+    // fewer caches moves nothing on screen.
+    m_caches = LabModel::kMaxCaches;
     const QString names[kOps] = {tr("Read"), tr("Write"), tr("Evict")};
     const QString keys[kOps] = {QStringLiteral("Read"), QStringLiteral("Write"), QStringLiteral("Evict")};
     for (int c = 0; c < m_caches; ++c) {
-        m_grid->addWidget(new QLabel(QStringLiteral("P%1").arg(c), this), c, 0);
+        auto* label = new QLabel(QStringLiteral("P%1").arg(c), this);
+        m_grid->addWidget(label, c, 0);
+        m_rows << label;
+        QSizePolicy policy = label->sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        label->setSizePolicy(policy);
         for (int op = 0; op < kOps; ++op) {
-            auto* b = new QPushButton(names[op], this);
+            // Tool buttons: three ops per cache must fit the narrow side column.
+            auto* b = new QToolButton(this);
+            b->setText(names[op]);
+            b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
             b->setObjectName(QStringLiteral("opP%1%2").arg(c).arg(keys[op]));
             b->setToolTip(
                 tr("P%1 issues a %2 (appends P%1:%3 to the ops)").arg(c).arg(names[op].toLower(), keys[op].left(1)));
             b->setFocusPolicy(Qt::NoFocus);
-            connect(b, &QPushButton::clicked, this,
+            connect(b, &QToolButton::clicked, this,
                     [this, c, op] { m_lab->appendOp(c, static_cast<co::ProcessorOp>(op)); });
             m_grid->addWidget(b, c, op + 1);
             m_buttons << b;
+            QSizePolicy policy = b->sizePolicy();
+            policy.setRetainSizeWhenHidden(true);
+            b->setSizePolicy(policy);
         }
     }
 }
 
 void LabOpPanel::updateEnabled()
 {
-    for (int c = 0; c < m_caches; ++c)
-        for (int op = 0; op < kOps; ++op)
-            button(c, op)->setEnabled(m_lab->canIssue(c, static_cast<co::ProcessorOp>(op)));
+    for (int c = 0; c < m_caches; ++c) {
+        const bool present = c < m_lab->caches();
+        m_rows.at(c)->setVisible(present);
+        for (int op = 0; op < kOps; ++op) {
+            QToolButton* b = m_buttons.at(c * kOps + op);
+            b->setVisible(present);
+            b->setEnabled(present && m_lab->canIssue(c, static_cast<co::ProcessorOp>(op)));
+        }
+    }
 }
 
 } // namespace coh::ui

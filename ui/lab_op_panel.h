@@ -1,10 +1,12 @@
 #pragma once
 // One row of buttons per cache (P0 Read / Write / Evict): each click appends that op to the lab. A button is
-// enabled only when the protocol defines the op in the cache's state at the end of the run.
+// enabled only when the protocol defines the op in the cache's state at the end of the run. The panel keeps the
+// same size whatever the cache count.
 #include <QWidget>
 
 class QGridLayout;
-class QPushButton;
+class QLabel;
+class QToolButton;
 
 namespace coh::ui {
 
@@ -16,7 +18,7 @@ class LabOpPanel : public QWidget {
     explicit LabOpPanel(LabModel* lab, QWidget* parent = nullptr);
 
     // The button for cache `cache` and op 0 Read, 1 Write, 2 Evict; nullptr when there is none.
-    QPushButton* button(int cache, int op) const;
+    QToolButton* button(int cache, int op) const;
 
   private:
     void rebuild();
@@ -24,7 +26,8 @@ class LabOpPanel : public QWidget {
 
     LabModel* m_lab;
     QGridLayout* m_grid;
-    QList<QPushButton*> m_buttons; // row-major: cache * 3 + op
+    QList<QToolButton*> m_buttons; // row-major: cache * 3 + op, for all kMaxCaches caches
+    QList<QLabel*> m_rows;
     int m_caches = 0;
 };
 

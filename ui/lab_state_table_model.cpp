@@ -3,10 +3,12 @@
 #include "core/coherence/step_record.h"
 #include "ui/lab_model.h"
 #include "ui/qt_text.h"
+#include "ui/theme.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 
 namespace coh::ui {
 
@@ -30,6 +32,8 @@ LabStateTableModel::LabStateTableModel(LabModel* lab, QObject* parent)
 {
     m_rows = m_lab->caches() + 1;
     connect(m_lab, &LabModel::changed, this, &LabStateTableModel::reload);
+    // The highlight is a tint of the palette: recolour when the palette changes.
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, &LabStateTableModel::reload);
 }
 
 void LabStateTableModel::reload()
@@ -108,7 +112,7 @@ QVariant LabStateTableModel::data(const QModelIndex& index, int role) const
     case ChangedRole:
         return changed;
     case Qt::BackgroundRole:
-        return changed ? QVariant(QBrush(QColor(255, 224, 130))) : QVariant();
+        return changed ? QVariant(QBrush(toneFill(Tone::Warning, QGuiApplication::palette()))) : QVariant();
     case Qt::FontRole: {
         if (!changed)
             return {};

@@ -3,7 +3,9 @@
 #include "core/coherence/table_markdown.h"
 #include "ui/lab_model.h"
 #include "ui/qt_text.h"
+#include "ui/theme.h"
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QTableWidget>
 
@@ -12,9 +14,6 @@ namespace coh::ui {
 namespace co = core::coherence;
 
 namespace {
-
-const QColor kRowColor(232, 240, 255);
-const QColor kCellColor(255, 210, 120);
 
 QTableWidget* makeTable(QWidget* parent)
 {
@@ -35,9 +34,14 @@ LabTransitionTable::LabTransitionTable(LabModel* lab, QWidget* parent)
     , m_directory(makeTable(this))
 {
     setObjectName(QStringLiteral("labTransitionTable"));
-    addTab(m_cache, tr("Cache controller"));
-    addTab(m_directory, tr("Directory controller"));
+    setUsesScrollButtons(false); // two short tabs: always whole
+    addTab(m_cache, tr("Cache"));
+    addTab(m_directory, tr("Directory"));
+    setTabToolTip(0, tr("The cache controller's transitions: state × event"));
+    setTabToolTip(1, tr("The directory's transitions: state × event"));
     connect(m_lab, &LabModel::changed, this, &LabTransitionTable::reload);
+    // The tints come from the palette: recolour when it changes.
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, &LabTransitionTable::highlight);
     reload();
 }
 
@@ -58,11 +62,21 @@ void LabTransitionTable::fill(QTableWidget* widget, const co::ControllerTable& t
         widget->verticalHeaderItem(s)->setToolTip(toQString(table.states[static_cast<std::size_t>(s)].meaning));
         for (int e = 0; e < widget->columnCount(); ++e) {
             auto* item = new QTableWidgetItem(toQString(co::transitionCell(p, table, s, e)));
-            item->setToolTip(toQString(table.explanations[static_cast<std::size_t>(table.index(s, e))]));
+            if (!m_explanationsHidden)
+                item->setToolTip(toQString(table.explanations[static_cast<std::size_t>(table.index(s, e))]));
             widget->setItem(s, e, item);
         }
     }
     widget->resizeColumnsToContents();
+}
+
+void LabTransitionTable::setExplanationsHidden(bool hidden)
+{
+    if (hidden == m_explanationsHidden)
+        return;
+    m_explanationsHidden = hidden;
+    m_protocol.clear(); // refill with or without the tooltips
+    reload();
 }
 
 void LabTransitionTable::reload()
@@ -100,9 +114,9 @@ void LabTransitionTable::highlight()
     if (row < 0 || column < 0 || row >= widget->rowCount() || column >= widget->columnCount())
         return;
     for (int c = 0; c < widget->columnCount(); ++c)
-        widget->item(row, c)->setBackground(kRowColor);
+        widget->item(row, c)->setBackground(toneFill(Tone::Accent, QApplication::palette(widget)));
     QTableWidgetItem* cell = widget->item(row, column);
-    cell->setBackground(kCellColor);
+    cell->setBackground(toneFill(Tone::Warning, QApplication::palette(widget)));
     QFont f = cell->font();
     f.setBold(true);
     cell->setFont(f);

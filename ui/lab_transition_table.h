@@ -23,6 +23,9 @@ class LabTransitionTable : public QTabWidget {
     QTableWidget* directoryTable() const { return m_directory; }
     // The highlighted (row, column) in the table of the current step's actor; (-1, -1) when none.
     QPair<int, int> highlighted() const { return m_highlight; }
+    // Cell tooltips carry each transition's explanation, which for a bug hunt's planted bug names it: hidden until
+    // the hunt is answered.
+    void setExplanationsHidden(bool hidden);
 
   private:
     void reload();
@@ -34,6 +37,7 @@ class LabTransitionTable : public QTabWidget {
     QTableWidget* m_directory;
     QString m_protocol; // the protocol the tables were filled from
     QPair<int, int> m_highlight{-1, -1};
+    bool m_explanationsHidden = false;
 };
 
 } // namespace coh::ui

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -43,6 +44,27 @@ bool requireString(const QJsonObject& o, const QString& file, const char* key, Q
     }
     out = v.toString();
     return true;
+}
+
+// A bug hunt's disguise, hints and answer.
+bool parseHunt(const QJsonObject& o, const QString& file, Lesson& l, QString& error)
+{
+    l.shownAs = tr("Protocol variant under test");
+    if (o.contains(QStringLiteral("shown_as")) && !requireString(o, file, "shown_as", l.shownAs, error))
+        return false;
+    const QJsonValue hints = o.value(QStringLiteral("hints"));
+    if (!hints.isUndefined()) {
+        const QJsonArray list = hints.toArray();
+        for (const QJsonValue& h : list)
+            if (h.isString() && !h.toString().trimmed().isEmpty())
+                l.hints << h.toString();
+        if (!hints.isArray() || l.hints.size() != list.size()) {
+            error = problem(file, QStringLiteral("hints"), tr("must be a list of non-empty strings"),
+                            tr("write \"hints\": [\"first hint\", \"second hint\"]"));
+            return false;
+        }
+    }
+    return parseBugAnswer(o, file, l.answer, error);
 }
 
 } // namespace
@@ -99,6 +121,8 @@ bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QS
         return false;
     }
     l.bugHunt = o.value(QStringLiteral("bug_hunt")).toBool(false);
+    if (l.bugHunt && !parseHunt(o, file, l, error))
+        return false;
     if (o.contains(QStringLiteral("compare")) && !requireString(o, file, "compare", l.compare, error))
         return false;
     const QJsonValue notes = o.value(QStringLiteral("steps_notes"));
@@ -141,6 +165,11 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
         }
         const std::vector<co::LabOp> ops = co::parseLabOps(toStdString(lesson.ops), lesson.caches);
         out.run = co::runLab(protocol, lesson.caches, ops, toStdString(lesson.ops));
+        if (lesson.bugHunt) {
+            error = checkBugAnswer(lesson, protocol, out.run);
+            if (!error.isEmpty())
+                return false;
+        }
         if (!lesson.bugHunt && (out.run.violation != co::Violation::None || !out.run.error.empty())) {
             error = problem(file, QStringLiteral("ops"), tr("the run stops: %1").arg(toQString(out.run.error)),
                             tr("change the ops so every transaction completes"));

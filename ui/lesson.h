@@ -3,6 +3,7 @@
 // protocol, a cache count and the ops to step through; its texts quote numbers only through {placeholders} filled
 // from the live run (ui/lab_counts.h), so they can never disagree with what the lab shows.
 #include "core/coherence/lab_session.h"
+#include "ui/lab_puzzle.h"
 
 #include <QMap>
 #include <QString>
@@ -24,6 +25,11 @@ struct Lesson {
     QString conclusion;
     QString compare; // optional: a protocol to run the same ops under, for compare_* placeholders
     bool bugHunt = false;
+    // Bug hunts only: what the protocol box shows until the learner answers (never the variant's name), hints
+    // given one at a time, and the planted bug. A bug hunt's conclusion is shown once the bug is revealed.
+    QString shownAs;
+    QStringList hints;
+    BugAnswer answer;
 };
 
 // The lesson's runs and its filled-in texts.

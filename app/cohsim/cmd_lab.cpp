@@ -46,8 +46,9 @@ void runLabCommand(const LabOptions& o)
     else
         fmt::print("{}", co::labToText(run));
     std::fflush(stdout);
+    // An error with no violation is a script item the run refused (a D:<i> that cannot arrive): bad input.
     if (!run.error.empty())
-        throw CommandExit{kExitFailure};
+        throw CommandExit{run.violation == co::Violation::None ? kExitBadInput : kExitFailure};
 }
 
 } // namespace
@@ -58,7 +59,8 @@ static const bool registered = registerCommand("lab", [](CLI::App& app, GlobalOp
     cmd->add_option("--protocol", options->protocol, "Protocol name (see --list)");
     cmd->add_option("--caches", options->caches, "Number of caches P0..P(N-1) (default 3)");
     cmd->add_option("--ops", options->ops,
-                    "Ops to run, e.g. \"P0:R,P1:W,P2:E\" (R load, W store, E evict); default: a tour of the protocol");
+                    "Ops to run, e.g. \"P0:R,P1:W,P2:E\" (R load, W store, E evict); default: a tour of the protocol. "
+                    "D:<i> delivers in-flight message i (D:* all): a script naming a delivery delivers nothing else");
     cmd->add_flag("--json", options->json, "Print the steps as JSON (format in docs/protocols.md)");
     cmd->add_flag("--table", options->table, "Print the protocol's messages, states and transitions as Markdown");
     cmd->add_flag("--list", options->list, "List the protocols");

@@ -105,6 +105,9 @@ class BlockSystem {
     bool deliverable(int i) const;
     // Bit i: deliverable(i), for every message in flight (at most kMaxMessages = 64).
     std::uint64_t deliverableMask() const;
+    // A legal next move: deliverable and the receiver takes it now (a Stalled arrival would wait in its buffer).
+    // The lab, the checker and the deadlock test all decide which deliveries are possible with this one rule.
+    bool canDeliver(int i) const { return deliverable(i) && resolveMessage(i).status != StepStatus::Stalled; }
     Resolution resolveOp(int cache, ProcessorOp op) const;
     Resolution resolveMessage(int i) const;
 

@@ -196,7 +196,7 @@ ExplorerResult Search::run()
                         go = expand(id, b, {false, static_cast<std::uint8_t>(c), processorOp, 0});
                 }
             for (int i = 0; i < system.messageCount() && go; ++i)
-                if (system.deliverable(i) && system.resolveMessage(i).status != StepStatus::Stalled)
+                if (system.canDeliver(i))
                     go = expand(id, b, {true, static_cast<std::uint8_t>(i), ProcessorOp::Load, 0});
         }
     }

@@ -147,7 +147,7 @@ bool isDeadlocked(const BlockSystem& system)
     if (system.quiescent())
         return false;
     for (int i = 0; i < system.messageCount(); ++i)
-        if (system.deliverable(i) && system.resolveMessage(i).status != StepStatus::Stalled)
+        if (system.canDeliver(i))
             return false;
     return true;
 }

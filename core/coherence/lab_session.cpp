@@ -15,81 +15,67 @@ namespace {
 
 constexpr int kMaxStepsPerOp = 10000; // far beyond any transaction; stops a livelocking table
 
-std::string trim(const std::string& s)
+std::vector<InFlightMessage> inFlightOf(const BlockSystem& system)
 {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
+    std::vector<InFlightMessage> out;
+    for (int i = 0; i < system.messageCount(); ++i)
+        out.push_back({i, viewMessage(system, system.message(i)), system.deliverable(i),
+                       system.resolveMessage(i).status == StepStatus::Stalled});
+    return out;
+}
+
+// Why `D:<i>` cannot be delivered now, or empty when it can.
+std::string refusal(const BlockSystem& system, int i)
+{
+    const int n = system.messageCount();
+    if (i >= n)
+        return n == 0 ? fmt::format("no message {} in flight: nothing is in flight", i)
+                      : fmt::format("no message {} in flight: {} in flight, D:0..D:{}", i, n, n - 1);
+    const std::string what = messageToText(viewMessage(system, system.message(i)));
+    if (!system.deliverable(i))
+        return fmt::format("{} cannot arrive yet: an older message on its ordered channel must arrive first", what);
+    if (system.resolveMessage(i).status == StepStatus::Stalled)
+        return fmt::format("{} would wait at its receiver (the table stalls it in this state): deliver another first",
+                           what);
+    return {};
+}
+
+// The checker's words when messages are stuck, the lab's own when nothing is in flight at all.
+std::string deadlockText(const BlockSystem& system)
+{
+    if (system.messageCount() == 0)
+        return "deadlock: no message in flight but a controller is still in a transient state";
+    return describeViolation(Violation::Deadlock, system, nullptr);
+}
+
+std::string inFlightText(const std::vector<InFlightMessage>& messages)
+{
+    if (messages.empty())
+        return "nothing";
+    std::string out;
+    for (const InFlightMessage& m : messages)
+        out += fmt::format("{}D:{} {}{}", out.empty() ? "" : ", ", m.index, messageToText(m.message),
+                           m.canDeliver() ? ""
+                           : m.stalls     ? " (would wait)"
+                                          : " (behind an older one)");
+    return out;
 }
 
 } // namespace
 
-std::vector<LabOp> parseLabOps(const std::string& text, int caches)
-{
-    const std::string format = "write each op as P<cache>:<R|W|E> (R load, W store, E evict), separated by commas, "
-                               "e.g. P0:R,P1:W,P0:E";
-    std::vector<LabOp> ops;
-    std::vector<InputProblem> problems;
-    std::size_t start = 0;
-    for (int item = 1; start <= text.size(); ++item) {
-        std::size_t comma = text.find(',', start);
-        if (comma == std::string::npos)
-            comma = text.size();
-        const std::string op = trim(text.substr(start, comma - start));
-        start = comma + 1;
-        const std::string field = fmt::format("--ops item {} (\"{}\")", item, op);
-        const std::size_t colon = op.find(':');
-        if (op.size() < 4 || (op[0] != 'P' && op[0] != 'p') || colon == std::string::npos || colon + 2 != op.size()) {
-            problems.push_back({"", field, "not an op", format});
-            continue;
-        }
-        const std::string digits = op.substr(1, colon - 1);
-        const bool numeric =
-            !digits.empty() && digits.size() <= 3 && digits.find_first_not_of("0123456789") == std::string::npos;
-        const int cache = numeric ? std::stoi(digits) : -1;
-        if (!numeric || cache >= caches) {
-            problems.push_back(
-                {"", field,
-                 fmt::format("cache P{} does not exist: there are {} cache(s), P0..P{}", digits, caches, caches - 1),
-                 fmt::format("use P0..P{} or raise --caches", caches - 1)});
-            continue;
-        }
-        const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(op[colon + 1])));
-        if (letter != 'R' && letter != 'W' && letter != 'E') {
-            problems.push_back(
-                {"", field, fmt::format("unknown op '{}'", op[colon + 1]), "use R (load), W (store) or E (evict)"});
-            continue;
-        }
-        ops.push_back({cache, letter == 'R'   ? ProcessorOp::Load
-                              : letter == 'W' ? ProcessorOp::Store
-                                              : ProcessorOp::Evict});
-    }
-    if (!problems.empty())
-        throw InputError(std::move(problems));
-    return ops;
-}
-
-std::string defaultLabOps(int caches)
-{
-    // Read miss, upgrade, read of a dirty block, second reader, write with sharers, read of the new writer's
-    // block, then evictions.
-    const int p[] = {0, 0, 1, 2, 2, 0, 2, 0};
-    const char op[] = {'R', 'W', 'R', 'R', 'W', 'R', 'E', 'E'};
-    std::string s;
-    for (int i = 0; i < 8; ++i)
-        s += fmt::format("{}P{}:{}", i ? "," : "", p[i] % caches, op[i]);
-    return s;
-}
-
 LabRun runLab(const Protocol& protocol, int caches, const std::vector<LabOp>& ops, const std::string& opsText)
+{
+    return runLab(protocol, caches, ops, opsText, deliveryOf(ops));
+}
+
+LabRun runLab(const Protocol& protocol, int caches, const std::vector<LabOp>& ops, const std::string& opsText,
+              LabDelivery delivery)
 {
     LabRun run;
     run.protocol = protocol.name;
     run.caches = caches;
     run.ops = opsText;
+    run.delivery = delivery;
     BlockSystem system(protocol, caches);
     Value version = 0;
 
@@ -98,22 +84,69 @@ LabRun runLab(const Protocol& protocol, int caches, const std::vector<LabOp>& op
         const BlockSystem before = system;
         const StepResult result = system.apply(move);
         run.steps.push_back(recordStep(before, move, result, system, static_cast<int>(run.steps.size()) + 1));
+        run.script.push_back(move.deliver ? LabOp::deliver(move.index) : LabOp{move.index, move.op});
+        run.inFlight.push_back(inFlightOf(system));
+        if (move.deliver)
+            ++run.messages;
         if (result.stored)
             version = result.value;
         Violation v = checkStep(result);
         if (v == Violation::None)
             v = checkState(system);
+        // A manual run may pause with messages in flight; it is stuck only when nothing can ever move again.
+        if (v == Violation::None && delivery == LabDelivery::Manual && isDeadlocked(system))
+            v = Violation::Deadlock;
         if (v != Violation::None) {
             run.violation = v;
-            run.error = describeViolation(v, system, &result);
+            run.error = v == Violation::Deadlock ? deadlockText(system) : describeViolation(v, system, &result);
         }
         return v == Violation::None;
     };
+    auto deliver = [&](int i) {
+        return step({true, static_cast<std::uint8_t>(i), ProcessorOp::Load, static_cast<Value>(version + 1)});
+    };
+    // Every message, oldest deliverable first, until nothing is in flight; false stops the run.
+    auto drain = [&] {
+        for (int n = 0; system.messageCount() > 0; ++n) {
+            int next = -1;
+            for (int i = 0; i < system.messageCount() && next < 0; ++i)
+                if (system.canDeliver(i))
+                    next = i;
+            if (next < 0 || n == kMaxStepsPerOp) {
+                run.violation = Violation::Deadlock;
+                run.error = deadlockText(system);
+                return false;
+            }
+            if (!deliver(next))
+                return false;
+        }
+        if (system.anyTransient()) {
+            run.violation = Violation::Deadlock;
+            run.error = deadlockText(system);
+            return false;
+        }
+        return true;
+    };
 
     for (const LabOp& op : ops) {
+        if (op.kind == LabOp::Kind::DeliverAll) {
+            if (!drain())
+                return run;
+            continue;
+        }
+        if (op.kind == LabOp::Kind::Deliver) {
+            if (const std::string why = refusal(system, op.message); !why.empty()) {
+                run.error = fmt::format("D:{}: {}", op.message, why);
+                return run;
+            }
+            if (!deliver(op.message))
+                return run;
+            continue;
+        }
         const Resolution r = system.resolveOp(op.cache, op.op);
         if (r.status == StepStatus::Stalled) {
-            // Only possible when a previous op never completed, which the loop below already reports.
+            // Auto: only after an op that never completed, which drain() already reports. Manual: the cache is
+            // still in the middle of a transaction.
             run.error =
                 fmt::format("{} cannot issue {} in state {}", nodeName(protocol, static_cast<std::uint8_t>(op.cache)),
                             processorOpName(op.op), protocol.cache.states[system.line(op.cache).state].name);
@@ -121,25 +154,8 @@ LabRun runLab(const Protocol& protocol, int caches, const std::vector<LabOp>& op
         }
         if (!step({false, static_cast<std::uint8_t>(op.cache), op.op, static_cast<Value>(version + 1)}))
             return run;
-        for (int n = 0; system.messageCount() > 0; ++n) {
-            int next = -1;
-            for (int i = 0; i < system.messageCount() && next < 0; ++i)
-                if (system.deliverable(i) && system.resolveMessage(i).status != StepStatus::Stalled)
-                    next = i;
-            if (next < 0 || n == kMaxStepsPerOp) {
-                run.violation = Violation::Deadlock;
-                run.error = describeViolation(Violation::Deadlock, system, nullptr);
-                return run;
-            }
-            ++run.messages;
-            if (!step({true, static_cast<std::uint8_t>(next), ProcessorOp::Load, static_cast<Value>(version + 1)}))
-                return run;
-        }
-        if (system.anyTransient()) {
-            run.violation = Violation::Deadlock;
-            run.error = "deadlock: no message in flight but a controller is still in a transient state";
+        if (delivery == LabDelivery::Auto && !drain())
             return run;
-        }
     }
     return run;
 }
@@ -154,6 +170,17 @@ nlohmann::ordered_json labToJson(const LabRun& run)
     for (const StepRecord& s : run.steps)
         j["steps"].push_back(stepToJson(s));
     j["messages_delivered"] = run.messages;
+    // Only a manual run can end with messages in flight; they carry the index `D:<i>` would deliver.
+    if (run.delivery == LabDelivery::Manual) {
+        j["delivery"] = "manual";
+        j["in_flight"] = nlohmann::ordered_json::array();
+        for (const InFlightMessage& m : run.inFlight.back()) {
+            nlohmann::ordered_json item = messageToJson(m.message);
+            item["index"] = m.index;
+            item["can_deliver"] = m.canDeliver();
+            j["in_flight"].push_back(item);
+        }
+    }
     j["violation"] = run.violation == Violation::None ? nlohmann::ordered_json()
                                                       : nlohmann::ordered_json(violationName(run.violation));
     j["error"] = run.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(run.error);
@@ -163,19 +190,25 @@ nlohmann::ordered_json labToJson(const LabRun& run)
 std::string labToText(const LabRun& run)
 {
     std::string out = fmt::format("protocol {}, {} cache(s), ops {}\n", run.protocol, run.caches, run.ops);
-    for (const StepRecord& s : run.steps) {
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const StepRecord& s = run.steps[i];
         if (s.message == std::nullopt)
             out += fmt::format("\n== {} ==\n", s.op);
         out += stepToText(s);
+        // A manual run says what is in flight after every step: the numbers its next D:<i> can name.
+        if (run.delivery == LabDelivery::Manual)
+            out += "    flight: " + inFlightText(run.inFlight[i + 1]) + "\n";
     }
     // Bounded staleness checks a single writer and loads within the bound instead of SWMR and the latest value.
     std::string checks = "SWMR, data-value";
     for (const Protocol& p : allProtocols())
         if (p.name == run.protocol && p.consistency == Consistency::BoundedStaleness)
             checks = fmt::format("single writer, data-value (at most {} version(s) stale)", p.stalenessBound);
+    const std::size_t waiting = run.inFlight.back().size();
     if (run.error.empty())
-        out += fmt::format("\nok: {} steps, {} messages delivered; {} and no-lost-write held after every step\n",
-                           run.steps.size(), run.messages, checks);
+        out += fmt::format("\nok: {} steps, {} messages delivered{}; {} and no-lost-write held after every step\n",
+                           run.steps.size(), run.messages,
+                           waiting ? fmt::format(", {} still in flight", waiting) : std::string(), checks);
     else
         out += "\nerror: " + run.error + "\n";
     return out;

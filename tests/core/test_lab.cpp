@@ -184,5 +184,165 @@ TEST(Lab, CliBadInputExitsTwoWithTheFieldAndFix)
     EXPECT_NE(broken.output.find("SWMR violated"), std::string::npos);
 }
 
+// The delivery choice: a script that names deliveries (D:<i>) delivers nothing else, so the learner stages races.
+std::vector<std::string> flight(const co::LabRun& run, std::size_t step)
+{
+    std::vector<std::string> out;
+    for (const co::InFlightMessage& m : run.inFlight.at(step))
+        out.push_back(std::to_string(m.index) + " " + co::messageToText(m.message) +
+                      (m.canDeliver() ? ""
+                       : m.stalls     ? " waits"
+                                      : " behind"));
+    return out;
+}
+
+TEST(LabDelivery, ParsesDeliveriesAndPrintsThemBack)
+{
+    const auto ops = co::parseLabOps("P0:R, d:2 ,D:*", 2);
+    ASSERT_EQ(ops.size(), 3u);
+    EXPECT_EQ(ops[1], co::LabOp::deliver(2));
+    EXPECT_EQ(ops[2], co::LabOp::deliverAll());
+    EXPECT_EQ(co::labOpsText(ops), "P0:R,D:2,D:*");
+    EXPECT_EQ(co::deliveryOf(ops), co::LabDelivery::Manual);
+    EXPECT_EQ(co::deliveryOf(co::parseLabOps("P0:R,P1:W", 2)), co::LabDelivery::Auto);
+    try {
+        co::parseLabOps("D:x", 2);
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems().at(0).field, "--ops item 1 (\"D:x\")");
+        EXPECT_NE(e.problems().at(0).fix.find("D:*"), std::string::npos);
+    }
+}
+
+TEST(LabDelivery, TheRecordedScriptReplaysEveryTourManually)
+{
+    // The GUI turns an automatic run into its explicit script before the learner picks a delivery: replayed with
+    // manual delivery, the script must give the very same steps.
+    for (const co::Protocol& p : co::allProtocols()) {
+        const std::string ops = co::defaultLabOps(3);
+        const co::LabRun autoRun = co::runLab(p, 3, co::parseLabOps(ops, 3), ops);
+        ASSERT_EQ(autoRun.script.size(), autoRun.steps.size()) << p.name;
+        ASSERT_EQ(autoRun.inFlight.size(), autoRun.steps.size() + 1) << p.name;
+        const co::LabRun manual =
+            co::runLab(p, 3, autoRun.script, co::labOpsText(autoRun.script), co::LabDelivery::Manual);
+        EXPECT_EQ(manual.error, autoRun.error) << p.name;
+        ASSERT_EQ(manual.steps.size(), autoRun.steps.size()) << p.name;
+        for (std::size_t i = 0; i < manual.steps.size(); ++i)
+            EXPECT_EQ(co::stepToText(manual.steps[i]), co::stepToText(autoRun.steps[i])) << p.name << " " << i;
+        EXPECT_TRUE(autoRun.inFlight.back().empty()) << p.name;
+    }
+}
+
+TEST(LabDelivery, DataAndInvAcksArriveEitherWay)
+{
+    // P0 and P1 share the block; P2's GetM makes the directory send P2 the data (acks=2) and invalidate both.
+    const std::string setup = "P0:R,D:*,P1:R,D:*,P2:W,D:0";
+    const co::LabRun sent = runOps("msi-directory", 3, setup);
+    EXPECT_EQ(flight(sent, sent.steps.size()),
+              (std::vector<std::string>{"0 Data Dir->P2 data=0 acks=2", "1 Inv Dir->P0", "2 Inv Dir->P1"}));
+
+    // Data first: P2 learns it owes 2 acks (IM^A), then each Inv-Ack counts down and the last one lets it write.
+    const co::LabRun dataFirst = runOps("msi-directory", 3, setup + ",D:0,D:0,D:0,D:0,D:0");
+    const auto& d = dataFirst.steps;
+    ASSERT_EQ(d.size(), 13u);
+    EXPECT_EQ(d[8].message->kind, "Data");
+    EXPECT_EQ(d[8].fromState + ">" + d[8].toState, "IM^AD>IM^A");
+    EXPECT_EQ(d[12].message->kind, "Inv-Ack");
+    EXPECT_EQ(d[12].fromState + ">" + d[12].toState, "IM^A>M");
+    EXPECT_EQ(d[12].stored, 1);
+
+    // Acks first: both Inv-Acks overtake the data (P2 stays in IM^AD, counting below zero); the data completes it.
+    const co::LabRun acksFirst = runOps("msi-directory", 3, setup + ",D:1,D:2,D:1,D:1,D:0");
+    const auto& a = acksFirst.steps;
+    ASSERT_EQ(a.size(), 13u);
+    EXPECT_EQ(a[9].message->kind, "Inv-Ack");
+    EXPECT_EQ(a[9].fromState + ">" + a[9].toState, "IM^AD>IM^AD");
+    EXPECT_EQ(a[11].message->kind, "Inv-Ack");
+    EXPECT_EQ(a[11].fromState + ">" + a[11].toState, "IM^AD>IM^AD");
+    EXPECT_EQ(flight(acksFirst, 12), (std::vector<std::string>{"0 Data Dir->P2 data=0 acks=2"}));
+    EXPECT_EQ(a[12].message->kind, "Data");
+    EXPECT_EQ(a[12].fromState + ">" + a[12].toState, "IM^AD>M");
+    EXPECT_EQ(a[12].stored, 1);
+    EXPECT_TRUE(acksFirst.inFlight.back().empty());
+}
+
+TEST(LabDelivery, APutMCrossesAFwdGetM)
+{
+    // P0 owns the block; P1's GetM is forwarded to P0, and before the Fwd-GetM arrives P0 evicts (PutM).
+    const std::string setup = "P0:W,D:*,P1:W,D:0,P0:E";
+    const co::LabRun crossing = runOps("msi-directory", 2, setup);
+    EXPECT_EQ(flight(crossing, crossing.steps.size()),
+              (std::vector<std::string>{"0 Fwd-GetM Dir->P0", "1 PutM P0->Dir data=1"}));
+    EXPECT_EQ(crossing.steps.back().caches[0].state, "MI^A");
+
+    // The Fwd-GetM wins: P0 hands its data to P1 and waits for the Put-Ack; the late PutM is from a non-owner.
+    const co::LabRun run = runOps("msi-directory", 2, setup + ",D:0,D:0,D:*");
+    const auto& s = run.steps;
+    EXPECT_EQ(s[6].message->kind, "Fwd-GetM");
+    EXPECT_EQ(s[6].fromState + ">" + s[6].toState, "MI^A>II^A");
+    EXPECT_EQ(co::messageToText(s[6].sent.at(0)), "Data P0->P1 data=1");
+    EXPECT_EQ(s[7].message->kind, "PutM");
+    EXPECT_EQ(s[7].event, "PutM-NonOwner");
+    EXPECT_EQ(co::messageToText(s[7].sent.at(0)), "Put-Ack Dir->P0");
+    // The stale PutM's data is ignored: memory keeps 0 while P1 writes version 2 over P0's 1.
+    EXPECT_EQ(s.back().directory.memory, 0);
+    EXPECT_EQ(s.back().directory.owner, "P1");
+    EXPECT_EQ(s.back().caches[0].state, "I");
+    EXPECT_EQ(s.back().caches[1].state, "M");
+    EXPECT_EQ(s.back().caches[1].data, 2);
+}
+
+TEST(LabDelivery, RefusedDeliveriesSayWhy)
+{
+    const co::Protocol& msi = co::findProtocol("msi-directory");
+    auto run = [&msi](const std::string& ops) { return co::runLab(msi, 2, co::parseLabOps(ops, 2), ops); };
+    const co::LabRun missing = run("P0:R,D:5");
+    EXPECT_EQ(missing.error, "D:5: no message 5 in flight: 1 in flight, D:0..D:0");
+    EXPECT_EQ(missing.violation, co::Violation::None);
+    EXPECT_EQ(missing.steps.size(), 1u);
+    // P0 waits for its data, so the Fwd-GetS P1's read causes stalls there.
+    const co::LabRun stalled = run("P0:W,D:0,P1:R,D:1");
+    EXPECT_EQ(flight(stalled, 4), (std::vector<std::string>{"0 Data Dir->P0 data=0", "1 Fwd-GetS Dir->P0 waits"}));
+    EXPECT_EQ(run("P0:W,D:0,P1:R,D:1,D:1").error,
+              "D:1: Fwd-GetS Dir->P0 would wait at its receiver (the table stalls it in this state): deliver another "
+              "first");
+    // The forward network is FIFO per channel: the Put-Ack for P0's PutS queues behind the Inv sent before it.
+    const co::LabRun fifo = run("P0:R,D:*,P1:W,D:0,P0:E,D:2");
+    EXPECT_EQ(flight(fifo, 7),
+              (std::vector<std::string>{"0 Data Dir->P1 data=0 acks=1", "1 Inv Dir->P0", "2 Put-Ack Dir->P0 behind"}));
+    EXPECT_EQ(run("P0:R,D:*,P1:W,D:0,P0:E,D:2,D:2").error,
+              "D:2: Put-Ack Dir->P0 cannot arrive yet: an older message on its ordered channel must arrive first");
+}
+
+TEST(LabDelivery, AManualRunStopsWhenNothingCanMove)
+{
+    // The lost Inv-Ack, delivered by hand: once P0 drops its copy silently, P1 waits for an ack nobody sends.
+    const co::Protocol& p = co::findProtocol("msi-directory-broken-lostack");
+    const std::string ops = "P0:R,D:*,P1:W,D:0,D:1,D:0";
+    const co::LabRun run = co::runLab(p, 2, co::parseLabOps(ops, 2), ops);
+    EXPECT_EQ(run.violation, co::Violation::Deadlock) << co::labToText(run);
+    EXPECT_TRUE(run.inFlight.back().empty());
+    EXPECT_EQ(run.steps.back().caches[1].state, "IM^A");
+}
+
+TEST(LabDelivery, CliTakesADeliveryOrder)
+{
+    const CliResult ok =
+        runCohsim("lab --protocol msi-directory --caches 2 --ops P0:W,D:*,P1:W,D:0,P0:E", Stderr::Discard);
+    ASSERT_EQ(ok.exitCode, 0) << ok.output;
+    EXPECT_NE(ok.output.find("flight: D:0 Fwd-GetM Dir->P0, D:1 PutM P0->Dir data=1\n"), std::string::npos)
+        << ok.output;
+    EXPECT_NE(ok.output.find("2 still in flight"), std::string::npos) << ok.output;
+    const CliResult json = runCohsim("lab --protocol msi-directory --caches 2 --ops P0:R,D:0 --json", Stderr::Discard);
+    ASSERT_EQ(json.exitCode, 0) << json.output;
+    const auto j = nlohmann::json::parse(json.output);
+    EXPECT_EQ(j.at("delivery"), "manual");
+    EXPECT_EQ(j.at("in_flight").at(0).at("kind"), "Data");
+    EXPECT_EQ(j.at("in_flight").at(0).at("index"), 0);
+    const CliResult bad = runCohsim("lab --protocol msi-directory --caches 2 --ops P0:R,D:3");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.output.find("D:3: no message 3 in flight"), std::string::npos) << bad.output;
+}
+
 } // namespace
 } // namespace coh::test

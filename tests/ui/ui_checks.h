@@ -158,7 +158,8 @@ inline QStringList lowContrastTexts(QWidget* root, double min = 4.5)
     QList<QWidget*> widgets = root->findChildren<QWidget*>();
     widgets.prepend(root);
     for (QWidget* w : widgets) {
-        if (!w->isVisible())
+        // WCAG exempts inactive controls: a disabled button's greyed caption is meant to recede.
+        if (!w->isVisible() || !w->isEnabled())
             continue;
         const QPalette pal = w->palette();
         if (auto* label = qobject_cast<QLabel*>(w)) {
@@ -230,6 +231,11 @@ inline QStringList clippedControls(QWidget* root)
             continue;
         QWidget* parent = w->parentWidget();
         if (!parent || scrollsInside(parent))
+            continue;
+        // The parts of a composite control (a spin box's editor, a tab bar's scroll buttons) are sized by the
+        // control's style, not by a layout: the control itself is what is checked.
+        if (qobject_cast<const QAbstractSpinBox*>(parent) || qobject_cast<const QComboBox*>(parent) ||
+            qobject_cast<const QTabBar*>(parent))
             continue;
         const QRect inParent = w->geometry();
         const QRect bounds = parent->rect().adjusted(-1, -1, 1, 1);
