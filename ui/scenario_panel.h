@@ -25,7 +25,11 @@ class WorkloadForm;
 class ScenarioPanel : public QWidget {
     Q_OBJECT
   public:
+    // The narrowest the form is laid out for (labels above fields); the dock cannot be made narrower.
+    static constexpr int kMinimumWidth = 280;
+
     explicit ScenarioPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    QSize sizeHint() const override;
 
     QLineEdit* nameEdit() const { return m_name; }
     QComboBox* modelCombo() const { return m_model; }
@@ -35,6 +39,9 @@ class ScenarioPanel : public QWidget {
 
   public slots:
     void refresh();
+    // Marks every field that core's validation names (red, with the problem as tooltip). Runs by itself after
+    // each edit settles; tests call it to skip the wait.
+    void showProblems();
 
   signals:
     void openInLab(const QString& protocol);
@@ -57,6 +64,7 @@ class ScenarioPanel : public QWidget {
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;
     QTimer* m_topologyRefresh = nullptr;
+    QTimer* m_validateTimer = nullptr;
     std::optional<core::ModelCatalog> m_catalog; // read once: the catalog file does not change under us
     QString m_catalogError;
 };
