@@ -41,6 +41,10 @@ MemoryTierTable::MemoryTierTable(ScenarioDocument* document, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // As tall as its rows (one to four tiers), not a box of empty space in a short window.
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_add->setObjectName(QStringLiteral("addTier"));
     m_remove->setObjectName(QStringLiteral("removeTier"));
 

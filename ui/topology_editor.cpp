@@ -34,7 +34,8 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({150, 600, 280});
+    splitter->setCollapsible(1, false);
+    splitter->setSizes({m_palette->sizeHint().width(), 600, 260});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);

@@ -156,7 +156,8 @@ inline QStringList lowContrastTexts(QWidget* root, double min = 4.5)
     QList<QWidget*> widgets = root->findChildren<QWidget*>();
     widgets.prepend(root);
     for (QWidget* w : widgets) {
-        if (!w->isVisible())
+        // WCAG 1.4.3 asks nothing of an inactive control's text: greyed out is how it says "not now".
+        if (!w->isVisible() || !w->isEnabled())
             continue;
         const QPalette pal = w->palette();
         if (auto* label = qobject_cast<QLabel*>(w)) {
