@@ -54,29 +54,32 @@ inline QStringList problemsUnder(const std::vector<core::InputProblem>& problems
 // back to normal with only the help. The "invalid" property says which, for tests and style.
 inline void markField(QWidget* field, const QStringList& problems)
 {
-    if (!field->property("cohHelp").isValid())
-        field->setProperty("cohHelp", field->toolTip()); // the explanation the field had before any problem
+    // A tooltip this function did not set is the field's explanation (set before or since): keep it under problems.
+    const QVariant shown = field->property("cohShown");
+    if (!shown.isValid() || shown.toString() != field->toolTip())
+        field->setProperty("cohHelp", field->toolTip());
     const QString help = field->property("cohHelp").toString();
-    const bool invalid = !problems.isEmpty();
     QStringList tip = problems;
     if (!help.isEmpty())
         tip << help;
     const QString toolTip = tip.join(QLatin1Char('\n'));
-    if (field->property("invalid").isValid() && field->property("invalid").toBool() == invalid &&
-        field->toolTip() == toolTip)
-        return;
+    const bool invalid = !problems.isEmpty();
+    const bool unchanged = field->property("invalid").isValid() && field->property("invalid").toBool() == invalid;
     field->setProperty("invalid", invalid);
+    field->setProperty("cohProblems", problems);
     field->setToolTip(toolTip);
-    setTone(field, invalid ? Tone::Error : Tone::Normal);
+    field->setProperty("cohShown", toolTip);
+    if (!unchanged)
+        setTone(field, invalid ? Tone::Error : Tone::Normal);
 }
 
-// Sets a field's explanation (its tooltip when it has no problem); use instead of setToolTip on marked fields.
+// Sets a field's explanation (its tooltip, under any problems); use instead of setToolTip on marked fields.
 inline void setFieldHelp(QWidget* field, const QString& help)
 {
     field->setProperty("cohHelp", help);
-    const bool invalid = field->property("invalid").toBool();
-    if (!invalid)
-        field->setToolTip(help);
+    field->setToolTip(help);
+    field->setProperty("cohShown", help);
+    markField(field, field->property("cohProblems").toStringList());
 }
 
 } // namespace coh::ui

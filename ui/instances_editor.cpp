@@ -7,6 +7,7 @@
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -225,7 +226,8 @@ void InstancesEditor::showProblems(const std::vector<core::InputProblem>& proble
 {
     markField(m_explicit, problemsAt(problems, kPointer));
     const QSignalBlocker blocker(m_table); // colouring a cell is no edit
-    const QPalette palette = m_table->palette();
+    // The application's palette: on a palette change this runs before a top-level window has heard of it.
+    const QPalette palette = QApplication::palette(m_table);
     const QColor error = toneColor(Tone::Error, palette, palette.color(QPalette::Base));
     for (int r = 0; r < m_table->rowCount(); ++r) {
         const std::string row = std::string(kPointer) + "/" + std::to_string(r);

@@ -40,6 +40,7 @@ FieldEdit* ScenarioFields::text(const std::string& pointer, const QString& what,
 {
     auto* edit = new FieldEdit(m_document, removeWhenEmpty ? FieldEdit::Kind::OptionalText : FieldEdit::Kind::Text,
                                what, parent);
+    edit->setObjectName(toQString(pointer)); // found by the value it edits (tests, "show this problem")
     edit->setPointer(pointer);
     m_edits.push_back(edit);
     return edit;
@@ -49,6 +50,7 @@ FieldEdit* ScenarioFields::value(const std::string& pointer, const QString& what
                                  QWidget* parent)
 {
     auto* edit = new FieldEdit(m_document, FieldEdit::Kind::Value, what, parent);
+    edit->setObjectName(toQString(pointer));
     if (!defaultText.isEmpty())
         edit->setPlaceholderText(tr("default: %1").arg(defaultText));
     edit->setPointer(pointer);
@@ -60,6 +62,7 @@ QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& wha
                                   const QString& defaultText, QWidget* parent)
 {
     auto* combo = new QComboBox(parent);
+    combo->setObjectName(toQString(pointer));
     // A long entry ("(default: round_robin)") must not hold the dock wider than a narrow screen leaves it.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(8);

@@ -81,7 +81,6 @@ QWidget* WorkloadForm::buildSynthetic()
     m_fields->watch(m_process, "/workload/arrival");
     form->addRow(tr("Arrival process"), m_process);
     auto* rate = m_fields->value("/workload/arrival/rate", tr("workload rate"), QString(), page);
-    rate->setObjectName(QStringLiteral("workloadRate"));
     rate->setToolTip(tr("Requests per second"));
     form->addRow(tr("Rate (req/s)"), rate);
     m_cv = m_fields->value("/workload/arrival/cv", tr("workload arrival CV"), QStringLiteral("1"), page);

@@ -4,6 +4,7 @@
 #include "ui/field_edit.h"
 #include "ui/main_actions.h"
 #include "ui/node_item.h"
+#include "ui/property_editor.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/topology_editor.h"
@@ -61,7 +62,7 @@ class TestEditorLayout : public QObject {
         QTest::addColumn<QString>("selection");
         for (const QSize size : {QSize(680, 440), QSize(1600, 1000)})
             for (bool dark : {false, true})
-                for (const char* selection : {"gpu0", "cpu0-cpu1", "cxl0"})
+                for (const char* selection : {"gpu0", "cpu0-gpu0", "cxl0"})
                     QTest::addRow("%dx%d %s %s", size.width(), size.height(), dark ? "dark" : "light", selection)
                         << size << dark << QString::fromLatin1(selection);
     }
@@ -83,6 +84,7 @@ class TestEditorLayout : public QObject {
             editor.scene()->selectIds({selection}, {});
         else
             editor.scene()->selectIds({}, {selection});
+        QCOMPARE(editor.propertyEditor()->currentNodeId() + editor.propertyEditor()->currentLinkId(), selection);
         settle();
         QCOMPARE(editor.size(), size); // the tab's minimum fits what the window leaves it
         QVERIFY2(test::clippedControls(&editor).isEmpty(), qPrintable(joined(test::clippedControls(&editor))));
