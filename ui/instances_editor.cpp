@@ -59,6 +59,7 @@ InstancesEditor::InstancesEditor(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_explicit);
 
     m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QString::fromLatin1(kPointer)); // where a problem of an instance leads
     m_table->setHorizontalHeaderLabels({tr("Id"), tr("Role"), tr("Nodes"), tr("Max batch"), tr("Max batch tokens")});
     m_table->horizontalHeaderItem(Nodes)->setToolTip(tr("Node ids, comma separated: several nodes form a "
                                                         "tensor-parallel group (compute and memory add up)"));

@@ -282,6 +282,7 @@ void MainWindow::showProblem(const QString& pointer)
     if (!pointer.isEmpty()) {
         m_scenarioDock->show();
         m_scenarioDock->raise();
+        m_panel->showField(pointer);
     }
 }
 

@@ -78,6 +78,8 @@ QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& wha
 
 void ScenarioFields::watch(QWidget* widget, const std::string& pointer)
 {
+    if (widget->objectName().isEmpty())
+        widget->setObjectName(toQString(pointer)); // the first pointer it answers for (ScenarioPanel::showField)
     m_watched.emplace_back(widget, pointer);
 }
 

@@ -61,7 +61,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
 
     // Fields shrink and labels wrap above them down to kMinimumWidth; below it the dock cannot go, so nothing is
     // ever cut off at its right edge. Height scrolls.
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = m_scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("scenarioScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -96,6 +96,23 @@ QSize ScenarioPanel::sizeHint() const
 {
     // What a dock starts with (and comes back with when shown again): room for labels beside their fields.
     return {380, QWidget::sizeHint().height()};
+}
+
+bool ScenarioPanel::showField(const QString& pointer)
+{
+    // Fields are named by the JSON pointer they edit (ScenarioFields); "/workload/prompt/max" with the prompt's
+    // max hidden leads to the prompt's distribution, "/serving/instances/1/nodes/0" to the instances table.
+    for (QString at = pointer; !at.isEmpty(); at.truncate(at.lastIndexOf(QLatin1Char('/')))) {
+        const auto fields = findChildren<QWidget*>(at);
+        for (QWidget* field : fields) {
+            if (!field->isVisibleTo(this) || !field->isEnabled())
+                continue;
+            m_scroll->ensureWidgetVisible(field);
+            field->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+    }
+    return false;
 }
 
 void ScenarioPanel::showProblems()

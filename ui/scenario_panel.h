@@ -12,6 +12,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QTimer;
 
 namespace coh::ui {
@@ -42,6 +43,9 @@ class ScenarioPanel : public QWidget {
     // Marks every field that core's validation names (red, with the problem as tooltip). Runs by itself after
     // each edit settles; tests call it to skip the wait.
     void showProblems();
+    // Scrolls to the field that edits `pointer` (or the nearest value above it that has one) and focuses it:
+    // where a problem in the Problems dock leads. False when the form has no field for it.
+    bool showField(const QString& pointer);
 
   signals:
     void openInLab(const QString& protocol);
@@ -65,6 +69,7 @@ class ScenarioPanel : public QWidget {
     InstancesEditor* m_instances = nullptr;
     QTimer* m_topologyRefresh = nullptr;
     QTimer* m_validateTimer = nullptr;
+    QScrollArea* m_scroll = nullptr;
     std::optional<core::ModelCatalog> m_catalog; // read once: the catalog file does not change under us
     QString m_catalogError;
 };

@@ -368,6 +368,22 @@ class TestEditorForms : public QObject {
         QCOMPARE(window.tabs()->currentWidget(), editor);
         QCOMPARE(editor->scene()->selectedLinkIds(), QStringList{QStringLiteral("gpu1-link")});
         QVERIFY(editor->scene()->linkItem(QStringLiteral("gpu1-link"))->isDangling());
+        window.document()->undoStack()->undo();
+
+        // A problem outside the topology leads to its field in the Scenario dock, scrolled to and focused.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.document()->setValue("/slo/tpot", "-5 ms", QStringLiteral("typo"));
+        window.validateNow();
+        entry = nullptr;
+        for (int i = 0; i < problems->count(); ++i)
+            if (problems->item(i)->data(Qt::UserRole).toString() == QLatin1String("/slo/tpot"))
+                entry = problems->item(i);
+        QVERIFY(entry);
+        emit problems->itemActivated(entry);
+        auto* tpot = byPointer<FieldEdit>(window.scenarioPanel(), "/slo/tpot");
+        QCOMPARE(QApplication::focusWidget(), tpot);
+        QVERIFY(!tpot->visibleRegion().isEmpty());
         window.document()->undoStack()->setClean(); // no "save changes?" on the way out
     }
 
