@@ -62,7 +62,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
     // Fields shrink and labels wrap above them down to kMinimumWidth; below it the dock cannot go, so nothing is
     // ever cut off at its right edge. Height scrolls.
     auto* scroll = m_scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("scenarioScroll"));
+    scroll->setObjectName(QStringLiteral("scenarioFormScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -120,7 +120,7 @@ class TestEditorLayout : public QObject {
         QVERIFY2(test::clippedControls(&panel).isEmpty(), qPrintable(joined(test::clippedControls(&panel))));
         QVERIFY2(test::lowContrastTexts(&panel).isEmpty(), qPrintable(joined(test::lowContrastTexts(&panel))));
         // No horizontal clipping: the form is as wide as the scroll area shows, and every field ends inside it.
-        auto* scroll = panel.findChild<QScrollArea*>(QStringLiteral("scenarioScroll"));
+        auto* scroll = panel.findChild<QScrollArea*>(QStringLiteral("scenarioFormScroll"));
         QWidget* viewport = scroll->viewport();
         QVERIFY2(scroll->widget()->width() <= viewport->width(),
                  qPrintable(QStringLiteral("%1 > %2").arg(scroll->widget()->width()).arg(viewport->width())));
