@@ -4,6 +4,9 @@
 #include "core/scenario/input_error.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenario_loader.h"
+#include "ui/field_edit.h"
+#include "ui/field_problems.h"
+#include "ui/form_layout.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
@@ -39,8 +42,12 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
     // Word-wrapped labels sit in the box layout, not in form rows, so their full height is laid out.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* top = new QFormLayout;
+    auto* top = newFormLayout();
     m_decode = new QComboBox(this);
+    m_decode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_decode->setMinimumContentsLength(8);
+    m_fields->watch(m_decode, "/coherence/decode");
+    m_fields->watch(m_decode, "/coherence");
     m_decode->addItem(tr("direct (no protocol)"), QStringLiteral("direct"));
     for (const auto& p : core::coherence::allProtocols())
         if (!p.bugHunt) // core refuses bug-hunt variants in scenarios; they live in the Lab only
@@ -60,15 +67,18 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
     labRow->addWidget(m_openInLab);
     layout->addLayout(labRow);
 
-    auto* form = new QFormLayout;
+    auto* form = newFormLayout();
     m_home = new QComboBox(this);
+    m_home->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_home->setMinimumContentsLength(8);
+    m_fields->watch(m_home, "/coherence/home");
     connect(m_home, &QComboBox::activated, this, &CoherenceForm::setHome);
     m_home->setToolTip(tr("Where each block's directory entry lives"));
     form->addRow(tr("Home"), m_home);
     form->addRow(tr("Control bytes"), m_fields->value("/coherence/control_bytes", tr("control bytes"),
                                                       QString::number(core::CoherenceSpec{}.controlBytes), this));
-    m_maxVersions = m_fields->value("/coherence/staleness/max_versions", tr("staleness max_versions"), QString(), this);
-    m_maxAge = m_fields->value("/coherence/staleness/max_age", tr("staleness max_age"), QString(), this);
+    m_maxVersions = m_fields->value("/coherence/staleness/max_versions", tr("staleness max versions"), QString(), this);
+    m_maxAge = m_fields->value("/coherence/staleness/max_age", tr("staleness max age"), QString(), this);
     m_maxVersions->setPlaceholderText(tr("protocol's bound"));
     m_maxAge->setPlaceholderText(tr("none"));
     form->addRow(tr("Staleness: max versions"), m_maxVersions);
@@ -111,7 +121,7 @@ void CoherenceForm::setDecode(const QString& protocol)
 {
     if (protocol == currentProtocol() && m_document->value("/coherence/decode"))
         return;
-    m_document->setValue("/coherence/decode", toStdString(protocol), tr("Decode protocol: %1").arg(protocol));
+    m_document->setValue("/coherence/decode", toStdString(protocol), tr("Edit decode protocol"));
 }
 
 void CoherenceForm::setHome()
@@ -120,10 +130,10 @@ void CoherenceForm::setHome()
     const std::string pointer = "/coherence/home";
     if (home.isEmpty()) {
         if (m_document->value(pointer))
-            m_document->removeValue(pointer, tr("Home: allocating node"));
+            m_document->removeValue(pointer, tr("Edit coherence home"));
         return;
     }
-    m_document->setValue(pointer, toStdString(home), tr("Home: %1").arg(home));
+    m_document->setValue(pointer, toStdString(home), tr("Edit coherence home"));
 }
 
 void CoherenceForm::refresh()
@@ -155,8 +165,8 @@ void CoherenceForm::refresh()
     const bool bounded = p && p->consistency == core::coherence::Consistency::BoundedStaleness;
     for (QLineEdit* e : {m_maxVersions, m_maxAge}) {
         e->setEnabled(bounded || !e->text().isEmpty()); // keep a set value editable so it can be cleared
-        e->setToolTip(bounded ? tr("Reader-side bound: a decode read further behind waits for the update")
-                              : tr("Only bounded-staleness protocols (lazy-causal) return stale versions"));
+        setFieldHelp(e, bounded ? tr("Reader-side bound: a decode read further behind waits for the update")
+                                : tr("Only bounded-staleness protocols (lazy-causal) return stale versions"));
     }
 
     {
@@ -177,6 +187,11 @@ void CoherenceForm::refresh()
         }
         m_home->setCurrentIndex(index);
     }
+}
+
+void CoherenceForm::showProblems(const std::vector<core::InputProblem>& problems)
+{
+    m_fields->showProblems(problems);
 }
 
 } // namespace coh::ui

@@ -4,6 +4,8 @@
 // Prefill's protocol (the blocks prefill instances share) and each tier's are pickers too; a choice the
 // scenario cannot use (no prefix pool) is explained in Problems by core's validation, like every other problem.
 
+#include "core/scenario/input_error.h"
+
 #include <QString>
 #include <QWidget>
 
@@ -25,6 +27,8 @@ class CoherenceForm : public QWidget {
     CoherenceForm(ScenarioDocument* document, QWidget* parent = nullptr);
 
     void refresh();
+    // Marks the fields core's validation names.
+    void showProblems(const std::vector<core::InputProblem>& problems);
     QComboBox* protocolCombo() const { return m_decode; }
     QLabel* explanation() const { return m_explanation; }
     QComboBox* prefillCombo() const { return m_prefill; }

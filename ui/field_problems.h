@@ -1,84 +1,85 @@
 #pragma once
-// Matches core's validation text to editor fields: each problem line reads "file: /json/pointer: message (fix:
-// ...)", so the problem of a field is the line that names the field's pointer. Fields with a problem turn red
-// and carry the line as tooltip.
+// Core's validation problems as the editor's fields show them: each problem names its field by JSON pointer, so a
+// field's problems are those at its pointer. A field with a problem turns red (the palette's Error tone) and its
+// tooltip says what is wrong in a form's words; the Problems dock keeps core's full lines with the JSON fix.
 
+#include "core/scenario/input_error.h"
 #include "ui/qt_text.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
+#include "ui/theme.h"
 
 #include <QStringList>
+#include <QVariant>
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 namespace coh::ui {
 
-// The problem lines naming exactly `pointer` (not "/topology/nodes/10" for "/topology/nodes/1").
-inline QStringList problemsAt(const QStringList& lines, const std::string& pointer)
+// One problem in a form's words: core's formText for a problem with the value itself ("Enter a bandwidth such as
+// 64 GB/s"), else core's message (how it fits the rest: "node 'gpu0' has role 'prefill' but no compute").
+inline QString formWords(const core::InputProblem& problem)
 {
-    const QString needle = toQString(pointer) + QStringLiteral(": ");
+    QString text = toQString(problem.formText.empty() ? problem.message : problem.formText);
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+// The problems naming exactly `pointer` (not "/topology/nodes/10" for "/topology/nodes/1").
+inline QStringList problemsAt(const std::vector<core::InputProblem>& problems, const std::string& pointer)
+{
     QStringList found;
-    for (const QString& line : lines) {
-        const qsizetype at = line.indexOf(needle);
-        if (at >= 0)
-            found << line.mid(at);
+    for (const core::InputProblem& problem : problems)
+        if (problem.field == pointer)
+            found << formWords(problem);
+    return found;
+}
+
+// The problems at `pointer` or anywhere below it, each after the field it names relative to `pointer`
+// ("memory/0/capacity: Enter a size above zero, such as 80 GB").
+inline QStringList problemsUnder(const std::vector<core::InputProblem>& problems, const std::string& pointer)
+{
+    QStringList found;
+    for (const core::InputProblem& problem : problems) {
+        if (problem.field == pointer)
+            found << formWords(problem);
+        else if (problem.field.rfind(pointer + "/", 0) == 0)
+            found << toQString(problem.field.substr(pointer.size() + 1)) + QStringLiteral(": ") + formWords(problem);
     }
     return found;
 }
 
-// The problem lines at `pointer` or anywhere below it.
-inline QStringList problemsUnder(const QStringList& lines, const std::string& pointer)
-{
-    const QString exact = toQString(pointer) + QStringLiteral(": ");
-    const QString below = toQString(pointer) + QLatin1Char('/');
-    QStringList found;
-    for (const QString& line : lines) {
-        qsizetype at = line.indexOf(exact);
-        if (at < 0)
-            at = line.indexOf(below);
-        if (at >= 0)
-            found << line.mid(at);
-    }
-    return found;
-}
-
+// Red (the Error tone, kept across palette changes) with the problems as tooltip, above the field's own help; or
+// back to normal with only the help. The "invalid" property says which, for tests and style.
 inline void markField(QWidget* field, const QStringList& problems)
 {
+    // A tooltip this function did not set is the field's explanation (set before or since): keep it under problems.
+    const QVariant shown = field->property("cohShown");
+    if (!shown.isValid() || shown.toString() != field->toolTip())
+        field->setProperty("cohHelp", field->toolTip());
+    const QString help = field->property("cohHelp").toString();
+    QStringList tip = problems;
+    if (!help.isEmpty())
+        tip << help;
+    const QString toolTip = tip.join(QLatin1Char('\n'));
     const bool invalid = !problems.isEmpty();
-    if (field->property("invalid").toBool() == invalid && field->toolTip() == problems.join(QLatin1Char('\n')))
-        return;
+    const bool unchanged = field->property("invalid").isValid() && field->property("invalid").toBool() == invalid;
     field->setProperty("invalid", invalid);
-    field->setToolTip(problems.join(QLatin1Char('\n')));
-    // Red text, not a red background: readable in light and dark palettes.
-    field->setStyleSheet(invalid ? QStringLiteral("color: #d32f2f;") : QString());
+    field->setProperty("cohProblems", problems);
+    field->setToolTip(toolTip);
+    field->setProperty("cohShown", toolTip);
+    if (!unchanged)
+        setTone(field, invalid ? Tone::Error : Tone::Normal);
 }
 
-// Line-edit text <-> JSON value: "42" is the number 42 (base units), "450 GB/s" stays a string, "" is absent.
-inline std::optional<nlohmann::ordered_json> valueFromText(const QString& text)
+// Sets a field's explanation (its tooltip, under any problems); use instead of setToolTip on marked fields.
+inline void setFieldHelp(QWidget* field, const QString& help)
 {
-    const QString trimmed = text.trimmed();
-    if (trimmed.isEmpty())
-        return std::nullopt;
-    bool ok = false;
-    const double number = trimmed.toDouble(&ok);
-    if (!ok)
-        return nlohmann::ordered_json(toStdString(trimmed));
-    const bool whole = number == static_cast<double>(static_cast<long long>(number)) && number > -9e15 && number < 9e15;
-    return whole ? nlohmann::ordered_json(static_cast<long long>(number)) : nlohmann::ordered_json(number);
-}
-
-inline QString textFromValue(const std::optional<nlohmann::ordered_json>& value)
-{
-    if (!value || value->is_null())
-        return {};
-    if (value->is_string())
-        return toQString(value->get<std::string>());
-    if (value->is_number_float())
-        return QString::number(value->get<double>(), 'g', 15);
-    return toQString(value->dump());
+    field->setProperty("cohHelp", help);
+    field->setToolTip(help);
+    field->setProperty("cohShown", help);
+    markField(field, field->property("cohProblems").toStringList());
 }
 
 } // namespace coh::ui

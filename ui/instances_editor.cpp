@@ -2,10 +2,12 @@
 
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario.h"
+#include "ui/field_problems.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -57,6 +59,7 @@ InstancesEditor::InstancesEditor(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_explicit);
 
     m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QString::fromLatin1(kPointer)); // where a problem of an instance leads
     m_table->setHorizontalHeaderLabels({tr("Id"), tr("Role"), tr("Nodes"), tr("Max batch"), tr("Max batch tokens")});
     m_table->horizontalHeaderItem(Nodes)->setToolTip(tr("Node ids, comma separated: several nodes form a "
                                                         "tensor-parallel group (compute and memory add up)"));
@@ -151,9 +154,9 @@ void InstancesEditor::updateButtons()
 void InstancesEditor::setExplicit(bool on)
 {
     if (on)
-        m_document->setValue(kPointer, derivedInstances(m_document->json()), tr("List instances explicitly"));
+        m_document->setValue(kPointer, derivedInstances(m_document->json()), tr("List serving instances"));
     else
-        m_document->removeValue(kPointer, tr("Derive instances from node roles"));
+        m_document->removeValue(kPointer, tr("Derive serving instances from node roles"));
 }
 
 void InstancesEditor::addInstance()
@@ -164,7 +167,7 @@ void InstancesEditor::addInstance()
     // A decode instance on no node yet: Problems asks for its nodes until the user names them.
     array.push_back(
         {{"id", "decode" + std::to_string(array.size())}, {"role", "decode"}, {"nodes", ordered_json::array()}});
-    m_document->setValue(kPointer, std::move(array), tr("Add instance"));
+    m_document->setValue(kPointer, std::move(array), tr("Add serving instance"));
 }
 
 void InstancesEditor::removeSelected()
@@ -179,7 +182,7 @@ void InstancesEditor::removeSelected()
     for (int r : rows)
         if (r < static_cast<int>(array.size()))
             array.erase(array.begin() + r);
-    m_document->setValue(kPointer, std::move(array), tr("Remove instance"));
+    m_document->setValue(kPointer, std::move(array), tr("Remove serving instance"));
 }
 
 void InstancesEditor::commitTable()
@@ -217,7 +220,35 @@ void InstancesEditor::commitTable()
         array.push_back(std::move(instance));
     }
     if (array != before)
-        m_document->setValue(kPointer, std::move(array), tr("Edit instances"));
+        m_document->setValue(kPointer, std::move(array), tr("Edit serving instances"));
+}
+
+void InstancesEditor::showProblems(const std::vector<core::InputProblem>& problems)
+{
+    markField(m_explicit, problemsAt(problems, kPointer));
+    const QSignalBlocker blocker(m_table); // colouring a cell is no edit
+    // The application's palette: on a palette change this runs before a top-level window has heard of it.
+    const QPalette palette = QApplication::palette(m_table);
+    const QColor error = toneColor(Tone::Error, palette, palette.color(QPalette::Base));
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        const std::string row = std::string(kPointer) + "/" + std::to_string(r);
+        if (QWidget* role = m_table->cellWidget(r, Role))
+            markField(role, problemsAt(problems, row + "/role"));
+        for (const auto& [column, key] :
+             {std::pair{Id, "id"}, std::pair{Nodes, "nodes"}, std::pair{MaxBatchSize, "max_batch_size"},
+              std::pair{MaxBatchTokens, "max_batch_tokens"}}) {
+            QTableWidgetItem* item = m_table->item(r, column);
+            if (!item)
+                continue;
+            // The id cell also answers for the instance as a whole; the nodes cell for each node it lists.
+            QStringList found =
+                column == Nodes ? problemsUnder(problems, row + "/" + key) : problemsAt(problems, row + "/" + key);
+            if (column == Id)
+                found = problemsAt(problems, row) + found;
+            item->setForeground(found.isEmpty() ? QBrush() : QBrush(error));
+            item->setToolTip(found.join(QLatin1Char('\n')));
+        }
+    }
 }
 
 } // namespace coh::ui

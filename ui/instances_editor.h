@@ -4,9 +4,13 @@
 // optional batch limits. Turning it on starts from the instances in effect, so nothing changes until the user
 // edits. Every edit rewrites the array as one undo step; core's validation names what is wrong in Problems.
 
+#include "core/scenario/input_error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QPushButton;
@@ -24,6 +28,8 @@ class InstancesEditor : public QWidget {
     explicit InstancesEditor(ScenarioDocument* document, QWidget* parent = nullptr);
 
     void refresh();
+    // Marks the cells core's validation names (red text, the problem as tooltip).
+    void showProblems(const std::vector<core::InputProblem>& problems);
     QCheckBox* explicitCheck() const { return m_explicit; }
     QTableWidget* table() const { return m_table; }
     QPushButton* addButton() const { return m_add; }

@@ -1,6 +1,7 @@
 #include "ui/link_item.h"
 
 #include "ui/node_item.h"
+#include "ui/theme.h"
 
 #include <QPainter>
 #include <QPainterPathStroker>
@@ -9,11 +10,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace coh::ui {
 
 namespace {
 
+// Each kind's hue; drawn through readableOn so that it stands out (3:1, as WCAG asks of graphics) on the canvas
+// of either palette.
 QColor kindColor(const QString& kind)
 {
     if (kind == QLatin1String("nvlink"))
@@ -29,34 +33,52 @@ QColor kindColor(const QString& kind)
     return QColor(0x80, 0x80, 0x80);
 }
 
-const QSizeF kLabelSize(90, 28); // two lines: kind, bandwidth
+const QSizeF kLabelSize(90, 28);  // two lines: kind, bandwidth
+constexpr qreal kStubLength = 90; // a dangling link's length, from its known end to the "?" marker
+constexpr qreal kMarkerRadius = 9;
 
 } // namespace
 
-LinkItem::LinkItem(QString id, NodeItem* a, NodeItem* b)
+LinkItem::LinkItem(QString id, NodeItem* a, NodeItem* b, QString aId, QString bId)
     : m_id(std::move(id))
     , m_a(a)
     , m_b(b)
+    , m_aId(std::move(aId))
+    , m_bId(std::move(bId))
 {
     setFlags(ItemIsSelectable);
     setZValue(0);
-    m_a->addLink(this);
-    m_b->addLink(this);
+    for (NodeItem* end : {m_a, m_b})
+        if (end)
+            end->addLink(this);
 }
 
 LinkItem::~LinkItem()
 {
-    m_a->removeLink(this);
-    m_b->removeLink(this);
+    for (NodeItem* end : {m_a, m_b})
+        if (end)
+            end->removeLink(this);
 }
 
 QLineF LinkItem::line() const
 {
-    return QLineF(m_a->pos(), m_b->pos());
+    if (m_a && m_b)
+        return QLineF(m_a->pos(), m_b->pos());
+    // A stub out of the known end, pointing a way the missing id picks, so several stubs at a node fan out.
+    const NodeItem* known = m_a ? m_a : m_b;
+    const QString& missing = m_a ? m_bId : m_aId;
+    const qreal angle = -std::numbers::pi / 4 + std::numbers::pi / 4 * static_cast<qreal>(qHash(missing) % 8);
+    const QPointF end = known->pos() + QPointF(std::cos(angle), std::sin(angle)) * kStubLength;
+    return m_a ? QLineF(known->pos(), end) : QLineF(end, known->pos());
 }
 
 QRectF LinkItem::labelRect() const
 {
+    if (isDangling()) {
+        // Beside the "?" marker at the missing end.
+        const QPointF missing = m_a ? line().p2() : line().p1();
+        return QRectF(missing + QPointF(-kLabelSize.width() / 2, kMarkerRadius + 2), kLabelSize);
+    }
     // Links fanning out of a hub (a switch, a socket) would stack their labels at the midpoints; put each
     // label nearer the end with fewer links, where neighbouring links are further apart.
     const qsizetype a = m_a->linkCount(), b = m_b->linkCount();
@@ -79,6 +101,11 @@ void LinkItem::setContent(const QString& kind, const QString& bandwidthText, dou
     // Two short lines instead of one long one: labels of neighbouring links then rarely collide.
     m_label = bandwidthText.isEmpty() ? kind : kind + QLatin1Char('\n') + bandwidthText;
     m_bytesPerSec = bytesPerSec;
+    const QString missing = !m_a ? m_aId : !m_b ? m_bId : QString();
+    setToolTip(
+        missing.isEmpty()
+            ? QStringLiteral("%1: %2").arg(m_id, m_label.simplified())
+            : QObject::tr("%1 links to '%2', which is no node: rename the end or delete the link").arg(m_id, missing));
     updateGeometry();
 }
 
@@ -91,7 +118,7 @@ void LinkItem::updateGeometry()
 QRectF LinkItem::boundingRect() const
 {
     const QLineF l = line();
-    const qreal margin = penWidth() + 6;
+    const qreal margin = std::max(penWidth() + 6, kMarkerRadius + 2);
     QRectF box = QRectF(l.p1(), l.p2()).normalized().adjusted(-margin, -margin, margin, margin);
     return box.united(labelRect());
 }
@@ -102,12 +129,16 @@ QPainterPath LinkItem::shape() const
     path.lineTo(line().p2());
     QPainterPathStroker stroker;
     stroker.setWidth(std::max<qreal>(10, penWidth() + 6));
-    return stroker.createStroke(path);
+    QPainterPath shape = stroker.createStroke(path);
+    if (isDangling())
+        shape.addEllipse(m_a ? line().p2() : line().p1(), kMarkerRadius + 2, kMarkerRadius + 2);
+    return shape;
 }
 
 void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     const QPalette palette = widget ? widget->palette() : QPalette();
+    const QColor canvas = palette.color(QPalette::Base);
     const bool selected = option->state & QStyle::State_Selected;
     painter->setRenderHint(QPainter::Antialiasing);
     const QLineF l = line();
@@ -117,23 +148,45 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setPen(QPen(glow, penWidth() + 6, Qt::SolidLine, Qt::RoundCap));
         painter->drawLine(l);
     }
-    painter->setPen(QPen(kindColor(m_kind), penWidth(), Qt::SolidLine, Qt::RoundCap));
-    painter->drawLine(l);
+    const QColor error = toneColor(Tone::Error, palette, canvas);
+    if (isDangling()) {
+        painter->setPen(QPen(error, std::max<qreal>(2, penWidth()), Qt::DashLine, Qt::RoundCap));
+        painter->drawLine(l);
+        const QPointF missing = m_a ? l.p2() : l.p1();
+        painter->setBrush(canvas);
+        painter->setPen(QPen(error, 2));
+        painter->drawEllipse(missing, kMarkerRadius, kMarkerRadius);
+        QFont bold = painter->font();
+        bold.setBold(true);
+        painter->setFont(bold);
+        painter->drawText(QRectF(missing - QPointF(kMarkerRadius, kMarkerRadius), QSizeF(2, 2) * kMarkerRadius),
+                          Qt::AlignCenter, QStringLiteral("?"));
+    } else {
+        painter->setPen(QPen(readableOn(kindColor(m_kind), canvas, 3.0), penWidth(), Qt::SolidLine, Qt::RoundCap));
+        painter->drawLine(l);
+    }
 
     QFont font = painter->font();
+    font.setBold(false);
     font.setPointSizeF(font.pointSizeF() * 0.8);
+    // Zoomed out far enough that the label would be a smudge: the tooltip and the properties tell instead.
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (!selected && !isDangling() && QFontMetricsF(font).height() * lod < kMinLabelPixels)
+        return;
     painter->setFont(font);
+    const QString text = isDangling() ? QStringLiteral("%1?").arg(m_a ? m_bId : m_aId) : m_label;
     const QRectF label = labelRect();
-    const QFontMetricsF metrics(font);
-    const QRectF text = metrics.boundingRect(label, Qt::AlignCenter, m_label);
-    const QRectF back = text.adjusted(-4, -1, 4, 1);
-    QColor base = palette.color(QPalette::Base);
+    const QRectF bounds = QFontMetricsF(font).boundingRect(label, Qt::AlignCenter, text);
+    const QRectF back = bounds.adjusted(-4, -1, 4, 1);
+    QColor base = canvas;
     base.setAlpha(210);
     painter->setPen(Qt::NoPen);
     painter->setBrush(base);
     painter->drawRoundedRect(back, 4, 4);
-    painter->setPen(palette.color(selected ? QPalette::Highlight : QPalette::Text));
-    painter->drawText(back, Qt::AlignCenter, m_label);
+    painter->setPen(isDangling() ? error
+                    : selected   ? readableOn(palette.color(QPalette::Highlight), canvas)
+                                 : palette.color(QPalette::Text));
+    painter->drawText(back, Qt::AlignCenter, text);
 }
 
 } // namespace coh::ui

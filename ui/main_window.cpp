@@ -323,24 +323,14 @@ void MainWindow::showProblem(const QString& pointer)
 {
     // A node or link problem selects it on the canvas (its properties open beside it); anything else is a
     // scenario field, in the Scenario dock.
-    const QStringList parts = pointer.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    if (parts.size() >= 3 && parts[0] == QLatin1String("topology")) {
-        const std::string item = "/topology/" + toStdString(parts[1]) + "/" + toStdString(parts[2]) + "/id";
-        const auto id = m_document->value(item);
-        if (id && id->is_string()) {
-            const QString name = toQString(id->get<std::string>());
-            auto* editor = static_cast<TopologyEditor*>(m_topology);
-            if (parts[1] == QLatin1String("nodes"))
-                editor->scene()->selectIds({name}, {});
-            else
-                editor->scene()->selectIds({}, {name});
-            m_tabs->setCurrentWidget(m_topology);
-            return;
-        }
+    if (static_cast<TopologyEditor*>(m_topology)->selectProblem(pointer)) {
+        m_tabs->setCurrentWidget(m_topology);
+        return;
     }
     if (!pointer.isEmpty()) {
         m_scenarioDock->show();
         m_scenarioDock->raise();
+        m_panel->showField(pointer);
     }
 }
 

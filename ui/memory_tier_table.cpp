@@ -1,10 +1,10 @@
 #include "ui/memory_tier_table.h"
 
+#include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/scenario_document.h"
 #include "ui/topology_defaults.h"
 
-#include <QBrush>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,6 +19,12 @@ using nlohmann::ordered_json;
 namespace {
 
 const char* const kColumnKeys[] = {"tier", "capacity", "bandwidth"};
+
+QString tierText(const ordered_json& entry)
+{
+    const auto it = entry.is_object() ? entry.find("tier") : entry.end();
+    return entry.is_object() && it != entry.end() && it->is_string() ? toQString(it->get<std::string>()) : QString();
+}
 
 } // namespace
 
@@ -35,6 +41,10 @@ MemoryTierTable::MemoryTierTable(ScenarioDocument* document, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // As tall as its rows (one to four tiers), not a box of empty space in a short window.
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_add->setObjectName(QStringLiteral("addTier"));
     m_remove->setObjectName(QStringLiteral("removeTier"));
 
@@ -47,7 +57,7 @@ MemoryTierTable::MemoryTierTable(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_table);
     layout->addLayout(buttons);
 
-    connect(m_table, &QTableWidget::cellChanged, this, &MemoryTierTable::commitCell);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers); // the cells' own widgets edit
     connect(m_add, &QPushButton::clicked, this, &MemoryTierTable::addTier);
     connect(m_remove, &QPushButton::clicked, this, &MemoryTierTable::removeTier);
 }
@@ -80,39 +90,30 @@ void MemoryTierTable::refresh()
             connect(combo, &QComboBox::currentTextChanged, this, [this, combo](const QString& text) {
                 for (int r = 0; !m_refreshing && r < m_table->rowCount(); ++r)
                     if (m_table->cellWidget(r, 0) == combo)
-                        m_document->setValue(tierPointer(r) + "/tier", toStdString(text), tr("Change tier"));
+                        m_document->setValue(tierPointer(r) + "/tier", toStdString(text), tr("Edit memory tier"));
             });
             m_table->setCellWidget(row, 0, combo);
         }
-        const QString tier = entry.is_object() && entry.contains("tier") ? textFromValue(entry["tier"]) : QString();
+        const QString tier = tierText(entry);
         if (combo->findText(tier) < 0 && !tier.isEmpty())
             combo->addItem(tier); // an unknown tier stays visible (and red) until fixed
         combo->setCurrentText(tier);
         for (int column = 1; column < 3; ++column) {
-            const char* key = kColumnKeys[column];
-            const QString text = entry.is_object() && entry.contains(key) ? textFromValue(entry[key]) : QString();
-            QTableWidgetItem* item = m_table->item(row, column);
-            if (!item)
-                m_table->setItem(row, column, new QTableWidgetItem(text));
-            else if (item->text() != text)
-                item->setText(text);
+            auto* edit = qobject_cast<FieldEdit*>(m_table->cellWidget(row, column));
+            if (!edit) {
+                edit = new FieldEdit(m_document, FieldEdit::Kind::Value,
+                                     column == 1 ? tr("memory tier capacity") : tr("memory tier bandwidth"));
+                edit->setObjectName(QStringLiteral("tier%1").arg(QLatin1String(kColumnKeys[column])));
+                edit->setFrame(false);
+                m_table->setCellWidget(row, column, edit);
+            }
+            edit->setPointer(tierPointer(row) + "/" + kColumnKeys[column]);
+            edit->refresh();
         }
     }
     m_remove->setEnabled(rows > 0);
     m_add->setEnabled(!m_nodePointer.empty());
     m_refreshing = false;
-}
-
-void MemoryTierTable::commitCell(int row, int column)
-{
-    if (m_refreshing || column == 0)
-        return;
-    const std::string pointer = tierPointer(row) + "/" + kColumnKeys[column];
-    const std::optional<ordered_json> value = valueFromText(m_table->item(row, column)->text());
-    if (value)
-        m_document->setValue(pointer, *value, tr("Edit %1").arg(QLatin1String(kColumnKeys[column])));
-    else
-        m_document->removeValue(pointer, tr("Clear %1").arg(QLatin1String(kColumnKeys[column])));
 }
 
 void MemoryTierTable::addTier()
@@ -122,8 +123,7 @@ void MemoryTierTable::addTier()
     QStringList used;
     if (memory && memory->is_array())
         for (const ordered_json& entry : *memory)
-            if (entry.is_object() && entry.contains("tier"))
-                used << textFromValue(entry["tier"]);
+            used << tierText(entry);
     QString tier = tierNames().constFirst();
     for (const QString& name : tierNames())
         if (!used.contains(name)) {
@@ -141,25 +141,19 @@ void MemoryTierTable::removeTier()
     if (row < 0)
         row = m_table->rowCount() - 1;
     if (row >= 0)
-        m_document->removeValue(tierPointer(row), tr("Remove tier"));
+        m_document->removeValue(tierPointer(row), tr("Remove memory tier"));
 }
 
-void MemoryTierTable::showProblems(const QStringList& problemLines)
+void MemoryTierTable::showProblems(const std::vector<core::InputProblem>& problems)
 {
-    const QSignalBlocker blocker(m_table); // colouring is not an edit
     for (int row = 0; row < m_table->rowCount(); ++row) {
         if (QWidget* combo = m_table->cellWidget(row, 0))
-            markField(combo, problemsAt(problemLines, tierPointer(row) + "/tier"));
-        for (int column = 1; column < 3; ++column) {
-            QTableWidgetItem* item = m_table->item(row, column);
-            if (!item)
-                continue;
-            const QStringList problems = problemsAt(problemLines, tierPointer(row) + "/" + kColumnKeys[column]);
-            item->setForeground(problems.isEmpty() ? QBrush() : QBrush(QColor(0xd3, 0x2f, 0x2f)));
-            item->setToolTip(problems.join(QLatin1Char('\n')));
-        }
+            markField(combo, problemsAt(problems, tierPointer(row) + "/tier"));
+        for (int column = 1; column < 3; ++column)
+            if (auto* edit = qobject_cast<FieldEdit*>(m_table->cellWidget(row, column)))
+                edit->showProblems(problemsAt(problems, edit->pointer()));
     }
-    markField(m_table, problemsAt(problemLines, m_nodePointer + "/memory"));
+    markField(m_table, problemsAt(problems, m_nodePointer + "/memory"));
 }
 
 } // namespace coh::ui

@@ -1,11 +1,13 @@
 #pragma once
-// The memory tiers of one node (tier, capacity, bandwidth) as an editable table with Add/Remove; each cell edit
-// is one undo step on the document.
+// The memory tiers of one node (tier, capacity, bandwidth) as a table with Add/Remove. Capacity and bandwidth
+// cells are FieldEdits, so a value core would refuse is refused in the cell; each stored edit is one undo step.
 
-#include <QStringList>
+#include "core/scenario/input_error.h"
+
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 class QPushButton;
 class QTableWidget;
@@ -22,12 +24,11 @@ class MemoryTierTable : public QWidget {
     // The node's JSON pointer ("/topology/nodes/3"); empty shows nothing.
     void setNodePointer(const std::string& pointer);
     void refresh();
-    // Marks cells whose pointer has a problem in core's validation text.
-    void showProblems(const QStringList& problemLines);
+    // Marks the cells core's validation names.
+    void showProblems(const std::vector<core::InputProblem>& problems);
     QTableWidget* table() const { return m_table; }
 
   private:
-    void commitCell(int row, int column);
     void addTier();
     void removeTier();
     std::string tierPointer(int row) const;

@@ -1,6 +1,7 @@
 #include "ui/node_item.h"
 
 #include "ui/link_item.h"
+#include "ui/theme.h"
 #include "ui/topology_scene.h"
 
 #include <QGraphicsSceneMouseEvent>
@@ -15,7 +16,7 @@ namespace {
 
 constexpr qreal kIcon = 48;
 const QRectF kIconRect(-kIcon / 2, -kIcon / 2 - 8, kIcon, kIcon);
-const QRectF kLabelRect(-60, kIcon / 2 - 6, 120, 18);
+const QRectF kLabelRect(-60, kIcon / 2 - 6, 120, 18); // where the id is clickable, in scene units
 const QRectF kBounds(-62, -kIcon / 2 - 14, 124, kIcon + 36);
 
 // Role colours match the replay and chart views: prefill blue, decode orange.
@@ -49,13 +50,55 @@ QString roleBadge(const QString& role)
 
 } // namespace
 
+// The id under the icon, in device pixels: ItemIgnoresTransformations keeps it at the font's size whatever the
+// zoom. Its colours come from the canvas's palette when painted.
+class NodeLabel : public QGraphicsItem {
+  public:
+    explicit NodeLabel(NodeItem* node)
+        : QGraphicsItem(node)
+        , m_node(node)
+    {
+        setFlag(ItemIgnoresTransformations);
+        setAcceptedMouseButtons(Qt::NoButton); // clicks go to the node
+        setPos(0, kIcon / 2 - 6);
+    }
+    QRectF boundingRect() const override
+    {
+        const QFontMetricsF metrics{QFont()};
+        const qreal width = metrics.horizontalAdvance(m_node->id()) + 8;
+        return QRectF(-width / 2, 0, width, metrics.height() + 2);
+    }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget* widget) override
+    {
+        const QPalette palette = widget ? widget->palette() : QPalette();
+        // A backing in the canvas colour keeps the id readable where a link passes under it.
+        QColor back = palette.color(QPalette::Base);
+        back.setAlpha(200);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(back);
+        painter->drawRoundedRect(boundingRect(), 3, 3);
+        painter->setFont(QFont());
+        painter->setPen(palette.color(QPalette::Text));
+        painter->drawText(boundingRect(), Qt::AlignCenter, m_node->id());
+    }
+
+  private:
+    NodeItem* m_node;
+};
+
 NodeItem::NodeItem(QString id, QSvgRenderer* icon)
     : m_id(std::move(id))
     , m_icon(icon)
+    , m_label(new NodeLabel(this))
 {
     setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
     setZValue(1); // above links
     setAcceptHoverEvents(true);
+}
+
+QGraphicsItem* NodeItem::label() const
+{
+    return m_label;
 }
 
 QRectF NodeItem::boundingRect() const
@@ -95,9 +138,6 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (m_icon && m_icon->isValid())
         m_icon->render(painter, kIconRect);
 
-    painter->setPen(palette.color(QPalette::WindowText));
-    painter->drawText(kLabelRect, Qt::AlignHCenter | Qt::AlignTop, m_id);
-
     if (!m_role.isEmpty()) {
         QFont font = painter->font();
         font.setPointSizeF(font.pointSizeF() * 0.75);
@@ -106,10 +146,11 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         const QString text = roleBadge(m_role);
         const qreal width = QFontMetricsF(font).horizontalAdvance(text) + 8;
         const QRectF badge(kIconRect.right() - width / 2, kIconRect.top() - 4, width, 14);
+        const QColor fill = roleColor(m_role);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(roleColor(m_role));
+        painter->setBrush(fill);
         painter->drawRoundedRect(badge, 7, 7);
-        painter->setPen(Qt::white);
+        painter->setPen(textOn(fill));
         painter->drawText(badge, Qt::AlignCenter, text);
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // One topology node on the canvas: the kind's icon, the id below it and a badge with the serving role. The
-// item's position is the node's "position" in the scenario; a drag is committed to the document on release.
+// item's position is the node's "position" in the scenario; a drag is committed to the document on release. The
+// id is drawn at the same size on screen whatever the zoom, so it stays readable when a large topology is fitted.
 
 #include <QGraphicsItem>
 #include <QList>
@@ -11,6 +12,7 @@ class QSvgRenderer;
 namespace coh::ui {
 
 class LinkItem;
+class NodeLabel;
 
 class NodeItem : public QGraphicsItem {
   public:
@@ -32,6 +34,8 @@ class NodeItem : public QGraphicsItem {
     void addLink(LinkItem* link) { m_links.append(link); }
     void removeLink(LinkItem* link) { m_links.removeAll(link); }
     qsizetype linkCount() const { return m_links.size(); }
+    // The id's text item (screen-sized: it ignores the view's zoom).
+    QGraphicsItem* label() const;
 
   protected:
     QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
@@ -43,6 +47,7 @@ class NodeItem : public QGraphicsItem {
     QString m_role;
     QSvgRenderer* m_icon;
     QList<LinkItem*> m_links;
+    NodeLabel* m_label;
 };
 
 } // namespace coh::ui

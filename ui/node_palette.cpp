@@ -4,6 +4,7 @@
 #include "ui/topology_view.h"
 
 #include <QMimeData>
+#include <QScrollBar>
 
 namespace coh::ui {
 
@@ -11,8 +12,19 @@ NodePalette::NodePalette(QWidget* parent)
     : QListWidget(parent)
 {
     setObjectName(QStringLiteral("nodePalette"));
-    setViewMode(ListMode);
+    // A narrow column of icons with their names below: the canvas keeps the width (at 1024x700 the whole tab is
+    // 680 px wide, and the largest preset must still fit with readable ids).
+    setViewMode(IconMode);
+    setFlow(TopToBottom);
+    setWrapping(false);
+    setMovement(Static);
+    setResizeMode(Adjust);
+    setWordWrap(true);
     setIconSize(QSize(32, 32));
+    setGridSize(QSize(kCellWidth, 62));
+    setSpacing(0);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
     setDragEnabled(true);
     setDragDropMode(DragOnly);
     setDefaultDropAction(Qt::CopyAction);
@@ -25,6 +37,17 @@ NodePalette::NodePalette(QWidget* parent)
     }
     connect(this, &QListWidget::itemDoubleClicked, this,
             [this](QListWidgetItem* item) { emit nodeRequested(item->data(Qt::UserRole).toString()); });
+}
+
+QSize NodePalette::sizeHint() const
+{
+    return {minimumSizeHint().width(), QListWidget::sizeHint().height()};
+}
+
+QSize NodePalette::minimumSizeHint() const
+{
+    // One column of cells, its frame and a vertical scroll bar for short windows.
+    return {kCellWidth + 2 * frameWidth() + verticalScrollBar()->sizeHint().width(), 3 * gridSize().height()};
 }
 
 QString NodePalette::kindAt(int row) const

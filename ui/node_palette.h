@@ -1,5 +1,6 @@
 #pragma once
-// The six node kinds with their icons: drag one onto the canvas, or double-click to add it at the centre.
+// The six node kinds, each an icon with its name below, in a narrow column beside the canvas: drag one onto the
+// canvas, or double-click to add it at the centre.
 
 #include <QListWidget>
 
@@ -10,6 +11,9 @@ class NodePalette : public QListWidget {
   public:
     explicit NodePalette(QWidget* parent = nullptr);
 
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
     // The kind (cpu_socket, gpu, ...) of a row.
     QString kindAt(int row) const;
     int rowOf(const QString& kind) const;
@@ -18,6 +22,7 @@ class NodePalette : public QListWidget {
     void nodeRequested(const QString& kind);
 
   protected:
+    static constexpr int kCellWidth = 84; // "CXL memory" under its icon
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override;
     QStringList mimeTypes() const override;
     Qt::DropActions supportedDropActions() const override;

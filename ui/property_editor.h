@@ -1,7 +1,8 @@
 #pragma once
-// Properties of the selected node or link. Every edit is document->setValue (typing in a field merges into one
-// undo step); values stay unit strings as in the scenario format ("450 GB/s"). After each change the document
-// is validated through core and fields whose JSON pointer has a problem turn red with core's message.
+// Properties of the selected node or link. Only the fields the node's kind has are shown (core's node-kind table:
+// no Peak FLOP/s on a CXL memory node). Each field is a FieldEdit: a value core's loader would refuse is refused
+// at the field, in core's words, and never stored; a stored value is one undo step named in words. After each
+// change the document is validated through core and fields whose JSON pointer has a problem turn red.
 
 #include <QStringList>
 #include <QWidget>
@@ -10,6 +11,7 @@
 #include <vector>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
@@ -17,6 +19,7 @@ class QTimer;
 
 namespace coh::ui {
 
+class FieldEdit;
 class MemoryTierTable;
 class ScenarioDocument;
 
@@ -33,35 +36,38 @@ class PropertyEditor : public QWidget {
     void validateNow();
 
   private:
-    struct Field {
-        QLineEdit* edit;
-        std::string key; // below the node or link pointer, e.g. "/compute/peak_flops"
-    };
     QWidget* buildNodePage();
     QWidget* buildLinkPage();
-    QLineEdit* addField(std::vector<Field>& fields, const std::string& key, const QString& objectName);
+    struct Field {
+        FieldEdit* edit;
+        std::string key; // below the node or link pointer, e.g. "/compute/peak_flops"
+    };
+    FieldEdit* addField(std::vector<Field>& fields, const std::string& key, const QString& objectName,
+                        const QString& what);
     QComboBox* addChoice(const QString& objectName, const QStringList& items);
     std::string currentPointer() const;
     void onDocumentChanged();
     void refresh();
-    void commitField(QLineEdit* edit, const std::string& key);
-    void commitChoice(const std::string& key, const QString& text);
+    void commitChoice(const std::string& key, const QString& text, const QString& what);
+    void commitKind(const QString& kind);
     void commitNodeId();
     void commitLinkId();
-    void sealTyping();
 
     ScenarioDocument* m_document;
     QStackedWidget* m_pages;
     QString m_nodeId;
     QString m_linkId;
-    QLineEdit* m_activeEdit = nullptr; // the field being typed in is not overwritten by refresh
     bool m_refreshing = false;
     QTimer* m_validateTimer;
+
+    std::vector<Field> m_nodeFields;
+    std::vector<Field> m_linkFields;
 
     QLineEdit* m_nodeIdEdit = nullptr;
     QComboBox* m_kind = nullptr;
     QComboBox* m_role = nullptr;
-    std::vector<Field> m_nodeFields;
+    QGroupBox* m_compute = nullptr;
+    QGroupBox* m_memory = nullptr;
     MemoryTierTable* m_tiers = nullptr;
     QLabel* m_nodeProblems = nullptr;
 
@@ -69,7 +75,6 @@ class PropertyEditor : public QWidget {
     QComboBox* m_linkA = nullptr;
     QComboBox* m_linkB = nullptr;
     QComboBox* m_linkKind = nullptr;
-    std::vector<Field> m_linkFields;
     QLabel* m_linkProblems = nullptr;
 };
 

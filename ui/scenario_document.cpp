@@ -1,5 +1,6 @@
 #include "ui/scenario_document.h"
 
+#include "core/scenario/field_check.h"
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/scenario/strict_json.h"
@@ -70,6 +71,7 @@ bool ScenarioDocument::saveAs(const QString& path, QString* error)
         return false;
     }
     m_path = path;
+    m_validation.reset(); // problems name the file
     m_undo->setClean();
     emit fileStateChanged();
     return true;
@@ -79,6 +81,7 @@ void ScenarioDocument::reset(ordered_json root, const QString& path)
 {
     m_root = std::move(root);
     m_path = path;
+    m_validation.reset();
     m_undo->clear();
     emit changed(QString());
     emit fileStateChanged();
@@ -184,12 +187,15 @@ void ScenarioDocument::applyChange(const std::string& pointer, bool existedBefor
             m_root[ptr] = *value; // creates missing parent objects
         }
     }
+    m_validation.reset();
     emit changed(toQString(pointer));
 }
 
-ScenarioDocument::Validation ScenarioDocument::validate() const
+const ScenarioDocument::Validation& ScenarioDocument::validate() const
 {
-    Validation result;
+    if (m_validation)
+        return *m_validation;
+    Validation& result = m_validation.emplace();
     try {
         // core reads plain nlohmann::json; key order does not matter to it.
         const nlohmann::json root = nlohmann::json::parse(m_root.dump());
@@ -201,6 +207,20 @@ ScenarioDocument::Validation ScenarioDocument::validate() const
         result.error = toQString(e.what());
     }
     return result;
+}
+
+std::optional<ordered_json> ScenarioDocument::fieldValue(const QString& text)
+{
+    std::optional<nlohmann::json> value = core::fieldValueFromText(toStdString(text));
+    if (!value)
+        return std::nullopt;
+    return ordered_json(*value); // a scalar: nothing to order; an infinity survives (a dump would make it null)
+}
+
+QString ScenarioDocument::checkField(const std::string& pointer, const ordered_json& value) const
+{
+    const nlohmann::json root = nlohmann::json::parse(m_root.dump());
+    return toQString(core::checkFieldValue(root, pointer, nlohmann::json(value), toStdString(m_path)));
 }
 
 } // namespace coh::ui

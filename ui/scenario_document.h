@@ -79,7 +79,15 @@ class ScenarioDocument : public QObject {
         QString error;                            // every problem, as core reports it (file, field, fix)
         std::vector<core::InputProblem> problems; // the same, one by one (field = JSON pointer)
     };
-    Validation validate() const;
+    // Cached until the next edit (the property editor, the Scenario dock and the window all ask after each one).
+    const Validation& validate() const;
+
+    // --- one field, as core's loader reads it (core/scenario/field_check.h) -------------------------------------
+    // The JSON value a form field's text stands for ("42" -> 42, "450 GB/s" stays text); nullopt when blank.
+    static std::optional<nlohmann::ordered_json> fieldValue(const QString& text);
+    // Core's words for what is wrong with `value` itself at `pointer` (type, unit, range), in a form's language;
+    // empty when the loader would read it. Forms refuse such a value instead of storing it.
+    QString checkField(const std::string& pointer, const nlohmann::ordered_json& value) const;
 
   signals:
     // `pointer` is the JSON pointer that changed; empty means "everything" (open, reset, undo of a compound).
@@ -103,6 +111,7 @@ class ScenarioDocument : public QObject {
     nlohmann::ordered_json m_root;
     QString m_path;
     QUndoStack* m_undo = nullptr;
+    mutable std::optional<Validation> m_validation; // of m_root and m_path as they are; reset by every change
 };
 
 } // namespace coh::ui

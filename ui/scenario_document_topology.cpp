@@ -138,7 +138,7 @@ QString ScenarioDocument::addNode(const QString& kind, QPointF position)
         node["source"] = text;
     }
     setValue(indexPointer("/topology/nodes", static_cast<std::size_t>(nodeCount())), std::move(node),
-             tr("Add %1").arg(id));
+             tr("Add node %1").arg(id));
     return id;
 }
 
@@ -158,7 +158,7 @@ QString ScenarioDocument::addLink(const QString& a, const QString& b, const QStr
     ordered_json link = {{"id", toStdString(id)}, {"a", toStdString(a)}, {"b", toStdString(b)}};
     link.update(defaultLink(kind));
     const ordered_json* links = array("/topology/links");
-    setValue(indexPointer("/topology/links", links ? links->size() : 0), std::move(link), tr("Link %1").arg(id));
+    setValue(indexPointer("/topology/links", links ? links->size() : 0), std::move(link), tr("Add link %1").arg(id));
     return id;
 }
 
@@ -184,7 +184,12 @@ void ScenarioDocument::removeItems(const QStringList& nodeIds, const QStringList
     std::sort(nodeIndexes.rbegin(), nodeIndexes.rend());
     nodeIndexes.erase(std::unique(nodeIndexes.begin(), nodeIndexes.end()), nodeIndexes.end());
     std::sort(linkIndexes.rbegin(), linkIndexes.rend());
-    m_undo->beginMacro(tr("Delete %n item(s)", nullptr, static_cast<int>(total)));
+    // Named as a person would: "Delete node gpu0", "Delete link gpu0-sw0", "Delete 3 items".
+    QString text = tr("Delete %1 items").arg(total);
+    if (total == 1)
+        text = nodeIndexes.empty() ? tr("Delete link %1").arg(allLinks[static_cast<qsizetype>(linkIndexes[0])])
+                                   : tr("Delete node %1").arg(allNodes[static_cast<qsizetype>(nodeIndexes[0])]);
+    m_undo->beginMacro(text);
     for (std::size_t i : linkIndexes)
         removeValue(indexPointer("/topology/links", i), tr("Delete link"));
     for (std::size_t i : nodeIndexes)
@@ -200,7 +205,7 @@ void ScenarioDocument::moveNode(const QString& id, QPointF position)
     ordered_json value{std::lround(position.x()), std::lround(position.y())};
     if (this->value(pointer + "/position") == value)
         return;
-    setValue(pointer + "/position", std::move(value), tr("Move %1").arg(id), kMoveMergeId);
+    setValue(pointer + "/position", std::move(value), tr("Move node %1").arg(id), kMoveMergeId);
 }
 
 bool ScenarioDocument::renameNode(const QString& id, const QString& newId)
@@ -210,7 +215,7 @@ bool ScenarioDocument::renameNode(const QString& id, const QString& newId)
         return false;
     if (newId == id)
         return true;
-    m_undo->beginMacro(tr("Rename %1 to %2").arg(id, newId));
+    m_undo->beginMacro(tr("Rename node %1 to %2").arg(id, newId));
     setValue(nodePointer(id) + "/id", toStdString(newId), tr("Rename node"));
     renameReferences(id, newId);
     m_undo->endMacro();

@@ -1,11 +1,14 @@
 #include "ui/scenario_fields.h"
 
+#include "ui/field_edit.h"
+#include "ui/field_problems.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 
 #include <QComboBox>
-#include <QLineEdit>
 #include <QSignalBlocker>
+
+#include <algorithm>
 
 namespace coh::ui {
 
@@ -17,15 +20,7 @@ ScenarioFields::ScenarioFields(ScenarioDocument* document, QObject* parent)
 
 nlohmann::ordered_json ScenarioFields::parseValue(const QString& text)
 {
-    const QString t = text.trimmed();
-    bool ok = false;
-    const qlonglong whole = t.toLongLong(&ok);
-    if (ok)
-        return whole;
-    const double real = t.toDouble(&ok);
-    if (ok)
-        return real;
-    return toStdString(t);
+    return ScenarioDocument::fieldValue(text).value_or(nlohmann::ordered_json(std::string()));
 }
 
 QString ScenarioFields::valueText(const nlohmann::ordered_json& value)
@@ -41,99 +36,106 @@ QString ScenarioFields::valueText(const nlohmann::ordered_json& value)
     return toQString(value.dump());
 }
 
-QLineEdit* ScenarioFields::text(const std::string& pointer, const QString& label, bool removeWhenEmpty, QWidget* parent)
+FieldEdit* ScenarioFields::text(const std::string& pointer, const QString& what, bool removeWhenEmpty, QWidget* parent)
 {
-    auto* edit = new QLineEdit(parent);
-    m_bindings.push_back({pointer, edit, removeWhenEmpty ? Kind::TextOptional : Kind::Text, label});
-    const Binding binding = m_bindings.back();
-    // editingFinished (Enter or focus out) makes one undo step per field edit, not one per keystroke.
-    connect(edit, &QLineEdit::editingFinished, this, [this, binding] { commit(binding); });
+    auto* edit = new FieldEdit(m_document, removeWhenEmpty ? FieldEdit::Kind::OptionalText : FieldEdit::Kind::Text,
+                               what, parent);
+    edit->setObjectName(toQString(pointer)); // found by the value it edits (tests, "show this problem")
+    edit->setPointer(pointer);
+    m_edits.push_back(edit);
     return edit;
 }
 
-QLineEdit* ScenarioFields::value(const std::string& pointer, const QString& label, const QString& defaultText,
+FieldEdit* ScenarioFields::value(const std::string& pointer, const QString& what, const QString& defaultText,
                                  QWidget* parent)
 {
-    auto* edit = new QLineEdit(parent);
+    auto* edit = new FieldEdit(m_document, FieldEdit::Kind::Value, what, parent);
+    edit->setObjectName(toQString(pointer));
     if (!defaultText.isEmpty())
         edit->setPlaceholderText(tr("default: %1").arg(defaultText));
-    m_bindings.push_back({pointer, edit, Kind::Value, label});
-    const Binding binding = m_bindings.back();
-    connect(edit, &QLineEdit::editingFinished, this, [this, binding] { commit(binding); });
+    edit->setPointer(pointer);
+    m_edits.push_back(edit);
     return edit;
 }
 
-QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& label, const QStringList& values,
+QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& what, const QStringList& values,
                                   const QString& defaultText, QWidget* parent)
 {
     auto* combo = new QComboBox(parent);
+    combo->setObjectName(toQString(pointer));
+    // A long entry ("(default: round_robin)") must not hold the dock wider than a narrow screen leaves it.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
     if (!defaultText.isEmpty())
         combo->addItem(tr("(default: %1)").arg(defaultText), QString());
     for (const QString& v : values)
         combo->addItem(v, v);
-    m_bindings.push_back({pointer, combo, Kind::Choice, label});
-    const Binding binding = m_bindings.back();
-    connect(combo, &QComboBox::activated, this, [this, binding] { commit(binding); });
+    m_choices.push_back({pointer, combo, what});
+    const Choice choice = m_choices.back();
+    connect(combo, &QComboBox::activated, this, [this, choice] { commit(choice); });
     return combo;
 }
 
-void ScenarioFields::commit(const Binding& binding)
+void ScenarioFields::watch(QWidget* widget, const std::string& pointer)
 {
-    const QString what = tr("Edit %1").arg(binding.label);
-    const auto current = m_document->value(binding.pointer);
+    if (widget->objectName().isEmpty())
+        widget->setObjectName(toQString(pointer)); // the first pointer it answers for (ScenarioPanel::showField)
+    m_watched.emplace_back(widget, pointer);
+}
+
+void ScenarioFields::commit(const Choice& choice)
+{
+    const QString what = tr("Edit %1").arg(choice.what);
+    const auto current = m_document->value(choice.pointer);
+    const QString v = choice.combo->currentData().toString();
     std::optional<nlohmann::ordered_json> next;
-    switch (binding.kind) {
-    case Kind::Text:
-    case Kind::TextOptional: {
-        const QString t = static_cast<QLineEdit*>(binding.widget)->text();
-        if (!t.isEmpty() || binding.kind == Kind::Text)
-            next = toStdString(t);
-        break;
-    }
-    case Kind::Value: {
-        const QString t = static_cast<QLineEdit*>(binding.widget)->text();
-        if (!t.trimmed().isEmpty())
-            next = parseValue(t);
-        break;
-    }
-    case Kind::Choice: {
-        const QString v = static_cast<QComboBox*>(binding.widget)->currentData().toString();
-        if (!v.isEmpty())
-            next = toStdString(v);
-        break;
-    }
-    }
-    // Re-committing what is already there would push an empty undo step on every focus change.
+    if (!v.isEmpty())
+        next = toStdString(v);
+    // Re-committing what is already there would push an empty undo step.
     if (next == current)
         return;
     if (next)
-        m_document->setValue(binding.pointer, *next, what);
-    else if (current)
-        m_document->removeValue(binding.pointer, what);
+        m_document->setValue(choice.pointer, *next, what);
+    else
+        m_document->removeValue(choice.pointer, what);
 }
 
 void ScenarioFields::refresh()
 {
-    for (const Binding& b : m_bindings) {
-        const auto v = m_document->value(b.pointer);
-        const QSignalBlocker blocker(b.widget);
-        if (b.kind == Kind::Choice) {
-            auto* combo = static_cast<QComboBox*>(b.widget);
-            const QString text = v ? valueText(*v) : QString();
-            int index = combo->findData(text);
-            if (index < 0 && !text.isEmpty()) {
-                // A value the form does not offer (a typo in the file): show it so Problems' message makes sense.
-                combo->addItem(text, text);
-                index = combo->count() - 1;
-            }
-            combo->setCurrentIndex(std::max(index, 0));
-        } else {
-            auto* edit = static_cast<QLineEdit*>(b.widget);
-            const QString text = v ? valueText(*v) : QString();
-            if (edit->text() != text)
-                edit->setText(text);
+    for (FieldEdit* edit : m_edits)
+        edit->refresh();
+    for (const Choice& choice : m_choices) {
+        const auto v = m_document->value(choice.pointer);
+        const QSignalBlocker blocker(choice.combo);
+        const QString text = v ? valueText(*v) : QString();
+        int index = choice.combo->findData(text);
+        if (index < 0 && !text.isEmpty()) {
+            // A value the form does not offer (a typo in the file): show it so the problem makes sense.
+            choice.combo->addItem(text, text);
+            index = choice.combo->count() - 1;
         }
+        choice.combo->setCurrentIndex(std::max(index, 0));
     }
+}
+
+void ScenarioFields::showProblems(const std::vector<core::InputProblem>& problems)
+{
+    for (FieldEdit* edit : m_edits)
+        edit->showProblems(problemsAt(problems, edit->pointer()));
+    // A combo box may answer for several pointers (the type picker for "/workload" and "/workload/type").
+    std::vector<std::pair<QWidget*, QStringList>> marks;
+    const auto add = [&](QWidget* widget, const std::string& pointer) {
+        auto it = std::find_if(marks.begin(), marks.end(), [&](const auto& mark) { return mark.first == widget; });
+        if (it == marks.end())
+            it = marks.insert(marks.end(), {widget, {}});
+        it->second << problemsAt(problems, pointer);
+    };
+    for (const Choice& choice : m_choices)
+        add(choice.combo, choice.pointer);
+    for (const auto& [widget, pointer] : m_watched)
+        add(widget, pointer);
+    for (const auto& [widget, found] : marks)
+        markField(widget, found);
 }
 
 } // namespace coh::ui

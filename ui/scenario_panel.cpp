@@ -3,10 +3,13 @@
 #include "core/scenario/model_catalog.h"
 #include "core/scenario/scenario.h"
 #include "ui/coherence_form.h"
+#include "ui/field_edit.h"
+#include "ui/form_layout.h"
 #include "ui/instances_editor.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
+#include "ui/theme.h"
 #include "ui/workload_form.h"
 
 #include <QComboBox>
@@ -56,12 +59,15 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(section(tr("SLO, record and metrics"), buildLimits(), content));
     layout->addStretch(1);
 
-    auto* scroll = new QScrollArea(this);
+    // Fields shrink and labels wrap above them down to kMinimumWidth; below it the dock cannot go, so nothing is
+    // ever cut off at its right edge. Height scrolls.
+    auto* scroll = m_scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("scenarioFormScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fields shrink; long text scrolls in place
-    content->setMinimumWidth(320);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(content);
+    setMinimumWidth(kMinimumWidth);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
@@ -77,17 +83,56 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
     m_topologyRefresh->setInterval(150);
     connect(m_topologyRefresh, &QTimer::timeout, this, &ScenarioPanel::refresh);
     connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::onChanged);
+    // Problems are marked once edits settle (a macro, an undo), and again in the new palette's Error tone.
+    m_validateTimer = new QTimer(this);
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(0);
+    connect(m_validateTimer, &QTimer::timeout, this, &ScenarioPanel::showProblems);
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, &ScenarioPanel::showProblems);
     refresh();
+}
+
+QSize ScenarioPanel::sizeHint() const
+{
+    // What a dock starts with (and comes back with when shown again): room for labels beside their fields.
+    return {380, QWidget::sizeHint().height()};
+}
+
+bool ScenarioPanel::showField(const QString& pointer)
+{
+    // Fields are named by the JSON pointer they edit (ScenarioFields); "/workload/prompt/max" with the prompt's
+    // max hidden leads to the prompt's distribution, "/serving/instances/1/nodes/0" to the instances table.
+    for (QString at = pointer; !at.isEmpty(); at.truncate(at.lastIndexOf(QLatin1Char('/')))) {
+        const auto fields = findChildren<QWidget*>(at);
+        for (QWidget* field : fields) {
+            if (!field->isVisibleTo(this) || !field->isEnabled())
+                continue;
+            m_scroll->ensureWidgetVisible(field);
+            field->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+    }
+    return false;
+}
+
+void ScenarioPanel::showProblems()
+{
+    m_validateTimer->stop();
+    const std::vector<core::InputProblem>& problems = m_document->validate().problems;
+    m_fields->showProblems(problems);
+    m_workload->showProblems(problems);
+    m_coherence->showProblems(problems);
+    m_instances->showProblems(problems);
 }
 
 QWidget* ScenarioPanel::buildGeneral()
 {
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
-    m_name = m_fields->text("/name", tr("name"), false, page);
+    m_name = m_fields->text("/name", tr("scenario name"), false, page);
     form->addRow(tr("Name"), m_name);
-    form->addRow(tr("Description"), m_fields->text("/description", tr("description"), true, page));
+    form->addRow(tr("Description"), m_fields->text("/description", tr("scenario description"), true, page));
     form->addRow(tr("Seed"), m_fields->value("/seed", tr("seed"), QString::number(core::Scenario{}.seed), page));
     return page;
 }
@@ -95,9 +140,12 @@ QWidget* ScenarioPanel::buildGeneral()
 QWidget* ScenarioPanel::buildModel()
 {
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
     m_model = new QComboBox(page);
+    m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_model->setMinimumContentsLength(8);
+    m_fields->watch(m_model, "/model");
     connect(m_model, &QComboBox::activated, this, &ScenarioPanel::setModel);
     form->addRow(tr("Model"), m_model);
     m_modelInfo = new QLabel(page);
@@ -110,26 +158,32 @@ QWidget* ScenarioPanel::buildServing()
 {
     const core::ServingSpec d;
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
-    auto value = [&](const char* pointer, const QString& label, const QString& def) {
-        form->addRow(label, m_fields->value(pointer, label.toLower(), def, page));
+    // The label, and the field's name in undo texts ("Edit block tokens").
+    auto value = [&](const char* pointer, const QString& label, const QString& what, const QString& def) {
+        form->addRow(label, m_fields->value(pointer, what, def, page));
     };
-    value("/serving/block_tokens", tr("Block tokens"), QString::number(d.blockTokens));
+    value("/serving/block_tokens", tr("Block tokens"), tr("block tokens"), QString::number(d.blockTokens));
     form->addRow(tr("Router"), m_fields->choice("/serving/router", tr("router"),
                                                 {QStringLiteral("round_robin"), QStringLiteral("least_loaded")},
                                                 toQString(core::toString(d.router)), page));
-    value("/serving/prefill/max_batch_size", tr("Prefill max batch size"), QString::number(d.prefillMaxBatchSize));
-    value("/serving/prefill/max_batch_tokens", tr("Prefill max batch tokens"),
+    value("/serving/prefill/max_batch_size", tr("Prefill max batch size"), tr("prefill max batch size"),
+          QString::number(d.prefillMaxBatchSize));
+    value("/serving/prefill/max_batch_tokens", tr("Prefill max batch tokens"), tr("prefill max batch tokens"),
           QString::number(d.prefillMaxBatchTokens));
-    value("/serving/decode/max_batch_size", tr("Decode max batch size"), QString::number(d.decodeMaxBatchSize));
-    value("/serving/iteration_overhead", tr("Iteration overhead"), ms(d.iterationOverhead));
-    value("/serving/flops_efficiency", tr("FLOP/s efficiency"), QString::number(d.flopsEfficiency));
-    value("/serving/bandwidth_efficiency", tr("Bandwidth efficiency"), QString::number(d.bandwidthEfficiency));
-    value("/serving/kv_memory_fraction", tr("KV memory fraction"), QString::number(d.kvMemoryFraction));
+    value("/serving/decode/max_batch_size", tr("Decode max batch size"), tr("decode max batch size"),
+          QString::number(d.decodeMaxBatchSize));
+    value("/serving/iteration_overhead", tr("Iteration overhead"), tr("iteration overhead"), ms(d.iterationOverhead));
+    value("/serving/flops_efficiency", tr("FLOP/s efficiency"), tr("FLOP/s efficiency"),
+          QString::number(d.flopsEfficiency));
+    value("/serving/bandwidth_efficiency", tr("Bandwidth efficiency"), tr("bandwidth efficiency"),
+          QString::number(d.bandwidthEfficiency));
+    value("/serving/kv_memory_fraction", tr("KV memory fraction"), tr("KV memory fraction"),
+          QString::number(d.kvMemoryFraction));
     // The shared prefix pool: naming a node turns it on (docs/scenario-format.md#serving).
     auto* poolNode = m_fields->text("/serving/prefix_pool/node", tr("prefix pool node"), true, page);
-    poolNode->setPlaceholderText(tr("none (a node id turns the pool on)"));
+    poolNode->setPlaceholderText(tr("none (a node id turns it on)"));
     poolNode->setToolTip(tr("A node whose memory holds a shared cache of prompt-prefix KV (Mooncake hash ids): "
                             "prefill loads cached leading blocks from it instead of computing them."));
     form->addRow(tr("Prefix pool node"), poolNode);
@@ -137,25 +191,29 @@ QWidget* ScenarioPanel::buildServing()
                                                           {QStringLiteral("dram"), QStringLiteral("cxl"),
                                                            QStringLiteral("storage"), QStringLiteral("hbm")},
                                                           toQString(core::toString(d.prefixPool.tier)), page));
-    value("/serving/prefix_pool/capacity", tr("Prefix pool capacity"), tr("the whole tier"));
-    value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), QString::number(d.prefixPool.blockTokens));
+    value("/serving/prefix_pool/capacity", tr("Prefix pool capacity"), tr("prefix pool capacity"),
+          tr("the whole tier"));
+    value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), tr("prefix block tokens"),
+          QString::number(d.prefixPool.blockTokens));
+    // The table needs the panel's whole width: it sits below its label, not beside it.
     m_instances = new InstancesEditor(m_document, page);
-    form->addRow(tr("Instances"), m_instances);
+    form->addRow(new QLabel(tr("Instances"), page));
+    form->addRow(m_instances);
     return page;
 }
 
 QWidget* ScenarioPanel::buildLimits()
 {
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("TTFT SLO"), m_fields->value("/slo/ttft", tr("TTFT SLO"), ms(core::SloSpec{}.ttft), page));
     form->addRow(tr("TPOT SLO"), m_fields->value("/slo/tpot", tr("TPOT SLO"), ms(core::SloSpec{}.tpot), page));
-    auto* maxMessages = m_fields->value("/record/max_messages", tr("record max_messages"),
+    auto* maxMessages = m_fields->value("/record/max_messages", tr("recorded messages"),
                                         QString::number(core::RecordSpec{}.maxMessages), page);
     maxMessages->setToolTip(tr("Messages kept for replay; beyond this the record is a uniform sample (0 = none)"));
     form->addRow(tr("Recorded messages"), maxMessages);
-    form->addRow(tr("Link series interval"), m_fields->value("/metrics/link_interval", tr("link interval"),
+    form->addRow(tr("Link series interval"), m_fields->value("/metrics/link_interval", tr("link series interval"),
                                                              ms(core::MetricsSpec{}.linkInterval), page));
     return page;
 }
@@ -168,7 +226,7 @@ void ScenarioPanel::setModel()
     const auto current = m_document->value("/model");
     if (current && current->is_string() && toQString(current->get<std::string>()) == name)
         return;
-    m_document->setValue("/model", toStdString(name), tr("Model: %1").arg(name));
+    m_document->setValue("/model", toStdString(name), tr("Edit model"));
 }
 
 void ScenarioPanel::updateModelInfo()
@@ -195,6 +253,7 @@ void ScenarioPanel::onChanged(const QString& pointer)
         m_topologyRefresh->start();
     else
         refresh();
+    m_validateTimer->start();
 }
 
 void ScenarioPanel::refresh()

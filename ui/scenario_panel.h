@@ -12,6 +12,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QTimer;
 
 namespace coh::ui {
@@ -25,7 +26,11 @@ class WorkloadForm;
 class ScenarioPanel : public QWidget {
     Q_OBJECT
   public:
+    // The narrowest the form is laid out for (labels above fields); the dock cannot be made narrower.
+    static constexpr int kMinimumWidth = 280;
+
     explicit ScenarioPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    QSize sizeHint() const override;
 
     QLineEdit* nameEdit() const { return m_name; }
     QComboBox* modelCombo() const { return m_model; }
@@ -35,6 +40,12 @@ class ScenarioPanel : public QWidget {
 
   public slots:
     void refresh();
+    // Marks every field that core's validation names (red, with the problem as tooltip). Runs by itself after
+    // each edit settles; tests call it to skip the wait.
+    void showProblems();
+    // Scrolls to the field that edits `pointer` (or the nearest value above it that has one) and focuses it:
+    // where a problem in the Problems dock leads. False when the form has no field for it.
+    bool showField(const QString& pointer);
 
   signals:
     void openInLab(const QString& protocol);
@@ -57,6 +68,8 @@ class ScenarioPanel : public QWidget {
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;
     QTimer* m_topologyRefresh = nullptr;
+    QTimer* m_validateTimer = nullptr;
+    QScrollArea* m_scroll = nullptr;
     std::optional<core::ModelCatalog> m_catalog; // read once: the catalog file does not change under us
     QString m_catalogError;
 };

@@ -1,5 +1,7 @@
 #include "ui/topology_editor.h"
 
+#include "ui/link_item.h"
+#include "ui/node_item.h"
 #include "ui/node_palette.h"
 #include "ui/property_editor.h"
 #include "ui/scenario_document.h"
@@ -8,6 +10,7 @@
 
 #include <QAction>
 #include <QHBoxLayout>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTimer>
 #include <QUndoStack>
@@ -31,7 +34,8 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({150, 600, 280});
+    splitter->setCollapsible(1, false);
+    splitter->setSizes({m_palette->sizeHint().width(), 600, 260});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
@@ -54,6 +58,28 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
 QList<QAction*> TopologyEditor::editActions() const
 {
     return m_view->editActions();
+}
+
+bool TopologyEditor::selectProblem(const QString& pointer)
+{
+    static const QRegularExpression itemPattern(QStringLiteral("^/topology/(nodes|links)/(\\d+)(/.*)?$"));
+    const QRegularExpressionMatch match = itemPattern.match(pointer);
+    if (!match.hasMatch())
+        return false;
+    const bool node = match.captured(1) == QLatin1String("nodes");
+    // Ids as the scene knows them (a link without "id" is "a-b"), by the index the pointer names.
+    const QStringList ids = node ? m_document->nodeIds() : m_document->linkIds();
+    const qsizetype index = match.captured(2).toLongLong();
+    if (index >= ids.size())
+        return false;
+    const QString id = ids[index];
+    QGraphicsItem* item =
+        node ? static_cast<QGraphicsItem*>(m_scene->nodeItem(id)) : static_cast<QGraphicsItem*>(m_scene->linkItem(id));
+    if (!item)
+        return false;
+    m_scene->selectIds(node ? QStringList{id} : QStringList{}, node ? QStringList{} : QStringList{id});
+    m_view->ensureVisible(item);
+    return true;
 }
 
 void TopologyEditor::onSceneSelectionChanged()

@@ -28,6 +28,10 @@ class TopologyEditor : public QWidget {
     NodePalette* palette() const { return m_palette; }
     PropertyEditor* propertyEditor() const { return m_properties; }
 
+    // Shows where a validation problem is: a problem at or below "/topology/nodes/N" or "/topology/links/N"
+    // selects that node or link (a dangling link too) and centres it; false when the pointer names no item drawn.
+    bool selectProblem(const QString& pointer);
+
   signals:
     void selectionChanged(const QStringList& nodeIds, const QStringList& linkIds);
 

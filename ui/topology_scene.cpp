@@ -138,12 +138,16 @@ void TopologyScene::sync()
     // Deleting a selected item would announce a selection change per item; announce the end result once.
     QSignalBlocker blocker(this);
 
-    // Links first: a link whose end was renamed or removed is rebuilt against the new node items.
+    // Links first: a link whose end was renamed, removed or (for a dangling one) added is rebuilt against the
+    // node items it names now.
     for (auto it = m_links.begin(); it != m_links.end();) {
         LinkItem* link = it.value();
         const std::optional<ordered_json> json = m_document->link(it.key());
-        const bool stale = !json || !nodeSet.contains(link->nodeA()->id()) || !nodeSet.contains(link->nodeB()->id()) ||
-                           stringAt(*json, "a") != link->nodeA()->id() || stringAt(*json, "b") != link->nodeB()->id();
+        const auto endIs = [&](NodeItem* item, const QString& id) {
+            return nodeSet.contains(id) ? item && item->id() == id && m_nodes.value(id) == item : item == nullptr;
+        };
+        const bool stale = !json || stringAt(*json, "a") != link->endA() || stringAt(*json, "b") != link->endB() ||
+                           !endIs(link->nodeA(), link->endA()) || !endIs(link->nodeB(), link->endB());
         if (stale) {
             delete link;
             it = m_links.erase(it);
@@ -175,13 +179,14 @@ void TopologyScene::sync()
         const std::optional<ordered_json> json = m_document->link(id);
         if (!json || !json->is_object())
             continue;
-        NodeItem* a = m_nodes.value(stringAt(*json, "a"));
-        NodeItem* b = m_nodes.value(stringAt(*json, "b"));
-        if (!a || !b || a == b)
-            continue; // a dangling link cannot be drawn; validation names it
+        const QString aId = stringAt(*json, "a"), bId = stringAt(*json, "b");
+        NodeItem* a = m_nodes.value(aId);
+        NodeItem* b = m_nodes.value(bId);
+        if ((!a && !b) || a == b)
+            continue; // no end to draw from, or a link to itself: validation names it
         LinkItem* link = m_links.value(id);
         if (!link) {
-            link = new LinkItem(id, a, b);
+            link = new LinkItem(id, a, b, aId, bId); // a dangling end is drawn as a stub to a "?"
             addItem(link);
             m_links.insert(id, link);
         }
@@ -263,7 +268,7 @@ void TopologyScene::commitMoves()
         return;
     QUndoStack* undo = m_document->undoStack();
     if (moved.size() > 1)
-        undo->beginMacro(tr("Move %n node(s)", nullptr, static_cast<int>(moved.size())));
+        undo->beginMacro(tr("Move %1 nodes").arg(moved.size()));
     for (NodeItem* item : std::as_const(moved)) {
         const QString id = item->id();
         m_document->moveNode(id, snapToGrid(item->pos()));

@@ -1,6 +1,8 @@
 #include "ui/workload_form.h"
 
 #include "core/scenario/datasets_dir.h"
+#include "ui/field_edit.h"
+#include "ui/form_layout.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
@@ -46,8 +48,10 @@ WorkloadForm::WorkloadForm(ScenarioDocument* document, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* top = new QFormLayout;
+    auto* top = newFormLayout();
     m_type = new QComboBox(this);
+    m_fields->watch(m_type, "/workload");
+    m_fields->watch(m_type, "/workload/type");
     m_type->addItem(tr("Synthetic"), QStringLiteral("synthetic"));
     m_type->addItem(tr("Trace replay"), QStringLiteral("trace"));
     connect(m_type, &QComboBox::activated, this, [this] { setType(m_type->currentData().toString()); });
@@ -62,22 +66,24 @@ WorkloadForm::WorkloadForm(ScenarioDocument* document, QWidget* parent)
 QWidget* WorkloadForm::buildSynthetic()
 {
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Requests"), m_fields->value("/workload/requests", tr("requests"), QStringLiteral("100"), page));
-    m_process = m_fields->choice("/workload/arrival/process", tr("arrival process"),
+    form->addRow(tr("Requests"),
+                 m_fields->value("/workload/requests", tr("workload requests"), QStringLiteral("100"), page));
+    m_process = m_fields->choice("/workload/arrival/process", tr("workload arrival process"),
                                  {QStringLiteral("poisson"), QStringLiteral("gamma"), QStringLiteral("constant")},
                                  QStringLiteral("poisson"), page);
     connect(m_process, &QComboBox::activated, this, [this] {
         // cv is only accepted with gamma: drop it when leaving gamma so the scenario stays valid.
         if (m_process->currentData().toString() != QLatin1String("gamma") && m_document->value("/workload/arrival/cv"))
-            m_document->removeValue("/workload/arrival/cv", tr("Remove arrival cv"));
+            m_document->removeValue("/workload/arrival/cv", tr("Clear workload arrival CV"));
     });
+    m_fields->watch(m_process, "/workload/arrival");
     form->addRow(tr("Arrival process"), m_process);
-    auto* rate = m_fields->value("/workload/arrival/rate", tr("arrival rate"), QString(), page);
+    auto* rate = m_fields->value("/workload/arrival/rate", tr("workload rate"), QString(), page);
     rate->setToolTip(tr("Requests per second"));
     form->addRow(tr("Rate (req/s)"), rate);
-    m_cv = m_fields->value("/workload/arrival/cv", tr("arrival cv"), QStringLiteral("1"), page);
+    m_cv = m_fields->value("/workload/arrival/cv", tr("workload arrival CV"), QStringLiteral("1"), page);
     m_cv->setToolTip(tr("Coefficient of variation of the gaps (gamma only); above 1 is bursty"));
     form->addRow(tr("CV (gamma)"), m_cv);
     form->addRow(buildLength("prompt", tr("Prompt length (tokens)"), &m_promptDist, &m_promptFields, &m_promptForm));
@@ -89,8 +95,10 @@ QWidget* WorkloadForm::buildLength(const std::string& key, const QString& title,
                                    QList<QLineEdit*>* fieldsOut, QFormLayout** formOut)
 {
     auto* box = new QGroupBox(title, this);
-    auto* form = new QFormLayout(box);
+    auto* form = newFormLayout(box);
     auto* dist = new QComboBox(box);
+    m_fields->watch(dist, "/workload/" + key);
+    m_fields->watch(dist, "/workload/" + key + "/dist");
     for (const QString& d :
          {QStringLiteral("fixed"), QStringLiteral("uniform"), QStringLiteral("lognormal"), QStringLiteral("zipf")})
         dist->addItem(d, d);
@@ -99,8 +107,7 @@ QWidget* WorkloadForm::buildLength(const std::string& key, const QString& title,
     form->addRow(tr("Distribution"), dist);
     const std::string base = "/workload/" + key + "/";
     for (const QString& k : kLengthKeys) {
-        auto* edit =
-            m_fields->value(base + toStdString(k), QStringLiteral("%1 %2").arg(toQString(key), k), QString(), box);
+        auto* edit = m_fields->value(base + toStdString(k), tr("%1 length %2").arg(toQString(key), k), QString(), box);
         form->addRow(k, edit);
         fieldsOut->append(edit);
     }
@@ -112,13 +119,13 @@ QWidget* WorkloadForm::buildLength(const std::string& key, const QString& title,
 QWidget* WorkloadForm::buildTrace()
 {
     auto* page = new QWidget(this);
-    auto* form = new QFormLayout(page);
+    auto* form = newFormLayout(page);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Format"),
                  m_fields->choice("/workload/format", tr("trace format"),
                                   {QStringLiteral("azure"), QStringLiteral("mooncake")}, QString(), page));
     auto* row = new QHBoxLayout;
-    m_tracePath = m_fields->text("/workload/path", tr("trace path"), false, page);
+    m_tracePath = m_fields->text("/workload/path", tr("trace file"), false, page);
     m_tracePath->setToolTip(tr("Relative paths are tried against the scenario's folder, then the datasets folder"));
     auto* browse = new QPushButton(tr("Browse…"), page);
     connect(browse, &QPushButton::clicked, this, &WorkloadForm::browseTrace);
@@ -126,9 +133,9 @@ QWidget* WorkloadForm::buildTrace()
     row->addWidget(browse);
     form->addRow(tr("File"), row);
     form->addRow(tr("Time scale"),
-                 m_fields->value("/workload/time_scale", tr("time scale"), QStringLiteral("1"), page));
+                 m_fields->value("/workload/time_scale", tr("trace time scale"), QStringLiteral("1"), page));
     form->addRow(tr("Max requests"),
-                 m_fields->value("/workload/max_requests", tr("max requests"), tr("0 (all)"), page));
+                 m_fields->value("/workload/max_requests", tr("trace max requests"), tr("0 (all)"), page));
     return page;
 }
 
@@ -142,7 +149,7 @@ void WorkloadForm::browseTrace()
     // Inside the datasets folder keep the path relative, so the scenario works on another checkout.
     const QString prefix = QFileInfo(datasets).absoluteFilePath() + QLatin1Char('/');
     const QString stored = path.startsWith(prefix) ? path.mid(prefix.size()) : path;
-    m_document->setValue("/workload/path", toStdString(stored), tr("Choose trace file"));
+    m_document->setValue("/workload/path", toStdString(stored), tr("Edit trace file"));
 }
 
 void WorkloadForm::setType(const QString& type)
@@ -159,7 +166,7 @@ void WorkloadForm::setType(const QString& type)
         next = {{"type", toStdString(type)}}; // Problems then lists what this kind needs, with examples
     if (current)
         m_otherKind = *current;
-    m_document->setValue("/workload", next, tr("Workload type: %1").arg(type));
+    m_document->setValue("/workload", next, tr("Edit workload type"));
 }
 
 void WorkloadForm::setDistribution(const std::string& key, const QString& dist)
@@ -171,7 +178,7 @@ void WorkloadForm::setDistribution(const std::string& key, const QString& dist)
         for (const QString& k : keysOf(dist))
             if (old->contains(toStdString(k)))
                 next[toStdString(k)] = (*old)[toStdString(k)];
-    m_document->setValue(pointer, next, tr("%1 distribution: %2").arg(toQString(key), dist));
+    m_document->setValue(pointer, next, tr("Edit %1 length distribution").arg(toQString(key)));
 }
 
 void WorkloadForm::updateEnabled()
@@ -206,6 +213,11 @@ void WorkloadForm::refresh()
         combo->setCurrentIndex(index);
     }
     updateEnabled();
+}
+
+void WorkloadForm::showProblems(const std::vector<core::InputProblem>& problems)
+{
+    m_fields->showProblems(problems);
 }
 
 } // namespace coh::ui

@@ -3,9 +3,13 @@
 // trace replay (format, file, time scale, request limit). Switching kind keeps the other kind's settings for
 // switching back within the session.
 
+#include "core/scenario/input_error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QWidget>
+
+#include <vector>
 
 class QComboBox;
 class QFormLayout;
@@ -22,6 +26,8 @@ class WorkloadForm : public QWidget {
     WorkloadForm(ScenarioDocument* document, QWidget* parent = nullptr);
 
     void refresh();
+    // Marks the fields core's validation names.
+    void showProblems(const std::vector<core::InputProblem>& problems);
     QComboBox* typeCombo() const { return m_type; }
 
   private:

@@ -12,6 +12,9 @@ struct InputProblem {
     std::string field; // JSON pointer (/topology/links/3/bandwidth), CSV column, or table
     std::string message;
     std::string fix;
+    // The same problem in a form's words ("Enter a bandwidth such as 64 GB/s"), for problems with the value itself
+    // (its type, unit or range); empty for problems of how it fits the rest of the input (an unknown node id).
+    std::string formText;
 
     std::string toString() const;
 };

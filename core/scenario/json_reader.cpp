@@ -13,13 +13,13 @@ namespace coh::core {
 
 using nlohmann::json;
 
-void ProblemList::add(std::string field, std::string message, std::string fix)
+void ProblemList::add(std::string field, std::string message, std::string fix, std::string formText)
 {
     if (full()) {
         ++m_dropped;
         return;
     }
-    m_problems.push_back({m_file, std::move(field), std::move(message), std::move(fix)});
+    m_problems.push_back({m_file, std::move(field), std::move(message), std::move(fix), std::move(formText)});
 }
 
 void ProblemList::throwIfAny() const
@@ -137,6 +137,22 @@ std::size_t editDistance(const std::string& a, const std::string& b)
     return row[b.size()];
 }
 
+// A message fragment as the start of a sentence: "'fast' has no unit" stays, "empty bandwidth" -> "Empty ...".
+std::string capitalised(std::string text)
+{
+    if (!text.empty())
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+// A JSON example as a form shows it: "\"64 GB/s\"" -> "64 GB/s" (a form field has no quotes).
+std::string formExample(std::string_view example)
+{
+    if (example.size() >= 2 && example.front() == '"' && example.back() == '"')
+        example = example.substr(1, example.size() - 2);
+    return std::string(example);
+}
+
 } // namespace
 
 std::optional<std::string> closestName(std::string_view name, const std::vector<std::string>& candidates)
@@ -183,9 +199,9 @@ ObjectReader::ObjectReader(ProblemList& problems, const json& value, std::string
                        fmt::format("write an object such as {}", example));
 }
 
-void ObjectReader::problem(std::string_view key, std::string message, std::string fix)
+void ObjectReader::problem(std::string_view key, std::string message, std::string fix, std::string formText)
 {
-    m_problems.add(pointerTo(key), std::move(message), std::move(fix));
+    m_problems.add(pointerTo(key), std::move(message), std::move(fix), std::move(formText));
 }
 
 void ObjectReader::missing(std::string_view key, Need need)
@@ -215,7 +231,8 @@ std::optional<std::string> ObjectReader::string(std::string_view key, Need need)
         return std::nullopt;
     if (!v->is_string()) {
         problem(key, fmt::format("'{}' must be a string, not {}", key, describeJsonType(*v)),
-                fmt::format("write it in quotes, e.g. \"{}\": {}", key, need.required ? need.example : "\"...\""));
+                fmt::format("write it in quotes, e.g. \"{}\": {}", key, need.required ? need.example : "\"...\""),
+                "Enter text");
         return std::nullopt;
     }
     return v->get<std::string>();
@@ -227,9 +244,16 @@ std::optional<double> ObjectReader::number(std::string_view key, Need need)
     if (!v)
         return std::nullopt;
     if (!v->is_number()) {
+        const std::string example = need.required ? need.example : "1";
         problem(key, fmt::format("'{}' must be a number, not {}", key, describeJsonType(*v)),
-                fmt::format("write a plain number without quotes, e.g. \"{}\": {}", key,
-                            need.required ? need.example : "1"));
+                fmt::format("write a plain number without quotes, e.g. \"{}\": {}", key, example),
+                fmt::format("Enter a number such as {}", formExample(example)));
+        return std::nullopt;
+    }
+    // Files cannot hold one (strict JSON refuses it), but a form's "1e400" reads as infinity.
+    if (!std::isfinite(v->get<double>())) {
+        problem(key, fmt::format("'{}' is beyond the numbers this tool computes with", key), "write a realistic value",
+                "Enter a smaller number");
         return std::nullopt;
     }
     return v->get<double>();
@@ -239,8 +263,10 @@ std::optional<double> ObjectReader::positive(std::string_view key, Need need)
 {
     auto v = number(key, need);
     if (v && !(*v > 0)) {
+        const std::string example = need.required ? need.example : "1";
         problem(key, fmt::format("'{}' must be positive, not {}", key, *v),
-                fmt::format("use a value above 0, e.g. \"{}\": {}", key, need.required ? need.example : "1"));
+                fmt::format("use a value above 0, e.g. \"{}\": {}", key, example),
+                fmt::format("Enter a number above 0, such as {}", formExample(example)));
         return std::nullopt;
     }
     return v;
@@ -251,7 +277,8 @@ std::optional<double> ObjectReader::nonNegative(std::string_view key, Need need)
     auto v = number(key, need);
     if (v && *v < 0) {
         problem(key, fmt::format("'{}' must not be negative, not {}", key, *v),
-                fmt::format("use 0 or more, e.g. \"{}\": {}", key, need.required ? need.example : "0"));
+                fmt::format("use 0 or more, e.g. \"{}\": {}", key, need.required ? need.example : "0"),
+                "Enter 0 or a number above it");
         return std::nullopt;
     }
     return v;
@@ -262,7 +289,8 @@ std::optional<double> ObjectReader::fraction(std::string_view key, Need need)
     auto v = number(key, need);
     if (v && !(*v > 0 && *v <= 1)) {
         problem(key, fmt::format("'{}' must be in (0, 1], not {}", key, *v),
-                fmt::format("use a fraction above 0 and at most 1, e.g. \"{}\": 0.8", key));
+                fmt::format("use a fraction above 0 and at most 1, e.g. \"{}\": 0.8", key),
+                "Enter a fraction above 0 and at most 1, such as 0.8");
         return std::nullopt;
     }
     return v;
@@ -277,7 +305,8 @@ std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need ne
     const char* example = need.required ? need.example : "1";
     const auto outOfRange = [&] {
         problem(key, fmt::format("'{}' must be between {} and {}, not {}", key, min, max, jsonExcerpt(*v)),
-                fmt::format("use a value in that range, e.g. \"{}\": {}", key, example));
+                fmt::format("use a value in that range, e.g. \"{}\": {}", key, example),
+                fmt::format("Enter a whole number from {} to {}", min, max));
         return std::nullopt;
     };
     // Integers JSON wrote as integers are compared exactly: a double cannot tell 2^64 - 1 from 2^64.
@@ -296,7 +325,8 @@ std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need ne
     const double asDouble = v->is_number_float() ? v->get<double>() : 0.5;
     if (!v->is_number_float() || std::floor(asDouble) != asDouble) {
         problem(key, fmt::format("'{}' must be a whole number, not {}", key, jsonExcerpt(*v)),
-                fmt::format("write an integer without quotes, e.g. \"{}\": {}", key, example));
+                fmt::format("write an integer without quotes, e.g. \"{}\": {}", key, example),
+                fmt::format("Enter a whole number such as {}", formExample(example)));
         return std::nullopt;
     }
     // 1e3 or 2.0: whole, written as a double. Beyond 2^53 a double is not the number that was written, and
@@ -309,7 +339,8 @@ std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need ne
         problem(key,
                 fmt::format("'{}' is written as {}, too large to be exact with a decimal point or exponent", key,
                             jsonExcerpt(*v)),
-                fmt::format("write all its digits without '.' or 'e', e.g. \"{}\": {}", key, example));
+                fmt::format("write all its digits without '.' or 'e', e.g. \"{}\": {}", key, example),
+                "Enter all its digits, without a decimal point or exponent");
         return std::nullopt;
     }
     return static_cast<std::uint64_t>(asDouble);
@@ -336,26 +367,31 @@ std::optional<double> ObjectReader::quantity(Quantity q, std::string_view key, N
             value = parseQuantity(q, v->get<std::string>());
         } catch (const UnitError& e) {
             problem(key, fmt::format("cannot read '{}' as a {}: {}", key, quantityName(q), e.what()),
-                    fmt::format("write a number with a unit, e.g. \"{}\": {}", key, quantityExample(q)));
+                    fmt::format("write a number with a unit, e.g. \"{}\": {}", key, quantityExample(q)),
+                    fmt::format("{}. Enter a {} such as {}", capitalised(e.what()), quantityName(q),
+                                formExample(quantityExample(q))));
             return std::nullopt;
         }
     } else {
         problem(key,
                 fmt::format("'{}' must be a {} (a string with a unit or a number), not {}", key, quantityName(q),
                             describeJsonType(*v)),
-                fmt::format("e.g. \"{}\": {}", key, quantityExample(q)));
+                fmt::format("e.g. \"{}\": {}", key, quantityExample(q)),
+                fmt::format("Enter a {} such as {}", quantityName(q), formExample(quantityExample(q))));
         return std::nullopt;
     }
     if (!std::isfinite(value)) {
         problem(key,
                 fmt::format("{} is {}, which is beyond any {} this tool can compute with", key, jsonExcerpt(*v),
                             quantityName(q)),
-                fmt::format("write a realistic value, e.g. \"{}\": {}", key, quantityExample(q)));
+                fmt::format("write a realistic value, e.g. \"{}\": {}", key, quantityExample(q)),
+                fmt::format("Enter a realistic {} such as {}", quantityName(q), formExample(quantityExample(q))));
         return std::nullopt;
     }
     if (q != Quantity::Time && !(value > 0)) {
         problem(key, fmt::format("{} must be positive, not {}", key, jsonExcerpt(*v)),
-                fmt::format("use a value above zero, e.g. \"{}\": {}", key, quantityExample(q)));
+                fmt::format("use a value above zero, e.g. \"{}\": {}", key, quantityExample(q)),
+                fmt::format("Enter a {} above zero, such as {}", quantityName(q), formExample(quantityExample(q))));
         return std::nullopt;
     }
     return value;
@@ -370,12 +406,14 @@ std::optional<SimTime> ObjectReader::time(std::string_view key, Need need, bool 
     const char* bound = allowZero ? "not be negative" : "be positive";
     if (rounded < 0 || (!allowZero && rounded <= 0)) {
         problem(key, fmt::format("{} must {}, not {}", key, bound, jsonExcerpt(m_object->at(std::string(key)))),
-                fmt::format("e.g. \"{}\": {}", key, quantityExample(Quantity::Time)));
+                fmt::format("e.g. \"{}\": {}", key, quantityExample(Quantity::Time)),
+                fmt::format("Enter a time {}, such as {}", allowZero ? "of 0 or more" : "above zero",
+                            formExample(quantityExample(Quantity::Time))));
         return std::nullopt;
     }
     if (rounded >= 9.2e18) {
         problem(key, fmt::format("{} is too long (the limit is about 292 years)", key),
-                fmt::format("e.g. \"{}\": \"2 s\"", key));
+                fmt::format("e.g. \"{}\": \"2 s\"", key), "Enter a time under 292 years, such as 2 s");
         return std::nullopt;
     }
     return static_cast<SimTime>(rounded);
@@ -387,7 +425,8 @@ void ObjectReader::reportUnknownName(std::string_view key, const std::string& na
     std::string message = fmt::format("unknown {} '{}'", key, name);
     if (auto suggestion = closestName(name, known))
         message += fmt::format("; did you mean '{}'?", *suggestion);
-    problem(key, message, fmt::format("use one of: {}", joinNames(known)));
+    problem(key, message, fmt::format("use one of: {}", joinNames(known)),
+            fmt::format("Pick one of: {}", joinNames(known)));
 }
 
 void ObjectReader::rejectKeys(std::initializer_list<std::string_view> keys, std::string_view why)

@@ -27,7 +27,8 @@ class ProblemList {
     // At most kMaxProblems are kept; later ones are only counted (throwIfAny says how many), so a file with a
     // million mistakes costs no more than one with a hundred.
     static constexpr std::size_t kMaxProblems = 100;
-    void add(std::string field, std::string message, std::string fix);
+    // `formText`: the problem in a form's words, for problems with a value's own type, unit or range (InputProblem).
+    void add(std::string field, std::string message, std::string fix, std::string formText = {});
     bool empty() const { return m_problems.empty(); }
     // Whether further problems would only be counted: a caller may skip building an expensive message.
     bool full() const { return m_problems.size() >= kMaxProblems; }
@@ -84,7 +85,7 @@ class ObjectReader {
     const std::string& pointer() const { return m_pointer; }
     std::string pointerTo(std::string_view key) const { return jsonPointer(m_pointer, key); }
     ProblemList& problems() { return m_problems; }
-    void problem(std::string_view key, std::string message, std::string fix);
+    void problem(std::string_view key, std::string message, std::string fix, std::string formText = {});
 
     // The raw member (nullptr when absent); reports it missing when required.
     const nlohmann::json* get(std::string_view key, Need need = kOptional);

@@ -1,5 +1,6 @@
 // Reads /topology: nodes with their compute and memory tiers, and the links between them.
 #include "core/scenario/input_limits.h"
+#include "core/scenario/node_kinds.h"
 #include "core/scenario/scenario_sections.h"
 #include "core/scenario/strict_json.h"
 
@@ -67,8 +68,16 @@ Node readNode(ProblemList& problems, const json& value, const std::string& point
     node.id = r.string("id", requiredAs("\"gpu0\"")).value_or("");
     node.kind = r.enumeration<NodeKind>("kind", requiredAs("\"gpu\"")).value_or(NodeKind::Gpu);
     node.role = r.enumeration<NodeRole>("role").value_or(NodeRole::None);
-    const json* compute = r.get("compute");
-    const json* memory = r.get("memory");
+    // A part the kind does not have (compute on a cxl_memory node) is refused, not silently ignored.
+    const auto partOf = [&](NodePart part) -> const json* {
+        if (nodeKindHas(node.kind, part))
+            return r.get(nodePartKey(part));
+        r.rejectKeys({nodePartKey(part)}, fmt::format("is not part of a {} node (only {} nodes have it)",
+                                                      toString(node.kind), kindsWith(part)));
+        return nullptr;
+    };
+    const json* compute = partOf(NodePart::Compute);
+    const json* memory = partOf(NodePart::Memory);
     const json* position = r.get("position");
     node.source = r.string("source").value_or("");
     r.finish();
@@ -103,11 +112,16 @@ Node readNode(ProblemList& problems, const json& value, const std::string& point
     }
 
     if (servesRole(node.role)) {
-        if (!compute)
+        if (!nodeKindHas(node.kind, NodePart::Compute))
+            r.problem("role",
+                      fmt::format("node '{}' has role '{}', but a {} node does not compute", node.id,
+                                  toString(node.role), toString(node.kind)),
+                      fmt::format("remove the role, or make the node one of: {}", kindsWith(NodePart::Compute)));
+        else if (!compute)
             r.problem("compute", fmt::format("node '{}' has role '{}' but no compute", node.id, toString(node.role)),
                       "add \"compute\": { \"peak_flops\": \"989 TFLOP/s\" } from the device's datasheet, or remove "
                       "the role");
-        if (memoryClean && !node.tier(Tier::Hbm))
+        if (memoryClean && nodeKindHas(node.kind, NodePart::Compute) && !node.tier(Tier::Hbm))
             r.problem("memory",
                       fmt::format("node '{}' has role '{}' but no hbm tier (KV blocks live in HBM)", node.id,
                                   toString(node.role)),

@@ -1,0 +1,395 @@
+// The editor's forms as a user meets them: the property editor shows the fields the node's kind has (core's
+// table); a value core's loader would refuse is refused at the field in a form's words, the document and the undo
+// stack untouched, Escape restores; fields with validation problems turn red in every section of the Scenario
+// dock; every undo step is named in words; a problem in the Problems dock leads to its item on the canvas.
+#include "json_compare.h"
+#include "ui/coherence_form.h"
+#include "ui/field_edit.h"
+#include "ui/instances_editor.h"
+#include "ui/link_item.h"
+#include "ui/main_actions.h"
+#include "ui/main_window.h"
+#include "ui/property_editor.h"
+#include "ui/scenario_document.h"
+#include "ui/scenario_panel.h"
+#include "ui/theme.h"
+#include "ui/topology_editor.h"
+#include "ui/topology_scene.h"
+#include "ui/topology_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace coh::ui;
+using nlohmann::ordered_json;
+
+namespace {
+
+void openPreset(ScenarioDocument& doc, const char* name)
+{
+    QString error;
+    QVERIFY2(doc.open(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets/presets/") + QLatin1String(name), &error),
+             qPrintable(error));
+}
+
+// Types into a field as a user does, then confirms with Enter.
+void enter(QLineEdit* field, const QString& text)
+{
+    field->setFocus();
+    field->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(field, Qt::Key_Backspace);
+    QTest::keyClicks(field, text);
+    QTest::keyClick(field, Qt::Key_Return);
+}
+
+// The colour a marked field's text is drawn in, and the Error tone on its background.
+bool inErrorTone(const QWidget* field)
+{
+    const QPalette app = QApplication::palette();
+    return field->palette().color(QPalette::Text) == toneColor(Tone::Error, app, app.color(QPalette::Base));
+}
+
+template <class W> W* byPointer(QWidget* root, const char* pointer)
+{
+    W* widget = root->findChild<W*>(QLatin1String(pointer));
+    if (!widget)
+        qWarning("no field for %s", pointer);
+    return widget;
+}
+
+QString undoActionText(ScenarioDocument& doc)
+{
+    std::unique_ptr<QAction> action(doc.undoStack()->createUndoAction(nullptr));
+    return action->text();
+}
+
+} // namespace
+
+class TestEditorForms : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void propertiesFollowTheNodeKind()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        TopologyEditor editor(&doc);
+        editor.resize(1000, 700);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        PropertyEditor* properties = editor.propertyEditor();
+        auto* flops = properties->findChild<FieldEdit*>(QStringLiteral("peakFlops"));
+        auto* tiers = properties->findChild<QTableWidget*>(QStringLiteral("memoryTiers"));
+
+        // A GPU computes: Peak FLOP/s is there. A CXL memory node does not: no such field, but its tiers.
+        editor.scene()->selectIds({QStringLiteral("gpu0")}, {});
+        QVERIFY(flops->isVisibleTo(properties));
+        const ordered_json peak = doc.value("/topology/nodes/2/compute/peak_flops").value();
+        QCOMPARE(flops->text(), QString::fromStdString(peak.get<std::string>()));
+        editor.scene()->selectIds({QStringLiteral("cxl0")}, {});
+        QVERIFY(!flops->isVisibleTo(properties));
+        QVERIFY(tiers->isVisibleTo(properties));
+        // A switch only forwards: neither.
+        const QString sw = doc.addNode(QStringLiteral("switch"), QPointF(0, 400));
+        editor.scene()->selectIds({sw}, {});
+        QVERIFY(!flops->isVisibleTo(properties));
+        QVERIFY(!tiers->isVisibleTo(properties));
+
+        // gpu0 -> cxl_memory: the kind and the loss of compute are one undo step; the tiers (which a CXL memory
+        // node also has) stay.
+        editor.scene()->selectIds({QStringLiteral("gpu0")}, {});
+        const ordered_json memory = doc.value("/topology/nodes/2/memory").value();
+        const int steps = doc.undoStack()->count();
+        properties->findChild<QComboBox*>(QStringLiteral("nodeKind"))->setCurrentText(QStringLiteral("cxl_memory"));
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Edit node kind"));
+        COMPARE_JSON(doc.value("/topology/nodes/2/kind").value(), "cxl_memory");
+        QVERIFY(!doc.value("/topology/nodes/2/compute").has_value());
+        COMPARE_JSON(doc.value("/topology/nodes/2/memory").value(), memory);
+        QVERIFY(!flops->isVisibleTo(properties));
+        doc.undoStack()->undo();
+        COMPARE_JSON(doc.value("/topology/nodes/2/compute/peak_flops").value(), peak);
+        QVERIFY(flops->isVisibleTo(properties));
+    }
+
+    void propertyFieldRefusesWhatCoreRefuses()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        TopologyEditor editor(&doc);
+        editor.resize(1000, 700);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.scene()->selectIds({}, {QStringLiteral("cpu0-gpu0")});
+        auto* bandwidth = editor.propertyEditor()->findChild<FieldEdit*>(QStringLiteral("linkBandwidth"));
+        const QString stored = bandwidth->text();
+        const ordered_json before = doc.json();
+
+        // "fast" is no bandwidth: refused at the field in core's words, red, nothing stored, nothing to undo.
+        enter(bandwidth, QStringLiteral("fast"));
+        COMPARE_JSON(doc.json(), before);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QVERIFY(bandwidth->isRefused());
+        QVERIFY(bandwidth->property("invalid").toBool());
+        QVERIFY(inErrorTone(bandwidth));
+        QCOMPARE(bandwidth->text(), QStringLiteral("fast")); // kept, to be fixed
+        QCOMPARE(bandwidth->toolTip(),
+                 QStringLiteral("'fast' does not start with a number. Enter a bandwidth such as 64 GB/s"));
+        // Validation of the (unchanged) document does not clear the refusal.
+        editor.propertyEditor()->validateNow();
+        QVERIFY(bandwidth->property("invalid").toBool());
+        // Escape: the stored value back, the mark gone.
+        QTest::keyClick(bandwidth, Qt::Key_Escape);
+        QCOMPARE(bandwidth->text(), stored);
+        QVERIFY(!bandwidth->property("invalid").toBool());
+        QVERIFY(!inErrorTone(bandwidth));
+
+        // A size where a bandwidth goes, a negative count of anything, a number beyond any double.
+        enter(bandwidth, QStringLiteral("450 GB"));
+        QCOMPARE(bandwidth->toolTip(),
+                 QStringLiteral("'450 GB' is a size, not a bandwidth (add /s). Enter a bandwidth such as 64 GB/s"));
+        editor.scene()->selectIds({QStringLiteral("gpu0")}, {});
+        QVERIFY(!bandwidth->isRefused()); // another item: the refused text went with the old selection
+        auto* flops = editor.propertyEditor()->findChild<FieldEdit*>(QStringLiteral("peakFlops"));
+        enter(flops, QStringLiteral("-3"));
+        QCOMPARE(flops->toolTip(), QStringLiteral("Enter a compute rate above zero, such as 989 TFLOP/s"));
+        auto* tiers = editor.propertyEditor()->findChild<QTableWidget*>(QStringLiteral("memoryTiers"));
+        auto* capacity = qobject_cast<FieldEdit*>(tiers->cellWidget(0, 1));
+        enter(capacity, QStringLiteral("1e400"));
+        QCOMPARE(capacity->toolTip(), QStringLiteral("Enter a realistic size such as 80 GB"));
+        QVERIFY(inErrorTone(capacity));
+        COMPARE_JSON(doc.json(), before);
+        QCOMPARE(doc.undoStack()->count(), 0);
+
+        // A good value is stored, as one step named in words.
+        enter(flops, QStringLiteral("500 TFLOP/s"));
+        COMPARE_JSON(doc.value("/topology/nodes/2/compute/peak_flops").value(), "500 TFLOP/s");
+        QVERIFY(!flops->property("invalid").toBool());
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit peak FLOP/s"));
+    }
+
+    void scenarioDockMarksEveryFieldWithAProblem()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        // One mistake per section, as a hand-edited file might have them.
+        doc.setValue("/workload/arrival/rate", "fast", QString());
+        doc.setValue("/model", "Llama-9", QString());
+        doc.setValue("/serving/router", "fastest", QString());
+        doc.setValue("/serving/block_tokens", 0, QString());
+        doc.setValue("/coherence/decode", "msi2", QString());
+        doc.setValue("/slo/ttft", "-1 s", QString());
+        doc.setValue("/serving/instances", ordered_json::parse(R"([ { "id": "p", "role": "prefill", "nodes": ["gpu0"] },
+                                              { "id": "d", "role": "decode", "nodes": ["gpu9"] } ])"),
+                     QString());
+        doc.undoStack()->clear();
+        ScenarioPanel panel(&doc);
+        panel.resize(420, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showProblems();
+
+        auto* rate = byPointer<FieldEdit>(&panel, "/workload/arrival/rate");
+        QVERIFY(rate->property("invalid").toBool());
+        QVERIFY(inErrorTone(rate));
+        // Core's words for the form, then the field's own help.
+        QCOMPARE(rate->toolTip(), QStringLiteral("Enter a number such as 4.0\nRequests per second"));
+        QVERIFY(!rate->isRefused()); // it came from the file: validation marks it, nothing refused it
+        for (QWidget* field : std::initializer_list<QWidget*>{
+                 panel.modelCombo(), byPointer<QComboBox>(&panel, "/serving/router"),
+                 byPointer<FieldEdit>(&panel, "/serving/block_tokens"), panel.coherenceForm()->protocolCombo(),
+                 byPointer<FieldEdit>(&panel, "/slo/ttft")}) {
+            QVERIFY2(field && field->property("invalid").toBool(), qPrintable(field ? field->objectName() : QString()));
+            QVERIFY2(inErrorTone(field), qPrintable(field->objectName()));
+            QVERIFY2(!field->toolTip().isEmpty(), qPrintable(field->objectName()));
+        }
+        QCOMPARE(byPointer<FieldEdit>(&panel, "/serving/block_tokens")->toolTip(),
+                 QStringLiteral("Enter a whole number from 1 to 4294967295"));
+        QVERIFY(panel.modelCombo()->toolTip().startsWith(QStringLiteral("Unknown model 'Llama-9'")));
+        // The instance naming a node that does not exist: its nodes cell, in the Error tone.
+        QTableWidget* instances = panel.instancesEditor()->table();
+        QTableWidgetItem* nodes = instances->item(1, InstancesEditor::Nodes);
+        const QPalette table = instances->palette();
+        QCOMPARE(nodes->foreground().color(), toneColor(Tone::Error, table, table.color(QPalette::Base)));
+        QVERIFY2(nodes->toolTip().contains(QStringLiteral("gpu9")), qPrintable(nodes->toolTip()));
+        QCOMPARE(instances->item(0, InstancesEditor::Nodes)->foreground().style(), Qt::NoBrush);
+        // Fields without problems are not marked.
+        QVERIFY(!byPointer<FieldEdit>(&panel, "/workload/requests")->property("invalid").toBool());
+
+        // The tone follows the palette: in the dark palette the same fields read in its Error tone.
+        MainActions::applyPalette(true);
+        QVERIFY(inErrorTone(rate));
+        QCOMPARE(nodes->foreground().color(),
+                 toneColor(Tone::Error, instances->palette(), instances->palette().color(QPalette::Base)));
+        MainActions::applyPalette(false);
+
+        // Fixing the rate clears its mark once validation has run.
+        enter(rate, QStringLiteral("5"));
+        panel.showProblems();
+        QVERIFY(!rate->property("invalid").toBool());
+        QVERIFY(!inErrorTone(rate));
+    }
+
+    void scenarioDockRefusesWhatCoreRefuses()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const ordered_json before = doc.json();
+        auto* requests = byPointer<FieldEdit>(&panel, "/workload/requests");
+        enter(requests, QStringLiteral("-3"));
+        QCOMPARE(requests->toolTip(), QStringLiteral("Enter a whole number from 1 to 10000000"));
+        enter(requests, QStringLiteral("2.5"));
+        QCOMPARE(requests->toolTip(), QStringLiteral("Enter a whole number such as 1"));
+        QVERIFY(inErrorTone(requests));
+        auto* tpot = byPointer<FieldEdit>(&panel, "/slo/tpot");
+        enter(tpot, QStringLiteral("fast"));
+        QCOMPARE(tpot->toolTip(), QStringLiteral("'fast' does not start with a number. Enter a time such as 1.5 us"));
+        COMPARE_JSON(doc.json(), before);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        // No JSON talk in any of it.
+        for (const FieldEdit* field : {requests, tpot})
+            QVERIFY2(!field->toolTip().contains(QLatin1Char('"')) && !field->toolTip().contains(QStringLiteral("quot")),
+                     qPrintable(field->toolTip()));
+        QTest::keyClick(requests, Qt::Key_Escape);
+        QCOMPARE(requests->text(), QStringLiteral("1500"));
+        QVERIFY(!requests->property("invalid").toBool());
+        // Blank is no refusal: the key goes, core's default applies.
+        enter(tpot, QString());
+        QVERIFY(!tpot->isRefused());
+    }
+
+    void undoStepsAreNamedInWords()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        ScenarioPanel panel(&doc);
+        panel.resize(420, 900);
+        panel.show();
+        TopologyEditor editor(&doc);
+        editor.resize(1000, 700);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        const auto check = [&](const QString& expected) {
+            QCOMPARE(doc.undoStack()->undoText(), expected);
+            QCOMPARE(undoActionText(doc), QStringLiteral("Undo ") + expected);
+        };
+        // Scenario dock, section by section.
+        enter(panel.nameEdit(), QStringLiteral("renamed"));
+        check(QStringLiteral("Edit scenario name"));
+        enter(byPointer<FieldEdit>(&panel, "/workload/arrival/rate"), QStringLiteral("8"));
+        check(QStringLiteral("Edit workload rate"));
+        enter(byPointer<FieldEdit>(&panel, "/workload/prompt/median"), QStringLiteral("1000"));
+        check(QStringLiteral("Edit prompt length median"));
+        enter(byPointer<FieldEdit>(&panel, "/serving/block_tokens"), QStringLiteral("32"));
+        check(QStringLiteral("Edit block tokens"));
+        auto* router = byPointer<QComboBox>(&panel, "/serving/router");
+        router->setCurrentIndex(router->findData(QStringLiteral("round_robin")));
+        emit router->activated(router->currentIndex());
+        check(QStringLiteral("Edit router"));
+        panel.instancesEditor()->explicitCheck()->setChecked(true);
+        check(QStringLiteral("List serving instances"));
+        auto* decode = panel.coherenceForm()->protocolCombo();
+        decode->setCurrentIndex(decode->findData(QStringLiteral("msi")));
+        emit decode->activated(decode->currentIndex());
+        check(QStringLiteral("Edit decode protocol"));
+        enter(byPointer<FieldEdit>(&panel, "/coherence/control_bytes"), QStringLiteral("128"));
+        check(QStringLiteral("Edit control bytes"));
+        enter(byPointer<FieldEdit>(&panel, "/slo/ttft"), QStringLiteral("2 s"));
+        check(QStringLiteral("Edit TTFT SLO"));
+        enter(byPointer<FieldEdit>(&panel, "/record/max_messages"), QStringLiteral("1000"));
+        check(QStringLiteral("Edit recorded messages"));
+
+        // Property editor: link, node, tier, role.
+        PropertyEditor* properties = editor.propertyEditor();
+        editor.scene()->selectIds({}, {QStringLiteral("cpu0-gpu0")});
+        enter(properties->findChild<FieldEdit*>(QStringLiteral("linkBandwidth")), QStringLiteral("128 GB/s"));
+        check(QStringLiteral("Edit link bandwidth"));
+        enter(properties->findChild<FieldEdit*>(QStringLiteral("linkLatency")), QStringLiteral("2 us"));
+        check(QStringLiteral("Edit link latency"));
+        properties->findChild<QComboBox*>(QStringLiteral("linkKind"))->setCurrentText(QStringLiteral("cxl"));
+        check(QStringLiteral("Edit link kind"));
+        editor.scene()->selectIds({QStringLiteral("gpu1")}, {});
+        enter(properties->findChild<FieldEdit*>(QStringLiteral("memoryBandwidth")), QStringLiteral("3 TB/s"));
+        check(QStringLiteral("Edit memory bandwidth"));
+        auto* tiers = properties->findChild<QTableWidget*>(QStringLiteral("memoryTiers"));
+        enter(qobject_cast<FieldEdit*>(tiers->cellWidget(0, 2)), QStringLiteral("3 TB/s"));
+        check(QStringLiteral("Edit memory tier bandwidth"));
+        properties->findChild<QComboBox*>(QStringLiteral("nodeRole"))->setCurrentText(QStringLiteral("decode"));
+        check(QStringLiteral("Edit node role"));
+        editor.scene()->selectIds({QStringLiteral("gpu1")}, {});
+        editor.scene()->selectIds({}, {});
+        QTest::keyClick(editor.view(), Qt::Key_Delete); // nothing selected: nothing to name
+        check(QStringLiteral("Edit node role"));
+    }
+
+    void problemLeadsToADanglingLink()
+    {
+        // Double-clicking the Problems entry of a link to an unknown node selects that link on the canvas.
+        MainWindow window(m_dir.filePath(QStringLiteral("runs.db")));
+        QVERIFY(window.openScenario(QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.document()->setValue("/topology/links/1/a", "gpu9", QStringLiteral("typo"));
+        window.validateNow();
+        QListWidget* problems = window.problemsList();
+        QListWidgetItem* entry = nullptr;
+        for (int i = 0; i < problems->count(); ++i)
+            if (problems->item(i)->data(Qt::UserRole).toString() == QLatin1String("/topology/links/1/a"))
+                entry = problems->item(i);
+        QVERIFY(entry);
+        window.tabs()->setCurrentIndex(0);
+        const QPoint at = problems->visualItemRect(entry).center();
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseDClick(problems->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        auto* editor = window.findChild<TopologyEditor*>();
+        QCOMPARE(window.tabs()->currentWidget(), editor);
+        QCOMPARE(editor->scene()->selectedLinkIds(), QStringList{QStringLiteral("gpu1-link")});
+        QVERIFY(editor->scene()->linkItem(QStringLiteral("gpu1-link"))->isDangling());
+        window.document()->undoStack()->undo();
+
+        // A problem outside the topology leads to its field in the Scenario dock, scrolled to and focused.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.document()->setValue("/slo/tpot", "-5 ms", QStringLiteral("typo"));
+        window.validateNow();
+        entry = nullptr;
+        for (int i = 0; i < problems->count(); ++i)
+            if (problems->item(i)->data(Qt::UserRole).toString() == QLatin1String("/slo/tpot"))
+                entry = problems->item(i);
+        QVERIFY(entry);
+        emit problems->itemActivated(entry);
+        auto* tpot = byPointer<FieldEdit>(window.scenarioPanel(), "/slo/tpot");
+        QCOMPARE(QApplication::focusWidget(), tpot);
+        QVERIFY(!tpot->visibleRegion().isEmpty());
+        window.document()->undoStack()->setClean(); // no "save changes?" on the way out
+    }
+
+  private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestEditorForms)
+#include "tst_editor_forms.moc"
