@@ -156,14 +156,8 @@ void MainWindow::buildDocks()
     m_panel = new ScenarioPanel(m_document, this);
     m_scenarioDock = new QDockWidget(tr("Scenario"), this);
     m_scenarioDock->setObjectName(QStringLiteral("ScenarioDock"));
-    // The form is longer than any screen and works from 280 px wide: it scrolls rather than being cut off.
-    auto* formScroll = new QScrollArea(this);
-    formScroll->setObjectName(QStringLiteral("scenarioScroll"));
-    formScroll->setFrameShape(QFrame::NoFrame);
-    formScroll->setWidgetResizable(true);
-    formScroll->setWidget(m_panel);
-    formScroll->setMinimumWidth(280);
-    m_scenarioDock->setWidget(formScroll);
+    // The panel scrolls its own form (it can then scroll a field into view) and keeps its minimum width.
+    m_scenarioDock->setWidget(m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_scenarioDock);
     connect(m_panel, &ScenarioPanel::openInLab, this, [this](const QString& protocol) {
         m_tabs->setCurrentWidget(m_lab);
