@@ -138,6 +138,38 @@ TpotSplit tpotSplit(const core::RunResult& run)
     return split;
 }
 
+QString linkDirectionName(const core::RunResult& run, std::uint32_t link, bool forward)
+{
+    const QString id = link < run.linkIds.size() ? toQString(run.linkIds[link]) : QString::number(link);
+    if (link >= run.linkEnds.size())
+        return id + (forward ? QStringLiteral(" a \u2192 b") : QStringLiteral(" b \u2192 a"));
+    const auto ends = run.linkEnds[link];
+    const auto node = [&](std::uint32_t n) {
+        return n < run.nodeIds.size() ? toQString(run.nodeIds[n]) : QString::number(n);
+    };
+    const std::uint32_t from = forward ? ends[0] : ends[1], to = forward ? ends[1] : ends[0];
+    QString name = node(from) + QStringLiteral(" \u2192 ") + node(to);
+    int parallel = 0;
+    for (const auto& other : run.linkEnds)
+        parallel += (other[0] == ends[0] && other[1] == ends[1]) || (other[0] == ends[1] && other[1] == ends[0]);
+    if (parallel > 1)
+        name += QStringLiteral(" (%1)").arg(id);
+    return name;
+}
+
+QPointF nearestByX(const QList<QPointF>& points, double x)
+{
+    if (points.isEmpty())
+        return {};
+    const auto it =
+        std::lower_bound(points.begin(), points.end(), x, [](const QPointF& p, double value) { return p.x() < value; });
+    if (it == points.begin())
+        return *it;
+    if (it == points.end())
+        return points.back();
+    return (x - std::prev(it)->x() <= it->x() - x) ? *std::prev(it) : *it;
+}
+
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count)
 {
     std::vector<const core::LinkSeries*> series;
@@ -152,8 +184,7 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
     const double interval = seconds(run.linkInterval);
     for (const auto* s : series) {
         LinkUtilizationSeries line;
-        const QString id = s->link < run.linkIds.size() ? toQString(run.linkIds[s->link]) : QString::number(s->link);
-        line.name = id + (s->forward ? QStringLiteral(" \u2192") : QStringLiteral(" \u2190"));
+        line.name = linkDirectionName(run, s->link, s->forward);
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(s->bytesPerBucket.size()));
         for (std::size_t b = 0; b < s->bytesPerBucket.size(); ++b)

@@ -33,11 +33,19 @@ struct TpotSplit {
 };
 TpotSplit tpotSplit(const core::RunResult& run);
 
+// One direction of a link by the nodes it runs between: "gpu0 → nvswitch", with the link's id added when
+// another link joins the same two nodes ("gpu0 → nvswitch (nvlink-2)"); "link-id a → b" / "b → a" when the
+// run does not know the link's ends.
+QString linkDirectionName(const core::RunResult& run, std::uint32_t link, bool forward);
+
 // The busiest link directions by bytes, as utilisation (% of bandwidth) per time bucket.
 struct LinkUtilizationSeries {
-    QString name; // "link-id →" for a -> b, "link-id ←" for b -> a
+    QString name; // linkDirectionName()
     QList<QPointF> points;
 };
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count = 5);
+
+// The point of `points` (sorted by x) nearest to x: what a hover over a line or area reports exactly.
+QPointF nearestByX(const QList<QPointF>& points, double x);
 
 } // namespace coh::ui::charts

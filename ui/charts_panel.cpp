@@ -1,7 +1,9 @@
 #include "ui/charts_panel.h"
 
 #include "ui/chart_builders.h"
+#include "ui/chart_view.h"
 #include "ui/message_roles.h"
+#include "ui/nice_ticks.h"
 #include "ui/qt_text.h"
 #include "ui/time_chart_view.h"
 
@@ -9,17 +11,24 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QGridLayout>
+#include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QScrollArea>
-#include <QStackedBarSeries>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace coh::ui {
 namespace {
+
+// Below this width two charts side by side elide their legends and squeeze their plots.
+constexpr int kTwoColumnWidth = 1000;
+constexpr int kChartHeight = 300;
 
 double maxY(const QList<QPointF>& points)
 {
@@ -37,15 +46,18 @@ double endSeconds(const core::RunResult& run)
     return core::toSeconds(end);
 }
 
-QChartView* plainChartView(const QString& title, QWidget* parent)
+QList<QPointF> scaledY(QList<QPointF> points, double divisor)
 {
-    auto* chart = new QChart();
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(240);
-    return view;
+    if (divisor != 1)
+        for (QPointF& p : points)
+            p.setY(p.y() / divisor);
+    return points;
+}
+
+// Exact enough to read off a tooltip: three decimals for everyday magnitudes, grouped thousands.
+QString exact(double v, int decimals = 3)
+{
+    return QLocale().toString(v, 'f', decimals);
 }
 
 void clearChart(QChart* chart)
@@ -72,19 +84,20 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     : QWidget(parent)
 {
     auto* content = new QWidget();
-    auto* grid = new QGridLayout(content);
+    m_grid = new QGridLayout(content);
     m_ttft = new TimeChartView(tr("Time to first token"), tr("TTFT (ms)"), content);
     m_tpot = new TimeChartView(tr("Time per output token"), tr("TPOT (ms)"), content);
-    m_cdf = plainChartView(tr("Latency CDF"), content);
+    m_cdf = new ChartView(tr("Latency CDF"), content);
     m_split = new TimeChartView(tr("TPOT split per request"), tr("ms per output token"), content);
-    m_kinds = plainChartView(tr("Messages by kind"), content);
-    m_links = new TimeChartView(tr("Busiest links"), tr("utilisation (%)"), content);
-    grid->addWidget(m_ttft, 0, 0);
-    grid->addWidget(m_tpot, 0, 1);
-    grid->addWidget(m_cdf, 1, 0);
-    grid->addWidget(m_split, 1, 1);
-    grid->addWidget(m_kinds, 2, 0);
-    grid->addWidget(m_links, 2, 1);
+    m_kinds = new ChartView(tr("Messages by kind"), content);
+    m_links = new TimeChartView(tr("Busiest link directions"), tr("utilisation (%)"), content);
+    // Five "gpu0 → nvswitch" names do not fit side by side below a narrow plot: one per line beside it.
+    m_links->chart()->legend()->setAlignment(Qt::AlignRight);
+    // Tall enough that a vertical axis title reads in full under the title and above the legend.
+    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
+                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+        view->setMinimumHeight(kChartHeight);
+    layoutCharts(1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -95,23 +108,59 @@ ChartsPanel::ChartsPanel(QWidget* parent)
 
     for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links})
         connect(view, &TimeChartView::timeClicked, this, &ChartsPanel::timeClicked);
+    setRun(nullptr);
+}
+
+void ChartsPanel::layoutCharts(int columns)
+{
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    const ChartView* order[] = {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links};
+    for (int i = 0; i < 6; ++i) {
+        auto* view = const_cast<ChartView*>(order[i]);
+        m_grid->removeWidget(view);
+        m_grid->addWidget(view, i / columns, i % columns);
+    }
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* event)
+{
+    layoutCharts(event->size().width() >= kTwoColumnWidth ? 2 : 1);
+    QWidget::resizeEvent(event);
 }
 
 void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
 {
     m_run = std::move(run);
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links})
+    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links}) {
         view->clearData();
+        view->setRanges(0, 0);
+    }
     clearChart(m_cdf->chart());
     clearChart(m_kinds->chart());
-    if (m_run) {
+    if (!m_run) {
+        showEmpty(tr("No run to show: run the scenario (Run ▸ Run, F5) or open a run from History."));
+    } else if (m_run->requests.empty()) {
+        showEmpty(tr("No request completed in this run: there is nothing to chart."));
+    } else {
         fillLatencyOverTime();
         fillCdf();
         fillSplit();
         fillKinds();
         fillLinks();
     }
+    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
+                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+        view->restyle();
     setCursorTime(m_cursorTime);
+}
+
+void ChartsPanel::showEmpty(const QString& why)
+{
+    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
+                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+        view->setEmptyText(why);
 }
 
 void ChartsPanel::setCursorTime(qint64 ns)
@@ -124,21 +173,28 @@ void ChartsPanel::setCursorTime(qint64 ns)
 void ChartsPanel::fillLatencyOverTime()
 {
     const double end = endSeconds(*m_run);
-    const QList<QPointF> ttft = charts::ttftOverTime(*m_run);
-    auto* ttftSeries = new QScatterSeries();
-    ttftSeries->setName(tr("TTFT by first-token time"));
-    ttftSeries->setMarkerSize(5);
-    ttftSeries->replace(ttft);
-    m_ttft->addData(ttftSeries);
-    m_ttft->setRanges(end, maxY(ttft));
-
-    const QList<QPointF> tpot = charts::tpotOverTime(*m_run);
-    auto* tpotSeries = new QScatterSeries();
-    tpotSeries->setName(tr("TPOT by finish time"));
-    tpotSeries->setMarkerSize(5);
-    tpotSeries->replace(tpot);
-    m_tpot->addData(tpotSeries);
-    m_tpot->setRanges(end, maxY(tpot));
+    const struct {
+        TimeChartView* view;
+        QString metric, series, when;
+        QList<QPointF> points;
+    } views[] = {
+        {m_ttft, tr("TTFT"), tr("TTFT by first-token time"), tr("first token"), charts::ttftOverTime(*m_run)},
+        {m_tpot, tr("TPOT"), tr("TPOT by finish time"), tr("last token"), charts::tpotOverTime(*m_run)},
+    };
+    for (const auto& c : views) {
+        const ScaledUnit unit = timeUnitForMilliseconds(maxY(c.points));
+        auto* series = new QScatterSeries();
+        series->setName(c.series);
+        series->setMarkerSize(5);
+        series->replace(scaledY(c.points, unit.divisor));
+        c.view->addData(series);
+        c.view->setYTitle(QStringLiteral("%1 (%2)").arg(c.metric, unit.unit));
+        c.view->setRanges(end, maxY(c.points) / unit.divisor);
+        c.view->hoverPoints(series, [metric = c.metric, when = c.when, unit](const QPointF& p) {
+            return tr("%1 at %2 s: %3 %4 ms").arg(when, exact(p.x()), metric, exact(p.y() * unit.divisor));
+        });
+        c.view->setEmptyText(c.points.isEmpty() ? tr("No request produced more than one token.") : QString());
+    }
 }
 
 void ChartsPanel::fillCdf()
@@ -155,44 +211,57 @@ void ChartsPanel::fillCdf()
             first = false;
         }
     }
-    // TPOT is milliseconds where E2E is seconds: a log axis shows all three; it needs positive values.
+    const ScaledUnit unit = timeUnitForMilliseconds(xMax);
+    // TPOT is milliseconds where E2E is seconds: a log axis shows all three; it needs positive values. Its ends
+    // are powers of ten, so every tick is one (1, 10, 100 ms) and reads as a round number.
     QAbstractAxis* x = nullptr;
     if (xMin > 0) {
         auto* log = new QLogValueAxis();
         log->setBase(10);
         log->setLabelFormat(QStringLiteral("%g"));
-        log->setRange(xMin, xMax);
+        log->setMinorTickCount(-1);
+        log->setRange(std::pow(10.0, std::floor(std::log10(xMin / unit.divisor))),
+                      std::pow(10.0, std::ceil(std::log10(xMax / unit.divisor))));
         x = log;
     } else {
         auto* linear = new QValueAxis();
-        linear->setRange(std::min(0.0, xMin), xMax > 0 ? xMax : 1);
+        setNiceRange(linear, 0, xMax > 0 ? xMax / unit.divisor : 1);
         x = linear;
     }
-    x->setTitleText(tr("latency (ms)"));
+    x->setTitleText(tr("latency (%1, log scale)").arg(unit.unit));
     auto* y = new QValueAxis();
     y->setTitleText(tr("fraction of requests"));
-    y->setRange(0, 1);
+    setNiceRange(y, 0, 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (const auto& [name, values] : curves) {
-        auto* series = lineSeries(name, charts::cdf(values));
+        QList<QPointF> points = charts::cdf(values);
+        for (QPointF& p : points)
+            p.setX(p.x() / unit.divisor);
+        auto* series = lineSeries(name, points);
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
+        m_cdf->hoverPoints(series, [name, points, unit](const QPointF& at) {
+            const QPointF p = charts::nearestByX(points, at.x());
+            return tr("%1: %2% of requests within %3 ms").arg(name, exact(100 * p.y(), 1), exact(p.x() * unit.divisor));
+        });
     }
+    m_cdf->setEmptyText({});
 }
 
 void ChartsPanel::fillSplit()
 {
     const charts::TpotSplit split = charts::tpotSplit(*m_run);
+    const ScaledUnit unit = timeUnitForMilliseconds(maxY(split.waiting));
     const std::pair<QString, const QList<QPointF>*> layers[] = {{tr("compute"), &split.compute},
                                                                 {tr("KV transfer"), &split.transfer},
                                                                 {tr("coherence stall"), &split.stall},
                                                                 {tr("waiting for a device"), &split.waiting}};
     const QList<QPointF>* below = nullptr;
     for (const auto& [name, upper] : layers) {
-        QLineSeries* top = lineSeries(name, *upper);
-        QLineSeries* bottom = below ? lineSeries(QString(), *below) : nullptr;
+        QLineSeries* top = lineSeries(name, scaledY(*upper, unit.divisor));
+        QLineSeries* bottom = below ? lineSeries(QString(), scaledY(*below, unit.divisor)) : nullptr;
         auto* area = new QAreaSeries(top, bottom);
         // QAreaSeries does not own its edges; parenting them to it does.
         top->setParent(area);
@@ -200,63 +269,99 @@ void ChartsPanel::fillSplit()
             bottom->setParent(area);
         area->setName(name);
         m_split->addData(area);
+        // The layer's own share at the request nearest the mouse: its upper edge less the one below it.
+        m_split->hoverArea(area, [name, upper = *upper, below = below ? *below : QList<QPointF>()](const QPointF& at) {
+            const QPointF top = charts::nearestByX(upper, at.x());
+            const double base = below.isEmpty() ? 0.0 : charts::nearestByX(below, top.x()).y();
+            return tr("%1: %2 ms per token (request finishing at %3 s)")
+                .arg(name, exact(top.y() - base, 4), exact(top.x()));
+        });
         below = upper;
     }
-    m_split->setRanges(endSeconds(*m_run), maxY(split.waiting));
+    m_split->setYTitle(tr("%1 per output token").arg(unit.unit));
+    m_split->setRanges(endSeconds(*m_run), maxY(split.waiting) / unit.divisor);
+    m_split->setEmptyText(split.compute.isEmpty() ? tr("No request produced more than one token.") : QString());
 }
 
 void ChartsPanel::fillKinds()
 {
-    // One bar set per role, zero outside its kinds: each bar gets its role's colour and the legend names roles.
-    const auto& kinds = m_run->summary.messagesByKind;
+    // Horizontal bars, busiest on top, so every kind's name reads in full on the left. One bar set per role,
+    // zero outside its kinds: each bar gets its role's colour and the legend names roles.
+    std::vector<core::MessageKindStats> kinds;
+    for (const auto& kind : m_run->summary.messagesByKind)
+        if (kind.count > 0)
+            kinds.push_back(kind);
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.count < b.count; });
+    QChart* chart = m_kinds->chart();
+    if (kinds.empty()) {
+        m_kinds->setEmptyText(tr("This run sent no messages."));
+        return;
+    }
+    double most = 0;
+    for (const auto& kind : kinds)
+        most = std::max(most, static_cast<double>(kind.count));
+    const ScaledUnit unit = countUnit(most);
+
     QStringList categories;
     std::array<QBarSet*, kMessageRoleCount> sets{};
-    auto* series = new QStackedBarSeries();
+    auto* series = new QHorizontalStackedBarSeries();
     for (MessageRole role : allMessageRoles()) {
         auto* set = new QBarSet(messageRoleLabel(role));
         set->setColor(messageRoleColor(role));
         sets[static_cast<std::size_t>(role)] = set;
     }
-    double most = 0;
     for (const auto& kind : kinds) {
         categories << toQString(kind.name);
         const auto role = messageRoleFromName(kind.role);
         for (int r = 0; r < kMessageRoleCount; ++r)
             sets[static_cast<std::size_t>(r)]->append(
-                static_cast<MessageRole>(r) == role ? static_cast<double>(kind.count) : 0.0);
-        most = std::max(most, static_cast<double>(kind.count));
+                static_cast<MessageRole>(r) == role ? static_cast<double>(kind.count) / unit.divisor : 0.0);
     }
     for (QBarSet* set : sets) {
-        if (set->sum() > 0)
+        if (set->sum() > 0) {
             series->append(set);
-        else
+            m_kinds->hoverBars(set, [kinds](int index) {
+                const auto& k = kinds[static_cast<std::size_t>(index)];
+                return tr("%1 (%2): %3 messages, %4 bytes")
+                    .arg(toQString(k.name), toQString(k.role), QLocale().toString(static_cast<qulonglong>(k.count)),
+                         QLocale().toString(k.bytes, 'f', 0));
+            });
+        } else {
             delete set;
+        }
     }
-    QChart* chart = m_kinds->chart();
     chart->addSeries(series);
-    auto* x = new QBarCategoryAxis();
-    x->append(categories);
-    auto* y = new QValueAxis();
-    y->setTitleText(tr("messages"));
-    y->setRange(0, most > 0 ? most * 1.05 : 1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    auto* names = new QBarCategoryAxis();
+    names->append(categories);
+    auto* counts = new QValueAxis();
+    counts->setTitleText(unit.unit.isEmpty() ? tr("messages") : tr("messages (%1)").arg(unit.unit));
+    setNiceRange(counts, 0, most / unit.divisor);
+    chart->addAxis(names, Qt::AlignLeft);
+    chart->addAxis(counts, Qt::AlignBottom);
+    series->attachAxis(names);
+    series->attachAxis(counts);
+    // Room for every kind: a bar's height stays readable.
+    m_kinds->setMinimumHeight(std::max(kChartHeight, 120 + 22 * static_cast<int>(kinds.size())));
+    m_kinds->setEmptyText({});
 }
 
 void ChartsPanel::fillLinks()
 {
     double yMax = 0;
-    for (const auto& line : charts::busiestLinks(*m_run)) {
-        m_links->addData(lineSeries(line.name, line.points));
+    const auto lines = charts::busiestLinks(*m_run);
+    for (const auto& line : lines) {
+        QLineSeries* series = lineSeries(line.name, line.points);
+        m_links->addData(series);
+        m_links->hoverPoints(series, [name = line.name, points = line.points](const QPointF& at) {
+            const QPointF p = charts::nearestByX(points, at.x());
+            return tr("%1: %2% of its bandwidth at %3 s").arg(name, exact(p.y(), 2), exact(p.x()));
+        });
         yMax = std::max(yMax, maxY(line.points));
     }
     const double buckets =
         m_run->linkSeries.empty() ? 0 : static_cast<double>(m_run->linkSeries.front().bytesPerBucket.size());
     m_links->setRanges(std::max(endSeconds(*m_run), buckets * core::toSeconds(m_run->linkInterval)), yMax);
+    m_links->setEmptyText(lines.empty() ? tr("No link carried traffic in this run.") : QString());
 }
 
 } // namespace coh::ui

@@ -1,16 +1,19 @@
 #pragma once
 // The run's charts: TTFT and TPOT over time, latency CDFs, the TPOT split, messages by kind and the busiest
-// links' utilisation. Time charts show the replay's time as a cursor and report clicks as times.
+// links' utilisation. Time charts show the replay's time as a cursor and report clicks as times. Every chart has
+// round ticks, axis titles with units, a tooltip with the exact value under the mouse, and a message when there
+// is nothing to draw.
 #include "core/engine/run_result.h"
 
 #include <QWidget>
 
 #include <memory>
 
-class QChartView;
+class QGridLayout;
 
 namespace coh::ui {
 
+class ChartView;
 class TimeChartView;
 
 class ChartsPanel : public QWidget {
@@ -25,8 +28,10 @@ class ChartsPanel : public QWidget {
     TimeChartView* tpotChart() const { return m_tpot; }
     TimeChartView* splitChart() const { return m_split; }
     TimeChartView* linkChart() const { return m_links; }
-    QChartView* cdfChart() const { return m_cdf; }
-    QChartView* kindChart() const { return m_kinds; }
+    ChartView* cdfChart() const { return m_cdf; }
+    ChartView* kindChart() const { return m_kinds; }
+    // Two charts a row when there is room for them to read, else one.
+    int columns() const { return m_columns; }
 
   public slots:
     void setCursorTime(qint64 ns);
@@ -34,7 +39,12 @@ class ChartsPanel : public QWidget {
   signals:
     void timeClicked(qint64 ns);
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    void layoutCharts(int columns);
+    void showEmpty(const QString& why);
     void fillLatencyOverTime();
     void fillCdf();
     void fillSplit();
@@ -42,12 +52,14 @@ class ChartsPanel : public QWidget {
     void fillLinks();
 
     std::shared_ptr<const core::RunResult> m_run;
+    QGridLayout* m_grid = nullptr;
+    int m_columns = 0;
     TimeChartView* m_ttft = nullptr;
     TimeChartView* m_tpot = nullptr;
     TimeChartView* m_split = nullptr;
     TimeChartView* m_links = nullptr;
-    QChartView* m_cdf = nullptr;
-    QChartView* m_kinds = nullptr;
+    ChartView* m_cdf = nullptr;
+    ChartView* m_kinds = nullptr;
     qint64 m_cursorTime = 0;
 };
 

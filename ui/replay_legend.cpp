@@ -1,5 +1,6 @@
 #include "ui/replay_legend.h"
 
+#include "core/engine/traffic_counts.h"
 #include "ui/message_roles.h"
 
 #include <QHBoxLayout>
@@ -29,9 +30,14 @@ ReplayLegend::ReplayLegend(QWidget* parent)
 
 void ReplayLegend::setSummary(const core::RunSummary& summary)
 {
+    // The counts are core's (traffic_counts.h), the same the CLI, History and Compare show.
+    const core::TrafficCounts traffic = core::trafficCounts(summary);
     std::array<std::uint64_t, kMessageRoleCount> counts{};
-    for (const auto& kind : summary.messagesByKind)
-        counts[static_cast<std::size_t>(messageRoleFromName(kind.role))] += kind.count;
+    for (int r = 0; r < core::coherence::kMessageRoles; ++r) {
+        const auto role = static_cast<core::coherence::MessageRole>(r);
+        counts[static_cast<std::size_t>(messageRoleFromName(core::coherence::messageRoleName(role)))] +=
+            traffic.messagesOf(role);
+    }
     for (int r = 0; r < kMessageRoleCount; ++r) {
         QLabel* label = m_labels[r];
         const auto count = counts[static_cast<std::size_t>(r)];

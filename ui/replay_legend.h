@@ -12,7 +12,7 @@ class ReplayLegend : public QWidget {
     Q_OBJECT
   public:
     explicit ReplayLegend(QWidget* parent = nullptr);
-    // Counts come from summary.messagesByKind; roles the run never used are greyed out, not hidden.
+    // Counts come from core::trafficCounts(summary); roles the run never used are greyed out, not hidden.
     void setSummary(const core::RunSummary& summary);
     QString roleText(int role) const;
 

@@ -1,102 +1,27 @@
 #include "ui/run_compare_dialog.h"
 
+#include "core/compare/run_comparison.h"
+#include "ui/chart_view.h"
+#include "ui/compare_cdf_chart.h"
 #include "ui/qt_text.h"
+#include "ui/run_compare_model.h"
+#include "ui/theme.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QDialogButtonBox>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineSeries>
-#include <QSplitter>
-#include <QTableWidget>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
-#include <QValueAxis>
-
-#include <algorithm>
 
 namespace coh::ui {
 
 namespace {
 
-enum class Better { Lower, Higher, Neutral };
-
-struct MetricRow {
-    const char* label;
-    Better better;
-    int decimals;
-    double (*value)(const core::RunSummary&);
-};
-
-// The label is translated in the dialog's context (tr(row.label)); the macro only marks it for lupdate.
-#define COH_METRIC(text) QT_TRANSLATE_NOOP("RunCompareDialog", text)
-
-const std::vector<MetricRow>& metricRows()
-{
-    using S = core::RunSummary;
-    using enum Better;
-    static const std::vector<MetricRow> rows = {
-        {COH_METRIC("Requests"), Neutral, 0, [](const S& s) { return double(s.requests); }},
-        {COH_METRIC("Completed"), Higher, 0, [](const S& s) { return double(s.completed); }},
-        {COH_METRIC("TTFT p50 (ms)"), Lower, 3, [](const S& s) { return s.ttftMs.p50; }},
-        {COH_METRIC("TTFT p90 (ms)"), Lower, 3, [](const S& s) { return s.ttftMs.p90; }},
-        {COH_METRIC("TTFT p99 (ms)"), Lower, 3, [](const S& s) { return s.ttftMs.p99; }},
-        {COH_METRIC("TPOT p50 (ms)"), Lower, 3, [](const S& s) { return s.tpotMs.p50; }},
-        {COH_METRIC("TPOT p90 (ms)"), Lower, 3, [](const S& s) { return s.tpotMs.p90; }},
-        {COH_METRIC("TPOT p99 (ms)"), Lower, 3, [](const S& s) { return s.tpotMs.p99; }},
-        {COH_METRIC("E2E p50 (ms)"), Lower, 3, [](const S& s) { return s.e2eMs.p50; }},
-        {COH_METRIC("E2E p90 (ms)"), Lower, 3, [](const S& s) { return s.e2eMs.p90; }},
-        {COH_METRIC("E2E p99 (ms)"), Lower, 3, [](const S& s) { return s.e2eMs.p99; }},
-        {COH_METRIC("KV transfer p50 (ms)"), Lower, 3, [](const S& s) { return s.transferMs.p50; }},
-        {COH_METRIC("KV transfer p99 (ms)"), Lower, 3, [](const S& s) { return s.transferMs.p99; }},
-        {COH_METRIC("Throughput (tokens/s)"), Higher, 1, [](const S& s) { return s.throughputTokensPerSec; }},
-        {COH_METRIC("Throughput (requests/s)"), Higher, 3, [](const S& s) { return s.throughputRequestsPerSec; }},
-        {COH_METRIC("Goodput (requests/s)"), Higher, 3, [](const S& s) { return s.goodputRequestsPerSec; }},
-        {COH_METRIC("SLO attainment (%)"), Higher, 1, [](const S& s) { return 100.0 * s.sloAttainment; }},
-        {COH_METRIC("Makespan (s)"), Lower, 3, [](const S& s) { return core::toSeconds(s.makespan); }},
-        {COH_METRIC("Messages"), Lower, 0, [](const S& s) { return double(s.messages); }},
-        {COH_METRIC("Control bytes"), Lower, 0, [](const S& s) { return s.controlBytes; }},
-        {COH_METRIC("Data bytes"), Lower, 0, [](const S& s) { return s.dataBytes; }},
-        {COH_METRIC("KV transfers"), Neutral, 0, [](const S& s) { return double(s.kvTransfers); }},
-        {COH_METRIC("Invalidations"), Lower, 0, [](const S& s) { return double(s.invalidations); }},
-        {COH_METRIC("Upgrades"), Lower, 0, [](const S& s) { return double(s.upgrades); }},
-        {COH_METRIC("Write-backs"), Lower, 0, [](const S& s) { return double(s.writebacks); }},
-        {COH_METRIC("Bias flips"), Lower, 0, [](const S& s) { return double(s.biasFlips); }},
-        {COH_METRIC("Migrations"), Lower, 0, [](const S& s) { return double(s.migrations); }},
-        {COH_METRIC("TPOT transfer (ms/token)"), Lower, 4, [](const S& s) { return s.tpotTransferMs.mean; }},
-        {COH_METRIC("TPOT coherence stall (ms/token)"), Lower, 4, [](const S& s) { return s.tpotStallMs.mean; }},
-        {COH_METRIC("Stale block reads"), Lower, 0, [](const S& s) { return double(s.staleness.staleReads); }},
-        {COH_METRIC("Reads that waited (staleness bound)"), Lower, 0,
-         [](const S& s) { return double(s.staleness.readerWaits); }},
-        {COH_METRIC("Prompt tokens from the prefix pool (%)"), Higher, 1,
-         [](const S& s) {
-             const auto& p = s.prefixPool;
-             return p.promptTokens ? 100.0 * static_cast<double>(p.hitTokens) / static_cast<double>(p.promptTokens)
-                                   : 0.0;
-         }},
-    };
-    return rows;
-}
-
-#undef COH_METRIC
-
-// At most this many points per CDF series: enough to look smooth, few enough to draw at once.
-constexpr std::size_t kMaxCdfPoints = 400;
-
-QList<QPointF> cdfPoints(std::vector<double> values)
-{
-    QList<QPointF> points;
-    if (values.empty())
-        return points;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    const std::size_t step = std::max<std::size_t>(1, n / kMaxCdfPoints);
-    for (std::size_t i = 0; i < n; i += step)
-        points.append(QPointF(values[i], double(i + 1) / double(n)));
-    if (points.last().y() < 1.0)
-        points.append(QPointF(values.back(), 1.0));
-    return points;
-}
+// Narrower than this, two CDFs side by side squeeze their axes until the labels are cut.
+constexpr int kSideBySideWidth = 900;
 
 } // namespace
 
@@ -154,114 +79,114 @@ RunCompareDialog::RunCompareDialog(std::vector<Run> runs, QWidget* parent)
 void RunCompareDialog::build()
 {
     setWindowTitle(tr("Compare runs"));
-    resize(1000, 720);
+    resize(1000, 760);
+    std::vector<core::ComparedRun> compared;
+    for (const Run& run : m_runs)
+        compared.push_back({run.info, &run.result.summary, &run.result.requests});
+    m_model = new RunCompareModel(core::compareRuns(compared), this);
+
     auto* layout = new QVBoxLayout(this);
     m_errorLabel = new QLabel(m_error, this);
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    setTone(m_errorLabel, Tone::Error);
     m_errorLabel->setVisible(!m_error.isEmpty());
     layout->addWidget(m_errorLabel);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    m_table = new QTableWidget(splitter);
+    // The answer first: which run is better here and why, in sentences computed from the numbers.
+    QStringList sentences;
+    for (const std::string& s : m_model->comparison().summary)
+        sentences << toQString(s);
+    m_summary = new QLabel(sentences.join(QLatin1Char('\n')), this);
+    m_summary->setObjectName(QStringLiteral("compareSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setVisible(!sentences.isEmpty());
+    QFont larger = m_summary->font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.1);
+    m_summary->setFont(larger);
+    layout->addWidget(m_summary);
+
+    m_threshold = new QLabel(this);
+    m_threshold->setWordWrap(true);
+    setTone(m_threshold, Tone::Muted);
+    if (m_model->runCount() > 1)
+        m_threshold->setText(
+            tr("Δ: each run against %1. \"About the same\": latencies and rates within 1% or within the "
+               "percentile's own 95% confidence interval; counts and bytes only when equal. Tinted: better (green) "
+               "or worse (amber).")
+                .arg(toQString(m_model->comparison().titles[0])));
+    m_threshold->setVisible(!m_threshold->text().isEmpty());
+    layout->addWidget(m_threshold);
+
+    // The table and the distributions each get the whole height: at 680x440 they would not read one above the
+    // other.
+    m_tabs = new QTabWidget(this);
+    m_table = new QTableView(m_tabs);
+    m_table->setModel(m_model);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    fillTable();
-    auto* charts = new QSplitter(Qt::Horizontal, splitter);
-    m_ttftChart = makeCdfChart(tr("TTFT CDF"), false);
-    m_tpotChart = makeCdfChart(tr("TPOT CDF"), true);
-    charts->addWidget(m_ttftChart);
-    charts->addWidget(m_tpotChart);
-    splitter->addWidget(m_table);
-    splitter->addWidget(charts);
-    splitter->setSizes({420, 320});
-    layout->addWidget(splitter, 1);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        if (m_model->isGroupRow(r))
+            m_table->setSpan(r, 0, 1, m_model->columnCount());
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tabs->addTab(m_table, tr("Metrics"));
+    buildCharts();
+    layout->addWidget(m_tabs, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 }
 
-void RunCompareDialog::fillTable()
+void RunCompareDialog::buildCharts()
 {
-    const auto& rows = metricRows();
-    const int columns = static_cast<int>(m_runs.size());
-    m_table->setRowCount(static_cast<int>(rows.size()) + 1);
-    m_table->setColumnCount(columns);
-    QStringList headers;
-    for (const Run& run : m_runs)
-        headers << tr("#%1 %2").arg(run.info.id).arg(toQString(run.info.name));
-    m_table->setHorizontalHeaderLabels(headers);
-
-    QStringList rowLabels{tr("Protocol")};
-    for (int c = 0; c < columns; ++c)
-        m_table->setItem(0, c, new QTableWidgetItem(toQString(m_runs[std::size_t(c)].result.summary.protocol)));
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const MetricRow& row = rows[r];
-        rowLabels << tr(row.label);
-        std::vector<double> values;
-        for (const Run& run : m_runs)
-            values.push_back(row.value(run.result.summary));
-        const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-        const bool differ = !values.empty() && *lo != *hi;
-        for (int c = 0; c < columns; ++c) {
-            const double v = values[std::size_t(c)];
-            auto* item = new QTableWidgetItem(QLocale().toString(v, 'f', row.decimals));
-            item->setData(Qt::UserRole, v);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            // Only highlight when the runs differ: a tie has no winner worth pointing at.
-            const bool best =
-                differ && ((row.better == Better::Lower && v == *lo) || (row.better == Better::Higher && v == *hi));
-            if (best) {
-                QFont font = item->font();
-                font.setBold(true);
-                item->setFont(font);
-                item->setBackground(QColor(46, 204, 113, 90));
-                item->setToolTip(tr("best of the compared runs"));
-            }
-            item->setData(Qt::UserRole + 1, best);
-            m_table->setItem(static_cast<int>(r) + 1, c, item);
+    QStringList names;
+    for (const std::string& title : m_model->comparison().titles)
+        names << toQString(title);
+    std::vector<std::vector<double>> ttft, tpot;
+    for (const Run& run : m_runs) {
+        auto& t = ttft.emplace_back();
+        auto& p = tpot.emplace_back();
+        for (const core::RequestMetrics& r : run.result.requests) {
+            t.push_back(core::toMilliseconds(r.ttft()));
+            if (r.tpot() >= 0)
+                p.push_back(core::toMilliseconds(r.tpot()));
         }
     }
-    m_table->setVerticalHeaderLabels(rowLabels);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Side by side where they are wide enough to read, one above the other (scrolling) where not.
+    auto* scroll = new QScrollArea(m_tabs);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* content = new QWidget(scroll);
+    m_chartGrid = new QGridLayout(content);
+    m_chartGrid->setContentsMargins(0, 0, 0, 0);
+    m_ttftChart = makeCompareCdfChart(tr("TTFT CDF"), tr("TTFT"), names, ttft, content);
+    m_tpotChart = makeCompareCdfChart(tr("TPOT CDF"), tr("TPOT"), names, tpot, content);
+    for (ChartView* view : {m_ttftChart, m_tpotChart})
+        view->setMinimumHeight(280);
+    scroll->setWidget(content);
+    m_tabs->addTab(scroll, tr("Latency distributions"));
+    layoutCharts();
 }
 
-QChartView* RunCompareDialog::makeCdfChart(const QString& title, bool tpot)
+void RunCompareDialog::layoutCharts()
 {
-    auto* chart = new QChart();
-    chart->setTitle(title);
-    auto* x = new QValueAxis(chart);
-    x->setTitleText(tr("ms"));
-    auto* y = new QValueAxis(chart);
-    y->setRange(0.0, 1.0);
-    y->setTitleText(tr("fraction of requests"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    double maxX = 0;
-    for (const Run& run : m_runs) {
-        std::vector<double> values;
-        values.reserve(run.result.requests.size());
-        for (const core::RequestMetrics& r : run.result.requests) {
-            const core::SimTime t = tpot ? r.tpot() : r.ttft();
-            if (r.finish > 0 && t >= 0)
-                values.push_back(double(t) * 1e-6);
-        }
-        auto* series = new QLineSeries(chart);
-        series->setName(tr("#%1 %2").arg(run.info.id).arg(toQString(run.info.name)));
-        const QList<QPointF> points = cdfPoints(std::move(values));
-        if (!points.isEmpty())
-            maxX = std::max(maxX, points.last().x());
-        series->replace(points);
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
-    x->setRange(0.0, maxX > 0 ? maxX : 1.0);
-    auto* view = new QChartView(chart, this);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
-    return view;
+    const bool sideBySide = width() >= kSideBySideWidth;
+    m_chartGrid->removeWidget(m_ttftChart);
+    m_chartGrid->removeWidget(m_tpotChart);
+    m_chartGrid->addWidget(m_ttftChart, 0, 0);
+    m_chartGrid->addWidget(m_tpotChart, sideBySide ? 0 : 1, sideBySide ? 1 : 0);
+}
+
+void RunCompareDialog::resizeEvent(QResizeEvent* event)
+{
+    QDialog::resizeEvent(event);
+    layoutCharts();
 }
 
 } // namespace coh::ui

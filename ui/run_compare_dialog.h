@@ -1,6 +1,7 @@
 #pragma once
-// Two or more stored runs side by side: summary metrics in a table (best value per row highlighted) and the
-// TTFT and TPOT distributions as overlaid CDFs, one series per run.
+// Two or more stored runs side by side: a plain-language summary computed from the numbers, the metrics in
+// groups with each run's difference from the first (core/compare), and overlaid TTFT and TPOT CDFs.
+// Columns are titled by what differs between the runs (protocol, seed, ...).
 
 #include "core/engine/run_result.h"
 #include "core/store/run_store.h"
@@ -11,11 +12,15 @@
 
 #include <vector>
 
+class QGridLayout;
 class QLabel;
-class QTableWidget;
-class QChartView;
+class QTabWidget;
+class QTableView;
 
 namespace coh::ui {
+
+class ChartView;
+class RunCompareModel;
 
 class RunCompareDialog : public QDialog {
     Q_OBJECT
@@ -38,22 +43,35 @@ class RunCompareDialog : public QDialog {
     RunCompareDialog(const QString& databasePath, const QList<qint64>& runIds, QWidget* parent = nullptr);
     RunCompareDialog(std::vector<Run> runs, QWidget* parent = nullptr);
 
-    QTableWidget* metricsTable() const { return m_table; }
-    QChartView* ttftChart() const { return m_ttftChart; }
-    QChartView* tpotChart() const { return m_tpotChart; }
+    RunCompareModel* model() const { return m_model; }
+    QTableView* metricsTable() const { return m_table; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QLabel* thresholdLabel() const { return m_threshold; }
+    ChartView* ttftChart() const { return m_ttftChart; }
+    ChartView* tpotChart() const { return m_tpotChart; }
     QString errorText() const { return m_error; }
+
+    QTabWidget* tabs() const { return m_tabs; }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void build();
-    void fillTable();
-    QChartView* makeCdfChart(const QString& title, bool tpot);
+    void buildCharts();
+    void layoutCharts();
 
     std::vector<Run> m_runs;
     QString m_error;
+    RunCompareModel* m_model = nullptr;
     QLabel* m_errorLabel = nullptr;
-    QTableWidget* m_table = nullptr;
-    QChartView* m_ttftChart = nullptr;
-    QChartView* m_tpotChart = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_threshold = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QTableView* m_table = nullptr;
+    QGridLayout* m_chartGrid = nullptr;
+    ChartView* m_ttftChart = nullptr;
+    ChartView* m_tpotChart = nullptr;
 };
 
 } // namespace coh::ui

@@ -3,6 +3,7 @@
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/default_paths.h"
+#include "core/store/run_and_store.h"
 #include "core/store/run_store.h"
 #include "core/workload/workload_builder.h"
 #include "ui/qt_text.h"
@@ -121,43 +122,36 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
             }
             // One connection per thread (RunStore's rule): this one lives and dies on the worker.
             store = std::make_unique<core::RunStore>(dbPath);
-            outcome->runId = store->beginRun(scenario->name, scenario->json, scenario->seed);
         } catch (const std::exception& e) {
             outcome->error = toQString(e.what());
             return outcome;
         }
-        const qint64 id = outcome->runId;
-        QMetaObject::invokeMethod(
-            this,
-            [self, id] {
-                if (self)
-                    emit self->started(id);
-            },
-            Qt::QueuedConnection);
 
         SignalProgress listener(this);
         core::RunOptions options;
         options.cancel = &m_cancel;
         options.progress = &listener;
+        core::StoredRunHooks hooks;
+        hooks.begun = [this, self, outcome](std::int64_t id) {
+            outcome->runId = id;
+            QMetaObject::invokeMethod(
+                this,
+                [self, id] {
+                    if (self)
+                        emit self->started(id);
+                },
+                Qt::QueuedConnection);
+        };
+        hooks.cancelReason = "cancelled by the user (Run > Cancel)";
         try {
-            auto result = std::make_shared<core::RunResult>(core::runScenario(*scenario, workload, options));
-            store->completeRun(id, *result);
+            // Stored exactly as `cohsim run` stores it: the same name, row life and result.
+            outcome->result = std::make_shared<core::RunResult>(
+                core::runAndStore(*store, *scenario, workload, options, core::defaultRunName(*scenario), hooks));
             outcome->kind = Outcome::Kind::Completed;
-            outcome->result = std::move(result);
         } catch (const core::RunCancelled&) {
             outcome->kind = Outcome::Kind::Cancelled;
-            try {
-                store->failRun(id, core::RunStatus::Cancelled, "cancelled by the user (Run > Cancel)");
-            } catch (const std::exception& e) {
-                outcome->error = toQString(e.what());
-            }
         } catch (const std::exception& e) {
             outcome->error = toQString(e.what());
-            try {
-                store->failRun(id, core::RunStatus::Failed, e.what());
-            } catch (const std::exception&) {
-                // The run stays Running and is marked Interrupted on the next open; the first error is the news.
-            }
         }
         return outcome;
     };

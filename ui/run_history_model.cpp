@@ -83,8 +83,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Status && !run->error.empty())
         return toQString(run->error);
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Name || index.column() == Scenario || index.column() == Status ||
-                       index.column() == Created
+        return index.column() < Seed || index.column() == Status || index.column() == Created
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     // EditRole keeps numbers whole so the proxy sorts them numerically; DisplayRole rounds the milliseconds.
@@ -98,6 +97,10 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
             return QLocale().toString(data(index, Qt::EditRole).toDouble(), 'f', 2);
         case Throughput:
             return QLocale().toString(run->throughputTokensPerSec, 'f', 1);
+        case Messages:
+            return QLocale().toString(static_cast<qulonglong>(run->messages));
+        case Flows:
+            return QLocale().toString(static_cast<qulonglong>(run->flows));
         default:
             break;
         }
@@ -112,6 +115,16 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
         return toQString(run->name);
     case Scenario:
         return toQString(run->scenarioName);
+    case DecodeProtocol:
+        return toQString(run->decodeProtocol);
+    case PrefillProtocol:
+        return toQString(run->prefillProtocol);
+    case TierProtocols:
+        return toQString(run->tierProtocols);
+    case Backend:
+        return toQString(run->backend);
+    case Seed:
+        return QVariant::fromValue<qulonglong>(run->seed);
     case Status:
         return toQString(core::toString(run->status));
     case Created: {
@@ -132,7 +145,9 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
     case Throughput:
         return s ? QVariant(run->throughputTokensPerSec) : QVariant();
     case Messages:
-        return s ? QVariant::fromValue<qulonglong>(run->messagesTotal) : QVariant();
+        return s ? QVariant::fromValue<qulonglong>(run->messages) : QVariant();
+    case Flows:
+        return s ? QVariant::fromValue<qulonglong>(run->flows) : QVariant();
     case ColumnCount:
         break;
     }
@@ -141,6 +156,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
 
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole)
+        return headerToolTip(section);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (static_cast<Column>(section)) {
@@ -150,6 +167,16 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Name");
     case Scenario:
         return tr("Scenario");
+    case DecodeProtocol:
+        return tr("Decode protocol");
+    case PrefillProtocol:
+        return tr("Prefill protocol");
+    case TierProtocols:
+        return tr("Tier protocols");
+    case Backend:
+        return tr("Backend");
+    case Seed:
+        return tr("Seed");
     case Status:
         return tr("Status");
     case Created:
@@ -168,10 +195,33 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Throughput (tok/s)");
     case Messages:
         return tr("Messages");
+    case Flows:
+        return tr("Flows");
     case ColumnCount:
         break;
     }
     return {};
+}
+
+QString RunHistoryModel::headerToolTip(int section)
+{
+    switch (section) {
+    case DecodeProtocol:
+        return tr("The protocol of each sequence's KV blocks from prefill's write through the last decode step "
+                  "(\"direct\": the plain prefill → decode copy)");
+    case PrefillProtocol:
+        return tr("The protocol of the blocks prefill instances share (the prefix pool's)");
+    case TierProtocols:
+        return tr("The protocol of the KV kept in each memory tier that names one");
+    case Backend:
+        return tr("What executed the run (\"simulated\": the discrete-event simulator)");
+    case Messages:
+        return tr("Protocol messages, one per KV block (the sum of the Replay legend)");
+    case Flows:
+        return tr("Network transfers that crossed a link: one flow carries a message for a group of blocks");
+    default:
+        return {};
+    }
 }
 
 Qt::ItemFlags RunHistoryModel::flags(const QModelIndex& index) const

@@ -1,5 +1,7 @@
 #pragma once
-// The stored runs as a table (RunStore::listRuns, newest first). The name column is editable (renameRun).
+// The stored runs as a table (RunStore::listRuns, newest first): what ran (scenario, the protocol of each phase
+// and tier, backend, seed) and what it measured, in the traffic words of core/engine/traffic_counts.h. The name
+// column is editable (renameRun).
 // A database that cannot be opened or read leaves the model empty and errorText() holds core's message.
 
 #include "core/store/run_store.h"
@@ -18,6 +20,11 @@ class RunHistoryModel : public QAbstractTableModel {
         Id,
         Name,
         Scenario,
+        DecodeProtocol,
+        PrefillProtocol,
+        TierProtocols,
+        Backend,
+        Seed,
         Status,
         Created,
         Requests,
@@ -27,6 +34,7 @@ class RunHistoryModel : public QAbstractTableModel {
         TpotP99,
         Throughput,
         Messages,
+        Flows,
         ColumnCount
     };
     static constexpr int RunIdRole = Qt::UserRole + 1;
@@ -57,6 +65,7 @@ class RunHistoryModel : public QAbstractTableModel {
     void errorChanged(const QString& error); // empty when the database reads fine again
 
   private:
+    static QString headerToolTip(int section);
     void setError(const QString& error);
 
     QString m_path;

@@ -6,6 +6,7 @@
 #include "ui/qt_text.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_history_model.h"
+#include "ui/theme.h"
 
 #include <QAbstractItemDelegate>
 #include <QApplication>
@@ -45,7 +46,7 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent)
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    setTone(m_error, Tone::Error);
     m_error->hide();
     connect(m_model, &RunHistoryModel::errorChanged, this, &RunHistoryWidget::showError);
 

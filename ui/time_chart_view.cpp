@@ -1,5 +1,7 @@
 #include "ui/time_chart_view.h"
 
+#include "ui/theme.h"
+
 #include <QAreaSeries>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -11,34 +13,41 @@
 namespace coh::ui {
 
 TimeChartView::TimeChartView(const QString& title, const QString& yTitle, QWidget* parent)
-    : QChartView(parent)
+    : ChartView(title, parent)
 {
-    auto* chart = new QChart();
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    setChart(chart); // the view owns it
-    setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(240);
-
+    QChart* chart = this->chart();
     m_axisX = new QValueAxis(chart);
     m_axisX->setTitleText(tr("simulated time (s)"));
-    m_axisX->setLabelFormat(QStringLiteral("%.3g"));
     m_axisY = new QValueAxis(chart);
     m_axisY->setTitleText(yTitle);
-    m_axisY->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
 
     m_cursor = new QLineSeries(chart);
     m_cursor->setName(tr("replay time"));
-    QPen pen(QColor(0x60, 0x60, 0x60), 1.5, Qt::DashLine);
-    m_cursor->setPen(pen);
     chart->addSeries(m_cursor);
     m_cursor->attachAxis(m_axisX);
     m_cursor->attachAxis(m_axisY);
-    for (QLegendMarker* marker : chart->legend()->markers(m_cursor))
-        marker->setVisible(false);
-    placeCursor();
+    // The cursor is not data: no legend entry, also after an empty state showed the series again.
+    const auto hideMarker = [this] {
+        for (QLegendMarker* marker : this->chart()->legend()->markers(m_cursor))
+            marker->setVisible(false);
+    };
+    hideMarker();
+    connect(m_cursor, &QAbstractSeries::visibleChanged, this, hideMarker);
+    colorCursor();
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, &TimeChartView::colorCursor);
+    setRanges(0, 0);
+    restyle();
+}
+
+void TimeChartView::colorCursor()
+{
+    // The palette's text, half-way to the background: visible on light and dark, quieter than the data.
+    QColor color = palette().color(QPalette::Text);
+    color.setAlphaF(0.6f);
+    m_cursor->setPen(QPen(blendOver(color, palette().color(QPalette::Base)), 1.5, Qt::DashLine));
 }
 
 void TimeChartView::addData(QAbstractSeries* series)
@@ -61,10 +70,14 @@ void TimeChartView::clearData()
 
 void TimeChartView::setRanges(double xMax, double yMax)
 {
-    m_axisX->setRange(0, xMax > 0 ? xMax : 1);
-    m_axisY->setRange(0, yMax > 0 ? yMax * 1.05 : 1);
-    m_axisY->applyNiceNumbers(); // round tick labels (0, 50, 100) instead of 0, 35.3, 70.6; x stays the run
+    setNiceRange(m_axisX, 0, xMax > 0 ? xMax : 1);
+    setNiceRange(m_axisY, 0, yMax > 0 ? yMax : 1);
     placeCursor();
+}
+
+void TimeChartView::setYTitle(const QString& title)
+{
+    m_axisY->setTitleText(title);
 }
 
 void TimeChartView::setCursorTime(qint64 ns)
@@ -90,7 +103,7 @@ qint64 TimeChartView::timeAt(QPointF viewportPos) const
 
 void TimeChartView::mousePressEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::LeftButton) {
+    if (event->button() == Qt::LeftButton && !isEmptyStateShown()) {
         const qint64 t = timeAt(event->position());
         if (t >= 0) {
             emit timeClicked(t);

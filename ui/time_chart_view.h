@@ -1,7 +1,7 @@
 #pragma once
 // A chart whose x axis is simulated time (seconds): shows a vertical cursor at the replay's time and turns
 // a click in the plot area into a time, so charts and replay stay on the same moment.
-#include <QChartView>
+#include "ui/chart_view.h"
 
 class QAbstractSeries;
 class QLineSeries;
@@ -9,7 +9,7 @@ class QValueAxis;
 
 namespace coh::ui {
 
-class TimeChartView : public QChartView {
+class TimeChartView : public ChartView {
     Q_OBJECT
   public:
     TimeChartView(const QString& title, const QString& yTitle, QWidget* parent = nullptr);
@@ -22,8 +22,9 @@ class TimeChartView : public QChartView {
     void addData(QAbstractSeries* series);
     // Removes every data series, keeps the cursor.
     void clearData();
-    // x over [0, xMax] seconds, y over [0, yMax] (a little headroom so the top point is not on the frame).
+    // x over [0, xMax] seconds, y over [0, yMax], both rounded out to round ticks (nice_ticks.h).
     void setRanges(double xMax, double yMax);
+    void setYTitle(const QString& title);
 
     void setCursorTime(qint64 ns);
     qint64 cursorTime() const { return m_cursorTime; }
@@ -38,6 +39,7 @@ class TimeChartView : public QChartView {
 
   private:
     void placeCursor();
+    void colorCursor();
 
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;

@@ -4,6 +4,7 @@
 #include "app/cohsim/summary_text.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/run_and_store.h"
 #include "core/store/run_serialization.h"
 #include "core/workload/workload_builder.h"
 
@@ -100,20 +101,22 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
 
     std::unique_ptr<core::RunStore> store;
-    std::int64_t id = 0;
     if (!options.noStore) {
         core::RunStoreOptions storeOptions;
         storeOptions.stopWaiting = [] { return g_interrupts.load() >= 2; };
         store = openRunStore(global, std::move(storeOptions));
-        id = store->beginRun(options.name.empty() ? scenario.name : options.name, scenario.json, scenario.seed);
         store->setCompleteHookForTesting([](std::string_view step) {
             if (step == "summary")
                 pauseForTest("in-commit");
         });
     }
-    if (!global.quiet && !options.json)
-        fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", scenario.name, workload.requests.size(),
-                   scenario.seed, store ? fmt::format(" as run {} in {}", id, store->path()) : std::string());
+    const std::string name = options.name.empty() ? core::defaultRunName(scenario) : options.name;
+    std::int64_t id = 0;
+    const auto announce = [&](const std::string& where) {
+        if (!global.quiet && !options.json)
+            fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", name, workload.requests.size(), scenario.seed,
+                       where);
+    };
 
     g_cancel = false;
     g_interrupts = 0;
@@ -133,23 +136,27 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
 
     core::RunResult result;
     try {
-        result = core::runScenario(scenario, workload, runOptions);
+        if (store) {
+            core::StoredRunHooks hooks;
+            hooks.begun = [&](std::int64_t begun) {
+                id = begun;
+                announce(fmt::format(" as run {} in {}", id, store->path()));
+            };
+            hooks.simulated = [] {
+                // The simulation is done: from here an interrupt no longer cancels it.
+                g_committing = true;
+                pauseForTest("before-commit");
+            };
+            hooks.cancelReason = "cancelled by the user (SIGINT)";
+            result = core::runAndStore(*store, scenario, workload, runOptions, name, hooks);
+        } else {
+            announce({});
+            result = core::runScenario(scenario, workload, runOptions);
+        }
     } catch (const core::RunCancelled&) {
-        if (store)
-            store->failRun(id, core::RunStatus::Cancelled, "cancelled by the user (SIGINT)");
         fmt::print(stderr, "cancelled{}\n",
                    store ? fmt::format("; run {} is recorded as cancelled", id) : std::string());
         throw CommandExit{130};
-    } catch (const std::exception& e) {
-        if (store)
-            store->failRun(id, core::RunStatus::Failed, e.what());
-        throw;
-    }
-    // The simulation is done: from here an interrupt no longer cancels it.
-    g_committing = store != nullptr;
-    if (store) {
-        pauseForTest("before-commit");
-        store->completeRun(id, result);
     }
     const bool interrupted = g_interrupts.load() > 0;
     if (interrupted)
@@ -163,7 +170,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
                                       {"summary", core::toJson(result.summary)}};
         fmt::print("{}\n", out.dump(2));
     } else {
-        fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), scenario.name,
+        fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), name,
                    scenario.seed);
         printRunSummary(result.summary);
         printNodeBlocks(result.nodeBlocks, result.nodeIds, result.summary.makespan, result.linkInterval);
@@ -181,7 +188,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("scenario", options->scenario, "Scenario JSON file (see docs/scenario-format.md)")->required();
     run->add_option("--seed", options->seed, "Override the scenario's seed");
     run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests");
-    run->add_option("--name", options->name, "Name of the stored run (default: the scenario's name)");
+    run->add_option("--name", options->name,
+                    "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")");
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

@@ -1,6 +1,8 @@
 // Formatting shared by the cohsim commands that print runs.
 #include "app/cohsim/summary_text.h"
 
+#include "core/engine/traffic_counts.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -143,12 +145,16 @@ void printRunSummary(const core::RunSummary& s)
                number(s.throughputRequestsPerSec));
     fmt::print("  goodput         {} req/s, SLO attainment {}%\n", number(s.goodputRequestsPerSec),
                number(100 * s.sloAttainment));
-    fmt::print("  KV protocol     {}: {} block data messages across links ({}), {} network flows\n", s.protocol,
-               s.kvTransfers, scaled(s.kvBytes, "B"), s.messages);
-    fmt::print("  traffic         {} data, {} control\n", scaled(s.dataBytes, "B"), scaled(s.controlBytes, "B"));
+    // Every count below comes from core::trafficCounts, as in the desktop app (docs/engine.md#traffic).
+    const core::TrafficCounts t = core::trafficCounts(s);
+    fmt::print("  KV protocol     {}: {} block data messages across links ({})\n", s.protocol, s.kvTransfers,
+               scaled(s.kvBytes, "B"));
+    fmt::print("  traffic         {} messages ({} data, {} control) in {} network flows; {} data, {} control\n",
+               t.messages, t.dataMessages, t.controlMessages, t.flows, scaled(t.dataBytes, "B"),
+               scaled(t.controlBytes, "B"));
     if (s.protocol != "direct")
         fmt::print("  coherence       {} invalidations, {} upgrades, {} write-backs, {} bias flips, {} migrations\n",
-                   s.invalidations, s.upgrades, s.writebacks, s.biasFlips, s.migrations);
+                   t.invalidations, s.upgrades, t.writebacks, t.biasFlips, t.migrations);
     if (s.protocol != "direct")
         printStaleness(s.staleness);
     if (s.prefixPool.enabled) {

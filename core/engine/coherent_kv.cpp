@@ -36,6 +36,7 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
     , m_freshGroup{coherence::BlockSystem(protocol, 2), 1}
+    , m_kinds(protocol)
     , m_nodeBlocks(protocol, scenario.topology.nodes.size(), scenario.metrics.linkInterval)
 {
     for (const auto& nodes : m_instanceNodes)
@@ -49,9 +50,6 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
                              "use a node id from /topology/nodes");
         m_homeNode = *node;
     }
-    for (const auto& m : protocol.messages)
-        m_kinds.push_back({m.name, m.carriesData, 0, 0, coherence::messageRoleName(m.role)});
-
     const auto& table = protocol.cache;
     const auto hits = [&](ProcessorOp op, coherence::ActionKind perform) {
         std::vector<bool> hit(table.states.size(), false);
@@ -302,13 +300,7 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
         const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
-        auto& kind = m_kinds[m.type];
-        kind.count += g.blocks;
-        kind.bytes += bytes;
-        // A write-back is block data going home from a cache, whether the table calls it PutM, Update or a
-        // Data copy to the directory on a downgrade.
-        if (m.hasData && m.src != coherence::kDirNode && m.dst == coherence::kDirNode)
-            m_writebacks += g.blocks;
+        m_kinds.count(m, g.blocks, bytes);
         if (m.hasData && src != dst) {
             m_transfers += g.blocks;
             m_crossBytes += bytes;
@@ -374,7 +366,7 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
         m_delivery = Delivery{request, m.hasData && m.dst == kDecodeCache, flow.start, flow.delivered};
         if (flow.bytes > 0) {
             MessageRecord record = recordOf(flow, m_network.routing());
-            record.kind = m.type;
+            record.kind = m_kinds.kindOf(m);
             record.request = request;
             record.blockCount = g.blocks;
             m_recorder.add(record);
@@ -415,9 +407,8 @@ KvStats CoherentKv::stats() const
     s.transfers = m_transfers;
     s.bytes = m_crossBytes;
     s.protocol = m_protocol.name;
-    s.kinds = m_kinds;
+    s.kinds = m_kinds.kinds();
     s.upgrades = m_upgrades;
-    s.writebacks = m_writebacks;
     s.staleness = m_staleness;
     s.staleAgesUs = m_staleAgesUs;
     return s;

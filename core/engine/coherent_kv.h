@@ -13,6 +13,7 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
 #include "core/engine/message_arrivals.h"
+#include "core/engine/message_kinds.h"
 #include "core/engine/node_block_states.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
@@ -121,15 +122,14 @@ class CoherentKv final : public KvMemory, public FlowSink {
     std::uint32_t m_blockTokens;
     double m_blockBytes;
     std::vector<Sequence> m_sequences;
-    Group m_freshGroup;                    // a block nobody has touched: copied, never constructed, per new block
-    std::vector<MessageKindStats> m_kinds; // one per protocol message type
+    Group m_freshGroup; // a block nobody has touched: copied, never constructed, per new block
+    ProtocolKinds m_kinds;
     // States where a load / store is a hit: it fires, sends nothing and stays put. Decode steps are almost
     // all hits, so they skip the interpreter.
     std::vector<bool> m_loadHit, m_storeHit;
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
     std::uint64_t m_transfers = 0;
     std::uint64_t m_upgrades = 0;
-    std::uint64_t m_writebacks = 0;
     double m_crossBytes = 0;
 
     Delivery m_delivery;

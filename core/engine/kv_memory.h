@@ -27,7 +27,6 @@ struct KvStats {
     std::string protocol;
     std::vector<MessageKindStats> kinds; // MessageRecord::kind indexes this
     std::uint64_t upgrades = 0;          // stores that had to upgrade a readable copy
-    std::uint64_t writebacks = 0;        // block data a cache sent to the home, whatever the message
     StalenessSummary staleness;          // decode's reads (counts only: the engine builds the age distribution)
     std::vector<double> staleAgesUs;     // one per stale read event
 };

@@ -2,6 +2,7 @@
 // What one run produced, as plain values: the run store, the CLI, reports and the GUI all read this.
 #include "core/sim/time.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -105,16 +106,15 @@ struct RunSummary {
     double throughputRequestsPerSec = 0;
     double goodputRequestsPerSec = 0; // requests meeting both SLOs per second
     double sloAttainment = 0;         // fraction of requests meeting both SLOs
-    std::uint64_t kvTransfers = 0;
-    double kvBytes = 0;
-    std::uint64_t messages = 0;
-    std::string protocol = "direct";              // the KV protocol of the decode path
-    std::vector<MessageKindStats> messagesByKind; // MessageRecord::kind indexes this
-    double controlBytes = 0, dataBytes = 0;
+    std::uint64_t kvTransfers = 0;    // data messages of the decode path that crossed links
+    double kvBytes = 0;               // and their bytes
+    std::string protocol = "direct";  // the KV protocol of the decode path
+    // What was sent, per message kind (MessageRecord::kind indexes this). Messages, data and control bytes,
+    // write-backs, invalidations, ... are all read from here through trafficCounts() (traffic_counts.h).
+    std::vector<MessageKindStats> messagesByKind;
+    std::uint64_t flows = 0;      // network flows that crossed a link (what the event record samples)
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
-    // Coherence actions, per block: invalidation, bias-flip and migration messages (by role), write-backs (block
-    // data a cache sent to the home, whatever the message), and stores that upgraded a readable copy.
-    std::uint64_t invalidations = 0, upgrades = 0, writebacks = 0, biasFlips = 0, migrations = 0;
+    std::uint64_t upgrades = 0;   // stores that had to upgrade a readable copy (not a message)
     StalenessSummary staleness;
     PrefixPoolSummary prefixPool;
     std::uint64_t eventsExecuted = 0;
@@ -162,6 +162,9 @@ struct RunResult {
     std::uint64_t seed = 0;
     std::vector<std::string> nodeIds;
     std::vector<std::string> linkIds;
+    // Per link (parallel to linkIds): the node indices of its ends a and b, so a direction reads "gpu0→nvswitch".
+    // Empty when unknown (a stored run whose scenario no longer names them).
+    std::vector<std::array<std::uint32_t, 2>> linkEnds;
     std::vector<std::string> instanceIds;
     RunSummary summary;
     std::vector<RequestMetrics> requests;

@@ -33,10 +33,8 @@ PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& n
     , m_firstKind(firstKind)
     , m_listener(listener)
     , m_protocolBlocks(protocol, static_cast<int>(m_cacheNodes.size()))
+    , m_kinds(protocol, "pool ") // named apart from the KV path's messages, which may run the same protocol
 {
-    // Named apart from the KV path's messages, which may run the same protocol.
-    for (const auto& m : protocol.messages)
-        m_kinds.push_back({"pool " + m.name, m.carriesData, 0, 0, coherence::messageRoleName(m.role)});
 }
 
 bool PoolCoherence::owns(std::uint64_t cookie)
@@ -132,8 +130,7 @@ void PoolCoherence::afterStep(std::uint32_t slot, const coherence::CheckedStep& 
         const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
         const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
         const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
-        m_kinds[m.type].count += 1;
-        m_kinds[m.type].bytes += bytes;
+        m_kinds.count(m, 1, bytes);
         const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
     }
@@ -214,7 +211,7 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
     const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     if (const int i = b.arrivals.arrive(shape, tag); i >= 0 && flow.bytes > 0) {
         MessageRecord record = recordOf(flow, m_network.routing());
-        record.kind = static_cast<std::uint8_t>(m_firstKind + shape.message(i).type);
+        record.kind = static_cast<std::uint8_t>(m_firstKind + m_kinds.kindOf(shape.message(i)));
         record.blockCount = 1;
         m_recorder.add(record);
     }

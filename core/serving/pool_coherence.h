@@ -7,6 +7,7 @@
 #include "core/coherence/block_set.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/message_arrivals.h"
+#include "core/engine/message_kinds.h"
 #include "core/engine/run_result.h"
 #include "core/net/flow_network.h"
 
@@ -45,7 +46,7 @@ class PoolCoherence {
     // Throws when a load or store still waits on the protocol once the event queue is empty (a deadlock).
     void checkFinished() const;
 
-    const std::vector<MessageKindStats>& kinds() const { return m_kinds; }
+    const std::vector<MessageKindStats>& kinds() const { return m_kinds.kinds(); }
 
   private:
     enum class Job : std::uint8_t { Load, Store };
@@ -87,7 +88,7 @@ class PoolCoherence {
     std::deque<Block> m_blocks; // a deque: blocks never move, and a job queue is costly to move
     coherence::BlockSet m_protocolBlocks;
     std::unordered_map<std::uint32_t, std::uint32_t> m_slots; // hash -> index into m_blocks
-    std::vector<MessageKindStats> m_kinds;
+    ProtocolKinds m_kinds;
 };
 
 } // namespace coh::core

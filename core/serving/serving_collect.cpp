@@ -15,8 +15,11 @@ RunResult ServingEngine::collect()
     result.seed = m_scenario.seed;
     for (const auto& node : m_scenario.topology.nodes)
         result.nodeIds.push_back(node.id);
-    for (const auto& link : m_scenario.topology.links)
+    for (const auto& link : m_scenario.topology.links) {
         result.linkIds.push_back(link.id);
+        const auto a = m_scenario.topology.nodeIndex(link.a), b = m_scenario.topology.nodeIndex(link.b);
+        result.linkEnds.push_back({a.value_or(0), b.value_or(0)});
+    }
     for (const auto& inst : m_instances)
         result.instanceIds.push_back(inst.id);
 
@@ -35,29 +38,17 @@ RunResult ServingEngine::collect()
     s.kvTransfers = kv.transfers;
     s.kvBytes = kv.bytes;
     s.protocol = kv.protocol;
-    for (const auto& k : kv.kinds) {
-        (k.data ? s.dataBytes : s.controlBytes) += k.bytes;
-        if (k.role == "invalidation")
-            s.invalidations += k.count;
-        else if (k.role == "bias-flip")
-            s.biasFlips += k.count;
-        else if (k.role == "migration")
-            s.migrations += k.count;
-    }
     s.upgrades = kv.upgrades;
-    s.writebacks = kv.writebacks;
     s.staleness = std::move(kv.staleness);
     s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
     s.messagesByKind = std::move(kv.kinds);
     if (m_prefix) {
         // The pool's kinds follow the KV path's (PrefixCache was given that offset for its records).
-        for (const auto& k : m_prefix->kinds()) {
-            s.dataBytes += k.bytes;
+        for (const auto& k : m_prefix->kinds())
             s.messagesByKind.push_back(k);
-        }
         s.prefixPool = m_prefix->summary();
     }
-    s.messages = m_recorder.total();
+    s.flows = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();
     // One grid for the link and block series: the scenario's interval, doubled until the run's end fits in

@@ -8,7 +8,9 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
+#include <optional>
 
 namespace coh::core {
 
@@ -58,10 +60,48 @@ void writeCompletedRun(SQLite::Database& db, std::int64_t id, const RunResult& r
         step("summary");
 }
 
+namespace {
+
+// The ends of each link are not stored with the run: the run's own scenario names them. Anything that does not
+// match (an edited or damaged scenario) leaves them unknown rather than wrong.
+std::vector<std::array<std::uint32_t, 2>> linkEndsFromScenario(const std::string& scenarioJson,
+                                                               const std::vector<std::string>& nodeIds,
+                                                               const std::vector<std::string>& linkIds)
+{
+    const auto scenario = nlohmann::json::parse(scenarioJson, nullptr, /*allow_exceptions=*/false);
+    const auto nodeOf = [&](const nlohmann::json& link, const char* end) -> std::optional<std::uint32_t> {
+        const auto it = link.find(end);
+        if (it == link.end() || !it->is_string())
+            return std::nullopt;
+        const auto found = std::find(nodeIds.begin(), nodeIds.end(), it->get<std::string>());
+        if (found == nodeIds.end())
+            return std::nullopt;
+        return static_cast<std::uint32_t>(found - nodeIds.begin());
+    };
+    std::vector<std::array<std::uint32_t, 2>> ends;
+    if (!scenario.is_object() || !scenario.contains("topology") || !scenario["topology"].is_object())
+        return ends;
+    const auto links = scenario["topology"].find("links");
+    if (links == scenario["topology"].end() || !links->is_array() || links->size() != linkIds.size())
+        return ends;
+    for (std::size_t i = 0; i < linkIds.size(); ++i) {
+        const auto& link = (*links)[i];
+        const auto a = link.is_object() ? nodeOf(link, "a") : std::nullopt;
+        const auto b = link.is_object() ? nodeOf(link, "b") : std::nullopt;
+        const auto id = link.is_object() ? link.find("id") : link.end();
+        if (!a || !b || id == link.end() || !id->is_string() || id->get<std::string>() != linkIds[i])
+            return {};
+        ends.push_back({*a, *b});
+    }
+    return ends;
+}
+
+} // namespace
+
 std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& path, std::int64_t id)
 {
     SQLite::Statement q(db, "SELECT scenario_name, seed, summary_json, link_interval_ns, node_ids_json, "
-                            "link_ids_json, instance_ids_json, paths_json, messages_total "
+                            "link_ids_json, instance_ids_json, paths_json, messages_total, scenario_json "
                             "FROM runs WHERE id = ?");
     q.bind(1, id);
     if (!q.executeStep())
@@ -81,6 +121,7 @@ std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& 
         result.instanceIds = stringsFromJson(stored(6, "runs.instance_ids_json"));
         result.paths = pathsFromJson(stored(7, "runs.paths_json"));
         result.messagesTotal = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+        result.linkEnds = linkEndsFromScenario(q.getColumn(9).getString(), result.nodeIds, result.linkIds);
     }
     loadRunRows(db, id, result);
     return result;

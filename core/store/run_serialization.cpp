@@ -1,5 +1,8 @@
 #include "core/store/run_serialization.h"
 
+#include "core/engine/traffic_counts.h"
+#include "core/store/legacy_traffic.h"
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
@@ -100,19 +103,24 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["slo_attainment"] = s.sloAttainment;
     j["kv_transfers"] = s.kvTransfers;
     j["kv_bytes"] = s.kvBytes;
-    j["messages"] = s.messages;
+    // The traffic counts are written for readers of the JSON; reading computes them again from the kinds.
+    const TrafficCounts traffic = trafficCounts(s);
+    j["messages"] = traffic.messages;
+    j["flows"] = s.flows;
     j["protocol"] = s.protocol;
-    j["control_bytes"] = s.controlBytes;
-    j["data_bytes"] = s.dataBytes;
+    j["data_messages"] = traffic.dataMessages;
+    j["control_messages"] = traffic.controlMessages;
+    j["control_bytes"] = traffic.controlBytes;
+    j["data_bytes"] = traffic.dataBytes;
     auto kinds = nlohmann::ordered_json::array();
     for (const auto& k : s.messagesByKind)
         kinds.push_back({{"name", k.name}, {"data", k.data}, {"count", k.count}, {"bytes", k.bytes}, {"role", k.role}});
     j["messages_by_kind"] = std::move(kinds);
-    j["invalidations"] = s.invalidations;
+    j["invalidations"] = traffic.invalidations;
     j["upgrades"] = s.upgrades;
-    j["writebacks"] = s.writebacks;
-    j["bias_flips"] = s.biasFlips;
-    j["migrations"] = s.migrations;
+    j["writebacks"] = traffic.writebacks;
+    j["bias_flips"] = traffic.biasFlips;
+    j["migrations"] = traffic.migrations;
     j["staleness"] = toJson(s.staleness);
     j["prefix_pool"] = toJson(s.prefixPool);
     auto links = nlohmann::ordered_json::array();
@@ -199,20 +207,16 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     s.sloAttainment = readNumber(j, "slo_attainment");
     s.kvTransfers = readCount(j, "kv_transfers");
     s.kvBytes = readNumber(j, "kv_bytes");
-    s.messages = readCount(j, "messages");
+    s.flows = readCount(j, "flows");
     s.protocol = j.value("protocol", std::string("direct"));
-    s.controlBytes = readNumber(j, "control_bytes");
-    s.dataBytes = readNumber(j, "data_bytes");
     if (const auto it = j.find("messages_by_kind"); it != j.end() && it->is_array())
         for (const auto& k : *it)
             s.messagesByKind.push_back({k.value("name", std::string()), k.value("data", false),
                                         k.value("count", std::uint64_t{0}), k.value("bytes", 0.0),
                                         k.value("role", std::string("data"))});
-    s.invalidations = readCount(j, "invalidations");
     s.upgrades = readCount(j, "upgrades");
-    s.writebacks = readCount(j, "writebacks");
-    s.biasFlips = readCount(j, "bias_flips");
-    s.migrations = readCount(j, "migrations");
+    if (isLegacyTrafficSummary(j))
+        upgradeLegacyTraffic(j, s);
     if (const auto it = j.find("staleness"); it != j.end() && it->is_object())
         s.staleness = stalenessFromJson(*it);
     if (const auto it = j.find("prefix_pool"); it != j.end() && it->is_object())
@@ -240,6 +244,9 @@ nlohmann::ordered_json toJson(const RunInfo& info)
         {"seed", info.seed},
         {"version", info.version},
         {"backend", info.backend},
+        {"decode_protocol", info.decodeProtocol},
+        {"prefill_protocol", info.prefillProtocol},
+        {"tier_protocols", info.tierProtocols},
         {"status", toString(info.status)},
         {"error", info.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(info.error)},
         {"created_at", info.createdAt},
@@ -255,7 +262,8 @@ nlohmann::ordered_json toJson(const RunInfo& info)
         {"goodput_req_s", summaryValue(info.goodputRequestsPerSec)},
         {"events", summaryValue(info.events)},
         {"wall_s", summaryValue(info.wallSeconds)},
-        {"messages_total", summaryValue(info.messagesTotal)},
+        {"messages", summaryValue(info.messages)},
+        {"flows", summaryValue(info.flows)},
     };
 }
 

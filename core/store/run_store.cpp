@@ -28,7 +28,15 @@ namespace {
 constexpr const char* kRunInfoColumns =
     "id, name, scenario_name, seed, version, backend, status, error, created_at, finished_at, pid, host, "
     "summary_json IS NOT NULL, requests, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, throughput_tok_s, "
-    "goodput_req_s, events, wall_s, messages_total";
+    "goodput_req_s, events, wall_s, messages_total, "
+    // The run's messages are the sum of its kinds' (traffic_counts.h): read in SQL so a listing parses no JSON.
+    // json_valid keeps a damaged JSON column from failing the whole list.
+    "CASE WHEN json_valid(summary_json) THEN (SELECT total(json_extract(value, '$.count')) FROM "
+    "json_each(summary_json, '$.messages_by_kind')) END, "
+    "CASE WHEN json_valid(scenario_json) THEN json_extract(scenario_json, '$.coherence.decode') END, "
+    "CASE WHEN json_valid(scenario_json) THEN json_extract(scenario_json, '$.coherence.prefill') END, "
+    "CASE WHEN json_valid(scenario_json) THEN (SELECT group_concat(key || ': ' || value, ', ') FROM "
+    "json_each(scenario_json, '$.coherence.tiers')) END";
 
 std::string utcNow()
 {
@@ -66,7 +74,13 @@ RunInfo readRunInfo(SQLite::Statement& q)
     info.goodputRequestsPerSec = q.getColumn(19).getDouble();
     info.events = static_cast<std::uint64_t>(q.getColumn(20).getInt64());
     info.wallSeconds = q.getColumn(21).getDouble();
-    info.messagesTotal = static_cast<std::uint64_t>(q.getColumn(22).getInt64());
+    info.flows = static_cast<std::uint64_t>(q.getColumn(22).getInt64());
+    info.messages = static_cast<std::uint64_t>(q.getColumn(23).getDouble());
+    if (const auto decode = textOrEmpty(q.getColumn(24)); !decode.empty())
+        info.decodeProtocol = decode;
+    if (const auto prefill = textOrEmpty(q.getColumn(25)); !prefill.empty())
+        info.prefillProtocol = prefill;
+    info.tierProtocols = textOrEmpty(q.getColumn(26));
     return info;
 }
 

@@ -34,6 +34,11 @@ struct RunInfo {
     std::uint64_t seed = 0;
     std::string version; // Coherence Studio version that made the run
     std::string backend; // "simulated", "real-cpu", ...
+    // The protocols the scenario asked for (its "coherence" section): decode's, prefill's (the prefix pool's)
+    // and one per memory tier that names one ("cxl: sealed-lease, dram: msi-directory"; empty when none).
+    std::string decodeProtocol = "direct";
+    std::string prefillProtocol = "direct";
+    std::string tierProtocols;
     RunStatus status = RunStatus::Running;
     std::string error;      // why it failed, was cancelled or interrupted
     std::string createdAt;  // ISO-8601 UTC, e.g. 2024-05-01T12:34:56Z
@@ -48,7 +53,8 @@ struct RunInfo {
     double goodputRequestsPerSec = 0;
     std::uint64_t events = 0;
     double wallSeconds = 0;
-    std::uint64_t messagesTotal = 0;
+    std::uint64_t messages = 0; // protocol messages, per block (traffic_counts.h)
+    std::uint64_t flows = 0;    // network flows that crossed a link
 };
 
 // How a RunStore waits for other processes and what it agrees to open.

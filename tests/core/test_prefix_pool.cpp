@@ -132,7 +132,7 @@ TEST(PrefixPoolRun, ThePrefillProtocolGovernsThePoolWhenItsTierNamesNone)
     const RunResult a = runScenario(viaTier, sharedPrefix(kSecond));
     const RunResult b = runScenario(viaPrefill, sharedPrefix(kSecond));
     EXPECT_EQ(countOf(b.summary, "pool GetS"), 2u);
-    EXPECT_EQ(b.summary.messages, a.summary.messages);
+    EXPECT_EQ(b.summary.flows, a.summary.flows);
     EXPECT_EQ(b.requests[1].prefill(), a.requests[1].prefill());
 }
 

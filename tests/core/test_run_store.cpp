@@ -76,10 +76,8 @@ RunResult makeResult()
     s.sloAttainment = 0.1 + 0.2; // not exactly representable: the round trip must keep every bit
     s.kvTransfers = 42;
     s.kvBytes = 3.5e9;
-    s.messages = 99;
+    s.flows = 77;
     s.protocol = "moesi-directory";
-    s.controlBytes = 6400;
-    s.dataBytes = 2.5e9;
     s.messagesByKind = {{"GetS", false, 60, 3840}, {"Data", true, 39, 2.5e9}};
     s.links = {{"gpu0-nvswitch", true, 1.5e9, 0.25, 0.75}, {"gpu0-nvswitch", false, 2e6, 0.001, 0.5}};
     s.staleness.reads = 900;
@@ -181,16 +179,15 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.sloAttainment, t.sloAttainment);
     EXPECT_EQ(s.kvTransfers, t.kvTransfers);
     EXPECT_EQ(s.kvBytes, t.kvBytes);
-    EXPECT_EQ(s.messages, t.messages);
+    EXPECT_EQ(s.flows, t.flows);
     EXPECT_EQ(s.protocol, t.protocol);
-    EXPECT_EQ(s.controlBytes, t.controlBytes);
-    EXPECT_EQ(s.dataBytes, t.dataBytes);
     ASSERT_EQ(s.messagesByKind.size(), t.messagesByKind.size());
     for (std::size_t k = 0; k < s.messagesByKind.size(); ++k) {
         EXPECT_EQ(s.messagesByKind[k].name, t.messagesByKind[k].name);
         EXPECT_EQ(s.messagesByKind[k].data, t.messagesByKind[k].data);
         EXPECT_EQ(s.messagesByKind[k].count, t.messagesByKind[k].count);
         EXPECT_EQ(s.messagesByKind[k].bytes, t.messagesByKind[k].bytes);
+        EXPECT_EQ(s.messagesByKind[k].role, t.messagesByKind[k].role);
     }
     ASSERT_EQ(s.links.size(), t.links.size());
     for (std::size_t k = 0; k < s.links.size(); ++k) {
@@ -346,7 +343,9 @@ TEST(RunStore, RoundTripsEveryFieldOfARunResult)
     EXPECT_EQ(info->goodputRequestsPerSec, 1.75);
     EXPECT_EQ(info->events, 123456u);
     EXPECT_EQ(info->wallSeconds, 0.0625);
-    EXPECT_EQ(info->messagesTotal, 40u);
+    EXPECT_EQ(info->flows, 40u);               // the event record's total (messages_total)
+    EXPECT_EQ(info->messages, 60u + 39u);      // the kinds' counts (traffic_counts.h)
+    EXPECT_EQ(info->decodeProtocol, "direct"); // the scenario names none
     EXPECT_EQ(reopened.scenarioJson(id), R"({"name": "from-json", "seed": 5})");
 }
 

@@ -1,19 +1,31 @@
-// The run charts against the RunResult they are drawn from: point counts, values, CDF ends, bar heights,
-// the time cursor and click-to-time.
+// The run charts against the RunResult they are drawn from: point counts, values, CDF ends, bar lengths,
+// the time cursor and click-to-time; round ticks, link directions by node, empty states, hover tooltips with
+// exact values, and charts that read (nothing clipped, elided or faint) at 680x440 and 1600x1000 in both palettes.
+#include "core/engine/traffic_counts.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/workload/workload_builder.h"
 #include "ui/chart_builders.h"
+#include "ui/chart_view.h"
 #include "ui/charts_panel.h"
+#include "ui/main_actions.h"
+#include "ui/nice_ticks.h"
 #include "ui/time_chart_view.h"
+#include "ui_checks.h"
 
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -41,6 +53,24 @@ std::shared_ptr<const core::RunResult> runDefault(bool msi)
     return std::make_shared<const core::RunResult>(core::runScenario(scenario, workload));
 }
 
+// Text items of the chart's scene that Qt Charts cut short with an ellipsis (axis labels, titles, legend).
+QStringList elidedTexts(QChartView* view)
+{
+    QStringList out;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        if (!item->isVisible())
+            continue;
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item))
+            text = t->toPlainText();
+        else if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+            text = t->text();
+        if (text.contains(QChar(0x2026)) || text.endsWith(QStringLiteral("...")))
+            out << text;
+    }
+    return out;
+}
+
 QXYSeries* firstXY(QChart* chart, const QString& name = {})
 {
     for (QAbstractSeries* s : chart->series())
@@ -62,6 +92,11 @@ class TestCharts : public QObject {
     void tpotSplitAddsUp();
     void messagesByKindMatchSummary();
     void busiestLinksAreTheTopFive();
+    void bothDirectionsOfALinkAreToldApart();
+    void ticksAreRound();
+    void emptyStateInsteadOfBareAxes();
+    void hoverShowsTheExactValue();
+    void chartsReadAtEverySizeInBothPalettes();
     void downsampleKeepsExtremes();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
@@ -160,18 +195,33 @@ void TestCharts::messagesByKindMatchSummary()
     QCOMPARE(chart->series().size(), 1);
     auto* bars = qobject_cast<QAbstractBarSeries*>(chart->series().front());
     QVERIFY(bars);
-    const auto& kinds = m_run->summary.messagesByKind;
-    QVERIFY(kinds.size() >= 3);
-    auto* axis = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
+    // Horizontal bars: the kinds' names on the left axis, read in full; kinds never sent are left out.
+    auto* axis = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).front());
     QVERIFY(axis);
-    QCOMPARE(axis->count(), static_cast<int>(kinds.size()));
-    for (std::size_t k = 0; k < kinds.size(); ++k) {
-        QCOMPARE(axis->at(static_cast<int>(k)), QString::fromStdString(kinds[k].name));
-        double height = 0;
+    std::vector<core::MessageKindStats> sent;
+    for (const auto& k : m_run->summary.messagesByKind)
+        if (k.count > 0)
+            sent.push_back(k);
+    QVERIFY(sent.size() >= 3);
+    QCOMPARE(axis->count(), static_cast<int>(sent.size()));
+    auto* counts = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).front());
+    QVERIFY(counts);
+    const double divisor = counts->titleText().contains(QStringLiteral("thousand")) ? 1000.0 : 1.0;
+    std::uint64_t total = 0;
+    for (const auto& kind : sent) {
+        const int k = static_cast<int>(axis->categories().indexOf(QString::fromStdString(kind.name)));
+        QVERIFY2(k >= 0, kind.name.c_str());
+        double length = 0;
         for (QBarSet* set : bars->barSets())
-            height += set->at(static_cast<int>(k));
-        QCOMPARE(height, static_cast<double>(kinds[k].count));
+            length += set->at(k);
+        QVERIFY(qFuzzyCompare(length * divisor, static_cast<double>(kind.count)));
+        total += kind.count;
     }
+    // Busiest on top.
+    QCOMPARE(axis->at(axis->count() - 1),
+             QString::fromStdString(
+                 std::max_element(sent.begin(), sent.end(), [](auto& a, auto& b) { return a.count < b.count; })->name));
+    QCOMPARE(total, core::trafficCounts(m_run->summary).messages);
 }
 
 void TestCharts::busiestLinksAreTheTopFive()
@@ -188,12 +238,176 @@ void TestCharts::busiestLinksAreTheTopFive()
     std::stable_sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->totalBytes > b->totalBytes; });
     QCOMPARE(lines.size(), static_cast<int>(std::min<std::size_t>(5, sorted.size())));
     const core::LinkSeries& top = *sorted.front();
-    QVERIFY(lines.front()->name().startsWith(QString::fromStdString(m_run->linkIds[top.link])));
+    // Named by the nodes it runs between, in its direction.
+    const auto ends = m_run->linkEnds.at(top.link);
+    const QString from = QString::fromStdString(m_run->nodeIds[top.forward ? ends[0] : ends[1]]);
+    const QString to = QString::fromStdString(m_run->nodeIds[top.forward ? ends[1] : ends[0]]);
+    QCOMPARE(lines.front()->name(), from + QStringLiteral(" \u2192 ") + to);
     QCOMPARE(lines.front()->count(), static_cast<int>(std::min<std::size_t>(top.bytesPerBucket.size(), 2000)));
     const double seconds = core::toSeconds(m_run->linkInterval);
     for (int b = 0; b < lines.front()->count(); ++b)
         QVERIFY(qFuzzyCompare(1 + lines.front()->at(b).y(), 1 + 100 * top.bytesPerBucket[static_cast<std::size_t>(b)] /
                                                                     (top.bandwidthBytesPerSec * seconds)));
+}
+
+void TestCharts::bothDirectionsOfALinkAreToldApart()
+{
+    core::RunResult run;
+    run.nodeIds = {"gpu0", "nvswitch", "gpu1"};
+    run.linkIds = {"gpu0-nvswitch", "gpu1-nvswitch", "gpu0-nvswitch-b"};
+    run.linkEnds = {{0, 1}, {2, 1}, {0, 1}};
+    QCOMPARE(ui::charts::linkDirectionName(run, 1, true), QStringLiteral("gpu1 \u2192 nvswitch"));
+    QCOMPARE(ui::charts::linkDirectionName(run, 1, false), QStringLiteral("nvswitch \u2192 gpu1"));
+    // Two links between the same nodes: the link's id tells them apart.
+    QCOMPARE(ui::charts::linkDirectionName(run, 2, false), QStringLiteral("nvswitch \u2192 gpu0 (gpu0-nvswitch-b)"));
+    // Without the ends: the link id and a -> b / b -> a.
+    run.linkEnds.clear();
+    QCOMPARE(ui::charts::linkDirectionName(run, 0, false), QStringLiteral("gpu0-nvswitch b \u2192 a"));
+}
+
+void TestCharts::ticksAreRound()
+{
+    const auto ticks = [](double lo, double hi) {
+        const ui::NiceTicks t = ui::niceTicks(lo, hi);
+        QList<double> values;
+        for (int i = 0; i < t.count; ++i)
+            values << std::round((t.min + i * t.step) * 1e9) / 1e9; // 3 x 0.2 is 0.6000000000000001
+        return values;
+    };
+    QCOMPARE(ticks(0, 10), (QList<double>{0, 2, 4, 6, 8, 10}));
+    QCOMPARE(ticks(0, 9.38), (QList<double>{0, 2, 4, 6, 8, 10})); // not 3.13/6.25/9.38
+    QCOMPARE(ticks(0, 12.5), (QList<double>{0, 2.5, 5, 7.5, 10, 12.5}));
+    QCOMPARE(ticks(0, 1), (QList<double>{0, 0.2, 0.4, 0.6, 0.8, 1.0}));
+    QCOMPARE(ticks(0, 137.3), (QList<double>{0, 50, 100, 150}));
+    QCOMPARE(ui::niceTicks(0, 12.5).decimals, 1);
+    QCOMPARE(ui::niceTicks(0, 137.3).decimals, 0);
+    QCOMPARE(ui::niceTicks(0, 0.05).decimals, 2);
+    // 40,000 ms reads as 40 s: the unit switches instead of labels like 4e+04.
+    QCOMPARE(ui::timeUnitForMilliseconds(40000).unit, QStringLiteral("s"));
+    QCOMPARE(ui::timeUnitForMilliseconds(40000).divisor, 1000.0);
+    QCOMPARE(ticks(0, 40000 / 1000.0), (QList<double>{0, 10, 20, 30, 40}));
+    QCOMPARE(ui::timeUnitForMilliseconds(136).unit, QStringLiteral("ms"));
+    QCOMPARE(ui::countUnit(56137).unit, QStringLiteral("thousand"));
+    // Every axis of the panel is on round ticks: its range is a whole number of its tick steps.
+    for (ui::TimeChartView* view :
+         {m_panel->ttftChart(), m_panel->tpotChart(), m_panel->splitChart(), m_panel->linkChart()}) {
+        for (QValueAxis* axis : {view->axisX(), view->axisY()}) {
+            const double step = (axis->max() - axis->min()) / (axis->tickCount() - 1);
+            const ui::NiceTicks t = ui::niceTicks(axis->min(), axis->max());
+            QVERIFY2(qFuzzyCompare(step, t.step), qPrintable(axis->titleText()));
+            QVERIFY(axis->labelFormat().endsWith(QLatin1Char('f')));
+        }
+    }
+}
+
+void TestCharts::emptyStateInsteadOfBareAxes()
+{
+    ui::ChartsPanel empty;
+    empty.resize(700, 900);
+    empty.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&empty));
+    const QList<ui::ChartView*> views = {empty.ttftChart(),  empty.tpotChart(), empty.cdfChart(),
+                                         empty.splitChart(), empty.kindChart(), empty.linkChart()};
+    for (ui::ChartView* view : views) {
+        QVERIFY(view->isEmptyStateShown());
+        QVERIFY(view->emptyLabel()->isVisible());
+        QVERIFY(view->emptyLabel()->text().contains(QStringLiteral("No run")));
+        for (QAbstractAxis* axis : view->chart()->axes())
+            QVERIFY(!axis->isVisible());
+    }
+    // A run brings the charts back.
+    empty.setRun(m_run);
+    for (ui::ChartView* view : views) {
+        QVERIFY(!view->isEmptyStateShown());
+        for (QAbstractAxis* axis : view->chart()->axes())
+            QVERIFY(axis->isVisible());
+    }
+    // A run without link traffic says so on that chart only.
+    auto quiet = std::make_shared<core::RunResult>(*m_run);
+    quiet->linkSeries.clear();
+    empty.setRun(quiet);
+    QVERIFY(empty.linkChart()->isEmptyStateShown());
+    QVERIFY(empty.linkChart()->emptyLabel()->text().contains(QStringLiteral("No link")));
+    QVERIFY(!empty.ttftChart()->isEmptyStateShown());
+}
+
+void TestCharts::hoverShowsTheExactValue()
+{
+    // A TTFT point: its time and latency, exactly.
+    auto* ttft = qobject_cast<QScatterSeries*>(firstXY(m_panel->ttftChart()->chart()));
+    QVERIFY(ttft);
+    const QPointF p = ttft->at(3);
+    emit ttft->hovered(p, true);
+    QCOMPARE(m_panel->ttftChart()->hoverText(),
+             QStringLiteral("first token at %1 s: TTFT %2 ms")
+                 .arg(QLocale().toString(p.x(), 'f', 3), QLocale().toString(p.y(), 'f', 3)));
+    emit ttft->hovered(p, false);
+    QVERIFY(m_panel->ttftChart()->hoverText().isEmpty());
+
+    // A bar: the kind's exact count, also when the axis is in thousands.
+    auto* bars = qobject_cast<QAbstractBarSeries*>(m_panel->kindChart()->chart()->series().front());
+    auto* axis = qobject_cast<QBarCategoryAxis*>(m_panel->kindChart()->chart()->axes(Qt::Vertical).front());
+    QBarSet* set = bars->barSets().front();
+    int index = 0;
+    while (set->at(index) == 0)
+        ++index;
+    emit set->hovered(true, index);
+    const QString name = axis->at(index);
+    std::uint64_t count = 0;
+    for (const auto& k : m_run->summary.messagesByKind)
+        if (QString::fromStdString(k.name) == name)
+            count = k.count;
+    QVERIFY(m_panel->kindChart()->hoverText().startsWith(name + QStringLiteral(" (")));
+    QVERIFY2(m_panel->kindChart()->hoverText().contains(QLocale().toString(static_cast<qulonglong>(count)) +
+                                                        QStringLiteral(" messages")),
+             qPrintable(m_panel->kindChart()->hoverText()));
+
+    // A line: the nearest recorded point, not the mouse position between two.
+    QLineSeries* link = nullptr;
+    for (QAbstractSeries* s : m_panel->linkChart()->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && line != m_panel->linkChart()->cursor())
+            link = line;
+    QVERIFY(link && link->count() > 2);
+    const QPointF recorded = link->at(1);
+    emit link->hovered(QPointF(recorded.x() + 1e-6, recorded.y() + 3), true);
+    QVERIFY2(m_panel->linkChart()->hoverText().contains(QLocale().toString(recorded.y(), 'f', 2) + QStringLiteral("%")),
+             qPrintable(m_panel->linkChart()->hoverText()));
+}
+
+void TestCharts::chartsReadAtEverySizeInBothPalettes()
+{
+    for (const bool dark : {false, true}) {
+        ui::MainActions::applyPalette(dark);
+        for (const QSize size : {QSize(680, 440), QSize(1600, 1000)}) {
+            m_panel->resize(size);
+            // The grid changes columns on resize; its new size reaches the scroll area on the next layout pass.
+            QCoreApplication::processEvents();
+            QCoreApplication::processEvents();
+            QCOMPARE(m_panel->columns(), size.width() >= 1000 ? 2 : 1);
+            const QString where = QStringLiteral("%1x%2 %3")
+                                      .arg(size.width())
+                                      .arg(size.height())
+                                      .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
+            const QStringList cut = ui::test::clippedControls(m_panel);
+            QVERIFY2(cut.isEmpty(), qPrintable(where + QStringLiteral(": ") + cut.join(QStringLiteral("; "))));
+            const QStringList faint = ui::test::lowContrastTexts(m_panel);
+            QVERIFY2(faint.isEmpty(), qPrintable(where + QStringLiteral(": ") + faint.join(QStringLiteral("; "))));
+            // Nothing a reader needs is cut short: no axis label, title or legend entry ends in an ellipsis.
+            for (ui::ChartView* view :
+                 {static_cast<ui::ChartView*>(m_panel->ttftChart()), static_cast<ui::ChartView*>(m_panel->tpotChart()),
+                  m_panel->cdfChart(), static_cast<ui::ChartView*>(m_panel->splitChart()), m_panel->kindChart(),
+                  static_cast<ui::ChartView*>(m_panel->linkChart())}) {
+                const QStringList elided = elidedTexts(view);
+                QVERIFY2(elided.isEmpty(), qPrintable(where + QStringLiteral(" ") + view->chart()->title() +
+                                                      QStringLiteral(": ") + elided.join(QStringLiteral(", "))));
+                // The chart is drawn in the palette: its background is the palette's base.
+                QCOMPARE(view->chart()->backgroundBrush().color(), QApplication::palette().color(QPalette::Base));
+                QCOMPARE(view->chart()->titleBrush().color(), QApplication::palette().color(QPalette::Text));
+            }
+        }
+    }
+    ui::MainActions::applyPalette(false);
+    m_panel->resize(1200, 900);
 }
 
 void TestCharts::downsampleKeepsExtremes()

@@ -185,7 +185,7 @@ class TstMainWindow : public QObject {
         QCOMPARE(m_window->document()->json().value("name", std::string()), std::string("typed-not-entered"));
         QVERIFY(finished.wait(120000));
         const qint64 id = finished.at(0).at(0).toLongLong();
-        QCOMPARE(coh::core::RunStore(m_db.toStdString()).runInfo(id)->name, std::string("typed-not-entered"));
+        QCOMPARE(coh::core::RunStore(m_db.toStdString()).runInfo(id)->scenarioName, std::string("typed-not-entered"));
     }
 
     void problemsShowANegativeBandwidth()

@@ -73,7 +73,9 @@ class TstRunController : public QObject {
         const auto info = store.runInfo(id);
         QVERIFY(info);
         QCOMPARE(info->status, coh::core::RunStatus::Completed);
-        QCOMPARE(info->name, std::string("minimal"));
+        // Named as `cohsim run` names it: "<scenario> · <decode protocol>".
+        QCOMPARE(info->name, std::string("minimal \u00b7 direct"));
+        QCOMPARE(info->decodeProtocol, std::string("direct"));
         QCOMPARE(info->requests, 20u);
         QCOMPARE(store.loadRun(id).summary.ttftMs.p50, result->summary.ttftMs.p50);
 

@@ -1,19 +1,30 @@
 // The History tab over a temporary database of runs made with core: model contents (checked by
 // QAbstractItemModelTester), rename and delete through the view, filtering, export, the compare dialog's
 // table, and a corrupt database shown as core's error.
+#include "core/compare/run_comparison.h"
+#include "core/engine/traffic_counts.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/run_and_store.h"
 #include "core/store/run_export.h"
 #include "core/store/run_store.h"
 #include "core/workload/workload_builder.h"
+#include "ui/chart_view.h"
+#include "ui/main_actions.h"
+#include "ui/metric_format.h"
 #include "ui/run_compare_dialog.h"
+#include "ui/run_compare_model.h"
 #include "ui/run_history_model.h"
 #include "ui/run_history_widget.h"
+#include "ui_checks.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChartView>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -21,8 +32,8 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -51,12 +62,23 @@ std::int64_t makeRun(core::RunStore& store, const std::string& name, const std::
     return id;
 }
 
-int findRow(const QTableWidget* table, const QString& label)
+// Text items of a chart's scene that Qt Charts cut short with an ellipsis (axis labels, titles, legend).
+QStringList elidedTexts(QChartView* view)
 {
-    for (int r = 0; r < table->rowCount(); ++r)
-        if (table->verticalHeaderItem(r) && table->verticalHeaderItem(r)->text() == label)
-            return r;
-    return -1;
+    QStringList out;
+    const auto items = view->scene()->items();
+    for (QGraphicsItem* item : items) {
+        if (!item->isVisible())
+            continue;
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item))
+            text = t->toPlainText();
+        else if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+            text = t->text();
+        if (text.contains(QChar(0x2026)) || text.endsWith(QStringLiteral("...")))
+            out << text;
+    }
+    return out;
 }
 
 // Clicks `button` of the next modal message box (the delete confirmation).
@@ -172,42 +194,73 @@ class TstRunHistory : public QObject {
         QVERIFY(error.contains(QStringLiteral("9999")));
     }
 
-    void compareDialogShowsBothRuns()
+    void compareDialogShowsDeltasGroupsAndSummary()
     {
         ui::RunCompareDialog dialog(m_db, {m_alpha, m_beta});
         QVERIFY(dialog.errorText().isEmpty());
-        const QTableWidget* table = dialog.metricsTable();
-        QCOMPARE(table->columnCount(), 2);
+        const ui::RunCompareModel* model = dialog.model();
+        QAbstractItemModelTester tester(const_cast<ui::RunCompareModel*>(model),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->runCount(), 2);
+        QCOMPARE(model->columnCount(), 4); // metric, two values, one difference
         core::RunStore store(m_db.toStdString());
         const auto alpha = store.loadRun(m_alpha).summary;
         const auto beta = store.loadRun(m_beta).summary;
 
-        const int protocol = findRow(table, QStringLiteral("Protocol"));
-        QVERIFY(protocol >= 0);
-        QCOMPARE(table->item(protocol, 0)->text(), QStringLiteral("direct"));
-        QCOMPARE(table->item(protocol, 1)->text(), QStringLiteral("msi-directory"));
+        // The columns are titled by what differs between the runs: the protocol, not "#2 alpha".
+        QCOMPARE(model->headerData(model->valueColumn(0), Qt::Horizontal).toString(), QStringLiteral("direct"));
+        QCOMPARE(model->headerData(model->valueColumn(1), Qt::Horizontal).toString(), QStringLiteral("msi-directory"));
+        QCOMPARE(model->headerData(model->deltaColumn(1), Qt::Horizontal).toString(),
+                 QStringLiteral("\u0394 msi-directory"));
 
-        const int ttft = findRow(table, QStringLiteral("TTFT p99 (ms)"));
-        QVERIFY(ttft >= 0);
-        QCOMPARE(table->item(ttft, 0)->data(Qt::UserRole).toDouble(), alpha.ttftMs.p99);
-        QCOMPARE(table->item(ttft, 1)->data(Qt::UserRole).toDouble(), beta.ttftMs.p99);
-        // Messages: the plain copy sends only data; the protocol adds control messages, so direct is best.
-        const int messages = findRow(table, QStringLiteral("Messages"));
-        QVERIFY(messages >= 0);
-        QCOMPARE(table->item(messages, 0)->data(Qt::UserRole).toDouble(), double(alpha.messages));
-        QCOMPARE(table->item(messages, 1)->data(Qt::UserRole).toDouble(), double(beta.messages));
-        QVERIFY(beta.messages > alpha.messages);
-        QVERIFY(table->item(messages, 0)->data(Qt::UserRole + 1).toBool());
-        QVERIFY(!table->item(messages, 1)->data(Qt::UserRole + 1).toBool());
-        const int requests = findRow(table, QStringLiteral("Requests"));
-        QVERIFY(!table->item(requests, 0)->data(Qt::UserRole + 1).toBool()); // no "better" for a count of input
+        // Groups: what ran, latency, traffic and coherence (a protocol run is among them); no failures.
+        for (const char* group : {"What ran", "Latency", "Throughput", "Traffic", "Coherence"}) {
+            const int row = model->rowOf(QString::fromLatin1(group));
+            QVERIFY2(row >= 0 && model->isGroupRow(row), group);
+            QCOMPARE(dialog.metricsTable()->columnSpan(row, 0), model->columnCount());
+        }
+        QCOMPARE(model->rowOf(QStringLiteral("Failures")), -1);
+        const int protocol = model->rowOf(QStringLiteral("Decode protocol"));
+        QCOMPARE(model->index(protocol, model->valueColumn(1)).data().toString(), QStringLiteral("msi-directory"));
 
-        for (QChartView* view : {dialog.ttftChart(), dialog.tpotChart()}) {
+        // Values and deltas are the runs' own numbers, in the counts vocabulary.
+        const int messages = model->rowOf(QStringLiteral("Messages"));
+        const double a = double(core::trafficCounts(alpha).messages), b = double(core::trafficCounts(beta).messages);
+        QCOMPARE(model->index(messages, model->valueColumn(0)).data(ui::RunCompareModel::ValueRole).toDouble(), a);
+        QCOMPARE(model->index(messages, model->valueColumn(1)).data(ui::RunCompareModel::ValueRole).toDouble(), b);
+        const QModelIndex delta = model->index(messages, model->deltaColumn(1));
+        QCOMPARE(delta.data(ui::RunCompareModel::ValueRole).toDouble(), b - a);
+        QVERIFY(b > a); // the protocol adds control messages to the plain copy
+        QCOMPARE(delta.data(ui::RunCompareModel::VerdictRole).toInt(), int(core::Verdict::Worse));
+        QCOMPARE(delta.data().toString(), ui::formatDelta(b - a, (b - a) / a, core::MetricUnit::Count));
+        QVERIFY(delta.data().toString().contains(QLatin1Char('%')));
+        QVERIFY(delta.data(Qt::BackgroundRole).isValid()); // tinted: beyond the (exact) threshold
+
+        // A latency within its threshold reads "about the same", untinted, and says the threshold on hover.
+        const core::RunComparison& c = model->comparison();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex d = model->index(row, model->deltaColumn(1));
+            if (d.data(ui::RunCompareModel::VerdictRole).toInt() != int(core::Verdict::Same))
+                continue;
+            QCOMPARE(d.data().toString(), QStringLiteral("about the same"));
+            QVERIFY(!d.data(Qt::BackgroundRole).isValid());
+            QVERIFY(d.data(Qt::ToolTipRole).toString().contains(QStringLiteral("within")));
+        }
+
+        // The summary opens the dialog, sentence by sentence from core's comparison.
+        QVERIFY(dialog.summaryLabel()->isVisibleTo(&dialog));
+        QCOMPARE(c.summary.size(), std::size_t{2});
+        QVERIFY(dialog.summaryLabel()->text().startsWith(QStringLiteral("msi-directory against direct: ")));
+        QVERIFY(dialog.thresholdLabel()->text().contains(QStringLiteral("1%")));
+
+        for (ui::ChartView* view : {dialog.ttftChart(), dialog.tpotChart()}) {
             const auto series = view->chart()->series();
             QCOMPARE(series.size(), 2);
             const auto* first = qobject_cast<QLineSeries*>(series.at(0));
             QVERIFY(first && first->count() > 0);
             QCOMPARE(first->at(first->count() - 1).y(), 1.0); // a CDF ends at 1
+            QCOMPARE(first->name(), QStringLiteral("direct"));
+            QVERIFY(!view->isEmptyStateShown());
         }
     }
 
@@ -234,7 +287,7 @@ class TstRunHistory : public QObject {
         QTRY_VERIFY(widget.findChild<ui::RunCompareDialog*>() != nullptr);
         auto* dialog = widget.findChild<ui::RunCompareDialog*>();
         QVERIFY(dialog->errorText().isEmpty());
-        QCOMPARE(dialog->metricsTable()->columnCount(), 2);
+        QCOMPARE(dialog->model()->runCount(), 2);
         QVERIFY(compare->isEnabled());
         dialog->close();
     }
@@ -243,7 +296,7 @@ class TstRunHistory : public QObject {
     {
         ui::RunCompareDialog dialog(m_db, {m_alpha, m_gamma});
         QVERIFY(dialog.errorText().contains(QStringLiteral("failed")));
-        QCOMPARE(dialog.metricsTable()->columnCount(), 1);
+        QCOMPARE(dialog.model()->runCount(), 1);
     }
 
     void deleteThroughTheViewAsksFirst()
@@ -310,6 +363,102 @@ class TstRunHistory : public QObject {
         widget.setDatabasePath(m_db);
         QVERIFY(model->errorText().isEmpty());
         QVERIFY(model->rowCount() > 0);
+    }
+
+    void modelShowsWhatRanAndItsTraffic()
+    {
+        RunHistoryModel model;
+        model.setDatabasePath(m_db);
+        core::RunStore store(m_db.toStdString());
+        const int beta = model.rowOfRun(m_beta);
+        QCOMPARE(model.index(beta, RunHistoryModel::DecodeProtocol).data().toString(), QStringLiteral("msi-directory"));
+        QCOMPARE(model.index(beta, RunHistoryModel::PrefillProtocol).data().toString(), QStringLiteral("direct"));
+        QCOMPARE(model.index(beta, RunHistoryModel::TierProtocols).data().toString(), QString());
+        // Read from the run, not assumed: the store records what executed it.
+        QCOMPARE(model.index(beta, RunHistoryModel::Backend).data().toString(),
+                 QString::fromStdString(store.runInfo(m_beta)->backend));
+        QCOMPARE(model.index(beta, RunHistoryModel::Seed).data(Qt::EditRole).toULongLong(),
+                 store.runInfo(m_beta)->seed);
+        // Messages are the protocol's per block (the legend's sum); flows the network transfers.
+        const auto summary = store.loadRun(m_beta).summary;
+        const auto counts = core::trafficCounts(summary);
+        QCOMPARE(model.index(beta, RunHistoryModel::Messages).data(Qt::EditRole).toULongLong(), counts.messages);
+        QCOMPARE(model.index(beta, RunHistoryModel::Flows).data(Qt::EditRole).toULongLong(), counts.flows);
+        QVERIFY(counts.messages > counts.flows);
+        QCOMPARE(model.index(beta, RunHistoryModel::Messages).data().toString(),
+                 QLocale().toString(static_cast<qulonglong>(counts.messages)));
+        QVERIFY(!model.headerData(RunHistoryModel::Flows, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        // A failed run has no traffic to show.
+        QVERIFY(!model.index(model.rowOfRun(m_gamma), RunHistoryModel::Messages).data().isValid());
+    }
+
+    void unnamedRunsAreNamedByScenarioAndProtocol()
+    {
+        const std::string path = COH_TEST_DATA_DIR "/scenarios/minimal.json";
+        std::ifstream in(path);
+        nlohmann::json json = nlohmann::json::parse(in);
+        json["workload"]["requests"] = 5;
+        json["coherence"] = {{"decode", "lazy-causal"}};
+        const core::Scenario scenario = core::parseScenario(json, path);
+        core::RunStore store(m_db.toStdString());
+        std::int64_t id = 0;
+        core::StoredRunHooks hooks;
+        hooks.begun = [&](std::int64_t begun) { id = begun; };
+        core::runAndStore(store, scenario, core::buildWorkload(scenario.workload, scenario.seed), {}, {}, hooks);
+        RunHistoryModel model;
+        model.setDatabasePath(m_db);
+        const int row = model.rowOfRun(id);
+        QCOMPARE(model.index(row, RunHistoryModel::Name).data().toString(),
+                 QStringLiteral("minimal \u00b7 lazy-causal"));
+        QCOMPARE(model.index(row, RunHistoryModel::DecodeProtocol).data().toString(), QStringLiteral("lazy-causal"));
+        QVERIFY(store.deleteRun(id));
+    }
+
+    void historyAndCompareReadAtEverySizeInBothPalettes()
+    {
+        RunHistoryWidget history;
+        history.setDatabasePath(m_db);
+        ui::RunCompareDialog compare(m_db, {m_alpha, m_beta});
+        history.show();
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&history));
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        for (const bool dark : {false, true}) {
+            ui::MainActions::applyPalette(dark);
+            for (const QSize size : {QSize(680, 440), QSize(1600, 1000)}) {
+                for (const int tab : {0, 1}) {
+                    compare.tabs()->setCurrentIndex(tab); // the metrics, then the distributions
+                    for (QWidget* w : {static_cast<QWidget*>(&history), static_cast<QWidget*>(&compare)}) {
+                        w->resize(size);
+                        QCoreApplication::processEvents();
+                        QCoreApplication::processEvents();
+                        const QString where = QStringLiteral("%1 at %2x%3, %4")
+                                                  .arg(QString::fromLatin1(w->metaObject()->className()))
+                                                  .arg(size.width())
+                                                  .arg(size.height())
+                                                  .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
+                        const QStringList cut = ui::test::clippedControls(w);
+                        QVERIFY2(cut.isEmpty(),
+                                 qPrintable(where + QStringLiteral(": ") + cut.join(QStringLiteral("; "))));
+                        const QStringList faint = ui::test::lowContrastTexts(w);
+                        QVERIFY2(faint.isEmpty(),
+                                 qPrintable(where + QStringLiteral(": ") + faint.join(QStringLiteral("; "))));
+                    }
+                    if (tab == 1) {
+                        for (ui::ChartView* view : {compare.ttftChart(), compare.tpotChart()}) {
+                            const QStringList elided = elidedTexts(view);
+                            QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(", "))));
+                        }
+                    }
+                }
+            }
+        }
+        // The charts follow the palette: their background is the palette's base.
+        QCOMPARE(compare.ttftChart()->chart()->backgroundBrush().color(),
+                 QApplication::palette().color(QPalette::Base));
+        ui::MainActions::applyPalette(false);
+        QCOMPARE(compare.ttftChart()->chart()->backgroundBrush().color(),
+                 QApplication::palette().color(QPalette::Base));
     }
 
   private:

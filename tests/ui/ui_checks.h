@@ -151,7 +151,8 @@ inline void checkChart(QStringList& out, const QChartView* view, double min)
 }
 
 // Every visible text under `root` (itself included): labels (and their rich text), buttons, line edits,
-// combo boxes, group box titles, item views' cells, and charts.
+// combo boxes, group box titles, item views' cells, and charts. Disabled controls are exempt, as WCAG 1.4.3
+// exempts inactive user interface components (a greyed-out button is meant to read as unavailable).
 inline QStringList lowContrastTexts(QWidget* root, double min = 4.5)
 {
     QStringList out;

@@ -1,0 +1,257 @@
+#include "core/compare/compare_summary.h"
+
+#include "core/compare/run_comparison.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace coh::core {
+
+namespace {
+
+// The latencies a reader asks about first: typical and tail TTFT and TPOT.
+constexpr std::string_view kKeyLatencies[] = {"TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99"};
+
+const MetricRow* rowOf(const RunComparison& c, std::string_view label)
+{
+    for (const auto& row : c.metrics)
+        if (row.spec->label == label)
+            return &row;
+    return nullptr;
+}
+
+double valueOf(const RunComparison& c, std::string_view label, std::size_t run)
+{
+    const MetricRow* row = rowOf(c, label);
+    return row ? row->values[run] : 0.0;
+}
+
+std::string percent(double fraction)
+{
+    const double p = 100.0 * std::fabs(fraction);
+    return p >= 10 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
+}
+
+// "12× messages", "2.6× fewer data bytes", "+35% messages", "the same messages".
+std::string factorPhrase(const char* what, double base, double value, const std::string& baseTitle)
+{
+    if (value == base)
+        return fmt::format("the same {}", what);
+    if (base == 0)
+        return fmt::format("{:.0f} {} ({} sends none)", value, what, baseTitle);
+    const double r = value / base;
+    const auto times = [](double x) { return x >= 10 ? fmt::format("{:.0f}×", x) : fmt::format("{:.1f}×", x); };
+    if (r >= 1.5)
+        return fmt::format("{} {}", times(r), what);
+    if (r > 0 && r <= 1 / 1.5)
+        return fmt::format("{} fewer {}", times(1 / r), what);
+    return fmt::format("{}{} {}", r > 1 ? "+" : "−", percent(r - 1), what);
+}
+
+std::string stalePercent(double percentOfReads)
+{
+    return fmt::format("{:.2g}%", percentOfReads);
+}
+
+std::string latencyPhrase(const RunComparison& c, std::size_t run)
+{
+    std::vector<std::string> moved;
+    double tolerance = 0;
+    for (std::string_view label : kKeyLatencies) {
+        const MetricRow* row = rowOf(c, label);
+        if (!row)
+            continue;
+        tolerance = row->spec->tolerance;
+        if (row->verdicts[run] == Verdict::Same)
+            continue;
+        moved.push_back(
+            fmt::format("{} {} {}", label, percent(row->relative[run]), row->delta[run] < 0 ? "lower" : "higher"));
+    }
+    const std::string within = fmt::format("{:g}%", 100 * tolerance);
+    if (moved.empty())
+        return fmt::format("the same TTFT and TPOT (p50 and p99 within {} or their noise)", within);
+    std::string text;
+    for (const auto& m : moved)
+        text += (text.empty() ? "" : ", ") + m;
+    if (moved.size() < std::size(kKeyLatencies))
+        text += fmt::format(" (the other percentiles within {} or their noise)", within);
+    return text;
+}
+
+std::string stalenessPhrase(const RunComparison& c, std::size_t run)
+{
+    if (!rowOf(c, "Stale block reads"))
+        return {};
+    const double stale = valueOf(c, "Stale block reads", run), base = valueOf(c, "Stale block reads", 0);
+    const double waited = valueOf(c, "Reads that waited for the update", run);
+    std::string text;
+    if (stale > 0)
+        text = fmt::format("{} stale reads", stalePercent(valueOf(c, "Stale reads (of block reads)", run)));
+    else if (base > 0)
+        text = fmt::format("no stale reads ({} has {})", c.titles[0],
+                           stalePercent(valueOf(c, "Stale reads (of block reads)", 0)));
+    if (waited > 0)
+        text += fmt::format("{}{:.0f} reads waited for the update", text.empty() ? "" : ", ", waited);
+    return text;
+}
+
+std::string failurePhrase(const RunComparison& c, std::size_t run)
+{
+    const double missing = valueOf(c, "Requests not completed", run);
+    return missing > 0 ? fmt::format("{:.0f} requests did not complete", missing) : std::string();
+}
+
+std::string runSentence(const RunComparison& c, std::size_t run)
+{
+    std::string text = fmt::format("{} against {}: {}", c.titles[run], c.titles[0], latencyPhrase(c, run));
+    text += "; " + factorPhrase("messages", valueOf(c, "Messages", 0), valueOf(c, "Messages", run), c.titles[0]);
+    text += ", " + factorPhrase("data bytes", valueOf(c, "Data bytes", 0), valueOf(c, "Data bytes", run), c.titles[0]);
+    for (const std::string& part : {stalenessPhrase(c, run), failurePhrase(c, run)})
+        if (!part.empty())
+            text += "; " + part;
+    return text + ".";
+}
+
+// Whether run `i` is as fast as the fastest of `eligible` on every key latency (within its threshold).
+bool amongTheFastest(const RunComparison& c, const std::vector<std::size_t>& eligible, std::size_t i)
+{
+    for (std::string_view label : kKeyLatencies) {
+        const MetricRow* row = rowOf(c, label);
+        if (!row)
+            continue;
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t j : eligible)
+            best = std::min(best, row->values[j]);
+        if (row->values[i] > best && !aboutTheSame(*row->spec, best, row->values[i]))
+            return false;
+    }
+    return true;
+}
+
+// The cheapest of `runs`: fewest data bytes, then fewest messages.
+std::size_t cheapest(const RunComparison& c, const std::vector<std::size_t>& runs)
+{
+    return *std::min_element(runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) {
+        const double da = valueOf(c, "Data bytes", a), db = valueOf(c, "Data bytes", b);
+        return da != db ? da < db : valueOf(c, "Messages", a) < valueOf(c, "Messages", b);
+    });
+}
+
+bool fewest(const RunComparison& c, std::string_view label, const std::vector<std::size_t>& runs, std::size_t i)
+{
+    for (std::size_t j : runs)
+        if (valueOf(c, label, j) < valueOf(c, label, i))
+            return false;
+    return true;
+}
+
+constexpr const char* kLeftOut = " Runs that did not complete every request are left out of this verdict.";
+
+// No run is as fast as the best on every key latency: say which run leads which, and which is cheapest.
+std::string tradeOffSentence(const RunComparison& c, const std::vector<std::size_t>& runs)
+{
+    std::string leads;
+    for (std::string_view label : kKeyLatencies) {
+        const MetricRow* row = rowOf(c, label);
+        if (!row)
+            continue;
+        const std::size_t best = *std::min_element(
+            runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) { return row->values[a] < row->values[b]; });
+        bool clear = true; // every other run is beyond the threshold
+        for (std::size_t j : runs)
+            clear = clear && (j == best || !aboutTheSame(*row->spec, row->values[best], row->values[j]));
+        if (clear)
+            leads += fmt::format("{}{}: {}", leads.empty() ? "" : "; ", label, c.titles[best]);
+    }
+    std::string text = "No run is the fastest on every latency";
+    if (!leads.empty())
+        text += fmt::format(" (lowest {})", leads);
+    return text + fmt::format("; {} sends the fewest data bytes.", c.titles[cheapest(c, runs)]);
+}
+
+std::string verdictSentence(const RunComparison& c)
+{
+    const std::size_t n = c.titles.size();
+    bool allSame = true;
+    for (const auto& row : c.metrics)
+        for (Verdict v : row.verdicts)
+            allSame = allSame && (v == Verdict::Baseline || v == Verdict::Same);
+    if (allSame)
+        return "The runs are about the same on every metric here.";
+
+    // Runs that completed every request are the candidates when there are any: a run that dropped requests
+    // reports latencies of the ones it kept.
+    std::vector<std::size_t> all, eligible, fast;
+    for (std::size_t i = 0; i < n; ++i) {
+        all.push_back(i);
+        if (valueOf(c, "Requests not completed", i) == 0)
+            eligible.push_back(i);
+    }
+    if (eligible.empty())
+        eligible = all;
+    for (std::size_t i : eligible)
+        if (amongTheFastest(c, eligible, i))
+            fast.push_back(i);
+    if (fast.empty())
+        return tradeOffSentence(c, eligible) + (eligible.size() < n ? kLeftOut : "");
+    const std::size_t pick = cheapest(c, fast);
+    const bool staleFree = valueOf(c, "Stale block reads", pick) == 0;
+    bool othersStale = false;
+    for (std::size_t i : fast)
+        othersStale = othersStale || (i != pick && valueOf(c, "Stale block reads", i) > 0);
+
+    std::string text;
+    if (fast.size() > 1) {
+        const bool fewestMessages = fewest(c, "Messages", fast, pick);
+        text = fmt::format("{} is the cheaper choice here: the same latency with the fewest {}", c.titles[pick],
+                           fewestMessages ? "messages and data bytes" : "data bytes");
+        if (!fewestMessages) {
+            const std::size_t chatty = *std::min_element(fast.begin(), fast.end(), [&](std::size_t a, std::size_t b) {
+                return valueOf(c, "Messages", a) < valueOf(c, "Messages", b);
+            });
+            text += fmt::format(" ({} sends fewer messages)", c.titles[chatty]);
+        }
+    } else {
+        text = fmt::format("{} is the fastest here", c.titles[pick]);
+        if (!staleFree)
+            text += fmt::format(", though {} of its reads are stale",
+                                stalePercent(valueOf(c, "Stale reads (of block reads)", pick)));
+        const std::size_t thrifty = cheapest(c, eligible);
+        if (thrifty == pick)
+            text += " and the cheapest";
+        else
+            text += fmt::format(
+                "; {} sends {}, {}", c.titles[thrifty],
+                factorPhrase("messages", valueOf(c, "Messages", pick), valueOf(c, "Messages", thrifty), c.titles[pick]),
+                factorPhrase("data bytes", valueOf(c, "Data bytes", pick), valueOf(c, "Data bytes", thrifty),
+                             c.titles[pick]));
+    }
+    if (fast.size() > 1 && staleFree && othersStale)
+        text += ", and no stale reads";
+    else if (fast.size() > 1 && !staleFree)
+        text += fmt::format(", though {} of its reads are stale",
+                            stalePercent(valueOf(c, "Stale reads (of block reads)", pick)));
+    text += ".";
+    if (eligible.size() < n)
+        text += kLeftOut;
+    return text;
+}
+
+} // namespace
+
+std::vector<std::string> summarizeComparison(const RunComparison& c)
+{
+    std::vector<std::string> sentences;
+    if (c.titles.size() < 2)
+        return sentences;
+    for (std::size_t i = 1; i < c.titles.size(); ++i)
+        sentences.push_back(runSentence(c, i));
+    sentences.push_back(verdictSentence(c));
+    return sentences;
+}
+
+} // namespace coh::core

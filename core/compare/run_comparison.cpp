@@ -1,0 +1,268 @@
+#include "core/compare/run_comparison.h"
+
+#include "core/compare/compare_summary.h"
+#include "core/engine/traffic_counts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string_view>
+
+namespace coh::core {
+
+namespace {
+
+using S = RunSummary;
+using enum Better;
+using enum MetricUnit;
+
+// Latencies and rates are measured over a sample of requests: a 1% difference is within what another seed
+// moves them by, so it is "about the same". Counts and bytes are exact outcomes of the protocol: any
+// difference is a real one.
+constexpr double kMeasured = 0.01;
+constexpr double kExact = 0.0;
+
+double count(std::uint64_t v)
+{
+    return static_cast<double>(v);
+}
+
+double ttftOf(const RequestMetrics& r)
+{
+    return toMilliseconds(r.ttft());
+}
+double tpotOf(const RequestMetrics& r)
+{
+    return r.tpot() >= 0 ? toMilliseconds(r.tpot()) : std::nan("");
+}
+double e2eOf(const RequestMetrics& r)
+{
+    return toMilliseconds(r.e2e());
+}
+double transferOf(const RequestMetrics& r)
+{
+    return toMilliseconds(r.transfer());
+}
+
+const std::vector<MetricSpec> kMetrics = {
+    {"Latency", "TTFT p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p50; }, 0.50, ttftOf},
+    {"Latency", "TTFT p90", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p90; }, 0.90, ttftOf},
+    {"Latency", "TTFT p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p99; }, 0.99, ttftOf},
+    {"Latency", "TPOT p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p50; }, 0.50, tpotOf},
+    {"Latency", "TPOT p90", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p90; }, 0.90, tpotOf},
+    {"Latency", "TPOT p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p99; }, 0.99, tpotOf},
+    {"Latency", "E2E p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.e2eMs.p50; }, 0.50, e2eOf},
+    {"Latency", "E2E p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.e2eMs.p99; }, 0.99, e2eOf},
+    {"Latency", "KV transfer p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.transferMs.p50; }, 0.50,
+     transferOf},
+    {"Latency", "KV transfer p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.transferMs.p99; }, 0.99,
+     transferOf},
+    {"Latency", "TPOT coherence stall (mean per token)", Milliseconds, Lower, kMeasured,
+     [](const S& s) { return s.tpotStallMs.mean; }},
+    {"Throughput", "Throughput (tokens)", TokensPerSecond, Higher, kMeasured,
+     [](const S& s) { return s.throughputTokensPerSec; }},
+    {"Throughput", "Throughput (requests)", RequestsPerSecond, Higher, kMeasured,
+     [](const S& s) { return s.throughputRequestsPerSec; }},
+    {"Throughput", "Goodput", RequestsPerSecond, Higher, kMeasured, [](const S& s) { return s.goodputRequestsPerSec; }},
+    {"Throughput", "SLO attainment", Percent, Higher, kExact, [](const S& s) { return 100.0 * s.sloAttainment; }},
+    {"Throughput", "Makespan", Seconds, Lower, kMeasured, [](const S& s) { return toSeconds(s.makespan); }},
+    {"Traffic", "Messages", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).messages); }},
+    {"Traffic", "Data messages", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).dataMessages); }},
+    {"Traffic", "Control messages", Count, Lower, kExact,
+     [](const S& s) { return count(trafficCounts(s).controlMessages); }},
+    {"Traffic", "Network flows", Count, Lower, kExact, [](const S& s) { return count(s.flows); }},
+    {"Traffic", "Data bytes", Bytes, Lower, kExact, [](const S& s) { return trafficCounts(s).dataBytes; }},
+    {"Traffic", "Control bytes", Bytes, Lower, kExact, [](const S& s) { return trafficCounts(s).controlBytes; }},
+    {"Coherence", "Invalidations", Count, Lower, kExact,
+     [](const S& s) { return count(trafficCounts(s).invalidations); }},
+    {"Coherence", "Upgrades", Count, Lower, kExact, [](const S& s) { return count(s.upgrades); }},
+    {"Coherence", "Write-backs", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).writebacks); }},
+    {"Coherence", "Bias flips", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).biasFlips); }},
+    {"Coherence", "Migrations", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).migrations); }},
+    {"Staleness", "Stale reads (of block reads)", Percent, Lower, kExact,
+     [](const S& s) { return staleReadPercent(s); }},
+    {"Staleness", "Stale block reads", Count, Lower, kExact, [](const S& s) { return count(s.staleness.staleReads); }},
+    {"Staleness", "Reads that waited for the update", Count, Lower, kExact,
+     [](const S& s) { return count(s.staleness.readerWaits); }},
+    {"Prefix pool", "Prompt tokens from the pool", Percent, Higher, kExact,
+     [](const S& s) {
+         const auto& p = s.prefixPool;
+         return p.promptTokens ? 100.0 * count(p.hitTokens) / count(p.promptTokens) : 0.0;
+     }},
+    {"Failures", "Requests not completed", Count, Lower, kExact,
+     [](const S& s) { return count(s.requests - std::min(s.requests, s.completed)); }},
+};
+
+// A group shows when some run has something in it: a protocol for coherence, stale reads or waits for
+// staleness, a pool, requests that did not complete.
+bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
+{
+    const auto any = [&](const std::function<bool(const S&)>& has) {
+        for (const auto& run : runs)
+            if (has(*run.summary))
+                return true;
+        return false;
+    };
+    if (group == "Coherence")
+        return any([](const S& s) { return s.protocol != "direct"; });
+    if (group == "Staleness")
+        return any([](const S& s) { return s.staleness.staleReads > 0 || s.staleness.readerWaits > 0; });
+    if (group == "Prefix pool")
+        return any([](const S& s) { return s.prefixPool.enabled; });
+    if (group == "Failures")
+        return any([](const S& s) { return s.completed < s.requests; });
+    return true;
+}
+
+Verdict verdictOf(const MetricSpec& spec, double base, double value, double noise)
+{
+    if (aboutTheSame(spec, base, value, noise))
+        return Verdict::Same;
+    if (spec.better == Neither)
+        return Verdict::Differs;
+    return (value < base) == (spec.better == Lower) ? Verdict::Better : Verdict::Worse;
+}
+
+std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs)
+{
+    const std::pair<const char*, std::function<std::string(const ComparedRun&)>> fields[] = {
+        {"Scenario", [](const ComparedRun& r) { return r.info.scenarioName; }},
+        {"Decode protocol", [](const ComparedRun& r) { return r.summary->protocol; }},
+        {"Prefill protocol", [](const ComparedRun& r) { return r.info.prefillProtocol; }},
+        {"Tier protocols",
+         [](const ComparedRun& r) { return r.info.tierProtocols.empty() ? "none" : r.info.tierProtocols; }},
+        {"Backend", [](const ComparedRun& r) { return r.info.backend; }},
+        {"Seed", [](const ComparedRun& r) { return std::to_string(r.info.seed); }},
+        {"Requests", [](const ComparedRun& r) { return std::to_string(r.summary->requests); }},
+    };
+    // Settings every run leaves at their default say nothing: shown only when they differ or are set.
+    const auto isDefault = [](std::string_view label, const std::string& value) {
+        return (label == "Prefill protocol" && value == "direct") || (label == "Tier protocols" && value == "none") ||
+               (label == "Backend" && value == "simulated");
+    };
+    std::vector<PropertyRow> rows;
+    for (const auto& [label, value] : fields) {
+        PropertyRow row{label, {}, false};
+        bool allDefault = true;
+        for (const auto& run : runs) {
+            row.values.push_back(value(run));
+            row.differs = row.differs || row.values.back() != row.values.front();
+            allDefault = allDefault && isDefault(label, row.values.back());
+        }
+        if (row.differs || !allDefault)
+            rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// Each run is titled by the properties that differ between the runs; when none does (or two runs would read
+// the same), by its id and name.
+std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs, const std::vector<PropertyRow>& properties)
+{
+    std::vector<std::string> titles(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        for (const auto& p : properties) {
+            if (!p.differs)
+                continue;
+            std::string part = p.values[i];
+            if (p.label == std::string_view("Seed") || p.label == std::string_view("Requests"))
+                part = fmt::format("{} {}", p.label == std::string_view("Seed") ? "seed" : "requests", part);
+            else if (p.label == std::string_view("Prefill protocol"))
+                part = "prefill " + part;
+            else if (p.label == std::string_view("Tier protocols"))
+                part = "tiers " + part;
+            titles[i] += (titles[i].empty() ? "" : ", ") + part;
+        }
+    }
+    std::set<std::string> seen, repeated;
+    for (const auto& t : titles)
+        if (!seen.insert(t).second)
+            repeated.insert(t);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string id = fmt::format("#{} {}", runs[i].info.id, runs[i].info.name);
+        if (titles[i].empty())
+            titles[i] = id;
+        else if (repeated.count(titles[i]))
+            titles[i] += fmt::format(" (#{})", runs[i].info.id);
+    }
+    return titles;
+}
+
+} // namespace
+
+double staleReadPercent(const RunSummary& s)
+{
+    return s.staleness.reads
+               ? 100.0 * static_cast<double>(s.staleness.staleReads) / static_cast<double>(s.staleness.reads)
+               : 0.0;
+}
+
+const std::vector<MetricSpec>& comparedMetrics()
+{
+    return kMetrics;
+}
+
+bool aboutTheSame(const MetricSpec& spec, double base, double value, double noise)
+{
+    if (std::isnan(base) || std::isnan(value))
+        return std::isnan(base) && std::isnan(value);
+    return std::fabs(value - base) <= std::max(spec.tolerance * std::fabs(base), noise);
+}
+
+double quantileNoise(std::vector<double> values, double quantile)
+{
+    std::erase_if(values, [](double v) { return std::isnan(v); });
+    const auto n = static_cast<double>(values.size());
+    if (values.size() < 2)
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double rank = quantile * (n - 1);
+    const double spread = 1.96 * std::sqrt(n * quantile * (1 - quantile));
+    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(rank - spread)));
+    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(rank + spread)));
+    return (values[hi] - values[lo]) / 2;
+}
+
+RunComparison compareRuns(const std::vector<ComparedRun>& runs)
+{
+    RunComparison c;
+    if (runs.empty())
+        return c;
+    c.properties = propertiesOf(runs);
+    c.titles = titlesOf(runs, c.properties);
+    for (const MetricSpec& spec : kMetrics) {
+        if (!groupShown(spec.group, runs))
+            continue;
+        MetricRow row;
+        row.spec = &spec;
+        for (const auto& run : runs) {
+            row.values.push_back(spec.value(*run.summary));
+            double noise = 0;
+            if (spec.sample && run.requests) {
+                std::vector<double> samples;
+                samples.reserve(run.requests->size());
+                for (const RequestMetrics& r : *run.requests)
+                    samples.push_back(spec.sample(r));
+                noise = quantileNoise(std::move(samples), spec.quantile);
+            }
+            row.noise.push_back(noise);
+        }
+        const double base = row.values.front();
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const double d = row.values[i] - base;
+            const double noise = i == 0 ? 0 : std::max(row.noise[0], row.noise[i]);
+            row.delta.push_back(d);
+            row.relative.push_back(base != 0 ? d / std::fabs(base) : std::nan(""));
+            row.allowance.push_back(i == 0 ? 0 : std::max(spec.tolerance * std::fabs(base), noise));
+            row.verdicts.push_back(i == 0 ? Verdict::Baseline : verdictOf(spec, base, row.values[i], noise));
+        }
+        c.metrics.push_back(std::move(row));
+    }
+    c.summary = summarizeComparison(c);
+    return c;
+}
+
+} // namespace coh::core

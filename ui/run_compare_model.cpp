@@ -1,0 +1,172 @@
+#include "ui/run_compare_model.h"
+
+#include "ui/metric_format.h"
+#include "ui/qt_text.h"
+#include "ui/theme.h"
+
+#include <QApplication>
+#include <QFont>
+
+#include <cmath>
+
+namespace coh::ui {
+
+RunCompareModel::RunCompareModel(core::RunComparison comparison, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_comparison(std::move(comparison))
+{
+    m_rows.push_back({Row::Group, tr("What ran"), -1});
+    for (std::size_t i = 0; i < m_comparison.properties.size(); ++i)
+        m_rows.push_back({Row::Property, tr(m_comparison.properties[i].label.c_str()), static_cast<int>(i)});
+    QString group;
+    for (std::size_t i = 0; i < m_comparison.metrics.size(); ++i) {
+        const core::MetricSpec& spec = *m_comparison.metrics[i].spec;
+        if (tr(spec.group) != group) {
+            group = tr(spec.group);
+            m_rows.push_back({Row::Group, group, -1});
+        }
+        m_rows.push_back({Row::Metric, tr(spec.label), static_cast<int>(i)});
+    }
+    // Tints and muted text are palette colours: tell the view when they change.
+    connect(ThemeWatcher::instance(), &ThemeWatcher::changed, this, [this] {
+        if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                             {Qt::BackgroundRole, Qt::ForegroundRole});
+    });
+}
+
+int RunCompareModel::rowOf(const QString& label) const
+{
+    for (std::size_t r = 0; r < m_rows.size(); ++r)
+        if (m_rows[r].label == label)
+            return static_cast<int>(r);
+    return -1;
+}
+
+bool RunCompareModel::isGroupRow(int row) const
+{
+    return row >= 0 && row < rowCount() && m_rows[static_cast<std::size_t>(row)].kind == Row::Group;
+}
+
+int RunCompareModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RunCompareModel::columnCount(const QModelIndex& parent) const
+{
+    // Metric, one value per run, one difference per run after the first.
+    return parent.isValid() || runCount() == 0 ? 0 : 2 * runCount();
+}
+
+QVariant RunCompareModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    if (role == GroupRole)
+        return row.kind == Row::Group;
+    if (index.column() == 0) {
+        if (role == Qt::DisplayRole)
+            return row.label;
+        if (role == Qt::FontRole && row.kind == Row::Group) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    }
+    if (row.kind == Row::Group)
+        return {};
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (row.kind == Row::Property)
+        return propertyData(m_comparison.properties[static_cast<std::size_t>(row.index)], index.column(), role);
+    return metricData(m_comparison.metrics[static_cast<std::size_t>(row.index)], index.column(), role);
+}
+
+QVariant RunCompareModel::propertyData(const core::PropertyRow& property, int column, int role) const
+{
+    if (column > runCount())
+        return role == VerdictRole ? QVariant(-1) : QVariant();
+    const QString value = toQString(property.values[static_cast<std::size_t>(column - 1)]);
+    switch (role) {
+    case Qt::DisplayRole:
+        return value;
+    case Qt::FontRole:
+        if (property.differs) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case VerdictRole:
+        return -1;
+    default:
+        return {};
+    }
+}
+
+QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, int role) const
+{
+    const core::MetricSpec& spec = *metric.spec;
+    const bool delta = column > runCount();
+    const auto run = static_cast<std::size_t>(delta ? column - runCount() : column - 1);
+    const core::Verdict verdict = metric.verdicts[run];
+    const bool same = verdict == core::Verdict::Same;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!delta)
+            return formatMetric(metric.values[run], spec.unit);
+        return same ? tr("about the same") : formatDelta(metric.delta[run], metric.relative[run], spec.unit);
+    case ValueRole:
+        return delta ? metric.delta[run] : metric.values[run];
+    case VerdictRole:
+        return delta ? static_cast<int>(verdict) : -1;
+    case Qt::BackgroundRole:
+        if (delta && verdict == core::Verdict::Better)
+            return toneFill(Tone::Good, QApplication::palette());
+        if (delta && verdict == core::Verdict::Worse)
+            return toneFill(Tone::Warning, QApplication::palette());
+        return {};
+    case Qt::ForegroundRole:
+        if (delta && same) {
+            const QPalette palette = QApplication::palette();
+            return toneColor(Tone::Muted, palette, palette.color(QPalette::Base));
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        if (!delta)
+            return {};
+        const QString exactDelta = formatDelta(metric.delta[run], metric.relative[run], spec.unit);
+        const QString allowed = formatMetric(metric.allowance[run], spec.unit);
+        if (same)
+            return tr("%1 from %2: within ±%3, about the same")
+                .arg(exactDelta, toQString(m_comparison.titles[0]), allowed);
+        return tr("%1 from %2: beyond ±%3").arg(exactDelta, toQString(m_comparison.titles[0]), allowed);
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    const QString first = runCount() > 0 ? toQString(m_comparison.titles[0]) : QString();
+    if (role == Qt::DisplayRole) {
+        if (section == 0)
+            return tr("Metric");
+        if (section <= runCount())
+            return toQString(m_comparison.titles[static_cast<std::size_t>(section - 1)]);
+        return tr("Δ %1").arg(toQString(m_comparison.titles[static_cast<std::size_t>(section - runCount())]));
+    }
+    if (role == Qt::ToolTipRole && section > runCount())
+        return tr("Difference from %1, absolute and relative; \"about the same\" when within the metric's "
+                  "threshold (hover a cell for it)")
+            .arg(first);
+    return {};
+}
+
+} // namespace coh::ui
