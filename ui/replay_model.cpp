@@ -119,21 +119,23 @@ void ReplayModel::findBusiest()
     const auto& messages = m_run->messages;
     if (messages.empty())
         return;
-    // Sweep the starts and ends; ends first at the same instant, since a message is in flight over [start, end).
-    std::vector<std::pair<qint64, int>> edges;
-    edges.reserve(2 * messages.size());
-    for (const auto& m : messages) {
-        if (m.end <= m.start)
-            continue;
-        edges.emplace_back(m.start, +1);
-        edges.emplace_back(m.end, -1);
-    }
-    std::sort(edges.begin(), edges.end());
-    std::size_t inFlight = 0;
-    for (const auto& [time, delta] : edges) {
-        inFlight = delta > 0 ? inFlight + 1 : inFlight - 1;
+    // In flight at t: starts <= t minus ends <= t ([start, end)). The count peaks at a start; the starts are
+    // sorted already, so only the ends need sorting, and one pass with two cursors finds the peak.
+    std::vector<qint64> ends;
+    ends.reserve(messages.size());
+    for (const auto& m : messages)
+        ends.push_back(m.end);
+    std::sort(ends.begin(), ends.end());
+    std::size_t ended = 0;
+    for (std::size_t i = 0; i < m_sortedStarts.size(); ++i) {
+        const qint64 t = m_sortedStarts[i];
+        if (i + 1 < m_sortedStarts.size() && m_sortedStarts[i + 1] == t)
+            continue; // count once all starts at t are in
+        while (ended < ends.size() && ends[ended] <= t)
+            ++ended;
+        const std::size_t inFlight = i + 1 - std::min(ended, i + 1);
         if (inFlight > m_busiest.inFlight)
-            m_busiest = {time, inFlight, 0};
+            m_busiest = {t, inFlight, 0};
     }
     std::vector<std::uint32_t> ids;
     m_index.stab(m_busiest.at, ids);
