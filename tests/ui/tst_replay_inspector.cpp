@@ -54,6 +54,7 @@ class TestReplayInspector : public QObject {
     void pickingARowMovesTheCursorToItsStart();
     void detailsShowTheTransitionThatSentIt();
     void plainCopyHasNoTransition();
+    void prefixPoolMessagesReadThePoolsTable();
     void legendHidesARoleInCanvasAndList();
 
   private:
@@ -260,6 +261,33 @@ void TestReplayInspector::plainCopyHasNoTransition()
     const ui::ReplayModel model(plain, direct);
     QVERIFY(!ui::messageTransition(model, 0).known);
     QVERIFY(ui::messageDetailsHtml(model, 0).contains(QStringLiteral("Plain copy, no protocol")));
+}
+
+void TestReplayInspector::prefixPoolMessagesReadThePoolsTable()
+{
+    // The CXL prefix pool under its tier's own protocol, the KV path a plain copy: the pool's messages name
+    // sealed-lease transitions, looked up in sealed-lease's table, not the KV path's.
+    const std::string path = test::datasetPath("scenarios/prefix-pool-cxl.json");
+    nlohmann::ordered_json json = test::loadJson(path);
+    json["coherence"] = {{"tiers", {{"cxl", "sealed-lease"}}}};
+    const auto run = test::runJson(json, path, 40);
+    const ui::ReplayModel model(run, json);
+    const auto& lease = core::coherence::findProtocol("sealed-lease");
+    QCOMPARE(model.protocol(core::MessageProtocol::PrefixPool), &lease);
+    QCOMPARE(model.protocol(core::MessageProtocol::Kv), nullptr);
+    int pool = 0;
+    for (std::uint32_t id = 0; id < run->messages.size(); ++id) {
+        const auto& m = run->messages[id];
+        if (m.protocol != core::MessageProtocol::PrefixPool)
+            continue;
+        ++pool;
+        const ui::MessageTransition t = ui::messageTransition(model, id);
+        QVERIFY(t.known);
+        const auto& table = m.sender == core::MessageSender::Home ? lease.directory : lease.cache;
+        QCOMPARE(t.state, QString::fromStdString(table.states[m.fromState].name));
+        QVERIFY(ui::messageDetailsHtml(model, id).contains(QStringLiteral("sealed-lease")));
+    }
+    QVERIFY(pool > 0);
 }
 
 void TestReplayInspector::legendHidesARoleInCanvasAndList()
