@@ -264,8 +264,8 @@ void MainWindow::connectRunner()
     connect(m_runner, &RunController::finished, this, [this](qint64 id, std::shared_ptr<const core::RunResult> result) {
         updateRunEnabled();
         m_history->refresh();
-        // The run opens in Replay, as F5's tooltip and the guides promise.
-        showRun(id, std::move(result), m_runScenario);
+        // The run opens in Replay, as F5's tooltip and the guides promise, under the name it is stored with.
+        showRun(id, std::move(result), m_runScenario, m_runner->runName(), m_runner->scenarioPath());
         m_tabs->setCurrentWidget(m_replay);
         setStatus(tr("Run #%1 stored in %2").arg(id).arg(m_databasePath));
         emit runShown(id);
@@ -375,6 +375,7 @@ namespace {
 struct LoadedRun {
     std::shared_ptr<const core::RunResult> run;
     nlohmann::ordered_json scenario;
+    QString name;
     QString error;
 };
 
@@ -394,6 +395,7 @@ LoadedRun loadStoredRun(const QString& databasePath, qint64 runId)
                     .arg(info->error.empty() ? QString() : QStringLiteral(" (%1)").arg(toQString(info->error)));
         } else {
             loaded.run = std::make_shared<const core::RunResult>(store.loadRun(runId));
+            loaded.name = toQString(info->name);
             loaded.scenario = nlohmann::ordered_json::parse(store.scenarioJson(runId).value_or("{}"));
         }
     } catch (const std::exception& e) {
@@ -418,7 +420,7 @@ void MainWindow::openRun(qint64 runId)
             QMessageBox::warning(this, tr("Cannot open run %1").arg(runId), loaded.error);
             return;
         }
-        showRun(runId, std::move(loaded.run), loaded.scenario);
+        showRun(runId, std::move(loaded.run), loaded.scenario, loaded.name);
         m_tabs->setCurrentWidget(m_replay);
         setStatus(tr("Showing run #%1").arg(runId));
         emit runShown(runId);
@@ -426,10 +428,10 @@ void MainWindow::openRun(qint64 runId)
 }
 
 void MainWindow::showRun(qint64 runId, std::shared_ptr<const core::RunResult> run,
-                         const nlohmann::ordered_json& scenario)
+                         const nlohmann::ordered_json& scenario, const QString& runName, const QString& scenarioFile)
 {
     m_currentRunId = runId;
-    m_replay->setRun(run, scenario);
+    m_replay->setRun(run, scenario, {runId, runName, scenarioFile});
     m_charts->setRun(run);
     updateRunEnabled();
 }

@@ -90,7 +90,8 @@ class MainWindow : public QMainWindow {
     void updateTitle();
     void updateRunEnabled();
     void setStatus(const QString& text);
-    void showRun(qint64 runId, std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenario);
+    void showRun(qint64 runId, std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenario,
+                 const QString& runName, const QString& scenarioFile = {});
 
     ScenarioDocument* m_document = nullptr;
     RunController* m_runner = nullptr;

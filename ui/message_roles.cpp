@@ -1,6 +1,9 @@
 #include "ui/message_roles.h"
 
+#include "ui/theme.h"
+
 #include <QCoreApplication>
+#include <QGuiApplication>
 
 namespace coh::ui {
 
@@ -60,7 +63,36 @@ QString messageRoleLabel(MessageRole role)
     return {};
 }
 
-QColor messageRoleColor(MessageRole role)
+QString messageRoleMeaning(MessageRole role)
+{
+    switch (role) {
+    case MessageRole::Data:
+        return QCoreApplication::translate("MessageRole", "carries block data to a cache (a fill or a copy)");
+    case MessageRole::Invalidation:
+        return QCoreApplication::translate("MessageRole", "tells a cache to drop its copy before someone writes");
+    case MessageRole::Ack:
+        return QCoreApplication::translate("MessageRole", "confirms an invalidation or completes a hand-over");
+    case MessageRole::Forward:
+        return QCoreApplication::translate("MessageRole", "the home passes a request on to the cache that owns "
+                                                          "the block");
+    case MessageRole::Request:
+        return QCoreApplication::translate("MessageRole", "a cache asks the home for a copy or for write permission");
+    case MessageRole::Writeback:
+        return QCoreApplication::translate("MessageRole", "a cache sends its (dirty) block back home");
+    case MessageRole::BiasFlip:
+        return QCoreApplication::translate("MessageRole", "the host moves a block between host and device bias");
+    case MessageRole::Migration:
+        return QCoreApplication::translate("MessageRole", "hands a block and its write permission to the next "
+                                                          "writer");
+    case MessageRole::Lease:
+        return QCoreApplication::translate("MessageRole", "grants or ends a time-limited read or write lease");
+    }
+    return {};
+}
+
+namespace {
+
+QColor roleHue(MessageRole role)
 {
     // Okabe-Ito based, so the roles stay apart for colour-blind readers; data is the calm blue that dominates.
     switch (role) {
@@ -83,7 +115,19 @@ QColor messageRoleColor(MessageRole role)
     case MessageRole::Lease:
         return QColor(0xB8, 0xA0, 0x00);
     }
-    return Qt::black;
+    return QColor(0x44, 0x44, 0x44);
+}
+
+} // namespace
+
+QColor messageRoleColor(MessageRole role, const QPalette& palette)
+{
+    return readableOn(roleHue(role), palette.color(QPalette::Base), 3.0);
+}
+
+QColor messageRoleColor(MessageRole role)
+{
+    return messageRoleColor(role, QGuiApplication::palette());
 }
 
 } // namespace coh::ui

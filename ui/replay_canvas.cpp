@@ -1,5 +1,9 @@
 #include "ui/replay_canvas.h"
 
+#include "ui/replay_canvas_style.h"
+#include "ui/replay_state_style.h"
+#include "ui/theme.h"
+
 #include <QFile>
 #include <QMouseEvent>
 #include <QPainter>
@@ -12,39 +16,15 @@
 namespace coh::ui {
 namespace {
 
-constexpr int kMarkerSize = 6; // pixels, whatever the zoom: markers are symbols, not scene objects
-constexpr int kIconSize = 36;
+using namespace canvas;
+
 constexpr double kFitMargin = 50;
 
-QColor utilizationColor(double u)
+QColor mix(const QColor& a, const QColor& b, double f)
 {
-    // Grey when idle through amber to red at saturation.
-    const double f = std::clamp(u, 0.0, 1.0);
-    const QColor idle(0xB0, 0xB0, 0xB0), busy(0xD6, 0x27, 0x28);
-    return QColor::fromRgbF(static_cast<float>(idle.redF() + (busy.redF() - idle.redF()) * f),
-                            static_cast<float>(idle.greenF() + (busy.greenF() - idle.greenF()) * f),
-                            static_cast<float>(idle.blueF() + (busy.blueF() - idle.blueF()) * f));
-}
-
-// A protocol state's colour in the node's block counts: exclusive-writable states warm, shared ones green,
-// owned purple; transient and other states grey.
-QColor stateColor(const QString& state)
-{
-    if (state == QLatin1String("M"))
-        return QColor(0xD6, 0x27, 0x28);
-    if (state == QLatin1String("E"))
-        return QColor(0xFF, 0x7F, 0x0E);
-    if (state == QLatin1String("O"))
-        return QColor(0x94, 0x67, 0xBD);
-    if (state == QLatin1String("S"))
-        return QColor(0x2C, 0xA0, 0x2C);
-    return QColor(0x7F, 0x7F, 0x7F);
-}
-
-QString blockCount(double blocks)
-{
-    return blocks >= 9999.5 ? QStringLiteral("%1k").arg(blocks / 1000, 0, 'f', blocks >= 99999.5 ? 0 : 1)
-                            : QString::number(qRound(blocks));
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f),
+                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
 }
 
 } // namespace
@@ -55,13 +35,17 @@ ReplayCanvas::ReplayCanvas(QWidget* parent)
     setMinimumSize(320, 240);
     setMouseTracking(false);
     setAutoFillBackground(false);
+    // Clicking the canvas takes the keyboard focus into the replay, so its keys (Space, Home, End) work.
+    setFocusPolicy(Qt::ClickFocus);
 }
 
 void ReplayCanvas::setModel(std::shared_ptr<const ReplayModel> model)
 {
     m_model = std::move(model);
     m_time = 0;
+    m_selected = -1;
     m_userZoomed = false;
+    m_labelsValid = false;
     m_linkRoleCounts.assign(m_model ? 2 * m_model->scene().links.size() : 0, {});
     fitToView();
 }
@@ -75,6 +59,18 @@ void ReplayCanvas::setTime(qint64 t)
 void ReplayCanvas::setLodThreshold(int markers)
 {
     m_lodThreshold = std::max(0, markers);
+    update();
+}
+
+void ReplayCanvas::setHiddenRoles(const std::array<bool, kMessageRoleCount>& hidden)
+{
+    m_hidden = hidden;
+    update();
+}
+
+void ReplayCanvas::setSelectedMessage(int message)
+{
+    m_selected = message;
     update();
 }
 
@@ -103,6 +99,12 @@ void ReplayCanvas::zoomBy(double factor, QPointF anchor)
     update();
 }
 
+QPointF ReplayCanvas::markerPos(std::uint32_t message) const
+{
+    const QPointF p = mapFromScene(m_model->marker(message, m_time).pos);
+    return QPointF(qRound(p.x()) + markerOffsetX(message), qRound(p.y()) + markerOffsetY(message));
+}
+
 void ReplayCanvas::collectMarkers(const QRect& viewport)
 {
     for (auto& rects : m_rectsByRole)
@@ -117,29 +119,45 @@ void ReplayCanvas::collectMarkers(const QRect& viewport)
     const QRectF visible = QRectF(viewport).adjusted(-kMarkerSize, -kMarkerSize, kMarkerSize, kMarkerSize);
     constexpr int half = kMarkerSize / 2;
     for (std::uint32_t message : m_inFlight) {
+        const auto role = static_cast<std::size_t>(m_model->role(message));
+        if (m_hidden[role])
+            continue;
         const ReplayModel::Marker marker = m_model->marker(message, m_time);
         const QPointF p = mapFromScene(marker.pos);
         if (!visible.contains(p))
             continue;
         ++m_visibleMarkers;
-        const auto role = static_cast<std::size_t>(m_model->role(message));
         // Integer rectangles: the raster engine fills them about four times faster than QRectF ones.
-        // Messages of one flow share path and timing; a small fixed offset per message keeps them apart.
-        const std::uint32_t h = message * 2654435761u;
-        const int dx = static_cast<int>((h >> 27) % 5) * 2 - 4, dy = static_cast<int>((h >> 22) % 5) * 2 - 4;
-        m_rectsByRole[role].append(
-            QRect(qRound(p.x()) - half + dx, qRound(p.y()) - half + dy, kMarkerSize, kMarkerSize));
+        m_rectsByRole[role].append(QRect(qRound(p.x()) - half + markerOffsetX(message),
+                                         qRound(p.y()) - half + markerOffsetY(message), kMarkerSize, kMarkerSize));
         if (marker.link >= 0)
             ++m_linkRoleCounts[2 * static_cast<std::size_t>(marker.link) + (marker.forward ? 0 : 1)][role];
     }
     m_aggregated = m_visibleMarkers > m_lodThreshold;
 }
 
+void ReplayCanvas::updateColours()
+{
+    const QPalette& p = palette();
+    const QRgb base = p.color(QPalette::Base).rgb();
+    if (m_coloursValid && base == m_coloursFor)
+        return;
+    for (int r = 0; r < kMessageRoleCount; ++r)
+        m_roleColours[static_cast<std::size_t>(r)] = messageRoleColor(static_cast<MessageRole>(r), p);
+    // An idle link is a third of the way from the base to the text colour: visible on either palette.
+    m_idleLink = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.35);
+    m_coloursFor = base;
+    m_coloursValid = true;
+}
+
 void ReplayCanvas::paintFrame(QPainter& painter, const QRect& viewport)
 {
     painter.fillRect(viewport, palette().color(QPalette::Base));
+    m_badges.clear();
     if (!m_model)
         return;
+    updateColours();
+    updateLabels();
     collectMarkers(viewport);
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintLinks(painter);
@@ -151,18 +169,20 @@ void ReplayCanvas::paintFrame(QPainter& painter, const QRect& viewport)
         paintDensityBars(painter);
     else
         paintMarkers(painter);
+    paintSelection(painter);
 }
 
 void ReplayCanvas::paintLinks(QPainter& painter) const
 {
     const ReplayScene& scene = m_model->scene();
+    const QColor busy(0xD5, 0x5E, 0x00);
     for (std::size_t i = 0; i < scene.links.size(); ++i) {
         const ReplayLink& link = scene.links[i];
         if (link.a < 0 || link.b < 0)
             continue;
-        const double u = m_model->linkUtilization(static_cast<int>(i), m_time);
+        const double u = std::clamp(m_model->linkUtilization(static_cast<int>(i), m_time), 0.0, 1.0);
         // Flat caps: antialiased round caps cost ten times more in the raster engine (measured, see gui-replay.md).
-        painter.setPen(QPen(utilizationColor(u), 2 + 6 * std::clamp(u, 0.0, 1.0), Qt::SolidLine, Qt::FlatCap));
+        painter.setPen(QPen(mix(m_idleLink, busy, u), 2 + 6 * u, Qt::SolidLine, Qt::FlatCap));
         painter.drawLine(mapFromScene(scene.nodes[static_cast<std::size_t>(link.a)].pos),
                          mapFromScene(scene.nodes[static_cast<std::size_t>(link.b)].pos));
     }
@@ -175,13 +195,34 @@ void ReplayCanvas::paintMarkers(QPainter& painter) const
         const auto& rects = m_rectsByRole[static_cast<std::size_t>(r)];
         if (rects.isEmpty())
             continue;
-        painter.setBrush(messageRoleColor(static_cast<MessageRole>(r)));
+        painter.setBrush(m_roleColours[static_cast<std::size_t>(r)]);
         if (m_drawing == MarkerDrawing::Batched) {
             painter.drawRects(rects);
         } else {
             for (const QRect& rect : rects)
                 painter.drawRect(rect);
         }
+    }
+}
+
+void ReplayCanvas::paintSelection(QPainter& painter) const
+{
+    if (m_selected < 0 || static_cast<std::size_t>(m_selected) >= m_model->run()->messages.size())
+        return;
+    const auto id = static_cast<std::uint32_t>(m_selected);
+    const core::MessageRecord& m = m_model->run()->messages[id];
+    const QColor highlight = palette().color(QPalette::Highlight);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    // Its route, so the eye finds where it goes even before or after it is in flight.
+    QPolygonF route = m_model->polyline(id);
+    for (QPointF& p : route)
+        p = mapFromScene(p);
+    painter.setPen(QPen(highlight, 2, Qt::DashLine, Qt::FlatCap));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPolyline(route);
+    if (m.start <= m_time && m_time < m.end) {
+        painter.setPen(QPen(highlight, 2));
+        painter.drawEllipse(markerPos(id), kMarkerSize + 1.0, kMarkerSize + 1.0);
     }
 }
 
@@ -221,7 +262,7 @@ void ReplayCanvas::paintDensityBars(QPainter& painter) const
             // Each direction gets its own side of the link; thickness is its share of the busiest direction.
             const double thickness = 3 + 10.0 * total / most;
             const QPointF shift = normal * ((dir == 0 ? 1 : -1) * (thickness / 2 + 3));
-            QColor colour = messageRoleColor(static_cast<MessageRole>(dominant));
+            QColor colour = m_roleColours[dominant];
             colour.setAlpha(200);
             painter.setPen(QPen(colour, thickness, Qt::SolidLine, Qt::FlatCap));
             painter.drawLine(a + shift + d * 0.15, b + shift - d * 0.15);
@@ -254,6 +295,7 @@ void ReplayCanvas::paintNodes(QPainter& painter)
 {
     const ReplayScene& scene = m_model->scene();
     const QColor text = palette().color(QPalette::Text);
+    const QFontMetricsF metrics(font());
     for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
         const ReplayNode& node = scene.nodes[n];
         const QPointF c = mapFromScene(node.pos);
@@ -270,39 +312,67 @@ void ReplayCanvas::paintNodes(QPainter& painter)
             else
                 painter.drawRoundedRect(box, 6, 6);
         }
+        const QRectF label = n < m_labels.size() ? m_labels[n] : QRectF(c.x() - 60, box.bottom() + 2, 120, 32);
+        // A label pushed away from its node by the links around it gets a dotted leader back to the icon.
+        const QPointF nearest(std::clamp(c.x(), label.left(), label.right()),
+                              std::clamp(c.y(), label.top(), label.bottom()));
+        if (!box.adjusted(-8, -8, 8, 8).contains(nearest)) {
+            painter.setPen(QPen(m_idleLink, 1, Qt::DotLine));
+            const QPointF towards = nearest - c;
+            const double length = std::hypot(towards.x(), towards.y());
+            painter.drawLine(c + towards * (kIconSize / 2.0 / length), nearest);
+        }
+        // A plate under the label: where no place was free of links, the link passes beneath the text.
+        QColor plate = palette().color(QPalette::Base);
+        plate.setAlpha(200);
+        painter.fillRect(label, plate);
         painter.setPen(text);
-        painter.drawText(QRectF(c.x() - 60, box.bottom() + 2, 120, 16), Qt::AlignHCenter | Qt::AlignTop, node.id);
-        paintNodeBlocks(painter, n, QPointF(c.x(), box.bottom() + 18));
+        painter.drawText(QRectF(label.left(), label.top(), label.width(), metrics.height()), Qt::AlignCenter, node.id);
+        paintNodeBlocks(
+            painter, n,
+            QRectF(label.left(), label.top() + metrics.height(), label.width(), label.height() - metrics.height()));
     }
 }
 
-void ReplayCanvas::paintNodeBlocks(QPainter& painter, std::uint32_t node, QPointF top)
+void ReplayCanvas::paintNodeBlocks(QPainter& painter, std::uint32_t node, const QRectF& area)
 {
-    // One line under the node's name: the blocks its caches hold, by protocol state ("M 6  S 120"). A state
-    // held for only part of the bucket averages below one block: left out rather than shown as "0".
+    // Under the node's name: the blocks its caches hold now, by protocol state ("S 120  M 6"), each in its state's
+    // colour (what the state allows), transient states in italics, packed into lines as wide as the label.
     auto blocks = m_model->nodeBlocks(node, m_time);
     std::erase_if(blocks, [](const ReplayModel::StateBlocks& b) { return b.blocks < 0.5; });
     if (blocks.empty())
         return;
-    QFont font = painter.font();
-    font.setPointSizeF(font.pointSizeF() * 0.85);
-    painter.save();
-    painter.setFont(font);
-    const QFontMetricsF metrics(font);
+    const QFont font = badgeFont(painter.font());
+    QFont italic = font;
+    italic.setItalic(true);
+    const QFontMetricsF metrics(font), italicMetrics(italic);
+    const QPalette& pal = palette();
+    const double gap = metrics.horizontalAdvance(QStringLiteral("  "));
     std::vector<QString> parts;
-    qreal width = 0;
+    std::vector<double> widths;
     for (const auto& b : blocks) {
         parts.push_back(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks)));
-        width += metrics.horizontalAdvance(parts.back()) +
-                 (parts.size() > 1 ? metrics.horizontalAdvance(QStringLiteral("  ")) : 0);
+        const bool transient = b.info && !b.info->stable;
+        widths.push_back((transient ? italicMetrics : metrics).horizontalAdvance(parts.back()));
     }
-    qreal x = top.x() - width / 2;
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-        if (i > 0)
-            x += metrics.horizontalAdvance(QStringLiteral("  "));
-        painter.setPen(stateColor(blocks[i].state));
-        painter.drawText(QPointF(x, top.y() + metrics.ascent()), parts[i]);
-        x += metrics.horizontalAdvance(parts[i]);
+    painter.save();
+    double top = area.top();
+    for (const auto& line : packBadges(widths, gap, area.width())) {
+        double width = -gap;
+        for (std::size_t i : line)
+            width += widths[i] + gap;
+        double x = area.center().x() - width / 2;
+        for (std::size_t i : line) {
+            const bool transient = blocks[i].info && !blocks[i].info->stable;
+            painter.setFont(transient ? italic : font);
+            const QColor colour = blocks[i].info ? blockStateColor(*blocks[i].info, pal)
+                                                 : toneColor(Tone::Muted, pal, pal.color(QPalette::Base));
+            painter.setPen(colour);
+            painter.drawText(QPointF(x, top + metrics.ascent()), parts[i]);
+            x += widths[i] + gap;
+            m_badges.push_back({node, blocks[i].state, blocks[i].blocks, colour});
+        }
+        top += metrics.height();
     }
     painter.restore();
 }
@@ -333,8 +403,8 @@ void ReplayCanvas::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton) {
         m_panning = true;
-        m_panStart = event->position();
-        setCursor(Qt::ClosedHandCursor);
+        m_dragged = false;
+        m_panStart = m_pressAt = event->position();
     }
 }
 
@@ -342,6 +412,12 @@ void ReplayCanvas::mouseMoveEvent(QMouseEvent* event)
 {
     if (!m_panning)
         return;
+    // A few pixels of wobble still count as a click.
+    if (!m_dragged && QLineF(m_pressAt, event->position()).length() < 4)
+        return;
+    if (!m_dragged)
+        setCursor(Qt::ClosedHandCursor);
+    m_dragged = true;
     m_offset += event->position() - m_panStart;
     m_panStart = event->position();
     m_userZoomed = true;
@@ -350,10 +426,12 @@ void ReplayCanvas::mouseMoveEvent(QMouseEvent* event)
 
 void ReplayCanvas::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::LeftButton) {
-        m_panning = false;
-        unsetCursor();
-    }
+    if (event->button() != Qt::LeftButton || !m_panning)
+        return;
+    m_panning = false;
+    unsetCursor();
+    if (!m_dragged)
+        emit messageClicked(messageAt(event->position()));
 }
 
 void ReplayCanvas::mouseDoubleClickEvent(QMouseEvent*)

@@ -2,10 +2,13 @@
 // The replay's drawing surface: the topology, links shaded by utilisation at t, and every in-flight message
 // as a marker. All markers of one role go out in one QPainter::drawRects call from a reused buffer; above
 // the level-of-detail threshold the markers on screen are summed per link direction into density bars.
+// A click on a marker selects its message (drawn ringed, its route highlighted); hovering a node, a link or a
+// marker shows what it is. Node labels sit where no link crosses them.
 #include "ui/message_roles.h"
 #include "ui/replay_model.h"
 
 #include <QHash>
+#include <QLineF>
 #include <QPixmap>
 #include <QVector>
 #include <QWidget>
@@ -49,7 +52,37 @@ class ReplayCanvas : public QWidget {
     // One frame into any painter over a viewport of this widget's coordinates (paintEvent, benchmark, export).
     void paintFrame(QPainter& painter, const QRect& viewport);
 
+    // Roles whose markers are not drawn (the legend's switches).
+    void setHiddenRoles(const std::array<bool, kMessageRoleCount>& hidden);
+    // The message drawn as selected, -1 for none.
+    void setSelectedMessage(int message);
+    int selectedMessage() const { return m_selected; }
+
+    // What is under a widget position at the current time: the nearest visible marker's message, node or link;
+    // -1 when none. Markers are found from the in-flight set (O(log n + k)), only when asked.
+    int messageAt(QPointF pos) const;
+    int nodeAt(QPointF pos);
+    int linkAt(QPointF pos) const;
+    // Where node labels go at the current zoom, and the link segments they avoid (widget coordinates).
+    QRectF labelRect(std::uint32_t node);
+    std::vector<QLineF> linkSegments() const;
+    QString toolTipAt(QPointF pos);
+
+    // The block counts the last frame drew, for checks: node, state, count and colour.
+    struct Badge {
+        std::uint32_t node = 0;
+        QString state;
+        double blocks = 0;
+        QColor colour;
+    };
+    const std::vector<Badge>& lastBadges() const { return m_badges; }
+
+  signals:
+    // A click (not a drag) on the canvas: the message under it, or -1.
+    void messageClicked(int message);
+
   protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -63,9 +96,13 @@ class ReplayCanvas : public QWidget {
     void paintLinks(QPainter& painter) const;
     void paintDensityBars(QPainter& painter) const;
     void paintMarkers(QPainter& painter) const;
+    void paintSelection(QPainter& painter) const;
     void paintNodes(QPainter& painter);
-    void paintNodeBlocks(QPainter& painter, std::uint32_t node, QPointF top);
+    void paintNodeBlocks(QPainter& painter, std::uint32_t node, const QRectF& area);
     const QPixmap& iconFor(const QString& kind);
+    void updateColours();
+    void updateLabels();
+    QPointF markerPos(std::uint32_t message) const; // widget position, with the per-message offset
 
     std::shared_ptr<const ReplayModel> m_model;
     qint64 m_time = 0;
@@ -75,7 +112,23 @@ class ReplayCanvas : public QWidget {
     QPointF m_offset;
     bool m_userZoomed = false;
     bool m_panning = false;
+    bool m_dragged = false;
     QPointF m_panStart;
+    QPointF m_pressAt;
+    std::array<bool, kMessageRoleCount> m_hidden{};
+    int m_selected = -1;
+
+    // Palette-derived colours, recomputed when the base colour changes.
+    QRgb m_coloursFor = 0;
+    bool m_coloursValid = false;
+    std::array<QColor, kMessageRoleCount> m_roleColours;
+    QColor m_idleLink;
+    // Label rectangles in scene-independent widget pixels, recomputed when the view or the font changes.
+    std::vector<QRectF> m_labels;
+    double m_labelsScale = 0;
+    QPointF m_labelsOffset;
+    QSize m_labelsSize;
+    bool m_labelsValid = false;
 
     // Frame buffers, reused so a frame allocates nothing once warm.
     std::vector<std::uint32_t> m_inFlight;
@@ -85,6 +138,7 @@ class ReplayCanvas : public QWidget {
     bool m_aggregated = false;
     quint64 m_frames = 0;
     QHash<QString, QPixmap> m_icons;
+    std::vector<Badge> m_badges;
 };
 
 } // namespace coh::ui

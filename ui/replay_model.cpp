@@ -1,9 +1,41 @@
 #include "ui/replay_model.h"
 
+#include "core/coherence/protocol_registry.h"
+#include "core/scenario/scenario_loader.h"
+#include "core/serving/prefix_cache.h"
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 namespace coh::ui {
+
+namespace {
+
+// A protocol by name; null for the plain copy or a name this build does not know (a run from a newer one).
+const core::coherence::Protocol* protocolNamed(const std::string& name)
+{
+    if (name.empty() || name == "direct")
+        return nullptr;
+    try {
+        return &core::coherence::findProtocol(name);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+// The prefix pool's protocol, as the engine chose it from the run's scenario.
+const core::coherence::Protocol* poolProtocolOf(const nlohmann::ordered_json& scenarioJson)
+{
+    try {
+        const core::Scenario scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), "scenario");
+        return protocolNamed(core::prefixPoolProtocol(scenario));
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+} // namespace
 
 ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson)
     : m_run(std::move(run))
@@ -12,6 +44,10 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
         return;
     const core::RunResult& r = *m_run;
     m_scene = ReplayScene::build(r.nodeIds, r.linkIds, scenarioJson);
+    m_kvProtocol = protocolNamed(r.summary.protocol);
+    if (std::any_of(r.messages.begin(), r.messages.end(),
+                    [](const auto& m) { return m.protocol == core::MessageProtocol::PrefixPool; }))
+        m_poolProtocol = poolProtocolOf(scenarioJson);
 
     for (const auto& kind : r.summary.messagesByKind)
         m_kindRoles.push_back(messageRoleFromName(kind.role));
@@ -58,6 +94,7 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
         m_medianDuration = *mid;
     }
     m_index = IntervalIndex(intervals);
+    findBusiest();
 
     m_linkSeries.assign(r.linkIds.size(), {-1, -1});
     for (std::size_t i = 0; i < r.linkSeries.size(); ++i) {
@@ -66,22 +103,112 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
             m_linkSeries[s.link][s.forward ? 0 : 1] = static_cast<int>(i);
     }
     m_nodeBlockSeries.assign(m_scene.nodes.size(), {});
-    for (std::size_t i = 0; i < r.nodeBlocks.size(); ++i)
+    for (std::size_t i = 0; i < r.nodeBlocks.size(); ++i) {
         if (r.nodeBlocks[i].node < m_nodeBlockSeries.size())
             m_nodeBlockSeries[r.nodeBlocks[i].node].push_back(i);
+        m_seriesState.push_back(stateInfo(r.nodeBlocks[i].state));
+    }
+    // Runs stored before the steps were recorded have averages only; a series that held blocks has steps.
+    m_exactNodeBlocks =
+        !r.nodeBlocks.empty() && std::all_of(r.nodeBlocks.begin(), r.nodeBlocks.end(),
+                                             [](const auto& s) { return !s.steps.empty() || s.peakBlocks <= 0; });
+}
+
+void ReplayModel::findBusiest()
+{
+    const auto& messages = m_run->messages;
+    if (messages.empty())
+        return;
+    // In flight at t: starts <= t minus ends <= t ([start, end)). The count peaks at a start; the starts are
+    // sorted already, so only the ends need sorting, and one pass with two cursors finds the peak.
+    std::vector<qint64> ends;
+    ends.reserve(messages.size());
+    for (const auto& m : messages)
+        ends.push_back(m.end);
+    std::sort(ends.begin(), ends.end());
+    std::size_t ended = 0;
+    for (std::size_t i = 0; i < m_sortedStarts.size(); ++i) {
+        const qint64 t = m_sortedStarts[i];
+        if (i + 1 < m_sortedStarts.size() && m_sortedStarts[i + 1] == t)
+            continue; // count once all starts at t are in
+        while (ended < ends.size() && ends[ended] <= t)
+            ++ended;
+        const std::size_t inFlight = i + 1 - std::min(ended, i + 1);
+        if (inFlight > m_busiest.inFlight)
+            m_busiest = {t, inFlight, 0};
+    }
+    std::vector<std::uint32_t> ids;
+    m_index.stab(m_busiest.at, ids);
+    std::vector<qint64> durations;
+    durations.reserve(ids.size());
+    for (std::uint32_t id : ids)
+        durations.push_back(messages[id].end - messages[id].start);
+    if (durations.empty())
+        return;
+    auto mid = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+    std::nth_element(durations.begin(), mid, durations.end());
+    m_busiest.typicalDuration = *mid;
+}
+
+double ReplayModel::defaultSpeed() const
+{
+    return static_cast<double>(m_busiest.typicalDuration) * 1e-9 / kBusiestSeconds;
+}
+
+const core::coherence::StateInfo* ReplayModel::stateInfo(const std::string& name) const
+{
+    if (!m_kvProtocol)
+        return nullptr;
+    const int index = m_kvProtocol->cache.findState(name);
+    return index >= 0 ? &m_kvProtocol->cache.states[static_cast<std::size_t>(index)] : nullptr;
 }
 
 std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node, qint64 t) const
 {
     std::vector<StateBlocks> out;
-    if (!m_run || node >= m_nodeBlockSeries.size() || t < 0 || m_run->linkInterval <= 0)
+    if (!m_run || node >= m_nodeBlockSeries.size() || t < 0)
         return out;
-    const auto bucket = static_cast<std::size_t>(t / m_run->linkInterval);
     for (std::size_t i : m_nodeBlockSeries[node]) {
         const auto& s = m_run->nodeBlocks[i];
-        if (bucket < s.blocksPerBucket.size() && s.blocksPerBucket[bucket] > 0)
-            out.push_back({QString::fromStdString(s.state), s.blocksPerBucket[bucket]});
+        double blocks = 0;
+        if (m_exactNodeBlocks) {
+            // The last step at or before t; none yet means nothing held.
+            const auto after =
+                std::upper_bound(s.steps.begin(), s.steps.end(), t,
+                                 [](qint64 at, const core::BlockCountStep& step) { return at < step.at; });
+            blocks = after == s.steps.begin() ? 0 : (after - 1)->blocks;
+        } else if (m_run->linkInterval > 0) {
+            const auto bucket = static_cast<std::size_t>(t / m_run->linkInterval);
+            blocks = bucket < s.blocksPerBucket.size() ? s.blocksPerBucket[bucket] : 0;
+        }
+        if (blocks > 0)
+            out.push_back({QString::fromStdString(s.state), blocks, m_seriesState[i]});
     }
+    return out;
+}
+
+std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t node) const
+{
+    std::vector<StateBlocks> out;
+    if (!m_run || node >= m_nodeBlockSeries.size())
+        return out;
+    for (std::size_t i : m_nodeBlockSeries[node]) {
+        const auto& s = m_run->nodeBlocks[i];
+        if (s.peakBlocks > 0)
+            out.push_back({QString::fromStdString(s.state), s.peakBlocks, m_seriesState[i]});
+    }
+    return out;
+}
+
+std::vector<const core::coherence::StateInfo*> ReplayModel::heldStates() const
+{
+    std::vector<const core::coherence::StateInfo*> out;
+    if (!m_run || !m_kvProtocol)
+        return out;
+    for (const auto& state : m_kvProtocol->cache.states)
+        if (std::any_of(m_run->nodeBlocks.begin(), m_run->nodeBlocks.end(),
+                        [&](const auto& s) { return s.state == state.name && s.peakBlocks > 0; }))
+            out.push_back(&state);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Everything the replay needs to draw a finished run at any time t, precomputed once: each path's polyline
 // over the canvas, an interval index of the messages, the message roles and per-link utilisation lookup.
 // Plain C++ with Qt value types only; the canvas and the tests read it, nothing here paints.
+#include "core/coherence/protocol_table.h"
 #include "core/engine/run_result.h"
 #include "ui/interval_index.h"
 #include "ui/message_roles.h"
@@ -52,13 +53,39 @@ class ReplayModel {
     // Bytes carried in t's time bucket over what the link could carry then; the busier direction. 0 if idle.
     double linkUtilization(int link, qint64 t) const;
 
-    // KV blocks the node's caches hold in each protocol state during t's time bucket (time-averaged), in the
-    // run's series order; states holding none then are left out. Empty for runs without protocol states.
+    // The protocol whose table sent messages of `which`; null for the plain copy (or a name this build lacks).
+    const core::coherence::Protocol* protocol(core::MessageProtocol which) const
+    {
+        return which == core::MessageProtocol::Kv ? m_kvProtocol : m_poolProtocol;
+    }
+
+    // KV blocks the node's caches hold in each protocol state at t, in the run's series order; states holding none
+    // then are left out. Exact from the recorded steps (0 before the first change); runs stored before the steps
+    // existed give the average of t's time bucket (exactNodeBlocks() false). Empty for runs without protocol
+    // states. `info` is the state's row in the KV protocol's table (null if the protocol is unknown).
     struct StateBlocks {
         QString state;
         double blocks = 0;
+        const core::coherence::StateInfo* info = nullptr;
     };
     std::vector<StateBlocks> nodeBlocks(std::uint32_t node, qint64 t) const;
+    bool exactNodeBlocks() const { return m_exactNodeBlocks; }
+    // The most each state ever held at the node: the widest its block line can get (label placement).
+    std::vector<StateBlocks> nodePeakBlocks(std::uint32_t node) const;
+    // The states any node held blocks in, in the protocol table's order (the legend's state key).
+    std::vector<const core::coherence::StateInfo*> heldStates() const;
+
+    // The moment with the most messages in flight, and the median duration of those messages.
+    struct Busiest {
+        qint64 at = 0;
+        std::size_t inFlight = 0;
+        qint64 typicalDuration = 0;
+    };
+    const Busiest& busiest() const { return m_busiest; }
+    // Simulated seconds per wall-clock second at which the busiest moment's typical message takes
+    // kBusiestSeconds to cross; 0 for a run without messages.
+    static constexpr double kBusiestSeconds = 3;
+    double defaultSpeed() const;
 
     // Step targets: the first message start after t / the last before t; -1 when there is none.
     qint64 nextMessageStart(qint64 t) const;
@@ -68,6 +95,8 @@ class ReplayModel {
 
   private:
     QPointF nodePos(std::uint32_t node) const;
+    void findBusiest();
+    const core::coherence::StateInfo* stateInfo(const std::string& name) const;
 
     std::shared_ptr<const core::RunResult> m_run;
     ReplayScene m_scene;
@@ -80,9 +109,14 @@ class ReplayModel {
     std::vector<double> m_cumLength;
     // Per link: the LinkSeries index of each direction (-1 when that direction carried nothing).
     std::vector<std::array<int, 2>> m_linkSeries;
-    std::vector<std::vector<std::size_t>> m_nodeBlockSeries; // per node: its NodeBlocksSeries indices
+    std::vector<std::vector<std::size_t>> m_nodeBlockSeries;      // per node: its NodeBlocksSeries indices
+    std::vector<const core::coherence::StateInfo*> m_seriesState; // per NodeBlocksSeries: its state's row
     qint64 m_end = 0;
     qint64 m_medianDuration = 0;
+    Busiest m_busiest;
+    const core::coherence::Protocol* m_kvProtocol = nullptr;
+    const core::coherence::Protocol* m_poolProtocol = nullptr;
+    bool m_exactNodeBlocks = false;
 };
 
 } // namespace coh::ui

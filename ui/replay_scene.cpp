@@ -94,23 +94,25 @@ ReplayScene ReplayScene::build(const std::vector<std::string>& nodeIds, const st
         }
     }
 
-    std::unordered_map<std::string, std::pair<std::string, std::string>> ends;
+    std::unordered_map<std::string, const nlohmann::ordered_json*> linkJson;
     if (const auto* links = array(scenarioJson, "topology", "links")) {
         for (const auto& link : *links) {
-            const std::string a = text(link, "a"), b = text(link, "b");
             std::string id = text(link, "id");
             if (id.empty())
-                id = a + "-" + b; // the scenario format's default link id
-            ends.emplace(id, std::make_pair(a, b));
+                id = text(link, "a") + "-" + text(link, "b"); // the scenario format's default link id
+            linkJson.emplace(id, &link);
         }
     }
     for (const auto& id : linkIds) {
-        ReplayLink link{toQString(id), -1, -1};
-        if (auto it = ends.find(id); it != ends.end()) {
-            if (auto a = nodeIndex.find(it->second.first); a != nodeIndex.end())
+        ReplayLink link{toQString(id), -1, -1, {}, {}};
+        if (auto it = linkJson.find(id); it != linkJson.end()) {
+            const auto& json = *it->second;
+            if (auto a = nodeIndex.find(text(json, "a")); a != nodeIndex.end())
                 link.a = a->second;
-            if (auto b = nodeIndex.find(it->second.second); b != nodeIndex.end())
+            if (auto b = nodeIndex.find(text(json, "b")); b != nodeIndex.end())
                 link.b = b->second;
+            link.kind = toQString(text(json, "kind"));
+            link.bandwidth = toQString(text(json, "bandwidth"));
         }
         scene.links.push_back(link);
     }

@@ -22,6 +22,8 @@ struct ReplayNode {
 struct ReplayLink {
     QString id;
     int a = -1, b = -1; // node indices; -1 when the scenario does not name the node
+    QString kind;       // nvlink, pcie, ... as the scenario says
+    QString bandwidth;  // per direction, as the scenario writes it ("128 GB/s")
 };
 
 struct ReplayScene {

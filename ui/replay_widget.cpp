@@ -1,12 +1,16 @@
 #include "ui/replay_widget.h"
 
+#include "ui/qt_text.h"
 #include "ui/replay_canvas.h"
+#include "ui/replay_inspector.h"
 #include "ui/replay_legend.h"
 #include "ui/replay_model.h"
 #include "ui/timeline_bar.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QShortcut>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -16,16 +20,33 @@ namespace coh::ui {
 ReplayWidget::ReplayWidget(QWidget* parent)
     : QWidget(parent)
 {
+    m_header = new QLabel(this);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setWordWrap(true);
+    QFont bold = m_header->font();
+    bold.setBold(true);
+    m_header->setFont(bold);
     m_canvas = new ReplayCanvas(this);
+    m_inspector = new ReplayInspector(this);
     m_timeline = new TimelineBar(this);
     m_legend = new ReplayLegend(this);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+
+    // The inspector beside the canvas; either can be dragged shut in a small window.
+    m_split = new QSplitter(Qt::Horizontal, this);
+    m_split->addWidget(m_canvas);
+    m_split->addWidget(m_inspector);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 2);
+    m_split->setCollapsible(0, false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_canvas, 1);
+    layout->addWidget(m_header);
+    layout->addWidget(m_split, 1);
     layout->addWidget(m_legend);
     layout->addWidget(m_timeline);
     layout->addWidget(m_status);
@@ -37,35 +58,72 @@ ReplayWidget::ReplayWidget(QWidget* parent)
         else
             stepBack();
     });
-    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-    connect(space, &QShortcut::activated, m_timeline, &TimelineBar::togglePlay);
+    connect(m_canvas, &ReplayCanvas::messageClicked, this, &ReplayWidget::selectMessage);
+    connect(m_inspector, &ReplayInspector::messageActivated, this, [this](int message) {
+        // A row picked in the list: the canvas shows the moment it starts.
+        selectMessage(message);
+        if (m_model && message >= 0)
+            setTime(m_model->run()->messages[static_cast<std::size_t>(message)].start);
+    });
+    connect(m_legend, &ReplayLegend::hiddenRolesChanged, this, &ReplayWidget::applyHiddenRoles);
+
+    // The tab's keys work wherever the focus is inside it; text fields keep Space, Home and End for editing
+    // (they claim them through ShortcutOverride).
+    const auto shortcut = [this](QKeySequence key, auto slot) {
+        auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(QKeySequence(Qt::Key_Space), [this] { m_timeline->togglePlay(); });
+    shortcut(QKeySequence(Qt::Key_Home), [this] { m_timeline->goToStart(); });
+    shortcut(QKeySequence(Qt::Key_End), [this] { m_timeline->goToEnd(); });
 
     // Frames per second are sampled once a second from the canvas's frame count: no per-frame signal.
     m_fpsTimer.setInterval(1000);
     connect(&m_fpsTimer, &QTimer::timeout, this, &ReplayWidget::sampleFps);
     m_fpsTimer.start();
     m_fpsClock.start();
-    updateStatus();
+    setRun(nullptr, {});
 }
 
 ReplayWidget::~ReplayWidget() = default;
 
-void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson)
+void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson,
+                          const ReplayRunLabel& label)
 {
     m_run = run;
     m_model = run ? std::make_shared<const ReplayModel>(std::move(run), scenarioJson) : nullptr;
+    m_selected = -1;
     m_canvas->setModel(m_model);
+    m_inspector->setModel(m_model);
     m_timeline->setRange(m_model ? m_model->endTime() : 0);
-    // Messages last microseconds in runs that last seconds: by default a typical message takes about a
-    // second to cross the screen, and "skip idle" jumps the gaps between bursts.
-    if (m_model && m_model->medianMessageDuration() > 0)
-        m_timeline->setSpeed(static_cast<double>(m_model->medianMessageDuration()) * 1e-9);
-    if (m_model)
-        m_legend->setSummary(m_model->run()->summary);
-    else
-        m_legend->setSummary({});
+    // Messages last microseconds in runs that last seconds: the default speed lets the busiest moment's
+    // messages be seen moving, and "skip idle" jumps the gaps between bursts.
+    if (m_model && m_model->defaultSpeed() > 0)
+        m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"));
+    m_legend->setSummary(m_model ? m_model->run()->summary : core::RunSummary{});
+    m_legend->setStates(m_model ? m_model->heldStates() : std::vector<const core::coherence::StateInfo*>{});
+
+    QStringList header;
+    if (m_model) {
+        const core::RunResult& r = *m_model->run();
+        header << (label.id > 0 ? tr("Run #%1").arg(label.id) : tr("Unsaved run"));
+        if (!label.name.isEmpty())
+            header << label.name;
+        header << (r.summary.protocol == "direct" ? tr("plain copy, no protocol") : toQString(r.summary.protocol));
+        header << (label.scenarioFile.isEmpty() ? tr("scenario “%1”").arg(toQString(r.scenarioName))
+                                                : QFileInfo(label.scenarioFile).fileName());
+    }
+    m_header->setText(m_model ? header.join(QStringLiteral(" · "))
+                              : tr("No run: run a scenario (F5) or open one "
+                                   "from History"));
+    m_header->setToolTip(label.scenarioFile);
     m_time = -1; // force the signal for t = 0 of the new run
     setTime(0);
+}
+
+QString ReplayWidget::headerText() const
+{
+    return m_header->text();
 }
 
 int ReplayWidget::inFlightCount() const
@@ -83,6 +141,22 @@ void ReplayWidget::setTime(qint64 ns)
     m_timeline->setTime(t);
     updateStatus();
     emit timeChanged(t);
+}
+
+void ReplayWidget::selectMessage(int message)
+{
+    if (!m_model || message < 0 || static_cast<std::size_t>(message) >= m_model->run()->messages.size())
+        message = -1;
+    m_selected = message;
+    m_canvas->setSelectedMessage(message);
+    m_inspector->selectMessage(message);
+}
+
+void ReplayWidget::applyHiddenRoles()
+{
+    const auto hidden = m_legend->hiddenRoles();
+    m_canvas->setHiddenRoles(hidden);
+    m_inspector->setHiddenRoles(hidden);
 }
 
 void ReplayWidget::seekFromTimeline(qint64 ns)

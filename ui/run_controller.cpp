@@ -103,11 +103,13 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
         return false;
     }
 
+    m_runName = toQString(core::defaultRunName(*scenario));
+    m_scenarioPath = scenarioPath;
     m_cancel = false;
     m_running = true;
     const std::string dbPath = toStdString(m_databasePath);
     QPointer<RunController> self = this;
-    auto work = [this, self, scenario, dbPath]() -> std::shared_ptr<Outcome> {
+    auto work = [this, self, scenario, dbPath, name = toStdString(m_runName)]() -> std::shared_ptr<Outcome> {
         auto outcome = std::make_shared<Outcome>();
         std::unique_ptr<core::RunStore> store;
         core::Workload workload;
@@ -145,8 +147,8 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
         hooks.cancelReason = "cancelled by the user (Run > Cancel)";
         try {
             // Stored exactly as `cohsim run` stores it: the same name, row life and result.
-            outcome->result = std::make_shared<core::RunResult>(
-                core::runAndStore(*store, *scenario, workload, options, core::defaultRunName(*scenario), hooks));
+            outcome->result =
+                std::make_shared<core::RunResult>(core::runAndStore(*store, *scenario, workload, options, name, hooks));
             outcome->kind = Outcome::Kind::Completed;
         } catch (const core::RunCancelled&) {
             outcome->kind = Outcome::Kind::Cancelled;

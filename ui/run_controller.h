@@ -31,6 +31,9 @@ class RunController : public QObject {
     bool isRunning() const { return m_running; }
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
+    // The name the last run is stored under ("<scenario> · <decode protocol>") and the file it was started from.
+    QString runName() const { return m_runName; }
+    QString scenarioPath() const { return m_scenarioPath; }
 
     static QString defaultDatabasePath(QString* error = nullptr);
 
@@ -49,6 +52,8 @@ class RunController : public QObject {
     std::atomic<bool> m_cancel{false};
     bool m_running = false;
     QString m_databasePath;
+    QString m_runName;
+    QString m_scenarioPath;
 };
 
 } // namespace coh::ui

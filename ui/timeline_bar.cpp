@@ -2,11 +2,13 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QStyle>
 #include <QToolButton>
 
 #include <algorithm>
@@ -21,20 +23,80 @@ constexpr int kMinSpeedExp = -6;
 constexpr int kMaxSpeedExp = 3;
 constexpr double kDefaultPlaySeconds = 60;
 
+enum class Glyph { Play, Pause, StepBack, StepForward, ToStart, ToEnd };
+
+// A transport glyph on a 16-unit grid, filled with `colour`.
+QPixmap glyphPixmap(Glyph glyph, const QColor& colour, qreal dpr)
+{
+    QPixmap pixmap(QSize(16, 16) * dpr);
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    const auto triangle = [&](double x0, double x1) { // points from x0 towards x1
+        QPainterPath path;
+        path.moveTo(x0, 3);
+        path.lineTo(x1, 8);
+        path.lineTo(x0, 13);
+        path.closeSubpath();
+        p.drawPath(path);
+    };
+    switch (glyph) {
+    case Glyph::Play:
+        triangle(4, 13);
+        break;
+    case Glyph::Pause:
+        p.drawRect(QRectF(4, 3, 3, 10));
+        p.drawRect(QRectF(9, 3, 3, 10));
+        break;
+    case Glyph::StepBack:
+        triangle(8, 1);
+        triangle(15, 8);
+        break;
+    case Glyph::StepForward:
+        triangle(1, 8);
+        triangle(8, 15);
+        break;
+    case Glyph::ToStart:
+        p.drawRect(QRectF(2, 3, 2, 10));
+        triangle(13, 5);
+        break;
+    case Glyph::ToEnd:
+        triangle(3, 11);
+        p.drawRect(QRectF(12, 3, 2, 10));
+        break;
+    }
+    return pixmap;
+}
+
+QIcon glyphIcon(Glyph glyph, const QPalette& palette, qreal dpr)
+{
+    QIcon icon;
+    icon.addPixmap(glyphPixmap(glyph, palette.color(QPalette::Active, QPalette::ButtonText), dpr), QIcon::Normal);
+    icon.addPixmap(glyphPixmap(glyph, palette.color(QPalette::Disabled, QPalette::ButtonText), dpr), QIcon::Disabled);
+    return icon;
+}
+
 } // namespace
 
 TimelineBar::TimelineBar(QWidget* parent)
     : QWidget(parent)
 {
+    m_toStart = new QToolButton(this);
+    m_toStart->setToolTip(tr("Go to the start (Home)"));
     m_stepBack = new QToolButton(this);
-    m_stepBack->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
     m_stepBack->setToolTip(tr("Step back to the previous message start"));
     m_play = new QToolButton(this);
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_play->setToolTip(tr("Play / pause (Space)"));
     m_stepForward = new QToolButton(this);
-    m_stepForward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     m_stepForward->setToolTip(tr("Step forward to the next message start"));
+    m_toEnd = new QToolButton(this);
+    m_toEnd->setToolTip(tr("Go to the end (End)"));
+    // Clicks only: Space then stays the tab's play/pause wherever the keyboard focus is.
+    for (QToolButton* button : {m_toStart, m_stepBack, m_play, m_stepForward, m_toEnd})
+        button->setFocusPolicy(Qt::NoFocus);
 
     m_speed = new QComboBox(this);
     m_speed->setToolTip(tr("Simulated time per wall-clock second"));
@@ -56,9 +118,11 @@ TimelineBar::TimelineBar(QWidget* parent)
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(m_toStart);
     layout->addWidget(m_stepBack);
     layout->addWidget(m_play);
     layout->addWidget(m_stepForward);
+    layout->addWidget(m_toEnd);
     layout->addWidget(m_speed);
     layout->addWidget(m_skipIdle);
     layout->addWidget(m_slider, 1);
@@ -69,8 +133,40 @@ TimelineBar::TimelineBar(QWidget* parent)
     connect(m_play, &QToolButton::clicked, this, &TimelineBar::togglePlay);
     connect(m_stepForward, &QToolButton::clicked, this, [this] { emit stepRequested(+1); });
     connect(m_stepBack, &QToolButton::clicked, this, [this] { emit stepRequested(-1); });
+    connect(m_toStart, &QToolButton::clicked, this, &TimelineBar::goToStart);
+    connect(m_toEnd, &QToolButton::clicked, this, &TimelineBar::goToEnd);
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) { emit seekRequested(sliderToTime(value)); });
     updateLabel();
+    updateIcons();
+}
+
+void TimelineBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        updateIcons();
+}
+
+void TimelineBar::updateIcons()
+{
+    const QPalette p = palette();
+    const qreal dpr = devicePixelRatioF();
+    m_toStart->setIcon(glyphIcon(Glyph::ToStart, p, dpr));
+    m_stepBack->setIcon(glyphIcon(Glyph::StepBack, p, dpr));
+    m_play->setIcon(glyphIcon(isPlaying() ? Glyph::Pause : Glyph::Play, p, dpr));
+    m_stepForward->setIcon(glyphIcon(Glyph::StepForward, p, dpr));
+    m_toEnd->setIcon(glyphIcon(Glyph::ToEnd, p, dpr));
+}
+
+void TimelineBar::goToStart()
+{
+    emit seekRequested(0);
+}
+
+void TimelineBar::goToEnd()
+{
+    pause();
+    emit seekRequested(m_end);
 }
 
 void TimelineBar::setRange(qint64 end)
@@ -104,12 +200,28 @@ double TimelineBar::speed() const
     return m_speed->currentData().toDouble();
 }
 
-void TimelineBar::setSpeed(double simSecondsPerSecond)
+void TimelineBar::setSpeed(double simSecondsPerSecond, const QString& why)
 {
-    // The nearest power of ten on the list.
-    const int e = std::clamp(static_cast<int>(std::lround(std::log10(std::max(simSecondsPerSecond, 1e-12)))),
-                             kMinSpeedExp, kMaxSpeedExp);
-    m_speed->setCurrentIndex(e - kMinSpeedExp);
+    const double s = std::clamp(simSecondsPerSecond, 1e-12, std::pow(10.0, kMaxSpeedExp));
+    if (m_customSpeed >= 0) {
+        m_speed->removeItem(m_customSpeed);
+        m_customSpeed = -1;
+    }
+    for (int i = 0; i < m_speed->count(); ++i) {
+        if (std::abs(m_speed->itemData(i).toDouble() - s) <= 1e-9 * s) {
+            m_speed->setCurrentIndex(i);
+            return;
+        }
+    }
+    // Off the list: a new entry in its place among the powers of ten.
+    int at = 0;
+    while (at < m_speed->count() && m_speed->itemData(at).toDouble() < s)
+        ++at;
+    const QString text = QStringLiteral("%1x").arg(s, 0, 'g', 2);
+    m_speed->insertItem(at, why.isEmpty() ? text : tr("%1 (%2)").arg(text, why), s);
+    m_speed->setItemData(at, why, Qt::ToolTipRole);
+    m_customSpeed = at;
+    m_speed->setCurrentIndex(at);
 }
 
 bool TimelineBar::skipIdle() const
@@ -126,7 +238,7 @@ void TimelineBar::play()
     m_playTime = static_cast<double>(m_time);
     m_wall.start();
     m_timer.start();
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    updateIcons();
     emit playingChanged(true);
 }
 
@@ -135,7 +247,7 @@ void TimelineBar::pause()
     if (!isPlaying())
         return;
     m_timer.stop();
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    updateIcons();
     emit playingChanged(false);
 }
 

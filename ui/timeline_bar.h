@@ -1,6 +1,8 @@
 #pragma once
-// Transport controls for the replay: play/pause, speed, step to the previous/next message start, and a
-// scrubber over [0, end]. Playing is pull-based: a 60 Hz timer asks for the next time, no per-message signal.
+// Transport controls for the replay: go to the start / end, play/pause, step to the previous/next message start,
+// speed, and a scrubber over [0, end]. Playing is pull-based: a 60 Hz timer asks for the next time, no
+// per-message signal. The buttons' glyphs are drawn in the palette's button text colour, so they read in the
+// light and the dark palette.
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
@@ -27,14 +29,17 @@ class TimelineBar : public QWidget {
     void setTime(qint64 t);
     qint64 time() const { return m_time; }
     bool isPlaying() const { return m_timer.isActive(); }
-    // Simulated seconds per wall-clock second.
+    // Simulated seconds per wall-clock second. A speed off the list of powers of ten joins the list (the one the
+    // replay picks from the run, labelled with `why`), replacing the previous such entry.
     double speed() const;
-    void setSpeed(double simSecondsPerSecond);
+    void setSpeed(double simSecondsPerSecond, const QString& why = {});
 
     QSlider* slider() const { return m_slider; }
     QToolButton* playButton() const { return m_play; }
     QToolButton* stepForwardButton() const { return m_stepForward; }
     QToolButton* stepBackButton() const { return m_stepBack; }
+    QToolButton* toStartButton() const { return m_toStart; }
+    QToolButton* toEndButton() const { return m_toEnd; }
     QComboBox* speedBox() const { return m_speed; }
     // While playing, jump over stretches with nothing in flight (the owner decides what is idle).
     bool skipIdle() const;
@@ -47,18 +52,26 @@ class TimelineBar : public QWidget {
     void play();
     void pause();
     void togglePlay();
+    void goToStart();
+    void goToEnd();
 
   signals:
     void seekRequested(qint64 t);
     void stepRequested(int direction); // +1 next message start, -1 previous
     void playingChanged(bool playing);
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
     void tick();
+    void updateIcons();
     qint64 sliderToTime(int value) const;
     int timeToSlider(qint64 t) const;
     void updateLabel();
 
+    QToolButton* m_toStart = nullptr;
+    QToolButton* m_toEnd = nullptr;
     QToolButton* m_play = nullptr;
     QToolButton* m_stepBack = nullptr;
     QToolButton* m_stepForward = nullptr;
@@ -68,7 +81,8 @@ class TimelineBar : public QWidget {
     QLabel* m_label = nullptr;
     QTimer m_timer;
     QElapsedTimer m_wall;
-    double m_playTime = 0; // fractional ns, so slow speeds still advance
+    double m_playTime = 0;  // fractional ns, so slow speeds still advance
+    int m_customSpeed = -1; // index of the speed entry off the powers of ten, -1: none
     qint64 m_time = 0;
     qint64 m_end = 0;
 };

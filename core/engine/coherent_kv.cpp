@@ -35,7 +35,7 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_blockTokens(scenario.serving.blockTokens)
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
-    , m_freshGroup{coherence::BlockSystem(protocol, 2), 1}
+    , m_freshGroup{coherence::BlockSystem(protocol, 2), 0, 1}
     , m_kinds(protocol)
     , m_nodeBlocks(protocol, scenario.topology.nodes.size(), scenario.metrics.linkInterval)
 {
@@ -93,9 +93,10 @@ std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNo
     return prefillNode;
 }
 
-CoherentKv::Group CoherentKv::newGroup(std::uint32_t blocks) const
+CoherentKv::Group CoherentKv::newGroup(std::uint32_t firstBlock, std::uint32_t blocks) const
 {
     Group g = m_freshGroup;
+    g.firstBlock = firstBlock;
     g.blocks = blocks;
     return g;
 }
@@ -108,11 +109,11 @@ void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
     if (full > 0)
-        seq.groups.push_back(newGroup(full));
+        seq.groups.push_back(newGroup(0, full));
     if (tokens % m_blockTokens != 0) {
         seq.tailGroup = static_cast<int>(seq.groups.size());
         seq.tailBlock = full;
-        seq.groups.push_back(newGroup(1));
+        seq.groups.push_back(newGroup(full, 1));
     }
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
         requestOp(request, g, kPrefillCache, ProcessorOp::Store);
@@ -160,9 +161,9 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
         // A merged tail leaves its slot (always the last) free for the new block: reset it in place.
         if (closeTail(seq))
-            seq.groups.back() = m_freshGroup;
+            seq.groups.back() = newGroup(block, 1);
         else
-            seq.groups.push_back(m_freshGroup);
+            seq.groups.push_back(newGroup(block, 1));
         seq.tailGroup = static_cast<int>(seq.groups.size()) - 1;
         seq.tailBlock = block;
     }
@@ -294,7 +295,7 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = g.system.message(i);
-        const std::uint16_t tag = g.arrivals.sent(i);
+        const std::uint16_t tag = g.arrivals.sent(i, MessageOrigin::of(step));
         const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
         const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
         const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
@@ -368,7 +369,9 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
             MessageRecord record = recordOf(flow, m_network.routing());
             record.kind = m_kinds.kindOf(m);
             record.request = request;
+            record.firstBlock = g.firstBlock;
             record.blockCount = g.blocks;
+            g.arrivals.origin(i).stamp(record);
             m_recorder.add(record);
         }
     }

@@ -55,6 +55,7 @@ class CoherentKv final : public KvMemory, public FlowSink {
     };
     struct Group {
         coherence::BlockSystem system;
+        std::uint32_t firstBlock = 0; // the block it was made for; blocks that join later need not follow it
         std::uint32_t blocks = 1;
         std::array<PendingOp, 2> ops{};
         bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
@@ -93,7 +94,7 @@ class CoherentKv final : public KvMemory, public FlowSink {
                                                   : op == coherence::ProcessorOp::Store && m_storeHit[state];
     }
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
-    Group newGroup(std::uint32_t blocks) const;
+    Group newGroup(std::uint32_t firstBlock, std::uint32_t blocks) const;
     // Returns true when the op was a hit (done at once, nothing sent).
     bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     bool tryIssue(std::uint32_t request, int group, std::uint8_t cache);

@@ -32,6 +32,7 @@ coherence::CheckedStep MessageArrivals::deliverFirst(const coherence::BlockSyste
         for (int j = i; j < remaining; ++j) {
             m_tags[j] = m_tags[j + 1];
             m_arrived[j] = m_arrived[j + 1];
+            m_origins[j] = m_origins[j + 1];
         }
         return step;
     }

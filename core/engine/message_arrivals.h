@@ -4,6 +4,7 @@
 // block systems over the network with it.
 #include "core/coherence/block_set.h"
 #include "core/coherence/block_system.h"
+#include "core/engine/run_result.h"
 
 #include <array>
 #include <cstdint>
@@ -11,15 +12,37 @@
 
 namespace coh::core {
 
+// The transition that sent a message, kept beside it until its record is written.
+struct MessageOrigin {
+    MessageSender sender = MessageSender::None;
+    std::uint8_t from = 0, to = 0;
+    std::uint16_t transition = 0;
+
+    static MessageOrigin of(const coherence::StepResult& step)
+    {
+        return {step.atDirectory ? MessageSender::Home : MessageSender::Cache, step.from, step.to, step.transition};
+    }
+    void stamp(MessageRecord& record) const
+    {
+        record.sender = sender;
+        record.fromState = from;
+        record.toState = to;
+        record.transition = transition;
+    }
+};
+
 class MessageArrivals {
   public:
-    // Message `index` was just sent: returns the tag its flow carries.
-    std::uint16_t sent(int index)
+    // Message `index` was just sent by `origin`: returns the tag its flow carries.
+    std::uint16_t sent(int index, MessageOrigin origin)
     {
         m_tags[index] = m_nextTag++;
         m_arrived[index] = false;
+        m_origins[index] = origin;
         return m_tags[index];
     }
+    // What sent in-flight message `index`.
+    const MessageOrigin& origin(int index) const { return m_origins[index]; }
 
     // The flow tagged `tag` arrived; returns the message's index, or -1 when none waits for it.
     int arrive(const coherence::BlockSystem& system, std::uint16_t tag);
@@ -37,6 +60,7 @@ class MessageArrivals {
     std::uint16_t m_nextTag = 0;
     std::array<std::uint16_t, coherence::kMaxMessages> m_tags{};
     std::array<bool, coherence::kMaxMessages> m_arrived{};
+    std::array<MessageOrigin, coherence::kMaxMessages> m_origins{};
 };
 
 // "P0=S P1=I Dir=S": every controller's state, for the message of a failed run.

@@ -29,6 +29,21 @@ void NodeBlockStates::coarsenTo(SimTime width) const
     m_covered = seriesEnd(width);
 }
 
+void NodeBlockStates::coarsenSteps(Slot& slot)
+{
+    while (slot.steps.size() > kMaxBlockSteps / 2) {
+        slot.stepWidth *= 2;
+        std::size_t kept = 0;
+        for (const BlockCountStep& step : slot.steps) {
+            if (kept > 0 && slot.steps[kept - 1].at / slot.stepWidth == step.at / slot.stepWidth)
+                slot.steps[kept - 1] = step; // later in the same cell: it replaces the earlier one
+            else
+                slot.steps[kept++] = step;
+        }
+        slot.steps.resize(kept);
+    }
+}
+
 void NodeBlockStates::settle(Slot& slot, SimTime now) const
 {
     if (now < slot.since)
@@ -87,6 +102,8 @@ std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
             --last;
         for (std::size_t b = 0; b < last; ++b)
             series.blocksPerBucket.push_back(slot.blockNs[b] / width);
+        series.steps = slot.steps;
+        series.stepResolution = slot.stepWidth;
         out.push_back(std::move(series));
     }
     return out;

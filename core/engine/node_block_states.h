@@ -1,11 +1,13 @@
 #pragma once
 // How many KV blocks each node's caches hold, by protocol state, over time: the per-node picture the replay
 // draws next to each device. A block counts at a node while the node's copy is in a state that holds data
-// (M, O, E, S and their transient forms); the counts are integrated over the link-series buckets, so each
-// bucket holds the time-averaged number of blocks, as the link series hold time-averaged bytes. The buckets
-// follow the link series' grid (core/net/series_buckets.h): at most kMaxSeriesBuckets, the width doubling when
-// the span needs it. Every protocol step that changes a copy's state lands here, so the common case is a few
-// inline instructions.
+// (M, O, E, S and their transient forms). Two views of the same counts: integrated over the link-series buckets,
+// so each bucket holds the time-averaged number of blocks (as the link series hold time-averaged bytes), and the
+// count itself as a step function (what the replay shows at its cursor). The buckets follow the link series' grid
+// (core/net/series_buckets.h): at most kMaxSeriesBuckets, the width doubling when the span needs it. The steps
+// are exact until a slot has more than kMaxBlockSteps of them; then only the last change per cell of a doubling
+// width is kept, so memory stays bounded and a value is never shown before it happened. Every protocol step
+// that changes a copy's state lands here, so the common case is a few inline instructions.
 #include "core/coherence/protocol_table.h"
 #include "core/engine/run_result.h"
 #include "core/net/series_buckets.h"
@@ -15,6 +17,8 @@
 #include <vector>
 
 namespace coh::core {
+
+inline constexpr std::size_t kMaxBlockSteps = 4096; // per node and state
 
 class NodeBlockStates {
   public:
@@ -45,6 +49,8 @@ class NodeBlockStates {
         std::size_t bucket = 0;      // the bucket `since` falls in
         SimTime bucketEnd = 0;       // where that bucket ends
         std::vector<double> blockNs; // per bucket: blocks x ns held; empty until the slot first changes
+        std::vector<BlockCountStep> steps;
+        SimTime stepWidth = 1; // steps keep at most one change per cell this wide
     };
 
     void add(SimTime now, std::size_t s, double delta)
@@ -60,7 +66,14 @@ class NodeBlockStates {
         slot.count += delta;
         if (slot.count > slot.peak)
             slot.peak = slot.count;
+        // The last change of a cell wins: same instant at width 1, else anything in the same cell.
+        if (!slot.steps.empty() && slot.steps.back().at / slot.stepWidth == now / slot.stepWidth)
+            slot.steps.back() = {now, slot.count};
+        else if (slot.steps.push_back({now, slot.count}); slot.steps.size() > kMaxBlockSteps) [[unlikely]]
+            coarsenSteps(slot);
     }
+    // Doubles the slot's step width until at most half of kMaxBlockSteps cells hold a change.
+    static void coarsenSteps(Slot& slot);
     // Accounts the span [since, now) across bucket boundaries and moves `since` to now.
     void settle(Slot& slot, SimTime now) const;
     // Doubles the width of every slot's buckets until it is `width`, merging adjacent pairs.

@@ -122,15 +122,29 @@ struct RunSummary {
     double eventsPerSecond = 0;
 };
 
-// One network message for replay and animation.
+// Which controller's transition sent a message: a cache or the home (directory or bus) of a protocol run. None:
+// the plain prefill -> decode copy and the prefix pool's copies, which no protocol table sends.
+enum class MessageSender : std::uint8_t { None, Cache, Home };
+// Which protocol's table `MessageRecord::transition` indexes: the KV path's (RunSummary::protocol) or the prefix
+// pool tier's (coherence.tiers, else coherence.prefill; see prefixPoolProtocol()).
+enum class MessageProtocol : std::uint8_t { Kv, PrefixPool };
+
+// One network message for replay and animation. Runs keep up to millions of these: the small fields share the
+// 8 bytes after `bytes`, so the record stays 56 bytes.
 struct MessageRecord {
     SimTime start = 0, end = 0;
     std::uint32_t src = 0, dst = 0; // node indices
     std::uint32_t path = 0;         // index into RunResult::paths
-    std::uint8_t kind = 0;          // index into RunSummary::messagesByKind
     std::uint32_t request = 0;
+    // Protocol runs move a group of blocks with one history per message: firstBlock is the group's first block
+    // (a group may gather later blocks that reached the same state), blockCount how many it holds.
     std::uint32_t firstBlock = 0, blockCount = 0;
     double bytes = 0;
+    std::uint8_t kind = 0; // index into RunSummary::messagesByKind
+    MessageSender sender = MessageSender::None;
+    MessageProtocol protocol = MessageProtocol::Kv;
+    std::uint8_t fromState = 0, toState = 0; // the sender's state before and after the transition
+    std::uint16_t transition = 0;            // index into the sender's ControllerTable::transitions
 };
 
 // A routed path as directed link hops; `forward` is false when a hop runs b -> a.
@@ -148,13 +162,24 @@ struct LinkSeries {
     std::vector<double> bytesPerBucket;
 };
 
-// KV blocks the caches of one node hold in one protocol state (a state that holds data), averaged over each
-// link-series bucket. Protocol runs only.
+// The count of a node's blocks in one state from `at` on (until the next step).
+struct BlockCountStep {
+    SimTime at = 0;
+    double blocks = 0;
+    bool operator==(const BlockCountStep&) const = default;
+};
+
+// KV blocks the caches of one node hold in one protocol state (a state that holds data). Protocol runs only.
 struct NodeBlocksSeries {
     std::uint32_t node = 0;
     std::string state; // the protocol's cache state ("M", "S", ...)
     double peakBlocks = 0;
-    std::vector<double> blocksPerBucket;
+    std::vector<double> blocksPerBucket; // averaged over each link-series bucket
+    // The count itself, as a step function starting at the first change (0 before it). Exact where changes are at
+    // least `stepResolution` ns apart; where they come faster, each stepResolution-wide cell keeps only its last
+    // change, so a value is shown late, never early. Runs stored before schema 5 have none.
+    std::vector<BlockCountStep> steps;
+    SimTime stepResolution = 1;
 };
 
 struct RunResult {

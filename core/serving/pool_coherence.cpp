@@ -126,7 +126,7 @@ void PoolCoherence::afterStep(std::uint32_t slot, const coherence::CheckedStep& 
     const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = shape.message(i);
-        const std::uint16_t tag = b.arrivals.sent(i);
+        const std::uint16_t tag = b.arrivals.sent(i, MessageOrigin::of(step));
         const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
         const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
         const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
@@ -213,6 +213,8 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
         MessageRecord record = recordOf(flow, m_network.routing());
         record.kind = static_cast<std::uint8_t>(m_firstKind + m_kinds.kindOf(shape.message(i)));
         record.blockCount = 1;
+        record.protocol = MessageProtocol::PrefixPool;
+        b.arrivals.origin(i).stamp(record);
         m_recorder.add(record);
     }
     pump(slot);

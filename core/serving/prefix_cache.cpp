@@ -20,6 +20,12 @@ std::uint64_t cookieOf(bool store, std::uint32_t instance, std::uint32_t request
 
 } // namespace
 
+std::string prefixPoolProtocol(const Scenario& scenario)
+{
+    const auto tier = scenario.coherence.tiers.find(scenario.serving.prefixPool.tier);
+    return tier != scenario.coherence.tiers.end() ? tier->second : scenario.coherence.prefill;
+}
+
 PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network,
                          EventRecorder& recorder, FlowSink& kvSink, PrefixLoadListener& listener,
                          std::uint8_t firstKind,
@@ -43,9 +49,7 @@ PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Flo
     m_summary.capacityBlocks =
         static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes / (m_bytesPerToken * m_blockTokens));
 
-    // The pool tier's own protocol, else prefill's (the phase whose instances share these blocks).
-    const auto tier = scenario.coherence.tiers.find(scenario.serving.prefixPool.tier);
-    const std::string protocol = tier != scenario.coherence.tiers.end() ? tier->second : scenario.coherence.prefill;
+    const std::string protocol = prefixPoolProtocol(scenario);
     if (protocol == "direct")
         return;
     std::vector<std::uint32_t> cacheNodes;

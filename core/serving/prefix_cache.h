@@ -14,9 +14,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace coh::core {
+
+// The protocol of the prefix pool's blocks: the pool tier's own (coherence.tiers), else prefill's; "direct" for
+// plain copies. MessageProtocol::PrefixPool records name this table.
+std::string prefixPoolProtocol(const Scenario& scenario);
 
 class PrefixLoadListener {
   public:

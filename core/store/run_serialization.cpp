@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -316,6 +317,35 @@ std::vector<double> decodeDoubles(const void* data, std::size_t size)
     return values;
 }
 
+std::string encodeSteps(const std::vector<BlockCountStep>& steps)
+{
+    std::string bytes(steps.size() * 16, '\0');
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const auto at = static_cast<std::uint64_t>(steps[i].at);
+        const auto blocks = std::bit_cast<std::uint64_t>(steps[i].blocks);
+        for (int b = 0; b < 8; ++b) {
+            bytes[i * 16 + static_cast<std::size_t>(b)] = static_cast<char>((at >> (8 * b)) & 0xFF);
+            bytes[i * 16 + 8 + static_cast<std::size_t>(b)] = static_cast<char>((blocks >> (8 * b)) & 0xFF);
+        }
+    }
+    return bytes;
+}
+
+std::vector<BlockCountStep> decodeSteps(const void* data, std::size_t size)
+{
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    std::vector<BlockCountStep> steps(size / 16);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        std::uint64_t at = 0, blocks = 0;
+        for (int b = 0; b < 8; ++b) {
+            at |= std::uint64_t{bytes[i * 16 + static_cast<std::size_t>(b)]} << (8 * b);
+            blocks |= std::uint64_t{bytes[i * 16 + 8 + static_cast<std::size_t>(b)]} << (8 * b);
+        }
+        steps[i] = {static_cast<SimTime>(at), std::bit_cast<double>(blocks)};
+    }
+    return steps;
+}
+
 void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& result,
                    const std::function<void(std::string_view)>& step)
 {
@@ -381,10 +411,11 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
     notify("link_series");
 
     SQLite::Statement blocks(db, "INSERT INTO node_blocks (run_id, idx, node, node_id, state, peak_blocks, buckets, "
-                                 "blocks_per_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                                 "blocks_per_bucket, step_resolution_ns, steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.nodeBlocks.size(); ++i) {
         const auto& s = result.nodeBlocks[i];
         const std::string blob = encodeDoubles(s.blocksPerBucket);
+        const std::string steps = encodeSteps(s.steps);
         blocks.bind(1, runId);
         blocks.bind(2, static_cast<std::int64_t>(i));
         blocks.bind(3, i64(s.node));
@@ -393,14 +424,16 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         blocks.bind(6, s.peakBlocks);
         blocks.bind(7, static_cast<std::int64_t>(s.blocksPerBucket.size()));
         blocks.bindNoCopy(8, blob.data(), static_cast<int>(blob.size()));
+        blocks.bind(9, s.stepResolution);
+        blocks.bindNoCopy(10, steps.data(), static_cast<int>(steps.size()));
         blocks.exec();
         blocks.reset();
     }
     notify("node_blocks");
 
     SQLite::Statement message(db, "INSERT INTO messages (run_id, idx, start_ns, end_ns, src, dst, path, kind, "
-                                  "request, first_block, block_count, bytes) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                  "request, first_block, block_count, bytes, sender, protocol, transition, from_state, "
+                                  "to_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.messages.size(); ++i) {
         const auto& m = result.messages[i];
         message.bind(1, runId);
@@ -415,6 +448,11 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         message.bind(10, i64(m.firstBlock));
         message.bind(11, i64(m.blockCount));
         message.bind(12, m.bytes);
+        message.bind(13, static_cast<int>(m.sender));
+        message.bind(14, static_cast<int>(m.protocol));
+        message.bind(15, static_cast<int>(m.transition));
+        message.bind(16, static_cast<int>(m.fromState));
+        message.bind(17, static_cast<int>(m.toState));
         message.exec();
         message.reset();
     }
@@ -424,8 +462,8 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
 std::vector<NodeBlocksSeries> loadNodeBlocks(SQLite::Database& db, std::int64_t runId)
 {
     std::vector<NodeBlocksSeries> out;
-    SQLite::Statement blocks(db, "SELECT node, state, peak_blocks, blocks_per_bucket FROM node_blocks "
-                                 "WHERE run_id = ? ORDER BY idx");
+    SQLite::Statement blocks(db, "SELECT node, state, peak_blocks, blocks_per_bucket, step_resolution_ns, steps "
+                                 "FROM node_blocks WHERE run_id = ? ORDER BY idx");
     blocks.bind(1, runId);
     while (blocks.executeStep()) {
         NodeBlocksSeries s;
@@ -434,6 +472,9 @@ std::vector<NodeBlocksSeries> loadNodeBlocks(SQLite::Database& db, std::int64_t 
         s.peakBlocks = columnDouble(blocks.getColumn(2));
         const auto blob = blocks.getColumn(3);
         s.blocksPerBucket = decodeDoubles(blob.getBlob(), static_cast<std::size_t>(blob.getBytes()));
+        s.stepResolution = std::max<SimTime>(1, blocks.getColumn(4).getInt64());
+        const auto steps = blocks.getColumn(5); // NULL for runs stored before schema 5
+        s.steps = decodeSteps(steps.getBlob(), static_cast<std::size_t>(steps.getBytes()));
         out.push_back(std::move(s));
     }
     return out;
@@ -488,7 +529,8 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
     result.nodeBlocks = loadNodeBlocks(db, runId);
 
     SQLite::Statement message(db, "SELECT start_ns, end_ns, src, dst, path, kind, request, first_block, "
-                                  "block_count, bytes FROM messages WHERE run_id = ? ORDER BY idx");
+                                  "block_count, bytes, sender, protocol, transition, from_state, to_state "
+                                  "FROM messages WHERE run_id = ? ORDER BY idx");
     message.bind(1, runId);
     while (message.executeStep()) {
         MessageRecord m;
@@ -502,6 +544,13 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         m.firstBlock = u32(message.getColumn(7));
         m.blockCount = u32(message.getColumn(8));
         m.bytes = columnDouble(message.getColumn(9));
+        // Out-of-range values (a damaged file) read as "no transition" rather than as a wrong one.
+        const int sender = message.getColumn(10).getInt();
+        m.sender = sender == 1 ? MessageSender::Cache : sender == 2 ? MessageSender::Home : MessageSender::None;
+        m.protocol = message.getColumn(11).getInt() == 1 ? MessageProtocol::PrefixPool : MessageProtocol::Kv;
+        m.transition = static_cast<std::uint16_t>(message.getColumn(12).getInt());
+        m.fromState = static_cast<std::uint8_t>(message.getColumn(13).getInt());
+        m.toState = static_cast<std::uint8_t>(message.getColumn(14).getInt());
         result.messages.push_back(m);
     }
 }

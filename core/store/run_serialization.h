@@ -40,6 +40,9 @@ std::vector<std::string> stringsFromJson(const nlohmann::ordered_json& j);
 // bytes_per_bucket BLOB: each double as IEEE-754 binary64, little-endian, whatever the host's byte order.
 std::string encodeDoubles(const std::vector<double>& values);
 std::vector<double> decodeDoubles(const void* data, std::size_t size);
+// node_blocks.steps BLOB: per step the time (int64) and the count (binary64), both little-endian.
+std::string encodeSteps(const std::vector<BlockCountStep>& steps);
+std::vector<BlockCountStep> decodeSteps(const void* data, std::size_t size);
 
 // Inserts the run's requests, link series and messages. Call inside a transaction; `step` (may be empty) is
 // called after each table with its name.

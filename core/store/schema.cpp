@@ -125,6 +125,16 @@ CREATE TABLE node_blocks (
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 )sql",
+    // 5: the protocol transition that sent each message, and each node's exact block counts over time.
+    R"sql(
+ALTER TABLE messages ADD COLUMN sender INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN protocol INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN transition INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN from_state INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN to_state INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE node_blocks ADD COLUMN step_resolution_ns INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE node_blocks ADD COLUMN steps BLOB;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)

@@ -119,7 +119,8 @@ RunResult makeResult()
     }
     r.linkInterval = 250 * kMillisecond;
     r.linkSeries = {{1, false, 4.5e11, 1e6, {0.0, 1.5, -0.0, 1e300, 0.1}}, {0, true, 9e11, 0, {}}};
-    r.nodeBlocks = {{0, "M", 12, {0.0, 11.5, 12.0}}, {1, "S", 3, {2.25}}};
+    r.nodeBlocks = {{0, "M", 12, {0.0, 11.5, 12.0}, {{5, 12}, {600'000'000, 0}}, 1},
+                    {1, "S", 3, {2.25}, {{8'000'000'000'000, 3}}, 64}};
     r.paths = {{{0, 1}, {true, false}}, {{1}, {true}}};
     for (std::uint32_t i = 0; i < 4; ++i) {
         MessageRecord m;
@@ -133,6 +134,11 @@ RunResult makeResult()
         m.firstBlock = 16 * i;
         m.blockCount = 3 + i;
         m.bytes = 1024.5 * (i + 1);
+        m.sender = i == 0 ? MessageSender::None : i % 2 ? MessageSender::Cache : MessageSender::Home;
+        m.protocol = i == 3 ? MessageProtocol::PrefixPool : MessageProtocol::Kv;
+        m.transition = static_cast<std::uint16_t>(300 * i);
+        m.fromState = static_cast<std::uint8_t>(i);
+        m.toState = static_cast<std::uint8_t>(250 - i);
         r.messages.push_back(m);
     }
     r.messagesTotal = 40;
@@ -246,6 +252,8 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(a.nodeBlocks[i].state, b.nodeBlocks[i].state);
         EXPECT_EQ(a.nodeBlocks[i].peakBlocks, b.nodeBlocks[i].peakBlocks);
         EXPECT_EQ(a.nodeBlocks[i].blocksPerBucket, b.nodeBlocks[i].blocksPerBucket);
+        EXPECT_EQ(a.nodeBlocks[i].steps, b.nodeBlocks[i].steps);
+        EXPECT_EQ(a.nodeBlocks[i].stepResolution, b.nodeBlocks[i].stepResolution);
     }
     ASSERT_EQ(a.linkSeries.size(), b.linkSeries.size());
     for (std::size_t i = 0; i < a.linkSeries.size(); ++i) {
@@ -280,6 +288,11 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(x.firstBlock, y.firstBlock);
         EXPECT_EQ(x.blockCount, y.blockCount);
         EXPECT_EQ(x.bytes, y.bytes);
+        EXPECT_EQ(x.sender, y.sender);
+        EXPECT_EQ(x.protocol, y.protocol);
+        EXPECT_EQ(x.transition, y.transition);
+        EXPECT_EQ(x.fromState, y.fromState);
+        EXPECT_EQ(x.toState, y.toState);
     }
     EXPECT_EQ(a.messagesTotal, b.messagesTotal);
 }
@@ -505,10 +518,14 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     }
     {
         SQLite::Database db(path, SQLite::OPEN_READWRITE);
-        for (const char* sql : {"ALTER TABLE request_metrics DROP COLUMN decode_transfer_ns",
-                                "ALTER TABLE request_metrics DROP COLUMN stale_reads",
-                                "ALTER TABLE request_metrics DROP COLUMN stale_steps",
-                                "ALTER TABLE request_metrics DROP COLUMN cached_tokens", "DROP TABLE node_blocks"})
+        for (const char* sql :
+             {"ALTER TABLE request_metrics DROP COLUMN decode_transfer_ns",
+              "ALTER TABLE request_metrics DROP COLUMN stale_reads",
+              "ALTER TABLE request_metrics DROP COLUMN stale_steps",
+              "ALTER TABLE request_metrics DROP COLUMN cached_tokens", "DROP TABLE node_blocks",
+              "ALTER TABLE messages DROP COLUMN sender", "ALTER TABLE messages DROP COLUMN protocol",
+              "ALTER TABLE messages DROP COLUMN transition", "ALTER TABLE messages DROP COLUMN from_state",
+              "ALTER TABLE messages DROP COLUMN to_state"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -522,6 +539,71 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     EXPECT_TRUE(loaded.nodeBlocks.empty()); // runs stored before migration 4 have none
     SQLite::Database db(path);
     EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
+}
+
+TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
+{
+    // A schema-4 file: messages without the transition that sent them, node_blocks without exact steps.
+    TempDir dir;
+    const std::string path = dir.file("v4.db");
+    std::int64_t id = 0;
+    {
+        RunStore store(path);
+        id = store.beginRun("old", "{}", 3);
+        store.completeRun(id, makeResult());
+    }
+    {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE);
+        for (const char* column : {"sender", "protocol", "transition", "from_state", "to_state"})
+            db.exec(std::string("ALTER TABLE messages DROP COLUMN ") + column);
+        for (const char* column : {"step_resolution_ns", "steps"})
+            db.exec(std::string("ALTER TABLE node_blocks DROP COLUMN ") + column);
+        db.exec("PRAGMA user_version = 4");
+    }
+    RunStore store(path);
+    const RunResult loaded = store.loadRun(id);
+    const RunResult original = makeResult();
+    ASSERT_EQ(loaded.messages.size(), original.messages.size());
+    for (std::size_t i = 0; i < loaded.messages.size(); ++i) {
+        EXPECT_EQ(loaded.messages[i].start, original.messages[i].start);
+        EXPECT_EQ(loaded.messages[i].bytes, original.messages[i].bytes);
+        EXPECT_EQ(loaded.messages[i].sender, MessageSender::None); // the new columns' defaults
+        EXPECT_EQ(loaded.messages[i].protocol, MessageProtocol::Kv);
+        EXPECT_EQ(loaded.messages[i].transition, 0u);
+    }
+    ASSERT_EQ(loaded.nodeBlocks.size(), original.nodeBlocks.size());
+    for (std::size_t i = 0; i < loaded.nodeBlocks.size(); ++i) {
+        EXPECT_EQ(loaded.nodeBlocks[i].blocksPerBucket, original.nodeBlocks[i].blocksPerBucket);
+        EXPECT_TRUE(loaded.nodeBlocks[i].steps.empty()); // stored before schema 5: averages only
+        EXPECT_EQ(loaded.nodeBlocks[i].stepResolution, 1);
+    }
+    SQLite::Database db(path);
+    EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
+}
+
+TEST(RunStore, OpensARunDatabaseWrittenBySchemaFour)
+{
+    // A file the schema-4 cohsim wrote (`cohsim run datasets/scenarios/default.json --max-requests 2`): 52
+    // messages of the default scenario's MSI run and 5 (node, state) series, without transitions or steps.
+    TempDir dir;
+    const std::string path = dir.file("old.db");
+    fs::copy_file(std::string(COH_TEST_DATA_DIR) + "/store/schema4-default-2-requests.db", path);
+    RunStore store(path);
+    const RunResult run = store.loadRun(1);
+    ASSERT_EQ(run.messages.size(), 52u);
+    for (const auto& m : run.messages) {
+        EXPECT_EQ(m.sender, MessageSender::None);
+        EXPECT_LT(m.kind, run.summary.messagesByKind.size());
+    }
+    ASSERT_EQ(run.nodeBlocks.size(), 5u);
+    for (const auto& s : run.nodeBlocks) {
+        EXPECT_FALSE(s.blocksPerBucket.empty());
+        EXPECT_TRUE(s.steps.empty());
+    }
+    // New runs go in beside it with everything.
+    const std::int64_t id = store.beginRun("new", "{}", 1);
+    store.completeRun(id, makeResult());
+    expectEqual(store.loadRun(id), makeResult());
 }
 
 TEST(RunStore, RefusesAFileOfGarbageBytes)

@@ -1,14 +1,17 @@
 // The replay view on real runs of the default scenario: in-flight sets, marker geometry, the transport
 // controls driven through their widgets, and the level-of-detail switch.
+#include "core/coherence/protocol_registry.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/workload/workload_builder.h"
 #include "ui/replay_canvas.h"
 #include "ui/replay_legend.h"
 #include "ui/replay_model.h"
+#include "ui/replay_state_style.h"
 #include "ui/replay_widget.h"
 #include "ui/timeline_bar.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
@@ -22,7 +25,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <random>
+#include <set>
 
 using namespace coh;
 
@@ -79,7 +84,8 @@ class TestReplay : public QObject {
     void skipIdleJumpsToTheNextMessage();
     void levelOfDetailAggregatesAboveThreshold();
     void legendAndStatusShowTheRun();
-    void nodesShowTheBlocksTheyHoldByState();
+    void nodesShowTheBlocksTheyHoldNow();
+    void everyProtocolsStatesGetColours();
 
   private:
     nlohmann::ordered_json m_json;
@@ -369,30 +375,79 @@ void TestReplay::legendAndStatusShowTheRun()
     QCOMPARE(ui::TimelineBar::formatTime(830), QStringLiteral("830 ns"));
 }
 
-void TestReplay::nodesShowTheBlocksTheyHoldByState()
+void TestReplay::nodesShowTheBlocksTheyHoldNow()
 {
     const ui::ReplayModel model(m_run, m_json);
     QVERIFY(!m_run->nodeBlocks.empty());
-    // Every series' buckets come back for its node, and only MSI states that hold data appear (M, S and the
-    // transient SM^AD / SM^A / MI^A ones), never I.
-    const qint64 step = m_run->linkInterval;
-    bool shared = false, modified = false;
+    QVERIFY(model.exactNodeBlocks());
+    // The steps are the count itself: averaged over each bucket they give the engine's bucket averages.
+    const qint64 width = m_run->linkInterval;
     for (const auto& series : m_run->nodeBlocks) {
         QVERIFY(series.state != "I" && series.state != "IS^D" && series.state != "IM^AD");
+        QCOMPARE(series.stepResolution, 1);
         for (std::size_t b = 0; b < series.blocksPerBucket.size(); ++b) {
-            if (series.blocksPerBucket[b] <= 0)
-                continue;
-            const auto shown = model.nodeBlocks(series.node, static_cast<qint64>(b) * step + step / 2);
-            const auto it = std::find_if(shown.begin(), shown.end(), [&](const auto& s) {
-                return s.state == QString::fromStdString(series.state);
-            });
-            QVERIFY(it != shown.end());
-            QCOMPARE(it->blocks, series.blocksPerBucket[b]);
-            shared = shared || series.state == "S";
-            modified = modified || series.state == "M";
+            const qint64 from = static_cast<qint64>(b) * width, to = from + width;
+            double blockNs = 0;
+            for (std::size_t i = 0; i < series.steps.size(); ++i) {
+                const qint64 begin = std::max<qint64>(from, series.steps[i].at);
+                const qint64 end = std::min(to, i + 1 < series.steps.size() ? series.steps[i + 1].at : to);
+                if (end > begin)
+                    blockNs += series.steps[i].blocks * static_cast<double>(end - begin);
+            }
+            QVERIFY2(std::abs(blockNs / static_cast<double>(width) - series.blocksPerBucket[b]) <=
+                         1e-9 * std::max(1.0, series.peakBlocks),
+                     qPrintable(QStringLiteral("%1 bucket %2").arg(QString::fromStdString(series.state)).arg(b)));
         }
     }
-    QVERIFY(shared && modified); // prefill writes (M), decode reads (S)
+
+    // At t = 0, before any message, no node holds anything and the canvas draws no counts.
+    ui::ReplayCanvas canvas;
+    canvas.resize(900, 600);
+    canvas.setModel(std::make_shared<const ui::ReplayModel>(m_run, m_json));
+    QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+    const auto paintAt = [&](qint64 t) {
+        canvas.setTime(t);
+        QPainter painter(&image);
+        canvas.paintFrame(painter, canvas.rect());
+    };
+    paintAt(0);
+    for (std::uint32_t node = 0; node < m_run->nodeIds.size(); ++node)
+        QVERIFY(model.nodeBlocks(node, 0).empty());
+    QVERIFY(canvas.lastBadges().empty());
+
+    // When the first KV transfer completes, the decode node holds that request's blocks, readable (MSI's S).
+    const auto first = std::min_element(m_run->requests.begin(), m_run->requests.end(),
+                                        [](const auto& a, const auto& b) { return a.kvReady < b.kvReady; });
+    std::uint32_t decodeNode = 0;
+    for (const auto& m : m_run->messages)
+        if (m.request == first->id && m.end <= first->kvReady &&
+            model.role(static_cast<std::uint32_t>(&m - m_run->messages.data())) == ui::MessageRole::Data)
+            decodeNode = m.dst;
+    const core::Scenario scenario = core::parseScenario(nlohmann::json::parse(m_json.dump()), kScenarioPath);
+    const std::uint32_t blockTokens = scenario.serving.blockTokens;
+    // Its full blocks are in S; the open tail block (if any) is on its way to decode's write (MSI's SM^AD).
+    const double blocks = std::floor(static_cast<double>(first->promptTokens) / blockTokens);
+    const double all = std::ceil(static_cast<double>(first->promptTokens) / blockTokens);
+    paintAt(first->kvReady);
+    const auto held = model.nodeBlocks(decodeNode, first->kvReady);
+    const auto shared =
+        std::find_if(held.begin(), held.end(), [](const auto& b) { return b.state == QStringLiteral("S"); });
+    QVERIFY(shared != held.end());
+    QCOMPARE(shared->blocks, blocks);
+    double total = 0;
+    for (const auto& h : held)
+        total += h.blocks;
+    QCOMPARE(total, all);
+    QVERIFY(std::any_of(canvas.lastBadges().begin(), canvas.lastBadges().end(), [&](const auto& badge) {
+        return badge.node == decodeNode && badge.state == QStringLiteral("S") && badge.blocks == blocks;
+    }));
+    // A moment before the first change at that node it held nothing.
+    qint64 firstChange = std::numeric_limits<qint64>::max();
+    for (const auto& series : m_run->nodeBlocks)
+        if (series.node == decodeNode && !series.steps.empty())
+            firstChange = std::min<qint64>(firstChange, series.steps.front().at);
+    QVERIFY(model.nodeBlocks(decodeNode, firstChange - 1).empty());
+
     // The plain copy has no protocol states: nothing to show.
     nlohmann::ordered_json direct = m_json;
     direct.erase("coherence");
@@ -400,6 +455,55 @@ void TestReplay::nodesShowTheBlocksTheyHoldByState()
     const ui::ReplayModel plainModel(plain, direct);
     for (std::uint32_t node = 0; node < plain->nodeIds.size(); ++node)
         QVERIFY(plainModel.nodeBlocks(node, plain->summary.makespan / 2).empty());
+}
+
+void TestReplay::everyProtocolsStatesGetColours()
+{
+    // Colours come from what a state allows, not from its letters: the protocols whose states are not M/E/O/S.
+    for (const char* protocol : {"cxl-asymmetric", "sealed-lease", "lazy-causal", "moesi-directory"}) {
+        nlohmann::ordered_json json = m_json;
+        json["coherence"] = {{"decode", protocol}};
+        const auto run = runJson(json);
+        ui::ReplayCanvas canvas;
+        canvas.resize(900, 600);
+        canvas.setModel(std::make_shared<const ui::ReplayModel>(run, json));
+        QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+        const core::coherence::Protocol& table = core::coherence::findProtocol(protocol);
+        std::set<QString> seen;
+        for (const auto& series : run->nodeBlocks)
+            for (const auto& step : series.steps) {
+                canvas.setTime(step.at);
+                QPainter painter(&image);
+                canvas.paintFrame(painter, canvas.rect());
+                for (const auto& badge : canvas.lastBadges()) {
+                    seen.insert(badge.state);
+                    float h = 0, sat = 0, l = 0;
+                    badge.colour.getHslF(&h, &sat, &l);
+                    QVERIFY2(
+                        sat > 0.3f,
+                        qPrintable(QStringLiteral("%1 %2 is grey").arg(QString::fromLatin1(protocol), badge.state)));
+                    const int state = table.cache.findState(badge.state.toStdString());
+                    QVERIFY(state >= 0);
+                    QCOMPARE(badge.colour, ui::blockStateColor(table.cache.states[static_cast<std::size_t>(state)],
+                                                               canvas.palette()));
+                }
+                if (seen.size() > 1)
+                    break;
+            }
+        QVERIFY2(!seen.empty(), protocol);
+    }
+    // Writable, readable and held states differ; a state's class is read from its table row.
+    const auto& msi = core::coherence::findProtocol("msi-directory");
+    const auto state = [&](const char* name) {
+        return msi.cache.states[static_cast<std::size_t>(msi.cache.findState(name))];
+    };
+    QCOMPARE(ui::blockStateClass(state("M")), ui::BlockStateClass::Writable);
+    QCOMPARE(ui::blockStateClass(state("S")), ui::BlockStateClass::Readable);
+    QCOMPARE(ui::blockStateClass(state("MI^A")), ui::BlockStateClass::Held);
+    const QPalette p = QApplication::palette();
+    QVERIFY(ui::blockStateColor(ui::BlockStateClass::Writable, p) !=
+            ui::blockStateColor(ui::BlockStateClass::Readable, p));
+    QVERIFY(ui::blockStateColor(ui::BlockStateClass::Held, p) != ui::blockStateColor(ui::BlockStateClass::Readable, p));
 }
 
 QTEST_MAIN(TestReplay)

@@ -1,10 +1,13 @@
 // Frames per second of the replay canvas with 1,000 and 10,000 messages in flight on the default scenario's
 // topology (a DGX H100: 8 GPUs on an NVSwitch, 2 host sockets), rendered offscreen into a QImage.
 // Compares the canvas's batched drawing (one drawRects per role) with one draw call per marker, with one
-// QGraphicsRectItem per marker (the one-item-each design), and with the level-of-detail density bars.
+// QGraphicsRectItem per marker (the one-item-each design), and with the level-of-detail density bars; and measures
+// the whole replay tab's frame with the message inspector showing and a message selected.
 #include "core/scenario/datasets_dir.h"
 #include "ui/replay_canvas.h"
+#include "ui/replay_inspector.h"
 #include "ui/replay_model.h"
+#include "ui/replay_widget.h"
 
 #include <benchmark/benchmark.h>
 
@@ -14,6 +17,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QPainter>
+#include <QSplitter>
+#include <QTableView>
 
 #include <fstream>
 #include <memory>
@@ -122,6 +127,35 @@ void BM_ReplayLevelOfDetail(benchmark::State& state)
     report(state, f.canvas);
 }
 
+// A frame of the replay tab as it plays: the widget (canvas beside the inspector's list, 1,280 x 800 pixels of
+// canvas) moves time, which updates the timeline and the status line, and the canvas paints, with a message in
+// flight selected (its route dashed, its marker ringed) and its row selected in the list.
+void BM_ReplayWithInspector(benchmark::State& state)
+{
+    const auto json = defaultScenario();
+    const auto run = syntheticRun(json, static_cast<int>(state.range(0)));
+    ui::ReplayWidget widget;
+    widget.setRun(run, json);
+    widget.resize(kFrameSize.width() + 520, kFrameSize.height() + 140);
+    widget.splitter()->setSizes({kFrameSize.width(), 520});
+    widget.show();
+    QApplication::processEvents();
+    widget.setTime(kFrameTime);
+    widget.selectMessage(static_cast<int>(run->messages.size() / 2));
+    widget.canvas()->setLodThreshold(1'000'000);
+    QImage image(widget.canvas()->size(), QImage::Format_ARGB32_Premultiplied);
+    qint64 t = kFrameTime;
+    for (auto _ : state) {
+        t = t == kFrameTime ? kFrameTime + 1 : kFrameTime;
+        widget.setTime(t);
+        QPainter painter(&image);
+        widget.canvas()->paintFrame(painter, widget.canvas()->rect());
+    }
+    report(state, *widget.canvas());
+    state.counters["listed"] = widget.inspector()->table()->model()->rowCount();
+    state.counters["selected"] = widget.selectedMessage() >= 0 && widget.inspector()->table()->isVisible() ? 1 : 0;
+}
+
 // The alternative design: one QGraphicsRectItem per in-flight message, moved every frame.
 void BM_ReplayGraphicsItems(benchmark::State& state)
 {
@@ -172,8 +206,24 @@ void BM_ReplayModelBuild(benchmark::State& state)
     }
 }
 
+// Showing such a run in the tab: the model, the inspector's list and filters, the legend, on the GUI thread.
+void BM_ReplayWidgetSetRun(benchmark::State& state)
+{
+    const auto json = defaultScenario();
+    const auto run = syntheticRun(json, static_cast<int>(state.range(0)));
+    ui::ReplayWidget widget;
+    widget.resize(kFrameSize.width() + 520, kFrameSize.height() + 140);
+    widget.show();
+    for (auto _ : state) {
+        widget.setRun(run, json);
+        QApplication::processEvents();
+    }
+}
+
 BENCHMARK(BM_ReplayModelBuild)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReplayWidgetSetRun)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayBatched)->Arg(0)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReplayWithInspector)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayPerMarkerCall)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayGraphicsItems)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayLevelOfDetail)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);

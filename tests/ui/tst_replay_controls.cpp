@@ -1,0 +1,315 @@
+// The replay tab as a user meets it: the speed it picks from the run, go to start / end (buttons and keys), Space
+// wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
+// window gives the tab, node labels that no link crosses on the shipped presets, and the hover texts.
+#include "replay_fixtures.h"
+#include "ui/main_actions.h"
+#include "ui/replay_canvas.h"
+#include "ui/replay_inspector.h"
+#include "ui/replay_labels.h"
+#include "ui/replay_legend.h"
+#include "ui/replay_model.h"
+#include "ui/replay_tooltips.h"
+#include "ui/replay_widget.h"
+#include "ui/theme.h"
+#include "ui/timeline_bar.h"
+#include "ui_checks.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+#include <algorithm>
+
+using namespace coh;
+
+class TestReplayControls : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase();
+    void cleanup() { ui::MainActions::applyPalette(false); }
+    void defaultSpeedComesFromTheBusiestMoment();
+    void startAndEndButtonsAndKeys();
+    void spaceTogglesPlayWhereverTheFocusIs();
+    void headerNamesTheRunShown();
+    void iconsFollowThePalette();
+    void tabFitsAndReadsInBothPalettes_data();
+    void tabFitsAndReadsInBothPalettes();
+    void labelsAvoidLinksOnShippedPresets();
+    void hoverTextsDescribeNodesLinksAndRoles();
+
+  private:
+    nlohmann::ordered_json m_json;
+    std::shared_ptr<const core::RunResult> m_run;
+};
+
+void TestReplayControls::initTestCase()
+{
+    const std::string path = test::datasetPath("scenarios/default.json");
+    m_json = test::loadJson(path);
+    m_json["coherence"] = {{"decode", "msi-directory"}};
+    m_run = test::runJson(m_json, path);
+}
+
+void TestReplayControls::defaultSpeedComesFromTheBusiestMoment()
+{
+    // The busiest moment by brute force: the start with the most messages in flight ([start, end)).
+    const auto& messages = m_run->messages;
+    std::size_t most = 0;
+    qint64 at = 0;
+    for (const auto& m : messages) {
+        const auto n = static_cast<std::size_t>(std::count_if(
+            messages.begin(), messages.end(), [&](const auto& o) { return o.start <= m.start && m.start < o.end; }));
+        if (n > most) {
+            most = n;
+            at = m.start;
+        }
+    }
+    std::vector<qint64> durations;
+    for (const auto& m : messages)
+        if (m.start <= at && at < m.end)
+            durations.push_back(m.end - m.start);
+    std::sort(durations.begin(), durations.end());
+    const qint64 median = durations[durations.size() / 2];
+
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    QCOMPARE(widget.model()->busiest().inFlight, most);
+    QCOMPARE(widget.model()->busiest().typicalDuration, median);
+    // That median message takes three wall-clock seconds to cross: speed = median / 3 s.
+    const double expected = static_cast<double>(median) * 1e-9 / 3.0;
+    QVERIFY(std::abs(widget.timeline()->speed() - expected) <= 1e-12 * expected);
+    QVERIFY(widget.timeline()->speedBox()->currentText().contains(QStringLiteral("busiest")));
+    // Picking a listed speed and back keeps one run entry, not one per change.
+    const int entries = widget.timeline()->speedBox()->count();
+    widget.timeline()->setSpeed(1e-3);
+    widget.timeline()->setSpeed(expected, QStringLiteral("busiest"));
+    QCOMPARE(widget.timeline()->speedBox()->count(), entries);
+}
+
+void TestReplayControls::startAndEndButtonsAndKeys()
+{
+    ui::ReplayWidget widget;
+    widget.resize(1200, 800);
+    widget.setRun(m_run, m_json);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowActive(&widget));
+    const qint64 end = widget.model()->endTime();
+    widget.setTime(end / 3);
+    QTest::mouseClick(widget.timeline()->toEndButton(), Qt::LeftButton);
+    QCOMPARE(widget.time(), end);
+    QTest::mouseClick(widget.timeline()->toStartButton(), Qt::LeftButton);
+    QCOMPARE(widget.time(), 0);
+    // Home / End from the canvas and from the message list.
+    for (QWidget* focus :
+         {static_cast<QWidget*>(widget.canvas()), static_cast<QWidget*>(widget.inspector()->table())}) {
+        focus->setFocus();
+        QTest::keyClick(focus, Qt::Key_End);
+        QCOMPARE(widget.time(), end);
+        QTest::keyClick(focus, Qt::Key_Home);
+        QCOMPARE(widget.time(), 0);
+    }
+}
+
+void TestReplayControls::spaceTogglesPlayWhereverTheFocusIs()
+{
+    ui::ReplayWidget widget;
+    widget.resize(1200, 800);
+    widget.setRun(m_run, m_json);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowActive(&widget));
+    const std::vector<QWidget*> places = {widget.canvas(),
+                                          widget.inspector()->table(),
+                                          widget.inspector()->nodeFilter(),
+                                          widget.timeline()->slider(),
+                                          widget.timeline()->speedBox(),
+                                          widget.timeline()->skipIdleBox(),
+                                          widget.legend()->roleButton(ui::MessageRole::Data)};
+    for (QWidget* place : places) {
+        place->setFocus();
+        QVERIFY2(place->hasFocus(), place->metaObject()->className());
+        const bool before = widget.timeline()->isPlaying();
+        QTest::keyClick(place, Qt::Key_Space);
+        QVERIFY2(widget.timeline()->isPlaying() != before, place->metaObject()->className());
+    }
+    widget.timeline()->pause();
+    // The skip-idle box and the legend entry were not toggled by those presses.
+    QVERIFY(widget.timeline()->skipIdle());
+    QVERIFY(!widget.legend()->hiddenRoles()[0]);
+    // A text field keeps Space for typing.
+    QLineEdit* request = widget.inspector()->requestFilter();
+    request->setFocus();
+    QTest::keyClick(request, Qt::Key_Space);
+    QVERIFY(!widget.timeline()->isPlaying());
+}
+
+void TestReplayControls::headerNamesTheRunShown()
+{
+    ui::ReplayWidget widget;
+    QCOMPARE(widget.headerText().startsWith(QStringLiteral("No run")), true);
+    widget.setRun(m_run, m_json, {12, QStringLiteral("first try"), QStringLiteral("/home/u/default.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #12 · first try · msi-directory · default.json"));
+    nlohmann::ordered_json direct = m_json;
+    direct.erase("coherence");
+    const auto plain = test::runJson(direct, test::datasetPath("scenarios/default.json"), 10);
+    widget.setRun(plain, direct, {13, QStringLiteral("baseline"), QStringLiteral("/tmp/other.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #13 · baseline · plain copy, no protocol · other.json"));
+    widget.setRun(plain, direct, {14, QStringLiteral("stored"), {}});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #14 · stored · plain copy, no protocol · scenario “%1”")
+                                      .arg(QString::fromStdString(plain->scenarioName)));
+}
+
+void TestReplayControls::iconsFollowThePalette()
+{
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    for (bool dark : {false, true}) {
+        ui::MainActions::applyPalette(dark);
+        QCoreApplication::processEvents();
+        for (QToolButton* button : {widget.timeline()->playButton(), widget.timeline()->stepForwardButton(),
+                                    widget.timeline()->stepBackButton(), widget.timeline()->toStartButton(),
+                                    widget.timeline()->toEndButton()}) {
+            const QColor bg = button->palette().color(QPalette::Button);
+            const QImage glyph = button->icon().pixmap(QSize(16, 16)).toImage();
+            int ink = 0;
+            for (int y = 0; y < glyph.height(); ++y)
+                for (int x = 0; x < glyph.width(); ++x) {
+                    const QColor c = glyph.pixelColor(x, y);
+                    if (c.alpha() < 250)
+                        continue;
+                    ++ink;
+                    QVERIFY2(ui::contrastRatio(c, bg) >= 4.5,
+                             qPrintable(QStringLiteral("%1 on %2").arg(c.name(), bg.name())));
+                }
+            QVERIFY(ink > 10);
+        }
+    }
+}
+
+void TestReplayControls::tabFitsAndReadsInBothPalettes_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("dark");
+    for (const QSize size : {QSize(680, 440), QSize(1600, 1000)}) {
+        QTest::addRow("%dx%d light", size.width(), size.height()) << size << false;
+        QTest::addRow("%dx%d dark", size.width(), size.height()) << size << true;
+    }
+}
+
+void TestReplayControls::tabFitsAndReadsInBothPalettes()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, dark);
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json, {3, QStringLiteral("a run with a long name to wrap"), QStringLiteral("d.json")});
+    widget.resize(size);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    ui::MainActions::applyPalette(dark);
+    widget.selectMessage(0); // the details pane filled in
+    QCoreApplication::processEvents();
+    QCOMPARE(widget.size(), size);
+    const QStringList clipped = ui::test::clippedControls(&widget);
+    QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+    const QStringList lowContrast = ui::test::lowContrastTexts(&widget);
+    QVERIFY2(lowContrast.isEmpty(), qPrintable(lowContrast.join(QLatin1Char('\n'))));
+    // COH_REPLAY_SHOTS=DIR saves what was checked, to look at.
+    if (const QByteArray dir = qgetenv("COH_REPLAY_SHOTS"); !dir.isEmpty())
+        widget.grab().save(QDir(QString::fromLocal8Bit(dir))
+                               .filePath(QStringLiteral("replay-%1x%2-%3.png")
+                                             .arg(size.width())
+                                             .arg(size.height())
+                                             .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+}
+
+void TestReplayControls::labelsAvoidLinksOnShippedPresets()
+{
+    const QStringList files = {
+        QStringLiteral("presets/cxl-pool.json"),         QStringLiteral("presets/dgx-h100-8gpu.json"),
+        QStringLiteral("presets/edge-cluster.json"),     QStringLiteral("presets/ib-two-node.json"),
+        QStringLiteral("presets/two-socket-4pcie.json"), QStringLiteral("scenarios/default.json"),
+        QStringLiteral("scenarios/prefix-pool-cxl.json")};
+    for (const QString& file : files) {
+        const std::string path = test::datasetPath(file.toStdString());
+        nlohmann::ordered_json json = test::loadJson(path);
+        json["coherence"]["decode"] = "msi-directory"; // block lines under the nodes, as wide as they get
+        const auto run = test::runJson(json, path, 30);
+        ui::ReplayCanvas canvas;
+        canvas.resize(900, 620);
+        canvas.setModel(std::make_shared<const ui::ReplayModel>(run, json));
+        QVERIFY(!run->nodeBlocks.empty());
+        const auto links = canvas.linkSegments();
+        for (std::uint32_t n = 0; n < run->nodeIds.size(); ++n) {
+            const QRectF label = canvas.labelRect(n);
+            QVERIFY(label.height() > 0);
+            for (const QLineF& link : links)
+                QVERIFY2(!ui::segmentCrossesRect(link, label),
+                         qPrintable(QStringLiteral("%1: a link crosses %2's label")
+                                        .arg(file, QString::fromStdString(run->nodeIds[n]))));
+        }
+    }
+}
+
+void TestReplayControls::hoverTextsDescribeNodesLinksAndRoles()
+{
+    ui::ReplayWidget widget;
+    widget.resize(1200, 800);
+    widget.setRun(m_run, m_json);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    const auto& model = *widget.model();
+    // A node holding blocks at the end of the first KV transfer.
+    const auto first = std::min_element(m_run->requests.begin(), m_run->requests.end(),
+                                        [](const auto& a, const auto& b) { return a.kvReady < b.kvReady; });
+    const qint64 t = first->kvReady;
+    widget.setTime(t);
+    std::uint32_t node = 0;
+    while (node < m_run->nodeIds.size() && model.nodeBlocks(node, t).empty())
+        ++node;
+    QVERIFY(node < m_run->nodeIds.size());
+    const QPointF centre = widget.canvas()->mapFromScene(model.scene().nodes[node].pos);
+    const QString nodeTip = widget.canvas()->toolTipAt(centre + QPointF(0, -15));
+    QCOMPARE(nodeTip, ui::nodeToolTip(model, node, t));
+    QVERIFY(nodeTip.contains(QString::fromStdString(m_run->nodeIds[node])));
+    const auto blocks = model.nodeBlocks(node, t);
+    QVERIFY(nodeTip.contains(QStringLiteral("%1 %2").arg(blocks.front().state).arg(blocks.front().blocks)));
+    QVERIFY(nodeTip.contains(QString::fromStdString(blocks.front().info->meaning)));
+
+    // A link: both directions, bandwidth as the scenario writes it, bytes over the run from the link series.
+    const auto& series = m_run->linkSeries.front();
+    const QString linkTip = ui::linkToolTip(model, static_cast<int>(series.link), t);
+    QVERIFY(linkTip.contains(model.scene().links[series.link].id));
+    QVERIFY(linkTip.contains(model.scene().links[series.link].bandwidth));
+    QVERIFY(linkTip.contains(ui::formatBytes(series.totalBytes) + QStringLiteral(" in the run")));
+    QCOMPARE(linkTip.count(QStringLiteral(" → ")), 2);
+    const auto& link = model.scene().links[series.link];
+    const QPointF mid = (widget.canvas()->mapFromScene(model.scene().nodes[static_cast<std::size_t>(link.a)].pos) +
+                         widget.canvas()->mapFromScene(model.scene().nodes[static_cast<std::size_t>(link.b)].pos)) /
+                        2;
+    if (widget.canvas()->messageAt(mid) < 0 && widget.canvas()->nodeAt(mid) < 0)
+        QCOMPARE(widget.canvas()->linkAt(mid), static_cast<int>(series.link));
+
+    // A legend entry: what the role does and how many the run sent.
+    const QString roleTip = widget.legend()->roleButton(ui::MessageRole::Invalidation)->toolTip();
+    QVERIFY(roleTip.contains(ui::messageRoleMeaning(ui::MessageRole::Invalidation)));
+    std::uint64_t invalidations = 0;
+    for (const auto& kind : m_run->summary.messagesByKind)
+        invalidations += kind.role == "invalidation" ? kind.count : 0;
+    QVERIFY(roleTip.contains(QStringLiteral("%1 messages").arg(invalidations)));
+    // A state entry: its meaning from the protocol table.
+    QVERIFY(!widget.legend()->stateLabels().empty());
+    for (QLabel* label : widget.legend()->stateLabels())
+        QVERIFY(!label->toolTip().isEmpty());
+}
+
+QTEST_MAIN(TestReplayControls)
+#include "tst_replay_controls.moc"
