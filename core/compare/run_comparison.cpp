@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -191,6 +192,31 @@ std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs, const st
     return titles;
 }
 
+// quantileNoise() over values already sorted, without NaN.
+double sortedQuantileNoise(const std::vector<double>& values, double quantile)
+{
+    const auto n = static_cast<double>(values.size());
+    if (values.size() < 2)
+        return 0;
+    const double rank = quantile * (n - 1);
+    const double spread = 1.96 * std::sqrt(n * quantile * (1 - quantile));
+    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(rank - spread)));
+    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(rank + spread)));
+    return (values[hi] - values[lo]) / 2;
+}
+
+// A run's requests as one metric's samples, sorted, NaN left out.
+std::vector<double> sortedSamples(const std::vector<RequestMetrics>& requests, double (*sample)(const RequestMetrics&))
+{
+    std::vector<double> values;
+    values.reserve(requests.size());
+    for (const RequestMetrics& r : requests)
+        if (const double v = sample(r); !std::isnan(v))
+            values.push_back(v);
+    std::sort(values.begin(), values.end());
+    return values;
+}
+
 } // namespace
 
 double staleReadPercent(const RunSummary& s)
@@ -215,15 +241,8 @@ bool aboutTheSame(const MetricSpec& spec, double base, double value, double nois
 double quantileNoise(std::vector<double> values, double quantile)
 {
     std::erase_if(values, [](double v) { return std::isnan(v); });
-    const auto n = static_cast<double>(values.size());
-    if (values.size() < 2)
-        return 0;
     std::sort(values.begin(), values.end());
-    const double rank = quantile * (n - 1);
-    const double spread = 1.96 * std::sqrt(n * quantile * (1 - quantile));
-    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(rank - spread)));
-    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(rank + spread)));
-    return (values[hi] - values[lo]) / 2;
+    return sortedQuantileNoise(values, quantile);
 }
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs)
@@ -233,20 +252,21 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
         return c;
     c.properties = propertiesOf(runs);
     c.titles = titlesOf(runs, c.properties);
+    // Per run, each sampled metric's requests sorted once: its p50, p90 and p99 rows all read them.
+    std::vector<std::map<double (*)(const RequestMetrics&), std::vector<double>>> sorted(runs.size());
     for (const MetricSpec& spec : kMetrics) {
         if (!groupShown(spec.group, runs))
             continue;
         MetricRow row;
         row.spec = &spec;
-        for (const auto& run : runs) {
-            row.values.push_back(spec.value(*run.summary));
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            row.values.push_back(spec.value(*runs[i].summary));
             double noise = 0;
-            if (spec.sample && run.requests) {
-                std::vector<double> samples;
-                samples.reserve(run.requests->size());
-                for (const RequestMetrics& r : *run.requests)
-                    samples.push_back(spec.sample(r));
-                noise = quantileNoise(std::move(samples), spec.quantile);
+            if (spec.sample && runs[i].requests) {
+                auto [samples, fresh] = sorted[i].try_emplace(spec.sample);
+                if (fresh)
+                    samples->second = sortedSamples(*runs[i].requests, spec.sample);
+                noise = sortedQuantileNoise(samples->second, spec.quantile);
             }
             row.noise.push_back(noise);
         }
