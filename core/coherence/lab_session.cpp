@@ -3,11 +3,8 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/coherence/protocol_table.h"
 #include "core/coherence/step_render.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
-
-#include <cctype>
 
 namespace coh::core::coherence {
 

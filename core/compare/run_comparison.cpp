@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -126,31 +127,36 @@ Verdict verdictOf(const MetricSpec& spec, double base, double value, double nois
     return (value < base) == (spec.better == Lower) ? Verdict::Better : Verdict::Worse;
 }
 
+// One "what ran" row: its label, the words before its value in a run's title ("seed 7"), and the value every run
+// leaving it at its default has (such a row says nothing unless the runs differ; nullptr: always shown).
+struct PropertySpec {
+    const char* label;
+    const char* titlePrefix;
+    const char* defaultValue;
+    std::string (*value)(const ComparedRun&);
+};
+
+const PropertySpec kProperties[] = {
+    {"Scenario", "", nullptr, [](const ComparedRun& r) { return r.info.scenarioName; }},
+    {"Decode protocol", "", nullptr, [](const ComparedRun& r) { return r.summary->protocol; }},
+    {"Prefill protocol", "prefill ", "direct", [](const ComparedRun& r) { return r.info.prefillProtocol; }},
+    {"Tier protocols", "tiers ", "none",
+     [](const ComparedRun& r) { return r.info.tierProtocols.empty() ? std::string("none") : r.info.tierProtocols; }},
+    {"Backend", "", "simulated", [](const ComparedRun& r) { return r.info.backend; }},
+    {"Seed", "seed ", nullptr, [](const ComparedRun& r) { return std::to_string(r.info.seed); }},
+    {"Requests", "requests ", nullptr, [](const ComparedRun& r) { return std::to_string(r.summary->requests); }},
+};
+
 std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs)
 {
-    const std::pair<const char*, std::function<std::string(const ComparedRun&)>> fields[] = {
-        {"Scenario", [](const ComparedRun& r) { return r.info.scenarioName; }},
-        {"Decode protocol", [](const ComparedRun& r) { return r.summary->protocol; }},
-        {"Prefill protocol", [](const ComparedRun& r) { return r.info.prefillProtocol; }},
-        {"Tier protocols",
-         [](const ComparedRun& r) { return r.info.tierProtocols.empty() ? "none" : r.info.tierProtocols; }},
-        {"Backend", [](const ComparedRun& r) { return r.info.backend; }},
-        {"Seed", [](const ComparedRun& r) { return std::to_string(r.info.seed); }},
-        {"Requests", [](const ComparedRun& r) { return std::to_string(r.summary->requests); }},
-    };
-    // Settings every run leaves at their default say nothing: shown only when they differ or are set.
-    const auto isDefault = [](std::string_view label, const std::string& value) {
-        return (label == "Prefill protocol" && value == "direct") || (label == "Tier protocols" && value == "none") ||
-               (label == "Backend" && value == "simulated");
-    };
     std::vector<PropertyRow> rows;
-    for (const auto& [label, value] : fields) {
-        PropertyRow row{label, {}, false};
-        bool allDefault = true;
+    for (const PropertySpec& spec : kProperties) {
+        PropertyRow row{spec.label, {}, false};
+        bool allDefault = spec.defaultValue != nullptr;
         for (const auto& run : runs) {
-            row.values.push_back(value(run));
+            row.values.push_back(spec.value(run));
             row.differs = row.differs || row.values.back() != row.values.front();
-            allDefault = allDefault && isDefault(label, row.values.back());
+            allDefault = allDefault && row.values.back() == spec.defaultValue;
         }
         if (row.differs || !allDefault)
             rows.push_back(std::move(row));
@@ -163,19 +169,13 @@ std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs)
 std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs, const std::vector<PropertyRow>& properties)
 {
     std::vector<std::string> titles(runs.size());
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        for (const auto& p : properties) {
-            if (!p.differs)
-                continue;
-            std::string part = p.values[i];
-            if (p.label == std::string_view("Seed") || p.label == std::string_view("Requests"))
-                part = fmt::format("{} {}", p.label == std::string_view("Seed") ? "seed" : "requests", part);
-            else if (p.label == std::string_view("Prefill protocol"))
-                part = "prefill " + part;
-            else if (p.label == std::string_view("Tier protocols"))
-                part = "tiers " + part;
-            titles[i] += (titles[i].empty() ? "" : ", ") + part;
-        }
+    for (const auto& p : properties) {
+        if (!p.differs)
+            continue;
+        const auto spec = std::find_if(std::begin(kProperties), std::end(kProperties),
+                                       [&](const PropertySpec& s) { return p.label == s.label; });
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            titles[i] += (titles[i].empty() ? "" : ", ") + std::string(spec->titlePrefix) + p.values[i];
     }
     std::set<std::string> seen, repeated;
     for (const auto& t : titles)
@@ -189,6 +189,31 @@ std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs, const st
             titles[i] += fmt::format(" (#{})", runs[i].info.id);
     }
     return titles;
+}
+
+// quantileNoise() over values already sorted, without NaN.
+double sortedQuantileNoise(const std::vector<double>& values, double quantile)
+{
+    const auto n = static_cast<double>(values.size());
+    if (values.size() < 2)
+        return 0;
+    const double rank = quantile * (n - 1);
+    const double spread = 1.96 * std::sqrt(n * quantile * (1 - quantile));
+    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(rank - spread)));
+    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(rank + spread)));
+    return (values[hi] - values[lo]) / 2;
+}
+
+// A run's requests as one metric's samples, sorted, NaN left out.
+std::vector<double> sortedSamples(const std::vector<RequestMetrics>& requests, double (*sample)(const RequestMetrics&))
+{
+    std::vector<double> values;
+    values.reserve(requests.size());
+    for (const RequestMetrics& r : requests)
+        if (const double v = sample(r); !std::isnan(v))
+            values.push_back(v);
+    std::sort(values.begin(), values.end());
+    return values;
 }
 
 } // namespace
@@ -215,15 +240,8 @@ bool aboutTheSame(const MetricSpec& spec, double base, double value, double nois
 double quantileNoise(std::vector<double> values, double quantile)
 {
     std::erase_if(values, [](double v) { return std::isnan(v); });
-    const auto n = static_cast<double>(values.size());
-    if (values.size() < 2)
-        return 0;
     std::sort(values.begin(), values.end());
-    const double rank = quantile * (n - 1);
-    const double spread = 1.96 * std::sqrt(n * quantile * (1 - quantile));
-    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(rank - spread)));
-    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(rank + spread)));
-    return (values[hi] - values[lo]) / 2;
+    return sortedQuantileNoise(values, quantile);
 }
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs)
@@ -233,20 +251,21 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
         return c;
     c.properties = propertiesOf(runs);
     c.titles = titlesOf(runs, c.properties);
+    // Per run, each sampled metric's requests sorted once: its p50, p90 and p99 rows all read them.
+    std::vector<std::map<double (*)(const RequestMetrics&), std::vector<double>>> sorted(runs.size());
     for (const MetricSpec& spec : kMetrics) {
         if (!groupShown(spec.group, runs))
             continue;
         MetricRow row;
         row.spec = &spec;
-        for (const auto& run : runs) {
-            row.values.push_back(spec.value(*run.summary));
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            row.values.push_back(spec.value(*runs[i].summary));
             double noise = 0;
-            if (spec.sample && run.requests) {
-                std::vector<double> samples;
-                samples.reserve(run.requests->size());
-                for (const RequestMetrics& r : *run.requests)
-                    samples.push_back(spec.sample(r));
-                noise = quantileNoise(std::move(samples), spec.quantile);
+            if (spec.sample && runs[i].requests) {
+                auto [samples, fresh] = sorted[i].try_emplace(spec.sample);
+                if (fresh)
+                    samples->second = sortedSamples(*runs[i].requests, spec.sample);
+                noise = sortedQuantileNoise(samples->second, spec.quantile);
             }
             row.noise.push_back(noise);
         }

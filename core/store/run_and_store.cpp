@@ -16,18 +16,22 @@ RunResult runAndStore(RunStore& store, const Scenario& scenario, const Workload&
         store.beginRun(name.empty() ? defaultRunName(scenario) : name, scenario.json, scenario.seed);
     if (hooks.begun)
         hooks.begun(id);
+    // Ends the run's row after the simulation threw. Should the store fail too, the run stays Running and is
+    // marked Interrupted on the next open: the simulation's exception is the news, and it propagates.
+    const auto end = [&](RunStatus status, const std::string& why) {
+        try {
+            store.failRun(id, status, why);
+        } catch (const std::exception&) {
+        }
+    };
     RunResult result;
     try {
         result = runScenario(scenario, workload, options);
     } catch (const RunCancelled&) {
-        store.failRun(id, RunStatus::Cancelled, hooks.cancelReason);
+        end(RunStatus::Cancelled, hooks.cancelReason);
         throw;
     } catch (const std::exception& e) {
-        try {
-            store.failRun(id, RunStatus::Failed, e.what());
-        } catch (const std::exception&) {
-            // The run stays Running and is marked Interrupted on the next open; the first error is the news.
-        }
+        end(RunStatus::Failed, e.what());
         throw;
     }
     if (hooks.simulated)

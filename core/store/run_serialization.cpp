@@ -293,14 +293,30 @@ std::vector<std::string> stringsFromJson(const nlohmann::ordered_json& j)
     return j.is_null() ? std::vector<std::string>{} : j.get<std::vector<std::string>>();
 }
 
+namespace {
+
+// The blobs' one word format: 8 bytes, least significant first, whatever the host's byte order.
+void putWord(std::string& bytes, std::size_t at, std::uint64_t word)
+{
+    for (std::size_t b = 0; b < 8; ++b)
+        bytes[at + b] = static_cast<char>((word >> (8 * b)) & 0xFF);
+}
+
+std::uint64_t getWord(const unsigned char* bytes, std::size_t at)
+{
+    std::uint64_t word = 0;
+    for (std::size_t b = 0; b < 8; ++b)
+        word |= std::uint64_t{bytes[at + b]} << (8 * b);
+    return word;
+}
+
+} // namespace
+
 std::string encodeDoubles(const std::vector<double>& values)
 {
     std::string bytes(values.size() * 8, '\0');
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const auto bits = std::bit_cast<std::uint64_t>(values[i]);
-        for (int b = 0; b < 8; ++b)
-            bytes[i * 8 + static_cast<std::size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xFF);
-    }
+    for (std::size_t i = 0; i < values.size(); ++i)
+        putWord(bytes, i * 8, std::bit_cast<std::uint64_t>(values[i]));
     return bytes;
 }
 
@@ -308,12 +324,8 @@ std::vector<double> decodeDoubles(const void* data, std::size_t size)
 {
     const auto* bytes = static_cast<const unsigned char*>(data);
     std::vector<double> values(size / 8);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        std::uint64_t bits = 0;
-        for (int b = 0; b < 8; ++b)
-            bits |= std::uint64_t{bytes[i * 8 + static_cast<std::size_t>(b)]} << (8 * b);
-        values[i] = std::bit_cast<double>(bits);
-    }
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = std::bit_cast<double>(getWord(bytes, i * 8));
     return values;
 }
 
@@ -321,12 +333,8 @@ std::string encodeSteps(const std::vector<BlockCountStep>& steps)
 {
     std::string bytes(steps.size() * 16, '\0');
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        const auto at = static_cast<std::uint64_t>(steps[i].at);
-        const auto blocks = std::bit_cast<std::uint64_t>(steps[i].blocks);
-        for (int b = 0; b < 8; ++b) {
-            bytes[i * 16 + static_cast<std::size_t>(b)] = static_cast<char>((at >> (8 * b)) & 0xFF);
-            bytes[i * 16 + 8 + static_cast<std::size_t>(b)] = static_cast<char>((blocks >> (8 * b)) & 0xFF);
-        }
+        putWord(bytes, i * 16, static_cast<std::uint64_t>(steps[i].at));
+        putWord(bytes, i * 16 + 8, std::bit_cast<std::uint64_t>(steps[i].blocks));
     }
     return bytes;
 }
@@ -335,14 +343,8 @@ std::vector<BlockCountStep> decodeSteps(const void* data, std::size_t size)
 {
     const auto* bytes = static_cast<const unsigned char*>(data);
     std::vector<BlockCountStep> steps(size / 16);
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        std::uint64_t at = 0, blocks = 0;
-        for (int b = 0; b < 8; ++b) {
-            at |= std::uint64_t{bytes[i * 16 + static_cast<std::size_t>(b)]} << (8 * b);
-            blocks |= std::uint64_t{bytes[i * 16 + 8 + static_cast<std::size_t>(b)]} << (8 * b);
-        }
-        steps[i] = {static_cast<SimTime>(at), std::bit_cast<double>(blocks)};
-    }
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        steps[i] = {static_cast<SimTime>(getWord(bytes, i * 16)), std::bit_cast<double>(getWord(bytes, i * 16 + 8))};
     return steps;
 }
 

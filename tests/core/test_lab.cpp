@@ -278,6 +278,7 @@ TEST(LabDelivery, APutMCrossesAFwdGetM)
     // The Fwd-GetM wins: P0 hands its data to P1 and waits for the Put-Ack; the late PutM is from a non-owner.
     const co::LabRun run = runOps("msi-directory", 2, setup + ",D:0,D:0,D:*");
     const auto& s = run.steps;
+    ASSERT_GE(s.size(), 8u) << co::labToText(run);
     EXPECT_EQ(s[6].message->kind, "Fwd-GetM");
     EXPECT_EQ(s[6].fromState + ">" + s[6].toState, "MI^A>II^A");
     EXPECT_EQ(co::messageToText(s[6].sent.at(0)), "Data P0->P1 data=1");

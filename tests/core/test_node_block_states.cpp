@@ -40,7 +40,9 @@ TEST(NodeBlockStates, StepsGiveTheExactCountFromEachChange)
     blocks.change(1'500'000, 1, state("M"), state("S"), 4);
     blocks.change(1'500'000, 1, state("I"), state("S"), 2); // same instant: one step with the sum
     blocks.change(2'500'000, 1, state("S"), state("I"), 6);
-    for (const auto& s : blocks.series(3 * kMillisecond)) {
+    const auto series = blocks.series(3 * kMillisecond);
+    ASSERT_EQ(series.size(), 2u); // M and S at node 1
+    for (const auto& s : series) {
         EXPECT_EQ(s.stepResolution, 1);
         if (s.state == "M")
             EXPECT_EQ(s.steps, (std::vector<BlockCountStep>{{700, 4}, {1'500'000, 0}}));

@@ -3,6 +3,7 @@
 #include "core/store/run_store.h"
 
 #include "cli_runner.h"
+#include "temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -20,22 +21,7 @@ namespace coh::core {
 namespace {
 
 namespace fs = std::filesystem;
-
-class ExportDir {
-  public:
-    ExportDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "coh-export-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw std::runtime_error("mkdtemp failed");
-        m_path = pattern;
-    }
-    ~ExportDir() { fs::remove_all(m_path); }
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-  private:
-    fs::path m_path;
-};
+using test::TempDir;
 
 RunResult exportResult()
 {
@@ -179,7 +165,7 @@ CommandOutput cohsim(const std::string& args)
 
 TEST(RunExport, CohsimListsShowsExportsAndDeletesRuns)
 {
-    ExportDir dir;
+    TempDir dir;
     const std::string db = dir.file("runs.db");
     std::int64_t id = 0;
     {
@@ -228,7 +214,7 @@ TEST(RunExport, CohsimListsShowsExportsAndDeletesRuns)
 
 TEST(RunExport, CohsimRefusesAGarbageDatabaseWithExitCode2)
 {
-    ExportDir dir;
+    TempDir dir;
     const std::string db = dir.file("garbage.db");
     std::ofstream(db) << std::string(2048, 'x');
     EXPECT_EQ(cohsim("runs list --db '" + db + "' 2>/dev/null").exitCode, 2);

@@ -9,38 +9,21 @@
 #include "core/store/run_store.h"
 #include "core/workload/workload_builder.h"
 
+#include "temp_dir.h"
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace coh::core {
 namespace {
 
-namespace fs = std::filesystem;
+using test::TempDir;
 
 const std::string kDefaultScenario = std::string(COH_TEST_DATA_DIR) + "/../../datasets/scenarios/default.json";
-
-class TempDir {
-  public:
-    TempDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "coh-traffic-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw std::runtime_error("mkdtemp failed");
-        m_path = pattern;
-    }
-    ~TempDir() { fs::remove_all(m_path); }
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-  private:
-    fs::path m_path;
-};
 
 std::uint64_t kindCount(const RunSummary& s, const std::string& name)
 {
