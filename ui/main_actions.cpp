@@ -212,6 +212,7 @@ void MainActions::applyPalette(bool dark)
         QEvent changed(QEvent::ApplicationPaletteChange);
         QCoreApplication::sendEvent(window, &changed);
     }
+    ThemeWatcher::instance()->paletteApplied(); // views that derive colours restyle, now that widgets have it
 }
 
 QPalette MainActions::makeLightPalette()

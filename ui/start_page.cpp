@@ -147,7 +147,6 @@ void StartPage::fillScenarios()
 void StartPage::colourDescriptions()
 {
     // Muted, yet readable on both row colours of the alternating list, in whichever palette is current.
-    // The application's palette: when ThemeWatcher speaks, the widgets may not have the new one yet.
     const QPalette palette = QApplication::palette(m_scenarios);
     const QColor muted = readableOn(toneColor(Tone::Muted, palette, palette.color(QPalette::Base)),
                                     palette.color(QPalette::AlternateBase));

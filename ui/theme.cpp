@@ -3,7 +3,6 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
-#include <QEvent>
 #include <QLegend>
 #include <QPointer>
 #include <QWidget>
@@ -204,15 +203,6 @@ ThemeWatcher* ThemeWatcher::instance()
 ThemeWatcher::ThemeWatcher(QObject* parent)
     : QObject(parent)
 {
-    QCoreApplication::instance()->installEventFilter(this);
-}
-
-bool ThemeWatcher::eventFilter(QObject* watched, QEvent* event)
-{
-    // The application object hears of a new palette once, after the widgets have theirs.
-    if (event->type() == QEvent::ApplicationPaletteChange && watched == QCoreApplication::instance())
-        emit changed();
-    return QObject::eventFilter(watched, event);
 }
 
 } // namespace coh::ui

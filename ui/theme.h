@@ -54,16 +54,16 @@ void styleChart(QChart* chart, const QPalette& palette);
 // styleChart now and on every palette change, for as long as `chart` lives.
 void keepChartStyled(QChart* chart);
 
-// Emits changed() after the application palette changes. One instance, owned by the application.
+// Emits changed() after the application palette changes. One instance, owned by the application. The palette
+// changes in one place, MainActions::applyPalette, which calls paletteApplied() once every window has the new
+// palette: no application-wide event filter sits in the way of every event to notice it.
 class ThemeWatcher : public QObject {
     Q_OBJECT
   public:
     static ThemeWatcher* instance();
+    void paletteApplied() { emit changed(); }
   signals:
     void changed();
-
-  protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     explicit ThemeWatcher(QObject* parent);
