@@ -40,6 +40,7 @@ LabLessonPanel::LabLessonPanel(LabModel* lab, QWidget* parent)
     m_list->setResizeMode(QListView::Adjust);
     m_list->setTextElideMode(Qt::ElideNone);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setAlternatingRowColors(true); // where a wrapped title ends and the next begins
 
     m_lessons = loadLessons(m_errors);
     for (const Lesson& l : m_lessons) {
