@@ -33,6 +33,14 @@ LabLessonPanel::LabLessonPanel(LabModel* lab, QWidget* parent)
     setTone(m_error, Tone::Error);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_list->setFocusPolicy(Qt::NoFocus);
+    // A title wraps inside the list's width instead of being cut or scrolled sideways: each row as tall as its
+    // title needs (uniform sizes off), laid out again when the list's width changes.
+    m_list->setWordWrap(true);
+    m_list->setUniformItemSizes(false);
+    m_list->setResizeMode(QListView::Adjust);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setAlternatingRowColors(true); // where a wrapped title ends and the next begins
 
     m_lessons = loadLessons(m_errors);
     for (const Lesson& l : m_lessons) {

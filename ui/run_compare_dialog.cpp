@@ -11,6 +11,7 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScreen>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
@@ -79,7 +80,10 @@ RunCompareDialog::RunCompareDialog(std::vector<Run> runs, QWidget* parent)
 void RunCompareDialog::build()
 {
     setWindowTitle(tr("Compare runs"));
-    resize(1000, 760);
+    // Opened from History, the parent's window sets the size; a 1000x760 dialog would overrun a 1024x700 screen.
+    const QWidget* over = parentWidget() ? parentWidget()->window() : nullptr;
+    const QScreen* screen = over ? over->screen() : this->screen();
+    resize(initialSize(over ? over->size() : QSize(), screen ? screen->availableGeometry().size() : QSize()));
     std::vector<core::ComparedRun> compared;
     for (const Run& run : m_runs)
         compared.push_back({run.info, &run.result.summary, &run.result.requests});
@@ -141,6 +145,15 @@ void RunCompareDialog::build()
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+}
+
+QSize RunCompareDialog::initialSize(const QSize& window, const QSize& screen)
+{
+    QSize size(1000, 760);
+    for (const QSize& room : {window, screen})
+        if (room.isValid())
+            size = size.boundedTo(room * 0.9);
+    return size;
 }
 
 void RunCompareDialog::buildCharts()

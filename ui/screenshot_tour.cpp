@@ -1,13 +1,17 @@
 #include "ui/screenshot_tour.h"
 
+#include "ui/help_window.h"
 #include "ui/lab_model.h"
 #include "ui/lab_widget.h"
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
+#include "ui/replay_inspector.h"
 #include "ui/replay_widget.h"
+#include "ui/run_compare_dialog.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
+#include "ui/screenshot_scenes.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 
@@ -15,39 +19,24 @@
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
-#include <QPixmap>
+#include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
 
 #include <algorithm>
-#include <vector>
 
 namespace coh::ui {
 
 namespace {
 
-// The instant with the most messages in flight: a sweep over message starts and ends.
-qint64 busiestInstant(const core::RunResult& run)
-{
-    std::vector<std::pair<core::SimTime, int>> edges;
-    edges.reserve(run.messages.size() * 2);
-    for (const auto& m : run.messages) {
-        edges.emplace_back(m.start, +1);
-        edges.emplace_back(m.end, -1);
-    }
-    // Ends before starts at the same instant: a message is in flight over [start, end).
-    std::sort(edges.begin(), edges.end());
-    int inFlight = 0, best = -1;
-    qint64 at = 0;
-    for (const auto& [time, delta] : edges) {
-        inFlight += delta;
-        if (inFlight > best) {
-            best = inFlight;
-            at = time;
-        }
-    }
-    return at;
-}
+// The bug hunt shown in progress, and a Lab run that leaves two messages in flight after its last step: P2's
+// GetM, which must wait (the directory is busy with P1's read), and the Fwd-GetS to P0, which may arrive next.
+const QString kBugHunt = QStringLiteral("bughunt-missing-inv");
+const QString kDeliveryProtocol = QStringLiteral("msi-directory");
+const QString kDeliveryOps = QStringLiteral("P0:W,D:*,P1:R,P2:W,D:0");
+constexpr int kDeliveryCaches = 3;
 
 QString firstGpu(const nlohmann::ordered_json& scenario)
 {
@@ -80,17 +69,29 @@ QList<QSize> ScreenshotTour::sizes()
     return {QSize(1024, 700), QSize(1600, 1000)};
 }
 
-QString ScreenshotTour::fileName(const QString& tab, bool dark, const QSize& size)
+QString ScreenshotTour::fileName(const QString& view, bool dark, const QSize& size)
 {
     return QStringLiteral("%1-%2-%3x%4.png")
-        .arg(tab.toLower(), dark ? QStringLiteral("dark") : QStringLiteral("light"))
+        .arg(view.toLower(), dark ? QStringLiteral("dark") : QStringLiteral("light"))
         .arg(size.width())
         .arg(size.height());
 }
 
+QList<ScreenshotTour::Extra> ScreenshotTour::extras()
+{
+    // At 1024×700 the inspector's details, the CDFs, the hunt's questions and the help window's text get too
+    // little room to show what the picture is for: those are taken large only.
+    return {{QStringLiteral("replay-message"), false}, {QStringLiteral("compare"), true},
+            {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
+            {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true}};
+}
+
 int ScreenshotTour::expectedCount() const
 {
-    return int(m_window->tabs()->count() * sizes().size() * 2);
+    int perPalette = int(m_window->tabs()->count() * sizes().size());
+    for (const Extra& extra : extras())
+        perPalette += extra.small ? int(sizes().size()) : 1;
+    return perPalette * 2;
 }
 
 void ScreenshotTour::start()
@@ -115,16 +116,41 @@ void ScreenshotTour::start()
         emit finished(false, tr("the scenario did not start: %1").arg(m_window->statusText()));
 }
 
+// The scenario again under comparedDecodeProtocol(), stored beside the first run for Compare. A controller of its
+// own, so the window keeps showing the scenario's own run; the same cost as that run (the same workload).
+bool ScreenshotTour::runCompared()
+{
+    nlohmann::ordered_json scenario = m_window->document()->json();
+    const QString protocol = comparedDecodeProtocol(scenario);
+    scenario["coherence"]["decode"] = protocol.toStdString();
+    RunController runner;
+    QEventLoop loop;
+    connect(&runner, &RunController::finished, &loop, [this, &loop](qint64 id) {
+        m_comparedRunId = id;
+        loop.quit();
+    });
+    connect(&runner, &RunController::failed, &loop, [this, &loop](const QString& error) {
+        m_comparedError = error;
+        loop.quit();
+    });
+    if (runner.start(scenario, m_window->document()->filePath(), m_window->runController()->databasePath()))
+        loop.exec();
+    if (m_comparedRunId == 0 && m_comparedError.isEmpty())
+        m_comparedError = tr("it did not start");
+    if (m_comparedRunId == 0)
+        m_comparedError = tr("the %1 run for Compare failed: %2").arg(protocol, m_comparedError);
+    return m_comparedRunId != 0;
+}
+
 void ScreenshotTour::afterRun()
 {
-    if (auto* replay = m_window->findChild<ReplayWidget*>(); replay && replay->run())
-        replay->setTime(busiestInstant(*replay->run()));
-    if (auto* lab = m_window->findChild<LabWidget*>()) {
-        lab->openLesson(QStringLiteral("moesi-owned"));
-        // Midway through the lesson, so the sequence chart has arrows and the table a highlighted change.
-        lab->model()->setCurrentStep(lab->model()->stepCount() / 2);
+    runCompared();
+    if (auto* replay = m_window->findChild<ReplayWidget*>(); replay && replay->run()) {
+        m_busiest = busiestInstant(*replay->run());
+        m_message = dataMessageWithStep(*replay->model(), m_busiest);
     }
-    // The run selected in History, so its buttons show enabled.
+    // Both runs listed, the scenario's own selected, so History's buttons show enabled.
+    m_window->historyWidget()->refresh();
     m_window->historyWidget()->selectRun(m_runId);
     // A node selected, so the Topology tab shows its properties beside the canvas.
     if (auto* editor = m_window->findChild<TopologyEditor*>())
@@ -139,11 +165,31 @@ void ScreenshotTour::afterRun()
     }
     darkPalette->setChecked(wasDark); // the user's choice, remembered in the settings, is left as it was
     const bool ok = m_saved.size() == expectedCount();
+    QStringList problems;
+    if (!m_comparedError.isEmpty())
+        problems << m_comparedError;
+    if (!m_failedSaves.isEmpty())
+        problems << tr("not saved: %1").arg(m_failedSaves.join(QStringLiteral(", ")));
     emit finished(ok, ok ? QString()
-                         : tr("%1 of %2 pictures saved; not saved: %3")
+                         : tr("%1 of %2 pictures saved; %3")
                                .arg(m_saved.size())
                                .arg(expectedCount())
-                               .arg(m_failedSaves.join(QStringLiteral(", "))));
+                               .arg(problems.join(QStringLiteral("; "))));
+}
+
+// The tabs as the tour shows them, whatever an extra picture changed: the replay at its busiest instant with
+// nothing selected, a lesson midway through the Lab (the sequence chart has arrows, the table a change).
+void ScreenshotTour::resetViews()
+{
+    if (auto* replay = m_window->findChild<ReplayWidget*>(); replay && replay->run()) {
+        replay->selectMessage(-1);
+        replay->setTime(m_busiest);
+    }
+    if (auto* lab = m_window->findChild<LabWidget*>()) {
+        lab->model()->setDeliverByHand(false);
+        lab->openLesson(QStringLiteral("moesi-owned"));
+        lab->model()->setCurrentStep(lab->model()->stepCount() / 2);
+    }
 }
 
 void ScreenshotTour::captureAll(bool dark, const QSize& size)
@@ -151,12 +197,17 @@ void ScreenshotTour::captureAll(bool dark, const QSize& size)
     m_window->resize(size);
     settle(100);
     m_window->resetLayout(); // the default dock sizes for this window size
+    resetViews();
     QTabWidget* tabs = m_window->tabs();
     for (int tab = 0; tab < tabs->count(); ++tab)
-        capture(tab, fileName(tabs->tabText(tab).remove(QLatin1Char('&')), dark, size));
+        captureTab(tab, fileName(tabs->tabText(tab).remove(QLatin1Char('&')), dark, size));
+    const bool small = size == sizes().constFirst();
+    for (const Extra& extra : extras())
+        if (extra.small || !small)
+            captureExtra(extra.view, fileName(extra.view, dark, size));
 }
 
-void ScreenshotTour::capture(int tab, const QString& name)
+void ScreenshotTour::captureTab(int tab, const QString& name)
 {
     m_window->tabs()->setCurrentIndex(tab);
     settle(100);
@@ -165,8 +216,99 @@ void ScreenshotTour::capture(int tab, const QString& name)
         fit->trigger();
         settle(20);
     }
+    save(m_window->grab(), name);
+}
+
+void ScreenshotTour::captureExtra(const QString& view, const QString& name)
+{
+    auto* replay = m_window->findChild<ReplayWidget*>();
+    auto* lab = m_window->findChild<LabWidget*>();
+    QPixmap picture;
+    if (view == QLatin1String("replay-message") && replay && m_message >= 0) {
+        m_window->tabs()->setCurrentWidget(replay);
+        replay->setTime(m_busiest);
+        replay->selectMessage(m_message); // the canvas rings it, the list selects it, the details explain it
+        settle(100);
+        picture = grabMessageDetails(replay);
+    } else if (view == QLatin1String("compare") && m_comparedRunId != 0) {
+        picture = grabCompare(0);
+    } else if (view == QLatin1String("compare-cdf") && m_comparedRunId != 0) {
+        picture = grabCompare(1);
+    } else if (view == QLatin1String("help")) {
+        m_window->showHelp(QStringLiteral("scenario-format.md"));
+        settle(150);
+        picture = grabOver(m_window, m_window->helpWindow());
+        m_window->helpWindow()->hide();
+    } else if (view == QLatin1String("lab-bughunt") && lab) {
+        m_window->tabs()->setCurrentWidget(lab);
+        lab->openLesson(kBugHunt); // the Lessons tab, the hunt's questions under its text, the answer hidden
+        lab->model()->setCurrentStep(lab->model()->stepCount() / 2);
+        settle(100);
+        picture = m_window->grab();
+    } else if (view == QLatin1String("lab-delivery") && lab) {
+        picture = grabLabDelivery();
+    }
+    if (picture.isNull())
+        m_failedSaves << name;
+    else
+        save(picture, name);
+}
+
+// The window with the inspector's splitter dragged so the selected message's details show whole (the protocol
+// step and its explanation come last), as a reader would drag it; the splitter is put back afterwards.
+QPixmap ScreenshotTour::grabMessageDetails(ReplayWidget* replay)
+{
+    QTextBrowser* details = replay->inspector()->details();
+    auto* split = qobject_cast<QSplitter*>(details->parentWidget());
+    if (!split || split->count() != 2)
+        return m_window->grab();
+    const QList<int> before = split->sizes();
+    const int total = before.value(0) + before.value(1);
+    const int wanted = int(details->document()->size().height()) + 2 * details->frameWidth();
+    const int shown = std::min(wanted, total * 2 / 3); // the list keeps a third
+    split->setSizes({total - shown, shown});
+    QTableView* list = replay->inspector()->table();
+    list->scrollTo(list->currentIndex(), QAbstractItemView::PositionAtCenter); // its row stays in view
+    settle(50);
+    const QPixmap picture = m_window->grab();
+    split->setSizes(before);
+    return picture;
+}
+
+// Compare opened from History over the scenario's run and the compared one, as the Compare button opens it
+// (a child of the History tab, sized from the window): tab 0 the summary and the deltas, 1 the CDFs.
+QPixmap ScreenshotTour::grabCompare(int tab)
+{
+    m_window->tabs()->setCurrentWidget(m_window->historyWidget());
+    RunCompareDialog dialog(
+        RunCompareDialog::loadRuns(m_window->runController()->databasePath(), {m_runId, m_comparedRunId}),
+        m_window->historyWidget());
+    dialog.tabs()->setCurrentIndex(tab);
+    dialog.show();
+    settle(150);
+    return grabOver(m_window, &dialog);
+}
+
+// The Lab's Play tab after a run delivered by hand: the messages in flight, one ready to deliver and one that
+// must wait, the learner's choice to make.
+QPixmap ScreenshotTour::grabLabDelivery()
+{
+    auto* lab = m_window->findChild<LabWidget*>();
+    m_window->tabs()->setCurrentWidget(lab);
+    lab->openProtocol(kDeliveryProtocol);
+    lab->model()->setDeliverByHand(true);
+    if (!lab->model()->load(kDeliveryProtocol, kDeliveryCaches, kDeliveryOps))
+        return {};
+    lab->model()->last();
+    lab->sideTabs()->setCurrentIndex(1); // Play: the ops and the messages in flight
+    settle(100);
+    return m_window->grab();
+}
+
+void ScreenshotTour::save(const QPixmap& picture, const QString& name)
+{
     const QString path = QDir(m_dir).filePath(name);
-    if (m_window->grab().save(path))
+    if (picture.save(path))
         m_saved << path;
     else
         m_failedSaves << name;

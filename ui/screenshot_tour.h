@@ -1,11 +1,15 @@
 #pragma once
 // Walks the main window through every tab on the open scenario after running it (the replay at its busiest
 // instant, a lab lesson midway) in the light and the dark palette, at 1024×700 and 1600×1000, with the default
-// layout, and saves each view as `<tab>-<light|dark>-<w>x<h>.png`: `cohstudio --screenshots DIR`, run by
-// scripts/screenshots under Xvfb for docs/images/.
+// layout, and saves each view as `<view>-<light|dark>-<w>x<h>.png`: `cohstudio --screenshots DIR`, run by
+// scripts/screenshots under Xvfb for docs/images/. Beyond the tabs (extras()): a data message selected in the
+// replay's inspector, Compare on this run and the same scenario under another decode protocol (which the tour
+// runs too) with its CDF tab, the help window, a Lab bug hunt with its answer hidden, and the Lab's messages in
+// flight waiting for the learner to pick one.
 
 #include <QList>
 #include <QObject>
+#include <QPixmap>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -13,6 +17,7 @@
 namespace coh::ui {
 
 class MainWindow;
+class ReplayWidget;
 
 class ScreenshotTour : public QObject {
     Q_OBJECT
@@ -21,26 +26,49 @@ class ScreenshotTour : public QObject {
 
     static QList<QSize> sizes(); // 1024×700 (the smallest supported screen) and 1600×1000
     // "replay-dark-1024x700.png"
-    static QString fileName(const QString& tab, bool dark, const QSize& size);
+    static QString fileName(const QString& view, bool dark, const QSize& size);
+
+    // A picture beyond the tabs, taken at 1600×1000 and, when `small`, at 1024×700 too.
+    struct Extra {
+        QString view;
+        bool small = false;
+    };
+    static QList<Extra> extras();
 
     // Starts the run; the pictures follow once it has finished. Emits finished() either way.
     void start();
     QStringList saved() const { return m_saved; }
     int expectedCount() const;
+    // The runs Compare shows: the scenario's own, then the one under comparedDecodeProtocol() (0 until run).
+    qint64 runId() const { return m_runId; }
+    qint64 comparedRunId() const { return m_comparedRunId; }
+    // The message selected for "replay-message" (-1: the run has no data message with a known protocol step).
+    int selectedMessage() const { return m_message; }
 
   signals:
     void finished(bool ok, const QString& error);
 
   private:
     void afterRun();
+    bool runCompared();
+    void resetViews();
     void captureAll(bool dark, const QSize& size);
-    void capture(int tab, const QString& name);
+    void captureTab(int tab, const QString& name);
+    void captureExtra(const QString& view, const QString& name);
+    QPixmap grabMessageDetails(ReplayWidget* replay);
+    QPixmap grabCompare(int tab);
+    QPixmap grabLabDelivery();
+    void save(const QPixmap& picture, const QString& name);
 
     MainWindow* m_window;
     QString m_dir;
     QStringList m_saved;
     QStringList m_failedSaves;
+    QString m_comparedError; // why the second run for Compare failed
     qint64 m_runId = 0;
+    qint64 m_comparedRunId = 0;
+    qint64 m_busiest = 0;
+    int m_message = -1;
     bool m_failed = false; // the run failed (finished() already emitted)
 };
 

@@ -36,8 +36,9 @@ int main(int argc, char** argv)
                                       QApplication::translate("main", "FILE"));
     const QCommandLineOption screenshotsOption(
         QStringLiteral("screenshots"),
-        QApplication::translate("main", "Run the scenario, save a PNG of every tab in both palettes at 1024x700 and "
-                                        "1600x1000 into DIR, and quit."),
+        QApplication::translate("main", "Run the scenario (and again under another decode protocol, for Compare), "
+                                        "save PNGs of every tab, Compare, the help window and the Lab's bug hunt and "
+                                        "delivery in both palettes at 1024x700 and 1600x1000 into DIR, and quit."),
         QApplication::translate("main", "DIR"));
     parser.addOption(openOption);
     parser.addOption(dbOption);
