@@ -2,6 +2,7 @@
 // wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
 // window gives the tab, node labels that no link crosses on the shipped presets, and the hover texts.
 #include "replay_fixtures.h"
+#include "core/store/run_and_store.h"
 #include "ui/main_actions.h"
 #include "ui/replay_canvas.h"
 #include "ui/replay_inspector.h"
@@ -154,8 +155,21 @@ void TestReplayControls::headerNamesTheRunShown()
 {
     ui::ReplayWidget widget;
     QCOMPARE(widget.headerText().startsWith(QStringLiteral("No run")), true);
+    // A renamed run: the name does not say the protocol, so the header does.
     widget.setRun(m_run, m_json, {12, QStringLiteral("first try"), QStringLiteral("/home/u/default.json")});
     QCOMPARE(widget.headerText(), QStringLiteral("Run #12 · first try · msi-directory · default.json"));
+    // The default name, "<scenario> · <decode protocol>", already says it: said once.
+    const QString defaultName = QString::fromStdString(
+        core::defaultRunName(core::parseScenario(nlohmann::json::parse(m_json.dump()), "default.json")));
+    QCOMPARE(defaultName, QStringLiteral("default · msi-directory"));
+    widget.setRun(m_run, m_json, {15, defaultName, QStringLiteral("/home/u/default.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #15 · default · msi-directory · default.json"));
+    // A name that holds the protocol's name only inside a longer word still gets the protocol.
+    widget.setRun(m_run, m_json, {16, QStringLiteral("msi-directory-tuned"), {}});
+    QVERIFY(widget.headerText().startsWith(QStringLiteral("Run #16 · msi-directory-tuned · msi-directory · ")));
+    // An unsaved run has no name: the protocol is shown.
+    widget.setRun(m_run, m_json, {});
+    QVERIFY(widget.headerText().startsWith(QStringLiteral("Unsaved run · msi-directory · ")));
     nlohmann::ordered_json direct = m_json;
     direct.erase("coherence");
     const auto plain = test::runJson(direct, test::datasetPath("scenarios/default.json"), 10);
@@ -164,6 +178,8 @@ void TestReplayControls::headerNamesTheRunShown()
     widget.setRun(plain, direct, {14, QStringLiteral("stored"), {}});
     QCOMPARE(widget.headerText(), QStringLiteral("Run #14 · stored · plain copy, no protocol · scenario “%1”")
                                       .arg(QString::fromStdString(plain->scenarioName)));
+    widget.setRun(plain, direct, {17, QStringLiteral("default · direct"), QStringLiteral("/tmp/default.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #17 · default · direct · default.json"));
 }
 
 void TestReplayControls::iconsFollowThePalette()
