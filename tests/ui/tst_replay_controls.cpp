@@ -1,12 +1,11 @@
 // The replay tab as a user meets it: the speed it picks from the run, go to start / end (buttons and keys), Space
 // wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
-// window gives the tab, node labels that no link crosses on the shipped presets, and the hover texts.
-#include "replay_fixtures.h"
+// window gives the tab, and the hover texts. Node labels: tst_replay_labels.cpp.
 #include "core/store/run_and_store.h"
+#include "replay_fixtures.h"
 #include "ui/main_actions.h"
 #include "ui/replay_canvas.h"
 #include "ui/replay_inspector.h"
-#include "ui/replay_labels.h"
 #include "ui/replay_legend.h"
 #include "ui/replay_model.h"
 #include "ui/replay_tooltips.h"
@@ -43,7 +42,6 @@ class TestReplayControls : public QObject {
     void iconsFollowThePalette();
     void tabFitsAndReadsInBothPalettes_data();
     void tabFitsAndReadsInBothPalettes();
-    void labelsAvoidLinksOnShippedPresets();
     void hoverTextsDescribeNodesLinksAndRoles();
 
   private:
@@ -245,34 +243,6 @@ void TestReplayControls::tabFitsAndReadsInBothPalettes()
                                              .arg(size.width())
                                              .arg(size.height())
                                              .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))));
-}
-
-void TestReplayControls::labelsAvoidLinksOnShippedPresets()
-{
-    const QStringList files = {
-        QStringLiteral("presets/cxl-pool.json"),         QStringLiteral("presets/dgx-h100-8gpu.json"),
-        QStringLiteral("presets/edge-cluster.json"),     QStringLiteral("presets/ib-two-node.json"),
-        QStringLiteral("presets/two-socket-4pcie.json"), QStringLiteral("scenarios/default.json"),
-        QStringLiteral("scenarios/prefix-pool-cxl.json")};
-    for (const QString& file : files) {
-        const std::string path = test::datasetPath(file.toStdString());
-        nlohmann::ordered_json json = test::loadJson(path);
-        json["coherence"]["decode"] = "msi-directory"; // block lines under the nodes, as wide as they get
-        const auto run = test::runJson(json, path, 30);
-        ui::ReplayCanvas canvas;
-        canvas.resize(900, 620);
-        canvas.setModel(std::make_shared<const ui::ReplayModel>(run, json));
-        QVERIFY(!run->nodeBlocks.empty());
-        const auto links = canvas.linkSegments();
-        for (std::uint32_t n = 0; n < run->nodeIds.size(); ++n) {
-            const QRectF label = canvas.labelRect(n);
-            QVERIFY(label.height() > 0);
-            for (const QLineF& link : links)
-                QVERIFY2(!ui::segmentCrossesRect(link, label),
-                         qPrintable(QStringLiteral("%1: a link crosses %2's label")
-                                        .arg(file, QString::fromStdString(run->nodeIds[n]))));
-        }
-    }
 }
 
 void TestReplayControls::hoverTextsDescribeNodesLinksAndRoles()
