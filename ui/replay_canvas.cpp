@@ -1,8 +1,7 @@
 #include "ui/replay_canvas.h"
 
 #include "ui/replay_canvas_style.h"
-#include "ui/replay_state_style.h"
-#include "ui/theme.h"
+#include "ui/replay_labels.h"
 
 #include <QFile>
 #include <QMouseEvent>
@@ -46,6 +45,7 @@ void ReplayCanvas::setModel(std::shared_ptr<const ReplayModel> model)
     m_selected = -1;
     m_userZoomed = false;
     m_labelsValid = false;
+    m_labelSizesValid = false;
     m_linkRoleCounts.assign(m_model ? 2 * m_model->scene().links.size() : 0, {});
     fitToView();
 }
@@ -82,11 +82,18 @@ void ReplayCanvas::fitToView()
         update();
         return;
     }
+    // Room round the nodes' centres for their icons and, below the lowest and beside the outermost, their labels.
+    updateLabelSizes();
+    QSizeF largest;
+    for (const QSizeF& s : m_labelSizes)
+        largest = largest.expandedTo(s);
+    const double side = std::max(kFitMargin, largest.width() / 2 + 4);
+    const double below = std::max(kFitMargin, kIconSize / 2.0 + kLabelGap + largest.height() + 4);
     const QRectF box = m_model->scene().bounds();
-    const double w = std::max(1.0, width() - 2 * kFitMargin), h = std::max(1.0, height() - 2 * kFitMargin);
+    const double w = std::max(1.0, width() - 2 * side), h = std::max(1.0, height() - kFitMargin - below);
     m_scale = std::min(box.width() > 0 ? w / box.width() : 1.0, box.height() > 0 ? h / box.height() : 1.0);
     m_scale = std::clamp(m_scale, 0.01, 100.0);
-    m_offset = QPointF(width() / 2.0, height() / 2.0) - box.center() * m_scale;
+    m_offset = QPointF(width() / 2.0, (height() + kFitMargin - below) / 2.0) - box.center() * m_scale;
     update();
 }
 
@@ -139,14 +146,17 @@ void ReplayCanvas::collectMarkers(const QRect& viewport)
 void ReplayCanvas::updateColours()
 {
     const QPalette& p = palette();
-    const QRgb base = p.color(QPalette::Base).rgb();
-    if (m_coloursValid && base == m_coloursFor)
+    const std::pair<QRgb, QRgb> from(p.color(QPalette::Base).rgba(), p.color(QPalette::Text).rgba());
+    if (m_coloursValid && from == m_coloursFor)
         return;
     for (int r = 0; r < kMessageRoleCount; ++r)
         m_roleColours[static_cast<std::size_t>(r)] = messageRoleColor(static_cast<MessageRole>(r), p);
     // An idle link is a third of the way from the base to the text colour: visible on either palette.
     m_idleLink = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.35);
-    m_coloursFor = base;
+    // A label plate's hairline: lighter than an idle link, so a link running into a plate does not read as its edge.
+    m_plateBorder = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.2);
+    m_plateCache.clear();
+    m_coloursFor = from;
     m_coloursValid = true;
 }
 
@@ -293,11 +303,12 @@ const QPixmap& ReplayCanvas::iconFor(const QString& kind)
 
 void ReplayCanvas::paintNodes(QPainter& painter)
 {
+    // Leaders, then icons, then the label plates: a plate covers whatever link or leader passes under it.
+    layoutLabels();
+    paintLeaders(painter);
     const ReplayScene& scene = m_model->scene();
     const QColor text = palette().color(QPalette::Text);
-    const QFontMetricsF metrics(font());
-    for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
-        const ReplayNode& node = scene.nodes[n];
+    for (const ReplayNode& node : scene.nodes) {
         const QPointF c = mapFromScene(node.pos);
         const QRectF box(c.x() - kIconSize / 2.0, c.y() - kIconSize / 2.0, kIconSize, kIconSize);
         const QPixmap& icon = iconFor(node.kind);
@@ -312,69 +323,8 @@ void ReplayCanvas::paintNodes(QPainter& painter)
             else
                 painter.drawRoundedRect(box, 6, 6);
         }
-        const QRectF label = n < m_labels.size() ? m_labels[n] : QRectF(c.x() - 60, box.bottom() + 2, 120, 32);
-        // A label pushed away from its node by the links around it gets a dotted leader back to the icon.
-        const QPointF nearest(std::clamp(c.x(), label.left(), label.right()),
-                              std::clamp(c.y(), label.top(), label.bottom()));
-        if (!box.adjusted(-8, -8, 8, 8).contains(nearest)) {
-            painter.setPen(QPen(m_idleLink, 1, Qt::DotLine));
-            const QPointF towards = nearest - c;
-            const double length = std::hypot(towards.x(), towards.y());
-            painter.drawLine(c + towards * (kIconSize / 2.0 / length), nearest);
-        }
-        // A plate under the label: where no place was free of links, the link passes beneath the text.
-        QColor plate = palette().color(QPalette::Base);
-        plate.setAlpha(200);
-        painter.fillRect(label, plate);
-        painter.setPen(text);
-        painter.drawText(QRectF(label.left(), label.top(), label.width(), metrics.height()), Qt::AlignCenter, node.id);
-        paintNodeBlocks(
-            painter, n,
-            QRectF(label.left(), label.top() + metrics.height(), label.width(), label.height() - metrics.height()));
     }
-}
-
-void ReplayCanvas::paintNodeBlocks(QPainter& painter, std::uint32_t node, const QRectF& area)
-{
-    // Under the node's name: the blocks its caches hold now, by protocol state ("S 120  M 6"), each in its state's
-    // colour (what the state allows), transient states in italics, packed into lines as wide as the label.
-    auto blocks = m_model->nodeBlocks(node, m_time);
-    std::erase_if(blocks, [](const ReplayModel::StateBlocks& b) { return b.blocks < 0.5; });
-    if (blocks.empty())
-        return;
-    const QFont font = badgeFont(painter.font());
-    QFont italic = font;
-    italic.setItalic(true);
-    const QFontMetricsF metrics(font), italicMetrics(italic);
-    const QPalette& pal = palette();
-    const double gap = metrics.horizontalAdvance(QStringLiteral("  "));
-    std::vector<QString> parts;
-    std::vector<double> widths;
-    for (const auto& b : blocks) {
-        parts.push_back(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks)));
-        const bool transient = b.info && !b.info->stable;
-        widths.push_back((transient ? italicMetrics : metrics).horizontalAdvance(parts.back()));
-    }
-    painter.save();
-    double top = area.top();
-    for (const auto& line : packBadges(widths, gap, area.width())) {
-        double width = -gap;
-        for (std::size_t i : line)
-            width += widths[i] + gap;
-        double x = area.center().x() - width / 2;
-        for (std::size_t i : line) {
-            const bool transient = blocks[i].info && !blocks[i].info->stable;
-            painter.setFont(transient ? italic : font);
-            const QColor colour = blocks[i].info ? blockStateColor(*blocks[i].info, pal)
-                                                 : toneColor(Tone::Muted, pal, pal.color(QPalette::Base));
-            painter.setPen(colour);
-            painter.drawText(QPointF(x, top + metrics.ascent()), parts[i]);
-            x += widths[i] + gap;
-            m_badges.push_back({node, blocks[i].state, blocks[i].blocks, colour});
-        }
-        top += metrics.height();
-    }
-    painter.restore();
+    paintLabels(painter);
 }
 
 void ReplayCanvas::paintEvent(QPaintEvent*)
@@ -382,6 +332,18 @@ void ReplayCanvas::paintEvent(QPaintEvent*)
     QPainter painter(this);
     paintFrame(painter, rect());
     ++m_frames;
+}
+
+void ReplayCanvas::changeEvent(QEvent* event)
+{
+    // A new font changes every label's size, so their places and the fit that leaves room for them.
+    if (event->type() == QEvent::FontChange) {
+        m_labelSizesValid = false;
+        m_labelsValid = false;
+        if (!m_userZoomed)
+            fitToView();
+    }
+    QWidget::changeEvent(event);
 }
 
 void ReplayCanvas::resizeEvent(QResizeEvent* event)

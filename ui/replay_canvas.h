@@ -3,7 +3,7 @@
 // as a marker. All markers of one role go out in one QPainter::drawRects call from a reused buffer; above
 // the level-of-detail threshold the markers on screen are summed per link direction into density bars.
 // A click on a marker selects its message (drawn ringed, its route highlighted); hovering a node, a link or a
-// marker shows what it is. Node labels sit where no link crosses them.
+// marker shows what it is. Each node's label sits under it on an opaque plate painted over the links.
 #include "ui/message_roles.h"
 #include "ui/replay_model.h"
 
@@ -15,6 +15,7 @@
 
 #include <array>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace coh::ui {
@@ -63,8 +64,10 @@ class ReplayCanvas : public QWidget {
     int messageAt(QPointF pos) const;
     int nodeAt(QPointF pos);
     int linkAt(QPointF pos) const;
-    // Where node labels go at the current zoom, and the link segments they avoid (widget coordinates).
+    // Where a node's label may extend at the current zoom (its plate is at most this big), and whether it was
+    // moved off its usual place under the icon; the drawn link segments (widget coordinates).
     QRectF labelRect(std::uint32_t node);
+    bool labelDisplaced(std::uint32_t node);
     std::vector<QLineF> linkSegments() const;
     QString toolTipAt(QPointF pos);
 
@@ -76,6 +79,8 @@ class ReplayCanvas : public QWidget {
         QColor colour;
     };
     const std::vector<Badge>& lastBadges() const { return m_badges; }
+    // The label plates the last frame drew, per node (each inside its labelRect).
+    const std::vector<QRectF>& lastPlates() const { return m_plates; }
 
   signals:
     // A click (not a drag) on the canvas: the message under it, or -1.
@@ -83,6 +88,7 @@ class ReplayCanvas : public QWidget {
 
   protected:
     bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -98,9 +104,13 @@ class ReplayCanvas : public QWidget {
     void paintMarkers(QPainter& painter) const;
     void paintSelection(QPainter& painter) const;
     void paintNodes(QPainter& painter);
-    void paintNodeBlocks(QPainter& painter, std::uint32_t node, const QRectF& area);
+    void layoutLabels();
+    void paintLeaders(QPainter& painter) const;
+    void paintLabels(QPainter& painter);
+    const QPixmap& plateFor(QSize size, qreal pixelRatio);
     const QPixmap& iconFor(const QString& kind);
     void updateColours();
+    void updateLabelSizes();
     void updateLabels();
     QPointF markerPos(std::uint32_t message) const; // widget position, with the per-message offset
 
@@ -118,13 +128,18 @@ class ReplayCanvas : public QWidget {
     std::array<bool, kMessageRoleCount> m_hidden{};
     int m_selected = -1;
 
-    // Palette-derived colours, recomputed when the base colour changes.
-    QRgb m_coloursFor = 0;
+    // Palette-derived colours, recomputed when the base or the text colour changes.
+    std::pair<QRgb, QRgb> m_coloursFor;
     bool m_coloursValid = false;
     std::array<QColor, kMessageRoleCount> m_roleColours;
     QColor m_idleLink;
-    // Label rectangles in scene-independent widget pixels, recomputed when the view or the font changes.
+    QColor m_plateBorder;
+    // Each label's plate at its largest (every state at its peak): fixed for a run and a font.
+    std::vector<QSizeF> m_labelSizes;
+    bool m_labelSizesValid = false;
+    // Label places in widget pixels, recomputed when the view, its size or the font changes.
     std::vector<QRectF> m_labels;
+    std::vector<bool> m_labelDisplaced;
     double m_labelsScale = 0;
     QPointF m_labelsOffset;
     QSize m_labelsSize;
@@ -139,6 +154,18 @@ class ReplayCanvas : public QWidget {
     quint64 m_frames = 0;
     QHash<QString, QPixmap> m_icons;
     std::vector<Badge> m_badges;
+    // What each label shows this frame: its plate, its block counts and how they break into lines.
+    struct LabelLayout {
+        QRectF plate;
+        std::vector<ReplayModel::StateBlocks> blocks;
+        std::vector<QString> parts;
+        std::vector<double> widths;
+        std::vector<std::vector<std::size_t>> lines;
+    };
+    std::vector<LabelLayout> m_labelLayouts;
+    std::vector<QRectF> m_plates;
+    // Plates drawn once per size and palette: blitting one costs a fraction of filling an antialiased rounded rect.
+    QHash<quint64, QPixmap> m_plateCache;
 };
 
 } // namespace coh::ui

@@ -1,9 +1,8 @@
-// The canvas's geometry queries: where node labels go, and what is under a position (markers, nodes, links)
-// for clicks and tooltips. Kept apart from the painting, which only reads their results.
+// The canvas's geometry queries: what is under a position (markers, nodes, links) for clicks and tooltips. Kept
+// apart from the painting, which only reads their results.
 #include "ui/replay_canvas.h"
 
 #include "ui/replay_canvas_style.h"
-#include "ui/replay_labels.h"
 #include "ui/replay_tooltips.h"
 
 #include <QHelpEvent>
@@ -39,48 +38,6 @@ std::vector<QLineF> ReplayCanvas::linkSegments() const
             out.emplace_back(mapFromScene(scene.nodes[static_cast<std::size_t>(link.a)].pos),
                              mapFromScene(scene.nodes[static_cast<std::size_t>(link.b)].pos));
     return out;
-}
-
-void ReplayCanvas::updateLabels()
-{
-    if (m_labelsValid && m_labelsScale == m_scale && m_labelsOffset == m_offset && m_labelsSize == size())
-        return;
-    // Each label is the node's id over its block counts, packed into lines as wide as the id or the widest count,
-    // every state at its peak: the largest the label gets, so a placement holds for the whole run and is redone
-    // only when the view moves. Narrow labels fit between the links that fan out of a device.
-    const ReplayScene& scene = m_model->scene();
-    const QFont badge = badgeFont(font());
-    QFont italic = badge;
-    italic.setItalic(true);
-    const QFontMetricsF idMetrics(font()), badgeMetrics(badge), italicMetrics(italic);
-    const double gap = badgeMetrics.horizontalAdvance(QStringLiteral("  "));
-    std::vector<QPointF> centres;
-    std::vector<QSizeF> sizes;
-    for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
-        centres.push_back(mapFromScene(scene.nodes[n].pos));
-        double width = idMetrics.horizontalAdvance(scene.nodes[n].id);
-        std::vector<double> widths;
-        for (const auto& b : m_model->nodePeakBlocks(n))
-            widths.push_back(
-                italicMetrics.horizontalAdvance(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks))));
-        for (double w : widths)
-            width = std::max(width, w);
-        const auto lines = packBadges(widths, gap, width);
-        sizes.emplace_back(width + 2, idMetrics.height() + static_cast<double>(lines.size()) * badgeMetrics.height());
-    }
-    m_labels = placeNodeLabels(centres, kIconSize, sizes, linkSegments(), QRectF(rect())).rects;
-    m_labelsScale = m_scale;
-    m_labelsOffset = m_offset;
-    m_labelsSize = size();
-    m_labelsValid = true;
-}
-
-QRectF ReplayCanvas::labelRect(std::uint32_t node)
-{
-    if (!m_model)
-        return {};
-    updateLabels();
-    return node < m_labels.size() ? m_labels[node] : QRectF();
 }
 
 int ReplayCanvas::messageAt(QPointF pos) const

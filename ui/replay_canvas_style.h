@@ -11,6 +11,9 @@ namespace coh::ui::canvas {
 inline constexpr int kMarkerSize = 6; // pixels, whatever the zoom: markers are symbols, not scene objects
 inline constexpr int kIconSize = 36;
 inline constexpr double kPickRadius = 6; // how near a click or hover must be to a marker or a link
+inline constexpr double kPlatePadX = 3;  // a label plate's margin around its text, sideways
+inline constexpr double kPlatePadY = 1;  // and above and below
+inline constexpr double kPlateRadius = 3;
 
 // Messages of one flow share path and timing; a small fixed offset per message keeps a stack of them visible.
 inline int markerOffsetX(std::uint32_t message)

@@ -200,6 +200,45 @@ std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t 
     return out;
 }
 
+std::vector<std::uint64_t> ReplayModel::nodeStatesHeldTogether(std::uint32_t node) const
+{
+    std::vector<std::uint64_t> sets;
+    if (!m_run || node >= m_nodeBlockSeries.size())
+        return sets;
+    std::vector<const core::NodeBlocksSeries*> series; // nodePeakBlocks' order
+    for (std::size_t i : m_nodeBlockSeries[node])
+        if (m_run->nodeBlocks[i].peakBlocks > 0)
+            series.push_back(&m_run->nodeBlocks[i]);
+    if (series.size() > 64)
+        return {~std::uint64_t{0}};
+    // The changes of every state, in time order; after all changes at one time, the states showing then.
+    struct Change {
+        qint64 at;
+        std::size_t state;
+        double blocks;
+    };
+    std::vector<Change> changes;
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        if (m_exactNodeBlocks) {
+            for (const auto& step : series[k]->steps)
+                changes.push_back({step.at, k, step.blocks});
+        } else {
+            for (std::size_t b = 0; b < series[k]->blocksPerBucket.size(); ++b)
+                changes.push_back({static_cast<qint64>(b), k, series[k]->blocksPerBucket[b]});
+        }
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.at < b.at; });
+    std::uint64_t showing = 0;
+    for (std::size_t c = 0; c < changes.size(); ++c) {
+        const std::uint64_t bit = std::uint64_t{1} << changes[c].state;
+        showing = changes[c].blocks >= 0.5 ? (showing | bit) : (showing & ~bit);
+        if ((c + 1 == changes.size() || changes[c + 1].at != changes[c].at) &&
+            std::find(sets.begin(), sets.end(), showing) == sets.end())
+            sets.push_back(showing);
+    }
+    return sets;
+}
+
 std::vector<const core::coherence::StateInfo*> ReplayModel::heldStates() const
 {
     std::vector<const core::coherence::StateInfo*> out;

@@ -72,6 +72,10 @@ class ReplayModel {
     bool exactNodeBlocks() const { return m_exactNodeBlocks; }
     // The most each state ever held at the node: the widest its block line can get (label placement).
     std::vector<StateBlocks> nodePeakBlocks(std::uint32_t node) const;
+    // The sets of states the node showed blocks in (at least half a block) at one time over the run, each a mask
+    // over nodePeakBlocks(node)'s order, without repeats: what its label can hold together, so its largest size
+    // need not assume every state at its peak at once. A node with more than 64 states gives one full mask.
+    std::vector<std::uint64_t> nodeStatesHeldTogether(std::uint32_t node) const;
     // The states any node held blocks in, in the protocol table's order (the legend's state key).
     std::vector<const core::coherence::StateInfo*> heldStates() const;
 

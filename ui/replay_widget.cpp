@@ -9,6 +9,7 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -16,6 +17,18 @@
 #include <algorithm>
 
 namespace coh::ui {
+namespace {
+
+// Whether a run's name already says its protocol as a word of its own: the default name ("default ·
+// msi-directory") does, so the header does not say it twice; a renamed run ("first try") does not.
+bool nameCarries(const QString& name, const QString& protocol)
+{
+    const QRegularExpression word(QStringLiteral("(?<![\\w-])%1(?![\\w-])").arg(QRegularExpression::escape(protocol)),
+                                  QRegularExpression::CaseInsensitiveOption);
+    return word.match(name).hasMatch();
+}
+
+} // namespace
 
 ReplayWidget::ReplayWidget(QWidget* parent)
     : QWidget(parent)
@@ -109,7 +122,9 @@ void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nloh
         header << (label.id > 0 ? tr("Run #%1").arg(label.id) : tr("Unsaved run"));
         if (!label.name.isEmpty())
             header << label.name;
-        header << (r.summary.protocol == "direct" ? tr("plain copy, no protocol") : toQString(r.summary.protocol));
+        const QString protocol = toQString(r.summary.protocol);
+        if (!nameCarries(label.name, protocol))
+            header << (protocol == QStringLiteral("direct") ? tr("plain copy, no protocol") : protocol);
         header << (label.scenarioFile.isEmpty() ? tr("scenario “%1”").arg(toQString(r.scenarioName))
                                                 : QFileInfo(label.scenarioFile).fileName());
     }

@@ -24,7 +24,8 @@ class ReplayLegend;
 class ReplayModel;
 class TimelineBar;
 
-// Which stored run is on show, for the header ("Run #12 · name · protocol · scenario file").
+// Which stored run is on show, for the header ("Run #12 · name · protocol · scenario file"; the protocol only when
+// the name does not already say it, as the default "<scenario> · <protocol>" does).
 struct ReplayRunLabel {
     qint64 id = 0;        // 0: not stored (or unknown)
     QString name;         // the run's name in the store

@@ -1,11 +1,11 @@
 // The replay tab as a user meets it: the speed it picks from the run, go to start / end (buttons and keys), Space
 // wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
-// window gives the tab, node labels that no link crosses on the shipped presets, and the hover texts.
+// window gives the tab, and the hover texts. Node labels: tst_replay_labels.cpp.
+#include "core/store/run_and_store.h"
 #include "replay_fixtures.h"
 #include "ui/main_actions.h"
 #include "ui/replay_canvas.h"
 #include "ui/replay_inspector.h"
-#include "ui/replay_labels.h"
 #include "ui/replay_legend.h"
 #include "ui/replay_model.h"
 #include "ui/replay_tooltips.h"
@@ -42,7 +42,6 @@ class TestReplayControls : public QObject {
     void iconsFollowThePalette();
     void tabFitsAndReadsInBothPalettes_data();
     void tabFitsAndReadsInBothPalettes();
-    void labelsAvoidLinksOnShippedPresets();
     void hoverTextsDescribeNodesLinksAndRoles();
 
   private:
@@ -154,8 +153,21 @@ void TestReplayControls::headerNamesTheRunShown()
 {
     ui::ReplayWidget widget;
     QCOMPARE(widget.headerText().startsWith(QStringLiteral("No run")), true);
+    // A renamed run: the name does not say the protocol, so the header does.
     widget.setRun(m_run, m_json, {12, QStringLiteral("first try"), QStringLiteral("/home/u/default.json")});
     QCOMPARE(widget.headerText(), QStringLiteral("Run #12 · first try · msi-directory · default.json"));
+    // The default name, "<scenario> · <decode protocol>", already says it: said once.
+    const QString defaultName = QString::fromStdString(
+        core::defaultRunName(core::parseScenario(nlohmann::json::parse(m_json.dump()), "default.json")));
+    QCOMPARE(defaultName, QStringLiteral("default · msi-directory"));
+    widget.setRun(m_run, m_json, {15, defaultName, QStringLiteral("/home/u/default.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #15 · default · msi-directory · default.json"));
+    // A name that holds the protocol's name only inside a longer word still gets the protocol.
+    widget.setRun(m_run, m_json, {16, QStringLiteral("msi-directory-tuned"), {}});
+    QVERIFY(widget.headerText().startsWith(QStringLiteral("Run #16 · msi-directory-tuned · msi-directory · ")));
+    // An unsaved run has no name: the protocol is shown.
+    widget.setRun(m_run, m_json, {});
+    QVERIFY(widget.headerText().startsWith(QStringLiteral("Unsaved run · msi-directory · ")));
     nlohmann::ordered_json direct = m_json;
     direct.erase("coherence");
     const auto plain = test::runJson(direct, test::datasetPath("scenarios/default.json"), 10);
@@ -164,6 +176,8 @@ void TestReplayControls::headerNamesTheRunShown()
     widget.setRun(plain, direct, {14, QStringLiteral("stored"), {}});
     QCOMPARE(widget.headerText(), QStringLiteral("Run #14 · stored · plain copy, no protocol · scenario “%1”")
                                       .arg(QString::fromStdString(plain->scenarioName)));
+    widget.setRun(plain, direct, {17, QStringLiteral("default · direct"), QStringLiteral("/tmp/default.json")});
+    QCOMPARE(widget.headerText(), QStringLiteral("Run #17 · default · direct · default.json"));
 }
 
 void TestReplayControls::iconsFollowThePalette()
@@ -229,34 +243,6 @@ void TestReplayControls::tabFitsAndReadsInBothPalettes()
                                              .arg(size.width())
                                              .arg(size.height())
                                              .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))));
-}
-
-void TestReplayControls::labelsAvoidLinksOnShippedPresets()
-{
-    const QStringList files = {
-        QStringLiteral("presets/cxl-pool.json"),         QStringLiteral("presets/dgx-h100-8gpu.json"),
-        QStringLiteral("presets/edge-cluster.json"),     QStringLiteral("presets/ib-two-node.json"),
-        QStringLiteral("presets/two-socket-4pcie.json"), QStringLiteral("scenarios/default.json"),
-        QStringLiteral("scenarios/prefix-pool-cxl.json")};
-    for (const QString& file : files) {
-        const std::string path = test::datasetPath(file.toStdString());
-        nlohmann::ordered_json json = test::loadJson(path);
-        json["coherence"]["decode"] = "msi-directory"; // block lines under the nodes, as wide as they get
-        const auto run = test::runJson(json, path, 30);
-        ui::ReplayCanvas canvas;
-        canvas.resize(900, 620);
-        canvas.setModel(std::make_shared<const ui::ReplayModel>(run, json));
-        QVERIFY(!run->nodeBlocks.empty());
-        const auto links = canvas.linkSegments();
-        for (std::uint32_t n = 0; n < run->nodeIds.size(); ++n) {
-            const QRectF label = canvas.labelRect(n);
-            QVERIFY(label.height() > 0);
-            for (const QLineF& link : links)
-                QVERIFY2(!ui::segmentCrossesRect(link, label),
-                         qPrintable(QStringLiteral("%1: a link crosses %2's label")
-                                        .arg(file, QString::fromStdString(run->nodeIds[n]))));
-        }
-    }
 }
 
 void TestReplayControls::hoverTextsDescribeNodesLinksAndRoles()
