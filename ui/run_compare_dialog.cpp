@@ -6,12 +6,12 @@
 #include "ui/qt_text.h"
 #include "ui/run_compare_model.h"
 #include "ui/theme.h"
+#include "ui/window_size.h"
 
 #include <QDialogButtonBox>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QScreen>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,6 +23,8 @@ namespace {
 
 // Narrower than this, two CDFs side by side squeeze their axes until the labels are cut.
 constexpr int kSideBySideWidth = 900;
+// The table and both CDFs side by side at ease.
+constexpr QSize kRoomySize(1000, 760);
 
 } // namespace
 
@@ -81,9 +83,7 @@ void RunCompareDialog::build()
 {
     setWindowTitle(tr("Compare runs"));
     // Opened from History, the parent's window sets the size; a 1000x760 dialog would overrun a 1024x700 screen.
-    const QWidget* over = parentWidget() ? parentWidget()->window() : nullptr;
-    const QScreen* screen = over ? over->screen() : this->screen();
-    resize(initialSize(over ? over->size() : QSize(), screen ? screen->availableGeometry().size() : QSize()));
+    resize(fittedSizeOver(this, kRoomySize));
     std::vector<core::ComparedRun> compared;
     for (const Run& run : m_runs)
         compared.push_back({run.info, &run.result.summary, &run.result.requests});
@@ -149,11 +149,7 @@ void RunCompareDialog::build()
 
 QSize RunCompareDialog::initialSize(const QSize& window, const QSize& screen)
 {
-    QSize size(1000, 760);
-    for (const QSize& room : {window, screen})
-        if (room.isValid())
-            size = size.boundedTo(room * 0.9);
-    return size;
+    return fittedSize(kRoomySize, window, screen);
 }
 
 void RunCompareDialog::buildCharts()

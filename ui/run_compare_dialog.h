@@ -53,9 +53,8 @@ class RunCompareDialog : public QDialog {
 
     QTabWidget* tabs() const { return m_tabs; }
 
-    // The size the dialog opens at: 1000x760 (the table and both CDFs side by side at ease) where there is room,
-    // else nine tenths of the window it opens over and of the screen's free area, whichever is less; an invalid
-    // size bounds nothing. A 1024x700 window on a 1024x700 screen gives 922x630, room left for a title bar.
+    // The size the dialog opens at: 1000x760 (the table and both CDFs side by side at ease) fitted to the window it
+    // opens over and the screen (ui/window_size.h). A 1024x700 window on a 1024x700 screen gives 922x630.
     static QSize initialSize(const QSize& window, const QSize& screen);
 
   protected:
