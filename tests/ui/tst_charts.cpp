@@ -97,6 +97,7 @@ class TestCharts : public QObject {
     void emptyStateInsteadOfBareAxes();
     void hoverShowsTheExactValue();
     void chartsReadAtEverySizeInBothPalettes();
+    void pointsAndAreasAreDrawnInTheirOwnHue();
     void downsampleKeepsExtremes();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
@@ -408,6 +409,58 @@ void TestCharts::chartsReadAtEverySizeInBothPalettes()
     }
     ui::MainActions::applyPalette(false);
     m_panel->resize(1200, 900);
+}
+
+void TestCharts::pointsAndAreasAreDrawnInTheirOwnHue()
+{
+    // Qt's theme ringed points and edged areas in white: white circles on the dark palette, pale dots on the light
+    // one. Each mark is now its own hue, 3:1 against the chart's background (WCAG's figure for graphics).
+    for (const bool dark : {false, true}) {
+        ui::MainActions::applyPalette(dark);
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        const QString where = dark ? QStringLiteral("dark") : QStringLiteral("light");
+        int points = 0;
+        for (ui::TimeChartView* view : {m_panel->ttftChart(), m_panel->tpotChart()}) {
+            for (QAbstractSeries* s : view->chart()->series()) {
+                auto* scatter = qobject_cast<QScatterSeries*>(s);
+                if (!scatter)
+                    continue;
+                ++points;
+                QVERIFY(scatter->markerSize() >= 7);
+                QCOMPARE(scatter->pen().style(), Qt::NoPen);
+                QVERIFY2(ui::contrastRatio(scatter->color(), base) >= 3.0,
+                         qPrintable(where + QStringLiteral(" ") + scatter->color().name()));
+            }
+        }
+        QCOMPARE(points, 2);
+        QList<QColor> fills;
+        for (QAbstractSeries* s : m_panel->splitChart()->chart()->series()) {
+            auto* area = qobject_cast<QAreaSeries*>(s);
+            if (!area)
+                continue;
+            const QColor fill = area->brush().color();
+            // The edge is the fill itself, never the near-white (dark) or the background (light) of the theme.
+            QCOMPARE(area->pen().color(), fill);
+            QVERIFY(area->pen().widthF() <= 1.5);
+            QVERIFY2(ui::contrastRatio(fill, base) >= 3.0, qPrintable(where + QStringLiteral(" ") + fill.name()));
+            QVERIFY2(!fills.contains(fill), qPrintable(area->name()));
+            fills << fill;
+        }
+        QCOMPARE(fills.size(), 4); // compute, KV transfer, coherence stall, waiting
+    }
+    // The dark fills are the same after a round trip through the light palette: made from the series' hue each time.
+    QList<QColor> before;
+    for (QAbstractSeries* s : m_panel->splitChart()->chart()->series())
+        if (auto* area = qobject_cast<QAreaSeries*>(s))
+            before << area->color();
+    ui::MainActions::applyPalette(false);
+    ui::MainActions::applyPalette(true);
+    QList<QColor> after;
+    for (QAbstractSeries* s : m_panel->splitChart()->chart()->series())
+        if (auto* area = qobject_cast<QAreaSeries*>(s))
+            after << area->color();
+    QCOMPARE(after, before);
+    ui::MainActions::applyPalette(false);
 }
 
 void TestCharts::downsampleKeepsExtremes()
