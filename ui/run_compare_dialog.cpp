@@ -12,10 +12,13 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace coh::ui {
 
@@ -25,6 +28,22 @@ namespace {
 constexpr int kSideBySideWidth = 900;
 // The table and both CDFs side by side at ease.
 constexpr QSize kRoomySize(1000, 760);
+
+// The rule core's comparison applies, its figures read from core's metric table: a latency's tolerance and floor
+// (the rates share the tolerance).
+QString thresholdText(const QString& baseline)
+{
+    const auto& metrics = core::comparedMetrics();
+    const auto latency = std::find_if(metrics.begin(), metrics.end(), [](const core::MetricSpec& m) {
+        return m.unit == core::MetricUnit::Milliseconds;
+    });
+    return RunCompareDialog::tr("Δ: each run against %1. \"About the same\": latencies and rates within %2% or within "
+                                "the percentile's own 95% confidence interval, latencies also within %3 ms; counts and "
+                                "bytes only when equal; any difference under the last digit shown. Tinted: better "
+                                "(green) or worse (amber).")
+        .arg(baseline, QLocale().toString(100 * latency->tolerance, 'g', 3),
+             QLocale().toString(latency->floor, 'g', 3));
+}
 
 } // namespace
 
@@ -116,11 +135,7 @@ void RunCompareDialog::build()
     m_threshold->setWordWrap(true);
     setTone(m_threshold, Tone::Muted);
     if (m_model->runCount() > 1)
-        m_threshold->setText(
-            tr("Δ: each run against %1. \"About the same\": latencies and rates within 1% or within the "
-               "percentile's own 95% confidence interval; counts and bytes only when equal. Tinted: better (green) "
-               "or worse (amber).")
-                .arg(toQString(m_model->comparison().titles[0])));
+        m_threshold->setText(thresholdText(toQString(m_model->comparison().titles[0])));
     m_threshold->setVisible(!m_threshold->text().isEmpty());
     layout->addWidget(m_threshold);
 
