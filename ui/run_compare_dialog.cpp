@@ -201,6 +201,11 @@ void RunCompareDialog::buildCharts()
 void RunCompareDialog::layoutCharts()
 {
     const bool sideBySide = width() >= kSideBySideWidth;
+    // Only when the arrangement flips: taking both charts out and back on every resize event laid them out again
+    // at each step of a drag.
+    if (m_sideBySide == sideBySide)
+        return;
+    m_sideBySide = sideBySide;
     m_chartGrid->removeWidget(m_ttftChart);
     m_chartGrid->removeWidget(m_tpotChart);
     m_chartGrid->addWidget(m_ttftChart, 0, 0);
