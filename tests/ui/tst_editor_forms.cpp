@@ -10,6 +10,7 @@
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
 #include "ui/property_editor.h"
+#include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/theme.h"
@@ -279,6 +280,48 @@ class TestEditorForms : public QObject {
         // Blank is no refusal: the key goes, core's default applies.
         enter(tpot, QString());
         QVERIFY(!tpot->isRefused());
+    }
+
+    void aFieldNotBeingEditedReadsFromItsStart()
+    {
+        // The Scenario dock's Description showed the end of its text ("...under a second."): setText leaves the
+        // cursor at the end. Opened, changed by undo or by another field, or left after typing, it shows the start.
+        ScenarioDocument doc;
+        QString error;
+        QVERIFY2(doc.open(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets/scenarios/default.json"), &error),
+                 qPrintable(error));
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        auto* description = byPointer<FieldEdit>(&panel, "/description");
+        auto* name = byPointer<FieldEdit>(&panel, "/name");
+        QVERIFY(description->fontMetrics().horizontalAdvance(description->text()) > description->width());
+        QCOMPARE(description->cursorPosition(), 0);
+
+        const QString longer = description->text() + QStringLiteral(" And a second sentence that is long too.");
+        doc.setValue("/description", toStdString(longer), QStringLiteral("Edit scenario description"));
+        QCOMPARE(description->text(), longer);
+        QCOMPARE(description->cursorPosition(), 0);
+        doc.undoStack()->undo();
+        QCOMPARE(description->cursorPosition(), 0);
+
+        // Typed into, the cursor is where the typing left it; once focus moves on, the start shows again.
+        enter(description, longer);
+        QCOMPARE(description->cursorPosition(), longer.size());
+        name->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(name->hasFocus());
+        QCOMPARE(description->cursorPosition(), 0);
+        QCOMPARE(doc.value("/description"), std::optional<ordered_json>(toStdString(longer)));
+        // Escape puts the stored text back from its start too.
+        description->setFocus();
+        description->setText(QStringLiteral("half-typed"));
+        QTest::keyClick(description, Qt::Key_Escape);
+        QCOMPARE(description->text(), longer);
+        name->setFocus(Qt::TabFocusReason);
+        QCOMPARE(description->cursorPosition(), 0);
     }
 
     void undoStepsAreNamedInWords()
