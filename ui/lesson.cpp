@@ -216,6 +216,17 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
     return true;
 }
 
+QString lessonListTitle(const Lesson& lesson)
+{
+    return lesson.bugHunt ? tr("Bug hunt: %1").arg(lesson.title) : lesson.title;
+}
+
+QString lessonListToolTip(const Lesson& lesson)
+{
+    return lesson.bugHunt ? tr("%1 caches, ops %2").arg(lesson.caches).arg(lesson.ops)
+                          : tr("%1, %2 caches, ops %3").arg(lesson.protocol).arg(lesson.caches).arg(lesson.ops);
+}
+
 std::vector<Lesson> loadLessons(QStringList& errors, const QString& directory)
 {
     std::vector<Lesson> lessons;
