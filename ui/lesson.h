@@ -47,6 +47,10 @@ struct LessonRun {
 // bug hunt) a run that breaks an invariant are errors.
 bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QString& error);
 
+// One line naming a problem in a lesson file: "<file>: field "<field>": <message>; <fix>" (the lesson's and the
+// bug hunt's parsers both say it so).
+QString lessonProblem(const QString& file, const QString& field, const QString& message, const QString& fix);
+
 // Runs a lesson and fills its texts. False with `error` set when the lesson does not hold up (see parseLesson).
 bool runLesson(const Lesson& lesson, LessonRun& out, QString& error);
 
