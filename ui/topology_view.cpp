@@ -63,23 +63,25 @@ void TopologyView::createActions()
         m_actions << action;
         return action;
     };
-    make(tr("Zoom &In"), QKeySequence::ZoomIn, &TopologyView::zoomIn);
-    make(tr("Zoom &Out"), QKeySequence::ZoomOut, &TopologyView::zoomOut);
-    make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), &TopologyView::fitToView);
-    m_linkModeAction = make(tr("&Link Mode"), QKeySequence(Qt::Key_L), &TopologyView::setLinkMode);
-    m_linkModeAction->setCheckable(true);
+    m_canvas.zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, &TopologyView::zoomIn);
+    m_canvas.zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, &TopologyView::zoomOut);
+    m_canvas.fit = make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), &TopologyView::fitToView);
+    m_canvas.linkMode = make(tr("&Link Mode"), QKeySequence(Qt::Key_L), &TopologyView::setLinkMode);
+    m_canvas.linkMode->setCheckable(true);
     // Bare keys act on the canvas only: Delete in the tier table or L in a list must not delete or toggle here.
-    m_linkModeAction->setShortcutContext(Qt::WidgetShortcut);
-    m_linkModeAction->setToolTip(tr("Drag from one node to another to link them (L)"));
-    make(tr("&Auto Layout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), &TopologyView::autoLayout);
-    QAction* remove = make(tr("&Delete"), QKeySequence::Delete, &TopologyView::deleteSelection);
-    remove->setObjectName(QStringLiteral("deleteAction"));
-    remove->setShortcutContext(Qt::WidgetShortcut);
-    m_actions[0]->setObjectName(QStringLiteral("zoomInAction"));
-    m_actions[1]->setObjectName(QStringLiteral("zoomOutAction"));
-    m_actions[2]->setObjectName(QStringLiteral("fitAction"));
-    m_actions[3]->setObjectName(QStringLiteral("linkModeAction"));
-    m_actions[4]->setObjectName(QStringLiteral("autoLayoutAction"));
+    m_canvas.linkMode->setShortcutContext(Qt::WidgetShortcut);
+    m_canvas.linkMode->setToolTip(tr("Drag from one node to another to link them (L)"));
+    m_canvas.autoLayout =
+        make(tr("&Auto Layout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), &TopologyView::autoLayout);
+    m_canvas.remove = make(tr("&Delete"), QKeySequence::Delete, &TopologyView::deleteSelection);
+    m_canvas.remove->setShortcutContext(Qt::WidgetShortcut);
+    // Names for tests and screenshots to find them by; the window takes them from canvasActions().
+    m_canvas.zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    m_canvas.zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    m_canvas.fit->setObjectName(QStringLiteral("fitAction"));
+    m_canvas.linkMode->setObjectName(QStringLiteral("linkModeAction"));
+    m_canvas.autoLayout->setObjectName(QStringLiteral("autoLayoutAction"));
+    m_canvas.remove->setObjectName(QStringLiteral("deleteAction"));
 }
 
 void TopologyView::setLinkMode(bool on)
@@ -87,7 +89,7 @@ void TopologyView::setLinkMode(bool on)
     if (m_linkMode == on)
         return;
     m_linkMode = on;
-    m_linkModeAction->setChecked(on);
+    m_canvas.linkMode->setChecked(on);
     setDragMode(on ? NoDrag : RubberBandDrag);
     viewport()->setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor);
     emit linkModeChanged(on);

@@ -22,12 +22,22 @@ class TopologyView : public QGraphicsView {
 
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
 
+    // The canvas's actions by what they do, for the window's menus and toolbar.
+    struct CanvasActions {
+        QAction* zoomIn = nullptr;
+        QAction* zoomOut = nullptr;
+        QAction* fit = nullptr;
+        QAction* linkMode = nullptr; // checkable
+        QAction* autoLayout = nullptr;
+        QAction* remove = nullptr;
+    };
+
     TopologyScene* topologyScene() const { return m_scene; }
     bool linkMode() const { return m_linkMode; }
     qreal zoom() const { return transform().m11(); }
-    // zoom in, zoom out, fit, link mode, auto layout, delete: for menus and toolbars.
+    // zoom in, zoom out, fit, link mode, auto layout, delete, in menu order.
     QList<QAction*> editActions() const { return m_actions; }
-    QAction* linkModeAction() const { return m_linkModeAction; }
+    const CanvasActions& canvasActions() const { return m_canvas; }
 
   public slots:
     void setLinkMode(bool on);
@@ -65,7 +75,7 @@ class TopologyView : public QGraphicsView {
 
     TopologyScene* m_scene;
     QList<QAction*> m_actions;
-    QAction* m_linkModeAction = nullptr;
+    CanvasActions m_canvas;
     bool m_linkMode = false;
     bool m_fitPending = false; // fitWhenShown() waits for the first show
     bool m_spaceHeld = false;

@@ -213,18 +213,10 @@ class TstWindowActions : public QObject {
         QToolBar* bar = m_window->toolBar();
         QVERIFY(bar && bar->isVisible());
         const auto& a = m_window->actions();
-        auto* linkMode = m_window->findChild<QAction*>(QStringLiteral("linkModeAction"));
-        QVERIFY(linkMode);
-        const QList<QAction*> expected{a.open,
-                                       a.save,
-                                       a.undo,
-                                       a.redo,
-                                       a.run,
-                                       a.cancel,
-                                       linkMode,
-                                       m_window->findChild<QAction*>(QStringLiteral("fitAction")),
-                                       m_window->findChild<QAction*>(QStringLiteral("zoomInAction")),
-                                       m_window->findChild<QAction*>(QStringLiteral("zoomOutAction"))};
+        const auto& canvas = m_window->findChild<coh::ui::TopologyEditor*>()->canvasActions();
+        QAction* linkMode = canvas.linkMode;
+        const QList<QAction*> expected{a.open,   a.save,   a.undo,     a.redo,        a.run,
+                                       a.cancel, linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut};
         const auto shown = bar->actions();
         for (QAction* action : expected) {
             QVERIFY(action);
@@ -239,9 +231,11 @@ class TstWindowActions : public QObject {
 
         // The editor's actions act on the canvas: enabled on the Topology tab only.
         m_window->tabs()->setCurrentIndex(0);
-        QVERIFY(!linkMode->isEnabled());
+        for (QAction* action : {canvas.linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut})
+            QVERIFY(!action->isEnabled());
         m_window->tabs()->setCurrentWidget(m_window->findChild<coh::ui::TopologyEditor*>());
-        QVERIFY(linkMode->isEnabled());
+        for (QAction* action : {canvas.linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut})
+            QVERIFY(action->isEnabled());
 
         // Icons are drawn in the palette's button text, so they read in either palette; Link Mode, checked,
         // is drawn in the highlight colour on a pressed button.
