@@ -25,6 +25,7 @@ namespace {
 constexpr qreal kZoomStep = 1.25;
 constexpr qreal kMinZoom = 0.1;
 constexpr qreal kMaxZoom = 8.0;
+constexpr qreal kFitMargin = 40; // scene units around the drawing when fitted
 
 // Auto-layout rows: hosts on top, compute devices in the middle, switches and memory below.
 int layerOf(const QString& kind)
@@ -49,6 +50,11 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
     createActions();
+    // A fitted view holds no room beyond the drawing: a node dragged or added past it gives the room back.
+    connect(m_scene, &QGraphicsScene::changed, this, [this] {
+        if (m_fitted && !sceneRect().contains(m_scene->itemsBoundingRect()))
+            releaseFit();
+    });
 }
 
 void TopologyView::createActions()
@@ -97,6 +103,7 @@ void TopologyView::setLinkMode(bool on)
 
 void TopologyView::zoomBy(qreal factor)
 {
+    releaseFit();
     const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     const qreal applied = target / zoom();
     scale(applied, applied);
@@ -117,10 +124,32 @@ void TopologyView::fitToView()
     const QRectF bounds = m_scene->itemsBoundingRect();
     if (bounds.isEmpty())
         return;
-    fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
-    // Never blow a two-node sketch up past the zoom limit.
-    if (zoom() > kMaxZoom)
-        zoomBy(kMaxZoom / zoom());
+    const QRectF frame = bounds.adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin);
+    // Fitted, the view shows no scroll bars: the room is the viewport without them, less a pixel each side so
+    // rounding cannot give a scroll range of 1. Never blow a two-node sketch up past the zoom limit.
+    const QSizeF room = QSizeF(maximumViewportSize()) - QSizeF(2, 2);
+    if (room.width() <= 0 || room.height() <= 0)
+        return;
+    const qreal scale =
+        std::clamp(std::min(room.width() / frame.width(), room.height() / frame.height()), kMinZoom, kMaxZoom);
+    setTransform(QTransform::fromScale(scale, scale));
+    // The view's own scene rect is the framed drawing grown to the viewport's shape: nothing to scroll to. The
+    // scene's room around the drawing (TopologyScene::growSceneRect) comes back with the next zoom or pan.
+    QRectF shown(QPointF(), room / scale);
+    shown.moveCenter(frame.center());
+    setSceneRect(shown.united(frame));
+    m_fitted = true;
+    centerOn(frame.center());
+}
+
+void TopologyView::releaseFit()
+{
+    if (!m_fitted)
+        return;
+    m_fitted = false;
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    setSceneRect(QRectF()); // follow the scene's rect, with its pan room, again
+    centerOn(centre);
 }
 
 void TopologyView::fitWhenShown()
@@ -192,6 +221,7 @@ void TopologyView::wheelEvent(QWheelEvent* event)
 void TopologyView::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        releaseFit();
         m_panning = true;
         m_panStart = event->position().toPoint();
         viewport()->setCursor(Qt::ClosedHandCursor);

@@ -43,6 +43,7 @@ class TopologyView : public QGraphicsView {
     void setLinkMode(bool on);
     void zoomIn();
     void zoomOut();
+    // Frames the drawing in the viewport with no scroll bars; the next zoom or pan brings back the room around it.
     void fitToView();
     // Frames the scene once the view is on screen: now if it is, else when it is first shown (a hidden tab's
     // view has no real size yet, and framing it then would shrink the topology to a dot).
@@ -71,6 +72,9 @@ class TopologyView : public QGraphicsView {
   private:
     void createActions();
     void zoomBy(qreal factor);
+    // Leaves the fitted view's tight scene rect for the scene's own (the drawing and room to pan around it),
+    // keeping what is on screen where it is.
+    void releaseFit();
     void finishLink(QPointF scenePos);
 
     TopologyScene* m_scene;
@@ -78,6 +82,7 @@ class TopologyView : public QGraphicsView {
     CanvasActions m_canvas;
     bool m_linkMode = false;
     bool m_fitPending = false; // fitWhenShown() waits for the first show
+    bool m_fitted = false;     // the view's scene rect is the fitted frame (fitToView), not the scene's
     bool m_spaceHeld = false;
     bool m_panning = false;
     QPoint m_panStart;
