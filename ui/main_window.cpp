@@ -56,7 +56,6 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     m_actions.build(this, m_document->undoStack(), m_topology->editActions());
     buildDocks();
     m_toolBar = buildMainToolBar(this, m_actions, m_topology->canvasActions());
-    setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
     connectActions();
     connectRunner();
     // A new or opened scenario (a whole-document change) starts without the last run's failure in Problems.

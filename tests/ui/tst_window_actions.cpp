@@ -227,7 +227,11 @@ class TstWindowActions : public QObject {
                 QVERIFY2(action->toolTip().contains(action->shortcut().toString(QKeySequence::NativeText)),
                          qPrintable(action->toolTip()));
         }
+        // The icon is the application's, set once in app/cohstudio/main.cpp (here as it does): the window sets no
+        // second copy of it.
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
         QVERIFY(!m_window->windowIcon().isNull());
+        QCOMPARE(m_window->windowIcon().cacheKey(), QApplication::windowIcon().cacheKey());
 
         // The editor's actions act on the canvas: enabled on the Topology tab only.
         m_window->tabs()->setCurrentIndex(0);
