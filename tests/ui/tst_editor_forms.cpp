@@ -17,6 +17,7 @@
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 #include "ui/topology_view.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -78,16 +79,10 @@ QString undoActionText(ScenarioDocument& doc)
 
 } // namespace
 
-class TestEditorForms : public QObject {
+class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { isolate("tst_editor_forms"); }
 
     void propertiesFollowTheNodeKind()
     {
@@ -391,7 +386,7 @@ class TestEditorForms : public QObject {
     void problemLeadsToADanglingLink()
     {
         // Double-clicking the Problems entry of a link to an unknown node selects that link on the canvas.
-        MainWindow window(m_dir.filePath(QStringLiteral("runs.db")));
+        MainWindow window(m_db);
         QVERIFY(window.openScenario(QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json")));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -429,9 +424,6 @@ class TestEditorForms : public QObject {
         QVERIFY(!tpot->visibleRegion().isEmpty());
         window.document()->undoStack()->setClean(); // no "save changes?" on the way out
     }
-
-  private:
-    QTemporaryDir m_dir;
 };
 
 QTEST_MAIN(TestEditorForms)

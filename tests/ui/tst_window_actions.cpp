@@ -9,6 +9,7 @@
 #include "ui/scenario_document.h"
 #include "ui/theme.h"
 #include "ui/topology_editor.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,34 +34,12 @@
 
 using coh::ui::MainWindow;
 
-class TstWindowActions : public QObject {
+class TstWindowActions : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        // Never the user's settings or run database.
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("CoherenceStudioTests"));
-        QApplication::setApplicationName(QStringLiteral("tst_window_actions"));
-        m_db = m_dir.filePath(QStringLiteral("runs.db"));
-    }
-
-    void init()
-    {
-        m_window = std::make_unique<MainWindow>(m_db);
-        QVERIFY(m_window->openScenario(coh::ui::DocumentFiles::defaultScenarioPath()));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    void cleanup()
-    {
-        m_window->document()->undoStack()->setClean();
-        m_window.reset();
-    }
+    void initTestCase() { isolate("tst_window_actions"); }
+    void init() { openWindow(); }
+    void cleanup() { closeWindow(); }
 
     void saveAsHasItsShortcut()
     {
@@ -301,10 +280,6 @@ class TstWindowActions : public QObject {
             }
         return {};
     }
-
-    QTemporaryDir m_dir;
-    QString m_db;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstWindowActions)
