@@ -185,7 +185,7 @@ void ChartsPanel::fillLatencyOverTime()
         const ScaledUnit unit = timeUnitForMilliseconds(maxY(c.points));
         auto* series = new QScatterSeries();
         series->setName(c.series);
-        series->setMarkerSize(5);
+        series->setMarkerSize(7); // a dot that reads at 1:1 without hiding its neighbours
         series->replace(scaledY(c.points, unit.divisor));
         c.view->addData(series);
         c.view->setYTitle(QStringLiteral("%1 (%2)").arg(c.metric, unit.unit));

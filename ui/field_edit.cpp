@@ -3,6 +3,7 @@
 #include "ui/field_problems.h"
 #include "ui/scenario_document.h"
 
+#include <QFocusEvent>
 #include <QKeyEvent>
 #include <QUndoStack>
 
@@ -62,7 +63,16 @@ void FieldEdit::refresh()
         return;
     const QString text = storedText();
     if (this->text() != text)
-        setText(text);
+        showStored(text);
+}
+
+void FieldEdit::showStored(const QString& text)
+{
+    setText(text);
+    // setText leaves the cursor at the end, scrolled to the tail of a long value ("...under a second."): a field
+    // nobody is typing in reads from its start.
+    if (!hasFocus())
+        setCursorPosition(0);
 }
 
 bool FieldEdit::commit()
@@ -109,7 +119,7 @@ void FieldEdit::revert()
 {
     m_refusal.clear();
     setModified(false);
-    setText(storedText());
+    showStored(storedText());
     updateMark();
 }
 
@@ -122,6 +132,14 @@ void FieldEdit::showProblems(const QStringList& problems)
 void FieldEdit::updateMark()
 {
     markField(this, isRefused() ? QStringList{m_refusal} : m_problems);
+}
+
+void FieldEdit::focusOutEvent(QFocusEvent* event)
+{
+    QLineEdit::focusOutEvent(event); // commits (editingFinished)
+    // Left for another field, the text reads from its start again; a context menu is still editing it.
+    if (event->reason() != Qt::PopupFocusReason)
+        setCursorPosition(0);
 }
 
 void FieldEdit::keyPressEvent(QKeyEvent* event)

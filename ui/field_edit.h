@@ -46,9 +46,12 @@ class FieldEdit : public QLineEdit {
 
   protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
   private:
     QString storedText() const;
+    // Shows the stored value from its first character unless the field has focus.
+    void showStored(const QString& text);
     void updateMark();
 
     ScenarioDocument* m_document;

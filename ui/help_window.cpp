@@ -2,12 +2,13 @@
 
 #include "ui/theme.h"
 #include "ui/tinted_icon.h"
+#include "ui/window_size.h"
 
 #include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QImage>
+#include <QImageReader>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStyle>
@@ -25,6 +26,7 @@ namespace {
 
 const QString kDocs = QStringLiteral(":/docs");
 constexpr int kMaxImageWidth = 760; // a 1600-px screenshot still fits beside the text
+constexpr QSize kPreferredSize(900, 700);
 
 QString firstHeading(const QString& path)
 {
@@ -101,8 +103,9 @@ void HelpBrowser::fitImages()
             QTextImageFormat image = fragment.charFormat().toImageFormat();
             if (!image.isValid())
                 continue;
-            const QImage picture(QLatin1Char(':') + source().resolved(QUrl(image.name())).path());
-            if (picture.isNull() || picture.width() <= kMaxImageWidth)
+            // The header alone gives the size: decoding every 1600-px picture on each load would only learn its width.
+            const QSize picture = QImageReader(QLatin1Char(':') + source().resolved(QUrl(image.name())).path()).size();
+            if (!picture.isValid() || picture.width() <= kMaxImageWidth)
                 continue;
             image.setWidth(kMaxImageWidth);
             image.setHeight(double(picture.height()) * kMaxImageWidth / picture.width());
@@ -157,7 +160,8 @@ HelpWindow::HelpWindow(QWidget* parent)
     layout->addWidget(bar);
     layout->addWidget(m_browser, 1);
     layout->addWidget(m_status);
-    resize(900, 700);
+    // A page and a picture beside each other at ease where there is room; on a 1024x700 screen, inside it.
+    resize(fittedSizeOver(this, kPreferredSize));
 }
 
 QString HelpWindow::resourcePath(const QString& file)

@@ -123,6 +123,8 @@ void LabBugHunt::stop()
     if (m_cancel)
         m_cancel->store(true);
     m_cancel.reset();
+    ++m_generation; // a result on its way belongs to the hunt that was stopped
+    m_searchPending = false;
     m_active = false;
     m_revealed = false;
     m_attempts = 0;
@@ -238,11 +240,23 @@ void LabBugHunt::runChecker()
 {
     if (m_cancel)
         m_cancel->store(true);
-    // A search still running belongs to an earlier hunt: it polls the flag, so it ends within one state.
-    m_watcher.waitForFinished();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
+    ++m_generation;
     m_hints->setText(tr("The model checker is exploring every interleaving of %1 caches…").arg(m_lesson.caches));
     m_hints->setVisible(true);
+    // A search still running belongs to an earlier hunt: it polls its flag and ends within one state. This one
+    // starts when that one reports finished, without the GUI thread waiting for it.
+    if (m_watcher.isRunning()) {
+        m_searchPending = true;
+        return;
+    }
+    startSearch();
+}
+
+void LabBugHunt::startSearch()
+{
+    m_searchPending = false;
+    m_searchGeneration = m_generation;
     co::ExplorerOptions options;
     options.caches = m_lesson.caches;
     options.maxStates = kMaxStates;
@@ -256,7 +270,11 @@ void LabBugHunt::runChecker()
 
 void LabBugHunt::checkerFinished()
 {
-    if (!m_cancel || m_cancel->load() || m_watcher.isCanceled())
+    if (m_searchPending) {
+        startSearch(); // the search this one was cancelled for
+        return;
+    }
+    if (m_searchGeneration != m_generation || m_watcher.isCanceled())
         return; // the hunt was stopped or restarted while the checker ran
     const co::ExplorerResult result = m_watcher.result();
     if (result.violation == co::Violation::None) {

@@ -38,7 +38,8 @@ class LabBugHunt : public QWidget {
     const Lesson& lesson() const { return m_lesson; }
     int attempts() const { return m_attempts; }
     int hintsShown() const { return m_hintsShown; }
-    bool isRunning() const { return m_watcher.isRunning(); }
+    // A checker search is running, or waiting for a cancelled one to finish before it starts.
+    bool isRunning() const { return m_watcher.isRunning() || m_searchPending; }
     QString verdict() const;
 
     // The learner's answer: an index into answerViolations() and a transition the run took.
@@ -59,6 +60,7 @@ class LabBugHunt : public QWidget {
     void refreshTransitions();
     void reveal(bool correct);
     void runChecker();
+    void startSearch();
     void checkerFinished();
 
     LabModel* m_lab;
@@ -74,6 +76,11 @@ class LabBugHunt : public QWidget {
     QFutureWatcher<core::coherence::ExplorerResult> m_watcher;
     // Polled by the explorer: a search the panel no longer needs stops within one state.
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    // Each checker request (a reveal) and each stop is a generation; only the search of the latest request shows
+    // its result. A request made while a cancelled search is still finishing waits for it (m_searchPending).
+    quint64 m_generation = 0;
+    quint64 m_searchGeneration = 0;
+    bool m_searchPending = false;
     Lesson m_lesson;
     bool m_active = false;
     bool m_revealed = false;

@@ -49,6 +49,10 @@ LabFlightPanel::LabFlightPanel(LabModel* lab, QWidget* parent)
     m_heading->setObjectName(QStringLiteral("labFlightHeading"));
     m_heading->setWordWrap(true);
     m_list->setObjectName(QStringLiteral("labFlightList"));
+    // The list gives way first: it asks for no height of its own beyond three rows and takes what is left, so the
+    // buttons under it stay in view when the tab is short.
+    m_list->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    m_list->setMinimumHeight(3 * (m_list->fontMetrics().height() + 4) + 2 * m_list->frameWidth());
     m_deliver->setObjectName(QStringLiteral("labDeliver"));
     m_deliver->setToolTip(tr("Deliver the selected message next (or double-click it)"));
     m_deliverAll->setObjectName(QStringLiteral("labDeliverAll"));

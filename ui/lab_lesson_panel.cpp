@@ -44,11 +44,9 @@ LabLessonPanel::LabLessonPanel(LabModel* lab, QWidget* parent)
 
     m_lessons = loadLessons(m_errors);
     for (const Lesson& l : m_lessons) {
-        auto* item = new QListWidgetItem(l.bugHunt ? tr("Bug hunt: %1").arg(l.title) : l.title, m_list);
+        auto* item = new QListWidgetItem(lessonListTitle(l), m_list);
         item->setData(Qt::UserRole, l.id);
-        // A bug hunt's tooltip must not name its protocol: the name gives the bug away.
-        item->setToolTip(l.bugHunt ? tr("%1 caches, ops %2").arg(l.caches).arg(l.ops)
-                                   : tr("%1, %2 caches, ops %3").arg(l.protocol).arg(l.caches).arg(l.ops));
+        item->setToolTip(lessonListToolTip(l));
     }
     m_error->setText(m_errors.join(QLatin1Char('\n')));
     m_error->setVisible(!m_errors.isEmpty());

@@ -20,11 +20,6 @@ QString tr(const char* text)
     return QCoreApplication::translate("LabPuzzle", text);
 }
 
-QString problem(const QString& file, const QString& field, const QString& message, const QString& fix)
-{
-    return tr("%1: field \"%2\": %3; %4").arg(file, field, message, fix);
-}
-
 TransitionKey keyOf(const co::Protocol& protocol, const co::StepRecord& step)
 {
     return {step.actor == co::homeName(protocol.home), toQString(step.fromState), toQString(step.event)};
@@ -67,8 +62,9 @@ bool parseBugAnswer(const QJsonObject& o, const QString& file, BugAnswer& answer
     const QString example = tr("write \"answer\": {\"violation\": \"swmr\", \"controller\": \"directory\", "
                                "\"state\": \"S\", \"event\": \"GetM\"}");
     if (!value.isObject()) {
-        error = problem(file, QStringLiteral("answer"),
-                        value.isUndefined() ? tr("a bug hunt needs the answer") : tr("must be an object"), example);
+        error =
+            lessonProblem(file, QStringLiteral("answer"),
+                          value.isUndefined() ? tr("a bug hunt needs the answer") : tr("must be an object"), example);
         return false;
     }
     const QJsonObject a = value.toObject();
@@ -80,21 +76,22 @@ bool parseBugAnswer(const QJsonObject& o, const QString& file, BugAnswer& answer
             answer.violation = v;
     }
     if (answer.violation == co::Violation::None) {
-        error = problem(file, QStringLiteral("answer/violation"), tr("\"%1\" is not an invariant").arg(violation),
-                        tr("use one of %1").arg(names.join(QStringLiteral(", "))));
+        error = lessonProblem(file, QStringLiteral("answer/violation"), tr("\"%1\" is not an invariant").arg(violation),
+                              tr("use one of %1").arg(names.join(QStringLiteral(", "))));
         return false;
     }
     const QString controller = a.value(QStringLiteral("controller")).toString();
     if (controller != QLatin1String("cache") && controller != QLatin1String("directory")) {
-        error = problem(file, QStringLiteral("answer/controller"), tr("\"%1\" is not a controller").arg(controller),
-                        tr("use \"cache\" or \"directory\""));
+        error = lessonProblem(file, QStringLiteral("answer/controller"),
+                              tr("\"%1\" is not a controller").arg(controller), tr("use \"cache\" or \"directory\""));
         return false;
     }
     answer.transition.atDirectory = controller == QLatin1String("directory");
     answer.transition.state = a.value(QStringLiteral("state")).toString();
     answer.transition.event = a.value(QStringLiteral("event")).toString();
     if (answer.transition.state.isEmpty() || answer.transition.event.isEmpty()) {
-        error = problem(file, QStringLiteral("answer"), tr("needs the wrong transition's state and event"), example);
+        error =
+            lessonProblem(file, QStringLiteral("answer"), tr("needs the wrong transition's state and event"), example);
         return false;
     }
     return true;
@@ -105,18 +102,18 @@ QString checkBugAnswer(const Lesson& lesson, const co::Protocol& protocol, const
     const BugAnswer& a = lesson.answer;
     const co::ControllerTable& table = a.transition.atDirectory ? protocol.directory : protocol.cache;
     if (table.findState(toStdString(a.transition.state)) < 0 || table.findEvent(toStdString(a.transition.event)) < 0)
-        return problem(
+        return lessonProblem(
             lesson.file, QStringLiteral("answer"),
             tr("the %1 table has no transition (%2, %3)")
                 .arg(a.transition.atDirectory ? tr("directory") : tr("cache"), a.transition.state, a.transition.event),
             tr("name a state and an event of that table (cohsim lab --table)"));
     const auto taken = transitionsTaken(protocol, run.steps);
     if (std::none_of(taken.begin(), taken.end(), [&a](const TransitionChoice& c) { return c.key == a.transition; }))
-        return problem(lesson.file, QStringLiteral("answer"),
-                       tr("the lesson's run never takes (%1, %2)").arg(a.transition.state, a.transition.event),
-                       tr("change the ops so the learner sees the wrong transition"));
+        return lessonProblem(lesson.file, QStringLiteral("answer"),
+                             tr("the lesson's run never takes (%1, %2)").arg(a.transition.state, a.transition.event),
+                             tr("change the ops so the learner sees the wrong transition"));
     if (run.violation != a.violation)
-        return problem(
+        return lessonProblem(
             lesson.file, QStringLiteral("answer/violation"),
             tr("the lesson's run stops on %1, not %2")
                 .arg(QLatin1String(co::violationName(run.violation)), QLatin1String(co::violationName(a.violation))),

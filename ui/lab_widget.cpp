@@ -152,13 +152,18 @@ QWidget* LabWidget::buildPlayTab()
          {static_cast<QWidget*>(m_protocol), static_cast<QWidget*>(m_caches), static_cast<QWidget*>(m_reset)})
         w->setFocusPolicy(Qt::ClickFocus);
 
+    // Reset beside the cache count and slim margins (the tab draws its own frame): at 680x440 the whole tab, the
+    // delivery buttons included, fits the side column's height and width without scrolling.
+    auto* cachesRow = new QHBoxLayout;
+    cachesRow->addWidget(m_caches);
+    cachesRow->addWidget(m_reset);
     auto* form = new QFormLayout;
     form->addRow(tr("Protocol"), m_protocol);
-    form->addRow(tr("Caches"), m_caches);
+    form->addRow(tr("Caches"), cachesRow);
     auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(form);
     layout->addWidget(m_ops);
-    layout->addWidget(m_reset);
     layout->addWidget(new QLabel(tr("<b>Messages in flight</b>"), box));
     layout->addWidget(m_flight, 1);
 

@@ -27,19 +27,13 @@ QString tr(const char* text)
     return QCoreApplication::translate("Lesson", text);
 }
 
-// "<file>: field "<field>": <problem>; <fix>".
-QString problem(const QString& file, const QString& field, const QString& message, const QString& fix)
-{
-    return tr("%1: field \"%2\": %3; %4").arg(file, field, message, fix);
-}
-
 bool requireString(const QJsonObject& o, const QString& file, const char* key, QString& out, QString& error)
 {
     const QString field = QLatin1String(key);
     const QJsonValue v = o.value(field);
     if (!v.isString() || v.toString().trimmed().isEmpty()) {
-        error = problem(file, field, v.isUndefined() ? tr("is missing") : tr("must be a non-empty string"),
-                        tr("add it (see docs/gui-lab.md for the lesson format)"));
+        error = lessonProblem(file, field, v.isUndefined() ? tr("is missing") : tr("must be a non-empty string"),
+                              tr("add it (see docs/gui-lab.md for the lesson format)"));
         return false;
     }
     out = v.toString();
@@ -59,8 +53,8 @@ bool parseHunt(const QJsonObject& o, const QString& file, Lesson& l, QString& er
             if (h.isString() && !h.toString().trimmed().isEmpty())
                 l.hints << h.toString();
         if (!hints.isArray() || l.hints.size() != list.size()) {
-            error = problem(file, QStringLiteral("hints"), tr("must be a list of non-empty strings"),
-                            tr("write \"hints\": [\"first hint\", \"second hint\"]"));
+            error = lessonProblem(file, QStringLiteral("hints"), tr("must be a list of non-empty strings"),
+                                  tr("write \"hints\": [\"first hint\", \"second hint\"]"));
             return false;
         }
     }
@@ -110,14 +104,14 @@ bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QS
         return false;
     const QJsonValue caches = o.value(QStringLiteral("caches"));
     if (!caches.isDouble() || caches.toInt() < 2 || caches.toInt() > 4 || caches.toDouble() != caches.toInt()) {
-        error = problem(file, QStringLiteral("caches"), tr("must be a whole number from 2 to 4"),
-                        tr("set e.g. \"caches\": 3"));
+        error = lessonProblem(file, QStringLiteral("caches"), tr("must be a whole number from 2 to 4"),
+                              tr("set e.g. \"caches\": 3"));
         return false;
     }
     l.caches = caches.toInt();
     if (!file.isEmpty() && QFileInfo(file).completeBaseName() != l.id) {
-        error = problem(file, QStringLiteral("id"), tr("\"%1\" differs from the file name").arg(l.id),
-                        tr("name the file <id>.json"));
+        error = lessonProblem(file, QStringLiteral("id"), tr("\"%1\" differs from the file name").arg(l.id),
+                              tr("name the file <id>.json"));
         return false;
     }
     l.bugHunt = o.value(QStringLiteral("bug_hunt")).toBool(false);
@@ -127,8 +121,8 @@ bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QS
         return false;
     const QJsonValue notes = o.value(QStringLiteral("steps_notes"));
     if (!notes.isUndefined() && !notes.isObject()) {
-        error = problem(file, QStringLiteral("steps_notes"), tr("must be an object"),
-                        tr("write {\"3\": \"note for step 3\"}"));
+        error = lessonProblem(file, QStringLiteral("steps_notes"), tr("must be an object"),
+                              tr("write {\"3\": \"note for step 3\"}"));
         return false;
     }
     const QJsonObject noteObject = notes.toObject();
@@ -137,8 +131,8 @@ bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QS
         const int step = it.key().toInt(&ok);
         const QString field = QStringLiteral("steps_notes/%1").arg(it.key());
         if (!ok || step < 0 || !it.value().isString()) {
-            error = problem(file, field, tr("needs a step number key (0 or more) and a string note"),
-                            tr("write {\"3\": \"note for step 3\"}"));
+            error = lessonProblem(file, field, tr("needs a step number key (0 or more) and a string note"),
+                                  tr("write {\"3\": \"note for step 3\"}"));
             return false;
         }
         l.stepNotes.insert(step, it.value().toString());
@@ -156,11 +150,11 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
     try {
         const co::Protocol& protocol = co::findProtocol(toStdString(lesson.protocol), "protocol");
         if (protocol.bugHunt != lesson.bugHunt) {
-            error = problem(file, QStringLiteral("protocol"),
-                            lesson.bugHunt ? tr("a bug hunt needs a deliberately broken protocol")
-                                           : tr("a lesson needs a correct protocol"),
-                            lesson.bugHunt ? tr("pick a [bug hunt] protocol or drop \"bug_hunt\"")
-                                           : tr("pick another protocol or set \"bug_hunt\": true"));
+            error = lessonProblem(file, QStringLiteral("protocol"),
+                                  lesson.bugHunt ? tr("a bug hunt needs a deliberately broken protocol")
+                                                 : tr("a lesson needs a correct protocol"),
+                                  lesson.bugHunt ? tr("pick a [bug hunt] protocol or drop \"bug_hunt\"")
+                                                 : tr("pick another protocol or set \"bug_hunt\": true"));
             return false;
         }
         const std::vector<co::LabOp> ops = co::parseLabOps(toStdString(lesson.ops), lesson.caches);
@@ -171,8 +165,8 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
                 return false;
         }
         if (!lesson.bugHunt && (out.run.violation != co::Violation::None || !out.run.error.empty())) {
-            error = problem(file, QStringLiteral("ops"), tr("the run stops: %1").arg(toQString(out.run.error)),
-                            tr("change the ops so every transaction completes"));
+            error = lessonProblem(file, QStringLiteral("ops"), tr("the run stops: %1").arg(toQString(out.run.error)),
+                                  tr("change the ops so every transaction completes"));
             return false;
         }
         const co::Protocol* compare = nullptr;
@@ -193,8 +187,8 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
         if (unknown.isEmpty())
             return true;
         unknown.removeDuplicates();
-        error = problem(file, field, tr("unknown placeholder {%1}").arg(unknown.join(QStringLiteral("}, {"))),
-                        tr("use one of {%1}").arg(out.values.keys().join(QStringLiteral("}, {"))));
+        error = lessonProblem(file, field, tr("unknown placeholder {%1}").arg(unknown.join(QStringLiteral("}, {"))),
+                              tr("use one of {%1}").arg(out.values.keys().join(QStringLiteral("}, {"))));
         return false;
     };
     if (!fill(QStringLiteral("intro"), lesson.intro, out.intro) ||
@@ -204,8 +198,8 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
     for (auto it = lesson.stepNotes.cbegin(); it != lesson.stepNotes.cend(); ++it) {
         const QString field = QStringLiteral("steps_notes/%1").arg(it.key());
         if (it.key() > steps) {
-            error = problem(file, field, tr("the run has only %1 steps").arg(steps),
-                            tr("use a step from 0 to %1").arg(steps));
+            error = lessonProblem(file, field, tr("the run has only %1 steps").arg(steps),
+                                  tr("use a step from 0 to %1").arg(steps));
             return false;
         }
         QString note;
@@ -214,6 +208,22 @@ bool runLesson(const Lesson& lesson, LessonRun& out, QString& error)
         out.stepNotes.insert(it.key(), note);
     }
     return true;
+}
+
+QString lessonProblem(const QString& file, const QString& field, const QString& message, const QString& fix)
+{
+    return tr("%1: field \"%2\": %3; %4").arg(file, field, message, fix);
+}
+
+QString lessonListTitle(const Lesson& lesson)
+{
+    return lesson.bugHunt ? tr("Bug hunt: %1").arg(lesson.title) : lesson.title;
+}
+
+QString lessonListToolTip(const Lesson& lesson)
+{
+    return lesson.bugHunt ? tr("%1 caches, ops %2").arg(lesson.caches).arg(lesson.ops)
+                          : tr("%1, %2 caches, ops %3").arg(lesson.protocol).arg(lesson.caches).arg(lesson.ops);
 }
 
 std::vector<Lesson> loadLessons(QStringList& errors, const QString& directory)

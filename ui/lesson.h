@@ -47,11 +47,21 @@ struct LessonRun {
 // bug hunt) a run that breaks an invariant are errors.
 bool parseLesson(const QByteArray& json, const QString& file, Lesson& lesson, QString& error);
 
+// One line naming a problem in a lesson file: "<file>: field "<field>": <message>; <fix>" (the lesson's and the
+// bug hunt's parsers both say it so).
+QString lessonProblem(const QString& file, const QString& field, const QString& message, const QString& fix);
+
 // Runs a lesson and fills its texts. False with `error` set when the lesson does not hold up (see parseLesson).
 bool runLesson(const Lesson& lesson, LessonRun& out, QString& error);
 
 // {name} -> values[name]; names not in `values` are appended to `unknown` and left as they are.
 QString fillPlaceholders(const QString& text, const QMap<QString, QString>& values, QStringList* unknown = nullptr);
+
+// How a list names a lesson (the Start page's, the Lab's): its title, a bug hunt's after "Bug hunt: ".
+QString lessonListTitle(const Lesson& lesson);
+// Its tooltip in a list: protocol, caches and ops; a bug hunt's leaves the protocol out, whose name gives the bug
+// away.
+QString lessonListToolTip(const Lesson& lesson);
 
 // Every lesson under `directory` (default ":/lessons"), sorted: lessons first, then bug hunts, each by title.
 // Bad files are skipped with their error appended to `errors`.

@@ -12,14 +12,6 @@ namespace coh::ui {
 
 namespace {
 
-QAction* editorAction(const QList<QAction*>& actions, const QString& name)
-{
-    for (QAction* a : actions)
-        if (a->objectName() == name)
-            return a;
-    return nullptr;
-}
-
 // Undo/Redo change their text ("Undo Move node"): keep the tooltip saying what and which key.
 void followText(QAction* action)
 {
@@ -41,7 +33,7 @@ QString tipWithShortcut(const QString& tip, const QAction* action)
     return QStringLiteral("%1 (%2)").arg(tip, action->shortcut().toString(QKeySequence::NativeText));
 }
 
-QToolBar* buildMainToolBar(QMainWindow* window, const MainActions& a, const QList<QAction*>& editorActions)
+QToolBar* buildMainToolBar(QMainWindow* window, const MainActions& a, const TopologyView::CanvasActions& canvas)
 {
     auto* bar = new QToolBar(QMainWindow::tr("Main toolbar"), window);
     bar->setObjectName(QStringLiteral("mainToolBar"));
@@ -71,13 +63,10 @@ QToolBar* buildMainToolBar(QMainWindow* window, const MainActions& a, const QLis
         run->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addSeparator();
     // The link mode's own tooltip already explains it and names L.
-    add(editorAction(editorActions, QStringLiteral("linkModeAction")), QStringLiteral("link_mode"), {});
-    add(editorAction(editorActions, QStringLiteral("fitAction")), QStringLiteral("fit"),
-        QMainWindow::tr("Fit the topology to the view"));
-    add(editorAction(editorActions, QStringLiteral("zoomInAction")), QStringLiteral("zoom_in"),
-        QMainWindow::tr("Zoom in"));
-    add(editorAction(editorActions, QStringLiteral("zoomOutAction")), QStringLiteral("zoom_out"),
-        QMainWindow::tr("Zoom out"));
+    add(canvas.linkMode, QStringLiteral("link_mode"), {});
+    add(canvas.fit, QStringLiteral("fit"), QMainWindow::tr("Fit the topology to the view"));
+    add(canvas.zoomIn, QStringLiteral("zoom_in"), QMainWindow::tr("Zoom in"));
+    add(canvas.zoomOut, QStringLiteral("zoom_out"), QMainWindow::tr("Zoom out"));
     bar->addSeparator();
     add(a.scenarioFormat, QStringLiteral("help"), QMainWindow::tr("Help: the scenario format and the guides"));
     window->addToolBar(Qt::TopToolBarArea, bar);

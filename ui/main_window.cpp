@@ -53,13 +53,9 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     m_databasePath = databasePath.isEmpty() ? RunController::defaultDatabasePath(&dbError) : databasePath;
 
     buildTabs();
-    QList<QAction*> editActions;
-    editActions = static_cast<TopologyEditor*>(m_topology)->editActions();
-    m_actions.build(this, m_document->undoStack(), editActions);
+    m_actions.build(this, m_document->undoStack(), m_topology->editActions());
     buildDocks();
-    m_toolBar = buildMainToolBar(this, m_actions, editActions);
-    setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
-    updateEditorActions();
+    m_toolBar = buildMainToolBar(this, m_actions, m_topology->canvasActions());
     connectActions();
     connectRunner();
     // A new or opened scenario (a whole-document change) starts without the last run's failure in Problems.
@@ -133,8 +129,6 @@ void MainWindow::buildTabs()
             m_tabs->setCurrentWidget(m_topology);
     });
     connect(m_start, &StartPage::runRequested, this, &MainWindow::runScenario);
-    // Zoom, fit and link mode act on the canvas: usable (and in the toolbar, enabled) on its tab only.
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateEditorActions);
     connect(m_start, &StartPage::lessonRequested, this, [this](const QString& id) {
         m_tabs->setCurrentWidget(m_lab);
         m_lab->openLesson(id);
@@ -240,17 +234,6 @@ void MainWindow::showHelp(const QString& file)
     m_help->showGuide(file);
 }
 
-void MainWindow::updateEditorActions()
-{
-    const bool onCanvas = m_tabs->currentWidget() == m_topology;
-    for (QAction* action : static_cast<TopologyEditor*>(m_topology)->editActions()) {
-        const QString name = action->objectName();
-        if (name == QLatin1String("zoomInAction") || name == QLatin1String("zoomOutAction") ||
-            name == QLatin1String("fitAction") || name == QLatin1String("linkModeAction"))
-            action->setEnabled(onCanvas);
-    }
-}
-
 void MainWindow::connectRunner()
 {
     connect(m_runner, &RunController::started, this, [this](qint64 id) {
@@ -317,7 +300,7 @@ void MainWindow::showProblem(const QString& pointer)
 {
     // A node or link problem selects it on the canvas (its properties open beside it); anything else is a
     // scenario field, in the Scenario dock.
-    if (static_cast<TopologyEditor*>(m_topology)->selectProblem(pointer)) {
+    if (m_topology->selectProblem(pointer)) {
         m_tabs->setCurrentWidget(m_topology);
         return;
     }

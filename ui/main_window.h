@@ -34,6 +34,7 @@ class RunHistoryWidget;
 class ScenarioDocument;
 class ScenarioPanel;
 class StartPage;
+class TopologyEditor;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -86,7 +87,6 @@ class MainWindow : public QMainWindow {
     void connectRunner();
     void exportCurrentRun();
     void refreshRecent();
-    void updateEditorActions();
     void updateTitle();
     void updateRunEnabled();
     void setStatus(const QString& text);
@@ -104,7 +104,7 @@ class MainWindow : public QMainWindow {
     ChartsPanel* m_charts = nullptr;
     LabWidget* m_lab = nullptr;
     StartPage* m_start = nullptr;
-    QWidget* m_topology = nullptr;
+    TopologyEditor* m_topology = nullptr;
     QDockWidget* m_scenarioDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     DockLayout* m_dockLayout = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/message_roles.h"
 
+#include "core/engine/traffic_counts.h"
 #include "ui/theme.h"
 
 #include <QCoreApplication>
@@ -10,32 +11,44 @@ namespace coh::ui {
 const std::array<MessageRole, kMessageRoleCount>& allMessageRoles()
 {
     static const std::array<MessageRole, kMessageRoleCount> roles = {
-        MessageRole::Data,     MessageRole::Invalidation, MessageRole::Ack,
-        MessageRole::Forward,  MessageRole::Request,      MessageRole::Writeback,
-        MessageRole::BiasFlip, MessageRole::Migration,    MessageRole::Lease,
+        MessageRole::Data,    MessageRole::Invalidation, MessageRole::Ack,      MessageRole::Forward,
+        MessageRole::Request, MessageRole::Writeback,    MessageRole::BiasFlip, MessageRole::Migration,
+        MessageRole::Lease,   MessageRole::Other,
     };
     return roles;
 }
 
+MessageRole messageRoleOf(core::coherence::MessageRole role)
+{
+    using R = core::coherence::MessageRole;
+    switch (role) {
+    case R::Request:
+        return MessageRole::Request;
+    case R::Forward:
+        return MessageRole::Forward;
+    case R::Invalidation:
+        return MessageRole::Invalidation;
+    case R::Ack:
+        return MessageRole::Ack;
+    case R::Data:
+        return MessageRole::Data;
+    case R::Writeback:
+        return MessageRole::Writeback;
+    case R::BiasFlip:
+        return MessageRole::BiasFlip;
+    case R::Migration:
+        return MessageRole::Migration;
+    case R::Lease:
+        return MessageRole::Lease;
+    case R::Other:
+        return MessageRole::Other;
+    }
+    return MessageRole::Other;
+}
+
 MessageRole messageRoleFromName(std::string_view name)
 {
-    if (name == "invalidation")
-        return MessageRole::Invalidation;
-    if (name == "ack")
-        return MessageRole::Ack;
-    if (name == "forward")
-        return MessageRole::Forward;
-    if (name == "request")
-        return MessageRole::Request;
-    if (name == "writeback")
-        return MessageRole::Writeback;
-    if (name == "bias-flip")
-        return MessageRole::BiasFlip;
-    if (name == "migration")
-        return MessageRole::Migration;
-    if (name == "lease")
-        return MessageRole::Lease;
-    return MessageRole::Data;
+    return messageRoleOf(core::messageRoleFromName(name));
 }
 
 QString messageRoleLabel(MessageRole role)
@@ -59,6 +72,8 @@ QString messageRoleLabel(MessageRole role)
         return QCoreApplication::translate("MessageRole", "migration");
     case MessageRole::Lease:
         return QCoreApplication::translate("MessageRole", "lease");
+    case MessageRole::Other:
+        return QCoreApplication::translate("MessageRole", "other");
     }
     return {};
 }
@@ -86,6 +101,8 @@ QString messageRoleMeaning(MessageRole role)
                                                           "writer");
     case MessageRole::Lease:
         return QCoreApplication::translate("MessageRole", "grants or ends a time-limited read or write lease");
+    case MessageRole::Other:
+        return QCoreApplication::translate("MessageRole", "a message no protocol table gives one of these roles");
     }
     return {};
 }
@@ -114,6 +131,8 @@ QColor roleHue(MessageRole role)
         return QColor(0x44, 0x44, 0x44);
     case MessageRole::Lease:
         return QColor(0xB8, 0xA0, 0x00);
+    case MessageRole::Other:
+        return QColor(0xAA, 0xAA, 0xAA); // a light neutral, apart from migration's dark grey in either palette
     }
     return QColor(0x44, 0x44, 0x44);
 }

@@ -1,5 +1,8 @@
 #pragma once
-// The roles a coherence message can play (core's MessageKindStats::role) and how the replay colours them.
+// The roles a coherence message can play (core's coherence::MessageRole) in legend order, and how the replay, the
+// charts and the Lab colour and name them.
+#include "core/coherence/protocol_table.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -10,6 +13,7 @@
 
 namespace coh::ui {
 
+// Legend order: data first, the message that dominates a run. Other: a message no protocol table gives a role.
 enum class MessageRole : std::uint8_t {
     Data,
     Invalidation,
@@ -20,12 +24,18 @@ enum class MessageRole : std::uint8_t {
     BiasFlip,
     Migration,
     Lease,
+    Other,
 };
-inline constexpr int kMessageRoleCount = 9;
+inline constexpr int kMessageRoleCount = 10;
+static_assert(kMessageRoleCount == core::coherence::kMessageRoles, "one UI role per core role");
 
 // All roles in legend order.
 const std::array<MessageRole, kMessageRoleCount>& allMessageRoles();
-// core's role names ("bias-flip", ...); an unknown name counts as data so nothing is hidden.
+// core's role as the UI's, one to one.
+MessageRole messageRoleOf(core::coherence::MessageRole role);
+// A stored role name (MessageKindStats::role, "bias-flip", ...) as core reads it (core::messageRoleFromName): an
+// unknown name is Other, never data. Note for ui/replay_legend.cpp: it still turns core's enum into a name and back
+// through this; messageRoleOf(role) says the same directly.
 MessageRole messageRoleFromName(std::string_view name);
 QString messageRoleLabel(MessageRole role);
 // One sentence: what messages of this role do (legend tooltips).

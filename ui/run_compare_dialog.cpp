@@ -6,16 +6,19 @@
 #include "ui/qt_text.h"
 #include "ui/run_compare_model.h"
 #include "ui/theme.h"
+#include "ui/window_size.h"
 
 #include <QDialogButtonBox>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QScreen>
+#include <QLocale>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace coh::ui {
 
@@ -23,6 +26,24 @@ namespace {
 
 // Narrower than this, two CDFs side by side squeeze their axes until the labels are cut.
 constexpr int kSideBySideWidth = 900;
+// The table and both CDFs side by side at ease.
+constexpr QSize kRoomySize(1000, 760);
+
+// The rule core's comparison applies, its figures read from core's metric table: a latency's tolerance and floor
+// (the rates share the tolerance).
+QString thresholdText(const QString& baseline)
+{
+    const auto& metrics = core::comparedMetrics();
+    const auto latency = std::find_if(metrics.begin(), metrics.end(), [](const core::MetricSpec& m) {
+        return m.unit == core::MetricUnit::Milliseconds;
+    });
+    return RunCompareDialog::tr("Δ: each run against %1. \"About the same\": latencies and rates within %2% or within "
+                                "the percentile's own 95% confidence interval, latencies also within %3 ms; counts and "
+                                "bytes only when equal; any difference under the last digit shown. Tinted: better "
+                                "(green) or worse (amber).")
+        .arg(baseline, QLocale().toString(100 * latency->tolerance, 'g', 3),
+             QLocale().toString(latency->floor, 'g', 3));
+}
 
 } // namespace
 
@@ -81,9 +102,7 @@ void RunCompareDialog::build()
 {
     setWindowTitle(tr("Compare runs"));
     // Opened from History, the parent's window sets the size; a 1000x760 dialog would overrun a 1024x700 screen.
-    const QWidget* over = parentWidget() ? parentWidget()->window() : nullptr;
-    const QScreen* screen = over ? over->screen() : this->screen();
-    resize(initialSize(over ? over->size() : QSize(), screen ? screen->availableGeometry().size() : QSize()));
+    resize(fittedSizeOver(this, kRoomySize));
     std::vector<core::ComparedRun> compared;
     for (const Run& run : m_runs)
         compared.push_back({run.info, &run.result.summary, &run.result.requests});
@@ -116,11 +135,7 @@ void RunCompareDialog::build()
     m_threshold->setWordWrap(true);
     setTone(m_threshold, Tone::Muted);
     if (m_model->runCount() > 1)
-        m_threshold->setText(
-            tr("Δ: each run against %1. \"About the same\": latencies and rates within 1% or within the "
-               "percentile's own 95% confidence interval; counts and bytes only when equal. Tinted: better (green) "
-               "or worse (amber).")
-                .arg(toQString(m_model->comparison().titles[0])));
+        m_threshold->setText(thresholdText(toQString(m_model->comparison().titles[0])));
     m_threshold->setVisible(!m_threshold->text().isEmpty());
     layout->addWidget(m_threshold);
 
@@ -149,11 +164,7 @@ void RunCompareDialog::build()
 
 QSize RunCompareDialog::initialSize(const QSize& window, const QSize& screen)
 {
-    QSize size(1000, 760);
-    for (const QSize& room : {window, screen})
-        if (room.isValid())
-            size = size.boundedTo(room * 0.9);
-    return size;
+    return fittedSize(kRoomySize, window, screen);
 }
 
 void RunCompareDialog::buildCharts()
@@ -190,6 +201,11 @@ void RunCompareDialog::buildCharts()
 void RunCompareDialog::layoutCharts()
 {
     const bool sideBySide = width() >= kSideBySideWidth;
+    // Only when the arrangement flips: taking both charts out and back on every resize event laid them out again
+    // at each step of a drag.
+    if (m_sideBySide == sideBySide)
+        return;
+    m_sideBySide = sideBySide;
     m_chartGrid->removeWidget(m_ttftChart);
     m_chartGrid->removeWidget(m_tpotChart);
     m_chartGrid->addWidget(m_ttftChart, 0, 0);

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 class QGridLayout;
@@ -52,10 +53,11 @@ class RunCompareDialog : public QDialog {
     QString errorText() const { return m_error; }
 
     QTabWidget* tabs() const { return m_tabs; }
+    // The CDFs side by side (from 900 px wide) or one above the other.
+    bool chartsSideBySide() const { return m_sideBySide.value_or(false); }
 
-    // The size the dialog opens at: 1000x760 (the table and both CDFs side by side at ease) where there is room,
-    // else nine tenths of the window it opens over and of the screen's free area, whichever is less; an invalid
-    // size bounds nothing. A 1024x700 window on a 1024x700 screen gives 922x630, room left for a title bar.
+    // The size the dialog opens at: 1000x760 (the table and both CDFs side by side at ease) fitted to the window it
+    // opens over and the screen (ui/window_size.h). A 1024x700 window on a 1024x700 screen gives 922x630.
     static QSize initialSize(const QSize& window, const QSize& screen);
 
   protected:
@@ -77,6 +79,7 @@ class RunCompareDialog : public QDialog {
     QGridLayout* m_chartGrid = nullptr;
     ChartView* m_ttftChart = nullptr;
     ChartView* m_tpotChart = nullptr;
+    std::optional<bool> m_sideBySide; // how the charts are laid out; none before the first layout
 };
 
 } // namespace coh::ui

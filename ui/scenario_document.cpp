@@ -197,9 +197,8 @@ const ScenarioDocument::Validation& ScenarioDocument::validate() const
         return *m_validation;
     Validation& result = m_validation.emplace();
     try {
-        // core reads plain nlohmann::json; key order does not matter to it.
-        const nlohmann::json root = nlohmann::json::parse(m_root.dump());
-        result.scenario = core::parseScenario(root, toStdString(m_path));
+        // core reads plain nlohmann::json (key order does not matter to it): converted value by value, no text.
+        result.scenario = core::parseScenario(nlohmann::json(m_root), toStdString(m_path));
     } catch (const core::InputError& e) {
         result.error = toQString(e.what());
         result.problems = e.problems();
@@ -219,8 +218,9 @@ std::optional<ordered_json> ScenarioDocument::fieldValue(const QString& text)
 
 QString ScenarioDocument::checkField(const std::string& pointer, const ordered_json& value) const
 {
-    const nlohmann::json root = nlohmann::json::parse(m_root.dump());
-    return toQString(core::checkFieldValue(root, pointer, nlohmann::json(value), toStdString(m_path)));
+    // One copy of the document per check, converted without a trip through text and moved into core's trial edit.
+    return toQString(
+        core::checkFieldValue(nlohmann::json(m_root), pointer, nlohmann::json(value), toStdString(m_path)));
 }
 
 } // namespace coh::ui

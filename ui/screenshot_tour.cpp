@@ -212,8 +212,8 @@ void ScreenshotTour::captureTab(int tab, const QString& name)
     m_window->tabs()->setCurrentIndex(tab);
     settle(100);
     // The topology is framed for the size it is shown at, as Fit (Ctrl+0) would.
-    if (auto* fit = m_window->findChild<QAction*>(QStringLiteral("fitAction")); fit && fit->isEnabled()) {
-        fit->trigger();
+    if (auto* editor = m_window->findChild<TopologyEditor*>(); editor && m_window->tabs()->currentWidget() == editor) {
+        editor->canvasActions().fit->trigger();
         settle(20);
     }
     save(m_window->grab(), name);

@@ -30,7 +30,7 @@ constexpr qreal kHitDistance = 6;
 
 QColor roleColor(co::MessageRole role)
 {
-    return messageRoleColor(messageRoleFromName(co::messageRoleName(role)));
+    return messageRoleColor(messageRoleOf(role));
 }
 
 qreal distanceToSegment(const QLineF& line, const QPointF& p)

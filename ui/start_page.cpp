@@ -174,9 +174,9 @@ void StartPage::fillLessons()
     m_lessons->clear();
     QStringList errors; // a broken lesson is reported by the Lab itself
     for (const Lesson& lesson : loadLessons(errors)) {
-        auto* item = new QListWidgetItem(lesson.title, m_lessons);
+        auto* item = new QListWidgetItem(lessonListTitle(lesson), m_lessons);
         item->setData(kPathRole, lesson.id);
-        item->setToolTip(tr("%1, %2 caches").arg(lesson.protocol).arg(lesson.caches));
+        item->setToolTip(lessonListToolTip(lesson));
     }
 }
 

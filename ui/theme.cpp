@@ -2,9 +2,11 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QAreaSeries>
 #include <QChart>
 #include <QLegend>
 #include <QPointer>
+#include <QScatterSeries>
 #include <QWidget>
 
 #include <algorithm>
@@ -157,6 +159,38 @@ void setTone(QWidget* widget, Tone tone)
     }
 }
 
+namespace {
+
+// The colour the chart's theme gave a series when it was added: the hue every palette's fill is made from.
+QColor seriesHue(QAbstractSeries* series, const QColor& current)
+{
+    const QVariant hue = series->property("cohHue");
+    if (hue.isValid())
+        return hue.value<QColor>();
+    series->setProperty("cohHue", current);
+    return current;
+}
+
+// Qt's theme rings points and edges areas in white: on the dark palette points read as white circles, on the
+// light one the pale fills shrink to dots. The fill keeps the series' hue at 3:1 against the base (WCAG's figure
+// for graphics); a point has no outline, an area's edge is its own fill.
+void styleMarks(QChart* chart, const QColor& base)
+{
+    const auto all = chart->series();
+    for (QAbstractSeries* series : all) {
+        if (auto* points = qobject_cast<QScatterSeries*>(series)) {
+            points->setColor(readableOn(seriesHue(points, points->color()), base, 3.0));
+            points->setPen(Qt::NoPen);
+        } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            const QColor fill = readableOn(seriesHue(area, area->color()), base, 3.0);
+            area->setBrush(fill);
+            area->setPen(QPen(fill, 1));
+        }
+    }
+}
+
+} // namespace
+
 void styleChart(QChart* chart, const QPalette& palette)
 {
     const QColor base = palette.color(QPalette::Base);
@@ -183,6 +217,7 @@ void styleChart(QChart* chart, const QPalette& palette)
         axis->setMinorGridLineColor(blendOver(minor, base));
         axis->setShadesVisible(false);
     }
+    styleMarks(chart, base);
 }
 
 void keepChartStyled(QChart* chart)

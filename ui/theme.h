@@ -48,8 +48,10 @@ QColor toneFill(Tone tone, const QPalette& palette);
 // colour now and again whenever the application palette changes.
 void setTone(QWidget* widget, Tone tone);
 
-// Applies the palette to a chart: background, plot area, title, legend, axes (labels, titles, grid); series
-// colours are left alone. Call after the chart has its axes; ThemeWatcher re-applies it on palette changes.
+// Applies the palette to a chart: background, plot area, title, legend, axes (labels, titles, grid), and scatter
+// points and areas (a fill of the series' own hue at 3:1 against the base; no outline on points, an area's edge its
+// own fill); line and bar colours are left alone. Call after the chart has its axes and series; ThemeWatcher
+// re-applies it on palette changes.
 void styleChart(QChart* chart, const QPalette& palette);
 // styleChart now and on every palette change, for as long as `chart` lives.
 void keepChartStyled(QChart* chart);

@@ -10,7 +10,9 @@
 
 #include <QAction>
 #include <QHBoxLayout>
+#include <QHideEvent>
 #include <QRegularExpression>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QTimer>
 #include <QUndoStack>
@@ -45,6 +47,7 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
     for (QAction* action : editActions())
         if (action->shortcutContext() == Qt::WidgetWithChildrenShortcut)
             addAction(action);
+    enableViewActions(false); // until shown
 
     connect(m_palette, &NodePalette::nodeRequested, m_view, &TopologyView::addNodeAtCenter);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &TopologyEditor::onSceneSelectionChanged);
@@ -58,6 +61,32 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, QWidget* parent)
 QList<QAction*> TopologyEditor::editActions() const
 {
     return m_view->editActions();
+}
+
+const TopologyView::CanvasActions& TopologyEditor::canvasActions() const
+{
+    return m_view->canvasActions();
+}
+
+void TopologyEditor::enableViewActions(bool on)
+{
+    const TopologyView::CanvasActions& a = canvasActions();
+    for (QAction* action : {a.zoomIn, a.zoomOut, a.fit, a.linkMode})
+        action->setEnabled(on);
+}
+
+void TopologyEditor::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    enableViewActions(true);
+}
+
+void TopologyEditor::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    // A minimised window hides nothing the user chose to leave.
+    if (!event->spontaneous())
+        enableViewActions(false);
 }
 
 bool TopologyEditor::selectProblem(const QString& pointer)

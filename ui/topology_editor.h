@@ -1,6 +1,8 @@
 #pragma once
 // The topology editor as one widget: node palette | canvas | property editor. The main window embeds it and
-// puts editActions() into its menus and toolbar.
+// puts editActions() into its menus and canvasActions() into its toolbar.
+
+#include "ui/topology_view.h"
 
 #include <QList>
 #include <QStringList>
@@ -14,7 +16,6 @@ class NodePalette;
 class PropertyEditor;
 class ScenarioDocument;
 class TopologyScene;
-class TopologyView;
 
 class TopologyEditor : public QWidget {
     Q_OBJECT
@@ -23,6 +24,9 @@ class TopologyEditor : public QWidget {
 
     // Zoom in, zoom out, fit to view, link mode (checkable), auto layout, delete.
     QList<QAction*> editActions() const;
+    // The same by what they do. Zoom, fit and link mode act on the canvas on screen: enabled while the editor is
+    // shown (in the window: while its tab is current), disabled while it is hidden.
+    const TopologyView::CanvasActions& canvasActions() const;
     TopologyView* view() const { return m_view; }
     TopologyScene* scene() const { return m_scene; }
     NodePalette* palette() const { return m_palette; }
@@ -35,8 +39,13 @@ class TopologyEditor : public QWidget {
   signals:
     void selectionChanged(const QStringList& nodeIds, const QStringList& linkIds);
 
+  protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
   private:
     void onSceneSelectionChanged();
+    void enableViewActions(bool on);
 
     ScenarioDocument* m_document;
     TopologyScene* m_scene;

@@ -25,6 +25,7 @@ namespace {
 constexpr qreal kZoomStep = 1.25;
 constexpr qreal kMinZoom = 0.1;
 constexpr qreal kMaxZoom = 8.0;
+constexpr qreal kFitMargin = 40; // scene units around the drawing when fitted
 
 // Auto-layout rows: hosts on top, compute devices in the middle, switches and memory below.
 int layerOf(const QString& kind)
@@ -49,6 +50,11 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
     createActions();
+    // A fitted view holds no room beyond the drawing: a node dragged or added past it gives the room back.
+    connect(m_scene, &QGraphicsScene::changed, this, [this] {
+        if (m_fitted && !sceneRect().contains(m_scene->itemsBoundingRect()))
+            releaseFit();
+    });
 }
 
 void TopologyView::createActions()
@@ -63,23 +69,25 @@ void TopologyView::createActions()
         m_actions << action;
         return action;
     };
-    make(tr("Zoom &In"), QKeySequence::ZoomIn, &TopologyView::zoomIn);
-    make(tr("Zoom &Out"), QKeySequence::ZoomOut, &TopologyView::zoomOut);
-    make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), &TopologyView::fitToView);
-    m_linkModeAction = make(tr("&Link Mode"), QKeySequence(Qt::Key_L), &TopologyView::setLinkMode);
-    m_linkModeAction->setCheckable(true);
+    m_canvas.zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, &TopologyView::zoomIn);
+    m_canvas.zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, &TopologyView::zoomOut);
+    m_canvas.fit = make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), &TopologyView::fitToView);
+    m_canvas.linkMode = make(tr("&Link Mode"), QKeySequence(Qt::Key_L), &TopologyView::setLinkMode);
+    m_canvas.linkMode->setCheckable(true);
     // Bare keys act on the canvas only: Delete in the tier table or L in a list must not delete or toggle here.
-    m_linkModeAction->setShortcutContext(Qt::WidgetShortcut);
-    m_linkModeAction->setToolTip(tr("Drag from one node to another to link them (L)"));
-    make(tr("&Auto Layout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), &TopologyView::autoLayout);
-    QAction* remove = make(tr("&Delete"), QKeySequence::Delete, &TopologyView::deleteSelection);
-    remove->setObjectName(QStringLiteral("deleteAction"));
-    remove->setShortcutContext(Qt::WidgetShortcut);
-    m_actions[0]->setObjectName(QStringLiteral("zoomInAction"));
-    m_actions[1]->setObjectName(QStringLiteral("zoomOutAction"));
-    m_actions[2]->setObjectName(QStringLiteral("fitAction"));
-    m_actions[3]->setObjectName(QStringLiteral("linkModeAction"));
-    m_actions[4]->setObjectName(QStringLiteral("autoLayoutAction"));
+    m_canvas.linkMode->setShortcutContext(Qt::WidgetShortcut);
+    m_canvas.linkMode->setToolTip(tr("Drag from one node to another to link them (L)"));
+    m_canvas.autoLayout =
+        make(tr("&Auto Layout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), &TopologyView::autoLayout);
+    m_canvas.remove = make(tr("&Delete"), QKeySequence::Delete, &TopologyView::deleteSelection);
+    m_canvas.remove->setShortcutContext(Qt::WidgetShortcut);
+    // Names for tests and screenshots to find them by; the window takes them from canvasActions().
+    m_canvas.zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    m_canvas.zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    m_canvas.fit->setObjectName(QStringLiteral("fitAction"));
+    m_canvas.linkMode->setObjectName(QStringLiteral("linkModeAction"));
+    m_canvas.autoLayout->setObjectName(QStringLiteral("autoLayoutAction"));
+    m_canvas.remove->setObjectName(QStringLiteral("deleteAction"));
 }
 
 void TopologyView::setLinkMode(bool on)
@@ -87,7 +95,7 @@ void TopologyView::setLinkMode(bool on)
     if (m_linkMode == on)
         return;
     m_linkMode = on;
-    m_linkModeAction->setChecked(on);
+    m_canvas.linkMode->setChecked(on);
     setDragMode(on ? NoDrag : RubberBandDrag);
     viewport()->setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor);
     emit linkModeChanged(on);
@@ -95,6 +103,7 @@ void TopologyView::setLinkMode(bool on)
 
 void TopologyView::zoomBy(qreal factor)
 {
+    releaseFit();
     const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     const qreal applied = target / zoom();
     scale(applied, applied);
@@ -115,10 +124,32 @@ void TopologyView::fitToView()
     const QRectF bounds = m_scene->itemsBoundingRect();
     if (bounds.isEmpty())
         return;
-    fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
-    // Never blow a two-node sketch up past the zoom limit.
-    if (zoom() > kMaxZoom)
-        zoomBy(kMaxZoom / zoom());
+    const QRectF frame = bounds.adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin);
+    // Fitted, the view shows no scroll bars: the room is the viewport without them, less a pixel each side so
+    // rounding cannot give a scroll range of 1. Never blow a two-node sketch up past the zoom limit.
+    const QSizeF room = QSizeF(maximumViewportSize()) - QSizeF(2, 2);
+    if (room.width() <= 0 || room.height() <= 0)
+        return;
+    const qreal scale =
+        std::clamp(std::min(room.width() / frame.width(), room.height() / frame.height()), kMinZoom, kMaxZoom);
+    setTransform(QTransform::fromScale(scale, scale));
+    // The view's own scene rect is the framed drawing grown to the viewport's shape: nothing to scroll to. The
+    // scene's room around the drawing (TopologyScene::growSceneRect) comes back with the next zoom or pan.
+    QRectF shown(QPointF(), room / scale);
+    shown.moveCenter(frame.center());
+    setSceneRect(shown.united(frame));
+    m_fitted = true;
+    centerOn(frame.center());
+}
+
+void TopologyView::releaseFit()
+{
+    if (!m_fitted)
+        return;
+    m_fitted = false;
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    setSceneRect(QRectF()); // follow the scene's rect, with its pan room, again
+    centerOn(centre);
 }
 
 void TopologyView::fitWhenShown()
@@ -190,6 +221,7 @@ void TopologyView::wheelEvent(QWheelEvent* event)
 void TopologyView::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        releaseFit();
         m_panning = true;
         m_panStart = event->position().toPoint();
         viewport()->setCursor(Qt::ClosedHandCursor);

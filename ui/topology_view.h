@@ -22,17 +22,28 @@ class TopologyView : public QGraphicsView {
 
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
 
+    // The canvas's actions by what they do, for the window's menus and toolbar.
+    struct CanvasActions {
+        QAction* zoomIn = nullptr;
+        QAction* zoomOut = nullptr;
+        QAction* fit = nullptr;
+        QAction* linkMode = nullptr; // checkable
+        QAction* autoLayout = nullptr;
+        QAction* remove = nullptr;
+    };
+
     TopologyScene* topologyScene() const { return m_scene; }
     bool linkMode() const { return m_linkMode; }
     qreal zoom() const { return transform().m11(); }
-    // zoom in, zoom out, fit, link mode, auto layout, delete: for menus and toolbars.
+    // zoom in, zoom out, fit, link mode, auto layout, delete, in menu order.
     QList<QAction*> editActions() const { return m_actions; }
-    QAction* linkModeAction() const { return m_linkModeAction; }
+    const CanvasActions& canvasActions() const { return m_canvas; }
 
   public slots:
     void setLinkMode(bool on);
     void zoomIn();
     void zoomOut();
+    // Frames the drawing in the viewport with no scroll bars; the next zoom or pan brings back the room around it.
     void fitToView();
     // Frames the scene once the view is on screen: now if it is, else when it is first shown (a hidden tab's
     // view has no real size yet, and framing it then would shrink the topology to a dot).
@@ -61,13 +72,17 @@ class TopologyView : public QGraphicsView {
   private:
     void createActions();
     void zoomBy(qreal factor);
+    // Leaves the fitted view's tight scene rect for the scene's own (the drawing and room to pan around it),
+    // keeping what is on screen where it is.
+    void releaseFit();
     void finishLink(QPointF scenePos);
 
     TopologyScene* m_scene;
     QList<QAction*> m_actions;
-    QAction* m_linkModeAction = nullptr;
+    CanvasActions m_canvas;
     bool m_linkMode = false;
     bool m_fitPending = false; // fitWhenShown() waits for the first show
+    bool m_fitted = false;     // the view's scene rect is the fitted frame (fitToView), not the scene's
     bool m_spaceHeld = false;
     bool m_panning = false;
     QPoint m_panStart;

@@ -25,6 +25,10 @@ using enum MetricUnit;
 // difference is a real one.
 constexpr double kMeasured = 0.01;
 constexpr double kExact = 0.0;
+// 10 us: no one reads a latency, or a coherence stall per token, finer than a hundredth of a millisecond, and a
+// stall of 0.001 ms against 0.00094 ms (+6%) is no finding. Other metrics need no floor beyond their display step.
+constexpr double kLatencyFloorMs = 0.01;
+constexpr double kNoFloor = 0.0;
 
 double count(std::uint64_t v)
 {
@@ -49,51 +53,68 @@ double transferOf(const RequestMetrics& r)
 }
 
 const std::vector<MetricSpec> kMetrics = {
-    {"Latency", "TTFT p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p50; }, 0.50, ttftOf},
-    {"Latency", "TTFT p90", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p90; }, 0.90, ttftOf},
-    {"Latency", "TTFT p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.ttftMs.p99; }, 0.99, ttftOf},
-    {"Latency", "TPOT p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p50; }, 0.50, tpotOf},
-    {"Latency", "TPOT p90", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p90; }, 0.90, tpotOf},
-    {"Latency", "TPOT p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.tpotMs.p99; }, 0.99, tpotOf},
-    {"Latency", "E2E p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.e2eMs.p50; }, 0.50, e2eOf},
-    {"Latency", "E2E p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.e2eMs.p99; }, 0.99, e2eOf},
-    {"Latency", "KV transfer p50", Milliseconds, Lower, kMeasured, [](const S& s) { return s.transferMs.p50; }, 0.50,
-     transferOf},
-    {"Latency", "KV transfer p99", Milliseconds, Lower, kMeasured, [](const S& s) { return s.transferMs.p99; }, 0.99,
-     transferOf},
-    {"Latency", "TPOT coherence stall (mean per token)", Milliseconds, Lower, kMeasured,
+    {"Latency", "TTFT p50", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.ttftMs.p50; },
+     0.50, ttftOf},
+    {"Latency", "TTFT p90", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.ttftMs.p90; },
+     0.90, ttftOf},
+    {"Latency", "TTFT p99", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.ttftMs.p99; },
+     0.99, ttftOf},
+    {"Latency", "TPOT p50", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.tpotMs.p50; },
+     0.50, tpotOf},
+    {"Latency", "TPOT p90", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.tpotMs.p90; },
+     0.90, tpotOf},
+    {"Latency", "TPOT p99", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.tpotMs.p99; },
+     0.99, tpotOf},
+    {"Latency", "E2E p50", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.e2eMs.p50; },
+     0.50, e2eOf},
+    {"Latency", "E2E p99", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.e2eMs.p99; },
+     0.99, e2eOf},
+    {"Latency", "KV transfer p50", Milliseconds, Lower, kMeasured, kLatencyFloorMs,
+     [](const S& s) { return s.transferMs.p50; }, 0.50, transferOf},
+    {"Latency", "KV transfer p99", Milliseconds, Lower, kMeasured, kLatencyFloorMs,
+     [](const S& s) { return s.transferMs.p99; }, 0.99, transferOf},
+    {"Latency", "TPOT coherence stall (mean per token)", Milliseconds, Lower, kMeasured, kLatencyFloorMs,
      [](const S& s) { return s.tpotStallMs.mean; }},
-    {"Throughput", "Throughput (tokens)", TokensPerSecond, Higher, kMeasured,
+    {"Throughput", "Throughput (tokens)", TokensPerSecond, Higher, kMeasured, kNoFloor,
      [](const S& s) { return s.throughputTokensPerSec; }},
-    {"Throughput", "Throughput (requests)", RequestsPerSecond, Higher, kMeasured,
+    {"Throughput", "Throughput (requests)", RequestsPerSecond, Higher, kMeasured, kNoFloor,
      [](const S& s) { return s.throughputRequestsPerSec; }},
-    {"Throughput", "Goodput", RequestsPerSecond, Higher, kMeasured, [](const S& s) { return s.goodputRequestsPerSec; }},
-    {"Throughput", "SLO attainment", Percent, Higher, kExact, [](const S& s) { return 100.0 * s.sloAttainment; }},
-    {"Throughput", "Makespan", Seconds, Lower, kMeasured, [](const S& s) { return toSeconds(s.makespan); }},
-    {"Traffic", "Messages", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).messages); }},
-    {"Traffic", "Data messages", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).dataMessages); }},
-    {"Traffic", "Control messages", Count, Lower, kExact,
+    {"Throughput", "Goodput", RequestsPerSecond, Higher, kMeasured, kNoFloor,
+     [](const S& s) { return s.goodputRequestsPerSec; }},
+    {"Throughput", "SLO attainment", Percent, Higher, kExact, kNoFloor,
+     [](const S& s) { return 100.0 * s.sloAttainment; }},
+    {"Throughput", "Makespan", Seconds, Lower, kMeasured, kNoFloor, [](const S& s) { return toSeconds(s.makespan); }},
+    {"Traffic", "Messages", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(trafficCounts(s).messages); }},
+    {"Traffic", "Data messages", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(trafficCounts(s).dataMessages); }},
+    {"Traffic", "Control messages", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(trafficCounts(s).controlMessages); }},
-    {"Traffic", "Network flows", Count, Lower, kExact, [](const S& s) { return count(s.flows); }},
-    {"Traffic", "Data bytes", Bytes, Lower, kExact, [](const S& s) { return trafficCounts(s).dataBytes; }},
-    {"Traffic", "Control bytes", Bytes, Lower, kExact, [](const S& s) { return trafficCounts(s).controlBytes; }},
-    {"Coherence", "Invalidations", Count, Lower, kExact,
+    {"Traffic", "Network flows", Count, Lower, kExact, kNoFloor, [](const S& s) { return count(s.flows); }},
+    {"Traffic", "Data bytes", Bytes, Lower, kExact, kNoFloor, [](const S& s) { return trafficCounts(s).dataBytes; }},
+    {"Traffic", "Control bytes", Bytes, Lower, kExact, kNoFloor,
+     [](const S& s) { return trafficCounts(s).controlBytes; }},
+    {"Coherence", "Invalidations", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(trafficCounts(s).invalidations); }},
-    {"Coherence", "Upgrades", Count, Lower, kExact, [](const S& s) { return count(s.upgrades); }},
-    {"Coherence", "Write-backs", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).writebacks); }},
-    {"Coherence", "Bias flips", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).biasFlips); }},
-    {"Coherence", "Migrations", Count, Lower, kExact, [](const S& s) { return count(trafficCounts(s).migrations); }},
-    {"Staleness", "Stale reads (of block reads)", Percent, Lower, kExact,
+    {"Coherence", "Upgrades", Count, Lower, kExact, kNoFloor, [](const S& s) { return count(s.upgrades); }},
+    {"Coherence", "Write-backs", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(trafficCounts(s).writebacks); }},
+    {"Coherence", "Bias flips", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(trafficCounts(s).biasFlips); }},
+    {"Coherence", "Migrations", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(trafficCounts(s).migrations); }},
+    {"Staleness", "Stale reads (of block reads)", Percent, Lower, kExact, kNoFloor,
      [](const S& s) { return staleReadPercent(s); }},
-    {"Staleness", "Stale block reads", Count, Lower, kExact, [](const S& s) { return count(s.staleness.staleReads); }},
-    {"Staleness", "Reads that waited for the update", Count, Lower, kExact,
+    {"Staleness", "Stale block reads", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.staleness.staleReads); }},
+    {"Staleness", "Reads that waited for the update", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.staleness.readerWaits); }},
-    {"Prefix pool", "Prompt tokens from the pool", Percent, Higher, kExact,
+    {"Prefix pool", "Prompt tokens from the pool", Percent, Higher, kExact, kNoFloor,
      [](const S& s) {
          const auto& p = s.prefixPool;
          return p.promptTokens ? 100.0 * count(p.hitTokens) / count(p.promptTokens) : 0.0;
      }},
-    {"Failures", "Requests not completed", Count, Lower, kExact,
+    {"Failures", "Requests not completed", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.requests - std::min(s.requests, s.completed)); }},
 };
 
@@ -116,6 +137,12 @@ bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
     if (group == "Failures")
         return any([](const S& s) { return s.completed < s.requests; });
     return true;
+}
+
+// The tolerance's share of the first run's value, the runs' noise or the metric's absolute allowance.
+double allowanceOf(const MetricSpec& spec, double base, double noise)
+{
+    return std::max({spec.tolerance * std::fabs(base), noise, absoluteAllowance(spec)});
 }
 
 Verdict verdictOf(const MetricSpec& spec, double base, double value, double noise)
@@ -230,11 +257,32 @@ const std::vector<MetricSpec>& comparedMetrics()
     return kMetrics;
 }
 
+double displayStep(MetricUnit unit)
+{
+    switch (unit) {
+    case Milliseconds:
+    case Seconds:
+    case Percent:
+    case TokensPerSecond:
+    case RequestsPerSecond:
+        return 0.001;
+    case Count:
+    case Bytes:
+        return 1;
+    }
+    return 0;
+}
+
+double absoluteAllowance(const MetricSpec& spec)
+{
+    return std::max(spec.floor, displayStep(spec.unit) / 2);
+}
+
 bool aboutTheSame(const MetricSpec& spec, double base, double value, double noise)
 {
     if (std::isnan(base) || std::isnan(value))
         return std::isnan(base) && std::isnan(value);
-    return std::fabs(value - base) <= std::max(spec.tolerance * std::fabs(base), noise);
+    return std::fabs(value - base) <= allowanceOf(spec, base, noise);
 }
 
 double quantileNoise(std::vector<double> values, double quantile)
@@ -275,7 +323,7 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
             const double noise = i == 0 ? 0 : std::max(row.noise[0], row.noise[i]);
             row.delta.push_back(d);
             row.relative.push_back(base != 0 ? d / std::fabs(base) : std::nan(""));
-            row.allowance.push_back(i == 0 ? 0 : std::max(spec.tolerance * std::fabs(base), noise));
+            row.allowance.push_back(i == 0 ? 0 : allowanceOf(spec, base, noise));
             row.verdicts.push_back(i == 0 ? Verdict::Baseline : verdictOf(spec, base, row.values[i], noise));
         }
         c.metrics.push_back(std::move(row));

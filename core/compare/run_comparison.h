@@ -23,6 +23,9 @@ struct MetricSpec {
     Better better;
     // Differences within this fraction of the first run's value are "about the same"; 0: only equal values are.
     double tolerance;
+    // ... and so are differences within this amount, in the metric's unit, whatever the values: below what
+    // matters for the metric (0.01 ms for latencies). The unit's display step sets a floor too (displayStep).
+    double floor;
     double (*value)(const RunSummary&);
     // A percentile of the requests: also about the same within the percentile's own noise (see MetricRow).
     double quantile = -1;
@@ -31,6 +34,15 @@ struct MetricSpec {
 
 // The metrics in the order views list them; docs/gui-shell.md#compare says why each threshold is what it is.
 const std::vector<MetricSpec>& comparedMetrics();
+
+// The last digit views write a value or a difference of `unit` to (ui/metric_format.cpp): thousandths of a
+// millisecond, second, percent or rate below 1; whole counts and bytes. A difference under half of it reads as
+// "+0.000 ms", so it is about the same whatever the metric's tolerance.
+double displayStep(MetricUnit unit);
+
+// The amount a difference may reach and still be about the same, whatever the values: the metric's floor or
+// half its unit's display step, whichever is larger.
+double absoluteAllowance(const MetricSpec& spec);
 
 // How a run's value stands against the first run's.
 enum class Verdict { Baseline, Same, Better, Worse, Differs };
@@ -43,8 +55,8 @@ struct MetricRow {
     // The run's noise for a percentile: half the width of its 95% confidence interval from the order
     // statistics of its requests (0 when not a percentile or the requests are not at hand).
     std::vector<double> noise;
-    // How far a run's value may be from the first run's and still be about the same: the larger of the
-    // tolerance times the first value and the two runs' noise (0 for the first run).
+    // How far a run's value may be from the first run's and still be about the same: the largest of the
+    // tolerance times the first value, the two runs' noise and absoluteAllowance() (0 for the first run).
     std::vector<double> allowance;
     std::vector<Verdict> verdicts;
 };
@@ -72,7 +84,8 @@ struct RunComparison {
 // Stale block reads as a percentage of decode's block reads (0 when there were none).
 double staleReadPercent(const RunSummary& summary);
 
-// Whether `value` is about the same as `base` under `spec`'s tolerance, or within `noise` of it.
+// Whether `value` is about the same as `base` under `spec`'s tolerance, within `noise` of it, or within
+// absoluteAllowance(spec).
 bool aboutTheSame(const MetricSpec& spec, double base, double value, double noise = 0);
 
 // Half the width of the 95% confidence interval of the `quantile` of `values` (order statistics: the ranks

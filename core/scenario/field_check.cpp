@@ -48,17 +48,15 @@ std::optional<json> fieldValueFromText(std::string_view text)
     return json(std::strtod(s.c_str(), nullptr));
 }
 
-std::string checkFieldValue(const json& scenario, const std::string& pointer, const json& value,
-                            const std::string& sourcePath)
+std::string checkFieldValue(json scenario, const std::string& pointer, const json& value, const std::string& sourcePath)
 {
-    json trial = scenario;
     try {
-        trial[json::json_pointer(pointer)] = value; // creates missing parent objects, as the editor does
+        scenario[json::json_pointer(pointer)] = value; // creates missing parent objects, as the editor does
     } catch (const json::exception&) {
         return {}; // no place for it (a parent of another type): validation reports the parent
     }
     try {
-        parseScenario(trial, sourcePath);
+        parseScenario(scenario, sourcePath);
     } catch (const InputError& e) {
         for (const InputProblem& problem : e.problems())
             if (problem.field == pointer && !problem.formText.empty())

@@ -17,8 +17,8 @@ std::optional<nlohmann::json> fieldValueFromText(std::string_view text);
 // What the loader says about `value` itself (its type, unit or range) when it stands at `pointer` in `scenario`
 // (read as if from `sourcePath`), in a form's words; empty when it reads the value. How the value fits the rest
 // of the scenario (an unknown node id, a role without compute) is not the field's problem: such a value is
-// stored, and validation reports it.
-std::string checkFieldValue(const nlohmann::json& scenario, const std::string& pointer, const nlohmann::json& value,
+// stored, and validation reports it. The trial edit is made on `scenario` itself: move a fresh copy in.
+std::string checkFieldValue(nlohmann::json scenario, const std::string& pointer, const nlohmann::json& value,
                             const std::string& sourcePath = {});
 
 } // namespace coh::core

@@ -71,6 +71,61 @@ TEST(RunComparison, AboutTheSameFollowsEachMetricsThreshold)
     EXPECT_FALSE(aboutTheSame(*messages, 1000, 1001));
 }
 
+const MetricSpec& spec(const std::string& label)
+{
+    for (const auto& s : comparedMetrics())
+        if (s.label == label)
+            return s;
+    throw std::runtime_error("no metric " + label);
+}
+
+TEST(RunComparison, DifferencesBelowWhatTheRowShowsOrMattersAreAboutTheSame)
+{
+    // Views write ms, s, %, rates to thousandths below 1 and counts and bytes whole (ui/metric_format.cpp).
+    EXPECT_EQ(displayStep(MetricUnit::Milliseconds), 0.001);
+    EXPECT_EQ(displayStep(MetricUnit::Percent), 0.001);
+    EXPECT_EQ(displayStep(MetricUnit::Count), 1.0);
+    EXPECT_EQ(displayStep(MetricUnit::Bytes), 1.0);
+
+    // The row: a stall of 0.00094 against 0.001 ms is +6.4% but 0.00006 ms, shown as "+0.000 ms": under the
+    // latencies' 0.01 ms floor, so about the same. 0.5 against 0.509 ms (+1.8%) is 0.009 ms: still under it; 0.5
+    // against 0.52 ms (+4%, 0.02 ms) is not.
+    const MetricSpec& stall = spec("TPOT coherence stall (mean per token)");
+    const MetricSpec& ttft = spec("TTFT p50");
+    EXPECT_EQ(absoluteAllowance(stall), 0.01);
+    EXPECT_TRUE(aboutTheSame(stall, 0.00094, 0.001));
+    EXPECT_TRUE(aboutTheSame(ttft, 0.5, 0.509));
+    EXPECT_FALSE(aboutTheSame(ttft, 0.5, 0.52));
+    // An exact metric with no floor: SLO attainment 99.5% against 99.5004% shows "+0.000%" (under half of 0.001):
+    // about the same; against 99.501% it shows "+0.001%": a difference.
+    const MetricSpec& slo = spec("SLO attainment");
+    EXPECT_EQ(absoluteAllowance(slo), 0.0005);
+    EXPECT_TRUE(aboutTheSame(slo, 99.5, 99.5004));
+    EXPECT_FALSE(aboutTheSame(slo, 99.5, 99.501));
+    // Counts stay exact: half a message is the allowance, one message is a difference.
+    EXPECT_EQ(absoluteAllowance(spec("Messages")), 0.5);
+    EXPECT_FALSE(aboutTheSame(spec("Messages"), 1000, 1001));
+
+    // In a comparison: the stall row is Same, its allowance the floor, and the summary names no latency change.
+    RunSummary a, b;
+    for (RunSummary* s : {&a, &b}) {
+        s->requests = s->completed = 100;
+        s->ttftMs = {100, 39.0, 39.0, 45.0, 60.0, 61.0};
+        s->tpotMs = {100, 7.6, 7.6, 7.9, 8.1, 8.2};
+        s->messagesByKind = {{"Data", true, 100, 1e6, "data"}};
+        s->protocol = "msi-directory";
+    }
+    a.tpotStallMs.mean = 0.00094;
+    b.tpotStallMs.mean = 0.001;
+    ComparedRun ra, rb;
+    ra.summary = &a;
+    rb.summary = &b;
+    const RunComparison c = compareRuns({ra, rb});
+    const MetricRow& stallRow = row(c, stall.label);
+    EXPECT_EQ(stallRow.verdicts[1], Verdict::Same);
+    EXPECT_EQ(stallRow.allowance[1], 0.01);
+}
+
 TEST(RunComparison, MsiAgainstLazyCausalOnTheDefaultScenario)
 {
     const RunResult msi = runDefault("msi-directory", 200);
@@ -92,7 +147,7 @@ TEST(RunComparison, MsiAgainstLazyCausalOnTheDefaultScenario)
     EXPECT_EQ(messages.verdicts[1], m1 > m0 ? Verdict::Worse : Verdict::Better);
 
     const MetricRow& ttft = row(c, "TTFT p50");
-    const double allowed = std::max({0.01 * msi.summary.ttftMs.p50, ttft.noise[0], ttft.noise[1]});
+    const double allowed = std::max({0.01 * msi.summary.ttftMs.p50, ttft.noise[0], ttft.noise[1], 0.01});
     EXPECT_EQ(ttft.allowance[1], allowed);
     EXPECT_GT(ttft.noise[0], 0.0); // 200 requests: the median is known to within some ranks
     EXPECT_EQ(ttft.verdicts[1] == Verdict::Same,

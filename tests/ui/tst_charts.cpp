@@ -9,6 +9,7 @@
 #include "ui/chart_view.h"
 #include "ui/charts_panel.h"
 #include "ui/main_actions.h"
+#include "ui/message_roles.h"
 #include "ui/nice_ticks.h"
 #include "ui/time_chart_view.h"
 #include "ui_checks.h"
@@ -27,6 +28,7 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QScatterSeries>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -91,12 +93,14 @@ class TestCharts : public QObject {
     void cdfEndsAtTheMaximum();
     void tpotSplitAddsUp();
     void messagesByKindMatchSummary();
+    void messagesOfNoRoleAreOtherNotData();
     void busiestLinksAreTheTopFive();
     void bothDirectionsOfALinkAreToldApart();
     void ticksAreRound();
     void emptyStateInsteadOfBareAxes();
     void hoverShowsTheExactValue();
     void chartsReadAtEverySizeInBothPalettes();
+    void pointsAndAreasAreDrawnInTheirOwnHue();
     void downsampleKeepsExtremes();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
@@ -222,6 +226,48 @@ void TestCharts::messagesByKindMatchSummary()
              QString::fromStdString(
                  std::max_element(sent.begin(), sent.end(), [](auto& a, auto& b) { return a.count < b.count; })->name));
     QCOMPARE(total, core::trafficCounts(m_run->summary).messages);
+}
+
+void TestCharts::messagesOfNoRoleAreOtherNotData()
+{
+    // Every core role has its UI role of the same name, one to one; a name core does not know is core's Other, and
+    // so the UI's: such messages used to be counted (and coloured) as data.
+    QSet<ui::MessageRole> seen;
+    for (int r = 0; r < core::coherence::kMessageRoles; ++r) {
+        const auto role = static_cast<core::coherence::MessageRole>(r);
+        const ui::MessageRole shown = ui::messageRoleOf(role);
+        QCOMPARE(ui::messageRoleLabel(shown), QString::fromLatin1(core::coherence::messageRoleName(role)));
+        QCOMPARE(ui::messageRoleFromName(core::coherence::messageRoleName(role)), shown);
+        seen.insert(shown);
+    }
+    QCOMPARE(seen.size(), ui::kMessageRoleCount);
+    QCOMPARE(ui::messageRoleFromName("other"), ui::MessageRole::Other);
+    QCOMPARE(ui::messageRoleFromName("no-such-role"), ui::MessageRole::Other);
+
+    // In the messages-by-kind chart a kind of role "other" is its own bar set, the data set does not grow.
+    auto run = std::make_shared<core::RunResult>(*m_run);
+    run->summary.messagesByKind.push_back({"Mystery", false, 7, 448, "other"});
+    ui::ChartsPanel panel;
+    panel.setRun(run);
+    auto* bars = qobject_cast<QAbstractBarSeries*>(panel.kindChart()->chart()->series().front());
+    QVERIFY(bars);
+    double other = -1, data = 0;
+    for (QBarSet* set : bars->barSets()) {
+        if (set->label() == ui::messageRoleLabel(ui::MessageRole::Other)) {
+            other = set->sum();
+            QCOMPARE(set->color(), ui::messageRoleColor(ui::MessageRole::Other));
+        }
+        if (set->label() == ui::messageRoleLabel(ui::MessageRole::Data))
+            data = set->sum();
+    }
+    auto* counts = qobject_cast<QValueAxis*>(panel.kindChart()->chart()->axes(Qt::Horizontal).front());
+    const double divisor = counts->titleText().contains(QStringLiteral("thousand")) ? 1000.0 : 1.0;
+    QVERIFY(qFuzzyCompare(other * divisor, 7.0));
+    double dataSent = 0;
+    for (const auto& kind : m_run->summary.messagesByKind)
+        if (kind.role == "data")
+            dataSent += static_cast<double>(kind.count);
+    QVERIFY(qFuzzyCompare(data * divisor, dataSent));
 }
 
 void TestCharts::busiestLinksAreTheTopFive()
@@ -408,6 +454,58 @@ void TestCharts::chartsReadAtEverySizeInBothPalettes()
     }
     ui::MainActions::applyPalette(false);
     m_panel->resize(1200, 900);
+}
+
+void TestCharts::pointsAndAreasAreDrawnInTheirOwnHue()
+{
+    // Qt's theme ringed points and edged areas in white: white circles on the dark palette, pale dots on the light
+    // one. Each mark is now its own hue, 3:1 against the chart's background (WCAG's figure for graphics).
+    for (const bool dark : {false, true}) {
+        ui::MainActions::applyPalette(dark);
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        const QString where = dark ? QStringLiteral("dark") : QStringLiteral("light");
+        int points = 0;
+        for (ui::TimeChartView* view : {m_panel->ttftChart(), m_panel->tpotChart()}) {
+            for (QAbstractSeries* s : view->chart()->series()) {
+                auto* scatter = qobject_cast<QScatterSeries*>(s);
+                if (!scatter)
+                    continue;
+                ++points;
+                QVERIFY(scatter->markerSize() >= 7);
+                QCOMPARE(scatter->pen().style(), Qt::NoPen);
+                QVERIFY2(ui::contrastRatio(scatter->color(), base) >= 3.0,
+                         qPrintable(where + QStringLiteral(" ") + scatter->color().name()));
+            }
+        }
+        QCOMPARE(points, 2);
+        QList<QColor> fills;
+        for (QAbstractSeries* s : m_panel->splitChart()->chart()->series()) {
+            auto* area = qobject_cast<QAreaSeries*>(s);
+            if (!area)
+                continue;
+            const QColor fill = area->brush().color();
+            // The edge is the fill itself, never the near-white (dark) or the background (light) of the theme.
+            QCOMPARE(area->pen().color(), fill);
+            QVERIFY(area->pen().widthF() <= 1.5);
+            QVERIFY2(ui::contrastRatio(fill, base) >= 3.0, qPrintable(where + QStringLiteral(" ") + fill.name()));
+            QVERIFY2(!fills.contains(fill), qPrintable(area->name()));
+            fills << fill;
+        }
+        QCOMPARE(fills.size(), 4); // compute, KV transfer, coherence stall, waiting
+    }
+    // The dark fills are the same after a round trip through the light palette: made from the series' hue each time.
+    QList<QColor> before;
+    for (QAbstractSeries* s : m_panel->splitChart()->chart()->series())
+        if (auto* area = qobject_cast<QAreaSeries*>(s))
+            before << area->color();
+    ui::MainActions::applyPalette(false);
+    ui::MainActions::applyPalette(true);
+    QList<QColor> after;
+    for (QAbstractSeries* s : m_panel->splitChart()->chart()->series())
+        if (auto* area = qobject_cast<QAreaSeries*>(s))
+            after << area->color();
+    QCOMPARE(after, before);
+    ui::MainActions::applyPalette(false);
 }
 
 void TestCharts::downsampleKeepsExtremes()

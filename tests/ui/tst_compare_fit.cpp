@@ -6,12 +6,14 @@
 #include "core/store/run_and_store.h"
 #include "core/store/run_store.h"
 #include "core/workload/workload_builder.h"
+#include "ui/chart_view.h"
 #include "ui/main_actions.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_compare_model.h"
 #include "ui/run_history_widget.h"
 #include "ui_checks.h"
 
+#include <QGridLayout>
 #include <QScreen>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -95,6 +97,28 @@ class TstCompareFit : public QObject {
         QVERIFY(dialog.width() < window.width() && dialog.height() < window.height());
         QVERIFY(dialog.minimumSizeHint().width() <= expected.width() &&
                 dialog.minimumSizeHint().height() <= expected.height());
+    }
+
+    void theChartsStandSideBySideFrom900PxWide()
+    {
+        ui::RunCompareDialog dialog(ui::RunCompareDialog::loadRuns(m_db, m_runs));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto cellOf = [](QWidget* chart) {
+            auto* grid = qobject_cast<QGridLayout*>(chart->parentWidget()->layout());
+            int row = -1, column = -1, rows = 0, columns = 0;
+            grid->getItemPosition(grid->indexOf(chart), &row, &column, &rows, &columns);
+            return QPoint(column, row);
+        };
+        // Back and forth across the threshold, and resizes that do not cross it.
+        for (const int width : {1000, 950, 899, 700, 900, 1000, 880}) {
+            dialog.resize(width, 600);
+            QCoreApplication::processEvents();
+            const bool sideBySide = width >= 900;
+            QCOMPARE(dialog.chartsSideBySide(), sideBySide);
+            QCOMPARE(cellOf(dialog.ttftChart()), QPoint(0, 0));
+            QCOMPARE(cellOf(dialog.tpotChart()), sideBySide ? QPoint(1, 0) : QPoint(0, 1));
+        }
     }
 
     void readsAtTheSizeA1024x700ScreenGivesIt()

@@ -10,12 +10,14 @@
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
 #include "ui/property_editor.h"
+#include "ui/qt_text.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/theme.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 #include "ui/topology_view.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -77,16 +79,10 @@ QString undoActionText(ScenarioDocument& doc)
 
 } // namespace
 
-class TestEditorForms : public QObject {
+class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { isolate("tst_editor_forms"); }
 
     void propertiesFollowTheNodeKind()
     {
@@ -281,6 +277,48 @@ class TestEditorForms : public QObject {
         QVERIFY(!tpot->isRefused());
     }
 
+    void aFieldNotBeingEditedReadsFromItsStart()
+    {
+        // The Scenario dock's Description showed the end of its text ("...under a second."): setText leaves the
+        // cursor at the end. Opened, changed by undo or by another field, or left after typing, it shows the start.
+        ScenarioDocument doc;
+        QString error;
+        QVERIFY2(doc.open(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets/scenarios/default.json"), &error),
+                 qPrintable(error));
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        auto* description = byPointer<FieldEdit>(&panel, "/description");
+        auto* name = byPointer<FieldEdit>(&panel, "/name");
+        QVERIFY(description->fontMetrics().horizontalAdvance(description->text()) > description->width());
+        QCOMPARE(description->cursorPosition(), 0);
+
+        const QString longer = description->text() + QStringLiteral(" And a second sentence that is long too.");
+        doc.setValue("/description", toStdString(longer), QStringLiteral("Edit scenario description"));
+        QCOMPARE(description->text(), longer);
+        QCOMPARE(description->cursorPosition(), 0);
+        doc.undoStack()->undo();
+        QCOMPARE(description->cursorPosition(), 0);
+
+        // Typed into, the cursor is where the typing left it; once focus moves on, the start shows again.
+        enter(description, longer);
+        QCOMPARE(description->cursorPosition(), longer.size());
+        name->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(name->hasFocus());
+        QCOMPARE(description->cursorPosition(), 0);
+        QCOMPARE(doc.value("/description"), std::optional<ordered_json>(toStdString(longer)));
+        // Escape puts the stored text back from its start too.
+        description->setFocus();
+        description->setText(QStringLiteral("half-typed"));
+        QTest::keyClick(description, Qt::Key_Escape);
+        QCOMPARE(description->text(), longer);
+        name->setFocus(Qt::TabFocusReason);
+        QCOMPARE(description->cursorPosition(), 0);
+    }
+
     void undoStepsAreNamedInWords()
     {
         ScenarioDocument doc;
@@ -348,7 +386,7 @@ class TestEditorForms : public QObject {
     void problemLeadsToADanglingLink()
     {
         // Double-clicking the Problems entry of a link to an unknown node selects that link on the canvas.
-        MainWindow window(m_dir.filePath(QStringLiteral("runs.db")));
+        MainWindow window(m_db);
         QVERIFY(window.openScenario(QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json")));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -386,9 +424,6 @@ class TestEditorForms : public QObject {
         QVERIFY(!tpot->visibleRegion().isEmpty());
         window.document()->undoStack()->setClean(); // no "save changes?" on the way out
     }
-
-  private:
-    QTemporaryDir m_dir;
 };
 
 QTEST_MAIN(TestEditorForms)

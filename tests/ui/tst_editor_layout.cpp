@@ -12,7 +12,9 @@
 #include "ui/topology_view.h"
 #include "ui_checks.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QScrollArea>
@@ -160,6 +162,48 @@ class TestEditorLayout : public QObject {
         settle();
         QVERIFY2(panel->width() >= ScenarioPanel::kMinimumWidth, qPrintable(QString::number(panel->width())));
         QVERIFY2(test::clippedControls(panel).isEmpty(), qPrintable(joined(test::clippedControls(panel))));
+    }
+
+    void fitLeavesNoScrollBars_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir datasets(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets"));
+        for (const char* folder : {"presets", "scenarios"})
+            for (const QFileInfo& file : QDir(datasets.filePath(QLatin1String(folder)))
+                                             .entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(QLatin1String(folder), file.fileName())))
+                    << file.absoluteFilePath();
+    }
+    void fitLeavesNoScrollBars()
+    {
+        // Fit left both scroll bars showing: the scene keeps 1000 units of pan room around the drawing.
+        QFETCH(QString, path);
+        ScenarioDocument doc;
+        open(doc, path);
+        TopologyEditor editor(&doc);
+        editor.resize(680, 440);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        TopologyView* view = editor.view();
+        const auto fit = [&] {
+            editor.canvasActions().fit->trigger();
+            settle();
+            QVERIFY(!view->horizontalScrollBar()->isVisible());
+            QVERIFY(!view->verticalScrollBar()->isVisible());
+            // The whole drawing is on screen.
+            const QRect drawing = view->mapFromScene(editor.scene()->itemsBoundingRect()).boundingRect();
+            QVERIFY2(view->viewport()->rect().contains(drawing), qPrintable(path));
+        };
+        fit();
+        if (QTest::currentTestFailed())
+            return;
+        // Zooming in gives the room to pan back (scroll bars and all); Fit takes it away again.
+        editor.canvasActions().zoomIn->trigger();
+        editor.canvasActions().zoomIn->trigger();
+        settle();
+        QVERIFY(view->horizontalScrollBar()->isVisible() || view->verticalScrollBar()->isVisible());
+        QVERIFY(view->sceneRect().contains(editor.scene()->sceneRect()));
+        fit();
     }
 
     void nodeIdsReadableAtFitZoom()

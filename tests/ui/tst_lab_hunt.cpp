@@ -240,6 +240,39 @@ class TstLabHunt : public QObject {
         QCOMPARE(w.bugHunt()->attempts(), 0);
     }
 
+    void aNewHuntsCheckerWaitsForTheOldOneWithoutBlocking()
+    {
+        // Reveal one hunt, then at once open and reveal the other: the first search is cancelled and the second
+        // starts once it reports finished (the GUI thread no longer waits for it). Only the second's counterexample
+        // reaches the lab, once.
+        LabWidget w;
+        show(w);
+        QSignalSpy counterexample(w.bugHunt(), &LabBugHunt::counterexampleShown);
+        w.openLesson(QStringLiteral("bughunt-lost-ack"));
+        w.bugHunt()->showMe();
+        QVERIFY(w.bugHunt()->isRunning());
+        w.openLesson(QStringLiteral("bughunt-missing-inv"));
+        QVERIFY(counterexample.isEmpty());
+        w.bugHunt()->showMe();
+        QVERIFY(w.bugHunt()->isRunning());
+        QVERIFY(counterexample.wait(30000));
+        QTRY_VERIFY(!w.bugHunt()->isRunning());
+        QTest::qWait(50); // nothing else arrives
+        QCOMPARE(counterexample.size(), 1);
+        QCOMPARE(w.model()->protocolName(), w.bugHunt()->lesson().protocol);
+        QCOMPARE(w.bugHunt()->lesson().id, QStringLiteral("bughunt-missing-inv"));
+        QVERIFY(w.model()->isTrace());
+
+        // Stopped while its search runs, a hunt shows nothing when that search ends.
+        w.openLesson(QStringLiteral("bughunt-lost-ack"));
+        w.bugHunt()->showMe();
+        w.openProtocol(QStringLiteral("msi-directory"));
+        QTRY_VERIFY(!w.bugHunt()->isRunning());
+        QTest::qWait(50);
+        QCOMPARE(counterexample.size(), 1);
+        QVERIFY(!w.model()->isTrace());
+    }
+
     void answersMustFitTheProtocolAndTheRun()
     {
         const QByteArray good = R"({"id":"hunt","title":"t","protocol":"msi-directory-broken-noinv","caches":2,

@@ -151,6 +151,55 @@ class TstLabLayout : public QObject {
         }
     }
 
+    void thePlayTabFitsWithItsDeliveryButtonsInView_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("caches");
+        QTest::addColumn<QString>("ops");
+        // Four caches: the op grid at its tallest, with four messages in flight.
+        for (const QSize size : {QSize(680, 440), QSize(1014, 682), QSize(1600, 1000)}) {
+            QTest::addRow("%dx%d, 3 caches", size.width(), size.height()) << size << 3 << "P0:W,D:*,P1:W,D:0,P0:E";
+            QTest::addRow("%dx%d, 4 caches", size.width(), size.height()) << size << 4 << "P0:R,D:0,P1:W,P2:W,P3:W";
+        }
+    }
+    void thePlayTabFitsWithItsDeliveryButtonsInView()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, caches);
+        QFETCH(QString, ops);
+        LabWidget w;
+        showAt(w, size);
+        w.model()->setDeliverByHand(true);
+        QVERIFY(w.model()->load(QStringLiteral("msi-directory"), caches, ops));
+        w.model()->last();
+        QVERIFY(w.model()->inFlight().size() >= 2);
+        w.sideTabs()->setCurrentIndex(1);
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        auto* play = qobject_cast<QScrollArea*>(w.sideTabs()->currentWidget());
+        QVERIFY(play);
+        // Nothing to scroll sideways to (at 680x440 the content was 219 px in a 213 px viewport) ...
+        QVERIFY(!play->horizontalScrollBar()->isVisible());
+        QVERIFY(play->widget()->width() <= play->viewport()->width());
+        // ... and Deliver / Deliver all in view without scrolling down: the list gives way first.
+        QVERIFY(!play->verticalScrollBar()->isVisible());
+        const QRect viewport = play->viewport()->rect();
+        for (const char* name : {"labDeliver", "labDeliverAll", "labFlightList"}) {
+            auto* widget = play->findChild<QWidget*>(QLatin1String(name));
+            QVERIFY(widget && widget->isVisible());
+            const QRect at(widget->mapTo(play->viewport(), QPoint(0, 0)), widget->size());
+            QVERIFY2(viewport.contains(at), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5")
+                                                           .arg(QLatin1String(name))
+                                                           .arg(at.x())
+                                                           .arg(at.y())
+                                                           .arg(at.width())
+                                                           .arg(at.height())));
+        }
+        // At least three messages show in the list.
+        auto* list = play->findChild<QListWidget*>(QStringLiteral("labFlightList"));
+        QVERIFY(list->viewport()->height() >= 3 * list->visualItemRect(list->item(0)).height());
+    }
+
     void chartLabelsNeverOverlap_data()
     {
         QTest::addColumn<QString>("protocol");

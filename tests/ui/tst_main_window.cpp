@@ -17,6 +17,7 @@
 #include "ui/topology_scene.h"
 #include "ui/topology_view.h"
 #include "ui/workload_form.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -50,35 +51,12 @@ QStringList problemLines(const QListWidget* list)
 
 } // namespace
 
-class TstMainWindow : public QObject {
+class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        // Never the user's settings or run database.
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("CoherenceStudioTests"));
-        QApplication::setApplicationName(QStringLiteral("tst_main_window"));
-        m_db = m_dir.filePath(QStringLiteral("runs.db"));
-    }
-
-    void init()
-    {
-        m_window = std::make_unique<MainWindow>(m_db);
-        QVERIFY(m_window->openScenario(coh::ui::DocumentFiles::defaultScenarioPath()));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    void cleanup()
-    {
-        // Leave without the "save changes?" question: the tests' edits are thrown away.
-        m_window->document()->undoStack()->setClean();
-        m_window.reset();
-    }
+    void initTestCase() { isolate("tst_main_window"); }
+    void init() { openWindow(); }
+    void cleanup() { closeWindow(); }
 
     void opensTheDefaultScenario()
     {
@@ -373,11 +351,6 @@ class TstMainWindow : public QObject {
         QVERIFY(!m_window->document()->value("/serving/instances"));
         QVERIFY(!editor->explicitCheck()->isChecked());
     }
-
-  private:
-    QTemporaryDir m_dir;
-    QString m_db;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstMainWindow)

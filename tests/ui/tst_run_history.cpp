@@ -38,6 +38,8 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -262,6 +264,57 @@ class TstRunHistory : public QObject {
             QCOMPARE(first->name(), QStringLiteral("direct"));
             QVERIFY(!view->isEmptyStateShown());
         }
+    }
+
+    void aDifferenceUnderWhatTheRowShowsIsAboutTheSame()
+    {
+        // The row: "TPOT coherence stall" 0.001 ms against 0.001 ms read "+0.000 ms (+6.3%)", tinted worse.
+        core::RunSummary a, b;
+        for (core::RunSummary* s : {&a, &b}) {
+            s->requests = s->completed = 100;
+            s->protocol = "msi-directory";
+            s->messagesByKind = {{"Data", true, 100, 1e6, "data"}};
+        }
+        a.tpotStallMs.mean = 0.00094;
+        b.tpotStallMs.mean = 0.001;
+        core::ComparedRun ra, rb;
+        ra.info.id = 1;
+        rb.info.id = 2;
+        ra.summary = &a;
+        rb.summary = &b;
+        ui::RunCompareModel model(core::compareRuns({ra, rb}));
+        const int row = model.rowOf(QStringLiteral("TPOT coherence stall (mean per token)"));
+        QVERIFY(row >= 0);
+        QCOMPARE(model.index(row, model.valueColumn(0)).data().toString(), QStringLiteral("0.001 ms"));
+        QCOMPARE(model.index(row, model.valueColumn(1)).data().toString(), QStringLiteral("0.001 ms"));
+        const QModelIndex delta = model.index(row, model.deltaColumn(1));
+        QCOMPARE(delta.data().toString(), QStringLiteral("about the same"));
+        QCOMPARE(delta.data(ui::RunCompareModel::VerdictRole).toInt(), int(core::Verdict::Same));
+        QVERIFY(!delta.data(Qt::BackgroundRole).isValid());
+        QVERIFY2(delta.data(Qt::ToolTipRole).toString().contains(QStringLiteral("within ±0.010 ms")),
+                 qPrintable(delta.data(Qt::ToolTipRole).toString()));
+
+        // Core's display step is the view's last digit: under half of it a difference is written as zero, a whole
+        // step is not.
+        const auto nonZeroDigit = [](const QString& text) {
+            return std::any_of(text.begin(), text.end(), [](QChar c) { return c.isDigit() && c != QLatin1Char('0'); });
+        };
+        using enum core::MetricUnit;
+        for (const core::MetricUnit unit :
+             {Milliseconds, Seconds, Count, Bytes, Percent, TokensPerSecond, RequestsPerSecond}) {
+            const double step = core::displayStep(unit);
+            const QString under = ui::formatDelta(0.49 * step, std::nan(""), unit);
+            const QString whole = ui::formatDelta(step, std::nan(""), unit);
+            QVERIFY2(!nonZeroDigit(under), qPrintable(under));
+            QVERIFY2(nonZeroDigit(whole), qPrintable(whole));
+        }
+
+        // The dialog states the rule with core's figures.
+        ui::RunCompareDialog dialog(m_db, {m_alpha, m_beta});
+        const QString rule = dialog.thresholdLabel()->text();
+        QVERIFY2(rule.contains(QStringLiteral("within 1%")) && rule.contains(QStringLiteral("within 0.01 ms")) &&
+                     rule.contains(QStringLiteral("last digit shown")),
+                 qPrintable(rule));
     }
 
     void compareFromTheTabOpensTheDialogOnceTheRunsAreRead()

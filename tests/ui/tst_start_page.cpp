@@ -2,6 +2,9 @@
 // lessons listed and opened in the Lab, Run forwarded and disabled with the reason; readable and whole at the
 // sizes the window gives it, in both palettes.
 #include "core/scenario/datasets_dir.h"
+#include "ui/lab_lesson_panel.h"
+#include "ui/lab_widget.h"
+#include "ui/lesson.h"
 #include "ui/main_actions.h"
 #include "ui/start_page.h"
 #include "ui/theme.h"
@@ -14,6 +17,9 @@
 #include <QStandardPaths>
 #include <QTest>
 
+using coh::ui::LabWidget;
+using coh::ui::Lesson;
+using coh::ui::loadLessons;
 using coh::ui::StartPage;
 
 class TstStartPage : public QObject {
@@ -69,6 +75,32 @@ class TstStartPage : public QObject {
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
         QCOMPARE(run.count(), 1);
+    }
+
+    void lessonsAreListedAsTheLabListsThem()
+    {
+        // The Start page called the bug hunts "MSI directory, variant A"; the Lab "Bug hunt: MSI directory, variant
+        // A". Both lists now read the same titles, and neither tooltip names a bug hunt's protocol.
+        StartPage page;
+        LabWidget lab;
+        QListWidget* start = page.lessonList();
+        QListWidget* inLab = lab.lessonPanel()->list();
+        QCOMPARE(start->count(), inLab->count());
+        QStringList errors;
+        const std::vector<Lesson> lessons = loadLessons(errors);
+        QCOMPARE(start->count(), static_cast<int>(lessons.size()));
+        int hunts = 0;
+        for (int i = 0; i < start->count(); ++i) {
+            const Lesson& lesson = lessons[static_cast<std::size_t>(i)];
+            QCOMPARE(start->item(i)->text(), inLab->item(i)->text());
+            QCOMPARE(start->item(i)->toolTip(), inLab->item(i)->toolTip());
+            QCOMPARE(start->item(i)->text().startsWith(QStringLiteral("Bug hunt: ")), lesson.bugHunt);
+            if (lesson.bugHunt) {
+                ++hunts;
+                QVERIFY2(!start->item(i)->toolTip().contains(lesson.protocol), qPrintable(start->item(i)->toolTip()));
+            }
+        }
+        QVERIFY(hunts >= 2);
     }
 
     void runIsDisabledWithTheReason()

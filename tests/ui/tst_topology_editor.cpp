@@ -76,14 +76,6 @@ QPoint viewPos(TopologyView* view, QPointF scenePos)
     return view->mapFromScene(scenePos);
 }
 
-QAction* action(TopologyEditor& editor, const char* name)
-{
-    for (QAction* a : editor.editActions())
-        if (a->objectName() == QLatin1String(name))
-            return a;
-    return nullptr;
-}
-
 } // namespace
 
 class TestTopologyEditor : public QObject {
@@ -113,10 +105,38 @@ class TestTopologyEditor : public QObject {
         editor.view()->setFocus();
         QTest::keyClick(editor.view(), Qt::Key_L);
         QVERIFY(editor.view()->linkMode());
-        QVERIFY(action(editor, "linkModeAction")->isChecked());
+        QVERIFY(editor.canvasActions().linkMode->isChecked());
         QTest::keyClick(editor.view(), Qt::Key_Escape);
         QVERIFY(!editor.view()->linkMode());
         QCOMPARE(spy.count(), 2);
+    }
+
+    void canvasActionsWorkWhileTheEditorIsShown()
+    {
+        // Zoom, fit and link mode act on the canvas on screen: the editor enables them while it is shown (the
+        // window's tab switches show and hide it) and disables them while hidden. Layout and delete stay as they are.
+        ScenarioDocument doc;
+        doc.reset(emptyTopologyScenario());
+        QWidget window;
+        auto* editor = new TopologyEditor(&doc, &window);
+        auto* other = new QWidget(&window);
+        const TopologyView::CanvasActions& a = editor->canvasActions();
+        const QList<QAction*> viewActions{a.zoomIn, a.zoomOut, a.fit, a.linkMode};
+        const auto enabled = [&](bool on) {
+            for (QAction* action : viewActions)
+                if (action->isEnabled() != on)
+                    return false;
+            return a.autoLayout->isEnabled() && a.remove->isEnabled();
+        };
+        QVERIFY(enabled(false)); // not shown yet
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(enabled(true));
+        editor->hide();
+        other->show();
+        QVERIFY(enabled(false));
+        editor->show();
+        QVERIFY(enabled(true));
     }
 
     void oddShapesDoNotCrash()
@@ -160,7 +180,9 @@ class TestTopologyEditor : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
         TopologyView* view = editor.view();
         TopologyScene* scene = editor.scene();
-        QCOMPARE(editor.editActions().size(), 6);
+        const TopologyView::CanvasActions& canvas = editor.canvasActions();
+        QCOMPARE(editor.editActions(), (QList<QAction*>{canvas.zoomIn, canvas.zoomOut, canvas.fit, canvas.linkMode,
+                                                        canvas.autoLayout, canvas.remove}));
         std::vector<ordered_json> history{doc.json()};
 
         // 1. Double-click "GPU" in the palette: a gpu at the view centre, snapped to the grid, selected.
@@ -188,7 +210,7 @@ class TestTopologyEditor : public QObject {
         history.push_back(doc.json());
 
         // 3. Link mode: drag from gpu0 to gpu1 creates an nvlink with a rubber line on the way.
-        action(editor, "linkModeAction")->trigger();
+        editor.canvasActions().linkMode->trigger();
         QVERIFY(view->linkMode());
         const QPoint from = viewPos(view, doc.nodePosition(QStringLiteral("gpu0")));
         const QPoint to = viewPos(view, doc.nodePosition(QStringLiteral("gpu1")));
@@ -206,7 +228,7 @@ class TestTopologyEditor : public QObject {
         // A drag that ends on empty canvas links nothing.
         drag(view->viewport(), from, from + QPoint(0, 150));
         QCOMPARE(doc.linkIds().size(), 1);
-        action(editor, "linkModeAction")->trigger();
+        editor.canvasActions().linkMode->trigger();
         QVERIFY(!view->linkMode());
         history.push_back(doc.json());
 
@@ -306,7 +328,7 @@ class TestTopologyEditor : public QObject {
         QCOMPARE(selection.last().at(0).toStringList().size(), doc.nodeCount());
 
         const ordered_json original = doc.json();
-        action(editor, "autoLayoutAction")->trigger();
+        editor.canvasActions().autoLayout->trigger();
         QCOMPARE(doc.undoStack()->count(), 1);
         // Hosts above devices above memory.
         QVERIFY(doc.nodePosition(QStringLiteral("cpu0")).y() < doc.nodePosition(QStringLiteral("gpu0")).y());
@@ -322,9 +344,9 @@ class TestTopologyEditor : public QObject {
         QCOMPARE(doc.undoStack()->index(), 0); // panning edits nothing (the layout above was undone)
 
         const qreal zoom = view->zoom();
-        action(editor, "zoomInAction")->trigger();
+        editor.canvasActions().zoomIn->trigger();
         QVERIFY(view->zoom() > zoom);
-        action(editor, "zoomOutAction")->trigger();
+        editor.canvasActions().zoomOut->trigger();
         QVERIFY(qAbs(view->zoom() - zoom) < 1e-9);
     }
 
@@ -503,7 +525,7 @@ class TestTopologyEditor : public QObject {
         QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 3 nodes"));
         std::unique_ptr<QAction> undoAction(doc.undoStack()->createUndoAction(nullptr));
         QCOMPARE(undoAction->text(), QStringLiteral("Undo Move 3 nodes"));
-        action(editor, "autoLayoutAction")->trigger();
+        editor.canvasActions().autoLayout->trigger();
         QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Auto layout"));
     }
 };

@@ -9,6 +9,7 @@
 #include "ui/scenario_document.h"
 #include "ui/theme.h"
 #include "ui/topology_editor.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,34 +34,12 @@
 
 using coh::ui::MainWindow;
 
-class TstWindowActions : public QObject {
+class TstWindowActions : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        // Never the user's settings or run database.
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("CoherenceStudioTests"));
-        QApplication::setApplicationName(QStringLiteral("tst_window_actions"));
-        m_db = m_dir.filePath(QStringLiteral("runs.db"));
-    }
-
-    void init()
-    {
-        m_window = std::make_unique<MainWindow>(m_db);
-        QVERIFY(m_window->openScenario(coh::ui::DocumentFiles::defaultScenarioPath()));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    void cleanup()
-    {
-        m_window->document()->undoStack()->setClean();
-        m_window.reset();
-    }
+    void initTestCase() { isolate("tst_window_actions"); }
+    void init() { openWindow(); }
+    void cleanup() { closeWindow(); }
 
     void saveAsHasItsShortcut()
     {
@@ -213,18 +192,10 @@ class TstWindowActions : public QObject {
         QToolBar* bar = m_window->toolBar();
         QVERIFY(bar && bar->isVisible());
         const auto& a = m_window->actions();
-        auto* linkMode = m_window->findChild<QAction*>(QStringLiteral("linkModeAction"));
-        QVERIFY(linkMode);
-        const QList<QAction*> expected{a.open,
-                                       a.save,
-                                       a.undo,
-                                       a.redo,
-                                       a.run,
-                                       a.cancel,
-                                       linkMode,
-                                       m_window->findChild<QAction*>(QStringLiteral("fitAction")),
-                                       m_window->findChild<QAction*>(QStringLiteral("zoomInAction")),
-                                       m_window->findChild<QAction*>(QStringLiteral("zoomOutAction"))};
+        const auto& canvas = m_window->findChild<coh::ui::TopologyEditor*>()->canvasActions();
+        QAction* linkMode = canvas.linkMode;
+        const QList<QAction*> expected{a.open,   a.save,   a.undo,     a.redo,        a.run,
+                                       a.cancel, linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut};
         const auto shown = bar->actions();
         for (QAction* action : expected) {
             QVERIFY(action);
@@ -235,13 +206,19 @@ class TstWindowActions : public QObject {
                 QVERIFY2(action->toolTip().contains(action->shortcut().toString(QKeySequence::NativeText)),
                          qPrintable(action->toolTip()));
         }
+        // The icon is the application's, set once in app/cohstudio/main.cpp (here as it does): the window sets no
+        // second copy of it.
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
         QVERIFY(!m_window->windowIcon().isNull());
+        QCOMPARE(m_window->windowIcon().cacheKey(), QApplication::windowIcon().cacheKey());
 
         // The editor's actions act on the canvas: enabled on the Topology tab only.
         m_window->tabs()->setCurrentIndex(0);
-        QVERIFY(!linkMode->isEnabled());
+        for (QAction* action : {canvas.linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut})
+            QVERIFY(!action->isEnabled());
         m_window->tabs()->setCurrentWidget(m_window->findChild<coh::ui::TopologyEditor*>());
-        QVERIFY(linkMode->isEnabled());
+        for (QAction* action : {canvas.linkMode, canvas.fit, canvas.zoomIn, canvas.zoomOut})
+            QVERIFY(action->isEnabled());
 
         // Icons are drawn in the palette's button text, so they read in either palette; Link Mode, checked,
         // is drawn in the highlight colour on a pressed button.
@@ -303,10 +280,6 @@ class TstWindowActions : public QObject {
             }
         return {};
     }
-
-    QTemporaryDir m_dir;
-    QString m_db;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstWindowActions)

@@ -12,6 +12,7 @@
 #include "ui/scenario_panel.h"
 #include "ui/theme.h"
 #include "ui_checks.h"
+#include "window_fixture.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -41,22 +42,15 @@ QString lines(const QStringList& list)
 
 } // namespace
 
-class TstWindowLayout : public QObject {
+class TstWindowLayout : public QObject, coh::ui::test::WindowFixture {
     Q_OBJECT
   private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("CoherenceStudioTests"));
-        QApplication::setApplicationName(QStringLiteral("tst_window_layout"));
-        m_window = std::make_unique<MainWindow>(m_dir.filePath(QStringLiteral("runs.db")));
-        QVERIFY(m_window->openScenario(coh::ui::DocumentFiles::defaultScenarioPath()));
-        m_window->resize(kWidth, kHeight);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        isolate("tst_window_layout");
+        openWindow(QSize(kWidth, kHeight));
+        if (QTest::currentTestFailed())
+            return;
         // First start (no saved layout): the defaults are applied once the window has its size.
         QTRY_COMPARE(m_window->scenarioDock()->width(), DockLayout::defaultScenarioWidth(kWidth));
         // Every tab with something in it: a finished run in Replay, Charts and History, a lesson in the Lab.
@@ -237,7 +231,7 @@ class TstWindowLayout : public QObject {
         QVERIFY(coh::ui::isDark(m_window->toolBar()->palette()));
         MainActions::applyPalette(false); // as the next start would begin
         {
-            MainWindow second(m_dir.filePath(QStringLiteral("runs.db")));
+            MainWindow second(m_db);
             QVERIFY(second.actions().darkPalette->isChecked());
             QVERIFY(coh::ui::isDark(QApplication::palette()));
         }
@@ -245,10 +239,6 @@ class TstWindowLayout : public QObject {
         QVERIFY(!QSettings().value(QStringLiteral("darkPalette")).toBool());
         QVERIFY(!coh::ui::isDark(m_window->scenarioPanel()->palette()));
     }
-
-  private:
-    QTemporaryDir m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstWindowLayout)
