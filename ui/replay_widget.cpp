@@ -112,7 +112,9 @@ void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nloh
     // Messages last microseconds in runs that last seconds: the default speed lets the busiest moment's
     // messages be seen moving, and "skip idle" jumps the gaps between bursts.
     if (m_model && m_model->defaultSpeed() > 0)
-        m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"));
+        m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"),
+                             tr("The run's busiest stretch: at this speed its typical message takes %1 s to cross")
+                                 .arg(ReplayModel::kBusiestSeconds));
     m_legend->setSummary(m_model ? m_model->run()->summary : core::RunSummary{});
     m_legend->setStates(m_model ? m_model->heldStates() : std::vector<const core::coherence::StateInfo*>{});
 

@@ -36,6 +36,7 @@ class TestReplayControls : public QObject {
     void initTestCase();
     void cleanup() { ui::MainActions::applyPalette(false); }
     void defaultSpeedComesFromTheBusiestMoment();
+    void speedsReadAsTimeShownPerSecond();
     void startAndEndButtonsAndKeys();
     void spaceTogglesPlayWhereverTheFocusIs();
     void headerNamesTheRunShown();
@@ -85,12 +86,46 @@ void TestReplayControls::defaultSpeedComesFromTheBusiestMoment()
     // That median message takes three wall-clock seconds to cross: speed = median / 3 s.
     const double expected = static_cast<double>(median) * 1e-9 / 3.0;
     QVERIFY(std::abs(widget.timeline()->speed() - expected) <= 1e-12 * expected);
-    QVERIFY(widget.timeline()->speedBox()->currentText().contains(QStringLiteral("busiest")));
+    QCOMPARE(widget.timeline()->speedBox()->currentText(),
+             QStringLiteral("%1 (busiest)").arg(ui::TimelineBar::formatSpeed(expected)));
     // Picking a listed speed and back keeps one run entry, not one per change.
     const int entries = widget.timeline()->speedBox()->count();
     widget.timeline()->setSpeed(1e-3);
     widget.timeline()->setSpeed(expected, QStringLiteral("busiest"));
     QCOMPARE(widget.timeline()->speedBox()->count(), entries);
+}
+
+void TestReplayControls::speedsReadAsTimeShownPerSecond()
+{
+    // Simulated time per wall-clock second, two significant digits, in the unit that keeps the number short.
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.8e-6), QStringLiteral("1 s shows 9.8 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.84e-6), QStringLiteral("1 s shows 9.8 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1e-6), QStringLiteral("1 s shows 1 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(3.3e-7), QStringLiteral("1 s shows 330 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(4.7e-8), QStringLiteral("1 s shows 47 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(5e-10), QStringLiteral("1 s shows 0.5 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(0.0123), QStringLiteral("1 s shows 12 ms"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1), QStringLiteral("1 s shows 1 s"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1e3), QStringLiteral("1 s shows 1000 s"));
+    // Rounding picks the unit: 999.7 µs is shown as 1 ms, not 1000 µs.
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.997e-4), QStringLiteral("1 s shows 1 ms"));
+
+    // The presets read the same way, slowest first, and so does the run's own speed, marked.
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    QComboBox* box = widget.timeline()->speedBox();
+    QStringList presets;
+    for (int i = 0; i < box->count(); ++i)
+        if (i != box->currentIndex())
+            presets << box->itemText(i);
+    QCOMPARE(presets, QStringList({QStringLiteral("1 s shows 1 µs"), QStringLiteral("1 s shows 10 µs"),
+                                   QStringLiteral("1 s shows 100 µs"), QStringLiteral("1 s shows 1 ms"),
+                                   QStringLiteral("1 s shows 10 ms"), QStringLiteral("1 s shows 100 ms"),
+                                   QStringLiteral("1 s shows 1 s"), QStringLiteral("1 s shows 10 s"),
+                                   QStringLiteral("1 s shows 100 s"), QStringLiteral("1 s shows 1000 s")}));
+    QVERIFY(box->currentText().endsWith(QStringLiteral(" (busiest)")));
+    QVERIFY(box->itemData(box->currentIndex(), Qt::ToolTipRole).toString().contains(QStringLiteral("busiest")));
+    QVERIFY(!box->currentText().contains(QLatin1Char('x')));
 }
 
 void TestReplayControls::startAndEndButtonsAndKeys()
