@@ -1,6 +1,8 @@
-// The replay tab as a user meets it: the speed it picks from the run, go to start / end (buttons and keys), Space
-// wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
-// window gives the tab, and the hover texts. Node labels: tst_replay_labels.cpp.
+// The replay tab as a user meets it: the speed it picks from the run and how speeds read, go to start / end (buttons
+// and keys), Space wherever the focus is, the header naming the run, icons and texts that read in both palettes at
+// the sizes the window gives the tab, the hover texts, and the legend's states kept together. Node labels:
+// tst_replay_labels.cpp.
+#include "core/coherence/protocol_registry.h"
 #include "core/store/run_and_store.h"
 #include "replay_fixtures.h"
 #include "ui/main_actions.h"
@@ -19,6 +21,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QSlider>
 #include <QTableView>
@@ -44,6 +47,7 @@ class TestReplayControls : public QObject {
     void tabFitsAndReadsInBothPalettes_data();
     void tabFitsAndReadsInBothPalettes();
     void hoverTextsDescribeNodesLinksAndRoles();
+    void blockStatesWrapAsOneGroup();
 
   private:
     nlohmann::ordered_json m_json;
@@ -330,6 +334,63 @@ void TestReplayControls::hoverTextsDescribeNodesLinksAndRoles()
     QVERIFY(!widget.legend()->stateLabels().empty());
     for (QLabel* label : widget.legend()->stateLabels())
         QVERIFY(!label->toolTip().isEmpty());
+}
+
+void TestReplayControls::blockStatesWrapAsOneGroup()
+{
+    // MSI's states that hold data, stable and transient: "Block states: ■ S ■ SM^AD ■ SM^A ■ M ..." must never
+    // leave the title, or a state, on a row apart from the rest of the group (the title ending one row and "M"
+    // alone on the next). At 680x440 and at every legend width from 200 to 1,200 pixels.
+    const auto& msi = core::coherence::findProtocol("msi-directory");
+    std::vector<const core::coherence::StateInfo*> states;
+    for (const auto& state : msi.cache.states)
+        if (state.holdsData)
+            states.push_back(&state);
+    QVERIFY(states.size() >= 4);
+
+    const auto oneRow = [](ui::ReplayLegend& legend) {
+        QWidget* group = legend.statesGroup();
+        const int top = legend.statesTitle()->mapTo(&legend, QPoint()).y();
+        QStringList apart;
+        for (QLabel* label : legend.stateLabels())
+            if (label->mapTo(&legend, QPoint()).y() != top)
+                apart << label->text();
+        // The group is whole inside the legend whatever it did.
+        if (!legend.rect().contains(group->geometry()))
+            apart << QStringLiteral("group outside the legend");
+        return apart;
+    };
+
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    widget.legend()->setStates(states);
+    widget.resize(680, 440);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    QCoreApplication::processEvents();
+    QVERIFY(widget.legend()->statesGroup()->isVisible());
+    const QStringList apart = oneRow(*widget.legend());
+    QVERIFY2(apart.isEmpty(), qPrintable(apart.join(QStringLiteral(", "))));
+    const QStringList clipped = ui::test::clippedControls(&widget);
+    QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+
+    ui::ReplayLegend legend;
+    legend.setSummary(m_run->summary);
+    legend.setStates(states);
+    legend.show();
+    const int groupWidth = legend.statesGroup()->sizeHint().width();
+    for (int width = 200; width <= 1200; width += 3) {
+        legend.resize(width, legend.heightForWidth(width));
+        legend.layout()->activate();
+        if (groupWidth + 8 <= width) { // it fits a row (the legend keeps 4 px each side)
+            const QStringList split = oneRow(legend);
+            QVERIFY2(split.isEmpty(),
+                     qPrintable(QStringLiteral("at %1 px: %2").arg(width).arg(split.join(QStringLiteral(", ")))));
+        } else { // a row of its own, wrapping inside: still whole, starting at the row's left
+            QCOMPARE(legend.statesGroup()->x(), 4);
+            QVERIFY(legend.rect().contains(legend.statesGroup()->geometry()));
+        }
+    }
 }
 
 QTEST_MAIN(TestReplayControls)
