@@ -107,6 +107,7 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
         if (r.nodeBlocks[i].node < m_nodeBlockSeries.size())
             m_nodeBlockSeries[r.nodeBlocks[i].node].push_back(i);
         m_seriesState.push_back(stateInfo(r.nodeBlocks[i].state));
+        m_seriesStateName.push_back(QString::fromStdString(r.nodeBlocks[i].state));
     }
     // Runs stored before the steps were recorded have averages only; a series that held blocks has steps.
     m_exactNodeBlocks =
@@ -166,8 +167,15 @@ const core::coherence::StateInfo* ReplayModel::stateInfo(const std::string& name
 std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node, qint64 t) const
 {
     std::vector<StateBlocks> out;
+    nodeBlocks(node, t, out);
+    return out;
+}
+
+void ReplayModel::nodeBlocks(std::uint32_t node, qint64 t, std::vector<StateBlocks>& out) const
+{
+    out.clear();
     if (!m_run || node >= m_nodeBlockSeries.size() || t < 0)
-        return out;
+        return;
     for (std::size_t i : m_nodeBlockSeries[node]) {
         const auto& s = m_run->nodeBlocks[i];
         double blocks = 0;
@@ -182,9 +190,8 @@ std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node
             blocks = bucket < s.blocksPerBucket.size() ? s.blocksPerBucket[bucket] : 0;
         }
         if (blocks > 0)
-            out.push_back({QString::fromStdString(s.state), blocks, m_seriesState[i]});
+            out.push_back({m_seriesStateName[i], blocks, m_seriesState[i]});
     }
-    return out;
 }
 
 std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t node) const
@@ -195,7 +202,7 @@ std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t 
     for (std::size_t i : m_nodeBlockSeries[node]) {
         const auto& s = m_run->nodeBlocks[i];
         if (s.peakBlocks > 0)
-            out.push_back({QString::fromStdString(s.state), s.peakBlocks, m_seriesState[i]});
+            out.push_back({m_seriesStateName[i], s.peakBlocks, m_seriesState[i]});
     }
     return out;
 }
