@@ -135,13 +135,12 @@ void ReplayInspector::setModel(std::shared_ptr<const ReplayModel> model)
 
 void ReplayInspector::fillFilters()
 {
+    // Quietly: each "any" becoming current would filter every message again; setModel filters once after.
     for (QComboBox* box : {m_node, m_link, m_kind}) {
         const QSignalBlocker block(box);
         box->clear();
+        box->addItem(tr("any"), -1);
     }
-    m_node->addItem(tr("any"), -1);
-    m_link->addItem(tr("any"), -1);
-    m_kind->addItem(tr("any"), -1);
     {
         const QSignalBlocker b1(m_block), b2(m_request);
         m_block->clear();

@@ -33,6 +33,7 @@ class ReplayModel {
 
     bool isEmpty() const { return !m_run; }
     const core::RunResult* run() const { return m_run.get(); }
+    const std::shared_ptr<const core::RunResult>& runPtr() const { return m_run; }
     const ReplayScene& scene() const { return m_scene; }
     // The last moment anything happens: last token or last message arrival.
     qint64 endTime() const { return m_end; }

@@ -215,16 +215,18 @@ void BM_ReplayModelBuild(benchmark::State& state)
     }
 }
 
-// Showing such a run in the tab: the model, the inspector's list and filters, the legend, on the GUI thread.
+// Showing such a run in the tab: what the GUI thread does once the model is built (on a worker, by loadRun, as
+// BM_ReplayModelBuild): swap it in, fill the inspector's list and filters, the legend, the timeline.
 void BM_ReplayWidgetSetRun(benchmark::State& state)
 {
     const auto json = defaultScenario();
     const auto run = syntheticRun(json, static_cast<int>(state.range(0)));
+    const auto model = std::make_shared<const ui::ReplayModel>(run, json);
     ui::ReplayWidget widget;
     widget.resize(kFrameSize.width() + 520, kFrameSize.height() + 140);
     widget.show();
     for (auto _ : state) {
-        widget.setRun(run, json);
+        widget.setRun(model);
         QApplication::processEvents();
     }
 }
