@@ -1,8 +1,6 @@
 #include "ui/replay_model.h"
 
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/scenario_loader.h"
-#include "core/serving/prefix_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,17 +22,6 @@ const core::coherence::Protocol* protocolNamed(const std::string& name)
     }
 }
 
-// The prefix pool's protocol, as the engine chose it from the run's scenario.
-const core::coherence::Protocol* poolProtocolOf(const nlohmann::ordered_json& scenarioJson)
-{
-    try {
-        const core::Scenario scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), "scenario");
-        return protocolNamed(core::prefixPoolProtocol(scenario));
-    } catch (const std::exception&) {
-        return nullptr;
-    }
-}
-
 } // namespace
 
 ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson)
@@ -45,9 +32,7 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
     const core::RunResult& r = *m_run;
     m_scene = ReplayScene::build(r.nodeIds, r.linkIds, scenarioJson);
     m_kvProtocol = protocolNamed(r.summary.protocol);
-    if (std::any_of(r.messages.begin(), r.messages.end(),
-                    [](const auto& m) { return m.protocol == core::MessageProtocol::PrefixPool; }))
-        m_poolProtocol = poolProtocolOf(scenarioJson);
+    m_poolProtocol = protocolNamed(r.summary.prefixPool.protocol);
 
     for (const auto& kind : r.summary.messagesByKind)
         m_kindRoles.push_back(messageRoleFromName(kind.role));

@@ -88,6 +88,10 @@ struct StalenessSummary {
 // The shared prefix pool (serving.prefix_pool): what prefill found there, and the traffic to and from it.
 struct PrefixPoolSummary {
     bool enabled = false;
+    // The protocol of the pool's blocks, as summary.protocol is the KV path's: the pool tier's (coherence.tiers),
+    // else prefill's (prefixPoolProtocol()); "direct" for plain copies. MessageProtocol::PrefixPool records index
+    // its tables. Empty: not known (a stored run from before it was recorded whose scenario no longer parses).
+    std::string protocol = "direct";
     std::uint64_t promptTokens = 0; // prompt tokens of every prefill
     std::uint64_t hitTokens = 0;    // of those, loaded from the pool instead of computed
     double loadBytes = 0, storeBytes = 0;

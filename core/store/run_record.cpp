@@ -1,6 +1,7 @@
 #include "core/store/run_record.h"
 
 #include "core/scenario/input_error.h"
+#include "core/store/pool_protocol.h"
 #include "core/store/run_serialization.h"
 
 #include <SQLiteCpp/Database.h>
@@ -122,6 +123,7 @@ std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& 
         result.paths = pathsFromJson(stored(7, "runs.paths_json"));
         result.messagesTotal = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
         result.linkEnds = linkEndsFromScenario(q.getColumn(9).getString(), result.nodeIds, result.linkIds);
+        completePoolProtocol(result.summary.prefixPool, q.getColumn(9).getString());
     }
     loadRunRows(db, id, result);
     return result;

@@ -63,7 +63,7 @@ RunResult makeResult()
     s.staleness.staleAgeUs = {12, 1.5, 1.25, 2.0, 3.5, 4.0};
     s.staleness.boundVersions = 1;
     s.staleness.boundAge = 20'000;
-    s.prefixPool = {true, 1000, 512, 65536.0, 131072.0, 40, 12, 3};
+    s.prefixPool = {true, "sealed-lease", 1000, 512, 65536.0, 131072.0, 40, 12, 3};
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -191,6 +191,7 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.staleness.boundVersions, t.staleness.boundVersions);
     EXPECT_EQ(s.staleness.boundAge, t.staleness.boundAge);
     EXPECT_EQ(s.prefixPool.enabled, t.prefixPool.enabled);
+    EXPECT_EQ(s.prefixPool.protocol, t.prefixPool.protocol);
     EXPECT_EQ(s.prefixPool.hitTokens, t.prefixPool.hitTokens);
     EXPECT_EQ(s.prefixPool.storeBytes, t.prefixPool.storeBytes);
     EXPECT_EQ(s.prefixPool.evictions, t.prefixPool.evictions);

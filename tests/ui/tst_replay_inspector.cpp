@@ -357,6 +357,10 @@ void TestReplayInspector::prefixPoolMessagesReadThePoolsTable()
     const auto& lease = core::coherence::findProtocol("sealed-lease");
     QCOMPARE(model.protocol(core::MessageProtocol::PrefixPool), &lease);
     QCOMPARE(model.protocol(core::MessageProtocol::Kv), nullptr);
+    // The run's summary names it (PrefixPoolSummary::protocol): the scenario need not be read again for it.
+    QCOMPARE(QString::fromStdString(run->summary.prefixPool.protocol), QStringLiteral("sealed-lease"));
+    QCOMPARE(ui::ReplayModel(run, nlohmann::ordered_json::object()).protocol(core::MessageProtocol::PrefixPool),
+             &lease);
     int pool = 0;
     for (std::uint32_t id = 0; id < run->messages.size(); ++id) {
         const auto& m = run->messages[id];
