@@ -247,8 +247,9 @@ void ReplayWidget::updateStatus()
     }
     const core::RunResult& run = *m_model->run();
     QString sampled;
-    if (run.messagesTotal > run.messages.size())
-        sampled = tr(" (record holds %1 of %2 messages)").arg(run.messages.size()).arg(run.messagesTotal);
+    // The record holds one entry per flow (a message about a group of blocks), up to record.max_messages.
+    if (run.summary.flows > run.messages.size())
+        sampled = tr(" (record holds %1 of %2 flows)").arg(run.messages.size()).arg(run.summary.flows);
     m_status->setText(tr("t = %1   in flight: %2 messages%3   %4 fps%5")
                           .arg(TimelineBar::formatTime(m_time))
                           .arg(inFlightCount())

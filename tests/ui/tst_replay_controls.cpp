@@ -48,6 +48,7 @@ class TestReplayControls : public QObject {
     void tabFitsAndReadsInBothPalettes();
     void hoverTextsDescribeNodesLinksAndRoles();
     void blockStatesWrapAsOneGroup();
+    void statusSaysHowManyFlowsTheRecordHolds();
 
   private:
     nlohmann::ordered_json m_json;
@@ -391,6 +392,25 @@ void TestReplayControls::blockStatesWrapAsOneGroup()
             QVERIFY(legend.rect().contains(legend.statesGroup()->geometry()));
         }
     }
+}
+
+void TestReplayControls::statusSaysHowManyFlowsTheRecordHolds()
+{
+    // The record keeps one entry per flow that crossed a link, up to record.max_messages: a sample says how many of
+    // the run's flows (RunSummary::flows, the number History shows) it holds.
+    nlohmann::ordered_json json = m_json;
+    json["record"] = {{"max_messages", 40}};
+    const auto sampled = test::runJson(json, test::datasetPath("scenarios/default.json"));
+    QCOMPARE(sampled->messages.size(), std::size_t{40});
+    QVERIFY(sampled->summary.flows > 40);
+    ui::ReplayWidget widget;
+    widget.setRun(sampled, json);
+    QVERIFY2(widget.statusText().contains(QStringLiteral("(record holds 40 of %1 flows)").arg(sampled->summary.flows)),
+             qPrintable(widget.statusText()));
+    // The whole record: nothing to say.
+    QCOMPARE(m_run->messages.size(), m_run->summary.flows);
+    widget.setRun(m_run, m_json);
+    QVERIFY(!widget.statusText().contains(QStringLiteral("record holds")));
 }
 
 QTEST_MAIN(TestReplayControls)
