@@ -39,6 +39,20 @@ QSize FlowLayout::minimumSize() const
     return size + QSize(m.left() + m.right(), m.top() + m.bottom());
 }
 
+QSize FlowLayout::sizeHint() const
+{
+    int width = 0, height = 0, shown = 0;
+    for (const QLayoutItem* item : m_items) {
+        if (item->isEmpty())
+            continue;
+        const QSize hint = item->sizeHint();
+        width += hint.width() + (shown++ > 0 ? m_hSpacing : 0);
+        height = std::max(height, hint.height());
+    }
+    const QMargins m = contentsMargins();
+    return QSize(width + m.left() + m.right(), height + m.top() + m.bottom()).expandedTo(minimumSize());
+}
+
 void FlowLayout::setGeometry(const QRect& rect)
 {
     QLayout::setGeometry(rect);
@@ -52,11 +66,16 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const
     for (QLayoutItem* item : m_items) {
         if (item->isEmpty())
             continue;
-        const QSize hint = item->sizeHint();
+        QSize hint = item->sizeHint();
         if (x > area.x() && x + hint.width() > area.right() + 1) {
             x = area.x();
             y += rowHeight + m_vSpacing;
             rowHeight = 0;
+        }
+        // A group wider than the whole row (it has a row to itself now) wraps inside it.
+        if (hint.width() > area.width() && item->hasHeightForWidth()) {
+            hint.setWidth(std::max(area.width(), item->minimumSize().width()));
+            hint.setHeight(item->heightForWidth(hint.width()));
         }
         if (apply)
             item->setGeometry(QRect(QPoint(x, y), QSize(std::min(hint.width(), area.width()), hint.height())));

@@ -1,6 +1,8 @@
 #pragma once
 // A layout that places its items left to right and wraps to a new row when the width runs out, so a row of
 // legend entries stays whole in a narrow window (Qt has no such layout; this is the classic height-for-width one).
+// An item that is itself a flow (a group kept together) goes where its whole row fits, else it starts a row of its
+// own and wraps inside it.
 #include <QLayout>
 #include <QList>
 
@@ -18,7 +20,8 @@ class FlowLayout : public QLayout {
     Qt::Orientations expandingDirections() const override { return {}; }
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override { return arrange(QRect(0, 0, width, 0), false); }
-    QSize sizeHint() const override { return minimumSize(); }
+    // Every item in one row; at least minimumSize().
+    QSize sizeHint() const override;
     QSize minimumSize() const override;
     void setGeometry(const QRect& rect) override;
 

@@ -414,7 +414,7 @@ void MainWindow::showRun(qint64 runId, std::shared_ptr<const core::RunResult> ru
                          const nlohmann::ordered_json& scenario, const QString& runName, const QString& scenarioFile)
 {
     m_currentRunId = runId;
-    m_replay->setRun(run, scenario, {runId, runName, scenarioFile});
+    m_replay->loadRun(run, scenario, {runId, runName, scenarioFile});
     m_charts->setRun(run);
     updateRunEnabled();
 }

@@ -2,6 +2,8 @@
 
 #include "ui/replay_canvas_style.h"
 #include "ui/replay_labels.h"
+#include "ui/replay_state_style.h"
+#include "ui/theme.h"
 
 #include <QFile>
 #include <QMouseEvent>
@@ -46,6 +48,7 @@ void ReplayCanvas::setModel(std::shared_ptr<const ReplayModel> model)
     m_userZoomed = false;
     m_labelsValid = false;
     m_labelSizesValid = false;
+    m_labelLayouts.clear();
     m_linkRoleCounts.assign(m_model ? 2 * m_model->scene().links.size() : 0, {});
     fitToView();
 }
@@ -151,6 +154,10 @@ void ReplayCanvas::updateColours()
         return;
     for (int r = 0; r < kMessageRoleCount; ++r)
         m_roleColours[static_cast<std::size_t>(r)] = messageRoleColor(static_cast<MessageRole>(r), p);
+    for (const BlockStateClass c :
+         {BlockStateClass::Writable, BlockStateClass::Readable, BlockStateClass::Held, BlockStateClass::Empty})
+        m_stateColours[static_cast<std::size_t>(c)] = blockStateColor(c, p);
+    m_unknownStateColour = toneColor(Tone::Muted, p, p.color(QPalette::Base));
     // An idle link is a third of the way from the base to the text colour: visible on either palette.
     m_idleLink = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.35);
     // A label plate's hairline: lighter than an idle link, so a link running into a plate does not read as its edge.
@@ -340,6 +347,7 @@ void ReplayCanvas::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange) {
         m_labelSizesValid = false;
         m_labelsValid = false;
+        m_labelLayouts.clear(); // their texts' widths too
         if (!m_userZoomed)
             fitToView();
     }

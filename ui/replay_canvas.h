@@ -132,6 +132,8 @@ class ReplayCanvas : public QWidget {
     std::pair<QRgb, QRgb> m_coloursFor;
     bool m_coloursValid = false;
     std::array<QColor, kMessageRoleCount> m_roleColours;
+    std::array<QColor, 4> m_stateColours; // per BlockStateClass: a search for a readable shade, done once
+    QColor m_unknownStateColour;          // a state the KV protocol's table does not have
     QColor m_idleLink;
     QColor m_plateBorder;
     // Each label's plate at its largest (every state at its peak): fixed for a run and a font.
@@ -162,7 +164,8 @@ class ReplayCanvas : public QWidget {
         std::vector<double> widths;
         std::vector<std::vector<std::size_t>> lines;
     };
-    std::vector<LabelLayout> m_labelLayouts;
+    std::vector<LabelLayout> m_labelLayouts;           // cleared when the model or the font changes
+    std::vector<ReplayModel::StateBlocks> m_nowBlocks; // a node's blocks at t, before they are compared
     std::vector<QRectF> m_plates;
     // Plates drawn once per size and palette: blitting one costs a fraction of filling an antialiased rounded rect.
     QHash<quint64, QPixmap> m_plateCache;

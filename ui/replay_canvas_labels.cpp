@@ -103,14 +103,20 @@ void ReplayCanvas::layoutLabels()
     for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
         LabelLayout& label = m_labelLayouts[n];
         const QRectF place = m_labels[n];
-        label.blocks = m_model->nodeBlocks(n, m_time);
-        std::erase_if(label.blocks, [](const ReplayModel::StateBlocks& b) { return b.blocks < 0.5; });
-        label.parts.clear();
-        label.widths.clear();
-        for (const auto& b : label.blocks) {
-            label.parts.push_back(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks)));
-            const bool transient = b.info && !b.info->stable;
-            label.widths.push_back((transient ? italicMetrics : badgeMetrics).horizontalAdvance(label.parts.back()));
+        m_model->nodeBlocks(n, m_time, m_nowBlocks);
+        std::erase_if(m_nowBlocks, [](const ReplayModel::StateBlocks& b) { return b.blocks < 0.5; });
+        // Counts change at protocol steps, not every frame: the texts and their measured widths (text shaping,
+        // the costly part) are kept until they do.
+        if (m_nowBlocks != label.blocks || label.parts.size() != label.blocks.size()) {
+            std::swap(label.blocks, m_nowBlocks);
+            label.parts.clear();
+            label.widths.clear();
+            for (const auto& b : label.blocks) {
+                label.parts.push_back(QStringLiteral("%1 %2").arg(b.state, blockCount(b.blocks)));
+                const bool transient = b.info && !b.info->stable;
+                label.widths.push_back(
+                    (transient ? italicMetrics : badgeMetrics).horizontalAdvance(label.parts.back()));
+            }
         }
         label.lines = packBadges(label.widths, gap, place.width() - 2 * kPlatePadX);
         double width = idMetrics.horizontalAdvance(scene.nodes[n].id);
@@ -180,8 +186,7 @@ void ReplayCanvas::paintLabels(QPainter& painter)
     // Plates are opaque and painted after every link and leader, so a link passes under a label, never through
     // its text. The block counts are in their state's colour (what the state allows), transient states in italics.
     const ReplayScene& scene = m_model->scene();
-    const QPalette& pal = palette();
-    const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor text = palette().color(QPalette::Text);
     const QFont idFont = font(), badge = badgeFont(idFont);
     QFont italic = badge;
     italic.setItalic(true);
@@ -205,7 +210,8 @@ void ReplayCanvas::paintLabels(QPainter& painter)
             for (std::size_t i : line) {
                 const ReplayModel::StateBlocks& b = label.blocks[i];
                 painter.setFont(b.info && !b.info->stable ? italic : badge);
-                const QColor colour = b.info ? blockStateColor(*b.info, pal) : toneColor(Tone::Muted, pal, base);
+                const QColor& colour =
+                    b.info ? m_stateColours[static_cast<std::size_t>(blockStateClass(*b.info))] : m_unknownStateColour;
                 painter.setPen(colour);
                 painter.drawText(QPointF(x, top + badgeMetrics.ascent()), label.parts[i]);
                 x += label.widths[i] + gap;

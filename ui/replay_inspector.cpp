@@ -3,6 +3,7 @@
 #include "ui/qt_text.h"
 #include "ui/replay_message_details.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -12,8 +13,12 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextFrame>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace coh::ui {
@@ -98,6 +103,8 @@ ReplayInspector::ReplayInspector(QWidget* parent)
     m_split->addWidget(m_details);
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
+    // splitterMoved comes from the handle only, never from setSizes().
+    connect(m_split, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 0, 0, 0);
@@ -128,13 +135,12 @@ void ReplayInspector::setModel(std::shared_ptr<const ReplayModel> model)
 
 void ReplayInspector::fillFilters()
 {
+    // Quietly: each "any" becoming current would filter every message again; setModel filters once after.
     for (QComboBox* box : {m_node, m_link, m_kind}) {
         const QSignalBlocker block(box);
         box->clear();
+        box->addItem(tr("any"), -1);
     }
-    m_node->addItem(tr("any"), -1);
-    m_link->addItem(tr("any"), -1);
-    m_kind->addItem(tr("any"), -1);
     {
         const QSignalBlocker b1(m_block), b2(m_request);
         m_block->clear();
@@ -233,6 +239,39 @@ void ReplayInspector::showDetails()
         return;
     }
     m_details->setHtml(messageDetailsHtml(*m_model, static_cast<std::uint32_t>(m_selected)));
+    fitDetails();
+}
+
+void ReplayInspector::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitDetails();
+}
+
+void ReplayInspector::fitDetails()
+{
+    if (m_userSplit || !isVisible())
+        return;
+    const QList<int> sizes = m_split->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0)
+        return;
+    QTextDocument* doc = m_details->document();
+    doc->setTextWidth(m_details->viewport()->width());
+    // The step is everything above the message's facts, the last table (messageDetailsHtml puts the step first).
+    const QList<QTextFrame*> tables = doc->rootFrame()->childFrames();
+    const qreal stepBottom = tables.isEmpty() ? 0 : doc->documentLayout()->frameBoundingRect(tables.back()).top();
+    const int frame = 2 * m_details->frameWidth() + 2; // the frame, and a pixel to spare each side
+    const int whole = static_cast<int>(std::ceil(doc->size().height())) + frame;
+    const int step = static_cast<int>(std::ceil(stepBottom)) + frame;
+    // The whole account when it takes at most half, else at least the step, the list keeping its minimum.
+    const int wanted = std::min(whole, std::max(total / 2, step));
+    const int least = m_details->minimumHeight();
+    const int details = std::clamp(wanted, least, std::max(least, total - m_table->minimumHeight()));
+    m_split->setSizes({total - details, details});
+    // The details may have taken room from the list: the selected row stays in view.
+    if (m_table->currentIndex().isValid())
+        m_table->scrollTo(m_table->currentIndex());
 }
 
 } // namespace coh::ui

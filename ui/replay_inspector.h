@@ -42,11 +42,17 @@ class ReplayInspector : public QWidget {
   signals:
     void messageActivated(int message);
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     void fillFilters();
     void applyFilter();
     void showDetails();
     void rowChanged(const QModelIndex& current);
+    // Until the user drags the list/details splitter: the details get the room their text needs, at least the
+    // protocol step's (which comes first), up to what leaves the list its minimum.
+    void fitDetails();
 
     std::shared_ptr<const ReplayModel> m_model;
     ReplayMessageModel* m_messages = nullptr;
@@ -62,7 +68,8 @@ class ReplayInspector : public QWidget {
     QSplitter* m_split = nullptr;
     std::array<bool, kMessageRoleCount> m_hidden{};
     int m_selected = -1;
-    bool m_syncing = false; // selecting a row for selectMessage(): not a user's pick
+    bool m_syncing = false;   // selecting a row for selectMessage(): not a user's pick
+    bool m_userSplit = false; // the user dragged the list/details splitter: their sizes stay
 };
 
 } // namespace coh::ui

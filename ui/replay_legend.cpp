@@ -36,12 +36,18 @@ ReplayLegend::ReplayLegend(QWidget* parent)
         layout->addWidget(button);
         m_roles[static_cast<std::size_t>(role)] = button;
     }
-    m_statesTitle = new QLabel(tr("Block states:"), this);
+    // The states are one item of the flow, so the title never ends a row with its states on the next; a group
+    // wider than the row wraps inside its own row.
+    m_statesGroup = new QWidget(this);
+    auto* states = new FlowLayout(m_statesGroup, 6, 0);
+    states->setContentsMargins(0, 0, 0, 0);
+    m_statesTitle = new QLabel(tr("Block states:"), m_statesGroup);
     m_statesTitle->setToolTip(tr("The KV blocks each node holds, by the protocol's state: colour by what the state "
                                  "allows (writable, readable, held without permission), transient states in "
                                  "italics"));
-    layout->addWidget(m_statesTitle);
-    m_statesTitle->hide();
+    states->addWidget(m_statesTitle);
+    layout->addWidget(m_statesGroup);
+    m_statesGroup->hide();
     restyle();
     setSummary({});
 }
@@ -77,18 +83,20 @@ void ReplayLegend::setStates(const std::vector<const core::coherence::StateInfo*
         delete label;
     m_stateLabels.clear();
     for (const auto* state : m_states) {
-        auto* label = new QLabel(QStringLiteral("■ %1").arg(toQString(state->name)), this);
+        auto* label = new QLabel(QStringLiteral("■ %1").arg(toQString(state->name)), m_statesGroup);
         label->setToolTip(blockStateDescription(*state));
         if (!state->stable) {
             QFont font = label->font();
             font.setItalic(true);
             label->setFont(font);
         }
-        layout()->addWidget(label);
+        m_statesGroup->layout()->addWidget(label);
         label->show();
         m_stateLabels.push_back(label);
     }
-    m_statesTitle->setVisible(!m_states.empty());
+    m_statesGroup->setVisible(!m_states.empty());
+    // The outer flow measured the group before its entries changed.
+    m_statesGroup->updateGeometry();
     restyle();
 }
 

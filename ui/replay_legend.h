@@ -27,6 +27,9 @@ class ReplayLegend : public QWidget {
     QString roleText(int role) const;
     QToolButton* roleButton(MessageRole role) const { return m_roles[static_cast<std::size_t>(role)]; }
     const std::vector<QLabel*>& stateLabels() const { return m_stateLabels; }
+    // "Block states:" and the state entries, kept together: they wrap as one unit among the roles.
+    QWidget* statesGroup() const { return m_statesGroup; }
+    QLabel* statesTitle() const { return m_statesTitle; }
 
     std::array<bool, kMessageRoleCount> hiddenRoles() const;
     void setRoleHidden(MessageRole role, bool hidden);
@@ -42,6 +45,7 @@ class ReplayLegend : public QWidget {
 
     std::array<QToolButton*, kMessageRoleCount> m_roles{};
     std::array<std::uint64_t, kMessageRoleCount> m_counts{};
+    QWidget* m_statesGroup = nullptr;
     QLabel* m_statesTitle = nullptr;
     std::vector<QLabel*> m_stateLabels;
     std::vector<const core::coherence::StateInfo*> m_states;

@@ -80,7 +80,29 @@ QString messageDetailsHtml(const ReplayModel& model, std::uint32_t message)
     const QString kind = known ? toQString(run.summary.messagesByKind[m.kind].name) : tr("kind %1").arg(m.kind);
     const MessageRole role = model.role(message);
 
-    QString html = QStringLiteral("<table cellspacing='2'>");
+    // The protocol step first, compactly: it is what the pane is for, and a short pane shows it without scrolling.
+    const QString para = QStringLiteral("<p style='margin-top:0; margin-bottom:4px'>%1</p>");
+    QString html;
+    const MessageTransition t = messageTransition(model, message);
+    if (!t.known) {
+        html += para.arg(m.sender == core::MessageSender::None
+                             ? tr("Plain copy, no protocol: no table sent it.").toHtmlEscaped()
+                             : tr("Sent by a protocol this run's record does not describe.").toHtmlEscaped());
+    } else {
+        // The KV path's protocol is in the tab's header; the prefix pool's may be another, so it is named.
+        const QString sender = tr("%1 sent by the %2 of %3").arg(kind, t.controller, nodeId(model, m.src));
+        const QString title = m.protocol == core::MessageProtocol::PrefixPool
+                                  ? tr("%1 (prefix pool, %2):").arg(sender, toQString(model.protocol(m.protocol)->name))
+                                  : tr("%1:").arg(sender);
+        html += para.arg(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+        html += QStringLiteral("<table cellspacing='1' style='margin-bottom:4px'>");
+        html += row(tr("Step"), tr("%1 → %2, on %3").arg(t.state, t.nextState, t.trigger));
+        html += row(tr("Table cell"), t.actions);
+        html += QStringLiteral("</table>");
+        html += para.arg(t.explanation.toHtmlEscaped());
+    }
+
+    html += QStringLiteral("<table cellspacing='2'>");
     html += row(tr("Kind"), kind);
     html += row(tr("Role"), messageRoleLabel(role) + QStringLiteral(": ") + messageRoleMeaning(role));
     html += row(tr("Request"), QString::number(m.request));
@@ -99,27 +121,6 @@ QString messageDetailsHtml(const ReplayModel& model, std::uint32_t message)
         row(tr("End"),
             tr("%1 (%2 on the wire)").arg(TimelineBar::formatTime(m.end), TimelineBar::formatTime(m.end - m.start)));
     html += QStringLiteral("</table>");
-
-    const MessageTransition t = messageTransition(model, message);
-    if (!t.known) {
-        html += QStringLiteral("<p>%1</p>")
-                    .arg(m.sender == core::MessageSender::None
-                             ? tr("Plain copy, no protocol: no table sent it.").toHtmlEscaped()
-                             : tr("Sent by a protocol this run's record does not describe.").toHtmlEscaped());
-        return html;
-    }
-    const co::Protocol* protocol = model.protocol(m.protocol);
-    html += QStringLiteral("<p><b>%1</b></p>")
-                .arg(tr("Sent by the %1 of %2 (%3):")
-                         .arg(t.controller, nodeId(model, m.src), toQString(protocol->name))
-                         .toHtmlEscaped());
-    html += QStringLiteral("<table cellspacing='2'>");
-    html += row(tr("State"), t.state);
-    html += row(tr("Trigger"), t.trigger);
-    html += row(tr("Table cell"), t.actions);
-    html += row(tr("Next state"), t.nextState);
-    html += QStringLiteral("</table>");
-    html += QStringLiteral("<p>%1</p>").arg(t.explanation.toHtmlEscaped());
     return html;
 }
 

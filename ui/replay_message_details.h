@@ -1,7 +1,7 @@
 #pragma once
-// The inspector's account of one recorded message: what it is (kind, role, blocks, request, route, bytes, times)
-// and the protocol step that sent it: the table row (state, trigger → actions, next state) as the protocol
-// tables print it (coherence::transitionCell) and the row's explanation.
+// The inspector's account of one recorded message: first the protocol step that sent it, the table row (state,
+// trigger → actions, next state) as the protocol tables print it (coherence::transitionCell) and the row's
+// explanation, then what it is (kind, role, blocks, request, route, bytes, times).
 #include "ui/replay_model.h"
 
 #include <QString>

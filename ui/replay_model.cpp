@@ -1,8 +1,6 @@
 #include "ui/replay_model.h"
 
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/scenario_loader.h"
-#include "core/serving/prefix_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,17 +22,6 @@ const core::coherence::Protocol* protocolNamed(const std::string& name)
     }
 }
 
-// The prefix pool's protocol, as the engine chose it from the run's scenario.
-const core::coherence::Protocol* poolProtocolOf(const nlohmann::ordered_json& scenarioJson)
-{
-    try {
-        const core::Scenario scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), "scenario");
-        return protocolNamed(core::prefixPoolProtocol(scenario));
-    } catch (const std::exception&) {
-        return nullptr;
-    }
-}
-
 } // namespace
 
 ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson)
@@ -45,9 +32,7 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
     const core::RunResult& r = *m_run;
     m_scene = ReplayScene::build(r.nodeIds, r.linkIds, scenarioJson);
     m_kvProtocol = protocolNamed(r.summary.protocol);
-    if (std::any_of(r.messages.begin(), r.messages.end(),
-                    [](const auto& m) { return m.protocol == core::MessageProtocol::PrefixPool; }))
-        m_poolProtocol = poolProtocolOf(scenarioJson);
+    m_poolProtocol = protocolNamed(r.summary.prefixPool.protocol);
 
     for (const auto& kind : r.summary.messagesByKind)
         m_kindRoles.push_back(messageRoleFromName(kind.role));
@@ -107,6 +92,7 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
         if (r.nodeBlocks[i].node < m_nodeBlockSeries.size())
             m_nodeBlockSeries[r.nodeBlocks[i].node].push_back(i);
         m_seriesState.push_back(stateInfo(r.nodeBlocks[i].state));
+        m_seriesStateName.push_back(QString::fromStdString(r.nodeBlocks[i].state));
     }
     // Runs stored before the steps were recorded have averages only; a series that held blocks has steps.
     m_exactNodeBlocks =
@@ -166,8 +152,15 @@ const core::coherence::StateInfo* ReplayModel::stateInfo(const std::string& name
 std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node, qint64 t) const
 {
     std::vector<StateBlocks> out;
+    nodeBlocks(node, t, out);
+    return out;
+}
+
+void ReplayModel::nodeBlocks(std::uint32_t node, qint64 t, std::vector<StateBlocks>& out) const
+{
+    out.clear();
     if (!m_run || node >= m_nodeBlockSeries.size() || t < 0)
-        return out;
+        return;
     for (std::size_t i : m_nodeBlockSeries[node]) {
         const auto& s = m_run->nodeBlocks[i];
         double blocks = 0;
@@ -182,9 +175,8 @@ std::vector<ReplayModel::StateBlocks> ReplayModel::nodeBlocks(std::uint32_t node
             blocks = bucket < s.blocksPerBucket.size() ? s.blocksPerBucket[bucket] : 0;
         }
         if (blocks > 0)
-            out.push_back({QString::fromStdString(s.state), blocks, m_seriesState[i]});
+            out.push_back({m_seriesStateName[i], blocks, m_seriesState[i]});
     }
-    return out;
 }
 
 std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t node) const
@@ -195,7 +187,7 @@ std::vector<ReplayModel::StateBlocks> ReplayModel::nodePeakBlocks(std::uint32_t 
     for (std::size_t i : m_nodeBlockSeries[node]) {
         const auto& s = m_run->nodeBlocks[i];
         if (s.peakBlocks > 0)
-            out.push_back({QString::fromStdString(s.state), s.peakBlocks, m_seriesState[i]});
+            out.push_back({m_seriesStateName[i], s.peakBlocks, m_seriesState[i]});
     }
     return out;
 }

@@ -33,6 +33,7 @@ class ReplayModel {
 
     bool isEmpty() const { return !m_run; }
     const core::RunResult* run() const { return m_run.get(); }
+    const std::shared_ptr<const core::RunResult>& runPtr() const { return m_run; }
     const ReplayScene& scene() const { return m_scene; }
     // The last moment anything happens: last token or last message arrival.
     qint64 endTime() const { return m_end; }
@@ -67,8 +68,12 @@ class ReplayModel {
         QString state;
         double blocks = 0;
         const core::coherence::StateInfo* info = nullptr;
+        bool operator==(const StateBlocks&) const = default;
     };
     std::vector<StateBlocks> nodeBlocks(std::uint32_t node, qint64 t) const;
+    // The same into `out` (cleared first), for the canvas's every frame: no allocation once `out` has grown, and
+    // the state names are the model's, shared, not made anew.
+    void nodeBlocks(std::uint32_t node, qint64 t, std::vector<StateBlocks>& out) const;
     bool exactNodeBlocks() const { return m_exactNodeBlocks; }
     // The most each state ever held at the node: the widest its block line can get (label placement).
     std::vector<StateBlocks> nodePeakBlocks(std::uint32_t node) const;
@@ -115,6 +120,7 @@ class ReplayModel {
     std::vector<std::array<int, 2>> m_linkSeries;
     std::vector<std::vector<std::size_t>> m_nodeBlockSeries;      // per node: its NodeBlocksSeries indices
     std::vector<const core::coherence::StateInfo*> m_seriesState; // per NodeBlocksSeries: its state's row
+    std::vector<QString> m_seriesStateName;                       // per NodeBlocksSeries: its state's name
     qint64 m_end = 0;
     qint64 m_medianDuration = 0;
     Busiest m_busiest;

@@ -13,6 +13,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -95,7 +96,7 @@ ReplayWidget::ReplayWidget(QWidget* parent)
     connect(&m_fpsTimer, &QTimer::timeout, this, &ReplayWidget::sampleFps);
     m_fpsTimer.start();
     m_fpsClock.start();
-    setRun(nullptr, {});
+    setRun(std::shared_ptr<const ReplayModel>());
 }
 
 ReplayWidget::~ReplayWidget() = default;
@@ -103,8 +104,34 @@ ReplayWidget::~ReplayWidget() = default;
 void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson,
                           const ReplayRunLabel& label)
 {
-    m_run = run;
-    m_model = run ? std::make_shared<const ReplayModel>(std::move(run), scenarioJson) : nullptr;
+    setRun(run ? std::make_shared<const ReplayModel>(std::move(run), scenarioJson) : nullptr, label);
+}
+
+void ReplayWidget::loadRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson,
+                           const ReplayRunLabel& label)
+{
+    if (!run) {
+        setRun(std::shared_ptr<const ReplayModel>(), label);
+        return;
+    }
+    const quint64 generation = ++m_generation;
+    m_loading = true;
+    updateStatus();
+    // The run is shared read-only and the scenario copied in: the worker touches nothing the GUI thread owns.
+    QtConcurrent::run([run = std::move(run), scenarioJson] {
+        return std::make_shared<const ReplayModel>(run, scenarioJson);
+    }).then(this, [this, generation, label](std::shared_ptr<const ReplayModel> model) {
+        if (generation == m_generation)
+            setRun(std::move(model), label);
+    });
+}
+
+void ReplayWidget::setRun(std::shared_ptr<const ReplayModel> model, const ReplayRunLabel& label)
+{
+    ++m_generation;
+    m_loading = false;
+    m_model = model && !model->isEmpty() ? std::move(model) : nullptr;
+    m_run = m_model ? m_model->runPtr() : nullptr;
     m_selected = -1;
     m_canvas->setModel(m_model);
     m_inspector->setModel(m_model);
@@ -112,7 +139,9 @@ void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nloh
     // Messages last microseconds in runs that last seconds: the default speed lets the busiest moment's
     // messages be seen moving, and "skip idle" jumps the gaps between bursts.
     if (m_model && m_model->defaultSpeed() > 0)
-        m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"));
+        m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"),
+                             tr("The run's busiest stretch: at this speed its typical message takes %1 s to cross")
+                                 .arg(ReplayModel::kBusiestSeconds));
     m_legend->setSummary(m_model ? m_model->run()->summary : core::RunSummary{});
     m_legend->setStates(m_model ? m_model->heldStates() : std::vector<const core::coherence::StateInfo*>{});
 
@@ -134,6 +163,7 @@ void ReplayWidget::setRun(std::shared_ptr<const core::RunResult> run, const nloh
     m_header->setToolTip(label.scenarioFile);
     m_time = -1; // force the signal for t = 0 of the new run
     setTime(0);
+    emit runShown();
 }
 
 QString ReplayWidget::headerText() const
@@ -210,19 +240,22 @@ QString ReplayWidget::statusText() const
 
 void ReplayWidget::updateStatus()
 {
+    const QString preparing = m_loading ? tr("Preparing the next run for replay…") : QString();
     if (!m_model) {
-        m_status->setText(tr("No run loaded"));
+        m_status->setText(m_loading ? preparing : tr("No run loaded"));
         return;
     }
     const core::RunResult& run = *m_model->run();
     QString sampled;
-    if (run.messagesTotal > run.messages.size())
-        sampled = tr(" (record holds %1 of %2 messages)").arg(run.messages.size()).arg(run.messagesTotal);
-    m_status->setText(tr("t = %1   in flight: %2 messages%3   %4 fps")
+    // The record holds one entry per flow (a message about a group of blocks), up to record.max_messages.
+    if (run.summary.flows > run.messages.size())
+        sampled = tr(" (record holds %1 of %2 flows)").arg(run.messages.size()).arg(run.summary.flows);
+    m_status->setText(tr("t = %1   in flight: %2 messages%3   %4 fps%5")
                           .arg(TimelineBar::formatTime(m_time))
                           .arg(inFlightCount())
                           .arg(sampled)
-                          .arg(m_fps, 0, 'f', 1));
+                          .arg(m_fps, 0, 'f', 1)
+                          .arg(m_loading ? QStringLiteral("   ") + preparing : QString()));
 }
 
 void ReplayWidget::sampleFps()

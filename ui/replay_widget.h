@@ -38,11 +38,21 @@ class ReplayWidget : public QWidget {
     explicit ReplayWidget(QWidget* parent = nullptr);
     ~ReplayWidget() override;
 
-    // Positions come from the scenario JSON the run was made from (/topology/nodes/i/position). The default
-    // speed makes the busiest moment's typical message take ReplayModel::kBusiestSeconds to cross.
+    // Shows a run whose model is built (ReplayModel(run, scenarioJson): positions come from the scenario JSON the
+    // run was made from, /topology/nodes/i/position): on the GUI thread this only swaps it in and fills the
+    // views. The default speed makes the busiest moment's typical message take ReplayModel::kBusiestSeconds to
+    // cross. Null: no run. Drops any loadRun() still building.
+    void setRun(std::shared_ptr<const ReplayModel> model, const ReplayRunLabel& label = {});
+    // Builds the model on a worker thread (it sorts and indexes every message: ~80 ms per million), then shows
+    // it as setRun(model) does; the run on show stays until then. A later loadRun or setRun wins over an earlier
+    // build still running, whichever finishes first. runShown() says when it is in.
+    void loadRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson,
+                 const ReplayRunLabel& label = {});
+    // Builds the model here, on the calling thread, and shows it: for tests and small runs.
     void setRun(std::shared_ptr<const core::RunResult> run, const nlohmann::ordered_json& scenarioJson,
                 const ReplayRunLabel& label = {});
-    // The run on show; null before setRun.
+    bool isLoading() const { return m_loading; }
+    // The run on show; null before a run is shown.
     std::shared_ptr<const core::RunResult> run() const { return m_run; }
     qint64 time() const { return m_time; }
     int inFlightCount() const;
@@ -66,6 +76,8 @@ class ReplayWidget : public QWidget {
 
   signals:
     void timeChanged(qint64 ns);
+    // A run (or none) is on show: after setRun, or when loadRun's model is in.
+    void runShown();
 
   private:
     void seekFromTimeline(qint64 ns);
@@ -75,6 +87,8 @@ class ReplayWidget : public QWidget {
 
     std::shared_ptr<const core::RunResult> m_run;
     std::shared_ptr<const ReplayModel> m_model;
+    quint64 m_generation = 0; // counts setRun/loadRun calls: a build finishing for an older one is dropped
+    bool m_loading = false;
     QLabel* m_header = nullptr;
     ReplayCanvas* m_canvas = nullptr;
     ReplayInspector* m_inspector = nullptr;

@@ -99,10 +99,10 @@ TimelineBar::TimelineBar(QWidget* parent)
         button->setFocusPolicy(Qt::NoFocus);
 
     m_speed = new QComboBox(this);
-    m_speed->setToolTip(tr("Simulated time per wall-clock second"));
+    m_speed->setToolTip(tr("Playback speed: how much simulated time one second of playing shows"));
     for (int e = kMinSpeedExp; e <= kMaxSpeedExp; ++e) {
         const double s = std::pow(10.0, e);
-        m_speed->addItem(QStringLiteral("%1x").arg(s, 0, 'g', 6), s);
+        m_speed->addItem(formatSpeed(s), s);
     }
     m_speed->setCurrentIndex(-kMinSpeedExp); // 1x
 
@@ -200,7 +200,7 @@ double TimelineBar::speed() const
     return m_speed->currentData().toDouble();
 }
 
-void TimelineBar::setSpeed(double simSecondsPerSecond, const QString& why)
+void TimelineBar::setSpeed(double simSecondsPerSecond, const QString& why, const QString& whyTip)
 {
     const double s = std::clamp(simSecondsPerSecond, 1e-12, std::pow(10.0, kMaxSpeedExp));
     if (m_customSpeed >= 0) {
@@ -217,9 +217,9 @@ void TimelineBar::setSpeed(double simSecondsPerSecond, const QString& why)
     int at = 0;
     while (at < m_speed->count() && m_speed->itemData(at).toDouble() < s)
         ++at;
-    const QString text = QStringLiteral("%1x").arg(s, 0, 'g', 2);
+    const QString text = formatSpeed(s);
     m_speed->insertItem(at, why.isEmpty() ? text : tr("%1 (%2)").arg(text, why), s);
-    m_speed->setItemData(at, why, Qt::ToolTipRole);
+    m_speed->setItemData(at, whyTip.isEmpty() ? why : whyTip, Qt::ToolTipRole);
     m_customSpeed = at;
     m_speed->setCurrentIndex(at);
 }
@@ -304,6 +304,39 @@ QString TimelineBar::formatTime(qint64 ns)
     if (a < 1e9)
         return tr("%1 ms").arg(v / 1e6, 0, 'f', 3);
     return tr("%1 s").arg(v / 1e9, 0, 'f', 3);
+}
+
+QString TimelineBar::formatSpeed(double simSecondsPerSecond)
+{
+    // Rounded to two significant digits first, so the unit is chosen for the number shown (999.7 µs reads 1 ms).
+    double ns = simSecondsPerSecond * 1e9;
+    if (ns > 0) {
+        const double step = std::pow(10.0, std::floor(std::log10(ns)) - 1);
+        ns = std::round(ns / step) * step;
+    }
+    struct Unit {
+        double ns;
+        const char* name;
+    };
+    static constexpr Unit kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
+    const Unit* unit = &kUnits[3];
+    for (const Unit& u : kUnits) {
+        if (ns >= u.ns * (1 - 1e-9)) {
+            unit = &u;
+            break;
+        }
+    }
+    const double value = ns / unit->ns;
+    // Two significant digits: 9.8, 12, 330; a sub-nanosecond speed keeps its digits after the point.
+    const int decimals = value >= 10 ? 0 : std::clamp(1 - static_cast<int>(std::floor(std::log10(value))), 0, 12);
+    QString number = QString::number(value, 'f', value > 0 ? decimals : 0);
+    if (number.contains(QLatin1Char('.'))) {
+        while (number.endsWith(QLatin1Char('0')))
+            number.chop(1);
+        if (number.endsWith(QLatin1Char('.')))
+            number.chop(1);
+    }
+    return tr("1 s shows %1 %2").arg(number, QString::fromUtf8(unit->name));
 }
 
 } // namespace coh::ui

@@ -30,9 +30,9 @@ class TimelineBar : public QWidget {
     qint64 time() const { return m_time; }
     bool isPlaying() const { return m_timer.isActive(); }
     // Simulated seconds per wall-clock second. A speed off the list of powers of ten joins the list (the one the
-    // replay picks from the run, labelled with `why`), replacing the previous such entry.
+    // replay picks from the run, marked with `why` and explained by `whyTip`), replacing the previous such entry.
     double speed() const;
-    void setSpeed(double simSecondsPerSecond, const QString& why = {});
+    void setSpeed(double simSecondsPerSecond, const QString& why = {}, const QString& whyTip = {});
 
     QSlider* slider() const { return m_slider; }
     QToolButton* playButton() const { return m_play; }
@@ -47,6 +47,8 @@ class TimelineBar : public QWidget {
 
     // 1.25 ms, 830 ns, 12.000 s: the unit that keeps the number short.
     static QString formatTime(qint64 ns);
+    // A speed as what one wall-clock second of playback shows: "1 s shows 9.8 µs" (two significant digits).
+    static QString formatSpeed(double simSecondsPerSecond);
 
   public slots:
     void play();

@@ -93,12 +93,15 @@ std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNo
     return prefillNode;
 }
 
-CoherentKv::Group CoherentKv::newGroup(std::uint32_t firstBlock, std::uint32_t blocks) const
+void CoherentKv::addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const
 {
-    Group g = m_freshGroup;
-    g.firstBlock = firstBlock;
-    g.blocks = blocks;
-    return g;
+    // Copied straight into place: a Group is ~1.7 KB, and building it apart first would copy it twice.
+    if (inLastSlot)
+        seq.groups.back() = m_freshGroup;
+    else
+        seq.groups.push_back(m_freshGroup);
+    seq.groups.back().firstBlock = firstBlock;
+    seq.groups.back().blocks = blocks;
 }
 
 void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
@@ -109,11 +112,11 @@ void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
     if (full > 0)
-        seq.groups.push_back(newGroup(0, full));
+        addGroup(seq, 0, full, false);
     if (tokens % m_blockTokens != 0) {
         seq.tailGroup = static_cast<int>(seq.groups.size());
         seq.tailBlock = full;
-        seq.groups.push_back(newGroup(full, 1));
+        addGroup(seq, full, 1, false);
     }
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
         requestOp(request, g, kPrefillCache, ProcessorOp::Store);
@@ -160,10 +163,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
         // A merged tail leaves its slot (always the last) free for the new block: reset it in place.
-        if (closeTail(seq))
-            seq.groups.back() = newGroup(block, 1);
-        else
-            seq.groups.push_back(newGroup(block, 1));
+        addGroup(seq, block, 1, closeTail(seq));
         seq.tailGroup = static_cast<int>(seq.groups.size()) - 1;
         seq.tailBlock = block;
     }
@@ -295,13 +295,13 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
 
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = g.system.message(i);
-        const std::uint16_t tag = g.arrivals.sent(i, MessageOrigin::of(step));
+        const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
+        // The kind is looked up once, here; the record on delivery takes it from the origin.
+        const std::uint16_t tag = g.arrivals.sent(i, MessageOrigin::of(step, m_kinds.count(m, g.blocks, bytes)));
         const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
         const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
-        const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
         const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
-        m_kinds.count(m, g.blocks, bytes);
         if (m.hasData && src != dst) {
             m_transfers += g.blocks;
             m_crossBytes += bytes;
@@ -367,7 +367,6 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
         m_delivery = Delivery{request, m.hasData && m.dst == kDecodeCache, flow.start, flow.delivered};
         if (flow.bytes > 0) {
             MessageRecord record = recordOf(flow, m_network.routing());
-            record.kind = m_kinds.kindOf(m);
             record.request = request;
             record.firstBlock = g.firstBlock;
             record.blockCount = g.blocks;

@@ -94,7 +94,8 @@ class CoherentKv final : public KvMemory, public FlowSink {
                                                   : op == coherence::ProcessorOp::Store && m_storeHit[state];
     }
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
-    Group newGroup(std::uint32_t firstBlock, std::uint32_t blocks) const;
+    // A group nobody has touched for `blocks` blocks from `firstBlock`, appended or put in the last slot.
+    void addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const;
     // Returns true when the op was a hit (done at once, nothing sent).
     bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     bool tryIssue(std::uint32_t request, int group, std::uint8_t cache);

@@ -12,18 +12,22 @@
 
 namespace coh::core {
 
-// The transition that sent a message, kept beside it until its record is written.
+// The transition that sent a message and the kind it was counted under, kept beside it until its record is
+// written (6 bytes: the kind fills what would be padding).
 struct MessageOrigin {
     MessageSender sender = MessageSender::None;
     std::uint8_t from = 0, to = 0;
+    std::uint8_t kind = 0; // MessageRecord::kind
     std::uint16_t transition = 0;
 
-    static MessageOrigin of(const coherence::StepResult& step)
+    static MessageOrigin of(const coherence::StepResult& step, std::uint8_t kind)
     {
-        return {step.atDirectory ? MessageSender::Home : MessageSender::Cache, step.from, step.to, step.transition};
+        return {step.atDirectory ? MessageSender::Home : MessageSender::Cache, step.from, step.to, kind,
+                step.transition};
     }
     void stamp(MessageRecord& record) const
     {
+        record.kind = kind;
         record.sender = sender;
         record.fromState = from;
         record.toState = to;

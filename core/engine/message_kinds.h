@@ -18,16 +18,28 @@ class ProtocolKinds {
     // `prefix` goes before every name ("pool " for the prefix pool's protocol).
     explicit ProtocolKinds(const coherence::Protocol& protocol, const std::string& prefix = {});
 
-    // The kind `message` is counted and recorded as (an index into kinds()).
-    std::uint8_t kindOf(const coherence::Message& message) const;
+    // The kind `message` is counted and recorded as (an index into kinds()). Inline: every message sent and
+    // every message recorded asks.
+    std::uint8_t kindOf(const coherence::Message& m) const
+    {
+        // A type without a "to home" kind is its own kind whatever its direction (m_homeKind[type] == type).
+        const bool dataGoingHome = m.hasData && m.dst == coherence::kDirNode && m.src != coherence::kDirNode;
+        return dataGoingHome ? m_homeKind[m.type] : m.type;
+    }
     // Counts one message about `blocks` blocks of `bytes` in total under its kind; returns that kind.
-    std::uint8_t count(const coherence::Message& message, std::uint64_t blocks, double bytes);
+    std::uint8_t count(const coherence::Message& message, std::uint64_t blocks, double bytes)
+    {
+        const std::uint8_t kind = kindOf(message);
+        m_kinds[kind].count += blocks;
+        m_kinds[kind].bytes += bytes;
+        return kind;
+    }
 
     const std::vector<MessageKindStats>& kinds() const { return m_kinds; }
 
   private:
     std::vector<MessageKindStats> m_kinds;
-    std::vector<int> m_toHome; // per message type: its "to home" kind, -1 when it has none
+    std::vector<std::uint8_t> m_homeKind; // per message type: its kind when it carries data home
 };
 
 } // namespace coh::core

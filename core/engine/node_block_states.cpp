@@ -1,6 +1,8 @@
 #include "core/engine/node_block_states.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 namespace coh::core {
 
@@ -31,17 +33,29 @@ void NodeBlockStates::coarsenTo(SimTime width) const
 
 void NodeBlockStates::coarsenSteps(Slot& slot)
 {
-    while (slot.steps.size() > kMaxBlockSteps / 2) {
-        slot.stepWidth *= 2;
-        std::size_t kept = 0;
-        for (const BlockCountStep& step : slot.steps) {
-            if (kept > 0 && slot.steps[kept - 1].at / slot.stepWidth == step.at / slot.stepWidth)
-                slot.steps[kept - 1] = step; // later in the same cell: it replaces the earlier one
-            else
-                slot.steps[kept++] = step;
-        }
-        slot.steps.resize(kept);
+    // Widths are powers of two, so two times share a cell of 2^k ns exactly when their highest differing bit is
+    // below k. One pass counts, per k, the neighbours that first share a cell there; the first width past the
+    // current one that leaves at most half of kMaxBlockSteps cells is the one repeated doubling would reach, and one
+    // more pass merges to it (cells nest, so merging once keeps what merging at each width in turn keeps).
+    std::array<std::size_t, 65> joinAt{}; // [k]: neighbours that first share a cell at 2^k ns
+    for (std::size_t i = 1; i < slot.steps.size(); ++i)
+        ++joinAt[std::bit_width(static_cast<std::uint64_t>(slot.steps[i - 1].at ^ slot.steps[i].at))];
+    std::size_t cells = slot.steps.size();
+    unsigned shift = slot.stepShift;
+    while (cells > kMaxBlockSteps / 2 && shift < 63) {
+        ++shift;
+        cells -= joinAt[shift];
     }
+    slot.stepShift = shift;
+    std::size_t kept = 0;
+    for (const BlockCountStep& step : slot.steps) {
+        if (kept > 0 && (slot.steps[kept - 1].at >> shift) == (step.at >> shift))
+            slot.steps[kept - 1] = step; // later in the same cell: it replaces the earlier one
+        else
+            slot.steps[kept++] = step;
+    }
+    slot.steps.resize(kept);
+    slot.stepCellEnd = ((slot.steps.back().at >> shift) + 1) << shift;
 }
 
 void NodeBlockStates::settle(Slot& slot, SimTime now) const
@@ -103,7 +117,7 @@ std::vector<NodeBlocksSeries> NodeBlockStates::series(SimTime end) const
         for (std::size_t b = 0; b < last; ++b)
             series.blocksPerBucket.push_back(slot.blockNs[b] / width);
         series.steps = slot.steps;
-        series.stepResolution = slot.stepWidth;
+        series.stepResolution = SimTime{1} << slot.stepShift;
         out.push_back(std::move(series));
     }
     return out;

@@ -50,7 +50,10 @@ class NodeBlockStates {
         SimTime bucketEnd = 0;       // where that bucket ends
         std::vector<double> blockNs; // per bucket: blocks x ns held; empty until the slot first changes
         std::vector<BlockCountStep> steps;
-        SimTime stepWidth = 1; // steps keep at most one change per cell this wide
+        // Steps keep at most one change per cell of 2^stepShift ns; stepCellEnd is where the last step's cell ends,
+        // so a change pays one compare to know whether it replaces that step.
+        unsigned stepShift = 0;
+        SimTime stepCellEnd = 0;
     };
 
     void add(SimTime now, std::size_t s, double delta)
@@ -66,11 +69,16 @@ class NodeBlockStates {
         slot.count += delta;
         if (slot.count > slot.peak)
             slot.peak = slot.count;
-        // The last change of a cell wins: same instant at width 1, else anything in the same cell.
-        if (!slot.steps.empty() && slot.steps.back().at / slot.stepWidth == now / slot.stepWidth)
+        // The last change of a cell wins: same instant at width 1, else anything in the same cell. Times never go
+        // back, so "in the last step's cell" is "before its end" (0 while there is no step).
+        if (now < slot.stepCellEnd) {
             slot.steps.back() = {now, slot.count};
-        else if (slot.steps.push_back({now, slot.count}); slot.steps.size() > kMaxBlockSteps) [[unlikely]]
-            coarsenSteps(slot);
+        } else {
+            slot.steps.push_back({now, slot.count});
+            slot.stepCellEnd = ((now >> slot.stepShift) + 1) << slot.stepShift;
+            if (slot.steps.size() > kMaxBlockSteps) [[unlikely]]
+                coarsenSteps(slot);
+        }
     }
     // Doubles the slot's step width until at most half of kMaxBlockSteps cells hold a change.
     static void coarsenSteps(Slot& slot);

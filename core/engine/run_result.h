@@ -88,6 +88,10 @@ struct StalenessSummary {
 // The shared prefix pool (serving.prefix_pool): what prefill found there, and the traffic to and from it.
 struct PrefixPoolSummary {
     bool enabled = false;
+    // The protocol of the pool's blocks, as summary.protocol is the KV path's: the pool tier's (coherence.tiers),
+    // else prefill's (prefixPoolProtocol()); "direct" for plain copies. MessageProtocol::PrefixPool records index
+    // its tables. Empty: not known (a stored run from before it was recorded whose scenario no longer parses).
+    std::string protocol = "direct";
     std::uint64_t promptTokens = 0; // prompt tokens of every prefill
     std::uint64_t hitTokens = 0;    // of those, loaded from the pool instead of computed
     double loadBytes = 0, storeBytes = 0;
@@ -112,7 +116,7 @@ struct RunSummary {
     // What was sent, per message kind (MessageRecord::kind indexes this). Messages, data and control bytes,
     // write-backs, invalidations, ... are all read from here through trafficCounts() (traffic_counts.h).
     std::vector<MessageKindStats> messagesByKind;
-    std::uint64_t flows = 0;      // network flows that crossed a link (what the event record samples)
+    std::uint64_t flows = 0;      // network flows that crossed a link: what RunResult::messages holds or samples
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
     std::uint64_t upgrades = 0;   // stores that had to upgrade a readable copy (not a message)
     StalenessSummary staleness;
@@ -197,8 +201,8 @@ struct RunResult {
     std::vector<LinkSeries> linkSeries;       // only link directions that carried traffic
     std::vector<NodeBlocksSeries> nodeBlocks; // same buckets as linkSeries; only (node, state)s that held blocks
     std::vector<PathRecord> paths;
-    std::vector<MessageRecord> messages; // the event record: all, or a uniform sample
-    std::uint64_t messagesTotal = 0;     // how many there were before sampling
+    // The event record: every flow that crossed a link, or a uniform sample of summary.flows of them.
+    std::vector<MessageRecord> messages;
 };
 
 } // namespace coh::core

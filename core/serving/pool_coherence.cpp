@@ -126,11 +126,11 @@ void PoolCoherence::afterStep(std::uint32_t slot, const coherence::CheckedStep& 
     const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
         const coherence::Message& m = shape.message(i);
-        const std::uint16_t tag = b.arrivals.sent(i, MessageOrigin::of(step));
         const std::uint32_t src = m.src == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.src];
         const std::uint32_t dst = m.dst == coherence::kDirNode ? m_poolNode : m_cacheNodes[m.dst];
         const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
-        m_kinds.count(m, 1, bytes);
+        const auto kind = static_cast<std::uint8_t>(m_firstKind + m_kinds.count(m, 1, bytes));
+        const std::uint16_t tag = b.arrivals.sent(i, MessageOrigin::of(step, kind));
         const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | tag;
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
     }
@@ -211,7 +211,6 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
     const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     if (const int i = b.arrivals.arrive(shape, tag); i >= 0 && flow.bytes > 0) {
         MessageRecord record = recordOf(flow, m_network.routing());
-        record.kind = static_cast<std::uint8_t>(m_firstKind + m_kinds.kindOf(shape.message(i)));
         record.blockCount = 1;
         record.protocol = MessageProtocol::PrefixPool;
         b.arrivals.origin(i).stamp(record);

@@ -50,6 +50,7 @@ PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Flo
         static_cast<std::uint64_t>(scenario.serving.prefixPool.capacityBytes / (m_bytesPerToken * m_blockTokens));
 
     const std::string protocol = prefixPoolProtocol(scenario);
+    m_summary.protocol = protocol;
     if (protocol == "direct")
         return;
     std::vector<std::uint32_t> cacheNodes;

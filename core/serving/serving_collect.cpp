@@ -81,7 +81,6 @@ RunResult ServingEngine::collect()
     std::stable_sort(s.links.begin(), s.links.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
 
     // Keep only the routes the record refers to, renumbered densely.
-    result.messagesTotal = m_recorder.total();
     result.messages = m_recorder.takeSorted();
     std::unordered_map<std::uint32_t, std::uint32_t> compact;
     for (auto& m : result.messages) {

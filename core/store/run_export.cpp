@@ -112,7 +112,7 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
         scenario = scenarioJson; // keep what was stored, even if it is not JSON
 
     nlohmann::ordered_json run = toJson(info);
-    run["messages_total"] = result.messagesTotal;
+    run["messages_total"] = result.summary.flows; // the summary's flows, under the key exports have always had
     run["link_interval_ns"] = result.linkInterval;
     run["node_ids"] = result.nodeIds;
     run["link_ids"] = result.linkIds;

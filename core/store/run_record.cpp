@@ -1,6 +1,7 @@
 #include "core/store/run_record.h"
 
 #include "core/scenario/input_error.h"
+#include "core/store/pool_protocol.h"
 #include "core/store/run_serialization.h"
 
 #include <SQLiteCpp/Database.h>
@@ -48,7 +49,7 @@ void writeCompletedRun(SQLite::Database& db, std::int64_t id, const RunResult& r
     update.bind(11, s.goodputRequestsPerSec);
     update.bind(12, static_cast<std::int64_t>(s.eventsExecuted));
     update.bind(13, s.wallSeconds);
-    update.bind(14, static_cast<std::int64_t>(result.messagesTotal));
+    update.bind(14, static_cast<std::int64_t>(s.flows)); // messages_total: the History's flows column
     update.bind(15, result.linkInterval);
     update.bind(16, nlohmann::ordered_json(result.nodeIds).dump());
     update.bind(17, nlohmann::ordered_json(result.linkIds).dump());
@@ -120,8 +121,11 @@ std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& 
         result.linkIds = stringsFromJson(stored(5, "runs.link_ids_json"));
         result.instanceIds = stringsFromJson(stored(6, "runs.instance_ids_json"));
         result.paths = pathsFromJson(stored(7, "runs.paths_json"));
-        result.messagesTotal = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+        // The summary says its flows; one stored without them (none was) has them in messages_total.
+        if (result.summary.flows == 0)
+            result.summary.flows = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
         result.linkEnds = linkEndsFromScenario(q.getColumn(9).getString(), result.nodeIds, result.linkIds);
+        completePoolProtocol(result.summary.prefixPool, q.getColumn(9).getString());
     }
     loadRunRows(db, id, result);
     return result;

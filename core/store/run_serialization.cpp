@@ -171,15 +171,24 @@ StalenessSummary stalenessFromJson(const nlohmann::ordered_json& j)
 
 nlohmann::ordered_json toJson(const PrefixPoolSummary& p)
 {
-    return {{"enabled", p.enabled},        {"prompt_tokens", p.promptTokens}, {"hit_tokens", p.hitTokens},
-            {"load_bytes", p.loadBytes},   {"store_bytes", p.storeBytes},     {"capacity_blocks", p.capacityBlocks},
-            {"blocks_held", p.blocksHeld}, {"evictions", p.evictions}};
+    return {{"enabled", p.enabled},
+            {"protocol", p.protocol},
+            {"prompt_tokens", p.promptTokens},
+            {"hit_tokens", p.hitTokens},
+            {"load_bytes", p.loadBytes},
+            {"store_bytes", p.storeBytes},
+            {"capacity_blocks", p.capacityBlocks},
+            {"blocks_held", p.blocksHeld},
+            {"evictions", p.evictions}};
 }
 
 PrefixPoolSummary prefixPoolFromJson(const nlohmann::ordered_json& j)
 {
     PrefixPoolSummary p;
     p.enabled = j.value("enabled", false);
+    // Summaries stored before the pool's protocol was have none: completePoolProtocol() reads it from the scenario.
+    const auto protocol = j.find("protocol");
+    p.protocol = protocol != j.end() && protocol->is_string() ? protocol->get<std::string>() : std::string();
     p.promptTokens = readCount(j, "prompt_tokens");
     p.hitTokens = readCount(j, "hit_tokens");
     p.loadBytes = readNumber(j, "load_bytes");

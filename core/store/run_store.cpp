@@ -4,6 +4,7 @@
 #include "core/store/busy_context.h"
 #include "core/store/corruption_record.h"
 #include "core/store/pending_results.h"
+#include "core/store/pool_protocol.h"
 #include "core/store/process_probe.h"
 #include "core/store/run_record.h"
 #include "core/store/run_serialization.h"
@@ -307,11 +308,14 @@ std::optional<RunInfo> RunStore::runInfo(std::int64_t id)
 std::optional<RunSummary> RunStore::runSummary(std::int64_t id)
 {
     return guarded(fmt::format("read run {}", id), [&]() -> std::optional<RunSummary> {
-        SQLite::Statement q(*m_db, "SELECT summary_json FROM runs WHERE id = ? AND summary_json IS NOT NULL");
+        SQLite::Statement q(*m_db,
+                            "SELECT summary_json, scenario_json FROM runs WHERE id = ? AND summary_json IS NOT NULL");
         q.bind(1, id);
         if (!q.executeStep())
             return std::nullopt;
-        return summaryFromJson(parseStoredJson(m_path, q.getColumn(0).getString(), "runs.summary_json"));
+        RunSummary s = summaryFromJson(parseStoredJson(m_path, q.getColumn(0).getString(), "runs.summary_json"));
+        completePoolProtocol(s.prefixPool, q.getColumn(1).getString());
+        return s;
     });
 }
 

@@ -101,5 +101,54 @@ TEST(NodeBlockStates, DenseStepsCoarsenButNeverShowAValueEarly)
         ASSERT_EQ(countAt(steps, end), countAt(truth, end)) << end;
 }
 
+TEST(NodeBlockStates, CoarseningKeepsWhatDoublingTheWidthOneStepAtATimeKeeps)
+{
+    // The rule as documented, done the slow way: every change appended (a change in the last step's cell replaces
+    // it), and whenever more than kMaxBlockSteps are kept, the width doubles, merging each cell to its last change,
+    // until at most half of that remain. Bursts of every density (1 ns to 64 us apart, some at the same instant)
+    // make the width jump by several doublings at once as well as by one.
+    const coherence::Protocol& msi = coherence::findProtocol("msi-directory");
+    const auto I = static_cast<std::uint8_t>(msi.cache.findState("I"));
+    const auto S = static_cast<std::uint8_t>(msi.cache.findState("S"));
+    NodeBlockStates blocks(msi, 1, kMillisecond);
+    std::vector<BlockCountStep> expected;
+    SimTime width = 1;
+    std::mt19937_64 rng(5);
+    double count = 0;
+    SimTime t = 0;
+    for (int burst = 0; burst < 60; ++burst) {
+        std::uniform_int_distribution<SimTime> gap(0, SimTime{1} << (burst % 17));
+        for (int i = 0; i < 1'500; ++i) {
+            t += gap(rng);
+            const bool up = count == 0 || rng() % 3 != 0;
+            blocks.change(t, 0, up ? I : S, up ? S : I, 1);
+            count += up ? 1 : -1;
+            if (!expected.empty() && expected.back().at / width == t / width) {
+                expected.back() = {t, count};
+                continue;
+            }
+            expected.push_back({t, count});
+            if (expected.size() <= kMaxBlockSteps)
+                continue;
+            do {
+                width *= 2;
+                std::vector<BlockCountStep> merged;
+                for (const auto& step : expected) {
+                    if (!merged.empty() && merged.back().at / width == step.at / width)
+                        merged.back() = step;
+                    else
+                        merged.push_back(step);
+                }
+                expected = std::move(merged);
+            } while (expected.size() > kMaxBlockSteps / 2);
+        }
+    }
+    const auto series = blocks.series(t + 1);
+    ASSERT_EQ(series.size(), 1u);
+    EXPECT_GT(width, 64); // the bursts did coarsen, more than once
+    EXPECT_EQ(series[0].stepResolution, width);
+    EXPECT_EQ(series[0].steps, expected);
+}
+
 } // namespace
 } // namespace coh::core

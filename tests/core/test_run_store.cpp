@@ -61,7 +61,7 @@ TEST(RunStore, RoundTripsEveryFieldOfARunResult)
     EXPECT_EQ(info->goodputRequestsPerSec, 1.75);
     EXPECT_EQ(info->events, 123456u);
     EXPECT_EQ(info->wallSeconds, 0.0625);
-    EXPECT_EQ(info->flows, 40u);               // the event record's total (messages_total)
+    EXPECT_EQ(info->flows, 77u);               // the summary's flows (stored in messages_total too)
     EXPECT_EQ(info->messages, 60u + 39u);      // the kinds' counts (traffic_counts.h)
     EXPECT_EQ(info->decodeProtocol, "direct"); // the scenario names none
     EXPECT_EQ(reopened.scenarioJson(id), R"({"name": "from-json", "seed": 5})");

@@ -82,7 +82,7 @@ RunResult resultWithMessages(std::uint32_t messages)
     r.requests[1].finish = 123'456'789;
     for (std::uint32_t i = 0; i < messages; ++i)
         r.messages.push_back({10 * i, 10 * i + 7, i % 2, 1 - i % 2, 0, i % 2, i, 3, 1024.5 * i});
-    r.messagesTotal = messages;
+    r.summary.flows = messages;
     return r;
 }
 

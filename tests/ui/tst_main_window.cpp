@@ -112,7 +112,7 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Replay"));
         QCOMPARE(shownAfterRun.count(), 1);
         QCOMPARE(shownAfterRun.at(0).at(0).toLongLong(), id);
-        QVERIFY(m_window->findChild<coh::ui::ReplayWidget*>()->run());
+        QTRY_VERIFY(m_window->findChild<coh::ui::ReplayWidget*>()->run()); // its model is built on a worker
         QVERIFY(m_window->actions().run->isEnabled());
         QVERIFY(m_window->statusText().contains(QStringLiteral("#%1").arg(id)));
         QCOMPARE(coh::core::RunStore(m_db.toStdString()).runInfo(id)->status, coh::core::RunStatus::Completed);

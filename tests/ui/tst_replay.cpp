@@ -492,6 +492,30 @@ void TestReplay::everyProtocolsStatesGetColours()
             }
         QVERIFY2(!seen.empty(), protocol);
     }
+    // The colours are worked out once per palette, not per badge and frame: a new palette gets its own.
+    {
+        ui::ReplayCanvas canvas;
+        canvas.resize(900, 600);
+        canvas.setModel(std::make_shared<const ui::ReplayModel>(m_run, m_json));
+        const auto& series = m_run->nodeBlocks.front();
+        canvas.setTime(series.steps.back().at);
+        QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+        QPalette dark = canvas.palette();
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        const auto& msi = core::coherence::findProtocol("msi-directory");
+        for (const QPalette& palette : {canvas.palette(), dark, QApplication::palette()}) {
+            canvas.setPalette(palette);
+            QPainter painter(&image);
+            canvas.paintFrame(painter, canvas.rect());
+            QVERIFY(!canvas.lastBadges().empty());
+            for (const auto& badge : canvas.lastBadges())
+                QCOMPARE(badge.colour,
+                         ui::blockStateColor(
+                             msi.cache.states[static_cast<std::size_t>(msi.cache.findState(badge.state.toStdString()))],
+                             palette));
+        }
+    }
     // Writable, readable and held states differ; a state's class is read from its table row.
     const auto& msi = core::coherence::findProtocol("msi-directory");
     const auto state = [&](const char* name) {

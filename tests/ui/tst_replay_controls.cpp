@@ -1,6 +1,8 @@
-// The replay tab as a user meets it: the speed it picks from the run, go to start / end (buttons and keys), Space
-// wherever the focus is, the header naming the run, icons and texts that read in both palettes at the sizes the
-// window gives the tab, and the hover texts. Node labels: tst_replay_labels.cpp.
+// The replay tab as a user meets it: the speed it picks from the run and how speeds read, go to start / end (buttons
+// and keys), Space wherever the focus is, the header naming the run, icons and texts that read in both palettes at
+// the sizes the window gives the tab, the hover texts, and the legend's states kept together. Node labels:
+// tst_replay_labels.cpp.
+#include "core/coherence/protocol_registry.h"
 #include "core/store/run_and_store.h"
 #include "replay_fixtures.h"
 #include "ui/main_actions.h"
@@ -19,6 +21,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QSlider>
 #include <QTableView>
@@ -36,6 +39,7 @@ class TestReplayControls : public QObject {
     void initTestCase();
     void cleanup() { ui::MainActions::applyPalette(false); }
     void defaultSpeedComesFromTheBusiestMoment();
+    void speedsReadAsTimeShownPerSecond();
     void startAndEndButtonsAndKeys();
     void spaceTogglesPlayWhereverTheFocusIs();
     void headerNamesTheRunShown();
@@ -43,6 +47,8 @@ class TestReplayControls : public QObject {
     void tabFitsAndReadsInBothPalettes_data();
     void tabFitsAndReadsInBothPalettes();
     void hoverTextsDescribeNodesLinksAndRoles();
+    void blockStatesWrapAsOneGroup();
+    void statusSaysHowManyFlowsTheRecordHolds();
 
   private:
     nlohmann::ordered_json m_json;
@@ -85,12 +91,46 @@ void TestReplayControls::defaultSpeedComesFromTheBusiestMoment()
     // That median message takes three wall-clock seconds to cross: speed = median / 3 s.
     const double expected = static_cast<double>(median) * 1e-9 / 3.0;
     QVERIFY(std::abs(widget.timeline()->speed() - expected) <= 1e-12 * expected);
-    QVERIFY(widget.timeline()->speedBox()->currentText().contains(QStringLiteral("busiest")));
+    QCOMPARE(widget.timeline()->speedBox()->currentText(),
+             QStringLiteral("%1 (busiest)").arg(ui::TimelineBar::formatSpeed(expected)));
     // Picking a listed speed and back keeps one run entry, not one per change.
     const int entries = widget.timeline()->speedBox()->count();
     widget.timeline()->setSpeed(1e-3);
     widget.timeline()->setSpeed(expected, QStringLiteral("busiest"));
     QCOMPARE(widget.timeline()->speedBox()->count(), entries);
+}
+
+void TestReplayControls::speedsReadAsTimeShownPerSecond()
+{
+    // Simulated time per wall-clock second, two significant digits, in the unit that keeps the number short.
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.8e-6), QStringLiteral("1 s shows 9.8 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.84e-6), QStringLiteral("1 s shows 9.8 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1e-6), QStringLiteral("1 s shows 1 µs"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(3.3e-7), QStringLiteral("1 s shows 330 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(4.7e-8), QStringLiteral("1 s shows 47 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(5e-10), QStringLiteral("1 s shows 0.5 ns"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(0.0123), QStringLiteral("1 s shows 12 ms"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1), QStringLiteral("1 s shows 1 s"));
+    QCOMPARE(ui::TimelineBar::formatSpeed(1e3), QStringLiteral("1 s shows 1000 s"));
+    // Rounding picks the unit: 999.7 µs is shown as 1 ms, not 1000 µs.
+    QCOMPARE(ui::TimelineBar::formatSpeed(9.997e-4), QStringLiteral("1 s shows 1 ms"));
+
+    // The presets read the same way, slowest first, and so does the run's own speed, marked.
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    QComboBox* box = widget.timeline()->speedBox();
+    QStringList presets;
+    for (int i = 0; i < box->count(); ++i)
+        if (i != box->currentIndex())
+            presets << box->itemText(i);
+    QCOMPARE(presets, QStringList({QStringLiteral("1 s shows 1 µs"), QStringLiteral("1 s shows 10 µs"),
+                                   QStringLiteral("1 s shows 100 µs"), QStringLiteral("1 s shows 1 ms"),
+                                   QStringLiteral("1 s shows 10 ms"), QStringLiteral("1 s shows 100 ms"),
+                                   QStringLiteral("1 s shows 1 s"), QStringLiteral("1 s shows 10 s"),
+                                   QStringLiteral("1 s shows 100 s"), QStringLiteral("1 s shows 1000 s")}));
+    QVERIFY(box->currentText().endsWith(QStringLiteral(" (busiest)")));
+    QVERIFY(box->itemData(box->currentIndex(), Qt::ToolTipRole).toString().contains(QStringLiteral("busiest")));
+    QVERIFY(!box->currentText().contains(QLatin1Char('x')));
 }
 
 void TestReplayControls::startAndEndButtonsAndKeys()
@@ -295,6 +335,82 @@ void TestReplayControls::hoverTextsDescribeNodesLinksAndRoles()
     QVERIFY(!widget.legend()->stateLabels().empty());
     for (QLabel* label : widget.legend()->stateLabels())
         QVERIFY(!label->toolTip().isEmpty());
+}
+
+void TestReplayControls::blockStatesWrapAsOneGroup()
+{
+    // MSI's states that hold data, stable and transient: "Block states: ■ S ■ SM^AD ■ SM^A ■ M ..." must never
+    // leave the title, or a state, on a row apart from the rest of the group (the title ending one row and "M"
+    // alone on the next). At 680x440 and at every legend width from 200 to 1,200 pixels.
+    const auto& msi = core::coherence::findProtocol("msi-directory");
+    std::vector<const core::coherence::StateInfo*> states;
+    for (const auto& state : msi.cache.states)
+        if (state.holdsData)
+            states.push_back(&state);
+    QVERIFY(states.size() >= 4);
+
+    const auto oneRow = [](ui::ReplayLegend& legend) {
+        QWidget* group = legend.statesGroup();
+        const int top = legend.statesTitle()->mapTo(&legend, QPoint()).y();
+        QStringList apart;
+        for (QLabel* label : legend.stateLabels())
+            if (label->mapTo(&legend, QPoint()).y() != top)
+                apart << label->text();
+        // The group is whole inside the legend whatever it did.
+        if (!legend.rect().contains(group->geometry()))
+            apart << QStringLiteral("group outside the legend");
+        return apart;
+    };
+
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    widget.legend()->setStates(states);
+    widget.resize(680, 440);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    QCoreApplication::processEvents();
+    QVERIFY(widget.legend()->statesGroup()->isVisible());
+    const QStringList apart = oneRow(*widget.legend());
+    QVERIFY2(apart.isEmpty(), qPrintable(apart.join(QStringLiteral(", "))));
+    const QStringList clipped = ui::test::clippedControls(&widget);
+    QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+
+    ui::ReplayLegend legend;
+    legend.setSummary(m_run->summary);
+    legend.setStates(states);
+    legend.show();
+    const int groupWidth = legend.statesGroup()->sizeHint().width();
+    for (int width = 200; width <= 1200; width += 3) {
+        legend.resize(width, legend.heightForWidth(width));
+        legend.layout()->activate();
+        if (groupWidth + 8 <= width) { // it fits a row (the legend keeps 4 px each side)
+            const QStringList split = oneRow(legend);
+            QVERIFY2(split.isEmpty(),
+                     qPrintable(QStringLiteral("at %1 px: %2").arg(width).arg(split.join(QStringLiteral(", ")))));
+        } else { // a row of its own, wrapping inside: still whole, starting at the row's left
+            QCOMPARE(legend.statesGroup()->x(), 4);
+            QVERIFY(legend.rect().contains(legend.statesGroup()->geometry()));
+        }
+    }
+}
+
+void TestReplayControls::statusSaysHowManyFlowsTheRecordHolds()
+{
+    // The record keeps one entry per flow that crossed a link, up to record.max_messages: a sample says how many of
+    // the run's flows (RunSummary::flows, the number History shows) it holds.
+    nlohmann::ordered_json json = m_json;
+    json["record"] = {{"max_messages", 40}};
+    const auto sampled = test::runJson(json, test::datasetPath("scenarios/default.json"));
+    QCOMPARE(sampled->messages.size(), std::size_t{40});
+    QVERIFY(sampled->summary.flows > 40);
+    ui::ReplayWidget widget;
+    widget.setRun(sampled, json);
+    QVERIFY2(widget.statusText().contains(QStringLiteral("(record holds 40 of %1 flows)").arg(sampled->summary.flows)),
+             qPrintable(widget.statusText()));
+    // The whole record: nothing to say.
+    QCOMPARE(m_run->messages.size(), m_run->summary.flows);
+    widget.setRun(m_run, m_json);
+    QVERIFY(!widget.statusText().contains(QStringLiteral("record holds")));
 }
 
 QTEST_MAIN(TestReplayControls)

@@ -13,14 +13,20 @@
 #include "ui/replay_widget.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractTextDocumentLayout>
 #include <QComboBox>
+#include <QDir>
 #include <QImage>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 
 #include <algorithm>
@@ -53,6 +59,8 @@ class TestReplayInspector : public QObject {
     void clickingAMarkerSelectsItsRowAndShowsItsDetails();
     void pickingARowMovesTheCursorToItsStart();
     void detailsShowTheTransitionThatSentIt();
+    void theStepShowsWithoutScrolling_data();
+    void theStepShowsWithoutScrolling();
     void plainCopyHasNoTransition();
     void prefixPoolMessagesReadThePoolsTable();
     void legendHidesARoleInCanvasAndList();
@@ -179,7 +187,7 @@ void TestReplayInspector::clickingAMarkerSelectsItsRowAndShowsItsDetails()
     QVERIFY(details.contains(QString::fromStdString(kindName(*m_run, m))));
     QVERIFY(details.contains(QStringLiteral("%1 → %2").arg(QString::fromStdString(m_run->nodeIds[m.src]),
                                                            QString::fromStdString(m_run->nodeIds[m.dst]))));
-    QVERIFY2(details.contains(QStringLiteral("Sent by the")), qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral(" sent by the ")), qPrintable(details));
 
     // A click on empty canvas clears the selection.
     QTest::mouseClick(widget.canvas(), Qt::LeftButton, {}, QPoint(2, 2));
@@ -252,6 +260,80 @@ void TestReplayInspector::detailsShowTheTransitionThatSentIt()
     QVERIFY(!ui::messageTransition(damagedModel, id).known);
 }
 
+void TestReplayInspector::theStepShowsWithoutScrolling_data()
+{
+    QTest::addColumn<QSize>("size");
+    // The tab in a 1024x700 window (680x440), the window sizes themselves, and a large tab.
+    for (const QSize size : {QSize(680, 440), QSize(1024, 700), QSize(1250, 760), QSize(1600, 1000)})
+        QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+void TestReplayInspector::theStepShowsWithoutScrolling()
+{
+    QFETCH(QSize, size);
+    ui::ReplayWidget widget;
+    widget.setRun(m_run, m_json);
+    widget.resize(size);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    // The message whose step has the longest explanation: the most the pane must show.
+    int chosen = -1;
+    qsizetype longest = 0;
+    for (std::uint32_t id = 0; id < m_run->messages.size(); ++id) {
+        const ui::MessageTransition t = ui::messageTransition(*widget.model(), id);
+        if (t.known && t.explanation.size() > longest) {
+            longest = t.explanation.size();
+            chosen = static_cast<int>(id);
+        }
+    }
+    QVERIFY(chosen >= 0);
+    widget.selectMessage(chosen);
+    QCoreApplication::processEvents();
+    const ui::MessageTransition t = ui::messageTransition(*widget.model(), static_cast<std::uint32_t>(chosen));
+    QTextBrowser* details = widget.inspector()->details();
+    const QRect visible = details->viewport()->rect();
+    const auto shown = [&](const QString& text) {
+        const QTextCursor found = details->document()->find(text);
+        if (found.isNull())
+            return QStringLiteral("\"%1\" is not in the details").arg(text);
+        QRectF block = details->document()->documentLayout()->blockBoundingRect(found.block());
+        block.translate(-details->horizontalScrollBar()->value(), -details->verticalScrollBar()->value());
+        if (!QRectF(visible).contains(block))
+            return QStringLiteral("\"%1\" at y %2..%3, the pane shows 0..%4")
+                .arg(text.left(30))
+                .arg(block.top())
+                .arg(block.bottom())
+                .arg(visible.height());
+        return QString();
+    };
+    // COH_REPLAY_SHOTS=DIR saves what was checked, to look at.
+    if (const QByteArray dir = qgetenv("COH_REPLAY_SHOTS"); !dir.isEmpty())
+        widget.grab().save(QDir(QString::fromLocal8Bit(dir))
+                               .filePath(QStringLiteral("step-%1x%2.png").arg(size.width()).arg(size.height())));
+    // The step (its state, next state and trigger) and its explanation, whole.
+    for (const QString& text : {QStringLiteral("%1 → %2, on %3").arg(t.state, t.nextState, t.trigger), t.explanation}) {
+        const QString problem = shown(text);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+    // The list keeps at least its minimum, with the selected row in it.
+    QVERIFY(widget.inspector()->table()->height() >= widget.inspector()->table()->minimumHeight());
+
+    // Once the user drags the splitter, their split stays, whatever is selected next.
+    auto* split = qobject_cast<QSplitter*>(details->parentWidget());
+    QVERIFY(split);
+    QSplitterHandle* handle = split->handle(1);
+    const QPoint grip = handle->rect().center();
+    QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+    QMouseEvent move(QEvent::MouseMove, QPointF(grip + QPoint(0, -20)),
+                     handle->mapToGlobal(QPointF(grip + QPoint(0, -20))), Qt::LeftButton, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(handle, &move);
+    QTest::mouseRelease(handle, Qt::LeftButton, {}, grip + QPoint(0, -20));
+    const QList<int> dragged = split->sizes();
+    widget.selectMessage(-1); // a one-line hint: fitted, the list would take the room back
+    QCoreApplication::processEvents();
+    QCOMPARE(split->sizes(), dragged);
+}
+
 void TestReplayInspector::plainCopyHasNoTransition()
 {
     nlohmann::ordered_json direct = m_json;
@@ -275,6 +357,10 @@ void TestReplayInspector::prefixPoolMessagesReadThePoolsTable()
     const auto& lease = core::coherence::findProtocol("sealed-lease");
     QCOMPARE(model.protocol(core::MessageProtocol::PrefixPool), &lease);
     QCOMPARE(model.protocol(core::MessageProtocol::Kv), nullptr);
+    // The run's summary names it (PrefixPoolSummary::protocol): the scenario need not be read again for it.
+    QCOMPARE(QString::fromStdString(run->summary.prefixPool.protocol), QStringLiteral("sealed-lease"));
+    QCOMPARE(ui::ReplayModel(run, nlohmann::ordered_json::object()).protocol(core::MessageProtocol::PrefixPool),
+             &lease);
     int pool = 0;
     for (std::uint32_t id = 0; id < run->messages.size(); ++id) {
         const auto& m = run->messages[id];

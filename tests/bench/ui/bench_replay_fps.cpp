@@ -1,5 +1,6 @@
 // Frames per second of the replay canvas with 1,000 and 10,000 messages in flight on the default scenario's
-// topology (a DGX H100: 8 GPUs on an NVSwitch, 2 host sockets), rendered offscreen into a QImage.
+// topology (a DGX H100: 8 GPUs on an NVSwitch, 2 host sockets, each GPU labelled with its blocks in three protocol
+// states), rendered offscreen into a QImage.
 // Compares the canvas's batched drawing (one drawRects per role) with one draw call per marker, with one
 // QGraphicsRectItem per marker (the one-item-each design), and with the level-of-detail density bars; and measures
 // the whole replay tab's frame with the message inspector showing and a message selected.
@@ -70,6 +71,14 @@ std::shared_ptr<const core::RunResult> syntheticRun(const nlohmann::ordered_json
         run->messages.push_back(m);
     }
     run->summary.makespan = 2 * kFrameTime;
+    // Every GPU's caches hold blocks in three MSI states (readable, writable, and a transient one in italics), as
+    // a protocol run's do: each frame's labels show their counts in their states' colours.
+    run->summary.protocol = "msi-directory";
+    for (std::uint32_t n = 0; n < run->nodeIds.size(); ++n) {
+        if (run->nodeIds[n].starts_with("gpu"))
+            for (const char* state : {"S", "M", "SM^AD"})
+                run->nodeBlocks.push_back({n, state, 400, {}, {{0, 100.0 + n}, {kFrameTime / 2, 300.0 + n}}, 1});
+    }
     return run;
 }
 
@@ -206,16 +215,18 @@ void BM_ReplayModelBuild(benchmark::State& state)
     }
 }
 
-// Showing such a run in the tab: the model, the inspector's list and filters, the legend, on the GUI thread.
+// Showing such a run in the tab: what the GUI thread does once the model is built (on a worker, by loadRun, as
+// BM_ReplayModelBuild): swap it in, fill the inspector's list and filters, the legend, the timeline.
 void BM_ReplayWidgetSetRun(benchmark::State& state)
 {
     const auto json = defaultScenario();
     const auto run = syntheticRun(json, static_cast<int>(state.range(0)));
+    const auto model = std::make_shared<const ui::ReplayModel>(run, json);
     ui::ReplayWidget widget;
     widget.resize(kFrameSize.width() + 520, kFrameSize.height() + 140);
     widget.show();
     for (auto _ : state) {
-        widget.setRun(run, json);
+        widget.setRun(model);
         QApplication::processEvents();
     }
 }
