@@ -246,7 +246,7 @@ void LabBugHunt::runChecker()
     m_hints->setVisible(true);
     // A search still running belongs to an earlier hunt: it polls its flag and ends within one state. This one
     // starts when that one reports finished, without the GUI thread waiting for it.
-    if (m_watcher.isRunning()) {
+    if (m_searching) {
         m_searchPending = true;
         return;
     }
@@ -256,6 +256,7 @@ void LabBugHunt::runChecker()
 void LabBugHunt::startSearch()
 {
     m_searchPending = false;
+    m_searching = true;
     m_searchGeneration = m_generation;
     co::ExplorerOptions options;
     options.caches = m_lesson.caches;
@@ -270,6 +271,7 @@ void LabBugHunt::startSearch()
 
 void LabBugHunt::checkerFinished()
 {
+    m_searching = false;
     if (m_searchPending) {
         startSearch(); // the search this one was cancelled for
         return;

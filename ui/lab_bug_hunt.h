@@ -39,7 +39,7 @@ class LabBugHunt : public QWidget {
     int attempts() const { return m_attempts; }
     int hintsShown() const { return m_hintsShown; }
     // A checker search is running, or waiting for a cancelled one to finish before it starts.
-    bool isRunning() const { return m_watcher.isRunning() || m_searchPending; }
+    bool isRunning() const { return m_searching || m_searchPending; }
     QString verdict() const;
 
     // The learner's answer: an index into answerViolations() and a transition the run took.
@@ -81,6 +81,9 @@ class LabBugHunt : public QWidget {
     quint64 m_generation = 0;
     quint64 m_searchGeneration = 0;
     bool m_searchPending = false;
+    // From a search's start until its finished() is handled here: the worker may be done while its result is still
+    // on its way, and a new search must not start under it.
+    bool m_searching = false;
     Lesson m_lesson;
     bool m_active = false;
     bool m_revealed = false;

@@ -17,6 +17,7 @@
 
 #include "ui/charts_panel.h"
 #include "ui/lab_widget.h"
+#include "ui/replay_model.h"
 #include "ui/replay_widget.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
@@ -354,10 +355,10 @@ void MainWindow::cancelRun()
 
 namespace {
 
-// A stored run read on a worker thread, for openRun().
+// A stored run read on a worker thread, for openRun(), with its replay model built there too: one job, and the
+// GUI thread only swaps the model in.
 struct LoadedRun {
-    std::shared_ptr<const core::RunResult> run;
-    nlohmann::ordered_json scenario;
+    std::shared_ptr<const ReplayModel> model;
     QString name;
     QString error;
 };
@@ -377,9 +378,10 @@ LoadedRun loadStoredRun(const QString& databasePath, qint64 runId)
                     .arg(toQString(core::toString(info->status)))
                     .arg(info->error.empty() ? QString() : QStringLiteral(" (%1)").arg(toQString(info->error)));
         } else {
-            loaded.run = std::make_shared<const core::RunResult>(store.loadRun(runId));
+            auto run = std::make_shared<const core::RunResult>(store.loadRun(runId));
+            const auto scenario = nlohmann::ordered_json::parse(store.scenarioJson(runId).value_or("{}"));
+            loaded.model = std::make_shared<const ReplayModel>(std::move(run), scenario);
             loaded.name = toQString(info->name);
-            loaded.scenario = nlohmann::ordered_json::parse(store.scenarioJson(runId).value_or("{}"));
         }
     } catch (const std::exception& e) {
         loaded.error = toQString(e.what());
@@ -398,12 +400,15 @@ void MainWindow::openRun(qint64 runId)
     QtConcurrent::run(loadStoredRun, m_databasePath, runId).then(this, [this, runId, generation](LoadedRun loaded) {
         if (generation != m_openGeneration)
             return;
-        if (!loaded.run) {
+        if (!loaded.model) {
             setStatus(tr("Cannot open run #%1").arg(runId));
             QMessageBox::warning(this, tr("Cannot open run %1").arg(runId), loaded.error);
             return;
         }
-        showRun(runId, std::move(loaded.run), loaded.scenario, loaded.name);
+        m_currentRunId = runId;
+        m_replay->setRun(loaded.model, {runId, loaded.name, {}});
+        m_charts->setRun(loaded.model->runPtr());
+        updateRunEnabled();
         m_tabs->setCurrentWidget(m_replay);
         setStatus(tr("Showing run #%1").arg(runId));
         emit runShown(runId);

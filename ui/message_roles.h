@@ -34,8 +34,7 @@ const std::array<MessageRole, kMessageRoleCount>& allMessageRoles();
 // core's role as the UI's, one to one.
 MessageRole messageRoleOf(core::coherence::MessageRole role);
 // A stored role name (MessageKindStats::role, "bias-flip", ...) as core reads it (core::messageRoleFromName): an
-// unknown name is Other, never data. Note for ui/replay_legend.cpp: it still turns core's enum into a name and back
-// through this; messageRoleOf(role) says the same directly.
+// unknown name is Other, never data.
 MessageRole messageRoleFromName(std::string_view name);
 QString messageRoleLabel(MessageRole role);
 // One sentence: what messages of this role do (legend tooltips).

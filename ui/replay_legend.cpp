@@ -59,8 +59,7 @@ void ReplayLegend::setSummary(const core::RunSummary& summary)
     m_counts.fill(0);
     for (int r = 0; r < core::coherence::kMessageRoles; ++r) {
         const auto role = static_cast<core::coherence::MessageRole>(r);
-        m_counts[static_cast<std::size_t>(messageRoleFromName(core::coherence::messageRoleName(role)))] +=
-            traffic.messagesOf(role);
+        m_counts[static_cast<std::size_t>(messageRoleOf(role))] += traffic.messagesOf(role);
     }
     for (int r = 0; r < kMessageRoleCount; ++r) {
         const auto role = static_cast<MessageRole>(r);
@@ -73,6 +72,9 @@ void ReplayLegend::setSummary(const core::RunSummary& summary)
         button->setEnabled(count > 0);
         // Greyed by tone, not by the disabled palette, so the zero still reads (4.5:1) in either palette.
         setTone(button, count > 0 ? Tone::Normal : Tone::Muted);
+        // A zero of a protocol role says something ("no bias flips"); messages with no role are rare, so their
+        // entry shows only when there are some, and takes no room from the canvas otherwise.
+        button->setVisible(role != MessageRole::Other || count > 0);
     }
 }
 

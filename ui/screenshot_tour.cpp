@@ -145,7 +145,14 @@ bool ScreenshotTour::runCompared()
 void ScreenshotTour::afterRun()
 {
     runCompared();
-    if (auto* replay = m_window->findChild<ReplayWidget*>(); replay && replay->run()) {
+    auto* replay = m_window->findChild<ReplayWidget*>();
+    if (replay && replay->isLoading()) {
+        // The replay builds its model on a worker: wait until it is on show rather than count on timing.
+        QEventLoop loop;
+        connect(replay, &ReplayWidget::runShown, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    if (replay && replay->run()) {
         m_busiest = busiestInstant(*replay->run());
         m_message = dataMessageWithStep(*replay->model(), m_busiest);
     }
@@ -254,8 +261,8 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         save(picture, name);
 }
 
-// The window with the inspector's splitter dragged so the selected message's details show whole (the protocol
-// step and its explanation come last), as a reader would drag it; the splitter is put back afterwards.
+// The window with the inspector's splitter dragged so the selected message's details show whole (the step comes
+// first; the message's facts follow it), as a reader would drag it; the splitter is put back afterwards.
 QPixmap ScreenshotTour::grabMessageDetails(ReplayWidget* replay)
 {
     QTextBrowser* details = replay->inspector()->details();

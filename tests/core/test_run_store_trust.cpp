@@ -639,8 +639,9 @@ TEST_F(ReadOnlyStore, ReadOnlyFileListsButRefusesARunWithExitTwo)
 
 TEST_F(ReadOnlyStore, ReadOnlyFolderListsButRefusesARunWithExitTwo)
 {
-    if (m_user)
+    if (m_user) {
         ASSERT_EQ(::chown(m_db.c_str(), *m_user, static_cast<gid_t>(-1)), 0); // the file is theirs, the folder not
+    }
     fs::permissions(m_dir.path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                                       fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
     EXPECT_EQ(Cohsim({"runs", "list", "--db", m_db}, {}, m_user).wait().code, 0);

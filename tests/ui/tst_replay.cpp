@@ -74,6 +74,22 @@ class TestReplay : public QObject {
     Q_OBJECT
 
   private slots:
+    void legendShowsMessagesWithNoRoleOnlyWhenThereAreSome()
+    {
+        // A zero of a protocol role is shown greyed; the "other" entry only when some message had no role.
+        ui::ReplayLegend legend;
+        legend.show();
+        core::RunSummary summary;
+        summary.messagesByKind = {{"Data", true, 5, 5.0, "data"}};
+        legend.setSummary(summary);
+        QVERIFY(legend.roleButton(ui::MessageRole::BiasFlip)->isVisible());
+        QVERIFY(!legend.roleButton(ui::MessageRole::Other)->isVisible());
+        summary.messagesByKind.push_back({"Mystery", false, 3, 3.0, "no-such-role"});
+        legend.setSummary(summary);
+        QVERIFY(legend.roleButton(ui::MessageRole::Other)->isVisible());
+        QVERIFY(legend.roleButton(ui::MessageRole::Other)->text().contains(QStringLiteral("(3)")));
+    }
+
     void initTestCase();
     void inFlightMatchesBruteForce();
     void markerFollowsPath();
