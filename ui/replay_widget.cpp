@@ -118,11 +118,18 @@ void ReplayWidget::loadRun(std::shared_ptr<const core::RunResult> run, const nlo
     m_loading = true;
     updateStatus();
     // The run is shared read-only and the scenario copied in: the worker touches nothing the GUI thread owns.
+    // Qt runs a continuation at once, inside then(), when the job is already done as it attaches: the swap is
+    // queued so loadRun() always returns with the previous run on show, however fast the build.
     QtConcurrent::run([run = std::move(run), scenarioJson] {
         return std::make_shared<const ReplayModel>(run, scenarioJson);
     }).then(this, [this, generation, label](std::shared_ptr<const ReplayModel> model) {
-        if (generation == m_generation)
-            setRun(std::move(model), label);
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, label, model = std::move(model)]() mutable {
+                if (generation == m_generation)
+                    setRun(std::move(model), label);
+            },
+            Qt::QueuedConnection);
     });
 }
 
