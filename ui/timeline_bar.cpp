@@ -99,6 +99,8 @@ TimelineBar::TimelineBar(QWidget* parent)
         button->setFocusPolicy(Qt::NoFocus);
 
     m_speed = new QComboBox(this);
+    // The run's own speed ("… (busiest)") joins the list after the first show: the box grows to fit it.
+    m_speed->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_speed->setToolTip(tr("Playback speed: how much simulated time one second of playing shows"));
     for (int e = kMinSpeedExp; e <= kMaxSpeedExp; ++e) {
         const double s = std::pow(10.0, e);

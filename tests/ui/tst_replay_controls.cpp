@@ -24,6 +24,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QSlider>
+#include <QStyleOptionComboBox>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -93,6 +94,21 @@ void TestReplayControls::defaultSpeedComesFromTheBusiestMoment()
     QVERIFY(std::abs(widget.timeline()->speed() - expected) <= 1e-12 * expected);
     QCOMPARE(widget.timeline()->speedBox()->currentText(),
              QStringLiteral("%1 (busiest)").arg(ui::TimelineBar::formatSpeed(expected)));
+    // The box shows its whole text, the run's entry added after it was first shown included (as in the app,
+    // where the tab is on screen before any run).
+    ui::ReplayWidget shown;
+    shown.resize(680, 440);
+    shown.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&shown));
+    shown.setRun(m_run, m_json);
+    QComboBox* box = shown.timeline()->speedBox();
+    const auto fieldWidth = [box] {
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        return box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box).width();
+    };
+    QTRY_VERIFY2(fieldWidth() >= box->fontMetrics().horizontalAdvance(box->currentText()),
+                 qPrintable(QStringLiteral("%1 px for \"%2\"").arg(fieldWidth()).arg(box->currentText())));
     // Picking a listed speed and back keeps one run entry, not one per change.
     const int entries = widget.timeline()->speedBox()->count();
     widget.timeline()->setSpeed(1e-3);
