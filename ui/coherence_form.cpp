@@ -1,7 +1,7 @@
 #include "ui/coherence_form.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenario_loader.h"
 #include "ui/field_edit.h"

@@ -4,7 +4,7 @@
 // Prefill's protocol (the blocks prefill instances share) and each tier's are pickers too; a choice the
 // scenario cannot use (no prefix pool) is explained in Problems by core's validation, like every other problem.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <QString>
 #include <QWidget>

@@ -3,7 +3,7 @@
 // field's problems are those at its pointer. A field with a problem turns red (the palette's Error tone) and its
 // tooltip says what is wrong in a form's words; the Problems dock keeps core's full lines with the JSON fix.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "ui/qt_text.h"
 #include "ui/theme.h"
 

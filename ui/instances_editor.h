@@ -4,7 +4,7 @@
 // optional batch limits. Turning it on starts from the instances in effect, so nothing changes until the user
 // edits. Every edit rewrites the array as one undo step; core's validation names what is wrong in Problems.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "ui/lab_model.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/block_system.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 #include "ui/qt_text.h"
 
 #include <algorithm>

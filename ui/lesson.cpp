@@ -1,7 +1,7 @@
 #include "ui/lesson.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 #include "ui/lab_counts.h"
 #include "ui/qt_text.h"
 

@@ -2,7 +2,7 @@
 // The memory tiers of one node (tier, capacity, bandwidth) as a table with Add/Remove. Capacity and bandwidth
 // cells are FieldEdits, so a value core would refuse is refused in the cell; each stored edit is one undo step.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <QWidget>
 

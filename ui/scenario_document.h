@@ -3,7 +3,7 @@
 // is a QUndoCommand on the document's undo stack that replaces the value at one JSON pointer, then emits
 // changed(pointer) so views refresh. Validation goes through core, exactly as `cohsim validate` does.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>

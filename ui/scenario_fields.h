@@ -4,7 +4,7 @@
 // rate"). A document change refreshes every bound widget; showProblems() turns the widgets that core's validation
 // names red (every bound one, and any watched one, such as a form's own combo box).
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <nlohmann/json.hpp>
 

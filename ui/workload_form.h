@@ -3,7 +3,7 @@
 // trace replay (format, file, time scale, request limit). Switching kind keeps the other kind's settings for
 // switching back within the session.
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <nlohmann/json.hpp>
 

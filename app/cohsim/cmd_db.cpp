@@ -2,7 +2,7 @@
 // copying what can still be read of a corrupt one into a new file.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/run_recovery.h"
 #include "core/store/store_errors.h"
 

@@ -1,7 +1,7 @@
 // cohsim export ID --format csv|json [--summary] [-o FILE]: a stored run for spreadsheets and scripts.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/run_export.h"
 
 #include <fstream>

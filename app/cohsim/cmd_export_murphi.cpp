@@ -1,9 +1,9 @@
 // cohsim export-murphi --protocol P [--caches N] [-o FILE]: the protocol's tables as a Murphi model, so Rumur can
 // check them independently of the built-in explorer.
 #include "app/cohsim/command.h"
+#include "core/base/input_error.h"
 #include "core/coherence/murphi_export.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 
 #include <fstream>
 #include <iostream>

@@ -1,10 +1,10 @@
 // cohsim lab: the coherence teaching lab. Runs processor ops on one block under a protocol and prints every
 // step (op issues and message deliveries) with the states afterwards and why; --table prints the protocol.
 #include "app/cohsim/command.h"
+#include "core/base/input_error.h"
 #include "core/coherence/lab_session.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/coherence/table_markdown.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

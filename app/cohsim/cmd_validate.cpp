@@ -1,6 +1,6 @@
 // cohsim validate FILE...: check scenario files and list every problem with the field and the fix.
 #include "app/cohsim/command.h"
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/workload/workload_builder.h"

@@ -1,9 +1,9 @@
 // cohsim verify: exhaustive explicit-state check of a protocol (every interleaving of ops and deliveries) for
 // SWMR, data-value, lost writes, protocol errors and deadlocks, with the shortest counterexample.
 #include "app/cohsim/command.h"
+#include "core/base/input_error.h"
 #include "core/coherence/explorer.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // cohsim: Coherence Studio's headless CLI. Commands register themselves (see command.h).
 #include "app/cohsim/command.h"
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <algorithm>
 #include <iostream>

@@ -1,6 +1,6 @@
 #include "app/cohsim/store_access.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/default_paths.h"
 #include "core/store/store_errors.h"
 

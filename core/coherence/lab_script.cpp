@@ -1,6 +1,6 @@
 // The lab's script grammar: "P0:R,P1:W,D:1,D:*", parsed with every bad item named, and printed back.
+#include "core/base/input_error.h"
 #include "core/coherence/lab_session.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

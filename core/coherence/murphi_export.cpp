@@ -2,9 +2,9 @@
 // the start state and the invariants. The table-derived parts come from MurphiTableWriter.
 #include "core/coherence/murphi_export.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/murphi_names.h"
 #include "core/coherence/murphi_tables.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

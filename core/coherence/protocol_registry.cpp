@@ -1,8 +1,8 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/coherence/text_list.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_builders.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

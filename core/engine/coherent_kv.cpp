@@ -1,7 +1,7 @@
 #include "core/engine/coherent_kv.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/invariants.h"
-#include "core/scenario/input_error.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "core/scenario/field_check.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/scenario_loader.h"
 
 #include <cerrno>

@@ -1,8 +1,8 @@
 #pragma once
 // Problem-collecting access to JSON input. Readers never throw on bad values: they record an InputProblem
 // (file, JSON pointer, message, fix) and return nullopt, so one pass reports every mistake at once.
+#include "core/base/input_error.h"
 #include "core/scenario/enum_names.h"
-#include "core/scenario/input_error.h"
 #include "core/scenario/units.h"
 #include "core/sim/time.h"
 

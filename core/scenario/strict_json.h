@@ -4,7 +4,7 @@
 // range is an internal exception, and a value nested thousands of levels deep is a stack overflow waiting in
 // whatever walks it later. This parser refuses each with an InputError naming the file, the line and column,
 // the JSON pointer where it can, and the fix.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // Input the engine could accept only by doing something silly (rejecting every request, a step of years, a
 // clock overflow hours into the run) is refused before the run starts, with the field to change.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/input_limits.h"
 #include "core/serving/serving_engine.h"
 

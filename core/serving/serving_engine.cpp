@@ -1,10 +1,10 @@
 #include "core/serving/serving_engine.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/engine/coherent_kv.h"
 #include "core/engine/direct_transfer_kv.h"
 #include "core/net/simulation_limit.h"
-#include "core/scenario/input_error.h"
 
 #include <fmt/format.h>
 

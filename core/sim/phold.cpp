@@ -1,6 +1,6 @@
 #include "core/sim/phold.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/sim/splitmix64.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/store/db_identity.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/schema.h"
 #include "core/store/store_errors.h"
 

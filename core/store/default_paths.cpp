@@ -1,6 +1,6 @@
 #include "core/store/default_paths.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "core/store/run_record.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/pool_protocol.h"
 #include "core/store/run_serialization.h"
 

@@ -1,6 +1,6 @@
 #include "core/store/run_store.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/busy_context.h"
 #include "core/store/corruption_record.h"
 #include "core/store/pending_results.h"

@@ -1,6 +1,6 @@
 #include "core/store/schema.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Transaction.h>

@@ -1,6 +1,6 @@
 #include "core/store/store_errors.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <SQLiteCpp/Exception.h>
 #include <fmt/format.h>

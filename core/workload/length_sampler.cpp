@@ -1,6 +1,6 @@
 #include "core/workload/length_sampler.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>

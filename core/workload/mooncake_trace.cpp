@@ -2,7 +2,7 @@
 
 #include "core/scenario/input_limits.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/workload/trace_replay.h"
 
 #include <fmt/format.h>

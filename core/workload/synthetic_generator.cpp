@@ -1,6 +1,6 @@
 #include "core/workload/synthetic_generator.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/workload/length_sampler.h"
 
 #include <boost/random/exponential_distribution.hpp>

@@ -1,6 +1,6 @@
 #include "core/workload/trace_replay.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/input_limits.h"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers for the scenario loader and model catalog tests: fixture paths, an environment override that
 // undoes itself, and "expect a problem at this field" for the bad-input tests.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/scenario_loader.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include "cli_runner.h"
 #include "protocol_test_util.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <nlohmann/json.hpp>
 

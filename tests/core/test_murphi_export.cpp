@@ -3,12 +3,12 @@
 // and catches every planted bug with the same kind of violation the explorer reports.
 #include "cli_runner.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/explorer.h"
 #include "core/coherence/murphi_export.h"
 #include "core/coherence/murphi_names.h"
 #include "core/coherence/protocol_builders.h"
 #include "core/coherence/protocol_registry.h"
-#include "core/scenario/input_error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The PHOLD model: deterministic, matches its renewal-theory event count, keeps LPs independent.
 #include "core/sim/phold.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 #include <gtest/gtest.h>
 

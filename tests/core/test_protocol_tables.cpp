@@ -2,9 +2,9 @@
 // tables themselves.
 #include "protocol_test_util.h"
 
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_builders.h"
 #include "core/coherence/table_markdown.h"
-#include "core/scenario/input_error.h"
 
 #include <set>
 

@@ -1,7 +1,7 @@
 // RunStore, the life of a run: full round trip of a RunResult, status transitions, atomic completion,
 // interrupted runs, cascading deletes and a large run. Opening files (migrations, refusals, default paths):
 // test_run_store_files.cpp.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/run_store.h"
 
 #include "run_store_fixtures.h"

@@ -1,7 +1,7 @@
 // RunStore, opening a file: migrations from every older schema (and a file the schema-4 cohsim wrote),
 // refusing files that are not run databases or come from a newer version, and where the default file lives.
 // The life of a run in a store: test_run_store.cpp.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_store.h"
 #include "core/store/schema.h"

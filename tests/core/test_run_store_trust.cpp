@@ -3,7 +3,7 @@
 // the finished result for the next open instead of losing it; read-only, locked and corrupt files end cohsim with
 // exit 2 naming the file and the fix; SIGINT during the final commit ends the run completed, not killed.
 #include "cli_runner.h"
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/store/corruption_record.h"
 #include "core/store/pending_results.h"
 #include "core/store/run_recovery.h"

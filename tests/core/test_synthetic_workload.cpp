@@ -1,5 +1,5 @@
 // Synthetic workloads: arrival processes, length distributions, seeds and spec errors.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/workload/length_sampler.h"
 #include "core/workload/synthetic_generator.h"
 #include "core/workload/workload_builder.h"

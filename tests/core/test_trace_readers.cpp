@@ -1,5 +1,5 @@
 // Trace replay: the Azure 2023 CSV and Mooncake JSONL readers, on fixtures, the shipped traces and bad input.
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/workload/azure_trace.h"
 #include "core/workload/mooncake_trace.h"
 #include "core/workload/workload_builder.h"

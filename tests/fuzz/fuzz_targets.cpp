@@ -1,6 +1,6 @@
 #include "tests/fuzz/fuzz_targets.h"
 
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/scenario/strict_json.h"
 #include "core/serving/serving_engine.h"

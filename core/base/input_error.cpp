@@ -1,4 +1,4 @@
-#include "core/scenario/input_error.h"
+#include "core/base/input_error.h"
 
 namespace coh::core {
 

@@ -1,0 +1,3 @@
+#pragma once
+// Allowed: the lowest layer includes only the standard library.
+#include <string>

@@ -1,0 +1,3 @@
+#pragma once
+// Allowed: scenario builds on sim.
+#include "core/sim/clock.h"
