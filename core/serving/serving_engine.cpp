@@ -5,12 +5,15 @@
 #include "core/engine/direct_transfer_kv.h"
 #include "core/net/simulation_limit.h"
 #include "core/scenario/input_error.h"
+#include "core/serving/serving_events.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 namespace coh::core {
+
+using namespace serving_event;
 
 ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     : m_scenario(scenario)
@@ -111,26 +114,26 @@ void ServingEngine::buildInstances()
 
 void ServingEngine::operator()(const Event& ev)
 {
-    switch (static_cast<EventKind>(ev.kind)) {
-    case Arrival:
+    switch (static_cast<ServingEventId>(eventKindId(ev.kind))) {
+    case ArrivalId:
         onArrival(ev.target);
         break;
-    case PrefillDone:
+    case PrefillDoneId:
         onPrefillDone(ev.target);
         break;
-    case DecodeKick:
+    case DecodeKickId:
         onDecodeKick(ev.target);
         break;
-    case DecodeDone:
+    case DecodeDoneId:
         onDecodeDone(ev.target);
         break;
-    case NetWake:
+    case NetWakeId:
         m_network.onWake(ev);
         break;
-    case NetDeliver:
+    case NetDeliverId:
         m_network.onDeliver(ev);
         break;
-    case Heartbeat:
+    case HeartbeatId:
         onHeartbeat();
         break;
     }

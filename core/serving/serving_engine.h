@@ -41,8 +41,6 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     const std::vector<InstanceState>& instances() const { return m_instances; }
 
   private:
-    enum EventKind : std::uint32_t { Arrival, PrefillDone, DecodeKick, DecodeDone, NetWake, NetDeliver, Heartbeat };
-
     void buildInstances();
     // Throws InputError for input no run can serve sensibly (run_limits.cpp): a request larger than every
     // decode instance's KV, a step longer than kMaxStepTime.

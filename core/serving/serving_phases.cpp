@@ -1,9 +1,12 @@
 // The request life cycle of ServingEngine: prefill batching, decode admission, continuous decode batching.
 #include "core/serving/serving_engine.h"
+#include "core/serving/serving_events.h"
 
 #include <algorithm>
 
 namespace coh::core {
+
+using namespace serving_event;
 
 void ServingEngine::onArrival(std::uint32_t first)
 {
@@ -201,8 +204,8 @@ void ServingEngine::onKvReady(std::uint32_t request)
     const std::uint32_t d = m_metrics[request].decodeInstance;
     InstanceState& inst = m_instances[d];
     inst.ready.push_back(request);
-    // KV of several requests often lands in the same instant; starting the step from an event queued
-    // behind those deliveries lets all of them join one batch.
+    // KV of several requests often lands in the same instant: the kick's priority class puts it behind the
+    // instant's deliveries, so all of them join one batch.
     if (!inst.running && !inst.kickPending) {
         inst.kickPending = true;
         m_sim.scheduleIn(0, DecodeKick, d);
