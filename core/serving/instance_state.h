@@ -10,15 +10,20 @@
 
 namespace coh::core {
 
+// Where an instance is in its life. Schedulers give work only to an instance that is up, and routing policies
+// route only to one. Every instance is up for the whole of today's runs; node failures will take an instance
+// down (Failed) and, once its node is repaired, back through Recovering (its requests restored) to Up.
+enum class InstanceLife : std::uint8_t { Up, Failed, Recovering };
+
 struct InstanceState {
     std::string id;
     InstanceRole role = InstanceRole::Prefill;
+    InstanceLife life = InstanceLife::Up;
     std::vector<std::uint32_t> nodes;
     InstanceHardware hw;
     std::uint32_t maxBatchSize = 1;
     std::uint32_t maxBatchTokens = 0; // prefill only
     bool running = false;
-    bool waitingForDevice = false;
     bool kickPending = false;   // a DecodeKick event is queued
     std::uint32_t assigned = 0; // requests routed here and not yet finished (router load)
 
@@ -32,6 +37,7 @@ struct InstanceState {
 
     // Decode: waiting for KV memory -> transferring -> ready -> in the running batch.
     std::deque<std::uint32_t> admission;
+    std::vector<std::uint32_t> held; // admitted and not finished: the sequences whose KV this instance holds
     std::deque<std::uint32_t> ready;
     std::vector<std::uint32_t> active;
     std::uint64_t contextTokens = 0; // cached tokens the active batch attends over
@@ -42,12 +48,19 @@ struct InstanceState {
     SimTime stepStart = 0;          // when the current step began waiting on coherence
     SimTime stepCompute = 0;        // compute time of the current step
     SimTime stepTransfer = 0;       // of the current step's wait: wire time of the block data that ended it
+
+    bool isUp() const { return life == InstanceLife::Up; }
 };
+
+// The scenario's instances, in its order, with their hardware and (decode) KV capacity. Throws InputError for an
+// unknown node or a scenario without both a prefill and a decode instance.
+std::vector<InstanceState> buildInstances(const Scenario& scenario, const CostModel& cost);
 
 // Per-request progress the metrics do not keep.
 struct RequestState {
     std::uint32_t generated = 0;
     std::uint32_t blocksReserved = 0;
+    std::uint32_t heldSlot = 0; // its index in its decode instance's `held`
     SimTime lastToken = 0;
 };
 

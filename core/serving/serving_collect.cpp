@@ -25,13 +25,13 @@ RunResult ServingEngine::collect()
 
     // Only requests that finished count; rejected ones (KV larger than any decode instance) are reported
     // by the difference between `requests` and `completed`.
-    result.requests.reserve(m_finished);
+    result.requests.reserve(m_decode->finished());
     for (std::uint32_t r = 0; r < m_metrics.size(); ++r)
         if (m_state[r].generated >= m_metrics[r].outputTokens)
             result.requests.push_back(m_metrics[r]);
 
     RunSummary& s = result.summary;
-    summarizeRequests(result.requests, m_scenario.slo, m_interTokenGaps, s);
+    summarizeRequests(result.requests, m_scenario.slo, m_decode->interTokenGaps(), s);
     s.requests = m_metrics.size();
     s.eventsExecuted = m_sim.eventsExecuted();
     KvStats kv = m_kv->stats();

@@ -5,12 +5,16 @@
 #include "core/engine/coherent_kv.h"
 #include "core/engine/direct_transfer_kv.h"
 #include "core/net/simulation_limit.h"
+#include "core/serving/serving_events.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 namespace coh::core {
+
+using namespace serving_event;
 
 ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     : m_scenario(scenario)
@@ -19,10 +23,13 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     , m_network(scenario.topology, m_routing, m_sim, NetWake, NetDeliver, scenario.metrics.linkInterval)
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_cost(scenario.model, scenario.serving)
+    , m_instances(buildInstances(scenario, m_cost))
+    , m_view(m_instances, workload)
+    , m_devices(m_instances, scenario.topology.nodes.size())
+    , m_policy(makeRoutingPolicy(scenario.serving.router))
     , m_metrics(workload.requests.size())
     , m_state(workload.requests.size())
 {
-    buildInstances();
     refuseImpossibleInput();
     std::vector<std::vector<std::uint32_t>> instanceNodes;
     for (const auto& inst : m_instances)
@@ -55,6 +62,9 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         m_network.setSink(m_prefix.get());
     }
     m_kv->setListener(this);
+    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get());
+    m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
+                                                 scenario.serving.blockTokens);
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
         m_metrics[r].id = r;
         m_metrics[r].arrival = workload.requests[r].arrival;
@@ -65,72 +75,28 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
 
 ServingEngine::~ServingEngine() = default;
 
-void ServingEngine::buildInstances()
-{
-    const auto& serving = m_scenario.serving;
-    const auto& topo = m_scenario.topology;
-    std::vector<std::uint32_t> prefill, decode;
-    std::vector<std::uint32_t> instancesPerNode(topo.nodes.size(), 0);
-    for (const auto& spec : serving.instances) {
-        InstanceState inst;
-        inst.id = spec.id;
-        inst.role = spec.role;
-        for (const auto& nodeId : spec.nodes) {
-            auto index = topo.nodeIndex(nodeId);
-            if (!index)
-                throw InputError(m_scenario.sourcePath, "/serving/instances",
-                                 "instance '" + spec.id + "' names unknown node '" + nodeId + "'",
-                                 "use a node id from /topology/nodes");
-            inst.nodes.push_back(*index);
-            ++instancesPerNode[*index];
-        }
-        inst.hw = m_cost.hardware(topo, inst.nodes);
-        const bool isPrefill = spec.role == InstanceRole::Prefill;
-        inst.maxBatchSize = spec.maxBatchSize ? spec.maxBatchSize
-                                              : (isPrefill ? serving.prefillMaxBatchSize : serving.decodeMaxBatchSize);
-        inst.maxBatchTokens = spec.maxBatchTokens ? spec.maxBatchTokens : serving.prefillMaxBatchTokens;
-        if (!isPrefill) {
-            // KV capacity: what HBM holds beyond the weights, in whole blocks.
-            const double blockBytes = static_cast<double>(m_scenario.model.kvBytesPerToken()) * serving.blockTokens;
-            const double kvBytes = inst.hw.hbmBytes * serving.kvMemoryFraction - m_scenario.model.weightBytes();
-            inst.kvBlocksTotal = kvBytes > 0 ? static_cast<std::uint64_t>(kvBytes / blockBytes) : 0;
-            inst.kvBlocksFree = inst.kvBlocksTotal;
-        }
-        (isPrefill ? prefill : decode).push_back(static_cast<std::uint32_t>(m_instances.size()));
-        m_instances.push_back(std::move(inst));
-    }
-    if (prefill.empty() || decode.empty())
-        throw InputError(m_scenario.sourcePath, "/serving/instances",
-                         "the scenario needs at least one prefill and one decode instance",
-                         "give nodes the roles prefill and decode (or both)");
-    m_sharedDevices = std::any_of(instancesPerNode.begin(), instancesPerNode.end(), [](auto n) { return n > 1; });
-    m_nodeBusy.assign(topo.nodes.size(), 0);
-    m_nodeWaiters.assign(topo.nodes.size(), {});
-    m_router = std::make_unique<Router>(serving.router, std::move(prefill), std::move(decode));
-}
-
 void ServingEngine::operator()(const Event& ev)
 {
-    switch (static_cast<EventKind>(ev.kind)) {
-    case Arrival:
+    switch (static_cast<ServingEventId>(eventKindId(ev.kind))) {
+    case ArrivalId:
         onArrival(ev.target);
         break;
-    case PrefillDone:
+    case PrefillDoneId:
         onPrefillDone(ev.target);
         break;
-    case DecodeKick:
+    case DecodeKickId:
         onDecodeKick(ev.target);
         break;
-    case DecodeDone:
+    case DecodeDoneId:
         onDecodeDone(ev.target);
         break;
-    case NetWake:
+    case NetWakeId:
         m_network.onWake(ev);
         break;
-    case NetDeliver:
+    case NetDeliverId:
         m_network.onDeliver(ev);
         break;
-    case Heartbeat:
+    case HeartbeatId:
         onHeartbeat();
         break;
     }
@@ -164,7 +130,7 @@ RunResult ServingEngine::run(const RunOptions& options)
 
 void ServingEngine::onHeartbeat()
 {
-    const std::uint64_t done = m_finished + m_rejected;
+    const std::uint64_t done = m_decode->finished() + m_decode->rejected();
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - m_lastProgress).count() >= m_options->progressIntervalSeconds) {
         m_lastProgress = now;
@@ -175,6 +141,79 @@ void ServingEngine::onHeartbeat()
     m_heartbeatPeriod = std::max(m_heartbeatPeriod, m_sim.now() / 200);
     if (done < m_workload.requests.size())
         m_sim.scheduleIn(m_heartbeatPeriod, Heartbeat);
+}
+
+void ServingEngine::onArrival(std::uint32_t first)
+{
+    // Requests arriving at the same instant are queued together before any instance starts, so a
+    // scheduler sees them all (as a real one polling its queue would). Arrivals are chained (each batch
+    // schedules the next) so the event queue holds one, not the whole trace.
+    const auto& requests = m_workload.requests;
+    std::uint32_t end = first;
+    while (end < requests.size() && requests[end].arrival == requests[first].arrival)
+        ++end;
+    if (end < requests.size())
+        m_sim.scheduleAt(requests[end].arrival, Arrival, end);
+    std::vector<std::uint32_t> touched;
+    for (std::uint32_t request = first; request < end; ++request) {
+        const std::uint32_t p = m_policy->pickPrefill(m_view, request);
+        assert(p != kNoInstance && "every instance is up for the whole run today");
+        m_prefill->enqueue(request, p);
+        if (std::find(touched.begin(), touched.end(), p) == touched.end())
+            touched.push_back(p);
+    }
+    for (auto p : touched)
+        tryStart(p);
+}
+
+void ServingEngine::onPrefillDone(std::uint32_t index)
+{
+    std::vector<std::uint32_t> touched;
+    for (auto r : m_instances[index].batch) {
+        m_prefill->complete(r, index);
+        const std::uint32_t d = m_policy->pickDecode(m_view, r);
+        assert(d != kNoInstance && "every instance is up for the whole run today");
+        m_decode->enqueue(r, d);
+        if (std::find(touched.begin(), touched.end(), d) == touched.end())
+            touched.push_back(d);
+    }
+    m_prefill->endBatch(index);
+    for (auto d : touched)
+        m_decode->tryAdmit(d);
+    endIteration(index);
+}
+
+void ServingEngine::onDecodeKick(std::uint32_t index)
+{
+    m_instances[index].kickPending = false;
+    tryStart(index);
+}
+
+void ServingEngine::onDecodeDone(std::uint32_t index)
+{
+    m_decode->onIterationDone(index);
+    endIteration(index);
+}
+
+void ServingEngine::tryStart(std::uint32_t index)
+{
+    const InstanceState& inst = m_instances[index];
+    if (inst.running || !inst.isUp())
+        return;
+    const bool prefill = inst.role == InstanceRole::Prefill;
+    const bool hasWork = prefill ? PrefillScheduler::hasWork(inst) : DecodeScheduler::hasWork(inst);
+    if (!hasWork || !m_devices.claim(index))
+        return;
+    if (prefill)
+        m_prefill->start(index);
+    else
+        m_decode->start(index);
+}
+
+void ServingEngine::endIteration(std::uint32_t index)
+{
+    m_devices.release(index, [this](std::uint32_t waiter) { tryStart(waiter); });
+    tryStart(index);
 }
 
 namespace {

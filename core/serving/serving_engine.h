@@ -1,18 +1,26 @@
 #pragma once
-// Disaggregated serving over the event kernel: arrival -> router -> prefill queue -> prefill batch (writes
-// KV) -> decode admission (KV memory) -> KV read at the decode instance (through KvMemory) -> continuous
-// decode batching -> done. Everything observable lands in a RunResult.
+// Disaggregated serving over the event kernel: arrival -> routing policy -> prefill queue -> prefill batch
+// (writes KV) -> routing policy -> decode admission (KV memory) -> KV read at the decode instance (through
+// KvMemory) -> continuous decode batching -> done. Everything observable lands in a RunResult.
+//
+// The engine moves requests between the parts that own each job: RoutingPolicy (where a request goes, through
+// a read-only ClusterView), PrefillScheduler (queues, batches, prefix loads), DecodeScheduler (admission,
+// continuous batching), DeviceSharing (instances on one node take turns), and each instance's life cycle
+// (InstanceLife: only an instance that is up takes work). serving_events.h orders same-instant events.
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
-#include "core/engine/latency_histogram.h"
 #include "core/engine/run_result.h"
 #include "core/net/flow_network.h"
 #include "core/net/routing.h"
 #include "core/scenario/scenario.h"
+#include "core/serving/cluster_view.h"
 #include "core/serving/cost_model.h"
+#include "core/serving/decode_scheduler.h"
+#include "core/serving/device_sharing.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
-#include "core/serving/router.h"
+#include "core/serving/routing_policy.h"
 #include "core/serving/run_options.h"
 #include "core/sim/simulator.h"
 #include "core/workload/request.h"
@@ -33,17 +41,14 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
 
     // The event handler the kernel calls (a switch on the kind: no virtual dispatch per event).
     void operator()(const Event& ev);
-    void onKvReady(std::uint32_t request) override;
-    void onStepReady(std::uint32_t request) override;
-    void onPrefixLoaded(std::uint32_t instance) override;
+    void onKvReady(std::uint32_t request) override { m_decode->onKvReady(request); }
+    void onStepReady(std::uint32_t request) override { m_decode->onStepReady(request); }
+    void onPrefixLoaded(std::uint32_t instance) override { m_prefill->onPrefixLoaded(instance); }
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
 
   private:
-    enum EventKind : std::uint32_t { Arrival, PrefillDone, DecodeKick, DecodeDone, NetWake, NetDeliver, Heartbeat };
-
-    void buildInstances();
     // Throws InputError for input no run can serve sensibly (run_limits.cpp): a request larger than every
     // decode instance's KV, a step longer than kMaxStepTime.
     void refuseImpossibleInput() const;
@@ -53,15 +58,10 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     void onDecodeDone(std::uint32_t instance);
     void onHeartbeat();
 
+    // Starts the instance's next iteration if it is up, idle, has work and gets its device.
     void tryStart(std::uint32_t instance);
-    bool claimDevices(std::uint32_t instance);
-    void releaseDevices(std::uint32_t instance);
-    void startPrefill(InstanceState& inst, std::uint32_t index);
-    void startDecode(InstanceState& inst, std::uint32_t index);
-    void runDecodeCompute(InstanceState& inst, std::uint32_t index);
-    void tryAdmit(std::uint32_t instance);
-    void finishRequest(std::uint32_t request, InstanceState& inst);
-    std::uint32_t blocksFor(std::uint32_t request) const;
+    // After an iteration: the device goes to whoever waited for it, then the instance tries again.
+    void endIteration(std::uint32_t instance);
     RunResult collect();
 
     const Scenario& m_scenario;
@@ -72,20 +72,16 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     EventRecorder m_recorder;
     CostModel m_cost;
     std::vector<InstanceState> m_instances;
-    std::unique_ptr<Router> m_router;
+    ClusterView m_view;
+    DeviceSharing m_devices;
+    std::unique_ptr<RoutingPolicy> m_policy;
     std::unique_ptr<KvMemory> m_kv;
     std::unique_ptr<PrefixCache> m_prefix; // the shared prefix pool, when the scenario has one
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;
-    LatencyHistogram m_interTokenGaps;
-    std::uint64_t m_finished = 0;
-    std::uint64_t m_rejected = 0;
-
-    // Instances that share a node (role "both") take turns on the device.
-    bool m_sharedDevices = false;
-    std::vector<std::uint8_t> m_nodeBusy;
-    std::vector<std::vector<std::uint32_t>> m_nodeWaiters;
+    std::unique_ptr<PrefillScheduler> m_prefill; // built once the KV path and the pool are
+    std::unique_ptr<DecodeScheduler> m_decode;
 
     const RunOptions* m_options = nullptr;
     SimTime m_heartbeatPeriod = 0;

@@ -20,7 +20,8 @@ class Simulator {
     void scheduleAt(SimTime time, std::uint32_t kind, std::uint32_t target = 0, std::uint64_t payload = 0)
     {
         assert(time >= m_now && "events may not be scheduled in the past");
-        m_queue.push(Event{time, m_nextSeq++, kind, target, payload});
+        assert(m_nextSeq < (std::uint64_t{1} << kEventOrderBits) && "insertion count ran into the class bits");
+        m_queue.push(Event{time, eventSequence(kind, m_nextSeq++), kind, target, payload});
     }
     void scheduleIn(SimTime delay, std::uint32_t kind, std::uint32_t target = 0, std::uint64_t payload = 0)
     {

@@ -192,6 +192,41 @@ TEST(Simulator, RunsTiesInSchedulingOrder)
     EXPECT_EQ(sim.eventsExecuted(), 6u);
 }
 
+// At one instant a lower priority class runs first, whenever it was scheduled; within a class, scheduling order.
+struct ZeroDelayScheduler {
+    Simulator* sim;
+    std::vector<std::uint64_t> order;
+    void operator()(const Event& ev)
+    {
+        order.push_back(ev.payload);
+        if (ev.payload == 1)
+            sim->scheduleIn(0, eventKind(0, 0), 0, 5); // class 0 at this instant: before the class 1 and 2 events
+    }
+};
+
+TEST(Simulator, RunsTiesByPriorityClassThenSchedulingOrder)
+{
+    Simulator sim;
+    sim.scheduleAt(100, eventKind(2, 7), 0, 0);
+    sim.scheduleAt(100, eventKind(0, 7), 0, 1);
+    sim.scheduleAt(100, eventKind(1, 7), 0, 2);
+    sim.scheduleAt(100, eventKind(0, 3), 0, 3);
+    sim.scheduleAt(100, eventKind(2, 3), 0, 4);
+    sim.scheduleAt(99, eventKind(2, 3), 0, 6); // an earlier time goes first whatever its class
+    ZeroDelayScheduler handler{&sim, {}};
+    EXPECT_TRUE(sim.run(handler));
+    EXPECT_EQ(handler.order, (std::vector<std::uint64_t>{6, 1, 3, 5, 2, 0, 4}));
+}
+
+TEST(Simulator, EventKindKeepsItsIdBesideItsClass)
+{
+    EXPECT_EQ(eventKindId(eventKind(3, 42)), 42u);
+    EXPECT_EQ(eventKindId(42), 42u);
+    // The class is the sequence's top byte, so class 1's first event sorts after class 0's last possible one.
+    EXPECT_LT(eventSequence(eventKind(0, 1), (std::uint64_t{1} << kEventOrderBits) - 1),
+              eventSequence(eventKind(1, 0), 0));
+}
+
 TEST(Simulator, StopsBeforeEndTimeLeavingLaterEventsPending)
 {
     Simulator sim;

@@ -1,0 +1,33 @@
+#include "core/serving/cluster_view.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+ClusterView::ClusterView(const std::vector<InstanceState>& instances, const Workload& workload)
+    : m_instances(instances)
+    , m_workload(workload)
+{
+    for (std::uint32_t i = 0; i < instances.size(); ++i)
+        (instances[i].role == InstanceRole::Prefill ? m_prefill : m_decode).push_back(i);
+}
+
+std::span<const std::uint32_t> ClusterView::prefixBlocks(std::uint32_t request) const
+{
+    const Request& r = m_workload.requests[request];
+    return std::span<const std::uint32_t>(m_workload.prefixHashes).subspan(r.prefixOffset, r.prefixCount);
+}
+
+std::uint32_t ClusterView::heldPrefixBlocks(std::uint32_t instance, std::uint32_t request) const
+{
+    const auto wanted = prefixBlocks(request);
+    std::uint32_t best = 0;
+    for (auto held : m_instances[instance].held) {
+        const auto blocks = prefixBlocks(held);
+        const auto shared = std::mismatch(wanted.begin(), wanted.end(), blocks.begin(), blocks.end()).first;
+        best = std::max(best, static_cast<std::uint32_t>(shared - wanted.begin()));
+    }
+    return best;
+}
+
+} // namespace coh::core

@@ -1,0 +1,51 @@
+#pragma once
+// What a routing policy may see of the cluster: per instance its role, whether it is up, its load, its queued
+// prompt tokens, its KV memory and which prompt prefix blocks it holds; per request the prefix blocks its prompt
+// names. Read-only, so a policy can only choose, never change what it sees.
+#include "core/serving/instance_state.h"
+#include "core/workload/request.h"
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace coh::core {
+
+// A policy's answer when no instance of the role is up.
+inline constexpr std::uint32_t kNoInstance = std::numeric_limits<std::uint32_t>::max();
+
+class ClusterView {
+  public:
+    ClusterView(const std::vector<InstanceState>& instances, const Workload& workload);
+
+    // Instance indexes by role, in the scenario's order.
+    const std::vector<std::uint32_t>& prefillInstances() const { return m_prefill; }
+    const std::vector<std::uint32_t>& decodeInstances() const { return m_decode; }
+
+    bool isUp(std::uint32_t instance) const { return m_instances[instance].isUp(); }
+    // Requests routed to the instance and not yet finished there (a decode instance's are the sequences it holds).
+    std::uint32_t load(std::uint32_t instance) const { return m_instances[instance].assigned; }
+    // Prompt tokens waiting in a prefill instance's queue or computing in its batch: what sets a new one's wait.
+    std::uint64_t promptTokensQueued(std::uint32_t instance) const
+    {
+        return m_instances[instance].queuedTokens + m_instances[instance].batchTokens;
+    }
+    // A decode instance's KV memory in blocks, and what admitted sequences have not reserved.
+    std::uint64_t kvBlocksTotal(std::uint32_t instance) const { return m_instances[instance].kvBlocksTotal; }
+    std::uint64_t kvBlocksFree(std::uint32_t instance) const { return m_instances[instance].kvBlocksFree; }
+    // The prompt's leading blocks by hash id, for traces that name them (Mooncake); empty otherwise.
+    std::span<const std::uint32_t> prefixBlocks(std::uint32_t request) const;
+    // How many of those, from the first, the instance holds the KV of: a decode instance holds the blocks of the
+    // sequences it admitted until they finish (prefill instances keep no KV past the prefill). A trace's block
+    // hash stands for the whole prefix up to it (Mooncake chains them), so this is the longest prefix shared
+    // with one held sequence. Computed when asked, so runs whose policy never asks pay nothing.
+    std::uint32_t heldPrefixBlocks(std::uint32_t instance, std::uint32_t request) const;
+
+  private:
+    const std::vector<InstanceState>& m_instances;
+    const Workload& m_workload;
+    std::vector<std::uint32_t> m_prefill, m_decode;
+};
+
+} // namespace coh::core

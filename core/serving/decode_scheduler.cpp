@@ -1,0 +1,172 @@
+#include "core/serving/decode_scheduler.h"
+
+#include "core/serving/serving_events.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+DecodeScheduler::DecodeScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+                                 std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
+                                 std::uint32_t blockTokens)
+    : m_sim(sim)
+    , m_cost(cost)
+    , m_instances(instances)
+    , m_metrics(metrics)
+    , m_state(state)
+    , m_kv(kv)
+    , m_blockTokens(blockTokens)
+{
+}
+
+void DecodeScheduler::enqueue(std::uint32_t request, std::uint32_t index)
+{
+    m_metrics[request].decodeInstance = index;
+    m_instances[index].admission.push_back(request);
+    ++m_instances[index].assigned;
+}
+
+std::uint32_t DecodeScheduler::blocksFor(std::uint32_t request) const
+{
+    const std::uint64_t tokens = std::uint64_t{m_metrics[request].promptTokens} + m_metrics[request].outputTokens;
+    return static_cast<std::uint32_t>((tokens + m_blockTokens - 1) / m_blockTokens);
+}
+
+void DecodeScheduler::tryAdmit(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    // FIFO admission: KV for the whole sequence (prompt + output) is reserved up front, so a running
+    // sequence is never preempted. A request that could never fit is rejected and counted.
+    while (!inst.admission.empty()) {
+        const std::uint32_t r = inst.admission.front();
+        const std::uint32_t need = blocksFor(r);
+        if (need > inst.kvBlocksTotal) {
+            inst.admission.pop_front();
+            --inst.assigned;
+            ++m_rejected;
+            continue;
+        }
+        if (need > inst.kvBlocksFree)
+            break;
+        inst.admission.pop_front();
+        inst.kvBlocksFree -= need;
+        m_state[r].blocksReserved = need;
+        m_metrics[r].transferStart = m_sim.now();
+        m_state[r].heldSlot = static_cast<std::uint32_t>(inst.held.size());
+        inst.held.push_back(r);
+        m_kv.acquireForDecode(r, index, m_metrics[r].promptTokens);
+    }
+}
+
+void DecodeScheduler::onKvReady(std::uint32_t request)
+{
+    m_metrics[request].kvReady = m_sim.now();
+    const std::uint32_t d = m_metrics[request].decodeInstance;
+    InstanceState& inst = m_instances[d];
+    inst.ready.push_back(request);
+    // KV of several requests often lands in the same instant: the kick's priority class puts it behind the
+    // instant's deliveries, so all of them join one batch.
+    if (!inst.running && !inst.kickPending) {
+        inst.kickPending = true;
+        m_sim.scheduleIn(0, serving_event::DecodeKick, d);
+    }
+}
+
+void DecodeScheduler::start(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    // Continuous batching: sequences whose KV is ready join at this iteration boundary.
+    while (!inst.ready.empty() && inst.active.size() < inst.maxBatchSize) {
+        const std::uint32_t r = inst.ready.front();
+        inst.ready.pop_front();
+        inst.active.push_back(r);
+        inst.contextTokens += m_metrics[r].promptTokens;
+        m_metrics[r].decodeStart = m_sim.now();
+    }
+    inst.running = true;
+    inst.stepStart = m_sim.now();
+    inst.stepTransfer = 0;
+    inst.stepsWaiting = 0;
+    for (auto r : inst.active)
+        if (!m_kv.beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
+            ++inst.stepsWaiting;
+    if (inst.stepsWaiting == 0)
+        runCompute(inst, index);
+}
+
+void DecodeScheduler::onStepReady(std::uint32_t request)
+{
+    const std::uint32_t d = m_metrics[request].decodeInstance;
+    InstanceState& inst = m_instances[d];
+    if (--inst.stepsWaiting == 0) {
+        // The last sequence to become ready ended the batch's wait; its data's wire time is the transfer part.
+        inst.stepTransfer = m_kv.lastStepTransfer(request);
+        runCompute(inst, d);
+    }
+}
+
+void DecodeScheduler::runCompute(InstanceState& inst, std::uint32_t index)
+{
+    // The whole batch waits for its slowest sequence's coherence, then computes together.
+    const auto batch = static_cast<std::uint32_t>(inst.active.size());
+    inst.stepCompute = m_cost.decode(batch, inst.contextTokens, inst.hw);
+    m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index);
+}
+
+void DecodeScheduler::onIterationDone(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    const SimTime now = m_sim.now();
+    bool freed = false;
+    for (std::size_t i = 0; i < inst.active.size();) {
+        const std::uint32_t r = inst.active[i];
+        RequestState& s = m_state[r];
+        RequestMetrics& m = m_metrics[r];
+        if (s.generated == 0) {
+            m.firstToken = now;
+        } else {
+            m_interTokenGaps.add(now - s.lastToken);
+            const SimTime wait = now - inst.stepStart - inst.stepCompute;
+            const SimTime transfer = std::min(inst.stepTransfer, wait);
+            m.decodeCompute += inst.stepCompute;
+            m.decodeTransfer += transfer;
+            m.decodeStall += wait - transfer;
+        }
+        ++s.generated;
+        s.lastToken = now;
+        ++inst.contextTokens;
+        if (s.generated >= m.outputTokens) {
+            inst.contextTokens -= m.promptTokens + s.generated;
+            finish(r, inst);
+            freed = true;
+            // Swap-remove keeps the loop O(batch); the order is still deterministic.
+            inst.active[i] = inst.active.back();
+            inst.active.pop_back();
+        } else {
+            ++i;
+        }
+    }
+    inst.lastIterationEnd = now;
+    inst.running = false;
+    if (freed)
+        tryAdmit(index);
+}
+
+void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
+{
+    m_metrics[request].finish = m_sim.now();
+    const SequenceStaleness stale = m_kv.staleness(request);
+    m_metrics[request].staleReads = stale.staleReads;
+    m_metrics[request].staleSteps = stale.staleSteps;
+    inst.kvBlocksFree += m_state[request].blocksReserved;
+    // Swap-remove from the held sequences; the one moved takes the freed slot.
+    const std::uint32_t slot = m_state[request].heldSlot;
+    inst.held[slot] = inst.held.back();
+    m_state[inst.held[slot]].heldSlot = slot;
+    inst.held.pop_back();
+    --inst.assigned;
+    ++m_finished;
+    m_kv.release(request);
+}
+
+} // namespace coh::core

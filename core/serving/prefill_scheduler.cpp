@@ -1,0 +1,96 @@
+#include "core/serving/prefill_scheduler.h"
+
+#include "core/serving/serving_events.h"
+
+namespace coh::core {
+
+PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+                                   std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix)
+    : m_sim(sim)
+    , m_cost(cost)
+    , m_instances(instances)
+    , m_metrics(metrics)
+    , m_kv(kv)
+    , m_prefix(prefix)
+{
+}
+
+void PrefillScheduler::enqueue(std::uint32_t request, std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    m_metrics[request].prefillInstance = index;
+    inst.queue.push_back(request);
+    inst.queuedTokens += m_metrics[request].promptTokens;
+    ++inst.assigned;
+}
+
+void PrefillScheduler::start(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    inst.batch.clear();
+    std::uint64_t tokens = 0;
+    double sumSquares = 0;
+    // FCFS: take requests from the head while the batch limits allow; an oversized prompt runs alone.
+    while (!inst.queue.empty() && inst.batch.size() < inst.maxBatchSize) {
+        const std::uint32_t r = inst.queue.front();
+        const std::uint64_t length = m_metrics[r].promptTokens;
+        if (!inst.batch.empty() && tokens + length > inst.maxBatchTokens)
+            break;
+        inst.queue.pop_front();
+        inst.batch.push_back(r);
+        tokens += length;
+        sumSquares += static_cast<double>(length) * static_cast<double>(length);
+        m_metrics[r].prefillStart = m_sim.now();
+    }
+    inst.queuedTokens -= tokens;
+    inst.batchTokens = tokens;
+    inst.running = true;
+    if (m_prefix) {
+        // Prompt blocks the pool holds are loaded, not computed: the batch computes the rest, each new token
+        // still attending over its whole prefix (L^2 - cached^2 of the quadratic term).
+        std::uint64_t computed = 0;
+        double squares = 0;
+        inst.prefixLoads = 0;
+        for (auto r : inst.batch) {
+            const std::uint32_t cached = m_prefix->startLoad(r, index, inst.nodes.front());
+            const double length = m_metrics[r].promptTokens;
+            m_metrics[r].cachedTokens = cached;
+            computed += m_metrics[r].promptTokens - cached;
+            squares += length * length - static_cast<double>(cached) * cached;
+            inst.prefixLoads += cached > 0 ? 1 : 0;
+        }
+        inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
+        if (inst.prefixLoads > 0)
+            return; // onPrefixLoaded() starts the compute
+        m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
+        return;
+    }
+    m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index);
+}
+
+void PrefillScheduler::onPrefixLoaded(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    if (--inst.prefixLoads == 0)
+        m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
+}
+
+void PrefillScheduler::complete(std::uint32_t request, std::uint32_t index)
+{
+    RequestMetrics& m = m_metrics[request];
+    m.prefillEnd = m_sim.now();
+    m_kv.prefillWrite(request, index, m.promptTokens);
+    if (m_prefix)
+        m_prefix->store(request, index, m_instances[index].nodes.front());
+    --m_instances[index].assigned;
+}
+
+void PrefillScheduler::endBatch(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    inst.batch.clear();
+    inst.batchTokens = 0;
+    inst.running = false;
+}
+
+} // namespace coh::core

@@ -1,0 +1,44 @@
+#pragma once
+// Prefill scheduling: each prefill instance's FCFS queue, the batches it forms, the prompt blocks a batch loads
+// from the prefix pool instead of computing, and the batch's compute (PrefillDone follows). The engine routes
+// requests in and hands a finished batch's requests on to decode.
+#include "core/engine/kv_memory.h"
+#include "core/engine/run_result.h"
+#include "core/serving/cost_model.h"
+#include "core/serving/instance_state.h"
+#include "core/serving/prefix_cache.h"
+#include "core/sim/simulator.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace coh::core {
+
+class PrefillScheduler {
+  public:
+    // `prefix` is the shared prefix pool, or null when the scenario has none.
+    PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+                     std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix);
+
+    void enqueue(std::uint32_t request, std::uint32_t instance);
+    static bool hasWork(const InstanceState& inst) { return !inst.queue.empty(); }
+    // Forms the next batch from the queue's head and starts it; the instance holds its device.
+    void start(std::uint32_t instance);
+    void onPrefixLoaded(std::uint32_t instance);
+    // A request of the batch that just finished: its prompt's KV is written (and the pool's missing blocks stored).
+    void complete(std::uint32_t request, std::uint32_t instance);
+    // After every request of the batch was completed and handed on.
+    void endBatch(std::uint32_t instance);
+
+  private:
+    Simulator& m_sim;
+    const CostModel& m_cost;
+    // The run's instances and requests: fixed in number for the whole run, so views of them stay valid.
+    std::span<InstanceState> m_instances;
+    std::span<RequestMetrics> m_metrics;
+    KvMemory& m_kv;
+    PrefixCache* m_prefix;
+};
+
+} // namespace coh::core
