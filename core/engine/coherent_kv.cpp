@@ -300,8 +300,8 @@ void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& s
         const std::uint16_t tag = g.arrivals.sent(i, MessageOrigin::of(step, m_kinds.count(m, g.blocks, bytes)));
         const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
         const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
-        const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
-        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
+        const std::uint64_t flowTag = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
+        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, *this, flowTag);
         if (m.hasData && src != dst) {
             m_transfers += g.blocks;
             m_crossBytes += bytes;
@@ -357,9 +357,9 @@ void CoherentKv::opDone(std::uint32_t request)
 
 void CoherentKv::onFlowDelivered(const FlowInfo& flow)
 {
-    const auto request = static_cast<std::uint32_t>(flow.cookie >> 32);
-    const int group = static_cast<int>((flow.cookie >> 16) & 0xffff);
-    const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffff);
+    const auto request = static_cast<std::uint32_t>(flow.tag >> 32);
+    const int group = static_cast<int>((flow.tag >> 16) & 0xffff);
+    const auto tag = static_cast<std::uint16_t>(flow.tag & 0xffff);
     m_sequences[request].steady = false;
     Group& g = m_sequences[request].groups[group];
     if (const int i = g.arrivals.arrive(g.system, tag); i >= 0) {

@@ -24,7 +24,7 @@
 
 namespace coh::core {
 
-class CoherentKv final : public KvMemory, public FlowSink {
+class CoherentKv final : public KvMemory, public FlowEndpoint {
   public:
     CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
                EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests);

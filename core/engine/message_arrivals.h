@@ -1,6 +1,6 @@
 #pragma once
 // The network side of a BlockSystem: which of its in-flight messages have arrived, by a tag carried in the
-// flow's cookie (kept parallel to the system's message array). CoherentKv and PoolCoherence both drive their
+// flow's tag (kept parallel to the system's message array). CoherentKv and PoolCoherence both drive their
 // block systems over the network with it.
 #include "core/coherence/block_set.h"
 #include "core/coherence/block_system.h"

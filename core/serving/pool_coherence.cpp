@@ -11,15 +11,6 @@ using coherence::ProcessorOp;
 using coherence::StepResult;
 using coherence::StepStatus;
 
-namespace {
-
-// Bit 63 marks every prefix-pool flow (PrefixCache); bit 61 marks this class's. Then the block's slot and the
-// message's tag.
-constexpr std::uint64_t kPoolFlow = std::uint64_t{1} << 63;
-constexpr std::uint64_t kProtocolFlow = std::uint64_t{1} << 61;
-
-} // namespace
-
 PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
                              std::vector<std::uint32_t> cacheNodes, std::uint32_t poolNode, double blockBytes,
                              double controlBytes, std::uint8_t firstKind, PoolCoherenceListener& listener)
@@ -35,11 +26,6 @@ PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& n
     , m_protocolBlocks(protocol, static_cast<int>(m_cacheNodes.size()))
     , m_kinds(protocol, "pool ") // named apart from the KV path's messages, which may run the same protocol
 {
-}
-
-bool PoolCoherence::owns(std::uint64_t cookie)
-{
-    return (cookie & kPoolFlow) && (cookie & kProtocolFlow);
 }
 
 std::uint32_t PoolCoherence::slotOf(std::uint32_t hash)
@@ -131,8 +117,9 @@ void PoolCoherence::afterStep(std::uint32_t slot, const coherence::CheckedStep& 
         const double bytes = m.hasData ? m_blockBytes : m_controlBytes;
         const auto kind = static_cast<std::uint8_t>(m_firstKind + m_kinds.count(m, 1, bytes));
         const std::uint16_t tag = b.arrivals.sent(i, MessageOrigin::of(step, kind));
-        const std::uint64_t cookie = kPoolFlow | kProtocolFlow | (std::uint64_t{slot} << 16) | tag;
-        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
+        // The flow comes back to this block: its slot, then the message's tag.
+        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, *this,
+                       (std::uint64_t{slot} << 16) | tag);
     }
 
     if (step.atDirectory)
@@ -205,8 +192,8 @@ void PoolCoherence::drop(std::uint32_t hash)
 
 void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
 {
-    const auto slot = static_cast<std::uint32_t>((flow.cookie >> 16) & 0xffffffu);
-    const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffffu);
+    const auto slot = static_cast<std::uint32_t>(flow.tag >> 16);
+    const auto tag = static_cast<std::uint16_t>(flow.tag & 0xffffu);
     Block& b = m_blocks[slot];
     const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
     if (const int i = b.arrivals.arrive(shape, tag); i >= 0 && flow.bytes > 0) {

@@ -26,7 +26,7 @@ class PoolCoherenceListener {
     virtual void onBlockStored(std::uint32_t request, std::uint32_t hash) = 0;
 };
 
-class PoolCoherence {
+class PoolCoherence final : public FlowEndpoint {
   public:
     // `cacheNodes[c]` is the node of cache c (a prefill instance); message kinds are recorded from `firstKind`.
     PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
@@ -40,9 +40,7 @@ class PoolCoherence {
     // The pool evicted the block: its protocol state starts over (at once, or once its last job is done).
     void drop(std::uint32_t hash);
 
-    // Pool flows of this class carry a marker in their cookie.
-    static bool owns(std::uint64_t cookie);
-    void onFlowDelivered(const FlowInfo& flow);
+    void onFlowDelivered(const FlowInfo& flow) override;
     // Throws when a load or store still waits on the protocol once the event queue is empty (a deadlock).
     void checkFinished() const;
 
