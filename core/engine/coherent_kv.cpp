@@ -50,22 +50,6 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
                              "use a node id from /topology/nodes");
         m_homeNode = *node;
     }
-    const auto& table = protocol.cache;
-    const auto hits = [&](ProcessorOp op, coherence::ActionKind perform) {
-        std::vector<bool> hit(table.states.size(), false);
-        const std::uint8_t event = table.eventOrder[table.byTrigger[static_cast<int>(op)].first];
-        for (std::size_t state = 0; state < table.states.size(); ++state) {
-            const coherence::Transition& t = table.at(static_cast<int>(state), event);
-            bool plain = t.kind == coherence::EntryKind::Fire && t.next == state && table.states[state].stable;
-            for (int k = 0; plain && k < t.actionCount; ++k)
-                plain = table.actions[t.firstAction + k].kind == perform;
-            hit[state] = plain;
-        }
-        return hit;
-    };
-    m_loadHit = hits(ProcessorOp::Load, coherence::ActionKind::PerformLoad);
-    m_storeHit = hits(ProcessorOp::Store, coherence::ActionKind::PerformStore);
-
     if (protocol.consistency == coherence::Consistency::BoundedStaleness) {
         m_maxVersions = protocol.stalenessBound;
         if (m_spec.staleness.maxVersions)
@@ -151,11 +135,9 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
     ++m_staleness.decodeSteps;
     if (seq.steady && block == seq.tailBlock) {
-        // The store hit on the tail, as requestOp() would do it; the reads hit fresh copies, as on the last step.
+        // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies.
         Group& tail = seq.groups[seq.tailGroup];
-        const auto value = tail.system.nextVersion();
-        tail.system.mutableLine(kDecodeCache).value = value;
-        tail.system.setLatest(value);
+        tail.system.tryHit(kDecodeCache, ProcessorOp::Store);
         tail.latestAt = m_network.now();
         m_staleness.reads += seq.steadyReads;
         m_staleness.readsByVersionsBehind[0] += seq.steadyReads;
@@ -224,13 +206,9 @@ bool CoherentKv::closeTail(Sequence& seq)
 bool CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
 {
     Group& g = m_sequences[request].groups[group];
-    if (!g.ops[cache].active && hit(op, g.system.line(cache).state)) {
-        // What the table's hit transition does, without the interpreter: a load reads the (checked) copy, a
-        // store writes a new version into the only writable copy.
+    // Decode steps are almost all hits: the table says so and they skip the interpreter.
+    if (!g.ops[cache].active && g.system.tryHit(cache, op)) {
         if (op == ProcessorOp::Store) {
-            const auto value = g.system.nextVersion();
-            g.system.mutableLine(cache).value = value;
-            g.system.setLatest(value);
             g.latestAt = m_network.now();
         } else if (g.system.tooStale(g.system.line(cache).value)) {
             fail(request, g, "a load hit returned a stale version");

@@ -88,11 +88,6 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
         SimTime start = 0, end = 0;
     };
 
-    bool hit(coherence::ProcessorOp op, std::uint8_t state) const
-    {
-        return op == coherence::ProcessorOp::Load ? m_loadHit[state]
-                                                  : op == coherence::ProcessorOp::Store && m_storeHit[state];
-    }
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
     // A group nobody has touched for `blocks` blocks from `firstBlock`, appended or put in the last slot.
     void addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const;
@@ -126,9 +121,6 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     std::vector<Sequence> m_sequences;
     Group m_freshGroup; // a block nobody has touched: copied, never constructed, per new block
     ProtocolKinds m_kinds;
-    // States where a load / store is a hit: it fires, sends nothing and stays put. Decode steps are almost
-    // all hits, so they skip the interpreter.
-    std::vector<bool> m_loadHit, m_storeHit;
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
     std::uint64_t m_transfers = 0;
     std::uint64_t m_upgrades = 0;
