@@ -118,11 +118,15 @@ class BlockSystem {
     {
         if (!m_protocol->cache.compiled.hits(m_lines[cache].state, static_cast<int>(op)))
             return false;
-        if (op == ProcessorOp::Store) {
-            m_latest = nextVersion();
-            m_lines[cache].value = m_latest;
-        }
+        if (op == ProcessorOp::Store)
+            storeHit(cache);
         return true;
+    }
+    // A store tryHit() found to hit, again, with nothing delivered to the block since: performs it unasked.
+    void storeHit(int cache)
+    {
+        m_latest = nextVersion();
+        m_lines[cache].value = m_latest;
     }
 
     // A Stalled, Undefined or Unclassified step changes nothing. `storeValue` is what a PerformStore writes.
