@@ -111,6 +111,24 @@ class BlockSystem {
     Resolution resolveOp(int cache, ProcessorOp op) const;
     Resolution resolveMessage(int i) const;
 
+    // When the table says `op` is a hit at `cache` (CompiledTable::hitOps), performs it as its transition would,
+    // without interpreting it: a load reads the copy (line(cache).value), a store writes nextVersion(), the new
+    // latest. Returns false, changing nothing, when it is not a hit: the op must be issued.
+    bool tryHit(int cache, ProcessorOp op)
+    {
+        if (!m_protocol->cache.compiled.hits(m_lines[cache].state, static_cast<int>(op)))
+            return false;
+        if (op == ProcessorOp::Store)
+            storeHit(cache);
+        return true;
+    }
+    // A store tryHit() found to hit, again, with nothing delivered to the block since: performs it unasked.
+    void storeHit(int cache)
+    {
+        m_latest = nextVersion();
+        m_lines[cache].value = m_latest;
+    }
+
     // A Stalled, Undefined or Unclassified step changes nothing. `storeValue` is what a PerformStore writes.
     StepResult issue(int cache, ProcessorOp op, Value storeValue);
     StepResult deliver(int i, Value storeValue);

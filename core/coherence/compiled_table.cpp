@@ -21,6 +21,18 @@ std::uint8_t stateFlags(const StateInfo& s)
                                      (s.permission == Permission::ReadWrite ? kStateWriter : 0));
 }
 
+// The op's transition in `state` is a hit: see CompiledTable::hitOps. Only loads and stores can hit.
+bool isHit(const ControllerTable& table, const Dispatch& d, int state, ProcessorOp op)
+{
+    if (op == ProcessorOp::Evict || d.kind != DispatchKind::Fire || d.next != state || !table.states[state].stable)
+        return false;
+    const ActionKind perform = op == ProcessorOp::Load ? ActionKind::PerformLoad : ActionKind::PerformStore;
+    for (int k = 0; k < d.actionCount; ++k)
+        if (table.actions[d.firstAction + k].kind != perform)
+            return false;
+    return true;
+}
+
 DispatchKind dispatchKind(EntryKind kind)
 {
     return kind == EntryKind::Fire    ? DispatchKind::Fire
@@ -78,6 +90,8 @@ CompiledTable compileTable(const ControllerTable& table, const Protocol& protoco
                 continue;
             }
             d = dispatchFor(table, s, first.event);
+            if (slot < kProcessorOps && isHit(table, d, s, static_cast<ProcessorOp>(slot)))
+                c.hitOps[s] |= static_cast<std::uint8_t>(1u << slot);
         }
     return c;
 }

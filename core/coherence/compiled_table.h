@@ -61,9 +61,14 @@ struct CompiledTable {
     std::array<GuardedRange, kMaxSlots> guardedBySlot{};
     std::array<GuardedEvent, kMaxEvents> guarded{};
     std::array<std::uint8_t, kMaxStates> stateFlags{}; // kState* bits
+    // Per state, bit op (a ProcessorOp): the op is a hit there. Its transition fires in a stable state, stays in
+    // it and does nothing but perform the op (PerformLoad / PerformStore): no message, no other change. The
+    // table says so once here, so no driver re-reads a protocol's meaning beside it (BlockSystem::tryHit).
+    std::array<std::uint8_t, kMaxStates> hitOps{};
     std::uint32_t guardsUsed = 0; // bit i: some event guards on Guard i, so the interpreter evaluates only those
 
     const Dispatch& onTrigger(int state, int slot) const { return byTrigger[state * kMaxSlots + slot]; }
+    bool hits(int state, int op) const { return (hitOps[state] >> op) & 1u; }
 };
 
 // The cell for (state, event) of `table`, read from its declared transitions (the guarded path).

@@ -35,8 +35,9 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_blockTokens(scenario.serving.blockTokens)
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
-    , m_freshGroup{coherence::BlockSystem(protocol, 2), 0, 1}
-    , m_kinds(protocol)
+    , m_freshGroup{coherence::BlockSystem(protocol, kCaches), 0, 1}
+    , m_driver(*this, protocol, network, kCaches,
+               DriverCosts{m_blockBytes, static_cast<double>(m_spec.controlBytes), 0})
     , m_nodeBlocks(protocol, scenario.topology.nodes.size(), scenario.metrics.linkInterval)
 {
     for (const auto& nodes : m_instanceNodes)
@@ -50,22 +51,6 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
                              "use a node id from /topology/nodes");
         m_homeNode = *node;
     }
-    const auto& table = protocol.cache;
-    const auto hits = [&](ProcessorOp op, coherence::ActionKind perform) {
-        std::vector<bool> hit(table.states.size(), false);
-        const std::uint8_t event = table.eventOrder[table.byTrigger[static_cast<int>(op)].first];
-        for (std::size_t state = 0; state < table.states.size(); ++state) {
-            const coherence::Transition& t = table.at(static_cast<int>(state), event);
-            bool plain = t.kind == coherence::EntryKind::Fire && t.next == state && table.states[state].stable;
-            for (int k = 0; plain && k < t.actionCount; ++k)
-                plain = table.actions[t.firstAction + k].kind == perform;
-            hit[state] = plain;
-        }
-        return hit;
-    };
-    m_loadHit = hits(ProcessorOp::Load, coherence::ActionKind::PerformLoad);
-    m_storeHit = hits(ProcessorOp::Store, coherence::ActionKind::PerformStore);
-
     if (protocol.consistency == coherence::Consistency::BoundedStaleness) {
         m_maxVersions = protocol.stalenessBound;
         if (m_spec.staleness.maxVersions)
@@ -107,8 +92,8 @@ void CoherentKv::addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t
 void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
 {
     Sequence& seq = m_sequences[request];
-    seq.nodes[kPrefillCache] = m_instanceNodes[instance].front();
-    seq.nodes[2] = homeFor(request, seq.nodes[kPrefillCache]);
+    seq.participants.cacheNodes[kPrefillCache] = m_instanceNodes[instance].front();
+    seq.participants.home = homeFor(request, seq.participants.cacheNodes[kPrefillCache]);
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
     if (full > 0)
@@ -125,14 +110,14 @@ void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std
 void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t)
 {
     Sequence& seq = m_sequences[request];
-    seq.nodes[kDecodeCache] = m_instanceNodes[instance].front();
+    seq.participants.cacheNodes[kDecodeCache] = m_instanceNodes[instance].front();
     seq.waiter = Waiter::Read;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
     m_synchronous = true;
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
         // Prefill's write happens before decode's read: a read issued earlier would race the write
         // permission to the home and read the block before the KV was in it.
-        if (seq.groups[g].ops[kPrefillCache].active)
+        if (!m_driver.idle(seq.groups[g].driver, kPrefillCache))
             seq.groups[g].acquireAfterPrefill = true;
         else
             requestOp(request, g, kDecodeCache, decodeAcquireOp(m_protocol, seq.tailGroup, g));
@@ -151,11 +136,9 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
     ++m_staleness.decodeSteps;
     if (seq.steady && block == seq.tailBlock) {
-        // The store hit on the tail, as requestOp() would do it; the reads hit fresh copies, as on the last step.
+        // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies.
         Group& tail = seq.groups[seq.tailGroup];
-        const auto value = tail.system.nextVersion();
-        tail.system.mutableLine(kDecodeCache).value = value;
-        tail.system.setLatest(value);
+        tail.system.storeHit(kDecodeCache);
         tail.latestAt = m_network.now();
         m_staleness.reads += seq.steadyReads;
         m_staleness.readsByVersionsBehind[0] += seq.steadyReads;
@@ -199,16 +182,16 @@ bool CoherentKv::closeTail(Sequence& seq)
     // handful of groups instead of one interpreter per block.
     Group& tail = seq.groups[seq.tailGroup];
     const auto same = [&](const Group& g) {
-        if (!g.system.quiescent() || g.ops[0].active || g.ops[1].active)
+        if (!g.system.quiescent() || !m_driver.idle(g.driver))
             return false;
-        for (int c = 0; c < 2; ++c)
+        for (int c = 0; c < kCaches; ++c)
             if (g.system.line(c).state != tail.system.line(c).state)
                 return false;
         const auto& a = g.system.directory();
         const auto& b = tail.system.directory();
         return a.state == b.state && a.owner == b.owner && a.sharers == b.sharers;
     };
-    const bool idle = tail.system.quiescent() && !tail.ops[0].active && !tail.ops[1].active;
+    const bool idle = tail.system.quiescent() && m_driver.idle(tail.driver);
     const int tailGroup = seq.tailGroup;
     seq.tailGroup = -1;
     // The tail is always the last group, so merging it never moves another group.
@@ -224,117 +207,73 @@ bool CoherentKv::closeTail(Sequence& seq)
 bool CoherentKv::requestOp(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
 {
     Group& g = m_sequences[request].groups[group];
-    if (!g.ops[cache].active && hit(op, g.system.line(cache).state)) {
-        // What the table's hit transition does, without the interpreter: a load reads the (checked) copy, a
-        // store writes a new version into the only writable copy.
+    // Decode steps are almost all hits: the table says so (tryHit) and they skip the interpreter.
+    if (m_driver.idle(g.driver, cache) && g.system.tryHit(cache, op)) {
         if (op == ProcessorOp::Store) {
-            const auto value = g.system.nextVersion();
-            g.system.mutableLine(cache).value = value;
-            g.system.setLatest(value);
             g.latestAt = m_network.now();
         } else if (g.system.tooStale(g.system.line(cache).value)) {
             fail(request, g, "a load hit returned a stale version");
         } else if (cache == kDecodeCache && readMustWait(request, g, g.system.line(cache).value)) {
             // Beyond the reader's bound: the load waits for the update already on its way to this replica.
-            g.ops[cache] = PendingOp{true, true, op};
-            g.readerWaits = true;
+            m_driver.hold({request, group}, cache, DriverOp{op});
             return false;
         }
         if (cache == kDecodeCache && m_sequences[request].waiter != Waiter::None)
             opDone(request);
         return true;
     }
-    g.ops[cache] = PendingOp{true, false, op};
-    tryIssue(request, group, cache);
-    pump(request, group);
+    requestMiss(request, group, cache, op);
     return false;
 }
 
-bool CoherentKv::tryIssue(std::uint32_t request, int group, std::uint8_t cache)
+void CoherentKv::requestMiss(std::uint32_t request, int group, std::uint8_t cache, ProcessorOp op)
 {
-    Group& g = m_sequences[request].groups[group];
-    PendingOp& op = g.ops[cache];
-    if (!op.active || op.issued)
-        return false;
-    const auto value = static_cast<coherence::Value>(g.system.latest() + 1);
-    const bool readable = m_protocol.cache.states[g.system.line(cache).state].permission == coherence::Permission::Read;
-    const StepResult step = g.system.issue(cache, op.op, value);
-    if (step.status == StepStatus::Stalled)
-        return false; // a transient state: retried after the block's next step
-    if (op.op == ProcessorOp::Store && readable && step.status == StepStatus::Done)
-        m_upgrades += g.blocks;
-    op.issued = true;
-    afterStep(request, group, step);
-    return true;
+    m_driver.request({request, group}, cache, DriverOp{op});
 }
 
-void CoherentKv::pump(std::uint32_t request, int group)
+inline void CoherentKv::onStep(Key key, Ref r, const coherence::CheckedStep& checked)
 {
-    for (bool progress = true; progress;) {
-        progress = false;
-        Group& g = m_sequences[request].groups[group];
-        if (const StepResult step = g.arrivals.deliverOne(g.system); step.status != StepStatus::Stalled) {
-            afterStep(request, group, step);
-            progress = true;
-        }
-        for (std::uint8_t c = 0; c < 2; ++c)
-            progress |= tryIssue(request, group, c);
-    }
-}
-
-void CoherentKv::afterStep(std::uint32_t request, int group, const StepResult& step)
-{
-    Sequence& seq = m_sequences[request];
-    Group& g = seq.groups[group];
+    const StepResult& step = checked.result;
+    Group& g = *r.group;
     if (const auto v = coherence::checkAfterStep(g.system, step); v != coherence::Violation::None)
-        fail(request, g, coherence::describeViolation(v, g.system, &step));
+        fail(key.request, g, coherence::describeViolation(v, g.system, &step));
     if (step.stored)
         g.latestAt = m_network.now();
     if (!step.atDirectory)
-        m_nodeBlocks.change(m_network.now(), seq.nodes[step.actor], step.from, step.to, g.blocks);
+        m_nodeBlocks.change(m_network.now(), r.seq->participants.cacheNodes[step.actor], step.from, step.to, g.blocks);
+}
 
-    for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
-        const coherence::Message& m = g.system.message(i);
-        const double bytes = (m.hasData ? m_blockBytes : m_spec.controlBytes) * g.blocks;
-        // The kind is looked up once, here; the record on delivery takes it from the origin.
-        const std::uint16_t tag = g.arrivals.sent(i, MessageOrigin::of(step, m_kinds.count(m, g.blocks, bytes)));
-        const std::uint32_t src = seq.nodes[m.src == coherence::kDirNode ? 2 : m.src];
-        const std::uint32_t dst = seq.nodes[m.dst == coherence::kDirNode ? 2 : m.dst];
-        const std::uint64_t cookie = (std::uint64_t{request} << 32) | (std::uint64_t(group) << 16) | tag;
-        m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, cookie);
-        if (m.hasData && src != dst) {
-            m_transfers += g.blocks;
-            m_crossBytes += bytes;
-        }
-    }
+bool CoherentKv::mayComplete(Key key, Ref r, std::uint8_t cache, const DriverOp& op, const StepResult& step)
+{
+    // A load beyond the reader's bound waits for the update on its way (mayCompleteHeld).
+    return !(op.op == ProcessorOp::Load && cache == kDecodeCache && readMustWait(key.request, *r.group, step.value));
+}
 
-    // The op at the acting cache is done once its load or store is performed, or, for an eviction, once the
-    // cache is back in a stable state.
-    if (step.atDirectory)
-        return;
-    if (g.readerWaits && step.actor == kDecodeCache) {
-        finishReaderWait(request, g);
-        return;
-    }
-    PendingOp& op = g.ops[step.actor];
-    if (!op.active || !op.issued)
-        return;
-    const bool done = (op.op == ProcessorOp::Load && step.loaded) || (op.op == ProcessorOp::Store && step.stored) ||
-                      (op.op == ProcessorOp::Evict && m_protocol.cache.states[step.to].stable);
-    if (!done)
-        return;
-    if (op.op == ProcessorOp::Load && step.actor == kDecodeCache && readMustWait(request, g, step.value)) {
-        g.readerWaits = true;
-        return;
-    }
-    op.active = false;
-    if (step.actor == kPrefillCache && g.acquireAfterPrefill) {
-        // pump() issues it next.
+bool CoherentKv::mayCompleteHeld(Key key, Ref r, std::uint8_t cache)
+{
+    // A waiting load completes once the update has brought its replica within the bound.
+    Group& g = *r.group;
+    const coherence::CacheLine& line = g.system.line(cache);
+    if (!line.dataValid)
+        return false;
+    const int behind = versionsBehind(g.system, line.value);
+    if (beyondBound(g, behind))
+        return false;
+    countRead(key.request, g, behind);
+    return true;
+}
+
+void CoherentKv::onOpDone(Key key, std::uint8_t cache, const DriverOp&, const StepResult*)
+{
+    Sequence& seq = m_sequences[key.request];
+    Group& g = seq.groups[key.group];
+    if (cache == kPrefillCache && g.acquireAfterPrefill) {
+        // The pump running now issues it next.
         g.acquireAfterPrefill = false;
-        g.ops[kDecodeCache] = PendingOp{true, false, decodeAcquireOp(m_protocol, seq.tailGroup, group)};
+        m_driver.enqueue(key, kDecodeCache, DriverOp{decodeAcquireOp(m_protocol, seq.tailGroup, key.group)});
     }
-    if (step.actor == kDecodeCache && seq.waiter != Waiter::None)
-        opDone(request);
+    if (cache == kDecodeCache && seq.waiter != Waiter::None)
+        opDone(key.request);
 }
 
 void CoherentKv::opDone(std::uint32_t request)
@@ -357,12 +296,12 @@ void CoherentKv::opDone(std::uint32_t request)
 
 void CoherentKv::onFlowDelivered(const FlowInfo& flow)
 {
-    const auto request = static_cast<std::uint32_t>(flow.cookie >> 32);
-    const int group = static_cast<int>((flow.cookie >> 16) & 0xffff);
-    const auto tag = static_cast<std::uint16_t>(flow.cookie & 0xffff);
+    const auto request = static_cast<std::uint32_t>(flow.tag >> 32);
+    const int group = static_cast<int>((flow.tag >> 16) & 0xffff);
+    const auto tag = static_cast<std::uint16_t>(flow.tag & 0xffff);
     m_sequences[request].steady = false;
-    Group& g = m_sequences[request].groups[group];
-    if (const int i = g.arrivals.arrive(g.system, tag); i >= 0) {
+    if (const int i = m_driver.arrive({request, group}, tag); i >= 0) {
+        const Group& g = m_sequences[request].groups[group];
         const coherence::Message& m = g.system.message(i);
         m_delivery = Delivery{request, m.hasData && m.dst == kDecodeCache, flow.start, flow.delivered};
         if (flow.bytes > 0) {
@@ -370,11 +309,11 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
             record.request = request;
             record.firstBlock = g.firstBlock;
             record.blockCount = g.blocks;
-            g.arrivals.origin(i).stamp(record);
+            g.driver.arrivals.origin(i).stamp(record);
             m_recorder.add(record);
         }
     }
-    pump(request, group);
+    m_driver.pump({request, group});
     m_delivery = Delivery{};
     freeIfIdle(request);
 }
@@ -386,19 +325,19 @@ void CoherentKv::release(std::uint32_t request)
     freeIfIdle(request);
 }
 
-void CoherentKv::freeIfIdle(std::uint32_t request)
+void CoherentKv::freeIfQuiet(std::uint32_t request)
 {
     Sequence& seq = m_sequences[request];
-    if (!seq.released)
-        return;
     for (const auto& g : seq.groups)
         if (g.system.messageCount() > 0)
             return;
     // The copies go with the sequence.
     const std::uint8_t gone = m_protocol.cache.initial;
+    // No op is queued either: the sequence's last step is done and every message is in.
     for (const auto& g : seq.groups)
-        for (std::uint8_t c = 0; c < 2; ++c)
-            m_nodeBlocks.change(m_network.now(), seq.nodes[c], g.system.line(c).state, gone, g.blocks);
+        for (std::uint8_t c = 0; c < kCaches; ++c)
+            m_nodeBlocks.change(m_network.now(), seq.participants.cacheNodes[c], g.system.line(c).state, gone,
+                                g.blocks);
     seq.groups.clear();
     seq.groups.shrink_to_fit();
 }
@@ -406,11 +345,11 @@ void CoherentKv::freeIfIdle(std::uint32_t request)
 KvStats CoherentKv::stats() const
 {
     KvStats s;
-    s.transfers = m_transfers;
-    s.bytes = m_crossBytes;
+    s.transfers = m_driver.transfers();
+    s.bytes = m_driver.crossBytes();
     s.protocol = m_protocol.name;
-    s.kinds = m_kinds.kinds();
-    s.upgrades = m_upgrades;
+    s.kinds = m_driver.kinds();
+    s.upgrades = m_driver.upgrades();
     s.staleness = m_staleness;
     s.staleAgesUs = m_staleAgesUs;
     return s;
@@ -460,21 +399,6 @@ void CoherentKv::countRead(std::uint32_t request, const Group& group, int versio
         ++seq.staleSteps;
         ++m_staleness.staleSteps;
     }
-}
-
-void CoherentKv::finishReaderWait(std::uint32_t request, Group& group)
-{
-    const coherence::CacheLine& line = group.system.line(kDecodeCache);
-    if (!line.dataValid)
-        return;
-    const int behind = versionsBehind(group.system, line.value);
-    if (beyondBound(group, behind))
-        return;
-    group.readerWaits = false;
-    countRead(request, group, behind);
-    group.ops[kDecodeCache].active = false;
-    if (m_sequences[request].waiter != Waiter::None)
-        opDone(request);
 }
 
 void CoherentKv::checkFinished() const

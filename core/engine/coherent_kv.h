@@ -2,8 +2,9 @@
 // KvMemory driven by a coherence protocol table: every KV access of the serving engine becomes a processor
 // op at a cache (P0 = the request's prefill instance, P1 = its decode instance) and every message the table
 // sends crosses the network as a flow between the nodes of the controllers (the directory sits at the
-// block's home). The prefill -> decode "transfer" is P1's read miss, and a decode step stalls for as long as
-// its reads and its append to the tail block wait on the protocol.
+// block's home). ProtocolDriver runs the ops and messages; this class keeps the sequences, their groups, the
+// decode steps' waits and the staleness of decode's reads. The prefill -> decode "transfer" is P1's read miss, and a
+// decode step stalls for as long as its reads and its append to the tail block wait on the protocol.
 //
 // Blocks with identical histories share one interpreter instance (a group): all blocks written by prefill
 // form one group, the open tail block another, and each block filled by decode joins a group in the same
@@ -12,9 +13,8 @@
 #include "core/coherence/block_system.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
-#include "core/engine/message_arrivals.h"
-#include "core/engine/message_kinds.h"
 #include "core/engine/node_block_states.h"
+#include "core/engine/protocol_driver.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
 
@@ -24,7 +24,7 @@
 
 namespace coh::core {
 
-class CoherentKv final : public KvMemory, public FlowSink {
+class CoherentKv final : public KvMemory, public FlowEndpoint {
   public:
     CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
                EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests);
@@ -45,29 +45,24 @@ class CoherentKv final : public KvMemory, public FlowSink {
     void onFlowDelivered(const FlowInfo& flow) override;
 
   private:
-    static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1;
+    friend class ProtocolDriver<CoherentKv>;
+    // The roles of a sequence's participants, as cache indices of the table.
+    static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1, kCaches = 2;
     enum class Waiter : std::uint8_t { None, Read, Step };
 
-    struct PendingOp {
-        bool active = false;
-        bool issued = false;
-        coherence::ProcessorOp op = coherence::ProcessorOp::Load;
-    };
     struct Group {
         coherence::BlockSystem system;
         std::uint32_t firstBlock = 0; // the block it was made for; blocks that join later need not follow it
         std::uint32_t blocks = 1;
-        std::array<PendingOp, 2> ops{};
+        DriverBlock<kCaches> driver;      // its ops per cache and messages in flight
         bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
-        MessageArrivals arrivals;
-        SimTime latestAt = 0;     // when the latest version was written (the age of a stale read)
-        bool readerWaits = false; // P1's load read a replica beyond the staleness bound and waits for the update
+        SimTime latestAt = 0;             // when the latest version was written (the age of a stale read)
     };
     struct Sequence {
         std::vector<Group> groups;
         int tailGroup = -1;          // the open tail block's group, if any
         std::uint32_t tailBlock = 0; // index of the open tail block in the sequence
-        std::uint32_t nodes[3] = {}; // P0, P1, directory
+        Participants participants;   // P0 at prefill's node, P1 at decode's, the home
         std::uint32_t waiting = 0;   // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
@@ -88,19 +83,50 @@ class CoherentKv final : public KvMemory, public FlowSink {
         SimTime start = 0, end = 0;
     };
 
-    bool hit(coherence::ProcessorOp op, std::uint8_t state) const
+    // ProtocolDriver's view of a group (see protocol_driver.h).
+    struct Key {
+        std::uint32_t request = 0;
+        int group = 0;
+    };
+    struct Ref {
+        Sequence* seq;
+        Group* group;
+    };
+    Ref resolve(Key key)
     {
-        return op == coherence::ProcessorOp::Load ? m_loadHit[state]
-                                                  : op == coherence::ProcessorOp::Store && m_storeHit[state];
+        Sequence& seq = m_sequences[key.request];
+        return {&seq, &seq.groups[key.group]};
     }
+    static DriverBlock<kCaches>& driverBlock(Ref r) { return r.group->driver; }
+    static const coherence::BlockSystem& shape(Ref r) { return r.group->system; }
+    static coherence::CheckedStep issue(Ref r, std::uint8_t cache, coherence::ProcessorOp op)
+    {
+        coherence::BlockSystem& system = r.group->system;
+        return {system.issue(cache, op, static_cast<coherence::Value>(system.latest() + 1))};
+    }
+    static coherence::CheckedStep deliverOne(Ref r) { return {r.group->driver.arrivals.deliverOne(r.group->system)}; }
+    static std::uint32_t weight(Ref r) { return r.group->blocks; }
+    static const Participants& participants(Ref r) { return r.seq->participants; }
+    FlowEndpoint& endpoint() { return *this; }
+    static std::uint64_t flowTag(Key key, std::uint16_t tag)
+    {
+        return (std::uint64_t{key.request} << 32) | (std::uint64_t(key.group) << 16) | tag;
+    }
+    static Gate gate(Ref, std::uint8_t, const DriverOp&) { return Gate::Go; }
+    static void onIssued(Ref, std::uint8_t, const DriverOp&) {}
+    // Every step of every group passes here: inlined into the driver's step.
+    [[gnu::always_inline]] void onStep(Key key, Ref r, const coherence::CheckedStep& step);
+    bool mayComplete(Key key, Ref r, std::uint8_t cache, const DriverOp& op, const coherence::StepResult& step);
+    bool mayCompleteHeld(Key key, Ref r, std::uint8_t cache);
+    void onOpDone(Key key, std::uint8_t cache, const DriverOp& op, const coherence::StepResult* step);
+
+    // Returns true when the op was a hit (done at once, nothing sent); a miss goes to the driver.
+    bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
+    // Out of line, so that requestOp (the hit path) stays small enough to inline into the decode step.
+    [[gnu::noinline]] void requestMiss(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
     // A group nobody has touched for `blocks` blocks from `firstBlock`, appended or put in the last slot.
     void addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const;
-    // Returns true when the op was a hit (done at once, nothing sent).
-    bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
-    bool tryIssue(std::uint32_t request, int group, std::uint8_t cache);
-    void pump(std::uint32_t request, int group);
-    void afterStep(std::uint32_t request, int group, const coherence::StepResult& step);
     void opDone(std::uint32_t request);
     // Versions the value is behind the group's latest write.
     int versionsBehind(const coherence::BlockSystem& system, coherence::Value value) const;
@@ -108,10 +134,14 @@ class CoherentKv final : public KvMemory, public FlowSink {
     // Counts a decode read of `value`; true when it is beyond the staleness bound and must wait for the update.
     bool readMustWait(std::uint32_t request, Group& group, coherence::Value value);
     void countRead(std::uint32_t request, const Group& group, int versionsBehindLatest);
-    // A waiting load completes once the update has brought its replica within the bound.
-    void finishReaderWait(std::uint32_t request, Group& group);
     bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
-    void freeIfIdle(std::uint32_t request);
+    // Asked after every delivery, so the common answer (not released yet) is inline.
+    void freeIfIdle(std::uint32_t request)
+    {
+        if (m_sequences[request].released)
+            freeIfQuiet(request);
+    }
+    void freeIfQuiet(std::uint32_t request); // a released sequence's copies go once no message is in flight
     [[noreturn]] void fail(std::uint32_t request, const Group& group, const std::string& what) const;
 
     const coherence::Protocol& m_protocol;
@@ -125,14 +155,8 @@ class CoherentKv final : public KvMemory, public FlowSink {
     double m_blockBytes;
     std::vector<Sequence> m_sequences;
     Group m_freshGroup; // a block nobody has touched: copied, never constructed, per new block
-    ProtocolKinds m_kinds;
-    // States where a load / store is a hit: it fires, sends nothing and stays put. Decode steps are almost
-    // all hits, so they skip the interpreter.
-    std::vector<bool> m_loadHit, m_storeHit;
+    ProtocolDriver<CoherentKv> m_driver;
     bool m_synchronous = false; // inside acquireForDecode / beginDecodeStep: no listener callbacks
-    std::uint64_t m_transfers = 0;
-    std::uint64_t m_upgrades = 0;
-    double m_crossBytes = 0;
 
     Delivery m_delivery;
     int m_maxVersions = 0; // reader bound in versions (the protocol's own, or the scenario's tighter one)

@@ -36,14 +36,14 @@ void DirectTransferKv::acquireForDecode(std::uint32_t request, std::uint32_t ins
         const auto route = m_network.routing().routeId(src, dst);
         if (src != dst)
             m_bytes += bytes / shards;
-        m_network.send(route, src == dst ? 0.0 : bytes / shards, (std::uint64_t{tokens} << 32) | request);
+        m_network.send(route, src == dst ? 0.0 : bytes / shards, *this, (std::uint64_t{tokens} << 32) | request);
     }
 }
 
 void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
 {
-    const auto request = static_cast<std::uint32_t>(flow.cookie & 0xffffffffu);
-    const auto tokens = static_cast<std::uint32_t>(flow.cookie >> 32);
+    const auto request = static_cast<std::uint32_t>(flow.tag & 0xffffffffu);
+    const auto tokens = static_cast<std::uint32_t>(flow.tag >> 32);
     if (flow.bytes > 0) {
         MessageRecord m = recordOf(flow, m_network.routing());
         m.kind = 0;

@@ -11,7 +11,7 @@
 
 namespace coh::core {
 
-class DirectTransferKv final : public KvMemory, public FlowSink {
+class DirectTransferKv final : public KvMemory, public FlowEndpoint {
   public:
     // instanceNodes[i] are the nodes of instance i (a TP group shards every block across them).
     DirectTransferKv(FlowNetwork& network, EventRecorder& recorder,

@@ -1,7 +1,6 @@
 #pragma once
-// The network side of a BlockSystem: which of its in-flight messages have arrived, by a tag carried in the
-// flow's cookie (kept parallel to the system's message array). CoherentKv and PoolCoherence both drive their
-// block systems over the network with it.
+// The network side of a BlockSystem: which of its in-flight messages have arrived, by the tag each one's flow
+// carries (kept parallel to the system's message array). ProtocolDriver keeps one per driven block.
 #include "core/coherence/block_set.h"
 #include "core/coherence/block_system.h"
 #include "core/engine/run_result.h"

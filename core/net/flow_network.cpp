@@ -46,11 +46,12 @@ std::uint32_t FlowNetwork::allocateSlot()
     return static_cast<std::uint32_t>(m_flows.size() - 1);
 }
 
-void FlowNetwork::send(std::uint32_t route, double bytes, std::uint64_t cookie)
+void FlowNetwork::send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag)
 {
     const std::uint32_t slot = allocateSlot();
     Flow& flow = m_flows[slot];
-    flow.info = FlowInfo{route, bytes, m_sim.now(), 0, cookie};
+    flow.info = FlowInfo{route, bytes, m_sim.now(), 0, tag};
+    flow.endpoint = &endpoint;
     flow.remaining = bytes;
     flow.rate = 0;
     const Route& r = m_routing.route(route);
@@ -111,10 +112,10 @@ void FlowNetwork::onDeliver(const Event& ev)
 {
     const std::uint32_t slot = ev.target;
     FlowInfo info = m_flows[slot].info;
+    FlowEndpoint& endpoint = *m_flows[slot].endpoint;
     info.delivered = m_sim.now();
     m_free.push_back(slot);
-    if (m_sink)
-        m_sink->onFlowDelivered(info);
+    endpoint.onFlowDelivered(info);
 }
 
 void FlowNetwork::advanceTo(SimTime t)

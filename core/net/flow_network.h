@@ -20,12 +20,14 @@ struct FlowInfo {
     double bytes = 0;
     SimTime start = 0;
     SimTime delivered = 0;
-    std::uint64_t cookie = 0; // the sender's tag, handed back on delivery
+    std::uint64_t tag = 0; // the sender's, handed back to its endpoint on delivery; its meaning is the endpoint's
 };
 
-class FlowSink {
+// Where a flow is delivered: whoever sends a flow names the endpoint that receives it (as a link end owns its
+// handler in SST), so every participant gets its own flows and nobody decodes or forwards anyone else's.
+class FlowEndpoint {
   public:
-    virtual ~FlowSink() = default;
+    virtual ~FlowEndpoint() = default;
     virtual void onFlowDelivered(const FlowInfo& flow) = 0;
 };
 
@@ -35,12 +37,10 @@ class FlowNetwork {
     FlowNetwork(const Topology& topology, const Routing& routing, Simulator& sim, std::uint32_t wakeKind,
                 std::uint32_t deliverKind, SimTime linkInterval);
 
-    void setSink(FlowSink* sink) { m_sink = sink; }
-
-    // Starts a message now over a route id from routing(). A route with no hops (same node) is delivered at once,
-    // through the queue. A message that would drain past the end of representable time throws
-    // SimulationLimitError (core/net/simulation_limit.h) naming the link that limits it.
-    void send(std::uint32_t route, double bytes, std::uint64_t cookie);
+    // Starts a message now over a route id from routing(), delivered to `endpoint` with `tag`. A route with no hops
+    // (same node) is delivered at once, through the queue. A message that would drain past the end of representable
+    // time throws SimulationLimitError (core/net/simulation_limit.h) naming the link that limits it.
+    void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag);
 
     void onWake(const Event& ev);
     void onDeliver(const Event& ev);
@@ -54,6 +54,7 @@ class FlowNetwork {
   private:
     struct Flow {
         FlowInfo info;
+        FlowEndpoint* endpoint = nullptr;
         const Route* route = nullptr; // routing's, stable: the hot loops need its channels
         double remaining = 0;         // bytes not yet through the bottleneck
         double rate = 0;              // bytes/ns
@@ -79,7 +80,6 @@ class FlowNetwork {
     const Routing& m_routing;
     Simulator& m_sim;
     std::uint32_t m_wakeKind, m_deliverKind;
-    FlowSink* m_sink = nullptr;
 
     static constexpr SimTime kSmallMessageNs = 1;
     std::vector<double> m_capacity;     // bytes/ns per channel

@@ -1,13 +1,13 @@
 #pragma once
 // The prefix pool's blocks under a tier protocol (coherence.tiers): a BlockSet with one block per pool block,
-// its caches the prefill instances, its directory and memory at the pool's node. A load is a Load op and then an Evict
+// its caches the prefill instances, its directory and memory at the pool's node, run by ProtocolDriver. A load is
+// a Load op and then an Evict
 // (the instance drops its replica once its prefill has the KV), a store a Store op and then an Evict (the block
 // goes home to the pool). Every message the table sends is a flow between the nodes; the invariants are
 // checked after every step and a violation fails the run.
 #include "core/coherence/block_set.h"
 #include "core/engine/event_recorder.h"
-#include "core/engine/message_arrivals.h"
-#include "core/engine/message_kinds.h"
+#include "core/engine/protocol_driver.h"
 #include "core/engine/run_result.h"
 #include "core/net/flow_network.h"
 
@@ -26,7 +26,7 @@ class PoolCoherenceListener {
     virtual void onBlockStored(std::uint32_t request, std::uint32_t hash) = 0;
 };
 
-class PoolCoherence {
+class PoolCoherence final : public FlowEndpoint {
   public:
     // `cacheNodes[c]` is the node of cache c (a prefill instance); message kinds are recorded from `firstKind`.
     PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
@@ -40,38 +40,51 @@ class PoolCoherence {
     // The pool evicted the block: its protocol state starts over (at once, or once its last job is done).
     void drop(std::uint32_t hash);
 
-    // Pool flows of this class carry a marker in their cookie.
-    static bool owns(std::uint64_t cookie);
-    void onFlowDelivered(const FlowInfo& flow);
+    void onFlowDelivered(const FlowInfo& flow) override;
     // Throws when a load or store still waits on the protocol once the event queue is empty (a deadlock).
     void checkFinished() const;
 
-    const std::vector<MessageKindStats>& kinds() const { return m_kinds.kinds(); }
+    const std::vector<MessageKindStats>& kinds() const { return m_driver.kinds(); }
 
   private:
-    enum class Job : std::uint8_t { Load, Store };
-    struct Pending {
-        Job job = Job::Load;
-        std::uint32_t request = 0;
-    };
-    struct Block { // the protocol state is m_protocolBlocks' block of the same index
+    friend class ProtocolDriver<PoolCoherence>;
+    enum Job : std::uint8_t { Load, Store }; // a job is its op, then an Evict
+    struct Block {                           // the protocol state is m_protocolBlocks' block of the same index
         std::uint32_t hash = 0;
-        MessageArrivals arrivals;
-        // Per cache: jobs in order (the front is running), and whether the running one is at its Evict.
-        std::vector<std::deque<Pending>> jobs; // one queue per cache
-        std::array<bool, coherence::kMaxCaches> evicting{};
-        std::array<bool, coherence::kMaxCaches> issued{};
-        bool storing = false;      // a cache's store of this block is under way
-        bool stored = false;       // the block is home (since the last drop)
-        bool dropWhenIdle = false; // drop() came while jobs were running
+        DriverBlock<coherence::kMaxCaches> driver; // per cache: its jobs' ops in order, and the messages in flight
+        bool storing = false;                      // a cache's store of this block is under way
+        bool stored = false;                       // the block is home (since the last drop)
+        bool dropWhenIdle = false;                 // drop() came while jobs were running
     };
 
+    // ProtocolDriver's view of a block (see protocol_driver.h): its slot.
+    using Key = std::uint32_t;
+    using Ref = std::uint32_t; // blocks never move
+    static Ref resolve(Key slot) { return slot; }
+    DriverBlock<coherence::kMaxCaches>& driverBlock(Ref slot) { return m_blocks[slot].driver; }
+    const coherence::BlockSystem& shape(Ref slot) const { return m_protocolBlocks.shape(slot); }
+    coherence::CheckedStep issue(Ref slot, std::uint8_t cache, coherence::ProcessorOp op)
+    {
+        return m_protocolBlocks.issue(slot, cache, op);
+    }
+    coherence::CheckedStep deliverOne(Ref slot)
+    {
+        return m_blocks[slot].driver.arrivals.deliverOne(m_protocolBlocks, slot);
+    }
+    static std::uint32_t weight(Ref) { return 1; }
+    const Participants& participants(Ref) const { return m_participants; }
+    FlowEndpoint& endpoint() { return *this; }
+    static std::uint64_t flowTag(Key slot, std::uint16_t tag) { return (std::uint64_t{slot} << 16) | tag; }
+    Gate gate(Ref slot, std::uint8_t cache, const DriverOp& op) const;
+    void onIssued(Ref slot, std::uint8_t, const DriverOp& op);
+    void onStep(Key slot, Ref, const coherence::CheckedStep& step) const;
+    static bool mayComplete(Key, Ref, std::uint8_t, const DriverOp&, const coherence::StepResult&) { return true; }
+    static bool mayCompleteHeld(Key, Ref, std::uint8_t) { return true; } // nothing is held
+    void onOpDone(Key slot, std::uint8_t cache, const DriverOp& op, const coherence::StepResult* step);
+
     std::uint32_t slotOf(std::uint32_t hash);
-    void enqueue(std::uint32_t hash, std::uint8_t cache, Pending job);
-    void pump(std::uint32_t slot);
-    bool tryIssue(std::uint32_t slot, std::uint8_t cache);
-    void afterStep(std::uint32_t slot, const coherence::CheckedStep& step);
-    void finishJob(std::uint32_t slot, std::uint8_t cache);
+    void enqueue(std::uint32_t hash, std::uint8_t cache, DriverOp job);
+    void finishJob(std::uint32_t slot, const DriverOp& job);
     bool idle(std::uint32_t slot) const;
     void reset(std::uint32_t slot);
     [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
@@ -79,16 +92,12 @@ class PoolCoherence {
     const coherence::Protocol& m_protocol;
     FlowNetwork& m_network;
     EventRecorder& m_recorder;
-    std::vector<std::uint32_t> m_cacheNodes;
-    std::uint32_t m_poolNode;
-    double m_blockBytes;
-    double m_controlBytes;
-    std::uint8_t m_firstKind;
+    Participants m_participants; // the prefill instances' nodes, the pool's node as the home
     PoolCoherenceListener& m_listener;
-    std::deque<Block> m_blocks; // a deque: blocks never move, and a job queue is costly to move
+    std::deque<Block> m_blocks; // a deque: blocks never move
     coherence::BlockSet m_protocolBlocks;
     std::unordered_map<std::uint32_t, std::uint32_t> m_slots; // hash -> index into m_blocks
-    ProtocolKinds m_kinds;
+    ProtocolDriver<PoolCoherence> m_driver;
 };
 
 } // namespace coh::core

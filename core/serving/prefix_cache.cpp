@@ -8,14 +8,12 @@ namespace coh::core {
 
 namespace {
 
-// Pool flows carry bit 63; the KV path's cookies never set it (request and token counts stay below 2^31).
-// PoolCoherence's flows also set bit 61.
-constexpr std::uint64_t kPoolFlow = std::uint64_t{1} << 63;
-constexpr std::uint64_t kStoreFlow = std::uint64_t{1} << 62;
+// A plain copy's tag: whether it is a store, the prefill instance a load goes to, and the request.
+constexpr std::uint64_t kStoreFlow = std::uint64_t{1} << 63;
 
-std::uint64_t cookieOf(bool store, std::uint32_t instance, std::uint32_t request)
+std::uint64_t tagOf(bool store, std::uint32_t instance, std::uint32_t request)
 {
-    return kPoolFlow | (store ? kStoreFlow : 0) | (std::uint64_t{instance & 0xffffu} << 32) | request;
+    return (store ? kStoreFlow : 0) | (std::uint64_t{instance} << 32) | request;
 }
 
 } // namespace
@@ -27,13 +25,11 @@ std::string prefixPoolProtocol(const Scenario& scenario)
 }
 
 PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network,
-                         EventRecorder& recorder, FlowSink& kvSink, PrefixLoadListener& listener,
-                         std::uint8_t firstKind,
+                         EventRecorder& recorder, PrefixLoadListener& listener, std::uint8_t firstKind,
                          const std::vector<std::pair<std::uint32_t, std::uint32_t>>& prefillNodes)
     : m_workload(workload)
     , m_network(network)
     , m_recorder(recorder)
-    , m_kvSink(kvSink)
     , m_listener(listener)
     , m_firstKind(firstKind)
     , m_blockTokens(scenario.serving.prefixPool.blockTokens)
@@ -99,8 +95,8 @@ std::uint32_t PrefixCache::startLoad(std::uint32_t request, std::uint32_t instan
     }
     m_kinds[0].count += 1;
     m_kinds[0].bytes += bytes;
-    m_network.send(m_network.routing().routeId(m_poolNode, node), node == m_poolNode ? 0.0 : bytes,
-                   cookieOf(false, instance, request));
+    m_network.send(m_network.routing().routeId(m_poolNode, node), node == m_poolNode ? 0.0 : bytes, *this,
+                   tagOf(false, instance, request));
     return tokens;
 }
 
@@ -124,22 +120,14 @@ void PrefixCache::store(std::uint32_t request, std::uint32_t instance, std::uint
     }
     m_kinds[1].count += 1;
     m_kinds[1].bytes += bytes;
-    m_network.send(m_network.routing().routeId(node, m_poolNode), node == m_poolNode ? 0.0 : bytes,
-                   cookieOf(true, 0, request));
+    m_network.send(m_network.routing().routeId(node, m_poolNode), node == m_poolNode ? 0.0 : bytes, *this,
+                   tagOf(true, 0, request));
 }
 
 void PrefixCache::onFlowDelivered(const FlowInfo& flow)
 {
-    if (!(flow.cookie & kPoolFlow)) {
-        m_kvSink.onFlowDelivered(flow);
-        return;
-    }
-    if (PoolCoherence::owns(flow.cookie)) {
-        m_coherence->onFlowDelivered(flow);
-        return;
-    }
-    const bool isStore = flow.cookie & kStoreFlow;
-    const auto request = static_cast<std::uint32_t>(flow.cookie & 0xffffffffu);
+    const bool isStore = flow.tag & kStoreFlow;
+    const auto request = static_cast<std::uint32_t>(flow.tag & 0xffffffffu);
     if (flow.bytes > 0) {
         MessageRecord m = recordOf(flow, m_network.routing());
         m.kind = static_cast<std::uint8_t>(m_firstKind + (isStore ? 1 : 0));
@@ -148,7 +136,7 @@ void PrefixCache::onFlowDelivered(const FlowInfo& flow)
         m_recorder.add(m);
     }
     if (!isStore) {
-        m_listener.onPrefixLoaded(static_cast<std::uint32_t>((flow.cookie >> 32) & 0xffffu));
+        m_listener.onPrefixLoaded(static_cast<std::uint32_t>((flow.tag >> 32) & 0x7fffffffu));
         return;
     }
     // Only now are the blocks in the pool for later prompts.

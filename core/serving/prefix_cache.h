@@ -3,7 +3,8 @@
 // blocks the pool holds are loaded from the pool's node instead of computed; after prefill, the blocks the
 // pool lacks are stored there, and only count as cached once that store has arrived. Blocks move as plain
 // copies, or under the pool tier's protocol (coherence.tiers) through PoolCoherence. The pool's flows share
-// the network with the KV path; this class is the network's sink and hands the KV path's flows on.
+// the network with the KV path; this class is the endpoint of its plain copies' flows (PoolCoherence of its
+// protocol's).
 #include "core/engine/event_recorder.h"
 #include "core/engine/run_result.h"
 #include "core/net/flow_network.h"
@@ -30,13 +31,13 @@ class PrefixLoadListener {
     virtual void onPrefixLoaded(std::uint32_t instance) = 0;
 };
 
-class PrefixCache final : public FlowSink, public PoolCoherenceListener {
+class PrefixCache final : public FlowEndpoint, public PoolCoherenceListener {
   public:
-    // `kvSink` receives every flow that is not the pool's; `firstKind` is where the pool's message kinds
+    // `firstKind` is where the pool's message kinds
     // (Prefix-Load, Prefix-Store, then the tier protocol's) go in the run's messages by kind. `prefillNodes`
     // maps each engine instance index to its node for the prefill instances (the tier protocol's caches).
     PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network, EventRecorder& recorder,
-                FlowSink& kvSink, PrefixLoadListener& listener, std::uint8_t firstKind,
+                PrefixLoadListener& listener, std::uint8_t firstKind,
                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& prefillNodes);
 
     // The prompt tokens of `request` the pool serves (at most all but one: the last token is computed for its
@@ -59,7 +60,6 @@ class PrefixCache final : public FlowSink, public PoolCoherenceListener {
     const Workload& m_workload;
     FlowNetwork& m_network;
     EventRecorder& m_recorder;
-    FlowSink& m_kvSink;
     PrefixLoadListener& m_listener;
     std::uint8_t m_firstKind;
     std::uint32_t m_poolNode = 0;

@@ -35,31 +35,25 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     for (const auto& inst : m_instances)
         instanceNodes.push_back(inst.nodes);
     // "direct" is the plain copy; any other name is a protocol table driving every KV access.
-    FlowSink* kvSink = nullptr;
     if (scenario.coherence.decode == "direct") {
         auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
                                                          scenario.model.kvBytesPerToken(), scenario.serving.blockTokens,
                                                          workload.requests.size());
-        kvSink = direct.get();
         m_kv = std::move(direct);
     } else {
         const auto& protocol = coherence::findProtocol(scenario.coherence.decode, "/coherence/decode");
         auto coherent = std::make_unique<CoherentKv>(protocol, scenario, m_network, m_recorder,
                                                      std::move(instanceNodes), workload.requests.size());
-        kvSink = coherent.get();
         m_kv = std::move(coherent);
     }
-    m_network.setSink(kvSink);
     if (scenario.serving.prefixPool.enabled) {
-        // The pool's flows share the network; its sink hands the KV path's flows on.
+        // The pool's flows share the network with the KV path's; each is delivered to its own sender.
         const auto kinds = static_cast<std::uint8_t>(m_kv->stats().kinds.size());
         std::vector<std::pair<std::uint32_t, std::uint32_t>> prefillNodes;
         for (std::uint32_t i = 0; i < m_instances.size(); ++i)
             if (m_instances[i].role == InstanceRole::Prefill)
                 prefillNodes.emplace_back(i, m_instances[i].nodes.front());
-        m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *kvSink, *this, kinds,
-                                                 prefillNodes);
-        m_network.setSink(m_prefix.get());
+        m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *this, kinds, prefillNodes);
     }
     m_kv->setListener(this);
     m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get());

@@ -267,3 +267,59 @@ TEST(CompiledTable, ATableBeyondTheCompiledCapacityIsRejectedByName)
         EXPECT_NE(what.find("32 states"), std::string::npos) << what;
     }
 }
+
+// A hit is an op the table completes in place: MSI loads hit wherever there is a readable copy, stores only in M,
+// and nothing hits in a transient state or on an eviction.
+TEST(CompiledTable, HitFlagsMarkTheOpsThatCompleteInPlace)
+{
+    const co::Protocol& msi = co::findProtocol("msi-directory");
+    const co::CompiledTable& c = msi.cache.compiled;
+    const auto hits = [&](const char* state, co::ProcessorOp op) {
+        return c.hits(msi.cache.findState(state), static_cast<int>(op));
+    };
+    EXPECT_FALSE(hits("I", co::ProcessorOp::Load));
+    EXPECT_FALSE(hits("I", co::ProcessorOp::Store));
+    EXPECT_TRUE(hits("S", co::ProcessorOp::Load));
+    EXPECT_FALSE(hits("S", co::ProcessorOp::Store)); // an upgrade: GetM to the home
+    EXPECT_TRUE(hits("M", co::ProcessorOp::Load));
+    EXPECT_TRUE(hits("M", co::ProcessorOp::Store));
+    EXPECT_FALSE(hits("M", co::ProcessorOp::Evict));
+    EXPECT_FALSE(hits("IS^D", co::ProcessorOp::Load)); // transient: the table stalls
+    // MESI's silent E -> M upgrade changes state, so it is not a hit.
+    const co::Protocol& mesi = co::findProtocol("mesi-directory");
+    EXPECT_FALSE(mesi.cache.compiled.hits(mesi.cache.findState("E"), static_cast<int>(co::ProcessorOp::Store)));
+    EXPECT_TRUE(mesi.cache.compiled.hits(mesi.cache.findState("E"), static_cast<int>(co::ProcessorOp::Load)));
+}
+
+// tryHit performs what the hit transition would, and the interpreter agrees: same line, same latest, no message.
+TEST(CompiledTable, TryHitDoesWhatTheInterpretedHitDoes)
+{
+    for (const co::Protocol& p : co::allProtocols()) {
+        SCOPED_TRACE(p.name);
+        co::BlockSystem s(p, 2);
+        EXPECT_FALSE(s.tryHit(0, co::ProcessorOp::Load)); // nobody has a copy yet
+        // Cache 0 writes the block, every message delivered in order, until it is quiescent.
+        ASSERT_EQ(s.issue(0, co::ProcessorOp::Store, s.nextVersion()).status, co::StepStatus::Done);
+        for (int guard = 0; s.messageCount() > 0 && guard < 64; ++guard)
+            for (int i = 0; i < s.messageCount(); ++i)
+                if (s.canDeliver(i)) {
+                    s.deliver(i, s.nextVersion());
+                    break;
+                }
+        ASSERT_TRUE(s.quiescent());
+        for (const auto op : {co::ProcessorOp::Store, co::ProcessorOp::Load}) {
+            co::BlockSystem viaHit = s, viaTable = s;
+            if (!viaHit.tryHit(0, op)) {
+                EXPECT_EQ(viaHit.line(0).state, s.line(0).state); // not a hit: nothing changed
+                EXPECT_EQ(viaHit.latest(), s.latest());
+                continue;
+            }
+            const co::StepResult step = viaTable.issue(0, op, viaTable.nextVersion());
+            EXPECT_EQ(step.status, co::StepStatus::Done);
+            EXPECT_EQ(step.sentCount, 0);
+            EXPECT_EQ(viaHit.line(0).state, viaTable.line(0).state);
+            EXPECT_EQ(viaHit.line(0).value, viaTable.line(0).value);
+            EXPECT_EQ(viaHit.latest(), viaTable.latest());
+        }
+    }
+}

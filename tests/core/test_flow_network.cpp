@@ -15,7 +15,7 @@
 namespace coh::test {
 namespace {
 
-struct Harness : FlowSink {
+struct Harness : FlowEndpoint {
     enum : std::uint32_t { Wake, Deliver, Send };
     Topology topo;
     Simulator sim;
@@ -29,12 +29,11 @@ struct Harness : FlowSink {
         , routing(topo)
         , net(topo, routing, sim, Wake, Deliver, kSecond)
     {
-        net.setSink(this);
     }
-    void onFlowDelivered(const FlowInfo& f) override { delivered[f.cookie] = f.delivered; }
-    void sendAt(SimTime t, std::uint32_t src, std::uint32_t dst, double bytes, std::uint64_t cookie)
+    void onFlowDelivered(const FlowInfo& f) override { delivered[f.tag] = f.delivered; }
+    void sendAt(SimTime t, std::uint32_t src, std::uint32_t dst, double bytes, std::uint64_t tag)
     {
-        pendingSends.emplace_back(routing.routeId(src, dst), bytes, cookie);
+        pendingSends.emplace_back(routing.routeId(src, dst), bytes, tag);
         sim.scheduleAt(t, Send, 0, pendingSends.size() - 1);
     }
     void operator()(const Event& ev)
@@ -44,8 +43,8 @@ struct Harness : FlowSink {
         else if (ev.kind == Deliver)
             net.onDeliver(ev);
         else {
-            auto [route, bytes, cookie] = pendingSends[ev.payload];
-            net.send(route, bytes, cookie);
+            auto [route, bytes, tag] = pendingSends[ev.payload];
+            net.send(route, bytes, *this, tag);
         }
     }
     void run() { sim.run(*this); }
@@ -99,6 +98,31 @@ TEST(FlowNetwork, RatesAreReallocatedWhenAFlowJoinsAndLeaves)
     // Flow 2 drains in 0.1 s; flow 1 then has 0.25e9 B left at 5 GB/s: 0.05 s more.
     EXPECT_EQ(h.delivered.at(2), 200 * kMillisecond + 3 * kMicrosecond);
     EXPECT_EQ(h.delivered.at(1), 250 * kMillisecond + 3 * kMicrosecond);
+}
+
+// An endpoint that records what reached it, beside the harness's own.
+struct Recorder : FlowEndpoint {
+    std::vector<std::pair<std::uint64_t, SimTime>> got;
+    void onFlowDelivered(const FlowInfo& f) override { got.emplace_back(f.tag, f.delivered); }
+};
+
+TEST(FlowNetwork, EachFlowIsDeliveredToTheEndpointThatSentItWithItsTag)
+{
+    Harness h(chain());
+    Recorder a, b;
+    // The same tag at three endpoints: the tag means something only to its endpoint.
+    h.net.send(h.routing.routeId(0, 2), 1e9, a, 7);
+    h.net.send(h.routing.routeId(2, 0), 1e9, b, 7);
+    h.net.send(h.routing.routeId(0, 0), 100, b, 9); // same node: delivered at once, through the queue
+    h.net.send(h.routing.routeId(0, 2), 0, h, 7);
+    h.run();
+    ASSERT_EQ(a.got.size(), 1u);
+    EXPECT_EQ(a.got[0], std::make_pair(std::uint64_t{7}, 3 * kMicrosecond + 200 * kMillisecond));
+    ASSERT_EQ(b.got.size(), 2u);
+    EXPECT_EQ(b.got[0], std::make_pair(std::uint64_t{9}, SimTime{0}));
+    EXPECT_EQ(b.got[1], std::make_pair(std::uint64_t{7}, 3 * kMicrosecond + 200 * kMillisecond));
+    ASSERT_EQ(h.delivered.size(), 1u);
+    EXPECT_EQ(h.delivered.at(7), 3 * kMicrosecond); // an empty message takes the route's latency
 }
 
 TEST(FlowNetwork, LinkUsageCountsEveryByteInTheRightBucket)
@@ -178,7 +202,7 @@ struct ReferenceSend {
     SimTime at;
     std::uint32_t route;
     double bytes;
-    std::uint64_t cookie;
+    std::uint64_t tag;
 };
 
 std::map<std::uint64_t, SimTime> referenceDeliveries(const Topology& topo, const Routing& routing,
@@ -202,7 +226,7 @@ std::map<std::uint64_t, SimTime> referenceDeliveries(const Topology& topo, const
     while (next < sends.size() || !active.empty()) {
         for (auto it = active.begin(); it != active.end();) {
             if (it->remaining <= it->rate + 1e-9 * it->send.bytes) {
-                delivered[it->send.cookie] = now + routing.route(it->send.route).latency;
+                delivered[it->send.tag] = now + routing.route(it->send.route).latency;
                 it = active.erase(it);
             } else {
                 ++it;
@@ -214,7 +238,7 @@ std::map<std::uint64_t, SimTime> referenceDeliveries(const Topology& topo, const
             for (auto c : route.channels)
                 bottleneck = std::min(bottleneck, capacity[c]);
             if (sends[next].bytes <= bottleneck)
-                delivered[sends[next].cookie] = now + route.latency + 1;
+                delivered[sends[next].tag] = now + route.latency + 1;
             else
                 active.push_back({sends[next], sends[next].bytes, 0});
         }
@@ -256,24 +280,24 @@ TEST(FlowNetwork, SolvingOnlyTheChangedComponentMatchesSolvingEverything)
         std::uniform_int_distribution<int> node(0, 5);
         std::uniform_int_distribution<SimTime> when(0, 200 * kMicrosecond);
         std::uniform_real_distribution<double> logBytes(1, 7); // 10 B .. 10 MB: control messages and KV blocks
-        for (std::uint64_t cookie = 0; cookie < 300; ++cookie) {
+        for (std::uint64_t tag = 0; tag < 300; ++tag) {
             const int src = node(rng);
             int dst = node(rng);
             if (dst == src)
                 dst = (dst + 1) % 6;
             // Some sends share an instant, as a decode step's do.
-            const SimTime at = cookie % 7 == 0 && !sends.empty() ? sends.back().at : when(rng);
+            const SimTime at = tag % 7 == 0 && !sends.empty() ? sends.back().at : when(rng);
             const double bytes = std::round(std::pow(10.0, logBytes(rng)));
-            h.sendAt(at, src, dst, bytes, cookie);
-            sends.push_back({at, h.routing.routeId(src, dst), bytes, cookie});
+            h.sendAt(at, src, dst, bytes, tag);
+            sends.push_back({at, h.routing.routeId(src, dst), bytes, tag});
         }
         h.run();
         const auto expected = referenceDeliveries(h.topo, h.routing, sends);
         ASSERT_EQ(h.delivered.size(), expected.size());
-        for (const auto& [cookie, at] : expected)
+        for (const auto& [tag, at] : expected)
             // Both round completions up to whole ns; the order of floating-point updates may move one by a ns.
-            EXPECT_NEAR(static_cast<double>(h.delivered.at(cookie)), static_cast<double>(at), 2.0)
-                << "seed " << seed << ", message " << cookie;
+            EXPECT_NEAR(static_cast<double>(h.delivered.at(tag)), static_cast<double>(at), 2.0)
+                << "seed " << seed << ", message " << tag;
     }
 }
 

@@ -277,7 +277,7 @@ TEST(Routing, AChainOf2000NodesRoutesWithoutAllPairs)
     EXPECT_EQ(routing.cachedRoutes(), 2u);
 }
 
-struct NetHarness : FlowSink {
+struct NetHarness : FlowEndpoint {
     enum : std::uint32_t { Wake, Deliver };
     Topology topo;
     Simulator sim;
@@ -290,16 +290,15 @@ struct NetHarness : FlowSink {
         , routing(topo)
         , net(topo, routing, sim, Wake, Deliver, interval)
     {
-        net.setSink(this);
     }
-    void onFlowDelivered(const FlowInfo& f) override { delivered[f.cookie] = f.delivered; }
+    void onFlowDelivered(const FlowInfo& f) override { delivered[f.tag] = f.delivered; }
     void operator()(const Event& ev) { ev.kind == Wake ? net.onWake(ev) : net.onDeliver(ev); }
 };
 
 TEST(FlowNetwork, AMessageAcrossA2000NodeChainBuildsOneTree)
 {
     NetHarness h(chainOf(2000), 1);
-    h.net.send(h.routing.routeId(0, 1999), 1e6, 1); // 1 MB at the 1 B/ns first link: 1 ms
+    h.net.send(h.routing.routeId(0, 1999), 1e6, h, 1); // 1 MB at the 1 B/ns first link: 1 ms
     h.sim.run(h);
     EXPECT_EQ(h.delivered.at(1), 1999 * 10 + kMillisecond);
     EXPECT_EQ(h.routing.cachedSources(), 1u);
