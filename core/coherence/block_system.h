@@ -127,6 +127,7 @@ class BlockSystem {
     {
         m_latest = nextVersion();
         m_lines[cache].value = m_latest;
+        m_lines[cache].dataValid = true; // as PerformStore
     }
 
     // A Stalled, Undefined or Unclassified step changes nothing. `storeValue` is what a PerformStore writes.

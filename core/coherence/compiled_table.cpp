@@ -26,7 +26,10 @@ bool isHit(const ControllerTable& table, const Dispatch& d, int state, Processor
 {
     if (op == ProcessorOp::Evict || d.kind != DispatchKind::Fire || d.next != state || !table.states[state].stable)
         return false;
+    // It must perform the op: a self-loop with no action refuses it (sealed-lease's store to a sealed block).
     const ActionKind perform = op == ProcessorOp::Load ? ActionKind::PerformLoad : ActionKind::PerformStore;
+    if (d.actionCount == 0)
+        return false;
     for (int k = 0; k < d.actionCount; ++k)
         if (table.actions[d.firstAction + k].kind != perform)
             return false;

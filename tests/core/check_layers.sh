@@ -7,6 +7,7 @@
 #    layer it builds on (a function declared by hand instead of included would otherwise link as well).
 # Prints one line per problem and exits 1 when there is any.
 #   check_layers.sh <source root> [<layer>=<path of the layer's static library> ...]
+# NM names the nm to use (CMake passes its CMAKE_NM); without one that works, the symbol check fails, never skips.
 set -uo pipefail
 export LC_ALL=C # sort and join must agree on the order of symbol names
 
@@ -43,6 +44,10 @@ for dir in "$root"/core/*/; do
     name=$(basename "$dir")
     [[ -n ${below[$name]+set} ]] || problem "core/$name/ is not a layer: add it to core/layers.txt"
 done
+for file in "$root"/core/*; do
+    [[ -f $file && $(basename "$file") != layers.txt && $(basename "$file") != CMakeLists.txt ]] &&
+        problem "core/$(basename "$file") is in no layer: move it into a layer's folder"
+done
 for layer in "${!below[@]}"; do
     [[ -d $root/core/$layer ]] || problem "core/layers.txt: $layer has no folder core/$layer/"
 done
@@ -57,13 +62,17 @@ while IFS=: read -r file lineno text; do
         target=${BASH_REMATCH[1]}
         [[ $target == "$own" ]] || builds_on "$own" "$target" ||
             problem "$rel:$lineno: $own may not include core/$target/ ($own builds on: ${below[$own]:-nothing})"
-    elif [[ $text =~ \"[^\"]*\.\./ ]]; then
+    fi
+    if [[ $text =~ \"[^\"]*\.\./ ]]; then
         problem "$rel:$lineno: include core's headers by their path from the root (core/<layer>/...), not by ../"
     fi
 done < <(grep -rnE --include='*.h' --include='*.hpp' --include='*.cpp' --include='*.cu' --include='*.cuh' \
     '^[[:space:]]*#[[:space:]]*include' "$root/core" | sort)
 
-if (($# > 0)); then
+nm=${NM:-nm}
+if (($# > 0)) && ! command -v "$nm" >/dev/null; then
+    problem "no nm ('$nm'): the symbol check cannot run; install binutils or set NM"
+elif (($# > 0)); then
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     for arg in "$@"; do
@@ -71,9 +80,15 @@ if (($# > 0)); then
         lib=${arg#*=}
         [[ -n ${below[$layer]+set} ]] || problem "$lib: $layer is not a layer of core/layers.txt"
         # Strong definitions only: an inline or template function is emitted (weak) by every layer that uses it.
-        nm -g --defined-only "$lib" 2>/dev/null | awk -v l="$layer" 'NF == 3 && $2 ~ /^[TDBRG]$/ {print $3, l}' \
-            >>"$work/defined"
-        nm -g --undefined-only "$lib" 2>/dev/null | awk -v l="$layer" '$1 == "U" {print $2, l}' >>"$work/used"
+        if ! "$nm" -g --defined-only "$lib" >"$work/nm-defined" 2>"$work/nm-error" ||
+            ! "$nm" -g --undefined-only "$lib" >"$work/nm-used" 2>>"$work/nm-error"; then
+            problem "$lib: $nm failed: $(head -n 1 "$work/nm-error")"
+            continue
+        fi
+        # A layer with sources but no symbol at all means nm could not read it (an LTO archive, say).
+        grep -q ' [TDBRGW] ' "$work/nm-defined" || problem "$lib: $nm lists no symbol defined in it"
+        awk -v l="$layer" 'NF == 3 && $2 ~ /^[TDBRG]$/ {print $3, l}' "$work/nm-defined" >>"$work/defined"
+        awk -v l="$layer" '$1 == "U" {print $2, l}' "$work/nm-used" >>"$work/used"
     done
     sort -u -o "$work/defined" "$work/defined"
     sort -u -o "$work/used" "$work/used"

@@ -1,0 +1,5 @@
+// Allowed: scenario's own function.
+int scenarioDefaultSeed()
+{
+    return 1;
+}
