@@ -167,7 +167,7 @@ QWidget* ScenarioPanel::buildServing()
     value("/serving/block_tokens", tr("Block tokens"), tr("block tokens"), QString::number(d.blockTokens));
     form->addRow(tr("Router"), m_fields->choice("/serving/router", tr("router"),
                                                 {QStringLiteral("round_robin"), QStringLiteral("least_loaded")},
-                                                toQString(core::toString(d.router)), page));
+                                                toQString(core::toString(d.router.policy)), page));
     value("/serving/prefill/max_batch_size", tr("Prefill max batch size"), tr("prefill max batch size"),
           QString::number(d.prefillMaxBatchSize));
     value("/serving/prefill/max_batch_tokens", tr("Prefill max batch tokens"), tr("prefill max batch tokens"),
