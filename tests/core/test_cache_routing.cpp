@@ -8,6 +8,7 @@
 #include "core/serving/local_prefix_cache.h"
 #include "core/serving/routing_policy.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/run_serialization.h"
 #include "core/workload/workload_builder.h"
 
 #include "tests/core/engine_fixtures.h"
@@ -252,6 +253,21 @@ TEST(CacheAwareScenario, BadValuesNameTheFieldAndTheFix)
     root["serving"]["prefix_pool"] = {{"node", "gpu0"}, {"tier", "dram"}};
     root["serving"]["router"] = "cache_aware";
     EXPECT_NE(problemAt(root, "/serving/router").fix.find("prefix_pool"), std::string::npos);
+}
+
+TEST(LocalPrefixSummary, IsStoredOnlyForRunsThatKeptLocalCaches)
+{
+    RunSummary s;
+    EXPECT_FALSE(toJson(s).contains("local_prefix_cache")); // every other run's summary reads as before
+    EXPECT_FALSE(summaryFromJson(toJson(s)).localPrefix.enabled);
+    s.localPrefix = {true, 1000, 250, 12, 9, 3};
+    const LocalPrefixSummary back = summaryFromJson(toJson(s)).localPrefix;
+    EXPECT_TRUE(back.enabled);
+    EXPECT_EQ(back.promptTokens, 1000u);
+    EXPECT_EQ(back.hitTokens, 250u);
+    EXPECT_EQ(back.capacityBlocks, 12u);
+    EXPECT_EQ(back.blocksHeld, 9u);
+    EXPECT_EQ(back.evictions, 3u);
 }
 
 // The DGX preset (four prefill and four decode H100s) serving the first 1,000 requests of the Mooncake
