@@ -270,21 +270,17 @@ TEST(LocalPrefixSummary, IsStoredOnlyForRunsThatKeptLocalCaches)
     EXPECT_EQ(back.evictions, 3u);
 }
 
-// The DGX preset (four prefill and four decode H100s) serving the first 1,000 requests of the Mooncake
-// conversation trace at half speed, each prefill instance keeping a local prefix cache.
+// datasets/scenarios/cache-aware-mooncake.json: the DGX preset (four prefill and four decode H100s) serving the
+// first 1,000 requests of the Mooncake conversation trace at half speed, each prefill instance keeping a local
+// prefix cache; `router` replaces its cache_aware router.
 RunResult mooncakeRun(const nlohmann::json& router)
 {
-    const std::string preset = std::string(COH_DATASETS_DIR) + "/presets/dgx-h100-8gpu.json";
-    std::ifstream in(preset);
+    const std::string path = std::string(COH_DATASETS_DIR) + "/scenarios/cache-aware-mooncake.json";
+    std::ifstream in(path);
     nlohmann::json root = nlohmann::json::parse(in);
-    root["workload"] = {{"type", "trace"},
-                        {"format", "mooncake"},
-                        {"path", "traces/mooncake_fast25/conversation_trace.jsonl"},
-                        {"time_scale", 2},
-                        {"max_requests", 1000}};
     root["serving"]["router"] = router;
-    root["serving"]["local_prefix_cache"] = nlohmann::json::object();
-    const Scenario s = parseScenario(root, preset);
+    const Scenario s = parseScenario(root, path);
+    EXPECT_TRUE(s.serving.localPrefixCache.enabled);
     return runScenario(s, buildWorkload(s.workload, s.seed));
 }
 
