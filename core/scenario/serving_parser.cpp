@@ -86,9 +86,12 @@ void readRouter(ObjectReader& serving, RouterSpec& router)
         router.policy = serving.enumeration<RouterPolicy>("router").value_or(router.policy);
         return;
     }
-    ObjectReader r(serving.problems(), *value, serving.pointerTo("router"), kRouterExample);
-    if (!r.valid())
+    if (!value->is_object()) {
+        serving.problem("router", fmt::format("router is a policy name or an object, not {}", describeJsonType(*value)),
+                        fmt::format("write \"least_loaded\", or an object such as {}", kRouterExample));
         return;
+    }
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("router"), kRouterExample);
     router.policy = r.enumeration<RouterPolicy>("policy", requiredAs("\"cache_aware\"")).value_or(router.policy);
     const auto weight = r.nonNegative("overlap_weight");
     const auto imbalance = r.number("max_imbalance");
