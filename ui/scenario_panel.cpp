@@ -7,6 +7,7 @@
 #include "ui/form_layout.h"
 #include "ui/instances_editor.h"
 #include "ui/qt_text.h"
+#include "ui/router_form.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
 #include "ui/theme.h"
@@ -165,9 +166,13 @@ QWidget* ScenarioPanel::buildServing()
         form->addRow(label, m_fields->value(pointer, what, def, page));
     };
     value("/serving/block_tokens", tr("Block tokens"), tr("block tokens"), QString::number(d.blockTokens));
-    form->addRow(tr("Router"), m_fields->choice("/serving/router", tr("router"),
-                                                {QStringLiteral("round_robin"), QStringLiteral("least_loaded")},
-                                                toQString(core::toString(d.router)), page));
+    m_router = new RouterForm(m_document, m_fields, form, page);
+    auto* affinity = m_fields->choice("/serving/decode_affinity", tr("decode affinity"),
+                                      {QStringLiteral("router"), QStringLiteral("same_node")},
+                                      toQString(core::toString(d.decodeAffinity)), page);
+    affinity->setToolTip(tr("same_node: decode where the prefill ran when that node has a decode instance "
+                            "(role both), so the KV is not moved"));
+    form->addRow(tr("Decode affinity"), affinity);
     value("/serving/prefill/max_batch_size", tr("Prefill max batch size"), tr("prefill max batch size"),
           QString::number(d.prefillMaxBatchSize));
     value("/serving/prefill/max_batch_tokens", tr("Prefill max batch tokens"), tr("prefill max batch tokens"),
@@ -260,6 +265,7 @@ void ScenarioPanel::refresh()
 {
     m_topologyRefresh->stop();
     m_fields->refresh();
+    m_router->refresh();
     m_workload->refresh();
     m_coherence->refresh();
     m_instances->refresh();

@@ -19,6 +19,7 @@ namespace coh::ui {
 
 class CoherenceForm;
 class InstancesEditor;
+class RouterForm;
 class ScenarioDocument;
 class ScenarioFields;
 class WorkloadForm;
@@ -37,6 +38,7 @@ class ScenarioPanel : public QWidget {
     WorkloadForm* workloadForm() const { return m_workload; }
     CoherenceForm* coherenceForm() const { return m_coherence; }
     InstancesEditor* instancesEditor() const { return m_instances; }
+    RouterForm* routerForm() const { return m_router; }
 
   public slots:
     void refresh();
@@ -64,6 +66,7 @@ class ScenarioPanel : public QWidget {
     QLineEdit* m_name = nullptr;
     QComboBox* m_model = nullptr;
     QLabel* m_modelInfo = nullptr;
+    RouterForm* m_router = nullptr;
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;

@@ -164,6 +164,13 @@ void printRunSummary(const core::RunSummary& s)
                    p.hitTokens, p.promptTokens, number(p.promptTokens ? 100.0 * p.hitTokens / p.promptTokens : 0.0),
                    scaled(p.loadBytes, "B"), scaled(p.storeBytes, "B"), p.blocksHeld, p.capacityBlocks, p.evictions);
     }
+    if (s.localPrefix.enabled) {
+        const auto& p = s.localPrefix;
+        fmt::print("  local prefixes  {} of {} prompt tokens held by the prefill instance ({}%); {} of {} blocks "
+                   "held, {} evictions\n",
+                   p.hitTokens, p.promptTokens, number(p.promptTokens ? 100.0 * p.hitTokens / p.promptTokens : 0.0),
+                   p.blocksHeld, p.capacityBlocks, p.evictions);
+    }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 

@@ -33,7 +33,7 @@ struct RequestMetrics {
     // Bounded-staleness protocols: block reads that returned an older version, and decode steps with one.
     std::uint64_t staleReads = 0;
     std::uint32_t staleSteps = 0;
-    std::uint32_t cachedTokens = 0; // prompt tokens loaded from the prefix pool instead of computed
+    std::uint32_t cachedTokens = 0; // prompt tokens loaded from the prefix pool or held locally, not computed
 
     SimTime queueing() const { return prefillStart - arrival; }
     SimTime prefill() const { return prefillEnd - prefillStart; }
@@ -98,6 +98,14 @@ struct PrefixPoolSummary {
     std::uint64_t capacityBlocks = 0, blocksHeld = 0, evictions = 0;
 };
 
+// The prefill instances' own prefix caches (serving.local_prefix_cache, or router cache_aware), summed over them.
+struct LocalPrefixSummary {
+    bool enabled = false;
+    std::uint64_t promptTokens = 0; // prompt tokens of every prefill
+    std::uint64_t hitTokens = 0;    // of those, held by the instance that prefilled them and not computed
+    std::uint64_t capacityBlocks = 0, blocksHeld = 0, evictions = 0;
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -121,6 +129,7 @@ struct RunSummary {
     std::uint64_t upgrades = 0;   // stores that had to upgrade a readable copy (not a message)
     StalenessSummary staleness;
     PrefixPoolSummary prefixPool;
+    LocalPrefixSummary localPrefix;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

@@ -148,6 +148,19 @@ const char* toString(RouterPolicy policy)
         return "round_robin";
     case RouterPolicy::LeastLoaded:
         return "least_loaded";
+    case RouterPolicy::CacheAware:
+        return "cache_aware";
+    }
+    return "?";
+}
+
+const char* toString(DecodeAffinity affinity)
+{
+    switch (affinity) {
+    case DecodeAffinity::Router:
+        return "router";
+    case DecodeAffinity::SameNode:
+        return "same_node";
     }
     return "?";
 }
@@ -191,7 +204,9 @@ COH_ENUM_VALUES(LengthKind, LengthKind::Zipf, LengthKind::Fixed, LengthKind::Uni
 COH_ENUM_VALUES(TraceFormat, TraceFormat::Mooncake, TraceFormat::Azure, TraceFormat::Mooncake)
 COH_ENUM_VALUES(WorkloadKind, WorkloadKind::Trace, WorkloadKind::Synthetic, WorkloadKind::Trace)
 COH_ENUM_VALUES(InstanceRole, InstanceRole::Decode, InstanceRole::Prefill, InstanceRole::Decode)
-COH_ENUM_VALUES(RouterPolicy, RouterPolicy::LeastLoaded, RouterPolicy::RoundRobin, RouterPolicy::LeastLoaded)
+COH_ENUM_VALUES(RouterPolicy, RouterPolicy::CacheAware, RouterPolicy::RoundRobin, RouterPolicy::LeastLoaded,
+                RouterPolicy::CacheAware)
+COH_ENUM_VALUES(DecodeAffinity, DecodeAffinity::SameNode, DecodeAffinity::Router, DecodeAffinity::SameNode)
 
 #undef COH_ENUM_VALUES
 
@@ -227,6 +242,7 @@ COH_INSTANTIATE(TraceFormat)
 COH_INSTANTIATE(WorkloadKind)
 COH_INSTANTIATE(InstanceRole)
 COH_INSTANTIATE(RouterPolicy)
+COH_INSTANTIATE(DecodeAffinity)
 
 #undef COH_INSTANTIATE
 

@@ -13,7 +13,21 @@
 namespace coh::core {
 
 enum class InstanceRole { Prefill, Decode };
-enum class RouterPolicy { RoundRobin, LeastLoaded };
+enum class RouterPolicy { RoundRobin, LeastLoaded, CacheAware };
+// Where a finished prefill's request decodes: wherever the router sends it, or on the decode instance of the
+// node that prefilled it when there is one (colocated, role "both": no KV transfer).
+enum class DecodeAffinity { Router, SameNode };
+
+// serving.router: a policy name, or an object naming the policy and cache_aware's weights.
+struct RouterSpec {
+    RouterPolicy policy = RouterPolicy::RoundRobin;
+    // cache_aware: a prefill instance costs overlapWeight x (prompt tokens it would still compute) + (prompt
+    // tokens queued or running there); the lowest cost wins.
+    double overlapWeight = 1.0;
+    // cache_aware: when the winner already holds more than maxImbalance x the mean prefill load (prompt tokens
+    // queued or running), least_loaded picks instead, so affinity cannot pile every request onto one instance.
+    double maxImbalance = 2.0;
+};
 
 // A serving worker; several nodes form one tensor-parallel group.
 struct InstanceSpec {
@@ -35,9 +49,18 @@ struct PrefixPoolSpec {
     std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
 };
 
+// A prefix cache in each prefill instance's own HBM, keyed by the trace's prefix hash ids: a prompt whose leading
+// blocks the instance computed before (and still holds) computes only the rest. LRU within the capacity.
+struct LocalPrefixCacheSpec {
+    bool enabled = false;
+    double capacityBytes = 0;        // per instance; 0: its HBM x kv_memory_fraction less the weights
+    std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
+};
+
 struct ServingSpec {
     std::uint32_t blockTokens = 16;
-    RouterPolicy router = RouterPolicy::RoundRobin;
+    RouterSpec router;
+    DecodeAffinity decodeAffinity = DecodeAffinity::Router;
     std::uint32_t prefillMaxBatchSize = 16;
     std::uint32_t prefillMaxBatchTokens = 8192;
     std::uint32_t decodeMaxBatchSize = 128;
@@ -47,6 +70,7 @@ struct ServingSpec {
     double kvMemoryFraction = 0.9;                  // share of HBM serving may use: weights first, the rest holds KV
     std::vector<InstanceSpec> instances;            // explicit, or derived from node roles
     PrefixPoolSpec prefixPool;
+    LocalPrefixCacheSpec localPrefixCache;
 };
 
 enum class HomePolicy { AllocatingNode, Hashed, Node };
@@ -112,6 +136,7 @@ const char* toString(InstanceRole);
 // in node order, named "<role>-<node>". Nodes without an id are skipped.
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes);
 const char* toString(RouterPolicy);
+const char* toString(DecodeAffinity);
 const char* toString(HomePolicy);
 
 } // namespace coh::core

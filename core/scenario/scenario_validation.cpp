@@ -305,6 +305,44 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
     }
 }
 
+// cache_aware routes by the prefixes prefill instances hold, so it gives them local prefix caches; those and the
+// shared pool are not combined (a prompt would be served by one or the other, not both: not modelled).
+void checkLocalPrefixCache(Scenario& s, const std::vector<InstanceOrigin>& origins, ProblemList& problems)
+{
+    LocalPrefixCacheSpec& cache = s.serving.localPrefixCache;
+    if (s.serving.router.policy == RouterPolicy::CacheAware)
+        cache.enabled = true;
+    if (!cache.enabled)
+        return;
+    if (s.serving.prefixPool.enabled) {
+        problems.add(s.serving.router.policy == RouterPolicy::CacheAware ? "/serving/router"
+                                                                         : "/serving/local_prefix_cache",
+                     "prefill instances' local prefix caches (local_prefix_cache, or router cache_aware, which keeps "
+                     "them) and the shared prefix pool cannot be combined yet",
+                     "remove \"prefix_pool\", or use another router and remove \"local_prefix_cache\"");
+        return;
+    }
+    if (cache.capacityBytes <= 0)
+        return;
+    for (std::size_t k = 0; k < s.serving.instances.size(); ++k) {
+        if (s.serving.instances[k].role != InstanceRole::Prefill || !origins[k].nodesUsable || origins[k].nodes.empty())
+            continue;
+        double hbm = 0;
+        for (std::uint32_t n : origins[k].nodes)
+            hbm += s.topology.nodes[n].tier(Tier::Hbm)->capacityBytes;
+        const double room = hbm * s.serving.kvMemoryFraction - s.model.weightBytes();
+        if (cache.capacityBytes > room) {
+            problems.add("/serving/local_prefix_cache/capacity",
+                         fmt::format("prefill instance '{}' has {} of HBM left after the weights, less than the local "
+                                     "prefix cache's {}",
+                                     s.serving.instances[k].id, formatBytes(std::max(room, 0.0)),
+                                     formatBytes(cache.capacityBytes)),
+                         "lower \"capacity\" or leave it out to use what HBM leaves");
+            return;
+        }
+    }
+}
+
 } // namespace
 
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
@@ -346,6 +384,10 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
             checkPrefixPool(s, origins, component, problems);
     }
     checkTierProtocols(s, problems);
+    if (input.modelKnown)
+        checkLocalPrefixCache(s, origins, problems);
+    else if (s.serving.router.policy == RouterPolicy::CacheAware)
+        s.serving.localPrefixCache.enabled = true;
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;
         for (const auto& n : s.topology.nodes)

@@ -74,6 +74,59 @@ void readPrefixPool(ObjectReader& serving, PrefixPoolSpec& pool)
     r.finish();
 }
 
+constexpr const char* kRouterExample = R"({ "policy": "cache_aware", "overlap_weight": 1, "max_imbalance": 2 })";
+
+// "router": "least_loaded", or an object naming the policy and cache_aware's weights.
+void readRouter(ObjectReader& serving, RouterSpec& router)
+{
+    const json* value = serving.get("router");
+    if (!value)
+        return;
+    if (value->is_string()) {
+        router.policy = serving.enumeration<RouterPolicy>("router").value_or(router.policy);
+        return;
+    }
+    if (!value->is_object()) {
+        serving.problem("router", fmt::format("router is a policy name or an object, not {}", describeJsonType(*value)),
+                        fmt::format("write \"least_loaded\", or an object such as {}", kRouterExample));
+        return;
+    }
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("router"), kRouterExample);
+    router.policy = r.enumeration<RouterPolicy>("policy", requiredAs("\"cache_aware\"")).value_or(router.policy);
+    const auto weight = r.nonNegative("overlap_weight");
+    const auto imbalance = r.number("max_imbalance");
+    if (imbalance && *imbalance < 1)
+        r.problem(
+            "max_imbalance",
+            fmt::format("max_imbalance is a multiple of the mean load and must be at least 1, not {}", *imbalance),
+            "use a value of 1 or more (2: fall back once an instance would hold twice the mean load)");
+    if ((weight || imbalance) && router.policy != RouterPolicy::CacheAware)
+        r.problem(weight ? "overlap_weight" : "max_imbalance",
+                  fmt::format("\"{}\" only applies to the cache_aware policy, not {}",
+                              weight ? "overlap_weight" : "max_imbalance", toString(router.policy)),
+                  "set \"policy\": \"cache_aware\" or remove the weight");
+    router.overlapWeight = weight.value_or(router.overlapWeight);
+    if (imbalance && *imbalance >= 1)
+        router.maxImbalance = *imbalance;
+    r.finish();
+}
+
+constexpr const char* kLocalCacheExample = R"({ "capacity": "20 GB", "block_tokens": 512 })";
+
+void readLocalPrefixCache(ObjectReader& serving, LocalPrefixCacheSpec& cache)
+{
+    const json* value = serving.get("local_prefix_cache");
+    if (!value)
+        return;
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("local_prefix_cache"), kLocalCacheExample);
+    if (!r.valid())
+        return;
+    cache.enabled = true;
+    cache.capacityBytes = r.quantity(Quantity::Bytes, "capacity").value_or(0);
+    cache.blockTokens = r.count("block_tokens", kOptional, 1).value_or(cache.blockTokens);
+    r.finish();
+}
+
 } // namespace
 
 bool readServing(ObjectReader& top, ServingSpec& serving)
@@ -84,7 +137,8 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     ProblemList& problems = top.problems();
     ObjectReader r(problems, *value, top.pointerTo("serving"), R"({ "block_tokens": 16, "router": "round_robin" })");
     serving.blockTokens = r.count("block_tokens", kOptional, 1).value_or(serving.blockTokens);
-    serving.router = r.enumeration<RouterPolicy>("router").value_or(serving.router);
+    readRouter(r, serving.router);
+    serving.decodeAffinity = r.enumeration<DecodeAffinity>("decode_affinity").value_or(serving.decodeAffinity);
     if (const json* prefill = r.get("prefill")) {
         ObjectReader p(problems, *prefill, r.pointerTo("prefill"),
                        R"({ "max_batch_size": 16, "max_batch_tokens": 8192 })");
@@ -104,6 +158,7 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     serving.bandwidthEfficiency = r.fraction("bandwidth_efficiency").value_or(serving.bandwidthEfficiency);
     serving.kvMemoryFraction = r.fraction("kv_memory_fraction").value_or(serving.kvMemoryFraction);
     readPrefixPool(r, serving.prefixPool);
+    readLocalPrefixCache(r, serving.localPrefixCache);
     const json* instances = r.get("instances");
     r.finish();
     if (!instances)

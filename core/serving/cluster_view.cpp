@@ -1,15 +1,31 @@
 #include "core/serving/cluster_view.h"
 
+#include "core/serving/local_prefix_cache.h"
+
 #include <algorithm>
 
 namespace coh::core {
 
-ClusterView::ClusterView(const std::vector<InstanceState>& instances, const Workload& workload)
+ClusterView::ClusterView(const std::vector<InstanceState>& instances, const Workload& workload,
+                         const std::vector<RequestMetrics>& metrics)
     : m_instances(instances)
     , m_workload(workload)
+    , m_metrics(metrics)
+    , m_colocated(instances.size(), kNoInstance)
 {
     for (std::uint32_t i = 0; i < instances.size(); ++i)
         (instances[i].role == InstanceRole::Prefill ? m_prefill : m_decode).push_back(i);
+    for (auto p : m_prefill)
+        for (auto d : m_decode)
+            if (instances[d].nodes == instances[p].nodes) {
+                m_colocated[p] = d;
+                break;
+            }
+}
+
+std::uint32_t ClusterView::promptTokensToCompute(std::uint32_t instance, std::uint32_t request) const
+{
+    return promptTokens(request) - (m_local ? m_local->heldTokens(instance, request) : 0);
 }
 
 std::span<const std::uint32_t> ClusterView::prefixBlocks(std::uint32_t request) const

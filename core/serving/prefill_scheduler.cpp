@@ -5,13 +5,15 @@
 namespace coh::core {
 
 PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
-                                   std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix)
+                                   std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix,
+                                   LocalPrefixCache* local)
     : m_sim(sim)
     , m_cost(cost)
     , m_instances(instances)
     , m_metrics(metrics)
     , m_kv(kv)
     , m_prefix(prefix)
+    , m_local(local)
 {
 }
 
@@ -45,27 +47,29 @@ void PrefillScheduler::start(std::uint32_t index)
     inst.queuedTokens -= tokens;
     inst.batchTokens = tokens;
     inst.running = true;
-    if (m_prefix) {
-        // Prompt blocks the pool holds are loaded, not computed: the batch computes the rest, each new token
-        // still attending over its whole prefix (L^2 - cached^2 of the quadratic term).
-        std::uint64_t computed = 0;
-        double squares = 0;
-        inst.prefixLoads = 0;
-        for (auto r : inst.batch) {
-            const std::uint32_t cached = m_prefix->startLoad(r, index, inst.nodes.front());
-            const double length = m_metrics[r].promptTokens;
-            m_metrics[r].cachedTokens = cached;
-            computed += m_metrics[r].promptTokens - cached;
-            squares += length * length - static_cast<double>(cached) * cached;
-            inst.prefixLoads += cached > 0 ? 1 : 0;
-        }
-        inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
-        if (inst.prefixLoads > 0)
-            return; // onPrefixLoaded() starts the compute
-        m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
+    if (!m_prefix && !m_local) {
+        m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index);
         return;
     }
-    m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index);
+    // Prompt blocks the pool holds are loaded, those the instance holds are there already; either way the batch
+    // computes the rest, each new token still attending over its whole prefix (L^2 - cached^2 of the quadratic
+    // term).
+    std::uint64_t computed = 0;
+    double squares = 0;
+    inst.prefixLoads = 0;
+    for (auto r : inst.batch) {
+        const std::uint32_t cached =
+            m_prefix ? m_prefix->startLoad(r, index, inst.nodes.front()) : m_local->hit(r, index);
+        const double length = m_metrics[r].promptTokens;
+        m_metrics[r].cachedTokens = cached;
+        computed += m_metrics[r].promptTokens - cached;
+        squares += length * length - static_cast<double>(cached) * cached;
+        inst.prefixLoads += m_prefix && cached > 0 ? 1 : 0;
+    }
+    inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
+    if (inst.prefixLoads > 0)
+        return; // onPrefixLoaded() starts the compute
+    m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
 }
 
 void PrefillScheduler::onPrefixLoaded(std::uint32_t index)
@@ -82,6 +86,8 @@ void PrefillScheduler::complete(std::uint32_t request, std::uint32_t index)
     m_kv.prefillWrite(request, index, m.promptTokens);
     if (m_prefix)
         m_prefix->store(request, index, m_instances[index].nodes.front());
+    else if (m_local)
+        m_local->store(request, index);
     --m_instances[index].assigned;
 }
 

@@ -1,11 +1,12 @@
 #pragma once
 // Prefill scheduling: each prefill instance's FCFS queue, the batches it forms, the prompt blocks a batch loads
-// from the prefix pool instead of computing, and the batch's compute (PrefillDone follows). The engine routes
-// requests in and hands a finished batch's requests on to decode.
+// from the prefix pool or holds in its own prefix cache instead of computing, and the batch's compute (PrefillDone
+// follows). The engine routes requests in and hands a finished batch's requests on to decode.
 #include "core/engine/kv_memory.h"
 #include "core/engine/run_result.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/local_prefix_cache.h"
 #include "core/serving/prefix_cache.h"
 #include "core/sim/simulator.h"
 
@@ -17,9 +18,10 @@ namespace coh::core {
 
 class PrefillScheduler {
   public:
-    // `prefix` is the shared prefix pool, or null when the scenario has none.
+    // `prefix` is the shared prefix pool, `local` the prefill instances' own prefix caches; each null when the
+    // scenario has none (it never has both).
     PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
-                     std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix);
+                     std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix, LocalPrefixCache* local);
 
     void enqueue(std::uint32_t request, std::uint32_t instance);
     static bool hasWork(const InstanceState& inst) { return !inst.queue.empty(); }
@@ -39,6 +41,7 @@ class PrefillScheduler {
     std::span<RequestMetrics> m_metrics;
     KvMemory& m_kv;
     PrefixCache* m_prefix;
+    LocalPrefixCache* m_local;
 };
 
 } // namespace coh::core

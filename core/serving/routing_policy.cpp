@@ -47,15 +47,83 @@ std::uint32_t LeastLoadedPolicy::pickDecode(const ClusterView& cluster, std::uin
     return leastLoaded(cluster, cluster.decodeInstances(), [&](auto i) { return cluster.load(i); });
 }
 
-std::unique_ptr<RoutingPolicy> makeRoutingPolicy(RouterPolicy policy)
+CacheAwarePolicy::CacheAwarePolicy(const RouterSpec& spec)
+    : m_overlapWeight(spec.overlapWeight)
+    , m_maxImbalance(spec.maxImbalance)
 {
-    switch (policy) {
+}
+
+std::uint32_t CacheAwarePolicy::pickPrefill(const ClusterView& cluster, std::uint32_t request)
+{
+    std::uint32_t best = kNoInstance;
+    double bestCost = 0, totalLoad = 0;
+    std::uint32_t up = 0;
+    for (auto i : cluster.prefillInstances()) {
+        if (!cluster.isUp(i))
+            continue;
+        const auto load = static_cast<double>(cluster.promptTokensQueued(i));
+        const double cost = m_overlapWeight * cluster.promptTokensToCompute(i, request) + load;
+        totalLoad += load;
+        ++up;
+        if (best == kNoInstance || cost < bestCost) {
+            best = i;
+            bestCost = cost;
+        }
+    }
+    if (best == kNoInstance)
+        return best;
+    // An instance already holding more than its share: affinity would only make its queue longer.
+    if (static_cast<double>(cluster.promptTokensQueued(best)) > m_maxImbalance * totalLoad / up)
+        return m_balance.pickPrefill(cluster, request);
+    return best;
+}
+
+std::uint32_t CacheAwarePolicy::pickDecode(const ClusterView& cluster, std::uint32_t request)
+{
+    return m_balance.pickDecode(cluster, request);
+}
+
+SameNodeDecode::SameNodeDecode(std::unique_ptr<RoutingPolicy> router)
+    : m_router(std::move(router))
+{
+}
+
+std::uint32_t SameNodeDecode::pickPrefill(const ClusterView& cluster, std::uint32_t request)
+{
+    return m_router->pickPrefill(cluster, request);
+}
+
+std::uint32_t SameNodeDecode::pickDecode(const ClusterView& cluster, std::uint32_t request)
+{
+    const std::uint32_t colocated = cluster.colocatedDecode(cluster.prefilledOn(request));
+    if (colocated != kNoInstance && cluster.isUp(colocated))
+        return colocated;
+    return m_router->pickDecode(cluster, request);
+}
+
+namespace {
+
+std::unique_ptr<RoutingPolicy> makeRouter(const RouterSpec& router)
+{
+    switch (router.policy) {
     case RouterPolicy::RoundRobin:
         return std::make_unique<RoundRobinPolicy>();
     case RouterPolicy::LeastLoaded:
         return std::make_unique<LeastLoadedPolicy>();
+    case RouterPolicy::CacheAware:
+        return std::make_unique<CacheAwarePolicy>(router);
     }
     return std::make_unique<RoundRobinPolicy>();
+}
+
+} // namespace
+
+std::unique_ptr<RoutingPolicy> makeRoutingPolicy(const RouterSpec& router, DecodeAffinity affinity)
+{
+    auto policy = makeRouter(router);
+    if (affinity == DecodeAffinity::SameNode)
+        return std::make_unique<SameNodeDecode>(std::move(policy));
+    return policy;
 }
 
 } // namespace coh::core

@@ -36,6 +36,34 @@ class LeastLoadedPolicy final : public RoutingPolicy {
     std::uint32_t pickDecode(const ClusterView& cluster, std::uint32_t request) override;
 };
 
-std::unique_ptr<RoutingPolicy> makeRoutingPolicy(RouterPolicy policy);
+// `cache_aware`: the prefill instance with the lowest overlap_weight x (prompt tokens it would compute, its local
+// prefix cache holding the rest) + (prompt tokens queued or running there), as Dynamo's KV router weighs prefill
+// blocks against load. When that instance already holds more than max_imbalance x the mean prefill load, the
+// least-loaded one takes the request instead, so affinity cannot pile every request onto one worker. Decode:
+// least_loaded (a decode instance reuses no KV across requests: the whole sequence is transferred).
+class CacheAwarePolicy final : public RoutingPolicy {
+  public:
+    explicit CacheAwarePolicy(const RouterSpec& spec);
+    std::uint32_t pickPrefill(const ClusterView& cluster, std::uint32_t request) override;
+    std::uint32_t pickDecode(const ClusterView& cluster, std::uint32_t request) override;
+
+  private:
+    double m_overlapWeight, m_maxImbalance;
+    LeastLoadedPolicy m_balance;
+};
+
+// decode_affinity `same_node`: decode on the decode instance of the node that prefilled (role "both": the KV
+// stays where it was computed) when it is up; otherwise, and for prefill, the wrapped policy decides.
+class SameNodeDecode final : public RoutingPolicy {
+  public:
+    explicit SameNodeDecode(std::unique_ptr<RoutingPolicy> router);
+    std::uint32_t pickPrefill(const ClusterView& cluster, std::uint32_t request) override;
+    std::uint32_t pickDecode(const ClusterView& cluster, std::uint32_t request) override;
+
+  private:
+    std::unique_ptr<RoutingPolicy> m_router;
+};
+
+std::unique_ptr<RoutingPolicy> makeRoutingPolicy(const RouterSpec& router, DecodeAffinity affinity);
 
 } // namespace coh::core

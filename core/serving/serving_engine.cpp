@@ -24,9 +24,9 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_cost(scenario.model, scenario.serving)
     , m_instances(buildInstances(scenario, m_cost))
-    , m_view(m_instances, workload)
+    , m_view(m_instances, workload, m_metrics)
     , m_devices(m_instances, scenario.topology.nodes.size())
-    , m_policy(makeRoutingPolicy(scenario.serving.router))
+    , m_policy(makeRoutingPolicy(scenario.serving.router, scenario.serving.decodeAffinity))
     , m_metrics(workload.requests.size())
     , m_state(workload.requests.size())
 {
@@ -55,8 +55,13 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
                 prefillNodes.emplace_back(i, m_instances[i].nodes.front());
         m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *this, kinds, prefillNodes);
     }
+    if (scenario.serving.localPrefixCache.enabled) {
+        m_local = std::make_unique<LocalPrefixCache>(scenario, workload, m_instances);
+        m_view.setLocalPrefixCache(m_local.get());
+    }
     m_kv->setListener(this);
-    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get());
+    m_prefill =
+        std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get(), m_local.get());
     m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
                                                  scenario.serving.blockTokens);
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {

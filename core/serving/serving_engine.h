@@ -18,6 +18,7 @@
 #include "core/serving/decode_scheduler.h"
 #include "core/serving/device_sharing.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/local_prefix_cache.h"
 #include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
 #include "core/serving/routing_policy.h"
@@ -76,7 +77,8 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     DeviceSharing m_devices;
     std::unique_ptr<RoutingPolicy> m_policy;
     std::unique_ptr<KvMemory> m_kv;
-    std::unique_ptr<PrefixCache> m_prefix; // the shared prefix pool, when the scenario has one
+    std::unique_ptr<PrefixCache> m_prefix;     // the shared prefix pool, when the scenario has one
+    std::unique_ptr<LocalPrefixCache> m_local; // the prefill instances' own prefix caches, when kept
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;

@@ -124,6 +124,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["migrations"] = traffic.migrations;
     j["staleness"] = toJson(s.staleness);
     j["prefix_pool"] = toJson(s.prefixPool);
+    // Only runs that kept local prefix caches carry the key, so every other run's summary reads as before.
+    if (s.localPrefix.enabled)
+        j["local_prefix_cache"] = toJson(s.localPrefix);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -182,6 +185,27 @@ nlohmann::ordered_json toJson(const PrefixPoolSummary& p)
             {"evictions", p.evictions}};
 }
 
+nlohmann::ordered_json toJson(const LocalPrefixSummary& p)
+{
+    return {{"prompt_tokens", p.promptTokens},
+            {"hit_tokens", p.hitTokens},
+            {"capacity_blocks", p.capacityBlocks},
+            {"blocks_held", p.blocksHeld},
+            {"evictions", p.evictions}};
+}
+
+LocalPrefixSummary localPrefixFromJson(const nlohmann::ordered_json& j)
+{
+    LocalPrefixSummary p;
+    p.enabled = true;
+    p.promptTokens = readCount(j, "prompt_tokens");
+    p.hitTokens = readCount(j, "hit_tokens");
+    p.capacityBlocks = readCount(j, "capacity_blocks");
+    p.blocksHeld = readCount(j, "blocks_held");
+    p.evictions = readCount(j, "evictions");
+    return p;
+}
+
 PrefixPoolSummary prefixPoolFromJson(const nlohmann::ordered_json& j)
 {
     PrefixPoolSummary p;
@@ -231,6 +255,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.staleness = stalenessFromJson(*it);
     if (const auto it = j.find("prefix_pool"); it != j.end() && it->is_object())
         s.prefixPool = prefixPoolFromJson(*it);
+    if (const auto it = j.find("local_prefix_cache"); it != j.end() && it->is_object())
+        s.localPrefix = localPrefixFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

@@ -78,6 +78,34 @@ TEST_F(CliRun, HumanSummaryShowsTtftAndTpotPercentiles)
     EXPECT_NE(run.output.find("gpu0  S"), std::string::npos);
 }
 
+TEST_F(CliRun, CacheAwareRunsShowTheirLocalPrefixHitsAndValidateCatchesBadWeights)
+{
+    auto scenario =
+        nlohmann::json::parse(std::ifstream(std::string(COH_DATASETS_DIR) + "/scenarios/prefix-pool-cxl.json"));
+    scenario["serving"].erase("prefix_pool");
+    scenario["serving"]["router"] = {{"policy", "cache_aware"}, {"overlap_weight", 2}};
+    scenario["workload"]["path"] = std::string(COH_DATASETS_DIR) + "/traces/mooncake_fast25/conversation_trace.jsonl";
+    const std::string path = file("cache-aware.json", scenario.dump());
+    const CliResult run = runCohsim("run " + path + " " + db() + " --json --max-requests 200", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const auto& local = summary.at("summary").at("local_prefix_cache");
+    EXPECT_GT(local.at("hit_tokens").get<std::uint64_t>(), 0u);
+    EXPECT_EQ(summary.at("summary").at("prefix_pool").at("hit_tokens").get<std::uint64_t>(), 0u);
+    const CliResult text =
+        runCohsim("runs show " + std::to_string(summary.at("run_id").get<int>()) + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("local prefixes  " + std::to_string(local.at("hit_tokens").get<std::uint64_t>())),
+              std::string::npos)
+        << text.output;
+
+    scenario["serving"]["router"]["max_imbalance"] = 0.5;
+    const CliResult bad = runCohsim("validate " + file("bad-router.json", scenario.dump()));
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("/serving/router/max_imbalance"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("fix:"), std::string::npos) << bad.output;
+}
+
 TEST_F(CliRun, SameSeedSameResultsOtherSeedOtherResults)
 {
     // A synthetic workload, so the seed drives the arrivals and lengths.

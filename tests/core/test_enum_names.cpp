@@ -26,7 +26,8 @@ TEST(EnumNames, EveryNameParsesBack)
     expectRoundTrip<TraceFormat>(2);
     expectRoundTrip<WorkloadKind>(2);
     expectRoundTrip<InstanceRole>(2);
-    expectRoundTrip<RouterPolicy>(2);
+    expectRoundTrip<RouterPolicy>(3);
+    expectRoundTrip<DecodeAffinity>(2);
 }
 
 TEST(EnumNames, SpellingsFromTheScenarioFormat)
@@ -36,6 +37,8 @@ TEST(EnumNames, SpellingsFromTheScenarioFormat)
     EXPECT_EQ(enumFromString<LinkKind>("on_chip"), LinkKind::OnChip);
     EXPECT_EQ(enumFromString<LinkKind>("infiniband"), LinkKind::Infiniband);
     EXPECT_EQ(enumFromString<RouterPolicy>("least_loaded"), RouterPolicy::LeastLoaded);
+    EXPECT_EQ(enumFromString<RouterPolicy>("cache_aware"), RouterPolicy::CacheAware);
+    EXPECT_EQ(enumFromString<DecodeAffinity>("same_node"), DecodeAffinity::SameNode);
     EXPECT_EQ(enumFromString<NodeRole>("both"), NodeRole::Both);
     EXPECT_STREQ(toString(Tier::Hbm), "hbm");
     EXPECT_STREQ(toString(TraceFormat::Mooncake), "mooncake");

@@ -144,7 +144,7 @@ Scenario twoPrefillPool()
     s.topology.links.push_back(link("p1", "d0", kMicrosecond, 1e9));
     s.topology.links.push_back(link("p1", "mem0", kMicrosecond, 1e9));
     s.serving.instances.push_back({"prefill1", InstanceRole::Prefill, {"p1"}, 0, 0});
-    s.serving.router = RouterPolicy::RoundRobin;
+    s.serving.router.policy = RouterPolicy::RoundRobin;
     return s;
 }
 

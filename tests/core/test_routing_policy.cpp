@@ -10,6 +10,8 @@
 namespace coh::core {
 namespace {
 
+const std::vector<RequestMetrics> kNoMetrics;
+
 InstanceState instance(InstanceRole role)
 {
     InstanceState inst;
@@ -38,7 +40,7 @@ TEST(ClusterView, ListsInstancesByRoleAndReadsTheirState)
     Workload workload;
     workload.prefixHashes = {11, 12, 13, 21, 22};
     workload.requests = {{0, 1024, 1, 0, 3}, {0, 1024, 1, 3, 2}, {0, 10, 1, 0, 0}};
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     EXPECT_EQ(view.prefillInstances(), (std::vector<std::uint32_t>{0, 2, 4}));
     EXPECT_EQ(view.decodeInstances(), (std::vector<std::uint32_t>{1, 3, 5}));
     EXPECT_EQ(view.promptTokensQueued(2), 340u); // waiting + in the running batch
@@ -63,7 +65,7 @@ TEST(ClusterView, CountsThePromptPrefixAnInstanceHolds)
     // shares only block 0; request 3 names no blocks.
     workload.prefixHashes = {0, 1, 2, 0, 1, 3, 4, 0, 5};
     workload.requests = {{0, 1536, 1, 0, 3}, {0, 2048, 1, 3, 4}, {0, 1024, 1, 7, 2}, {0, 10, 1, 0, 0}};
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     EXPECT_EQ(view.heldPrefixBlocks(1, 1), 0u); // holds nothing
     instances[1].held = {0};
     EXPECT_EQ(view.heldPrefixBlocks(1, 1), 2u); // 0, 1 of request 1's 0, 1, 3, 4
@@ -79,7 +81,7 @@ TEST(RoutingPolicy, RoundRobinCyclesEachRoleOnItsOwn)
 {
     const auto instances = sixInstances();
     const Workload workload;
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     RoundRobinPolicy policy;
     std::vector<std::uint32_t> prefill, decode;
     for (int i = 0; i < 4; ++i)
@@ -94,7 +96,7 @@ TEST(RoutingPolicy, RoundRobinSkipsInstancesThatAreDown)
 {
     auto instances = sixInstances();
     const Workload workload;
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     RoundRobinPolicy policy;
     EXPECT_EQ(policy.pickPrefill(view, 0), 0u);
     instances[2].life = InstanceLife::Failed;
@@ -115,7 +117,7 @@ TEST(RoutingPolicy, LeastLoadedPrefillCountsQueuedAndRunningPromptTokens)
     instances[2].batchTokens = 450; // 550 in all: more than instance 0 although its queue is shorter
     instances[4].queuedTokens = 600;
     const Workload workload;
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     LeastLoadedPolicy policy;
     EXPECT_EQ(policy.pickPrefill(view, 0), 0u);
     instances[4].queuedTokens = 499;
@@ -131,7 +133,7 @@ TEST(RoutingPolicy, LeastLoadedDecodeCountsSequencesAndBreaksTiesByOrder)
     instances[3].assigned = 2;
     instances[5].assigned = 2;
     const Workload workload;
-    const ClusterView view(instances, workload);
+    const ClusterView view(instances, workload, kNoMetrics);
     LeastLoadedPolicy policy;
     EXPECT_EQ(policy.pickDecode(view, 0), 3u); // 3 and 5 tie at 2: the first wins
     instances[3].life = InstanceLife::Failed;
@@ -144,8 +146,13 @@ TEST(RoutingPolicy, LeastLoadedDecodeCountsSequencesAndBreaksTiesByOrder)
 
 TEST(RoutingPolicy, TheScenarioNamesItsPolicy)
 {
-    EXPECT_NE(dynamic_cast<RoundRobinPolicy*>(makeRoutingPolicy(RouterPolicy::RoundRobin).get()), nullptr);
-    EXPECT_NE(dynamic_cast<LeastLoadedPolicy*>(makeRoutingPolicy(RouterPolicy::LeastLoaded).get()), nullptr);
+    const auto make = [](RouterPolicy policy, DecodeAffinity affinity = DecodeAffinity::Router) {
+        return makeRoutingPolicy(RouterSpec{policy}, affinity);
+    };
+    EXPECT_NE(dynamic_cast<RoundRobinPolicy*>(make(RouterPolicy::RoundRobin).get()), nullptr);
+    EXPECT_NE(dynamic_cast<LeastLoadedPolicy*>(make(RouterPolicy::LeastLoaded).get()), nullptr);
+    EXPECT_NE(dynamic_cast<CacheAwarePolicy*>(make(RouterPolicy::CacheAware).get()), nullptr);
+    EXPECT_NE(dynamic_cast<SameNodeDecode*>(make(RouterPolicy::LeastLoaded, DecodeAffinity::SameNode).get()), nullptr);
 }
 
 } // namespace

@@ -150,7 +150,7 @@ TEST(ServingEngine, SameInputsGiveIdenticalResults)
 {
     Scenario s = twoGpuScenario();
     s.serving.prefillMaxBatchSize = 4;
-    s.serving.router = RouterPolicy::LeastLoaded;
+    s.serving.router.policy = RouterPolicy::LeastLoaded;
     const Workload w = poissonWorkload(2'000, 3.0, 300, 40, 99);
     const RunResult a = runScenario(s, w);
     const RunResult b = runScenario(s, w);

@@ -11,6 +11,7 @@
 #include "ui/main_window.h"
 #include "ui/property_editor.h"
 #include "ui/qt_text.h"
+#include "ui/router_form.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
 #include "ui/theme.h"
@@ -275,6 +276,60 @@ class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
         // Blank is no refusal: the key goes, core's default applies.
         enter(tpot, QString());
         QVERIFY(!tpot->isRefused());
+    }
+
+    void routerAndDecodeAffinityEditTheJson()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json");
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        RouterForm* router = panel.routerForm();
+        QComboBox* policy = router->policyCombo();
+        QCOMPARE(policy, byPointer<QComboBox>(&panel, "/serving/router"));
+        QVERIFY(!router->weightEdit()->isEnabled()); // least_loaded has no weights
+        const auto choose = [](QComboBox* combo, const char* value) {
+            const int index = combo->findData(QLatin1String(value));
+            QVERIFY2(index >= 0, value);
+            combo->setCurrentIndex(index);
+            emit combo->activated(index);
+        };
+        choose(policy, "cache_aware");
+        COMPARE_JSON(doc.value("/serving/router").value(), "cache_aware");
+        QVERIFY(router->weightEdit()->isEnabled());
+        // A weight turns the name into the object form; each edit is one named undo step.
+        enter(router->weightEdit(), QStringLiteral("3"));
+        COMPARE_JSON(doc.value("/serving/router").value(),
+                     ordered_json::parse(R"({"policy": "cache_aware", "overlap_weight": 3})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit overlap weight"));
+        enter(router->imbalanceEdit(), QStringLiteral("1.5"));
+        COMPARE_JSON(doc.value("/serving/router").value(),
+                     ordered_json::parse(R"({"policy": "cache_aware", "overlap_weight": 3, "max_imbalance": 1.5})"));
+        enter(router->imbalanceEdit(), QStringLiteral("lots"));
+        QVERIFY(router->imbalanceEdit()->property("invalid").toBool()); // refused; the document keeps 1.5
+        COMPARE_JSON(doc.value("/serving/router/max_imbalance").value(), 1.5);
+        enter(router->imbalanceEdit(), QString());
+        enter(router->weightEdit(), QString());
+        COMPARE_JSON(doc.value("/serving/router").value(), "cache_aware"); // no weight left: the plain name
+        enter(router->weightEdit(), QStringLiteral("2"));
+        choose(policy, "round_robin"); // the weights belong to cache_aware alone
+        COMPARE_JSON(doc.value("/serving/router").value(), "round_robin");
+        QVERIFY(!router->weightEdit()->isEnabled());
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit router"));
+        // Validation marks a bad value the file brought.
+        doc.setValue("/serving/router", ordered_json::parse(R"({"policy": "cache_aware", "max_imbalance": 0.5})"),
+                     QString());
+        panel.showProblems();
+        QVERIFY(router->imbalanceEdit()->property("invalid").toBool());
+        QCOMPARE(router->imbalanceEdit()->text(), QStringLiteral("0.5"));
+
+        auto* affinity = byPointer<QComboBox>(&panel, "/serving/decode_affinity");
+        QVERIFY(affinity);
+        choose(affinity, "same_node");
+        COMPARE_JSON(doc.value("/serving/decode_affinity").value(), "same_node");
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit decode affinity"));
     }
 
     void aFieldNotBeingEditedReadsFromItsStart()
