@@ -1,6 +1,7 @@
 // Checks that span sections: which instances exist, whether their nodes can serve and hold the model, and
 // whether every prefill instance can send KV to every decode instance.
 #include "core/coherence/protocol_table.h"
+#include "core/scenario/replica_nodes.h"
 #include "core/scenario/scenario_sections.h"
 
 #include <fmt/format.h>
@@ -305,6 +306,62 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
     }
 }
 
+// R copies on R distinct qualifying nodes, and a protocol has room for them: prefill, decode and R - 1 replicas are
+// caches of every block, and one cache index is kept free for a later tier copy.
+void checkReplication(const Scenario& s, ProblemList& problems)
+{
+    const ReplicationSpec& rep = s.serving.replication;
+    if (rep.factor <= 1 && rep.placement != ReplicaPlacement::Fixed)
+        return;
+    const std::uint32_t candidates = static_cast<std::uint32_t>(replicaCandidates(s.topology).size());
+    const std::uint32_t limit = coherence::kMaxCaches - 2;
+    if (rep.factor > limit)
+        problems.add("/serving/replication/factor",
+                     fmt::format("factor {} is more copies than a protocol tracks (at most {}: prefill, decode and "
+                                 "the replicas are caches of one block)",
+                                 rep.factor, limit),
+                     fmt::format("use a factor of at most {}", limit));
+    else if (rep.factor > candidates)
+        problems.add("/serving/replication/factor",
+                     fmt::format("factor {} needs {} distinct nodes that can hold KV, but the topology has {} (nodes "
+                                 "with an HBM, DRAM or CXL memory tier)",
+                                 rep.factor, rep.factor, candidates),
+                     fmt::format("use a factor of at most {}, or add memory to more nodes", candidates));
+    if (s.coherence.decode == "direct" && rep.factor > 1)
+        problems.add("/serving/replication",
+                     "replicas take part in the decode protocol, but \"coherence.decode\" is \"direct\" (a plain "
+                     "copy with no protocol)",
+                     "set \"coherence\": {\"decode\": \"msi-directory\"} (or another protocol), or remove "
+                     "\"replication\"");
+    if (rep.placement != ReplicaPlacement::Fixed)
+        return;
+    for (std::size_t i = 0; i < rep.nodes.size(); ++i) {
+        const std::string pointer = jsonPointer("/serving/replication/nodes", i);
+        const auto node = s.topology.nodeIndex(rep.nodes[i]);
+        if (!node)
+            problems.add(pointer, fmt::format("unknown node '{}'", rep.nodes[i]), "use a node id from /topology/nodes");
+        else if (!canHoldKvReplica(s.topology.nodes[*node]))
+            problems.add(pointer, fmt::format("node '{}' has no memory that can hold KV", rep.nodes[i]),
+                         "pick a node with an HBM, DRAM or CXL memory tier");
+        else if (std::find(rep.nodes.begin(), rep.nodes.begin() + static_cast<std::ptrdiff_t>(i), rep.nodes[i]) !=
+                 rep.nodes.begin() + static_cast<std::ptrdiff_t>(i))
+            problems.add(pointer, fmt::format("node '{}' is listed twice", rep.nodes[i]), "list each node once");
+    }
+    // The decode node is skipped where it is listed, so a list naming a decode node needs one more entry.
+    std::size_t decodeListed = 0;
+    for (const auto& instance : s.serving.instances)
+        if (instance.role == InstanceRole::Decode && !instance.nodes.empty() &&
+            std::find(rep.nodes.begin(), rep.nodes.end(), instance.nodes.front()) != rep.nodes.end())
+            decodeListed = 1;
+    const std::size_t needed = rep.factor - 1 + decodeListed;
+    if (rep.nodes.size() < needed)
+        problems.add("/serving/replication/nodes",
+                     fmt::format("factor {} needs {} replica nodes here, but {} are listed{}", rep.factor, needed,
+                                 rep.nodes.size(),
+                                 decodeListed ? " (a decode instance's node is skipped for that instance)" : ""),
+                     fmt::format("list at least {} node ids, or lower the factor", needed));
+}
+
 } // namespace
 
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
@@ -346,6 +403,8 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
             checkPrefixPool(s, origins, component, problems);
     }
     checkTierProtocols(s, problems);
+    if (input.topologyClean)
+        checkReplication(s, problems);
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;
         for (const auto& n : s.topology.nodes)

@@ -42,6 +42,7 @@ RunResult ServingEngine::collect()
     s.staleness = std::move(kv.staleness);
     s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
     s.messagesByKind = std::move(kv.kinds);
+    s.replication = std::move(kv.replication);
     if (m_prefix) {
         // The pool's kinds follow the KV path's (PrefixCache was given that offset for its records).
         for (const auto& k : m_prefix->kinds())
