@@ -4,6 +4,7 @@
 #include "core/engine/replica_placement.h"
 #include "core/net/routing.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/run_serialization.h"
 #include "engine_fixtures.h"
 #include "tests/core/scenario_test_util.h"
 
@@ -212,6 +213,28 @@ TEST(Replication, ParserReportsEachBadFieldWithItsFix)
     EXPECT_EQ(ok.serving.replication.factor, 2u);
     EXPECT_EQ(ok.serving.replication.placement, ReplicaPlacement::Fixed);
     EXPECT_EQ(ok.serving.replication.nodes, std::vector<std::string>{"gpu0"});
+}
+
+TEST(Replication, TheStoredSummaryKeepsTheBlockOnlyWhenReplicated)
+{
+    const RunResult r = runOne(replicatedScenario("msi-directory", 3));
+    const nlohmann::ordered_json j = toJson(r.summary);
+    ASSERT_TRUE(j.contains("replication"));
+    const ReplicationSummary back = summaryFromJson(j).replication;
+    const ReplicationSummary& rep = r.summary.replication;
+    EXPECT_EQ(back.factor, 3u);
+    EXPECT_EQ(back.placement, "fixed");
+    EXPECT_EQ(back.nodes, rep.nodes);
+    EXPECT_EQ(back.messages, rep.messages);
+    EXPECT_EQ(back.dataMessages, rep.dataMessages);
+    EXPECT_DOUBLE_EQ(back.dataBytes, rep.dataBytes);
+    EXPECT_DOUBLE_EQ(back.controlBytes, rep.controlBytes);
+    EXPECT_EQ(back.fetches, rep.fetches);
+    EXPECT_EQ(back.refetches, rep.refetches);
+    // R = 1 writes no block (summaries of unreplicated runs are unchanged) and reads back as factor 1.
+    const nlohmann::ordered_json plain = toJson(runOne(replicatedScenario("msi-directory", 1)).summary);
+    EXPECT_FALSE(plain.contains("replication"));
+    EXPECT_EQ(summaryFromJson(plain).replication.factor, 1u);
 }
 
 } // namespace
