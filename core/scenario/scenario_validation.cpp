@@ -306,9 +306,43 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
     }
 }
 
+// Each decode node needs factor - 1 other nodes it reaches that may hold its replicas (the placement's pool).
+void checkReplicasReachable(const Scenario& s, const std::vector<InstanceOrigin>& origins,
+                            const std::vector<int>& component, ProblemList& problems)
+{
+    if (component.empty())
+        return; // a link names an unknown node: reported elsewhere
+    const ReplicationSpec& rep = s.serving.replication;
+    std::vector<std::uint32_t> pool;
+    if (rep.placement == ReplicaPlacement::Fixed) {
+        for (const auto& id : rep.nodes)
+            if (const auto node = s.topology.nodeIndex(id); node && canHoldKvReplica(s.topology.nodes[*node]))
+                pool.push_back(*node);
+    } else {
+        pool = replicaCandidates(s.topology);
+    }
+    for (std::size_t i = 0; i < s.serving.instances.size() && i < origins.size(); ++i) {
+        if (s.serving.instances[i].role != InstanceRole::Decode || origins[i].nodes.empty())
+            continue;
+        const std::uint32_t decode = origins[i].nodes.front();
+        const auto reachable = std::count_if(pool.begin(), pool.end(), [&](std::uint32_t n) {
+            return n != decode && component[n] == component[decode];
+        });
+        if (reachable + 1 < static_cast<std::ptrdiff_t>(rep.factor)) {
+            problems.add("/serving/replication/factor",
+                         fmt::format("decode instance '{}' reaches {} nodes that may hold its replicas, but factor {} "
+                                     "needs {}",
+                                     s.serving.instances[i].id, reachable, rep.factor, rep.factor - 1),
+                         "lower the factor, or link more nodes with memory to the decode nodes");
+            return;
+        }
+    }
+}
+
 // R copies on R distinct qualifying nodes, and a protocol has room for them: prefill, decode and R - 1 replicas are
 // caches of every block, and one cache index is kept free for a later tier copy.
-void checkReplication(const Scenario& s, ProblemList& problems)
+void checkReplication(const Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
+                      ProblemList& problems)
 {
     const ReplicationSpec& rep = s.serving.replication;
     if (rep.factor <= 1 && rep.placement != ReplicaPlacement::Fixed)
@@ -333,6 +367,8 @@ void checkReplication(const Scenario& s, ProblemList& problems)
                      "copy with no protocol)",
                      "set \"coherence\": {\"decode\": \"msi-directory\"} (or another protocol), or remove "
                      "\"replication\"");
+    if (rep.factor <= limit && rep.factor <= candidates)
+        checkReplicasReachable(s, origins, component, problems);
     if (rep.placement != ReplicaPlacement::Fixed)
         return;
     for (std::size_t i = 0; i < rep.nodes.size(); ++i) {
@@ -401,10 +437,9 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkReachability(s, origins, component, problems);
         if (s.serving.prefixPool.enabled)
             checkPrefixPool(s, origins, component, problems);
+        checkReplication(s, origins, component, problems);
     }
     checkTierProtocols(s, problems);
-    if (input.topologyClean)
-        checkReplication(s, problems);
     if (s.coherence.home == HomePolicy::Node && input.topologyClean && !s.topology.nodeIndex(s.coherence.homeNode)) {
         std::vector<std::string> ids;
         for (const auto& n : s.topology.nodes)

@@ -208,6 +208,13 @@ TEST(Replication, ParserReportsEachBadFieldWithItsFix)
     // gpu1 decodes: naming it leaves no replica for its sequences.
     problemAt(minimalWith({{"factor", 2}, {"placement", "fixed"}, {"nodes", {"gpu1"}}}), "/serving/replication/nodes");
     problemAt(minimalWith({{"factor", 2}}, "direct"), "/serving/replication");
+    // A node with memory that no link reaches cannot hold gpu1's replicas.
+    nlohmann::json isolated = minimalWith({{"factor", 2}, {"placement", "fixed"}, {"nodes", {"gpu2"}}});
+    isolated["topology"]["nodes"].push_back(
+        {{"id", "gpu2"},
+         {"kind", "gpu"},
+         {"memory", {{{"tier", "hbm"}, {"capacity", "80 GB"}, {"bandwidth", "2 TB/s"}}}}});
+    EXPECT_NE(problemAt(isolated, "/serving/replication/factor").message.find("reaches 0 nodes"), std::string::npos);
     const Scenario ok =
         parseScenario(minimalWith({{"factor", 2}, {"placement", "fixed"}, {"nodes", {"gpu0"}}}), "mem/scenario.json");
     EXPECT_EQ(ok.serving.replication.factor, 2u);
