@@ -4,6 +4,7 @@
 #include "core/engine/traffic_counts.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -170,6 +171,13 @@ void printRunSummary(const core::RunSummary& s)
                    "held, {} evictions\n",
                    p.hitTokens, p.promptTokens, number(p.promptTokens ? 100.0 * p.hitTokens / p.promptTokens : 0.0),
                    p.blocksHeld, p.capacityBlocks, p.evictions);
+    }
+    if (s.replication.factor > 1) {
+        const auto& r = s.replication;
+        fmt::print("  replication     factor {} ({}) on {}; {} replica messages ({} data), {} data and {} control "
+                   "across links; {} block fetches, {} refetches\n",
+                   r.factor, r.placement, fmt::join(r.nodes, ", "), r.messages, r.dataMessages,
+                   scaled(r.dataBytes, "B"), scaled(r.controlBytes, "B"), r.fetches, r.refetches);
     }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));

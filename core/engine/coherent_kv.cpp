@@ -32,14 +32,21 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     , m_recorder(recorder)
     , m_instanceNodes(std::move(instanceNodes))
     , m_spec(scenario.coherence)
+    , m_caches(static_cast<std::uint8_t>(kFirstReplica + scenario.serving.replication.factor - 1))
+    , m_placer(scenario, network.routing())
     , m_blockTokens(scenario.serving.blockTokens)
     , m_blockBytes(static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens)
     , m_sequences(requests)
-    , m_freshGroup{coherence::BlockSystem(protocol, kCaches), 0, 1}
-    , m_driver(*this, protocol, network, kCaches,
+    , m_freshGroup{coherence::BlockSystem(protocol, m_caches), 0, 1}
+    , m_driver(*this, protocol, network, m_caches,
                DriverCosts{m_blockBytes, static_cast<double>(m_spec.controlBytes), 0})
     , m_nodeBlocks(protocol, scenario.topology.nodes.size(), scenario.metrics.linkInterval)
+    , m_replicaNodesUsed(scenario.topology.nodes.size(), false)
 {
+    m_replication.factor = scenario.serving.replication.factor;
+    m_replication.placement = toString(scenario.serving.replication.placement);
+    for (const Node& node : scenario.topology.nodes)
+        m_nodeIds.push_back(node.id);
     for (const auto& nodes : m_instanceNodes)
         m_hashHomes.push_back(nodes.front());
     std::sort(m_hashHomes.begin(), m_hashHomes.end());
@@ -111,6 +118,12 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
 {
     Sequence& seq = m_sequences[request];
     seq.participants.cacheNodes[kDecodeCache] = m_instanceNodes[instance].front();
+    const std::vector<std::uint32_t>& replicas = m_placer.place(seq.participants.cacheNodes[kDecodeCache]);
+    for (std::size_t i = 0; i < replicas.size(); ++i) {
+        seq.participants.cacheNodes[kFirstReplica + i] = replicas[i];
+        m_replicaNodesUsed[replicas[i]] = true;
+    }
+    seq.replicasPlaced = true;
     seq.waiter = Waiter::Read;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
     m_synchronous = true;
@@ -122,6 +135,11 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
         else
             requestOp(request, g, kDecodeCache, decodeAcquireOp(m_protocol, seq.tailGroup, g));
     }
+    // Groups prefill still writes are fetched once that write is performed (onOpDone).
+    if (m_caches > kFirstReplica)
+        for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g)
+            if (!seq.groups[g].acquireAfterPrefill)
+                refreshReplicas(request, g, false);
     m_synchronous = false;
     if (seq.waiting == 0) {
         seq.waiter = Waiter::None;
@@ -146,9 +164,14 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
         // A merged tail leaves its slot (always the last) free for the new block: reset it in place.
-        addGroup(seq, block, 1, closeTail(seq));
+        const int closed = seq.tailGroup;
+        const bool merged = closeTail(seq);
+        addGroup(seq, block, 1, merged);
         seq.tailGroup = static_cast<int>(seq.groups.size()) - 1;
         seq.tailBlock = block;
+        // A closed block is no longer the open tail: an append-only protocol's replicas may read it now.
+        if (!merged && closed >= 0 && m_caches > kFirstReplica)
+            refreshReplicas(request, closed, false);
     }
     seq.waiter = Waiter::Step;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
@@ -184,7 +207,7 @@ bool CoherentKv::closeTail(Sequence& seq)
     const auto same = [&](const Group& g) {
         if (!g.system.quiescent() || !m_driver.idle(g.driver))
             return false;
-        for (int c = 0; c < kCaches; ++c)
+        for (int c = 0; c < m_caches; ++c)
             if (g.system.line(c).state != tail.system.line(c).state)
                 return false;
         const auto& a = g.system.directory();
@@ -241,6 +264,49 @@ inline void CoherentKv::onStep(Key key, Ref r, const coherence::CheckedStep& che
         g.latestAt = m_network.now();
     if (!step.atDirectory)
         m_nodeBlocks.change(m_network.now(), r.seq->participants.cacheNodes[step.actor], step.from, step.to, g.blocks);
+    if (m_caches > kFirstReplica && step.sentCount > 0)
+        countReplicaMessages(*r.seq, g, step);
+}
+
+void CoherentKv::countReplicaMessages(const Sequence& seq, const Group& g, const StepResult& step)
+{
+    const auto replica = [](std::uint8_t controller) {
+        return controller != coherence::kDirNode && controller >= kFirstReplica;
+    };
+    for (int i = step.firstSent; i < step.firstSent + step.sentCount; ++i) {
+        const coherence::Message& m = g.system.message(i);
+        if (!replica(m.src) && !replica(m.dst))
+            continue;
+        m_replication.messages += g.blocks;
+        m_replication.dataMessages += m.hasData ? g.blocks : 0;
+        if (seq.participants.nodeOf(m.src) == seq.participants.nodeOf(m.dst))
+            continue;
+        (m.hasData ? m_replication.dataBytes : m_replication.controlBytes) +=
+            (m.hasData ? m_blockBytes : static_cast<double>(m_spec.controlBytes)) * g.blocks;
+    }
+}
+
+void CoherentKv::refreshReplicas(std::uint32_t request, int group, bool pumping)
+{
+    Sequence& seq = m_sequences[request];
+    if (!seq.replicasPlaced || seq.released)
+        return;
+    // Under an append-only protocol a read seals the block, and decode still appends to the open tail.
+    if (m_protocol.acquireTailForWrite && group == seq.tailGroup)
+        return;
+    for (std::uint8_t c = kFirstReplica; c < m_caches; ++c) {
+        Group& g = seq.groups[group];
+        if (!m_driver.idle(g.driver, c) ||
+            m_protocol.cache.states[g.system.line(c).state].permission != coherence::Permission::None)
+            continue;
+        const auto bit = static_cast<std::uint16_t>(1u << c);
+        (g.replicasFetched & bit ? m_replication.refetches : m_replication.fetches) += g.blocks;
+        g.replicasFetched |= bit;
+        if (pumping)
+            m_driver.enqueue({request, group}, c, DriverOp{ProcessorOp::Load});
+        else
+            m_driver.request({request, group}, c, DriverOp{ProcessorOp::Load});
+    }
 }
 
 bool CoherentKv::mayComplete(Key key, Ref r, std::uint8_t cache, const DriverOp& op, const StepResult& step)
@@ -263,7 +329,7 @@ bool CoherentKv::mayCompleteHeld(Key key, Ref r, std::uint8_t cache)
     return true;
 }
 
-void CoherentKv::onOpDone(Key key, std::uint8_t cache, const DriverOp&, const StepResult*)
+void CoherentKv::onOpDone(Key key, std::uint8_t cache, const DriverOp& op, const StepResult*)
 {
     Sequence& seq = m_sequences[key.request];
     Group& g = seq.groups[key.group];
@@ -272,6 +338,9 @@ void CoherentKv::onOpDone(Key key, std::uint8_t cache, const DriverOp&, const St
         g.acquireAfterPrefill = false;
         m_driver.enqueue(key, kDecodeCache, DriverOp{decodeAcquireOp(m_protocol, seq.tailGroup, key.group)});
     }
+    // A performed write may have taken the replicas' copies (the table's invalidations): they load it again.
+    if (op.op == ProcessorOp::Store && m_caches > kFirstReplica)
+        refreshReplicas(key.request, key.group, true);
     if (cache == kDecodeCache && seq.waiter != Waiter::None)
         opDone(key.request);
 }
@@ -334,8 +403,9 @@ void CoherentKv::freeIfQuiet(std::uint32_t request)
     // The copies go with the sequence.
     const std::uint8_t gone = m_protocol.cache.initial;
     // No op is queued either: the sequence's last step is done and every message is in.
+    const std::uint8_t caches = seq.replicasPlaced ? m_caches : kFirstReplica;
     for (const auto& g : seq.groups)
-        for (std::uint8_t c = 0; c < kCaches; ++c)
+        for (std::uint8_t c = 0; c < caches; ++c)
             m_nodeBlocks.change(m_network.now(), seq.participants.cacheNodes[c], g.system.line(c).state, gone,
                                 g.blocks);
     seq.groups.clear();
@@ -352,6 +422,10 @@ KvStats CoherentKv::stats() const
     s.upgrades = m_driver.upgrades();
     s.staleness = m_staleness;
     s.staleAgesUs = m_staleAgesUs;
+    s.replication = m_replication;
+    for (std::size_t n = 0; n < m_replicaNodesUsed.size(); ++n)
+        if (m_replicaNodesUsed[n])
+            s.replication.nodes.push_back(m_nodeIds[n]);
     return s;
 }
 

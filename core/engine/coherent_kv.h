@@ -10,11 +10,20 @@
 // form one group, the open tail block another, and each block filled by decode joins a group in the same
 // protocol state. A group's messages count and weigh once per block. Invariants (SWMR, data value, no lost
 // write, protocol errors) are checked after every step and fail the run loudly.
+//
+// Replicas (serving.replication, factor R) are caches P2 .. P(R) of every block, on the nodes ReplicaPlacer picks
+// for the decode node. A replica loads each block that has been written and that it has no readable copy of:
+// once decode is placed and prefill's write of the block is performed, and again after every performed write
+// that took its copy (invalidate-and-refetch). What a write does to a replica is the table's: an invalidation
+// protocol invalidates it (the writer's store waits for its Inv-Ack), an update protocol pushes the update and
+// the copy stays readable. Under an append-only protocol (acquireTailForWrite) a read seals the block, so the
+// open tail is loaded once it is closed.
 #include "core/coherence/block_system.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
 #include "core/engine/node_block_states.h"
 #include "core/engine/protocol_driver.h"
+#include "core/engine/replica_placement.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
 
@@ -46,23 +55,26 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
 
   private:
     friend class ProtocolDriver<CoherentKv>;
-    // The roles of a sequence's participants, as cache indices of the table.
-    static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1, kCaches = 2;
+    // The roles of a sequence's participants, as cache indices of the table: prefill, decode, then the replicas.
+    static constexpr std::uint8_t kPrefillCache = 0, kDecodeCache = 1, kFirstReplica = 2;
+    static constexpr int kMaxKvCaches = coherence::kMaxCaches;
     enum class Waiter : std::uint8_t { None, Read, Step };
 
     struct Group {
         coherence::BlockSystem system;
         std::uint32_t firstBlock = 0; // the block it was made for; blocks that join later need not follow it
         std::uint32_t blocks = 1;
-        DriverBlock<kCaches> driver;      // its ops per cache and messages in flight
-        bool acquireAfterPrefill = false; // decode's acquire waits for prefill's write of this group
-        SimTime latestAt = 0;             // when the latest version was written (the age of a stale read)
+        DriverBlock<kMaxKvCaches> driver;  // its ops per cache and messages in flight
+        std::uint16_t replicasFetched = 0; // bit per replica cache: it has loaded this group once
+        bool acquireAfterPrefill = false;  // decode's acquire waits for prefill's write of this group
+        SimTime latestAt = 0;              // when the latest version was written (the age of a stale read)
     };
     struct Sequence {
         std::vector<Group> groups;
         int tailGroup = -1;          // the open tail block's group, if any
         std::uint32_t tailBlock = 0; // index of the open tail block in the sequence
-        Participants participants;   // P0 at prefill's node, P1 at decode's, the home
+        Participants participants;   // P0 at prefill's node, P1 at decode's, the replicas', the home
+        bool replicasPlaced = false; // the replicas' nodes are known (decode is placed)
         std::uint32_t waiting = 0;   // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
@@ -97,7 +109,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
         Sequence& seq = m_sequences[key.request];
         return {&seq, &seq.groups[key.group]};
     }
-    static DriverBlock<kCaches>& driverBlock(Ref r) { return r.group->driver; }
+    static DriverBlock<kMaxKvCaches>& driverBlock(Ref r) { return r.group->driver; }
     static const coherence::BlockSystem& shape(Ref r) { return r.group->system; }
     static coherence::CheckedStep issue(Ref r, std::uint8_t cache, coherence::ProcessorOp op)
     {
@@ -135,6 +147,10 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     bool readMustWait(std::uint32_t request, Group& group, coherence::Value value);
     void countRead(std::uint32_t request, const Group& group, int versionsBehindLatest);
     bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
+    // Queues a load at each replica that has no readable copy of the written group (see the header comment);
+    // `pumping`: called from inside the driver's pump, which runs it.
+    void refreshReplicas(std::uint32_t request, int group, bool pumping);
+    void countReplicaMessages(const Sequence& seq, const Group& group, const coherence::StepResult& step);
     // Asked after every delivery, so the common answer (not released yet) is inline.
     void freeIfIdle(std::uint32_t request)
     {
@@ -151,6 +167,8 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     std::vector<std::uint32_t> m_hashHomes; // candidate homes for HomePolicy::Hashed
     CoherenceSpec m_spec;
     std::uint32_t m_homeNode = 0;
+    std::uint8_t m_caches; // prefill, decode and the replicas
+    ReplicaPlacer m_placer;
     std::uint32_t m_blockTokens;
     double m_blockBytes;
     std::vector<Sequence> m_sequences;
@@ -164,6 +182,9 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     StalenessSummary m_staleness;
     std::vector<double> m_staleAgesUs;
     NodeBlockStates m_nodeBlocks;
+    ReplicationSummary m_replication;
+    std::vector<bool> m_replicaNodesUsed;
+    std::vector<std::string> m_nodeIds;
 };
 
 } // namespace coh::core

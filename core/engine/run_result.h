@@ -106,6 +106,20 @@ struct LocalPrefixSummary {
     std::uint64_t capacityBlocks = 0, blocksHeld = 0, evictions = 0;
 };
 
+// Each sequence's KV kept on `factor` nodes (serving.replication): the decode copy and factor - 1 replicas, which
+// are caches of the decode protocol. Messages count per block, as the run's; bytes are those that crossed links.
+struct ReplicationSummary {
+    std::uint32_t factor = 1;
+    std::string placement = "spread";
+    std::vector<std::string> nodes; // nodes that held a replica of some sequence, in topology order
+    std::uint64_t messages = 0;     // protocol messages sent or received by a replica
+    std::uint64_t dataMessages = 0; // of those, with block data
+    double dataBytes = 0;           // the data messages' bytes that crossed links
+    double controlBytes = 0;        // and the others'
+    std::uint64_t fetches = 0;      // blocks a replica loaded for the first time
+    std::uint64_t refetches = 0;    // blocks a replica loaded again after the protocol took its copy
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -130,6 +144,7 @@ struct RunSummary {
     StalenessSummary staleness;
     PrefixPoolSummary prefixPool;
     LocalPrefixSummary localPrefix;
+    ReplicationSummary replication;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

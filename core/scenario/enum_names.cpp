@@ -165,6 +165,19 @@ const char* toString(DecodeAffinity affinity)
     return "?";
 }
 
+const char* toString(ReplicaPlacement placement)
+{
+    switch (placement) {
+    case ReplicaPlacement::Spread:
+        return "spread";
+    case ReplicaPlacement::Nearest:
+        return "nearest";
+    case ReplicaPlacement::Fixed:
+        return "fixed";
+    }
+    return "?";
+}
+
 const char* toString(HomePolicy policy)
 {
     switch (policy) {
@@ -190,6 +203,8 @@ template <class E> struct AllValues;
         static_assert(values.size() == static_cast<std::size_t>(LAST) + 1, "AllValues<" #E "> misses a value");        \
     };
 
+COH_ENUM_VALUES(ReplicaPlacement, ReplicaPlacement::Fixed, ReplicaPlacement::Spread, ReplicaPlacement::Nearest,
+                ReplicaPlacement::Fixed)
 COH_ENUM_VALUES(NodeKind, NodeKind::Storage, NodeKind::CpuSocket, NodeKind::Gpu, NodeKind::Accelerator,
                 NodeKind::CxlMemory, NodeKind::Switch, NodeKind::Storage)
 COH_ENUM_VALUES(NodeRole, NodeRole::Memory, NodeRole::None, NodeRole::Prefill, NodeRole::Decode, NodeRole::Both,
@@ -232,6 +247,7 @@ template <class E> std::vector<std::string> enumNames()
     template std::optional<E> enumFromString<E>(std::string_view);                                                     \
     template std::vector<std::string> enumNames<E>();
 
+COH_INSTANTIATE(ReplicaPlacement)
 COH_INSTANTIATE(NodeKind)
 COH_INSTANTIATE(NodeRole)
 COH_INSTANTIATE(Tier)

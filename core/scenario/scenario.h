@@ -57,6 +57,19 @@ struct LocalPrefixCacheSpec {
     std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
 };
 
+// Where a sequence's replicas go (docs/scenario-format.md#replication): `spread` takes, one at a time, the
+// qualifying node farthest (by route latency) from every copy placed so far, `nearest` the ones closest to
+// the decode node, `fixed` the listed nodes in order. A node qualifies when one of its memory tiers can hold KV.
+enum class ReplicaPlacement { Spread, Nearest, Fixed };
+
+// Each sequence's KV kept on `factor` distinct nodes: the decode instance's copy and factor - 1 replicas,
+// which take part in the decode protocol as more caches of every block. 1: the decode copy only.
+struct ReplicationSpec {
+    std::uint32_t factor = 1;
+    ReplicaPlacement placement = ReplicaPlacement::Spread;
+    std::vector<std::string> nodes; // `fixed`: candidates in order (the decode node itself is skipped)
+};
+
 struct ServingSpec {
     std::uint32_t blockTokens = 16;
     RouterSpec router;
@@ -71,6 +84,7 @@ struct ServingSpec {
     std::vector<InstanceSpec> instances;            // explicit, or derived from node roles
     PrefixPoolSpec prefixPool;
     LocalPrefixCacheSpec localPrefixCache;
+    ReplicationSpec replication;
 };
 
 enum class HomePolicy { AllocatingNode, Hashed, Node };
@@ -138,5 +152,6 @@ std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
 const char* toString(RouterPolicy);
 const char* toString(DecodeAffinity);
 const char* toString(HomePolicy);
+const char* toString(ReplicaPlacement);
 
 } // namespace coh::core

@@ -1,6 +1,7 @@
 // Checks that span sections: which instances exist, whether their nodes can serve and hold the model, and
 // whether every prefill instance can send KV to every decode instance.
 #include "core/coherence/protocol_table.h"
+#include "core/scenario/replica_nodes.h"
 #include "core/scenario/scenario_sections.h"
 
 #include <fmt/format.h>
@@ -343,6 +344,98 @@ void checkLocalPrefixCache(Scenario& s, const std::vector<InstanceOrigin>& origi
     }
 }
 
+// Each decode node needs factor - 1 other nodes it reaches that may hold its replicas (the placement's pool).
+void checkReplicasReachable(const Scenario& s, const std::vector<InstanceOrigin>& origins,
+                            const std::vector<int>& component, ProblemList& problems)
+{
+    if (component.empty())
+        return; // a link names an unknown node: reported elsewhere
+    const ReplicationSpec& rep = s.serving.replication;
+    std::vector<std::uint32_t> pool;
+    if (rep.placement == ReplicaPlacement::Fixed) {
+        for (const auto& id : rep.nodes)
+            if (const auto node = s.topology.nodeIndex(id); node && canHoldKvReplica(s.topology.nodes[*node]))
+                pool.push_back(*node);
+    } else {
+        pool = replicaCandidates(s.topology);
+    }
+    for (std::size_t i = 0; i < s.serving.instances.size() && i < origins.size(); ++i) {
+        if (s.serving.instances[i].role != InstanceRole::Decode || origins[i].nodes.empty())
+            continue;
+        const std::uint32_t decode = origins[i].nodes.front();
+        const auto reachable = std::count_if(pool.begin(), pool.end(), [&](std::uint32_t n) {
+            return n != decode && component[n] == component[decode];
+        });
+        if (reachable + 1 < static_cast<std::ptrdiff_t>(rep.factor)) {
+            problems.add("/serving/replication/factor",
+                         fmt::format("decode instance '{}' reaches {} nodes that may hold its replicas, but factor {} "
+                                     "needs {}",
+                                     s.serving.instances[i].id, reachable, rep.factor, rep.factor - 1),
+                         "lower the factor, or link more nodes with memory to the decode nodes");
+            return;
+        }
+    }
+}
+
+// R copies on R distinct qualifying nodes, and a protocol has room for them: prefill, decode and R - 1 replicas are
+// caches of every block, and one cache index is kept free for a later tier copy.
+void checkReplication(const Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
+                      ProblemList& problems)
+{
+    const ReplicationSpec& rep = s.serving.replication;
+    if (rep.factor <= 1 && rep.placement != ReplicaPlacement::Fixed)
+        return;
+    const std::uint32_t candidates = static_cast<std::uint32_t>(replicaCandidates(s.topology).size());
+    const std::uint32_t limit = coherence::kMaxCaches - 2;
+    if (rep.factor > limit)
+        problems.add("/serving/replication/factor",
+                     fmt::format("factor {} is more copies than a protocol tracks (at most {}: prefill, decode and "
+                                 "the replicas are caches of one block)",
+                                 rep.factor, limit),
+                     fmt::format("use a factor of at most {}", limit));
+    else if (rep.factor > candidates)
+        problems.add("/serving/replication/factor",
+                     fmt::format("factor {} needs {} distinct nodes that can hold KV, but the topology has {} (nodes "
+                                 "with an HBM, DRAM or CXL memory tier)",
+                                 rep.factor, rep.factor, candidates),
+                     fmt::format("use a factor of at most {}, or add memory to more nodes", candidates));
+    if (s.coherence.decode == "direct" && rep.factor > 1)
+        problems.add("/serving/replication",
+                     "replicas take part in the decode protocol, but \"coherence.decode\" is \"direct\" (a plain "
+                     "copy with no protocol)",
+                     "set \"coherence\": {\"decode\": \"msi-directory\"} (or another protocol), or remove "
+                     "\"replication\"");
+    if (rep.factor <= limit && rep.factor <= candidates)
+        checkReplicasReachable(s, origins, component, problems);
+    if (rep.placement != ReplicaPlacement::Fixed)
+        return;
+    for (std::size_t i = 0; i < rep.nodes.size(); ++i) {
+        const std::string pointer = jsonPointer("/serving/replication/nodes", i);
+        const auto node = s.topology.nodeIndex(rep.nodes[i]);
+        if (!node)
+            problems.add(pointer, fmt::format("unknown node '{}'", rep.nodes[i]), "use a node id from /topology/nodes");
+        else if (!canHoldKvReplica(s.topology.nodes[*node]))
+            problems.add(pointer, fmt::format("node '{}' has no memory that can hold KV", rep.nodes[i]),
+                         "pick a node with an HBM, DRAM or CXL memory tier");
+        else if (std::find(rep.nodes.begin(), rep.nodes.begin() + static_cast<std::ptrdiff_t>(i), rep.nodes[i]) !=
+                 rep.nodes.begin() + static_cast<std::ptrdiff_t>(i))
+            problems.add(pointer, fmt::format("node '{}' is listed twice", rep.nodes[i]), "list each node once");
+    }
+    // The decode node is skipped where it is listed, so a list naming a decode node needs one more entry.
+    std::size_t decodeListed = 0;
+    for (const auto& instance : s.serving.instances)
+        if (instance.role == InstanceRole::Decode && !instance.nodes.empty() &&
+            std::find(rep.nodes.begin(), rep.nodes.end(), instance.nodes.front()) != rep.nodes.end())
+            decodeListed = 1;
+    const std::size_t needed = rep.factor - 1 + decodeListed;
+    if (rep.nodes.size() < needed)
+        problems.add("/serving/replication/nodes",
+                     fmt::format("factor {} needs {} replica nodes here, but {} are listed{}", rep.factor, needed,
+                                 rep.nodes.size(),
+                                 decodeListed ? " (a decode instance's node is skipped for that instance)" : ""),
+                     fmt::format("list at least {} node ids, or lower the factor", needed));
+}
+
 } // namespace
 
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
@@ -382,6 +475,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkReachability(s, origins, component, problems);
         if (s.serving.prefixPool.enabled)
             checkPrefixPool(s, origins, component, problems);
+        checkReplication(s, origins, component, problems);
     }
     checkTierProtocols(s, problems);
     if (input.modelKnown)

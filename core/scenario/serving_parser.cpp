@@ -127,6 +127,49 @@ void readLocalPrefixCache(ObjectReader& serving, LocalPrefixCacheSpec& cache)
     r.finish();
 }
 
+constexpr const char* kReplicationExample = R"({ "factor": 2, "placement": "spread" })";
+
+// The replica count and placement; whether enough nodes qualify is checked with the topology (validation).
+void readReplication(ObjectReader& serving, ReplicationSpec& replication)
+{
+    const json* value = serving.get("replication");
+    if (!value)
+        return;
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("replication"), kReplicationExample);
+    if (!r.valid())
+        return;
+    replication.factor = r.count("factor", requiredAs("2"), 1).value_or(replication.factor);
+    replication.placement = r.enumeration<ReplicaPlacement>("placement").value_or(replication.placement);
+    const json* nodes = r.get("nodes");
+    r.finish();
+    if (replication.placement != ReplicaPlacement::Fixed) {
+        if (nodes)
+            r.problem("nodes", "\"nodes\" only applies to the \"fixed\" placement",
+                      "remove \"nodes\", or write \"placement\": \"fixed\"");
+        return;
+    }
+    if (!nodes) {
+        r.problem("nodes", "the \"fixed\" placement needs the list of replica nodes",
+                  "add \"nodes\": [\"gpu1\", ...] with at least factor - 1 node ids");
+        return;
+    }
+    if (!nodes->is_array()) {
+        r.problem("nodes", fmt::format("nodes must be an array of node ids, not {}", describeJsonType(*nodes)),
+                  "write \"nodes\": [\"gpu1\", \"gpu2\"]");
+        return;
+    }
+    for (std::size_t i = 0; i < nodes->size(); ++i) {
+        const json& node = (*nodes)[i];
+        if (!node.is_string()) {
+            serving.problems().add(jsonPointer(r.pointerTo("nodes"), i),
+                                   fmt::format("node ids are strings, not {}", describeJsonType(node)),
+                                   "write the node's id in quotes, e.g. \"gpu1\"");
+            continue;
+        }
+        replication.nodes.push_back(node.get<std::string>());
+    }
+}
+
 } // namespace
 
 bool readServing(ObjectReader& top, ServingSpec& serving)
@@ -159,6 +202,7 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     serving.kvMemoryFraction = r.fraction("kv_memory_fraction").value_or(serving.kvMemoryFraction);
     readPrefixPool(r, serving.prefixPool);
     readLocalPrefixCache(r, serving.localPrefixCache);
+    readReplication(r, serving.replication);
     const json* instances = r.get("instances");
     r.finish();
     if (!instances)

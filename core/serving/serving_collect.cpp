@@ -44,6 +44,7 @@ RunResult ServingEngine::collect()
     s.messagesByKind = std::move(kv.kinds);
     if (m_local)
         s.localPrefix = m_local->summary();
+    s.replication = std::move(kv.replication);
     if (m_prefix) {
         // The pool's kinds follow the KV path's (PrefixCache was given that offset for its records).
         for (const auto& k : m_prefix->kinds())

@@ -127,6 +127,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     // Only runs that kept local prefix caches carry the key, so every other run's summary reads as before.
     if (s.localPrefix.enabled)
         j["local_prefix_cache"] = toJson(s.localPrefix);
+    // Only replicated runs carry the block: a summary without one is factor 1 (runs stored before it, too).
+    if (s.replication.factor > 1)
+        j["replication"] = toJson(s.replication);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -206,6 +209,36 @@ LocalPrefixSummary localPrefixFromJson(const nlohmann::ordered_json& j)
     return p;
 }
 
+nlohmann::ordered_json toJson(const ReplicationSummary& r)
+{
+    return {{"factor", r.factor},
+            {"placement", r.placement},
+            {"nodes", r.nodes},
+            {"messages", r.messages},
+            {"data_messages", r.dataMessages},
+            {"data_bytes", r.dataBytes},
+            {"control_bytes", r.controlBytes},
+            {"fetches", r.fetches},
+            {"refetches", r.refetches}};
+}
+
+ReplicationSummary replicationFromJson(const nlohmann::ordered_json& j)
+{
+    ReplicationSummary r;
+    r.factor = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, readCount(j, "factor")));
+    if (const auto it = j.find("placement"); it != j.end() && it->is_string())
+        r.placement = it->get<std::string>();
+    if (const auto it = j.find("nodes"); it != j.end())
+        r.nodes = stringsFromJson(*it);
+    r.messages = readCount(j, "messages");
+    r.dataMessages = readCount(j, "data_messages");
+    r.dataBytes = readNumber(j, "data_bytes");
+    r.controlBytes = readNumber(j, "control_bytes");
+    r.fetches = readCount(j, "fetches");
+    r.refetches = readCount(j, "refetches");
+    return r;
+}
+
 PrefixPoolSummary prefixPoolFromJson(const nlohmann::ordered_json& j)
 {
     PrefixPoolSummary p;
@@ -257,6 +290,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.prefixPool = prefixPoolFromJson(*it);
     if (const auto it = j.find("local_prefix_cache"); it != j.end() && it->is_object())
         s.localPrefix = localPrefixFromJson(*it);
+    if (const auto it = j.find("replication"); it != j.end() && it->is_object())
+        s.replication = replicationFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

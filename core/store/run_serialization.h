@@ -31,6 +31,8 @@ nlohmann::ordered_json toJson(const PrefixPoolSummary& p);
 PrefixPoolSummary prefixPoolFromJson(const nlohmann::ordered_json& j);
 nlohmann::ordered_json toJson(const LocalPrefixSummary& p);
 LocalPrefixSummary localPrefixFromJson(const nlohmann::ordered_json& j);
+nlohmann::ordered_json toJson(const ReplicationSummary& r);
+ReplicationSummary replicationFromJson(const nlohmann::ordered_json& j);
 
 // A run's metadata and list columns, for `cohsim runs --json` and exports.
 nlohmann::ordered_json toJson(const RunInfo& info);
