@@ -7,6 +7,7 @@
 #include "ui/form_layout.h"
 #include "ui/instances_editor.h"
 #include "ui/qt_text.h"
+#include "ui/replication_form.h"
 #include "ui/router_form.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
@@ -78,7 +79,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
     } catch (const std::exception& e) {
         m_catalogError = toQString(e.what());
     }
-    // Topology edits (drags) only matter here for the home node list: refresh once they settle.
+    // Topology edits (drags) only matter here for the node lists (home, replicas): refresh once they settle.
     m_topologyRefresh = new QTimer(this);
     m_topologyRefresh->setSingleShot(true);
     m_topologyRefresh->setInterval(150);
@@ -124,6 +125,7 @@ void ScenarioPanel::showProblems()
     m_workload->showProblems(problems);
     m_coherence->showProblems(problems);
     m_instances->showProblems(problems);
+    m_replication->showProblems(problems);
 }
 
 QWidget* ScenarioPanel::buildGeneral()
@@ -200,6 +202,7 @@ QWidget* ScenarioPanel::buildServing()
           tr("the whole tier"));
     value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), tr("prefix block tokens"),
           QString::number(d.prefixPool.blockTokens));
+    m_replication = new ReplicationForm(m_document, m_fields, form, page);
     // The table needs the panel's whole width: it sits below its label, not beside it.
     m_instances = new InstancesEditor(m_document, page);
     form->addRow(new QLabel(tr("Instances"), page));
@@ -266,6 +269,7 @@ void ScenarioPanel::refresh()
     m_topologyRefresh->stop();
     m_fields->refresh();
     m_router->refresh();
+    m_replication->refresh();
     m_workload->refresh();
     m_coherence->refresh();
     m_instances->refresh();

@@ -19,6 +19,7 @@ namespace coh::ui {
 
 class CoherenceForm;
 class InstancesEditor;
+class ReplicationForm;
 class RouterForm;
 class ScenarioDocument;
 class ScenarioFields;
@@ -39,6 +40,7 @@ class ScenarioPanel : public QWidget {
     CoherenceForm* coherenceForm() const { return m_coherence; }
     InstancesEditor* instancesEditor() const { return m_instances; }
     RouterForm* routerForm() const { return m_router; }
+    ReplicationForm* replicationForm() const { return m_replication; }
 
   public slots:
     void refresh();
@@ -67,6 +69,7 @@ class ScenarioPanel : public QWidget {
     QComboBox* m_model = nullptr;
     QLabel* m_modelInfo = nullptr;
     RouterForm* m_router = nullptr;
+    ReplicationForm* m_replication = nullptr;
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;

@@ -1,5 +1,7 @@
 #include "core/scenario/replica_nodes.h"
 
+#include "core/scenario/scenario_sections.h"
+
 namespace coh::core {
 
 bool canHoldKvReplica(const Node& node)
@@ -17,6 +19,20 @@ std::vector<std::uint32_t> replicaCandidates(const Topology& topology)
         if (canHoldKvReplica(topology.nodes[i]))
             nodes.push_back(i);
     return nodes;
+}
+
+std::vector<std::string> replicaCandidateIds(const nlohmann::json& topology)
+{
+    const nlohmann::json root = {{"topology", topology}};
+    ProblemList problems{std::string()}; // the editor's validation reports them; only the nodes read matter here
+    ObjectReader top(problems, root, "");
+    Topology read;
+    readTopology(top, read);
+    std::vector<std::string> ids;
+    for (const std::uint32_t i : replicaCandidates(read))
+        if (!read.nodes[i].id.empty()) // a node without an id cannot be listed
+            ids.push_back(read.nodes[i].id);
+    return ids;
 }
 
 } // namespace coh::core

@@ -4,7 +4,10 @@
 // tier, not a copy a reader can use, and switches hold no memory.
 #include "core/scenario/topology.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace coh::core {
@@ -13,5 +16,9 @@ bool canHoldKvReplica(const Node& node);
 
 // The indices of the qualifying nodes, in topology order.
 std::vector<std::uint32_t> replicaCandidates(const Topology& topology);
+
+// The ids of the qualifying nodes of a scenario's "topology" JSON as the loader reads it, in order; a node the
+// loader refuses part of is judged on what it reads (an editor offers these before the scenario validates).
+std::vector<std::string> replicaCandidateIds(const nlohmann::json& topology);
 
 } // namespace coh::core

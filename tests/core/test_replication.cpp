@@ -3,6 +3,7 @@
 // lazy-causal pushes the update, sealed-lease replicates each block once it is sealed.
 #include "core/engine/replica_placement.h"
 #include "core/net/routing.h"
+#include "core/scenario/replica_nodes.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_serialization.h"
 #include "engine_fixtures.h"
@@ -220,6 +221,22 @@ TEST(Replication, ParserReportsEachBadFieldWithItsFix)
     EXPECT_EQ(ok.serving.replication.factor, 2u);
     EXPECT_EQ(ok.serving.replication.placement, ReplicaPlacement::Fixed);
     EXPECT_EQ(ok.serving.replication.nodes, std::vector<std::string>{"gpu0"});
+}
+
+// The editor offers replica nodes before the scenario validates: the ids come from the topology JSON as the loader
+// reads it, with the loader's rule (a tier other than storage), a node with a bad value judged on what it reads.
+TEST(Replication, CandidateIdsComeFromTheTopologyJsonAsTheLoaderReadsIt)
+{
+    const auto topology = nlohmann::json::parse(R"({"nodes": [
+        {"id": "gpu0", "kind": "gpu", "memory": [{"tier": "hbm", "capacity": "80 GB", "bandwidth": "3 TB/s"}]},
+        {"id": "sw", "kind": "switch"},
+        {"id": "disk", "kind": "storage", "memory": [{"tier": "storage", "capacity": "1 TB", "bandwidth": "1 GB/s"}]},
+        {"id": "cpu0", "kind": "cpu_socket", "memory": [{"tier": "storage", "capacity": "1 TB", "bandwidth": "1 GB/s"},
+                                                        {"tier": "dram", "capacity": "512 GB", "bandwidth": "200 GB/s"}]},
+        {"id": "cxl0", "kind": "cxl_memory", "memory": [{"tier": "cxl", "capacity": "lots", "bandwidth": "64 GB/s"}]}
+    ], "links": []})");
+    EXPECT_EQ(replicaCandidateIds(topology), (std::vector<std::string>{"gpu0", "cpu0"}));
+    EXPECT_TRUE(replicaCandidateIds(nlohmann::json::array()).empty()); // not a topology: nothing to offer
 }
 
 TEST(Replication, TheStoredSummaryKeepsTheBlockOnlyWhenReplicated)

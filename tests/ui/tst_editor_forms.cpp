@@ -11,6 +11,7 @@
 #include "ui/main_window.h"
 #include "ui/property_editor.h"
 #include "ui/qt_text.h"
+#include "ui/replication_form.h"
 #include "ui/router_form.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
@@ -330,6 +331,101 @@ class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
         choose(affinity, "same_node");
         COMPARE_JSON(doc.value("/serving/decode_affinity").value(), "same_node");
         QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit decode affinity"));
+    }
+
+    void replicationEditsTheJson()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "edge-cluster.json"); // orin0..3 hold HBM; decode runs on orin2 and orin3
+        doc.setValue("/coherence", ordered_json::parse(R"({"decode": "msi-directory"})"), QString());
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        ReplicationForm* replication = panel.replicationForm();
+        QCOMPARE(replication->factorEdit(), byPointer<FieldEdit>(&panel, "/serving/replication/factor"));
+        QComboBox* placement = replication->placementCombo();
+        QListWidget* nodes = replication->nodeList();
+        QCOMPARE(placement, byPointer<QComboBox>(&panel, "/serving/replication/placement"));
+        // Core's rule picks the nodes: the switch has no memory that can hold KV.
+        QStringList offered;
+        for (int i = 0; i < nodes->count(); ++i)
+            offered << nodes->item(i)->text();
+        QCOMPARE(offered.join(QLatin1Char(' ')), QStringLiteral("orin0 orin1 orin2 orin3"));
+        QVERIFY(!nodes->isEnabled()); // the nodes belong to the fixed placement
+
+        enter(replication->factorEdit(), QStringLiteral("0"));
+        QVERIFY(replication->factorEdit()->property("invalid").toBool()); // refused at the field, in core's words
+        QVERIFY(!doc.value("/serving/replication"));
+        enter(replication->factorEdit(), QStringLiteral("2"));
+        COMPARE_JSON(doc.value("/serving/replication").value(), ordered_json::parse(R"({"factor": 2})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit replication factor"));
+        QVERIFY(!replication->factorEdit()->property("invalid").toBool());
+
+        const auto choose = [](QComboBox* combo, const char* value) {
+            const int index = combo->findData(QLatin1String(value));
+            QVERIFY2(index >= 0, value);
+            combo->setCurrentIndex(index);
+            emit combo->activated(index);
+        };
+        choose(placement, "fixed");
+        COMPARE_JSON(doc.value("/serving/replication").value(),
+                     ordered_json::parse(R"({"factor": 2, "placement": "fixed"})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit replica placement"));
+        QVERIFY(nodes->isEnabled());
+        panel.showProblems();
+        QVERIFY(nodes->property("invalid").toBool()); // fixed needs its list of nodes
+
+        // Checking appends (the order is the order nodes are tried), one undo step each.
+        nodes->item(3)->setCheckState(Qt::Checked);
+        nodes->item(0)->setCheckState(Qt::Checked);
+        COMPARE_JSON(doc.value("/serving/replication").value(),
+                     ordered_json::parse(R"({"factor": 2, "placement": "fixed", "nodes": ["orin3", "orin0"]})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit replica nodes"));
+        panel.showProblems();
+        QVERIFY(!nodes->property("invalid").toBool());
+        QVERIFY(!placement->property("invalid").toBool());
+        // A decode node listed is skipped for its own instance: orin3 alone is too few for factor 2.
+        nodes->item(0)->setCheckState(Qt::Unchecked);
+        COMPARE_JSON(doc.value("/serving/replication/nodes").value(), ordered_json::parse(R"(["orin3"])"));
+        panel.showProblems();
+        QVERIFY(nodes->property("invalid").toBool());
+        QVERIFY(inErrorTone(nodes));
+        doc.undoStack()->undo();
+        COMPARE_JSON(doc.value("/serving/replication/nodes").value(), ordered_json::parse(R"(["orin3", "orin0"])"));
+        QCOMPARE(nodes->item(0)->checkState(), Qt::Checked);
+
+        // Another placement drops the nodes (core refuses them there); the default with no factor drops the section.
+        choose(placement, "nearest");
+        COMPARE_JSON(doc.value("/serving/replication").value(),
+                     ordered_json::parse(R"({"factor": 2, "placement": "nearest"})"));
+        QVERIFY(!nodes->isEnabled());
+        QCOMPARE(nodes->item(0)->checkState(), Qt::Unchecked);
+        enter(replication->factorEdit(), QString());
+        choose(placement, "");
+        QVERIFY(!doc.value("/serving/replication"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit replica placement"));
+
+        // A listed node that cannot hold KV stays visible, checked and marked, until it is unchecked.
+        doc.setValue("/serving/replication",
+                     ordered_json::parse(R"({"factor": 2, "placement": "fixed", "nodes": ["orin0", "eth-switch"]})"),
+                     QString());
+        QCOMPARE(nodes->count(), 5);
+        QCOMPARE(nodes->item(4)->text(), QStringLiteral("eth-switch"));
+        QCOMPARE(nodes->item(4)->checkState(), Qt::Checked);
+        panel.showProblems();
+        QVERIFY(nodes->property("invalid").toBool());
+        nodes->item(4)->setCheckState(Qt::Unchecked);
+        COMPARE_JSON(doc.value("/serving/replication/nodes").value(), ordered_json::parse(R"(["orin0"])"));
+        QTRY_COMPARE(nodes->count(), 4);
+        panel.showProblems();
+        QVERIFY(!nodes->property("invalid").toBool());
+        doc.removeValue("/serving/replication", QString());
+
+        // A factor the topology cannot place is validation's problem, marked at the field.
+        enter(replication->factorEdit(), QStringLiteral("5"));
+        panel.showProblems();
+        QVERIFY(replication->factorEdit()->property("invalid").toBool());
     }
 
     void aFieldNotBeingEditedReadsFromItsStart()
