@@ -4,6 +4,7 @@
 #include "core/coherence/invariants.h"
 
 #include <algorithm>
+#include <cassert>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -402,7 +403,9 @@ void CoherentKv::freeIfQuiet(std::uint32_t request)
             return;
     // The copies go with the sequence.
     const std::uint8_t gone = m_protocol.cache.initial;
-    // No op is queued either: the sequence's last step is done and every message is in.
+    // No op is queued either: the sequence's last step is done and every message is in (queued ops would leak
+    // the driver's pool nodes).
+    assert(std::all_of(seq.groups.begin(), seq.groups.end(), [&](const Group& g) { return m_driver.idle(g.driver); }));
     const std::uint8_t caches = seq.replicasPlaced ? m_caches : kFirstReplica;
     for (const auto& g : seq.groups)
         for (std::uint8_t c = 0; c < caches; ++c)

@@ -30,6 +30,7 @@
 #include "core/net/flow_network.h"
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -110,12 +111,15 @@ template <class Client> class ProtocolDriver {
     }
     void enqueueFront(Key key, std::uint8_t cache, DriverOp op)
     {
-        push(m_client.driverBlock(m_client.resolve(key)), cache, op, true);
+        auto& block = m_client.driverBlock(m_client.resolve(key));
+        assert(!block.queues[cache].issued && "an op queued before one the table is working on would take its place");
+        push(block, cache, op, true);
     }
     // `op` was performed without a step (a hit) but the client holds its completion (see mayCompleteHeld).
     void hold(Key key, std::uint8_t cache, DriverOp op)
     {
         auto& block = m_client.driverBlock(m_client.resolve(key));
+        assert(block.queues[cache].head == 0 && "only the front op can be held: hold() needs an empty queue");
         push(block, cache, op, false);
         block.queues[cache].issued = block.queues[cache].held = true;
     }

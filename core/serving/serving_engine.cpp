@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
+#include <stdexcept>
 
 namespace coh::core {
 
@@ -156,7 +156,8 @@ void ServingEngine::onArrival(std::uint32_t first)
     std::vector<std::uint32_t> touched;
     for (std::uint32_t request = first; request < end; ++request) {
         const std::uint32_t p = m_policy->pickPrefill(m_view, request);
-        assert(p != kNoInstance && "every instance is up for the whole run today");
+        if (p == kNoInstance) // every instance is up for the whole run until failures exist
+            throw std::logic_error(fmt::format("no prefill instance is up to take request {}", request));
         m_prefill->enqueue(request, p);
         if (std::find(touched.begin(), touched.end(), p) == touched.end())
             touched.push_back(p);
@@ -171,7 +172,8 @@ void ServingEngine::onPrefillDone(std::uint32_t index)
     for (auto r : m_instances[index].batch) {
         m_prefill->complete(r, index);
         const std::uint32_t d = m_policy->pickDecode(m_view, r);
-        assert(d != kNoInstance && "every instance is up for the whole run today");
+        if (d == kNoInstance) // every instance is up for the whole run until failures exist
+            throw std::logic_error(fmt::format("no decode instance is up to take request {}", r));
         m_decode->enqueue(r, d);
         if (std::find(touched.begin(), touched.end(), d) == touched.end())
             touched.push_back(d);
