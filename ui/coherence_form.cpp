@@ -4,6 +4,7 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenario_loader.h"
+#include "ui/combo_choice.h"
 #include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/form_layout.h"
@@ -141,15 +142,7 @@ void CoherenceForm::refresh()
     m_fields->refresh();
     const QString protocol = currentProtocol();
     const auto* p = findProtocol(protocol);
-    {
-        const QSignalBlocker blocker(m_decode);
-        int index = m_decode->findData(protocol);
-        if (index < 0) { // unknown name in the file: show it; Problems says what is wrong
-            m_decode->addItem(protocol, protocol);
-            index = m_decode->count() - 1;
-        }
-        m_decode->setCurrentIndex(index);
-    }
+    showChoice(m_decode, protocol);
     if (protocol == QLatin1String("direct"))
         m_explanation->setText(tr("The plain prefill → decode copy of each sequence's KV blocks: no protocol, no "
                                   "directory, no control messages. Pick it as the baseline every protocol is "
@@ -180,12 +173,7 @@ void CoherenceForm::refresh()
         QString value = home && home->is_string() ? toQString(home->get<std::string>()) : QString();
         if (value == QLatin1String("allocating_node"))
             value.clear();
-        int index = m_home->findData(value);
-        if (index < 0) {
-            m_home->addItem(value, value);
-            index = m_home->count() - 1;
-        }
-        m_home->setCurrentIndex(index);
+        showChoice(m_home, value);
     }
 }
 

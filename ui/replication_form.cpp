@@ -3,6 +3,7 @@
 #include "core/scenario/enum_names.h"
 #include "core/scenario/replica_nodes.h"
 #include "core/scenario/scenario.h"
+#include "ui/combo_choice.h"
 #include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
@@ -81,16 +82,7 @@ QStringList ReplicationForm::listedNodes() const
 void ReplicationForm::refresh()
 {
     const QString current = placement();
-    {
-        const QSignalBlocker blocker(m_placement);
-        int index = m_placement->findData(current);
-        if (index < 0) {
-            // A name the form does not offer (a typo in the file): show it so the problem makes sense.
-            m_placement->addItem(current, current);
-            index = m_placement->count() - 1;
-        }
-        m_placement->setCurrentIndex(index);
-    }
+    showChoice(m_placement, current);
 
     const QStringList listed = listedNodes();
     QStringList offered;

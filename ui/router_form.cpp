@@ -2,6 +2,7 @@
 
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario.h"
+#include "ui/combo_choice.h"
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
@@ -70,16 +71,7 @@ QString RouterForm::policy() const
 void RouterForm::refresh()
 {
     const QString current = policy();
-    {
-        const QSignalBlocker blocker(m_policy);
-        int index = m_policy->findData(current);
-        if (index < 0) {
-            // A name the form does not offer (a typo in the file): show it so the problem makes sense.
-            m_policy->addItem(current, current);
-            index = m_policy->count() - 1;
-        }
-        m_policy->setCurrentIndex(index);
-    }
+    showChoice(m_policy, current);
     const auto v = m_document->value(kPointer);
     for (auto [edit, key] : {std::pair{m_weight, "overlap_weight"}, std::pair{m_imbalance, "max_imbalance"}}) {
         const QSignalBlocker blocker(edit);
