@@ -120,6 +120,38 @@ struct ReplicationSummary {
     std::uint64_t refetches = 0;    // blocks a replica loaded again after the protocol took its copy
 };
 
+// The count of a node's blocks in one state from `at` on (until the next step).
+struct BlockCountStep {
+    SimTime at = 0;
+    double blocks = 0;
+    bool operator==(const BlockCountStep&) const = default;
+};
+
+// One memory tier below HBM that decode KV spills to (serving.kv_tiers). Messages count per block, as the run's.
+struct KvTierUsage {
+    std::string tier;               // "dram", "cxl", "storage"
+    std::string protocol;           // the tier's (coherence.tiers); "direct": plain copies
+    std::vector<std::string> nodes; // the nodes whose memory of this tier the decode instances use
+    std::uint64_t capacityBlocks = 0; // summed over those nodes
+    std::uint64_t offloads = 0;       // sequences written down here when taken off HBM
+    std::uint64_t fetches = 0;        // sequences read back from here (the tier's hits)
+    std::uint64_t blocksDown = 0;     // blocks written down (offloads and write-through)
+    std::uint64_t blocksUp = 0;       // blocks read back
+    std::uint64_t messages = 0;       // protocol messages of those moves (plain copies: one per move)
+    double bytesDown = 0, bytesUp = 0; // data bytes that crossed links, each way
+    double peakBlocks = 0;             // most blocks held at once
+    std::vector<BlockCountStep> occupancy; // blocks held, as a step function (bounded as NodeBlocksSeries::steps)
+};
+
+struct KvTiersSummary {
+    bool enabled = false;
+    std::string eviction = "lru";
+    std::string write = "write_back";
+    std::uint64_t preemptions = 0; // sequences taken off HBM to make room for another's next block
+    double offHbmMs = 0;           // summed over sequences: time from being taken off HBM to decoding again
+    std::vector<KvTierUsage> tiers;
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -145,6 +177,7 @@ struct RunSummary {
     PrefixPoolSummary prefixPool;
     LocalPrefixSummary localPrefix;
     ReplicationSummary replication;
+    KvTiersSummary kvTiers;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;
@@ -188,13 +221,6 @@ struct LinkSeries {
     double bandwidthBytesPerSec = 0;
     double totalBytes = 0;
     std::vector<double> bytesPerBucket;
-};
-
-// The count of a node's blocks in one state from `at` on (until the next step).
-struct BlockCountStep {
-    SimTime at = 0;
-    double blocks = 0;
-    bool operator==(const BlockCountStep&) const = default;
 };
 
 // KV blocks the caches of one node hold in one protocol state (a state that holds data). Protocol runs only.

@@ -178,6 +178,28 @@ const char* toString(ReplicaPlacement placement)
     return "?";
 }
 
+const char* toString(TierEviction eviction)
+{
+    switch (eviction) {
+    case TierEviction::Lru:
+        return "lru";
+    case TierEviction::Largest:
+        return "largest";
+    }
+    return "?";
+}
+
+const char* toString(TierWrite write)
+{
+    switch (write) {
+    case TierWrite::WriteBack:
+        return "write_back";
+    case TierWrite::WriteThrough:
+        return "write_through";
+    }
+    return "?";
+}
+
 const char* toString(HomePolicy policy)
 {
     switch (policy) {
@@ -221,6 +243,8 @@ COH_ENUM_VALUES(WorkloadKind, WorkloadKind::Trace, WorkloadKind::Synthetic, Work
 COH_ENUM_VALUES(InstanceRole, InstanceRole::Decode, InstanceRole::Prefill, InstanceRole::Decode)
 COH_ENUM_VALUES(RouterPolicy, RouterPolicy::CacheAware, RouterPolicy::RoundRobin, RouterPolicy::LeastLoaded,
                 RouterPolicy::CacheAware)
+COH_ENUM_VALUES(TierEviction, TierEviction::Largest, TierEviction::Lru, TierEviction::Largest)
+COH_ENUM_VALUES(TierWrite, TierWrite::WriteThrough, TierWrite::WriteBack, TierWrite::WriteThrough)
 COH_ENUM_VALUES(DecodeAffinity, DecodeAffinity::SameNode, DecodeAffinity::Router, DecodeAffinity::SameNode)
 
 #undef COH_ENUM_VALUES
@@ -259,6 +283,8 @@ COH_INSTANTIATE(WorkloadKind)
 COH_INSTANTIATE(InstanceRole)
 COH_INSTANTIATE(RouterPolicy)
 COH_INSTANTIATE(DecodeAffinity)
+COH_INSTANTIATE(TierEviction)
+COH_INSTANTIATE(TierWrite)
 
 #undef COH_INSTANTIATE
 

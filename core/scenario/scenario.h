@@ -70,6 +70,23 @@ struct ReplicationSpec {
     std::vector<std::string> nodes; // `fixed`: candidates in order (the decode node itself is skipped)
 };
 
+// Decode KV below HBM (serving.kv_tiers, docs/engine.md#kv-tiers). A sequence reserves its prompt's blocks when
+// admitted and one block more each time its tail fills (vLLM's paged allocation); when a decode instance's HBM has
+// no block for a running sequence, a victim sequence is offloaded to the first listed tier with room and fetched
+// back (promoted) before it decodes again. Offload and fetch are coherence actions under the tier's protocol
+// (coherence.tiers; absent: plain copies) between the decode node and the nearest node with that tier.
+enum class TierEviction { Lru, Largest };
+// write_back: an offload writes every block whose tier copy is not current; write_through: every block is written
+// down when it fills (and the prompt's at admission), so an offload writes only the open tail block.
+enum class TierWrite { WriteBack, WriteThrough };
+
+struct KvTiersSpec {
+    std::vector<Tier> tiers; // below HBM, in the order sequences spill to; empty: off (admission reserves it all)
+    TierEviction eviction = TierEviction::Lru;
+    TierWrite write = TierWrite::WriteBack;
+    bool enabled() const { return !tiers.empty(); }
+};
+
 struct ServingSpec {
     std::uint32_t blockTokens = 16;
     RouterSpec router;
@@ -85,6 +102,7 @@ struct ServingSpec {
     PrefixPoolSpec prefixPool;
     LocalPrefixCacheSpec localPrefixCache;
     ReplicationSpec replication;
+    KvTiersSpec kvTiers;
 };
 
 enum class HomePolicy { AllocatingNode, Hashed, Node };
@@ -153,5 +171,7 @@ const char* toString(RouterPolicy);
 const char* toString(DecodeAffinity);
 const char* toString(HomePolicy);
 const char* toString(ReplicaPlacement);
+const char* toString(TierEviction);
+const char* toString(TierWrite);
 
 } // namespace coh::core

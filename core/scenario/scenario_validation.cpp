@@ -288,12 +288,15 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
         const std::string pointer = jsonPointer("/coherence/tiers", toString(tier));
         if (protocol == "direct")
             continue;
+        const auto& kvTiers = s.serving.kvTiers.tiers;
+        const bool decodeKv = std::find(kvTiers.begin(), kvTiers.end(), tier) != kvTiers.end();
         if (!pool.enabled || pool.tier != tier) {
-            problems.add(pointer,
-                         fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
-                         fmt::format("add \"serving\": {{\"prefix_pool\": {{\"node\": ..., \"tier\": \"{}\"}}}} or "
-                                     "remove this entry",
-                                     toString(tier)));
+            if (!decodeKv)
+                problems.add(
+                    pointer, fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
+                    fmt::format("add \"{}\" to \"serving\": {{\"kv_tiers\": {{\"tiers\": [...]}}}}, or a prefix pool in "
+                                "that tier, or remove this entry",
+                                toString(tier)));
             continue;
         }
         const auto prefill = std::count_if(s.serving.instances.begin(), s.serving.instances.end(),
@@ -436,6 +439,35 @@ void checkReplication(const Scenario& s, const std::vector<InstanceOrigin>& orig
                      fmt::format("list at least {} node ids, or lower the factor", needed));
 }
 
+// Every decode instance must reach a node with each tier its sequences may spill to.
+void checkKvTiers(const Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
+                  ProblemList& problems)
+{
+    const auto& tiers = s.serving.kvTiers.tiers;
+    if (tiers.empty() || component.empty())
+        return;
+    for (std::size_t t = 0; t < tiers.size(); ++t) {
+        for (std::size_t i = 0; i < s.serving.instances.size() && i < origins.size(); ++i) {
+            if (s.serving.instances[i].role != InstanceRole::Decode || origins[i].nodes.empty())
+                continue;
+            const std::uint32_t decode = origins[i].nodes.front();
+            const bool reached = std::any_of(s.topology.nodes.begin(), s.topology.nodes.end(), [&](const Node& n) {
+                const auto index = static_cast<std::size_t>(&n - s.topology.nodes.data());
+                return component[index] == component[decode] && n.tier(tiers[t]) && n.tier(tiers[t])->capacityBytes > 0;
+            });
+            if (!reached) {
+                problems.add(jsonPointer("/serving/kv_tiers/tiers", t),
+                             fmt::format("decode instance '{}' reaches no node with {} memory", s.serving.instances[i].id,
+                                         toString(tiers[t])),
+                             fmt::format("add a \"{}\" tier to the \"memory\" of a node linked to '{}', or remove it "
+                                         "from the list",
+                                         toString(tiers[t]), s.topology.nodes[decode].id));
+                break;
+            }
+        }
+    }
+}
+
 } // namespace
 
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
@@ -476,6 +508,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         if (s.serving.prefixPool.enabled)
             checkPrefixPool(s, origins, component, problems);
         checkReplication(s, origins, component, problems);
+        checkKvTiers(s, origins, component, problems);
     }
     checkTierProtocols(s, problems);
     if (input.modelKnown)

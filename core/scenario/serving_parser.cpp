@@ -170,6 +170,51 @@ void readReplication(ObjectReader& serving, ReplicationSpec& replication)
     }
 }
 
+constexpr const char* kKvTiersExample = R"({ "tiers": ["dram"], "eviction": "lru", "write": "write_back" })";
+
+// The tiers below HBM, in spill order; whether a node has each tier is checked with the topology (validation).
+void readKvTiers(ObjectReader& serving, KvTiersSpec& spec)
+{
+    const json* value = serving.get("kv_tiers");
+    if (!value)
+        return;
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("kv_tiers"), kKvTiersExample);
+    if (!r.valid())
+        return;
+    spec.eviction = r.enumeration<TierEviction>("eviction").value_or(spec.eviction);
+    spec.write = r.enumeration<TierWrite>("write").value_or(spec.write);
+    const json* tiers = r.get("tiers", requiredAs("[\"dram\"]"));
+    r.finish();
+    if (!tiers)
+        return;
+    const std::string pointer = r.pointerTo("tiers");
+    if (!tiers->is_array() || tiers->empty()) {
+        serving.problems().add(pointer,
+                               tiers->is_array() ? std::string("tiers lists no tier")
+                                                 : fmt::format("tiers must be an array, not {}", describeJsonType(*tiers)),
+                               "write \"tiers\": [\"dram\"] (or [\"dram\", \"cxl\", \"storage\"]: sequences spill in this "
+                               "order), or remove kv_tiers");
+        return;
+    }
+    for (std::size_t i = 0; i < tiers->size(); ++i) {
+        const json& item = (*tiers)[i];
+        const auto tier = item.is_string() ? enumFromString<Tier>(item.get<std::string>()) : std::nullopt;
+        if (!tier || *tier == Tier::Hbm) {
+            serving.problems().add(jsonPointer(pointer, i),
+                                   item.is_string() ? fmt::format("\"{}\" is not a tier below HBM", item.get<std::string>())
+                                                    : fmt::format("a tier is a name, not {}", describeJsonType(item)),
+                                   "use one of: dram, cxl, storage");
+            continue;
+        }
+        if (std::find(spec.tiers.begin(), spec.tiers.end(), *tier) != spec.tiers.end()) {
+            serving.problems().add(jsonPointer(pointer, i), fmt::format("{} is listed twice", toString(*tier)),
+                                   "list each tier once, in the order sequences spill to");
+            continue;
+        }
+        spec.tiers.push_back(*tier);
+    }
+}
+
 } // namespace
 
 bool readServing(ObjectReader& top, ServingSpec& serving)
@@ -203,6 +248,7 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     readPrefixPool(r, serving.prefixPool);
     readLocalPrefixCache(r, serving.localPrefixCache);
     readReplication(r, serving.replication);
+    readKvTiers(r, serving.kvTiers);
     const json* instances = r.get("instances");
     r.finish();
     if (!instances)
