@@ -6,6 +6,7 @@
 #include "ui/field_edit.h"
 #include "ui/form_layout.h"
 #include "ui/instances_editor.h"
+#include "ui/kv_tiers_form.h"
 #include "ui/qt_text.h"
 #include "ui/replication_form.h"
 #include "ui/router_form.h"
@@ -126,6 +127,7 @@ void ScenarioPanel::showProblems()
     m_coherence->showProblems(problems);
     m_instances->showProblems(problems);
     m_replication->showProblems(problems);
+    m_kvTiers->showProblems(problems);
 }
 
 QWidget* ScenarioPanel::buildGeneral()
@@ -203,6 +205,7 @@ QWidget* ScenarioPanel::buildServing()
     value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), tr("prefix block tokens"),
           QString::number(d.prefixPool.blockTokens));
     m_replication = new ReplicationForm(m_document, m_fields, form, page);
+    m_kvTiers = new KvTiersForm(m_document, m_fields, form, page);
     // The table needs the panel's whole width: it sits below its label, not beside it.
     m_instances = new InstancesEditor(m_document, page);
     form->addRow(new QLabel(tr("Instances"), page));
@@ -270,6 +273,7 @@ void ScenarioPanel::refresh()
     m_fields->refresh();
     m_router->refresh();
     m_replication->refresh();
+    m_kvTiers->refresh();
     m_workload->refresh();
     m_coherence->refresh();
     m_instances->refresh();

@@ -19,6 +19,7 @@ namespace coh::ui {
 
 class CoherenceForm;
 class InstancesEditor;
+class KvTiersForm;
 class ReplicationForm;
 class RouterForm;
 class ScenarioDocument;
@@ -41,6 +42,7 @@ class ScenarioPanel : public QWidget {
     InstancesEditor* instancesEditor() const { return m_instances; }
     RouterForm* routerForm() const { return m_router; }
     ReplicationForm* replicationForm() const { return m_replication; }
+    KvTiersForm* kvTiersForm() const { return m_kvTiers; }
 
   public slots:
     void refresh();
@@ -70,6 +72,7 @@ class ScenarioPanel : public QWidget {
     QLabel* m_modelInfo = nullptr;
     RouterForm* m_router = nullptr;
     ReplicationForm* m_replication = nullptr;
+    KvTiersForm* m_kvTiers = nullptr;
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;

@@ -6,6 +6,7 @@
 #include "ui/coherence_form.h"
 #include "ui/field_edit.h"
 #include "ui/instances_editor.h"
+#include "ui/kv_tiers_form.h"
 #include "ui/link_item.h"
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
@@ -426,6 +427,111 @@ class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
         enter(replication->factorEdit(), QStringLiteral("5"));
         panel.showProblems();
         QVERIFY(replication->factorEdit()->property("invalid").toBool());
+    }
+
+    void kvTiersEditTheJson()
+    {
+        ScenarioDocument doc;
+        openPreset(doc, "cxl-pool.json"); // cpu0 has DRAM, cxl0 CXL memory; no node has storage
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        KvTiersForm* form = panel.kvTiersForm();
+        QListWidget* tiers = form->tierList();
+        QComboBox* eviction = form->evictionCombo();
+        QComboBox* write = form->writeCombo();
+        QCOMPARE(tiers, byPointer<QListWidget>(&panel, "/serving/kv_tiers/tiers"));
+        QCOMPARE(eviction, byPointer<QComboBox>(&panel, "/serving/kv_tiers/eviction"));
+        QCOMPARE(write, byPointer<QComboBox>(&panel, "/serving/kv_tiers/write"));
+        const auto shown = [tiers] {
+            QStringList rows;
+            for (int i = 0; i < tiers->count(); ++i)
+                rows << tiers->item(i)->text() + (tiers->item(i)->checkState() == Qt::Checked ? u'+' : u'-');
+            return rows.join(QLatin1Char(' '));
+        };
+        const auto choose = [](QComboBox* combo, const char* value) {
+            const int index = combo->findData(QLatin1String(value));
+            QVERIFY2(index >= 0, value);
+            combo->setCurrentIndex(index);
+            emit combo->activated(index);
+        };
+        QCOMPARE(shown(), QStringLiteral("dram- cxl- storage-"));
+        QVERIFY(tiers->toolTip().contains(QLatin1String("Coherence section")));
+        QCOMPARE(eviction->currentText(), QStringLiteral("(default: lru)"));
+        QCOMPARE(write->currentText(), QStringLiteral("(default: write_back)"));
+        QVERIFY(!eviction->isEnabled()); // the policies mean nothing without tiers
+        QVERIFY(!write->isEnabled());
+
+        // Checking appends to the spill order, one undo step each; the list shows that order.
+        tiers->item(0)->setCheckState(Qt::Checked);
+        COMPARE_JSON(doc.value("/serving/kv_tiers").value(), ordered_json::parse(R"({"tiers": ["dram"]})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit KV tiers"));
+        tiers->item(1)->setCheckState(Qt::Checked);
+        COMPARE_JSON(doc.value("/serving/kv_tiers").value(), ordered_json::parse(R"({"tiers": ["dram", "cxl"]})"));
+        QCOMPARE(shown(), QStringLiteral("1. dram+ 2. cxl+ storage-"));
+        QVERIFY(eviction->isEnabled());
+        panel.showProblems();
+        QVERIFY(!tiers->property("invalid").toBool());
+
+        choose(eviction, "largest");
+        choose(write, "write_through");
+        COMPARE_JSON(
+            doc.value("/serving/kv_tiers").value(),
+            ordered_json::parse(R"({"tiers": ["dram", "cxl"], "eviction": "largest", "write": "write_through"})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit KV tier write policy"));
+        choose(eviction, "");
+        COMPARE_JSON(doc.value("/serving/kv_tiers").value(),
+                     ordered_json::parse(R"({"tiers": ["dram", "cxl"], "write": "write_through"})"));
+        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit KV tier eviction"));
+
+        // Unchecking both removes the whole section, the write policy with it; undo brings it back.
+        tiers->item(0)->setCheckState(Qt::Unchecked);
+        QCOMPARE(shown(), QStringLiteral("1. cxl+ dram- storage-"));
+        tiers->item(0)->setCheckState(Qt::Unchecked);
+        QVERIFY(!doc.value("/serving/kv_tiers"));
+        QCOMPARE(shown(), QStringLiteral("dram- cxl- storage-"));
+        QCOMPARE(write->currentIndex(), 0);
+        QVERIFY(!write->isEnabled());
+        doc.undoStack()->undo();
+        COMPARE_JSON(doc.value("/serving/kv_tiers").value(),
+                     ordered_json::parse(R"({"tiers": ["cxl"], "write": "write_through"})"));
+        QCOMPARE(shown(), QStringLiteral("1. cxl+ dram- storage-"));
+        QCOMPARE(write->currentData().toString(), QStringLiteral("write_through"));
+
+        // A scenario that lists tiers shows them checked, in its order.
+        ordered_json opened = doc.json();
+        opened["serving"]["kv_tiers"] = ordered_json::parse(R"({"tiers": ["cxl", "dram"], "eviction": "largest"})");
+        doc.reset(opened);
+        QCOMPARE(shown(), QStringLiteral("1. cxl+ 2. dram+ storage-"));
+        QCOMPARE(eviction->currentData().toString(), QStringLiteral("largest"));
+
+        // A tier no node has is validation's problem, marked on the list.
+        tiers->item(2)->setCheckState(Qt::Checked);
+        COMPARE_JSON(doc.value("/serving/kv_tiers/tiers").value(),
+                     ordered_json::parse(R"(["cxl", "dram", "storage"])"));
+        panel.showProblems();
+        QVERIFY(tiers->property("invalid").toBool());
+        QVERIFY(inErrorTone(tiers));
+        QVERIFY(tiers->toolTip().contains(QLatin1String("storage memory")));
+        tiers->item(2)->setCheckState(Qt::Unchecked);
+        panel.showProblems();
+        QVERIFY(!tiers->property("invalid").toBool());
+
+        // A listed name that is no tier below HBM stays checked and marked until it is unchecked.
+        doc.setValue("/serving/kv_tiers/tiers", ordered_json::parse(R"(["hbm", "dram"])"), QString());
+        QCOMPARE(shown(), QStringLiteral("1. hbm+ 2. dram+ cxl- storage-"));
+        panel.showProblems();
+        QVERIFY(tiers->property("invalid").toBool());
+        tiers->item(0)->setCheckState(Qt::Unchecked);
+        COMPARE_JSON(doc.value("/serving/kv_tiers/tiers").value(), ordered_json::parse(R"(["dram"])"));
+        QTRY_COMPARE(shown(), QStringLiteral("1. dram+ cxl- storage-"));
+        // An unknown policy is shown as written and marked on its box, not on the list.
+        doc.setValue("/serving/kv_tiers/eviction", "fifo", QString());
+        QCOMPARE(eviction->currentText(), QStringLiteral("fifo"));
+        panel.showProblems();
+        QVERIFY(eviction->property("invalid").toBool());
+        QVERIFY(!tiers->property("invalid").toBool());
     }
 
     void aFieldNotBeingEditedReadsFromItsStart()

@@ -1,0 +1,59 @@
+#pragma once
+// The Serving section's KV tier rows (serving.kv_tiers): the memory tiers below HBM that decode sequences spill to,
+// as a checkable list of dram, cxl and storage, and the eviction and write policies as choices with core's default
+// first. Checking a tier appends it to the spill order, unchecking removes it; the list shows the checked tiers
+// first, numbered in that order. The policies mean nothing without tiers: unchecking the last tier removes the
+// whole section, and the policies stay disabled until a tier is checked. Each change is one undo step.
+
+#include "core/base/input_error.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QListWidget;
+class QListWidgetItem;
+class QWidget;
+
+namespace coh::ui {
+
+class ScenarioDocument;
+class ScenarioFields;
+
+class KvTiersForm : public QObject {
+    Q_OBJECT
+  public:
+    // Adds the rows to `form`; `fields` marks the policies with validation's problems.
+    KvTiersForm(ScenarioDocument* document, ScenarioFields* fields, QFormLayout* form, QWidget* page);
+
+    QListWidget* tierList() const { return m_tiers; }
+    QComboBox* evictionCombo() const { return m_eviction; }
+    QComboBox* writeCombo() const { return m_write; }
+
+    // Reads the tiers and the policies back from the document (signals blocked).
+    void refresh();
+    // Marks the tier list with the problems of the section other than the policies' own.
+    void showProblems(const std::vector<core::InputProblem>& problems);
+
+  private:
+    void setTiers(QListWidgetItem* changed);
+    void setPolicy(QComboBox* combo, const char* key, const QString& what);
+    QString stringAt(const char* pointer) const; // the document's string there, "" when it holds none
+    QStringList listedTiers() const;             // the document's "tiers" strings, in order
+    // Stores the section, or removes it when nothing is left; no step when it is unchanged.
+    void store(nlohmann::ordered_json section, const QString& what);
+
+    ScenarioDocument* m_document;
+    QListWidget* m_tiers;
+    QComboBox* m_eviction;
+    QComboBox* m_write;
+    bool m_inItemChange = false; // setTiers is storing: the list must not lose the item being changed
+};
+
+} // namespace coh::ui
