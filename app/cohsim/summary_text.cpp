@@ -179,6 +179,17 @@ void printRunSummary(const core::RunSummary& s)
                    r.factor, r.placement, fmt::join(r.nodes, ", "), r.messages, r.dataMessages,
                    scaled(r.dataBytes, "B"), scaled(r.controlBytes, "B"), r.fetches, r.refetches);
     }
+    if (s.kvTiers.enabled) {
+        const auto& t = s.kvTiers;
+        fmt::print("  KV tiers        {} ({}); {} sequences taken off HBM, {} s off HBM in all\n", t.eviction, t.write,
+                   t.preemptions, number(t.offHbmMs / 1000.0));
+        for (const auto& u : t.tiers)
+            fmt::print("    {:<13} {} on {}: {} offloads, {} fetches; {} blocks down ({}), {} up ({}); {} messages; "
+                       "peak {} of {} blocks\n",
+                       u.tier, u.protocol, fmt::join(u.nodes, ", "), u.offloads, u.fetches, u.blocksDown,
+                       scaled(u.bytesDown, "B"), u.blocksUp, scaled(u.bytesUp, "B"), u.messages,
+                       static_cast<std::uint64_t>(u.peakBlocks), u.capacityBlocks);
+    }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 

@@ -17,6 +17,16 @@ NodeBlockStates::NodeBlockStates(const coherence::Protocol& protocol, std::size_
     }
 }
 
+NodeBlockStates::NodeBlockStates(std::vector<std::string> states, std::vector<std::uint8_t> counted, std::size_t nodes,
+                                 SimTime interval)
+    : m_states(std::move(states))
+    , m_counted(std::move(counted))
+    , m_interval(seriesBaseWidth(interval))
+    , m_covered(seriesEnd(m_interval))
+    , m_slots(nodes * m_states.size())
+{
+}
+
 void NodeBlockStates::coarsenTo(SimTime width) const
 {
     if (width <= m_interval)

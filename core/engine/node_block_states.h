@@ -23,6 +23,9 @@ inline constexpr std::size_t kMaxBlockSteps = 4096; // per node and state
 class NodeBlockStates {
   public:
     NodeBlockStates(const coherence::Protocol& protocol, std::size_t nodes, SimTime interval);
+    // Named states of which those marked in `counted` hold blocks (e.g. "none" and the memory tiers).
+    NodeBlockStates(std::vector<std::string> states, std::vector<std::uint8_t> counted, std::size_t nodes,
+                    SimTime interval);
 
     // `blocks` blocks of one cache at `node` went from state `from` to `to` at `now` (never before the last).
     void change(SimTime now, std::uint32_t node, std::uint8_t from, std::uint8_t to, std::uint32_t blocks)

@@ -293,10 +293,12 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
         if (!pool.enabled || pool.tier != tier) {
             if (!decodeKv)
                 problems.add(
-                    pointer, fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
-                    fmt::format("add \"{}\" to \"serving\": {{\"kv_tiers\": {{\"tiers\": [...]}}}}, or a prefix pool in "
-                                "that tier, or remove this entry",
-                                toString(tier)));
+                    pointer,
+                    fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
+                    fmt::format(
+                        "add \"{}\" to \"serving\": {{\"kv_tiers\": {{\"tiers\": [...]}}}}, or a prefix pool in "
+                        "that tier, or remove this entry",
+                        toString(tier)));
             continue;
         }
         const auto prefill = std::count_if(s.serving.instances.begin(), s.serving.instances.end(),
@@ -457,8 +459,8 @@ void checkKvTiers(const Scenario& s, const std::vector<InstanceOrigin>& origins,
             });
             if (!reached) {
                 problems.add(jsonPointer("/serving/kv_tiers/tiers", t),
-                             fmt::format("decode instance '{}' reaches no node with {} memory", s.serving.instances[i].id,
-                                         toString(tiers[t])),
+                             fmt::format("decode instance '{}' reaches no node with {} memory",
+                                         s.serving.instances[i].id, toString(tiers[t])),
                              fmt::format("add a \"{}\" tier to the \"memory\" of a node linked to '{}', or remove it "
                                          "from the list",
                                          toString(tiers[t]), s.topology.nodes[decode].id));

@@ -189,11 +189,12 @@ void readKvTiers(ObjectReader& serving, KvTiersSpec& spec)
         return;
     const std::string pointer = r.pointerTo("tiers");
     if (!tiers->is_array() || tiers->empty()) {
-        serving.problems().add(pointer,
-                               tiers->is_array() ? std::string("tiers lists no tier")
-                                                 : fmt::format("tiers must be an array, not {}", describeJsonType(*tiers)),
-                               "write \"tiers\": [\"dram\"] (or [\"dram\", \"cxl\", \"storage\"]: sequences spill in this "
-                               "order), or remove kv_tiers");
+        serving.problems().add(
+            pointer,
+            tiers->is_array() ? std::string("tiers lists no tier")
+                              : fmt::format("tiers must be an array, not {}", describeJsonType(*tiers)),
+            "write \"tiers\": [\"dram\"] (or [\"dram\", \"cxl\", \"storage\"]: sequences spill in this "
+            "order), or remove kv_tiers");
         return;
     }
     for (std::size_t i = 0; i < tiers->size(); ++i) {
@@ -201,8 +202,9 @@ void readKvTiers(ObjectReader& serving, KvTiersSpec& spec)
         const auto tier = item.is_string() ? enumFromString<Tier>(item.get<std::string>()) : std::nullopt;
         if (!tier || *tier == Tier::Hbm) {
             serving.problems().add(jsonPointer(pointer, i),
-                                   item.is_string() ? fmt::format("\"{}\" is not a tier below HBM", item.get<std::string>())
-                                                    : fmt::format("a tier is a name, not {}", describeJsonType(item)),
+                                   item.is_string()
+                                       ? fmt::format("\"{}\" is not a tier below HBM", item.get<std::string>())
+                                       : fmt::format("a tier is a name, not {}", describeJsonType(item)),
                                    "use one of: dram, cxl, storage");
             continue;
         }

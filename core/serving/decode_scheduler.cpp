@@ -8,7 +8,7 @@ namespace coh::core {
 
 DecodeScheduler::DecodeScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
                                  std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                                 std::uint32_t blockTokens)
+                                 std::uint32_t blockTokens, KvTiers* tiers)
     : m_sim(sim)
     , m_cost(cost)
     , m_instances(instances)
@@ -16,7 +16,11 @@ DecodeScheduler::DecodeScheduler(Simulator& sim, const CostModel& cost, std::spa
     , m_state(state)
     , m_kv(kv)
     , m_blockTokens(blockTokens)
+    , m_tiers(tiers)
 {
+    if (m_tiers)
+        for (std::uint32_t i = 0; i < m_instances.size(); ++i)
+            m_instances[i].kvBlocksBudget = m_instances[i].kvBlocksTotal + m_tiers->blocksBelow(i);
 }
 
 void DecodeScheduler::enqueue(std::uint32_t request, std::uint32_t index)
@@ -35,8 +39,16 @@ std::uint32_t DecodeScheduler::blocksFor(std::uint32_t request) const
 void DecodeScheduler::tryAdmit(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
+    if (m_tiers) {
+        // Offloaded sequences come back before anything new is admitted (as vLLM's swapped queue does).
+        fetchOffloaded(index);
+        if (!inst.offloaded.empty())
+            return;
+    }
     // FIFO admission: KV for the whole sequence (prompt + output) is reserved up front, so a running
-    // sequence is never preempted. A request that could never fit is rejected and counted.
+    // sequence is never preempted. A request that could never fit is rejected and counted. With tiers, a
+    // sequence reserves what its first step needs, and admission stops where the sequences' final sizes would
+    // exceed HBM plus the instance's share of the tiers, so an offload always finds room.
     while (!inst.admission.empty()) {
         const std::uint32_t r = inst.admission.front();
         const std::uint32_t need = blocksFor(r);
@@ -46,11 +58,19 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
             ++m_rejected;
             continue;
         }
-        if (need > inst.kvBlocksFree)
+        std::uint32_t reserve = need;
+        if (m_tiers) {
+            if (inst.kvBlocksCommitted + need > inst.kvBlocksBudget)
+                break;
+            reserve = std::min(need, blocksAt(std::uint64_t{m_metrics[r].promptTokens} + 1));
+        }
+        if (reserve > inst.kvBlocksFree)
             break;
         inst.admission.pop_front();
-        inst.kvBlocksFree -= need;
-        m_state[r].blocksReserved = need;
+        inst.kvBlocksFree -= reserve;
+        inst.kvBlocksCommitted += need;
+        m_state[r].blocksReserved = reserve;
+        m_state[r].admitOrder = m_admissions++;
         m_metrics[r].transferStart = m_sim.now();
         m_state[r].heldSlot = static_cast<std::uint32_t>(inst.held.size());
         inst.held.push_back(r);
@@ -61,8 +81,13 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
 void DecodeScheduler::onKvReady(std::uint32_t request)
 {
     m_metrics[request].kvReady = m_sim.now();
+    m_state[request].readyAt = m_sim.now();
     const std::uint32_t d = m_metrics[request].decodeInstance;
     InstanceState& inst = m_instances[d];
+    if (m_tiers) {
+        const std::uint32_t prompt = m_metrics[request].promptTokens;
+        m_tiers->onKvReady(request, d, prompt / m_blockTokens, blocksFor(request));
+    }
     inst.ready.push_back(request);
     // KV of several requests often lands in the same instant: the kick's priority class puts it behind the
     // instant's deliveries, so all of them join one batch.
@@ -80,16 +105,24 @@ void DecodeScheduler::start(std::uint32_t index)
         const std::uint32_t r = inst.ready.front();
         inst.ready.pop_front();
         inst.active.push_back(r);
-        inst.contextTokens += m_metrics[r].promptTokens;
-        m_metrics[r].decodeStart = m_sim.now();
+        // A sequence back from a tier attends over what it had generated too.
+        inst.contextTokens += m_metrics[r].promptTokens + m_state[r].generated;
+        if (!m_state[r].decoding) {
+            m_state[r].decoding = true;
+            m_metrics[r].decodeStart = m_sim.now();
+        }
     }
     inst.running = true;
     inst.stepStart = m_sim.now();
     inst.stepTransfer = 0;
     inst.stepsWaiting = 0;
+    inst.computeArmed = false;
+    if (m_tiers)
+        makeRoom(inst, index);
     for (auto r : inst.active)
         if (!m_kv.beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
             ++inst.stepsWaiting;
+    inst.computeArmed = true;
     if (inst.stepsWaiting == 0)
         runCompute(inst, index);
 }
@@ -135,6 +168,8 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
         ++s.generated;
         s.lastToken = now;
         ++inst.contextTokens;
+        if (m_tiers && (m.promptTokens + s.generated) % m_blockTokens == 0)
+            m_tiers->onBlockFilled(r, index, (m.promptTokens + s.generated) / m_blockTokens);
         if (s.generated >= m.outputTokens) {
             inst.contextTokens -= m.promptTokens + s.generated;
             finish(r, inst);
@@ -148,7 +183,8 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
     }
     inst.lastIterationEnd = now;
     inst.running = false;
-    if (freed)
+    // With tiers, offloaded sequences may come back whenever HBM has room, not only when one finishes.
+    if (freed || (m_tiers && !inst.offloaded.empty()))
         tryAdmit(index);
 }
 
@@ -159,6 +195,7 @@ void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
     m_metrics[request].staleReads = stale.staleReads;
     m_metrics[request].staleSteps = stale.staleSteps;
     inst.kvBlocksFree += m_state[request].blocksReserved;
+    inst.kvBlocksCommitted -= blocksFor(request);
     // Swap-remove from the held sequences; the one moved takes the freed slot.
     const std::uint32_t slot = m_state[request].heldSlot;
     inst.held[slot] = inst.held.back();
@@ -167,6 +204,8 @@ void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
     --inst.assigned;
     ++m_finished;
     m_kv.release(request);
+    if (m_tiers)
+        m_tiers->release(request);
 }
 
 } // namespace coh::core

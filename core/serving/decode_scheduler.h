@@ -2,11 +2,14 @@
 // Decode admission and continuous batching. Per decode instance: FIFO admission against its KV memory (a
 // sequence reserves its whole KV up front, so none is ever preempted), the KV read through KvMemory, and
 // iterations that ready sequences join at their boundaries; finished sequences leave and free their blocks.
+// With KV tiers (serving.kv_tiers, decode_offload.cpp) a sequence reserves its prompt's blocks and one more
+// whenever its tail fills; when HBM has none left, victims go below HBM (KvTiers) and come back first.
 #include "core/engine/kv_memory.h"
 #include "core/engine/latency_histogram.h"
 #include "core/engine/run_result.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/kv_tiers.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
@@ -19,7 +22,7 @@ class DecodeScheduler {
   public:
     DecodeScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
                     std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                    std::uint32_t blockTokens);
+                    std::uint32_t blockTokens, KvTiers* tiers = nullptr);
 
     // A prefilled request routed to decode `instance` joins its admission queue (tryAdmit admits it).
     void enqueue(std::uint32_t request, std::uint32_t instance);
@@ -33,6 +36,9 @@ class DecodeScheduler {
     void onStepReady(std::uint32_t request);
     // The iteration ended: a token for every sequence; finished ones leave, and admission is retried.
     void onIterationDone(std::uint32_t instance);
+    // From KvTiers: the request's offload is written (its step may run), or its fetch is back in HBM.
+    void onOffloaded(std::uint32_t request);
+    void onFetched(std::uint32_t request);
 
     std::uint64_t finished() const { return m_finished; }
     std::uint64_t rejected() const { return m_rejected; }
@@ -40,6 +46,19 @@ class DecodeScheduler {
 
   private:
     std::uint32_t blocksFor(std::uint32_t request) const;
+    std::uint32_t blocksAt(std::uint64_t tokens) const
+    {
+        return static_cast<std::uint32_t>((tokens + m_blockTokens - 1) / m_blockTokens);
+    }
+    // decode_offload.cpp: blocks the sequence's next token needs beyond those it holds.
+    std::uint32_t growth(std::uint32_t request) const;
+    // Gives each active sequence the block its next token needs, offloading victims when HBM has none.
+    void makeRoom(InstanceState& inst, std::uint32_t instance);
+    // The sequence the eviction policy takes off HBM next (active or ready, in HBM, with room below); -1: none.
+    std::int64_t pickVictim(const InstanceState& inst, std::uint32_t instance) const;
+    void offload(InstanceState& inst, std::uint32_t instance, std::uint32_t request);
+    // Reads offloaded sequences back, in the order they left, while HBM has room for them.
+    void fetchOffloaded(std::uint32_t instance);
     void runCompute(InstanceState& inst, std::uint32_t index);
     void finish(std::uint32_t request, InstanceState& inst);
 
@@ -51,6 +70,8 @@ class DecodeScheduler {
     std::span<RequestState> m_state;
     KvMemory& m_kv;
     std::uint32_t m_blockTokens;
+    KvTiers* m_tiers; // null: no tiers, every sequence reserves its whole KV at admission
+    std::uint32_t m_admissions = 0;
     LatencyHistogram m_interTokenGaps;
     std::uint64_t m_finished = 0;
     std::uint64_t m_rejected = 0;

@@ -43,6 +43,13 @@ struct InstanceState {
     std::uint64_t contextTokens = 0; // cached tokens the active batch attends over
     std::uint64_t kvBlocksTotal = 0;
     std::uint64_t kvBlocksFree = 0;
+    // With KV tiers (serving.kv_tiers): sequences offloaded below HBM, in the order they left (fetched back in that
+    // order before anything new is admitted), and the blocks admitted sequences will have at their end, which may
+    // not exceed HBM plus the instance's share of the tiers.
+    std::deque<std::uint32_t> offloaded;
+    std::uint64_t kvBlocksCommitted = 0;
+    std::uint64_t kvBlocksBudget = 0;
+    bool computeArmed = false; // start() has begun every step of the batch: the last wait to end runs it
     SimTime lastIterationEnd = 0;
     std::uint32_t stepsWaiting = 0; // sequences whose step waits on coherence
     SimTime stepStart = 0;          // when the current step began waiting on coherence
@@ -57,9 +64,18 @@ struct InstanceState {
 std::vector<InstanceState> buildInstances(const Scenario& scenario, const CostModel& cost);
 
 // Per-request progress the metrics do not keep.
+// Where a decode sequence's KV is (serving.kv_tiers moves it below HBM and back).
+enum class KvPlace : std::uint8_t { Hbm, Offloading, Offloaded, Fetching };
+
 struct RequestState {
     std::uint32_t generated = 0;
-    std::uint32_t blocksReserved = 0;
+    std::uint32_t blocksReserved = 0; // HBM blocks it holds (with tiers: grows as it decodes)
+    std::uint32_t admitOrder = 0;     // admissions before it at its decode instance (ties of the eviction policy)
+    KvPlace place = KvPlace::Hbm;
+    bool waitCounted = false;   // its offload holds up the instance's current step
+    bool decoding = false;      // it has joined a decode batch before
+    SimTime readyAt = 0;        // when its KV was last ready in HBM
+    SimTime offloadedAt = 0;    // when it was last taken off HBM
     std::uint32_t heldSlot = 0; // its index in its decode instance's `held`
     SimTime lastToken = 0;
 };

@@ -51,6 +51,12 @@ RunResult ServingEngine::collect()
             s.messagesByKind.push_back(k);
         s.prefixPool = m_prefix->summary();
     }
+    if (m_tiers) {
+        // The tiers' kinds follow the pool's (KvTiers was given that offset for its records).
+        for (const auto& k : m_tiers->kinds())
+            s.messagesByKind.push_back(k);
+        s.kvTiers = m_tiers->summary(m_sim.now());
+    }
     s.flows = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();

@@ -55,6 +55,14 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
                 prefillNodes.emplace_back(i, m_instances[i].nodes.front());
         m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *this, kinds, prefillNodes);
     }
+    if (scenario.serving.kvTiers.enabled()) {
+        // The tiers' flows follow the KV path's and the pool's kinds, each delivered to its own domain.
+        auto kinds = m_kv->stats().kinds.size();
+        if (m_prefix)
+            kinds += m_prefix->kinds().size();
+        m_tiers = std::make_unique<KvTiers>(scenario, m_sim, m_network, m_recorder, m_instances,
+                                            static_cast<std::uint8_t>(kinds), *this, workload.requests.size());
+    }
     if (scenario.serving.localPrefixCache.enabled) {
         m_local = std::make_unique<LocalPrefixCache>(scenario, workload, m_instances);
         m_view.setLocalPrefixCache(m_local.get());
@@ -63,7 +71,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     m_prefill =
         std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get(), m_local.get());
     m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
-                                                 scenario.serving.blockTokens);
+                                                 scenario.serving.blockTokens, m_tiers.get());
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
         m_metrics[r].id = r;
         m_metrics[r].arrival = workload.requests[r].arrival;
@@ -120,6 +128,8 @@ RunResult ServingEngine::run(const RunOptions& options)
     m_kv->checkFinished();
     if (m_prefix)
         m_prefix->checkFinished();
+    if (m_tiers)
+        m_tiers->checkFinished();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     RunResult result = collect();
     result.summary.wallSeconds = wall;

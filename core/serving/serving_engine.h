@@ -18,6 +18,7 @@
 #include "core/serving/decode_scheduler.h"
 #include "core/serving/device_sharing.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/kv_tiers.h"
 #include "core/serving/local_prefix_cache.h"
 #include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
@@ -32,7 +33,7 @@
 
 namespace coh::core {
 
-class ServingEngine final : public KvListener, public PrefixLoadListener {
+class ServingEngine final : public KvListener, public PrefixLoadListener, public KvTierListener {
   public:
     ServingEngine(const Scenario& scenario, const Workload& workload);
     ~ServingEngine() override;
@@ -45,6 +46,8 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     void onKvReady(std::uint32_t request) override { m_decode->onKvReady(request); }
     void onStepReady(std::uint32_t request) override { m_decode->onStepReady(request); }
     void onPrefixLoaded(std::uint32_t instance) override { m_prefill->onPrefixLoaded(instance); }
+    void onOffloaded(std::uint32_t request) override { m_decode->onOffloaded(request); }
+    void onFetched(std::uint32_t request) override { m_decode->onFetched(request); }
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
@@ -79,6 +82,7 @@ class ServingEngine final : public KvListener, public PrefixLoadListener {
     std::unique_ptr<KvMemory> m_kv;
     std::unique_ptr<PrefixCache> m_prefix;     // the shared prefix pool, when the scenario has one
     std::unique_ptr<LocalPrefixCache> m_local; // the prefill instances' own prefix caches, when kept
+    std::unique_ptr<KvTiers> m_tiers;          // decode KV below HBM (serving.kv_tiers), when listed
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;

@@ -1,6 +1,7 @@
 #include "core/store/run_serialization.h"
 
 #include "core/engine/traffic_counts.h"
+#include "core/store/kv_tiers_json.h"
 #include "core/store/legacy_traffic.h"
 
 #include <SQLiteCpp/Database.h>
@@ -130,6 +131,8 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     // Only replicated runs carry the block: a summary without one is factor 1 (runs stored before it, too).
     if (s.replication.factor > 1)
         j["replication"] = toJson(s.replication);
+    if (s.kvTiers.enabled)
+        j["kv_tiers"] = toJson(s.kvTiers);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -292,6 +295,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.localPrefix = localPrefixFromJson(*it);
     if (const auto it = j.find("replication"); it != j.end() && it->is_object())
         s.replication = replicationFromJson(*it);
+    if (const auto it = j.find("kv_tiers"); it != j.end() && it->is_object())
+        s.kvTiers = kvTiersFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

@@ -1,0 +1,217 @@
+// Decode KV below HBM (serving.kv_tiers): sequences grow block by block, a full HBM offloads a victim to the tier
+// and fetches it back before it decodes again, each move under the tier's protocol (or a plain copy).
+#include "core/coherence/protocol_registry.h"
+#include "core/serving/serving_engine.h"
+#include "core/store/run_serialization.h"
+#include "engine_fixtures.h"
+#include "tests/core/scenario_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace coh::test {
+namespace {
+
+constexpr double kBlockBytes = 16 * 256.0; // tinyModel: 256 bytes per token, 16-token blocks
+constexpr std::uint32_t kHbmBlocks = 20;
+
+// twoGpuScenario whose decode GPU holds 20 KV blocks, with a host socket h0 (DRAM) 2 us and 1 GB/s from it.
+Scenario tieredScenario(const std::vector<Tier>& tiers, const std::string& tierProtocol = "direct",
+                        TierWrite write = TierWrite::WriteBack)
+{
+    Scenario s = twoGpuScenario();
+    // HBM x 0.9 = the weights + 20.5 blocks: 20 whole blocks of KV.
+    s.topology.nodes[1].memory[0].capacityBytes = (s.model.weightBytes() + (kHbmBlocks + 0.5) * kBlockBytes) / 0.9;
+    Node host;
+    host.id = "h0";
+    host.kind = NodeKind::CpuSocket;
+    host.memory = {{Tier::Dram, 1e9, 1e11}};
+    s.topology.nodes.push_back(host);
+    s.topology.links.push_back(link("d0", "h0", 2 * kMicrosecond, 1e9));
+    s.serving.kvTiers.tiers = tiers;
+    s.serving.kvTiers.write = write;
+    if (tierProtocol != "direct")
+        s.coherence.tiers[Tier::Dram] = tierProtocol;
+    return s;
+}
+
+// Two sequences of 100 prompt tokens (7 blocks with the first output token) that grow to 200 tokens (13 blocks):
+// both fit in 20 blocks at first, not at the end.
+Workload twoLongSequences()
+{
+    Workload w;
+    w.requests.push_back({0, 100, 100, 0, 0});
+    w.requests.push_back({0, 100, 100, 0, 0});
+    return w;
+}
+
+const KvTierUsage& dram(const RunResult& r)
+{
+    EXPECT_TRUE(r.summary.kvTiers.enabled);
+    EXPECT_EQ(r.summary.kvTiers.tiers.size(), 1u);
+    return r.summary.kvTiers.tiers.front();
+}
+
+TEST(KvTiers, WithoutTiersTheSecondSequenceWaitsForTheFirstToFinish)
+{
+    const RunResult r = runScenario(tieredScenario({}), twoLongSequences());
+    ASSERT_EQ(r.requests.size(), 2u);
+    EXPECT_FALSE(r.summary.kvTiers.enabled);
+    // 13 + 13 blocks reserved up front do not fit in 20: the second is admitted when the first has finished.
+    const auto& [first, second] =
+        std::minmax(r.requests[0], r.requests[1], [](const auto& a, const auto& b) { return a.finish < b.finish; });
+    EXPECT_GE(second.transferStart, first.finish);
+}
+
+TEST(KvTiers, AFullHbmOffloadsTheNewestSequenceAndFetchesItBack)
+{
+    const RunResult without = runScenario(tieredScenario({}), twoLongSequences());
+    const RunResult r = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
+    ASSERT_EQ(r.requests.size(), 2u);
+    const KvTiersSummary& t = r.summary.kvTiers;
+    const KvTierUsage& u = dram(r);
+    EXPECT_EQ(u.tier, "dram");
+    EXPECT_EQ(u.protocol, "direct");
+    EXPECT_EQ(u.nodes, std::vector<std::string>{"h0"});
+    EXPECT_EQ(u.capacityBlocks, static_cast<std::uint64_t>(1e9 / kBlockBytes));
+    // Both are admitted at once and decode together until their 20 blocks run out; then one goes to DRAM
+    // (both last decoded in the same step: the later admitted is the victim), and comes back when the other is done.
+    EXPECT_GE(t.preemptions, 1u);
+    EXPECT_EQ(u.offloads, t.preemptions);
+    EXPECT_EQ(u.fetches, u.offloads);
+    EXPECT_EQ(u.blocksDown, u.blocksUp);
+    EXPECT_GT(u.blocksDown, 0u);
+    // Plain copies: one message each way per move, with every block's bytes over the link.
+    EXPECT_EQ(u.messages, u.offloads + u.fetches);
+    EXPECT_DOUBLE_EQ(u.bytesDown, u.blocksDown * kBlockBytes);
+    EXPECT_DOUBLE_EQ(u.bytesUp, u.blocksUp * kBlockBytes);
+    EXPECT_GT(t.offHbmMs, 0.0);
+    EXPECT_DOUBLE_EQ(u.peakBlocks, static_cast<double>(u.blocksDown / u.offloads));
+    ASSERT_FALSE(u.occupancy.empty());
+    EXPECT_DOUBLE_EQ(u.occupancy.back().blocks, 0.0); // everything came back
+    // The second sequence no longer waits for the first: its first token comes earlier.
+    const auto second = [](const RunResult& run) {
+        return std::max(run.requests[0].firstToken, run.requests[1].firstToken);
+    };
+    EXPECT_LT(second(r), second(without));
+    // Every token is still generated; its time off HBM shows in the victim's TPOT as stall.
+    EXPECT_EQ(r.summary.outputTokens, 200u);
+    EXPECT_GT(r.summary.tpotStallMs.max, without.summary.tpotStallMs.max);
+}
+
+TEST(KvTiers, EveryTierProtocolMovesTheSameBlocksAndKeepsItsInvariants)
+{
+    const RunResult plain = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
+    for (const auto& table : coherence::allProtocols()) {
+        const std::string protocol = table.name;
+        SCOPED_TRACE(protocol);
+        const RunResult r = runScenario(tieredScenario({Tier::Dram}, protocol), twoLongSequences());
+        ASSERT_EQ(r.requests.size(), 2u);
+        const KvTierUsage& u = dram(r);
+        EXPECT_EQ(u.protocol, protocol);
+        EXPECT_EQ(u.offloads, dram(plain).offloads);
+        EXPECT_EQ(u.fetches, u.offloads);
+        EXPECT_EQ(u.blocksDown, dram(plain).blocksDown);
+        // A protocol sends requests and acks besides the data: more messages than the plain copies' two per move.
+        EXPECT_GT(u.messages, dram(plain).messages);
+    }
+}
+
+TEST(KvTiers, MsiWritesDownThroughGetMAndPutMAndReadsBackThroughGetS)
+{
+    const RunResult r = runScenario(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
+    const KvTierUsage& u = dram(r);
+    std::uint64_t getM = 0, getS = 0, putM = 0;
+    for (const auto& k : r.summary.messagesByKind) {
+        getM += k.name == "dram GetM" ? k.count : 0;
+        getS += k.name == "dram GetS" ? k.count : 0;
+        putM += k.name.rfind("dram PutM", 0) == 0 ? k.count : 0;
+    }
+    // One message per block moved: the offload's store misses (GetM), its eviction writes the data home (PutM),
+    // the fetch's load misses (GetS).
+    EXPECT_EQ(getM, u.blocksDown);
+    EXPECT_EQ(putM, u.blocksDown);
+    EXPECT_EQ(getS, u.blocksUp);
+    // MSI allocates on a write: the directory sends the block to the writer before it is written back.
+    EXPECT_DOUBLE_EQ(u.bytesDown, u.blocksDown * kBlockBytes);
+    EXPECT_DOUBLE_EQ(u.bytesUp, (u.blocksDown + u.blocksUp) * kBlockBytes);
+}
+
+TEST(KvTiers, WriteThroughWritesBlocksAsTheyFillSoAnOffloadWritesOnlyTheTail)
+{
+    const RunResult back = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
+    const RunResult through =
+        runScenario(tieredScenario({Tier::Dram}, "direct", TierWrite::WriteThrough), twoLongSequences());
+    ASSERT_EQ(through.requests.size(), 2u);
+    const KvTierUsage& b = dram(back);
+    const KvTierUsage& t = dram(through);
+    EXPECT_EQ(through.summary.kvTiers.write, "write_through");
+    // Every full block of both sequences goes down once (6 prompt blocks, then each block decode fills: 12 in all
+    // by token 192), plus the open tail at each offload.
+    EXPECT_GE(t.blocksDown, 2u * 12u);
+    EXPECT_LE(t.blocksDown, 2u * 12u + t.offloads);
+    EXPECT_GT(t.blocksDown, b.blocksDown);
+    // The copies stay for each sequence's life; all are gone at the end.
+    EXPECT_GT(t.peakBlocks, b.peakBlocks);
+    EXPECT_DOUBLE_EQ(t.occupancy.back().blocks, 0.0);
+}
+
+TEST(KvTiers, SummaryRoundTripsThroughJson)
+{
+    const RunResult r = runScenario(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
+    const RunSummary back = summaryFromJson(toJson(r.summary));
+    ASSERT_TRUE(back.kvTiers.enabled);
+    EXPECT_EQ(back.kvTiers.preemptions, r.summary.kvTiers.preemptions);
+    EXPECT_DOUBLE_EQ(back.kvTiers.offHbmMs, r.summary.kvTiers.offHbmMs);
+    ASSERT_EQ(back.kvTiers.tiers.size(), 1u);
+    const KvTierUsage& a = r.summary.kvTiers.tiers[0];
+    const KvTierUsage& b = back.kvTiers.tiers[0];
+    EXPECT_EQ(b.protocol, a.protocol);
+    EXPECT_EQ(b.nodes, a.nodes);
+    EXPECT_EQ(b.blocksDown, a.blocksDown);
+    EXPECT_EQ(b.messages, a.messages);
+    EXPECT_DOUBLE_EQ(b.bytesUp, a.bytesUp);
+    EXPECT_EQ(b.occupancy, a.occupancy);
+    // A run without tiers writes no block and reads as none.
+    const RunResult plain = runScenario(tieredScenario({}), twoLongSequences());
+    EXPECT_FALSE(toJson(plain.summary).contains("kv_tiers"));
+    EXPECT_FALSE(summaryFromJson(toJson(plain.summary)).kvTiers.enabled);
+}
+
+nlohmann::json minimalWithTiers(const nlohmann::json& tiers)
+{
+    nlohmann::json j = readFixtureJson("minimal.json");
+    j["serving"]["kv_tiers"] = tiers;
+    return j;
+}
+
+TEST(KvTiers, ParserReportsEachBadFieldWithItsFix)
+{
+    // minimal.json: gpu0 (prefill) has HBM and DRAM, gpu1 decodes; no node has CXL memory.
+    const Scenario ok =
+        parseScenario(minimalWithTiers({{"tiers", {"dram"}}, {"eviction", "largest"}, {"write", "write_through"}}),
+                      "mem/scenario.json");
+    EXPECT_EQ(ok.serving.kvTiers.tiers, std::vector<Tier>{Tier::Dram});
+    EXPECT_EQ(ok.serving.kvTiers.eviction, TierEviction::Largest);
+    EXPECT_EQ(ok.serving.kvTiers.write, TierWrite::WriteThrough);
+    problemAt(minimalWithTiers(nlohmann::json::object()), "/serving/kv_tiers/tiers");
+    problemAt(minimalWithTiers({{"tiers", nlohmann::json::array()}}), "/serving/kv_tiers/tiers");
+    problemAt(minimalWithTiers({{"tiers", "dram"}}), "/serving/kv_tiers/tiers");
+    problemAt(minimalWithTiers({{"tiers", {"hbm"}}}), "/serving/kv_tiers/tiers/0");
+    problemAt(minimalWithTiers({{"tiers", {"dram", "dram"}}}), "/serving/kv_tiers/tiers/1");
+    problemAt(minimalWithTiers({{"tiers", {"dram", 3}}}), "/serving/kv_tiers/tiers/1");
+    EXPECT_NE(problemAt(minimalWithTiers({{"tiers", {"dram", "cxl"}}}), "/serving/kv_tiers/tiers/1")
+                  .message.find("reaches no node with cxl memory"),
+              std::string::npos);
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"eviction", "random"}}), "/serving/kv_tiers/eviction");
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"write", "sometimes"}}), "/serving/kv_tiers/write");
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"size", 3}}), "/serving/kv_tiers/size");
+    // A tier protocol now governs something when decode KV spills to that tier.
+    nlohmann::json withProtocol = minimalWithTiers({{"tiers", {"dram"}}});
+    withProtocol["coherence"] = {{"tiers", {{"dram", "msi-directory"}}}};
+    EXPECT_EQ(parseScenario(withProtocol, "mem/scenario.json").coherence.tiers.at(Tier::Dram), "msi-directory");
+}
+
+} // namespace
+} // namespace coh::test
