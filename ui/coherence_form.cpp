@@ -103,9 +103,11 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
         QComboBox* combo = m_fields->choice("/coherence/tiers/" + std::string(tier), tr("%1 tier protocol").arg(name),
                                             protocols, tr("direct"), this);
         combo->setObjectName(QStringLiteral("tier_") + name);
-        combo->setToolTip(tr("The protocol of the prefix pool's blocks when serving.prefix_pool lives in the %1 "
-                             "tier (direct: plain copies).")
-                              .arg(name));
+        combo->setToolTip(
+            tr("The protocol of the KV kept in the %1 tier: the prefix pool's blocks when "
+               "serving.prefix_pool lives there, and the decode sequences serving.kv_tiers offloads there "
+               "(direct: plain copies).")
+                .arg(name));
         m_tierCombos.push_back(combo);
         form->addRow(tr("%1 tier").arg(name), combo);
     }

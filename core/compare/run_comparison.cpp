@@ -114,12 +114,30 @@ const std::vector<MetricSpec> kMetrics = {
          const auto& p = s.prefixPool;
          return p.promptTokens ? 100.0 * count(p.hitTokens) / count(p.promptTokens) : 0.0;
      }},
+    {"KV tiers", "Sequences taken off HBM", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.kvTiers.preemptions); }},
+    {"KV tiers", "Time off HBM (summed)", Seconds, Lower, kMeasured, kNoFloor,
+     [](const S& s) { return s.kvTiers.offHbmMs / 1000.0; }},
+    {"KV tiers", "Tier messages", Count, Lower, kExact, kNoFloor,
+     [](const S& s) {
+         double n = 0;
+         for (const auto& t : s.kvTiers.tiers)
+             n += count(t.messages);
+         return n;
+     }},
+    {"KV tiers", "Tier bytes (down + up)", Bytes, Lower, kExact, kNoFloor,
+     [](const S& s) {
+         double bytes = 0;
+         for (const auto& t : s.kvTiers.tiers)
+             bytes += t.bytesDown + t.bytesUp;
+         return bytes;
+     }},
     {"Failures", "Requests not completed", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.requests - std::min(s.requests, s.completed)); }},
 };
 
 // A group shows when some run has something in it: a protocol for coherence, stale reads or waits for
-// staleness, a pool, requests that did not complete.
+// staleness, a pool, decode KV tiers, requests that did not complete.
 bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
 {
     const auto any = [&](const std::function<bool(const S&)>& has) {
@@ -134,6 +152,8 @@ bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
         return any([](const S& s) { return s.staleness.staleReads > 0 || s.staleness.readerWaits > 0; });
     if (group == "Prefix pool")
         return any([](const S& s) { return s.prefixPool.enabled; });
+    if (group == "KV tiers")
+        return any([](const S& s) { return s.kvTiers.enabled; });
     if (group == "Failures")
         return any([](const S& s) { return s.completed < s.requests; });
     return true;

@@ -296,7 +296,7 @@ void checkTierProtocols(const Scenario& s, ProblemList& problems)
                     pointer,
                     fmt::format("no KV lives in the {} tier: the protocol would govern nothing", toString(tier)),
                     fmt::format(
-                        "add \"{}\" to \"serving\": {{\"kv_tiers\": {{\"tiers\": [...]}}}}, or a prefix pool in "
+                        "add \"{}\" to serving.kv_tiers.tiers (decode KV spills there), or a serving.prefix_pool in "
                         "that tier, or remove this entry",
                         toString(tier)));
             continue;

@@ -40,12 +40,8 @@ KvTierDomain::KvTierDomain(const coherence::Protocol* protocol, const std::strin
         tierName + " ");
 }
 
-std::uint32_t KvTierDomain::slotOf(std::uint32_t request)
+std::uint32_t KvTierDomain::newSlot(std::uint32_t request)
 {
-    if (m_slotOf.size() <= request)
-        m_slotOf.resize(request + 1, -1);
-    if (m_slotOf[request] >= 0)
-        return static_cast<std::uint32_t>(m_slotOf[request]);
     std::uint32_t slot;
     if (!m_freeSlots.empty()) {
         slot = m_freeSlots.back();
@@ -57,7 +53,6 @@ std::uint32_t KvTierDomain::slotOf(std::uint32_t request)
         m_blocks->add();
     }
     m_slots[slot].request = request;
-    m_slotOf[request] = static_cast<std::int32_t>(slot);
     return slot;
 }
 
@@ -81,7 +76,9 @@ void KvTierDomain::move(std::uint32_t request, Job job, std::uint32_t blocks, st
                        kCopyFlow | (std::uint64_t{blocks} << 40) | (std::uint64_t{job} << 32) | request);
         return;
     }
-    const std::uint32_t slot = slotOf(request);
+    // Each move is one transaction on a block of its own: the blocks it writes are new (or a new version of the open
+    // tail), so no move waits behind another's state (an append-only table never writes a sealed block twice).
+    const std::uint32_t slot = newSlot(request);
     Slot& s = m_slots[slot];
     s.participants.cacheNodes[0] = decodeNode;
     s.participants.home = tierNode;
@@ -111,28 +108,19 @@ void KvTierDomain::onOpDone(Key slot, std::uint8_t cache, const DriverOp& op, co
         return;
     }
     (void)step;
+    m_slots[slot].done = true;
     if (op.kind != Fetch)
         m_listener.onMoveDone(request, op.kind, op.payload); // the data is home: the tier holds it
-    freeIfIdle(slot);
-}
-
-void KvTierDomain::release(std::uint32_t request)
-{
-    if (request >= m_slotOf.size() || m_slotOf[request] < 0)
-        return;
-    const auto slot = static_cast<std::uint32_t>(m_slotOf[request]);
-    m_slots[slot].released = true;
     freeIfIdle(slot);
 }
 
 void KvTierDomain::freeIfIdle(std::uint32_t slot)
 {
     Slot& s = m_slots[slot];
-    if (!s.released || !ProtocolDriver<KvTierDomain>::idle(s.driver) || !m_blocks->shape(slot).quiescent())
+    if (!s.done || !ProtocolDriver<KvTierDomain>::idle(s.driver) || !m_blocks->shape(slot).quiescent())
         return;
     m_blocks->reset(slot);
-    m_slotOf[s.request] = -1;
-    s.released = false;
+    s.done = false;
     m_freeSlots.push_back(slot);
 }
 

@@ -1,12 +1,12 @@
 #pragma once
-// One memory tier below HBM as a coherence domain of decode KV (serving.kv_tiers): a sequence's copy in the tier is
-// one block of the tier protocol's BlockSet standing for all of its blocks (the move's weight), its one cache the
-// decode instance's HBM, its home the tier's node. A write-down (offload or write-through) is a Store and then an
-// Evict (the data goes home), a fetch a Load and then an Evict; every message the table sends is a flow between the
-// two nodes, and the invariants are checked after every step. Under "direct" (no protocol) a move is one plain copy.
-// Moves of one sequence run in order. This is the lower half of a two-level hierarchy: while a sequence is in HBM
-// its blocks follow the decode protocol (CoherentKv) as before; where in the node's memory they sit is this
-// domain's business.
+// One memory tier below HBM as a coherence domain of decode KV (serving.kv_tiers): each move of a sequence's blocks
+// is one transaction on a block of the tier protocol's BlockSet standing for all of them (the move's weight), its
+// one cache the decode instance's HBM, its home the tier's node; the block starts over once the move is done. A
+// write-down (offload or write-through) is a Store and then an Evict (the data goes home), a fetch a Load and then an
+// Evict; every message the table sends is a flow between the two nodes, and the invariants are checked after every
+// step. Under "direct" (no protocol) a move is one plain copy. This is the lower half of a two-level hierarchy: while a
+// sequence is in HBM its blocks follow the decode protocol (CoherentKv) as before; where in the node's memory they sit
+// is this domain's business.
 #include "core/coherence/block_set.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/protocol_driver.h"
@@ -40,9 +40,6 @@ class KvTierDomain final : public FlowEndpoint {
 
     // Moves `blocks` blocks of `request` between its decode node and the tier's node `tierNode`.
     void move(std::uint32_t request, Job job, std::uint32_t blocks, std::uint32_t decodeNode, std::uint32_t tierNode);
-    // The sequence is gone: its protocol block starts over once its last move is done.
-    void release(std::uint32_t request);
-
     void onFlowDelivered(const FlowInfo& flow) override;
     // Throws when a move still waits on the protocol once the event queue is empty (a deadlock).
     void checkFinished() const;
@@ -58,8 +55,8 @@ class KvTierDomain final : public FlowEndpoint {
         std::uint32_t request = 0;
         DriverBlock<1> driver;
         Participants participants; // cache 0 at the decode node, the home at the tier's node
-        std::uint32_t weight = 1;  // blocks the move in progress stands for
-        bool released = false;
+        std::uint32_t weight = 1;  // blocks the move stands for
+        bool done = false;         // the move is over: the slot is free once no message is in flight
     };
 
     // ProtocolDriver's view of a sequence's tier block (see protocol_driver.h): its slot.
@@ -84,7 +81,7 @@ class KvTierDomain final : public FlowEndpoint {
     static bool mayCompleteHeld(Key, Ref, std::uint8_t) { return true; } // nothing is held
     void onOpDone(Key slot, std::uint8_t cache, const DriverOp& op, const coherence::StepResult* step);
 
-    std::uint32_t slotOf(std::uint32_t request);
+    std::uint32_t newSlot(std::uint32_t request);
     void freeIfIdle(std::uint32_t slot);
     [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
 
@@ -97,7 +94,6 @@ class KvTierDomain final : public FlowEndpoint {
     std::vector<MessageKindStats> m_copyKinds; // plain copies: down, up
     std::vector<Slot> m_slots;
     std::vector<std::uint32_t> m_freeSlots;
-    std::vector<std::int32_t> m_slotOf; // per request, -1: none
     std::unique_ptr<coherence::BlockSet> m_blocks;
     std::unique_ptr<ProtocolDriver<KvTierDomain>> m_driver;
     double m_bytesDown = 0, m_bytesUp = 0;

@@ -239,10 +239,7 @@ void KvTiers::onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t 
 
 void KvTiers::release(std::uint32_t request)
 {
-    Copy& copy = m_copies[request];
-    if (copy.level >= 0)
-        m_levels[copy.level].domain->release(request);
-    drop(copy);
+    drop(m_copies[request]);
 }
 
 void KvTiers::checkFinished() const

@@ -100,21 +100,36 @@ TEST(KvTiers, AFullHbmOffloadsTheNewestSequenceAndFetchesItBack)
     EXPECT_GT(r.summary.tpotStallMs.max, without.summary.tpotStallMs.max);
 }
 
+// Four sequences of 60 prompt tokens growing to 260 (17 blocks) in 20 blocks of HBM: they take turns, and some are
+// offloaded more than once.
+Workload fourTakingTurns()
+{
+    Workload w;
+    for (int i = 0; i < 4; ++i)
+        w.requests.push_back({0, 60, 200, 0, 0});
+    return w;
+}
+
 TEST(KvTiers, EveryTierProtocolMovesTheSameBlocksAndKeepsItsInvariants)
 {
-    const RunResult plain = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
-    for (const auto& table : coherence::allProtocols()) {
-        const std::string protocol = table.name;
-        SCOPED_TRACE(protocol);
-        const RunResult r = runScenario(tieredScenario({Tier::Dram}, protocol), twoLongSequences());
-        ASSERT_EQ(r.requests.size(), 2u);
-        const KvTierUsage& u = dram(r);
-        EXPECT_EQ(u.protocol, protocol);
-        EXPECT_EQ(u.offloads, dram(plain).offloads);
-        EXPECT_EQ(u.fetches, u.offloads);
-        EXPECT_EQ(u.blocksDown, dram(plain).blocksDown);
-        // A protocol sends requests and acks besides the data: more messages than the plain copies' two per move.
-        EXPECT_GT(u.messages, dram(plain).messages);
+    for (const Workload& workload : {twoLongSequences(), fourTakingTurns()}) {
+        const RunResult plain = runScenario(tieredScenario({Tier::Dram}), workload);
+        if (workload.requests.size() == 4) { // repeated offloads of one sequence: each move is its own transaction
+            EXPECT_GT(plain.summary.kvTiers.preemptions, 4u);
+        }
+        for (const auto& table : coherence::allProtocols()) {
+            const std::string protocol = table.name;
+            SCOPED_TRACE(protocol);
+            const RunResult r = runScenario(tieredScenario({Tier::Dram}, protocol), workload);
+            ASSERT_EQ(r.requests.size(), workload.requests.size());
+            const KvTierUsage& u = dram(r);
+            EXPECT_EQ(u.protocol, protocol);
+            EXPECT_EQ(u.offloads, dram(plain).offloads);
+            EXPECT_EQ(u.fetches, u.offloads);
+            EXPECT_EQ(u.blocksDown, dram(plain).blocksDown);
+            // A protocol sends requests and acks besides the data: more messages than the plain copies' two per move.
+            EXPECT_GT(u.messages, dram(plain).messages);
+        }
     }
 }
 

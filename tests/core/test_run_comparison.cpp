@@ -157,6 +157,7 @@ TEST(RunComparison, MsiAgainstLazyCausalOnTheDefaultScenario)
     ASSERT_GT(lazy.summary.staleness.staleReads, 0u);
     EXPECT_NO_THROW(row(c, "Stale block reads"));
     EXPECT_THROW(row(c, "Requests not completed"), std::runtime_error);
+    EXPECT_THROW(row(c, "Sequences taken off HBM"), std::runtime_error); // neither run has KV tiers
 
     // The summary's figures are the runs' own: the message and byte factors and the stale share.
     ASSERT_EQ(c.summary.size(), 2u);
@@ -168,6 +169,24 @@ TEST(RunComparison, MsiAgainstLazyCausalOnTheDefaultScenario)
     EXPECT_NE(c.summary[0].find(fmt::format("{:.2g}% stale reads", stale)), std::string::npos) << c.summary[0];
     // msi-directory sends fewer messages and bytes and never reads stale data: the verdict names it so.
     EXPECT_NE(c.summary[1].find("msi-directory sends"), std::string::npos) << c.summary[1];
+}
+
+// A run with decode KV tiers shows the tiers' group, its figures read from the summary.
+TEST(RunComparison, KvTiersGroupShowsWhenARunHasTiers)
+{
+    RunSummary none, tiered;
+    none.requests = tiered.requests = none.completed = tiered.completed = 10;
+    tiered.kvTiers.enabled = true;
+    tiered.kvTiers.preemptions = 7;
+    tiered.kvTiers.offHbmMs = 2500;
+    tiered.kvTiers.tiers.push_back({.tier = "dram", .messages = 14, .bytesDown = 3e9, .bytesUp = 1e9});
+    tiered.kvTiers.tiers.push_back({.tier = "cxl", .messages = 6, .bytesDown = 2e9, .bytesUp = 2e9});
+    const RunComparison c = compareRuns({{{}, &none}, {{}, &tiered}});
+    EXPECT_EQ(row(c, "Sequences taken off HBM").values, (std::vector<double>{0, 7}));
+    EXPECT_EQ(row(c, "Time off HBM (summed)").values, (std::vector<double>{0, 2.5}));
+    EXPECT_EQ(row(c, "Tier messages").values, (std::vector<double>{0, 20}));
+    EXPECT_EQ(row(c, "Tier bytes (down + up)").values, (std::vector<double>{0, 8e9}));
+    EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Tier messages"), std::runtime_error);
 }
 
 // Two hand-made runs with the figures: the same latencies, 12x the messages, 2.6x the data bytes and
