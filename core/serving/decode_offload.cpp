@@ -106,11 +106,17 @@ void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)
         m_state[r].blocksReserved += g;
         inst.kvBlocksFree -= g;
     }
-    if (inst.active.empty() && inst.stepsWaiting == 0)
-        throw std::runtime_error(fmt::format(
-            "decode instance '{}' cannot make room for its sequences' next blocks: its HBM ({} blocks) is full and no "
-            "tier in serving.kv_tiers has room for any of them; give the tiers more capacity",
-            inst.id, inst.kvBlocksTotal));
+}
+
+void DecodeScheduler::checkFinished() const
+{
+    for (const InstanceState& inst : m_instances)
+        if (!inst.held.empty())
+            throw std::runtime_error(fmt::format(
+                "the event queue is empty but decode instance '{}' still holds {} sequences that cannot continue: its "
+                "HBM ({} blocks) is full and no tier in serving.kv_tiers has room for them; give the tiers more "
+                "capacity",
+                inst.id, inst.held.size(), inst.kvBlocksTotal));
 }
 
 void DecodeScheduler::onOffloaded(std::uint32_t request)
@@ -135,7 +141,10 @@ void DecodeScheduler::fetchOffloaded(std::uint32_t index)
     InstanceState& inst = m_instances[index];
     while (!inst.offloaded.empty()) {
         const std::uint32_t r = inst.offloaded.front();
-        if (m_state[r].place != KvPlace::Offloaded || m_state[r].blocksReserved > inst.kvBlocksFree)
+        // Room for it and for the next block of every sequence in HBM, so that it is not evicted again at once.
+        const std::uint64_t need =
+            std::uint64_t{m_state[r].blocksReserved} + growth(r) + inst.active.size() + inst.ready.size();
+        if (m_state[r].place != KvPlace::Offloaded || need > inst.kvBlocksFree)
             return;
         inst.offloaded.pop_front();
         inst.kvBlocksFree -= m_state[r].blocksReserved;

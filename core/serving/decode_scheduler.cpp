@@ -97,7 +97,7 @@ void DecodeScheduler::onKvReady(std::uint32_t request)
     }
 }
 
-void DecodeScheduler::start(std::uint32_t index)
+bool DecodeScheduler::start(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
     // Continuous batching: sequences whose KV is ready join at this iteration boundary.
@@ -117,14 +117,21 @@ void DecodeScheduler::start(std::uint32_t index)
     inst.stepTransfer = 0;
     inst.stepsWaiting = 0;
     inst.computeArmed = false;
-    if (m_tiers)
+    if (m_tiers) {
         makeRoom(inst, index);
+        if (inst.active.empty() && inst.stepsWaiting == 0) {
+            // Every sequence waits for blocks a fetch under way holds: nothing runs until it is back.
+            inst.running = false;
+            return false;
+        }
+    }
     for (auto r : inst.active)
         if (!m_kv.beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
             ++inst.stepsWaiting;
     inst.computeArmed = true;
     if (inst.stepsWaiting == 0)
         runCompute(inst, index);
+    return true;
 }
 
 void DecodeScheduler::onStepReady(std::uint32_t request)

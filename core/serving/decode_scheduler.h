@@ -29,8 +29,11 @@ class DecodeScheduler {
     // Admits from the head of the queue while the KV memory allows; a request that could never fit is rejected.
     void tryAdmit(std::uint32_t instance);
     static bool hasWork(const InstanceState& inst) { return !(inst.active.empty() && inst.ready.empty()); }
-    // Starts an iteration with the ready sequences that fit; the instance holds its device.
-    void start(std::uint32_t instance);
+    // Starts an iteration with the ready sequences that fit; the instance holds its device. False when nothing
+    // can run (with tiers: every sequence waits for HBM blocks that a fetch under way holds).
+    bool start(std::uint32_t instance);
+    // Called once the event queue is empty: throws when a sequence is still held (it could never continue).
+    void checkFinished() const;
     // From KvMemory: the request's KV arrived (a DecodeKick follows), or its step may now run.
     void onKvReady(std::uint32_t request);
     void onStepReady(std::uint32_t request);

@@ -126,6 +126,7 @@ RunResult ServingEngine::run(const RunOptions& options)
     if (!m_sim.run(*this, kTimeInfinity, options.cancel))
         throw RunCancelled();
     m_kv->checkFinished();
+    m_decode->checkFinished();
     if (m_prefix)
         m_prefix->checkFinished();
     if (m_tiers)
@@ -217,8 +218,8 @@ void ServingEngine::tryStart(std::uint32_t index)
         return;
     if (prefill)
         m_prefill->start(index);
-    else
-        m_decode->start(index);
+    else if (!m_decode->start(index))
+        m_devices.release(index, [this](std::uint32_t waiter) { tryStart(waiter); }); // nothing ran: wait for a kick
 }
 
 void ServingEngine::endIteration(std::uint32_t index)

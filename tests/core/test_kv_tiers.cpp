@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <numeric>
+#include <random>
 
 namespace coh::test {
 namespace {
@@ -36,6 +38,36 @@ Scenario tieredScenario(const std::vector<Tier>& tiers, const std::string& tierP
     return s;
 }
 
+// Cancels a run that passes `maxEvents`: a scheduler that livelocks (offloading and fetching the same sequences while
+// none decodes) fails the test instead of hanging it.
+class EventBudget final : public ProgressListener {
+  public:
+    explicit EventBudget(std::uint64_t maxEvents)
+        : m_max(maxEvents)
+    {
+    }
+    void onProgress(const RunProgress& progress) override
+    {
+        if (progress.events > m_max)
+            cancel = true;
+    }
+    std::atomic<bool> cancel{false};
+
+  private:
+    std::uint64_t m_max;
+};
+
+// Every run here is bounded: a scheduler livelock fails the test (RunCancelled) instead of hanging CI.
+RunResult runBounded(const Scenario& s, const Workload& w)
+{
+    EventBudget budget(2'000'000);
+    RunOptions options;
+    options.progress = &budget;
+    options.progressIntervalSeconds = 0;
+    options.cancel = &budget.cancel;
+    return runScenario(s, w, options);
+}
+
 // Two sequences of 100 prompt tokens (7 blocks with the first output token) that grow to 200 tokens (13 blocks):
 // both fit in 20 blocks at first, not at the end.
 Workload twoLongSequences()
@@ -55,7 +87,7 @@ const KvTierUsage& dram(const RunResult& r)
 
 TEST(KvTiers, WithoutTiersTheSecondSequenceWaitsForTheFirstToFinish)
 {
-    const RunResult r = runScenario(tieredScenario({}), twoLongSequences());
+    const RunResult r = runBounded(tieredScenario({}), twoLongSequences());
     ASSERT_EQ(r.requests.size(), 2u);
     EXPECT_FALSE(r.summary.kvTiers.enabled);
     // 13 + 13 blocks reserved up front do not fit in 20: the second is admitted when the first has finished.
@@ -66,8 +98,8 @@ TEST(KvTiers, WithoutTiersTheSecondSequenceWaitsForTheFirstToFinish)
 
 TEST(KvTiers, AFullHbmOffloadsTheNewestSequenceAndFetchesItBack)
 {
-    const RunResult without = runScenario(tieredScenario({}), twoLongSequences());
-    const RunResult r = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
+    const RunResult without = runBounded(tieredScenario({}), twoLongSequences());
+    const RunResult r = runBounded(tieredScenario({Tier::Dram}), twoLongSequences());
     ASSERT_EQ(r.requests.size(), 2u);
     const KvTiersSummary& t = r.summary.kvTiers;
     const KvTierUsage& u = dram(r);
@@ -113,14 +145,14 @@ Workload fourTakingTurns()
 TEST(KvTiers, EveryTierProtocolMovesTheSameBlocksAndKeepsItsInvariants)
 {
     for (const Workload& workload : {twoLongSequences(), fourTakingTurns()}) {
-        const RunResult plain = runScenario(tieredScenario({Tier::Dram}), workload);
+        const RunResult plain = runBounded(tieredScenario({Tier::Dram}), workload);
         if (workload.requests.size() == 4) { // repeated offloads of one sequence: each move is its own transaction
             EXPECT_GT(plain.summary.kvTiers.preemptions, 4u);
         }
         for (const auto& table : coherence::allProtocols()) {
             const std::string protocol = table.name;
             SCOPED_TRACE(protocol);
-            const RunResult r = runScenario(tieredScenario({Tier::Dram}, protocol), workload);
+            const RunResult r = runBounded(tieredScenario({Tier::Dram}, protocol), workload);
             ASSERT_EQ(r.requests.size(), workload.requests.size());
             const KvTierUsage& u = dram(r);
             EXPECT_EQ(u.protocol, protocol);
@@ -135,7 +167,7 @@ TEST(KvTiers, EveryTierProtocolMovesTheSameBlocksAndKeepsItsInvariants)
 
 TEST(KvTiers, MsiWritesDownThroughGetMAndPutMAndReadsBackThroughGetS)
 {
-    const RunResult r = runScenario(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
+    const RunResult r = runBounded(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
     const KvTierUsage& u = dram(r);
     std::uint64_t getM = 0, getS = 0, putM = 0;
     for (const auto& k : r.summary.messagesByKind) {
@@ -155,9 +187,9 @@ TEST(KvTiers, MsiWritesDownThroughGetMAndPutMAndReadsBackThroughGetS)
 
 TEST(KvTiers, WriteThroughWritesBlocksAsTheyFillSoAnOffloadWritesOnlyTheTail)
 {
-    const RunResult back = runScenario(tieredScenario({Tier::Dram}), twoLongSequences());
+    const RunResult back = runBounded(tieredScenario({Tier::Dram}), twoLongSequences());
     const RunResult through =
-        runScenario(tieredScenario({Tier::Dram}, "direct", TierWrite::WriteThrough), twoLongSequences());
+        runBounded(tieredScenario({Tier::Dram}, "direct", TierWrite::WriteThrough), twoLongSequences());
     ASSERT_EQ(through.requests.size(), 2u);
     const KvTierUsage& b = dram(back);
     const KvTierUsage& t = dram(through);
@@ -174,7 +206,7 @@ TEST(KvTiers, WriteThroughWritesBlocksAsTheyFillSoAnOffloadWritesOnlyTheTail)
 
 TEST(KvTiers, SummaryRoundTripsThroughJson)
 {
-    const RunResult r = runScenario(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
+    const RunResult r = runBounded(tieredScenario({Tier::Dram}, "msi-directory"), twoLongSequences());
     const RunSummary back = summaryFromJson(toJson(r.summary));
     ASSERT_TRUE(back.kvTiers.enabled);
     EXPECT_EQ(back.kvTiers.preemptions, r.summary.kvTiers.preemptions);
@@ -189,9 +221,91 @@ TEST(KvTiers, SummaryRoundTripsThroughJson)
     EXPECT_DOUBLE_EQ(b.bytesUp, a.bytesUp);
     EXPECT_EQ(b.occupancy, a.occupancy);
     // A run without tiers writes no block and reads as none.
-    const RunResult plain = runScenario(tieredScenario({}), twoLongSequences());
+    const RunResult plain = runBounded(tieredScenario({}), twoLongSequences());
     EXPECT_FALSE(toJson(plain.summary).contains("kv_tiers"));
     EXPECT_FALSE(summaryFromJson(toJson(plain.summary)).kvTiers.enabled);
+}
+
+// Request 0 (150 prompt tokens, 10 blocks) is prefilled and admitted before request 1 (50 tokens, 4 blocks); both
+// grow by 100 tokens, past the 20 blocks of HBM. The victim is the one whose time off HBM shows as stall.
+std::uint32_t victimUnder(TierEviction eviction)
+{
+    Scenario s = tieredScenario({Tier::Dram});
+    s.serving.kvTiers.eviction = eviction;
+    Workload w;
+    w.requests.push_back({0, 150, 100, 0, 0});
+    w.requests.push_back({0, 50, 100, 0, 0});
+    const RunResult r = runBounded(s, w);
+    EXPECT_EQ(r.requests.size(), 2u);
+    EXPECT_EQ(dram(r).offloads, 1u);
+    return r.requests[0].decodeStall > r.requests[1].decodeStall ? r.requests[0].id : r.requests[1].id;
+}
+
+TEST(KvTiers, LruTakesTheLatestAdmittedOnATieAndLargestTheBiggest)
+{
+    // Both decoded in the same steps (a tie on recency): lru takes the one admitted later, request 1.
+    EXPECT_EQ(victimUnder(TierEviction::Lru), 1u);
+    EXPECT_EQ(victimUnder(TierEviction::Largest), 0u);
+}
+
+// DRAM with room for 10 blocks, then a CXL node with plenty: a victim bigger than what DRAM has left spills to CXL.
+TEST(KvTiers, SequencesSpillToTheNextTierWhenTheFirstIsFull)
+{
+    Scenario s = tieredScenario({Tier::Dram, Tier::Cxl});
+    s.topology.nodes[2].memory[0].capacityBytes = 10.5 * kBlockBytes;
+    Node cxl;
+    cxl.id = "x0";
+    cxl.kind = NodeKind::CxlMemory;
+    cxl.memory = {{Tier::Cxl, 1e9, 6.4e10}};
+    s.topology.nodes.push_back(cxl);
+    s.topology.links.push_back(link("d0", "x0", 3 * kMicrosecond, 1e9));
+    const RunResult r = runBounded(s, fourTakingTurns());
+    ASSERT_EQ(r.requests.size(), 4u);
+    const auto& tiers = r.summary.kvTiers.tiers;
+    ASSERT_EQ(tiers.size(), 2u);
+    EXPECT_EQ(tiers[0].tier, "dram");
+    EXPECT_EQ(tiers[1].tier, "cxl");
+    EXPECT_EQ(tiers[0].capacityBlocks, 10u);
+    EXPECT_EQ(tiers[1].nodes, std::vector<std::string>{"x0"});
+    EXPECT_LE(tiers[0].peakBlocks, 10.0);
+    EXPECT_GT(tiers[1].offloads, 0u);
+    for (const auto& t : tiers) {
+        EXPECT_EQ(t.fetches, t.offloads) << t.tier;
+        EXPECT_EQ(t.blocksUp, t.blocksDown) << t.tier;
+    }
+    EXPECT_EQ(tiers[0].offloads + tiers[1].offloads, r.summary.kvTiers.preemptions);
+}
+
+// Random small workloads in 20 blocks of HBM, under each policy and several tier protocols: every request that fits
+// completes, every offload comes back, and no run livelocks.
+TEST(KvTiers, RandomWorkloadsAllCompleteUnderEveryPolicy)
+{
+    std::mt19937_64 rng(2026);
+    const std::vector<std::string> protocols = {"direct", "msi-directory", "sealed-lease", "lazy-causal"};
+    for (int trial = 0; trial < 48; ++trial) {
+        SCOPED_TRACE(trial);
+        Scenario s = tieredScenario({Tier::Dram}, protocols[trial % protocols.size()],
+                                    trial % 2 ? TierWrite::WriteThrough : TierWrite::WriteBack);
+        s.serving.kvTiers.eviction = (trial / 2) % 2 ? TierEviction::Largest : TierEviction::Lru;
+        s.serving.decodeMaxBatchSize = 1 + static_cast<std::uint32_t>(rng() % 6);
+        if (trial % 3 == 0) // a DRAM share that holds one sequence or two, not every offload
+            s.topology.nodes[2].memory[0].capacityBytes = (12 + rng() % 20) * kBlockBytes;
+        Workload w;
+        const int count = 2 + static_cast<int>(rng() % 7);
+        SimTime at = 0;
+        for (int i = 0; i < count; ++i) {
+            at += static_cast<SimTime>(rng() % 20) * kMillisecond;
+            const auto prompt = static_cast<std::uint32_t>(5 + rng() % 250);
+            const auto output = static_cast<std::uint32_t>(1 + rng() % (320 - prompt));
+            w.requests.push_back({at, prompt, output, 0, 0});
+        }
+        const RunResult r = runBounded(s, w);
+        EXPECT_EQ(r.requests.size(), w.requests.size());
+        for (const auto& t : r.summary.kvTiers.tiers) {
+            EXPECT_EQ(t.fetches, t.offloads);
+            EXPECT_DOUBLE_EQ(t.occupancy.empty() ? 0.0 : t.occupancy.back().blocks, 0.0);
+        }
+    }
 }
 
 nlohmann::json minimalWithTiers(const nlohmann::json& tiers)
