@@ -196,4 +196,52 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
     return out;
 }
 
+QList<QPointF> stepPoints(const std::vector<core::BlockCountStep>& steps, double endSeconds)
+{
+    QList<QPointF> at;
+    at.reserve(static_cast<qsizetype>(steps.size()));
+    for (const auto& step : steps)
+        at.append(QPointF(seconds(step.at), step.blocks));
+    // Two corners a step, plus the start and the end, within kMaxPoints.
+    at = downsample(at, (kMaxPoints - 2) / 2);
+    QList<QPointF> points;
+    points.reserve(2 * at.size() + 2);
+    points.append(QPointF(0, 0));
+    double before = 0;
+    for (const QPointF& step : at) {
+        points.append(QPointF(step.x(), before));
+        points.append(step);
+        before = step.y();
+    }
+    if (endSeconds > points.back().x())
+        points.append(QPointF(endSeconds, before));
+    return points;
+}
+
+std::vector<KvTierOccupancySeries> kvTierOccupancy(const core::RunResult& run)
+{
+    std::vector<KvTierOccupancySeries> out;
+    if (!run.summary.kvTiers.enabled)
+        return out;
+    core::SimTime end = 0;
+    for (const auto& r : run.requests)
+        end = std::max(end, r.finish);
+    for (const auto& tier : run.summary.kvTiers.tiers) {
+        KvTierOccupancySeries series;
+        series.name = QStringLiteral("%1 (%2)").arg(toQString(tier.tier), toQString(tier.protocol));
+        series.capacityBlocks = static_cast<double>(tier.capacityBlocks);
+        series.peakBlocks = tier.peakBlocks;
+        series.points = stepPoints(tier.occupancy, seconds(end));
+        out.push_back(std::move(series));
+    }
+    return out;
+}
+
+double stepValueAt(const QList<QPointF>& points, double x)
+{
+    const auto after =
+        std::upper_bound(points.begin(), points.end(), x, [](double value, const QPointF& p) { return value < p.x(); });
+    return after == points.begin() ? 0.0 : std::prev(after)->y();
+}
+
 } // namespace coh::ui::charts

@@ -45,6 +45,23 @@ struct LinkUtilizationSeries {
 };
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count = 5);
 
+// A step function as the corners of its staircase, in seconds: (0, 0), then per step (at, the count before it) and
+// (at, its count), and (endSeconds, the last count) when the run goes on after the last step. More than kMaxPoints
+// corners: the steps are first downsampled (downsample()), so the line stays a staircase through the extremes.
+QList<QPointF> stepPoints(const std::vector<core::BlockCountStep>& steps, double endSeconds);
+
+// The blocks each KV tier below HBM held over the run (summary.kvTiers; empty without tiers), in tier order.
+struct KvTierOccupancySeries {
+    QString name; // "dram (msi-directory)": the tier and its protocol
+    double capacityBlocks = 0;
+    double peakBlocks = 0;
+    QList<QPointF> points; // stepPoints() of the tier's occupancy, up to the run's last finish
+};
+std::vector<KvTierOccupancySeries> kvTierOccupancy(const core::RunResult& run);
+
+// The value of a staircase from stepPoints() at x: the last corner at or before x (0 before the first).
+double stepValueAt(const QList<QPointF>& points, double x);
+
 // The point of `points` (sorted by x) nearest to x: what a hover over a line or area reports exactly.
 QPointF nearestByX(const QList<QPointF>& points, double x);
 

@@ -15,6 +15,7 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QLogValueAxis>
+#include <QPen>
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QScrollArea>
@@ -29,6 +30,9 @@ namespace {
 // Below this width two charts side by side elide their legends and squeeze their plots.
 constexpr int kTwoColumnWidth = 1000;
 constexpr int kChartHeight = 300;
+// A tier's capacity is drawn as a dashed line only while it is within this factor of the most blocks held: beyond
+// it the occupancy would be a flat line along the bottom of the plot, so the capacity is told in words instead.
+constexpr double kCapacityLineRatio = 4;
 
 double maxY(const QList<QPointF>& points)
 {
@@ -93,9 +97,12 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_links = new TimeChartView(tr("Busiest link directions"), tr("utilisation (%)"), content);
     // Five "gpu0 → nvswitch" names do not fit side by side below a narrow plot: one per line beside it.
     m_links->chart()->legend()->setAlignment(Qt::AlignRight);
+    m_tiers = new TimeChartView(tr("KV tier occupancy"), tr("KV blocks"), content);
+    m_tiers->hide(); // only for runs with tiers
     // Tall enough that a vertical axis title reads in full under the title and above the legend.
-    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
-                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+    for (ChartView* view :
+         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
+          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
         view->setMinimumHeight(kChartHeight);
     layoutCharts(1);
 
@@ -106,21 +113,24 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
 
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links})
+    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers})
         connect(view, &TimeChartView::timeClicked, this, &ChartsPanel::timeClicked);
     setRun(nullptr);
 }
 
-void ChartsPanel::layoutCharts(int columns)
+void ChartsPanel::layoutCharts(int columns, bool force)
 {
-    if (columns == m_columns)
+    if (columns == m_columns && !force)
         return;
     m_columns = columns;
-    const ChartView* order[] = {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links};
-    for (int i = 0; i < 6; ++i) {
-        auto* view = const_cast<ChartView*>(order[i]);
-        m_grid->removeWidget(view);
-        m_grid->addWidget(view, i / columns, i % columns);
+    QList<ChartView*> order = {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links};
+    // The tiers' chart takes a place in the grid only when it is shown: without tiers the grid is as it was.
+    m_grid->removeWidget(m_tiers);
+    if (!m_tiers->isHidden())
+        order.append(m_tiers);
+    for (int i = 0; i < order.size(); ++i) {
+        m_grid->removeWidget(order[i]);
+        m_grid->addWidget(order[i], i / columns, i % columns);
     }
 }
 
@@ -133,7 +143,7 @@ void ChartsPanel::resizeEvent(QResizeEvent* event)
 void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
 {
     m_run = std::move(run);
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links}) {
+    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers}) {
         view->clearData();
         view->setRanges(0, 0);
     }
@@ -149,24 +159,29 @@ void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
         fillSplit();
         fillKinds();
         fillLinks();
+        fillTiers();
     }
-    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
-                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+    for (ChartView* view :
+         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
+          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
         view->restyle();
+    m_tiers->setVisible(m_run && m_run->summary.kvTiers.enabled);
+    layoutCharts(m_columns, true);
     setCursorTime(m_cursorTime);
 }
 
 void ChartsPanel::showEmpty(const QString& why)
 {
-    for (ChartView* view : {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf,
-                            static_cast<ChartView*>(m_split), m_kinds, static_cast<ChartView*>(m_links)})
+    for (ChartView* view :
+         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
+          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
         view->setEmptyText(why);
 }
 
 void ChartsPanel::setCursorTime(qint64 ns)
 {
     m_cursorTime = ns;
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links})
+    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers})
         view->setCursorTime(ns);
 }
 
@@ -362,6 +377,47 @@ void ChartsPanel::fillLinks()
         m_run->linkSeries.empty() ? 0 : static_cast<double>(m_run->linkSeries.front().bytesPerBucket.size());
     m_links->setRanges(std::max(endSeconds(*m_run), buckets * core::toSeconds(m_run->linkInterval)), yMax);
     m_links->setEmptyText(lines.empty() ? tr("No link carried traffic in this run.") : QString());
+}
+
+void ChartsPanel::fillTiers()
+{
+    const auto tiers = charts::kvTierOccupancy(*m_run);
+    double end = endSeconds(*m_run), peak = 0, capacity = 0;
+    for (const auto& tier : tiers) {
+        peak = std::max({peak, tier.peakBlocks, maxY(tier.points)});
+        capacity = std::max(capacity, tier.capacityBlocks);
+        if (!tier.points.isEmpty())
+            end = std::max(end, tier.points.back().x());
+    }
+    const bool capacityLines = capacity > 0 && capacity <= kCapacityLineRatio * peak;
+    const double yMax = capacityLines ? std::max(peak, capacity) : peak;
+    const ScaledUnit unit = countUnit(yMax);
+    for (const auto& tier : tiers) {
+        const QString blocks = QLocale().toString(tier.capacityBlocks, 'f', 0);
+        // Off the plot, the capacity is in the legend: "dram (msi-directory), capacity 476,837 blocks".
+        QLineSeries* series =
+            lineSeries(capacityLines ? tier.name : tr("%1, capacity %2 blocks").arg(tier.name, blocks),
+                       scaledY(tier.points, unit.divisor));
+        m_tiers->addData(series);
+        m_tiers->hoverPoints(series, [name = tier.name, points = tier.points, blocks](const QPointF& at) {
+            return tr("%1: %2 blocks at %3 s (capacity %4 blocks)")
+                .arg(name, exact(charts::stepValueAt(points, at.x()), 0), exact(at.x()), blocks);
+        });
+        if (capacityLines && tier.capacityBlocks > 0) {
+            const double y = tier.capacityBlocks / unit.divisor;
+            QLineSeries* line = lineSeries(tr("%1 capacity").arg(tier.name), {QPointF(0, y), QPointF(end, y)});
+            m_tiers->addData(line);
+            line->setPen(QPen(series->color(), 1.5, Qt::DashLine));
+            m_tiers->hoverPoints(line, [name = tier.name, blocks](const QPointF&) {
+                return tr("%1 capacity: %2 blocks").arg(name, blocks);
+            });
+        }
+    }
+    m_tiers->setYTitle(unit.unit.isEmpty() ? tr("KV blocks") : tr("KV blocks (%1)").arg(unit.unit));
+    m_tiers->setRanges(end, yMax / unit.divisor);
+    m_tiers->setEmptyText(tiers.empty() ? tr("This run has no KV tiers.")
+                          : peak <= 0   ? tr("The KV tiers held no blocks: no sequence was taken off HBM.")
+                                        : QString());
 }
 
 } // namespace coh::ui

@@ -1,8 +1,8 @@
 #pragma once
-// The run's charts: TTFT and TPOT over time, latency CDFs, the TPOT split, messages by kind and the busiest
-// links' utilisation. Time charts show the replay's time as a cursor and report clicks as times. Every chart has
-// round ticks, axis titles with units, a tooltip with the exact value under the mouse, and a message when there
-// is nothing to draw.
+// The run's charts: TTFT and TPOT over time, latency CDFs, the TPOT split, messages by kind, the busiest
+// links' utilisation and, for a run with KV tiers below HBM, the blocks each tier held. Time charts show the replay's
+// time as a cursor and report clicks as times. Every chart has round ticks, axis titles with units, a tooltip with the
+// exact value under the mouse, and a message when there is nothing to draw.
 #include "core/engine/run_result.h"
 
 #include <QWidget>
@@ -28,6 +28,8 @@ class ChartsPanel : public QWidget {
     TimeChartView* tpotChart() const { return m_tpot; }
     TimeChartView* splitChart() const { return m_split; }
     TimeChartView* linkChart() const { return m_links; }
+    // In the grid only while the run has KV tiers (summary.kvTiers.enabled); hidden otherwise.
+    TimeChartView* tierChart() const { return m_tiers; }
     ChartView* cdfChart() const { return m_cdf; }
     ChartView* kindChart() const { return m_kinds; }
     // Two charts a row when there is room for them to read, else one.
@@ -43,13 +45,14 @@ class ChartsPanel : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
-    void layoutCharts(int columns);
+    void layoutCharts(int columns, bool force = false);
     void showEmpty(const QString& why);
     void fillLatencyOverTime();
     void fillCdf();
     void fillSplit();
     void fillKinds();
     void fillLinks();
+    void fillTiers();
 
     std::shared_ptr<const core::RunResult> m_run;
     QGridLayout* m_grid = nullptr;
@@ -58,6 +61,7 @@ class ChartsPanel : public QWidget {
     TimeChartView* m_tpot = nullptr;
     TimeChartView* m_split = nullptr;
     TimeChartView* m_links = nullptr;
+    TimeChartView* m_tiers = nullptr;
     ChartView* m_cdf = nullptr;
     ChartView* m_kinds = nullptr;
     qint64 m_cursorTime = 0;

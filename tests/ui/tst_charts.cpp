@@ -25,6 +25,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLabel>
+#include <QLayout>
 #include <QLineSeries>
 #include <QLocale>
 #include <QScatterSeries>
@@ -82,6 +83,34 @@ QXYSeries* firstXY(QChart* chart, const QString& name = {})
     return nullptr;
 }
 
+// Two tiers by hand: dram held 40 blocks from 1 s, 100 from 2 s, 10 from 3 s; cxl 25 from 1.5 s, none from 4 s.
+core::KvTiersSummary twoTiers(std::uint64_t dramCapacity, std::uint64_t cxlCapacity)
+{
+    constexpr core::SimTime s = core::kSecond;
+    core::KvTiersSummary tiers;
+    tiers.enabled = true;
+    tiers.tiers = {{.tier = "dram",
+                    .protocol = "msi-directory",
+                    .capacityBlocks = dramCapacity,
+                    .peakBlocks = 100,
+                    .occupancy = {{1 * s, 40}, {2 * s, 100}, {3 * s, 10}}},
+                   {.tier = "cxl",
+                    .protocol = "direct",
+                    .capacityBlocks = cxlCapacity,
+                    .peakBlocks = 25,
+                    .occupancy = {{s + s / 2, 25}, {4 * s, 0}}}};
+    return tiers;
+}
+
+QList<QLineSeries*> dataLines(ui::TimeChartView* view)
+{
+    QList<QLineSeries*> lines;
+    for (QAbstractSeries* s : view->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && line != view->cursor())
+            lines.append(line);
+    return lines;
+}
+
 } // namespace
 
 class TestCharts : public QObject {
@@ -104,6 +133,9 @@ class TestCharts : public QObject {
     void downsampleKeepsExtremes();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
+    void tierStepPointsAreExact();
+    void tierChartHasOneStaircasePerTier();
+    void noTierChartWithoutTiers();
     void cleanupTestCase() { delete m_panel; }
 
   private:
@@ -558,6 +590,110 @@ void TestCharts::clickOnATimeChartGivesItsTime()
     // Outside the plot area (the title) nothing is emitted.
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(2, 2));
     QCOMPARE(spy.count(), 1);
+}
+
+void TestCharts::tierStepPointsAreExact()
+{
+    const std::vector<core::BlockCountStep> steps = {{core::kSecond, 3}, {2 * core::kSecond, 5}, {2500000000, 0}};
+    // 0 before the first step, two corners a step, the last count held to the end.
+    const QList<QPointF> points = ui::charts::stepPoints(steps, 4.0);
+    QCOMPARE(points, (QList<QPointF>{{0, 0}, {1, 0}, {1, 3}, {2, 3}, {2, 5}, {2.5, 5}, {2.5, 0}, {4, 0}}));
+    for (const auto& [x, y] : {std::pair{0.5, 0.0}, {1.0, 3.0}, {2.2, 5.0}, {3.0, 0.0}})
+        QCOMPARE(ui::charts::stepValueAt(points, x), y);
+    QCOMPARE(ui::charts::stepPoints({}, 4.0), (QList<QPointF>{{0, 0}, {4, 0}}));
+    // Many steps: within kMaxPoints, still a staircase (each x twice), through the peak.
+    std::vector<core::BlockCountStep> many;
+    for (int i = 1; i <= 4096; ++i)
+        many.push_back({i * core::kMillisecond, i == 3000 ? 900.0 : static_cast<double>(i % 50)});
+    const QList<QPointF> few = ui::charts::stepPoints(many, 5.0);
+    QVERIFY(few.size() <= ui::charts::kMaxPoints);
+    QVERIFY(std::any_of(few.begin(), few.end(), [](const QPointF& p) { return p.y() == 900; }));
+    for (int i = 1; i + 1 < few.size(); i += 2)
+        QCOMPARE(few[i].x(), few[i + 1].x());
+    // The run's tiers, named by tier and protocol, each up to the run's last finish.
+    core::RunResult run;
+    run.requests.emplace_back().finish = 5 * core::kSecond;
+    run.summary.kvTiers = twoTiers(400, 300);
+    const auto series = ui::charts::kvTierOccupancy(run);
+    QCOMPARE(series.size(), std::size_t{2});
+    QCOMPARE(series[0].name, QStringLiteral("dram (msi-directory)"));
+    QCOMPARE(series[1].name, QStringLiteral("cxl (direct)"));
+    QCOMPARE(series[1].points, (QList<QPointF>{{0, 0}, {1.5, 0}, {1.5, 25}, {4, 25}, {4, 0}, {5, 0}}));
+    run.summary.kvTiers.enabled = false;
+    QVERIFY(ui::charts::kvTierOccupancy(run).empty());
+}
+
+void TestCharts::tierChartHasOneStaircasePerTier()
+{
+    auto run = std::make_shared<core::RunResult>(*m_run);
+    run->summary.kvTiers = twoTiers(400, 300); // near the peak: dashed capacity lines
+    ui::ChartsPanel panel;
+    panel.resize(1200, 900);
+    panel.setRun(run);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ui::TimeChartView* view = panel.tierChart();
+    QVERIFY(view->isVisible() && !view->isEmptyStateShown());
+    QCOMPARE(view->parentWidget()->layout()->indexOf(view), 6); // after the six charts of every run
+    QCOMPARE(view->axisY()->titleText(), QStringLiteral("KV blocks"));
+    QCOMPARE(view->axisX()->titleText(), panel.ttftChart()->axisX()->titleText());
+    QList<QLineSeries*> lines = dataLines(view);
+    QCOMPARE(lines.size(), 4);
+    const auto expected = ui::charts::kvTierOccupancy(*run);
+    QCOMPARE(lines[0]->name(), QStringLiteral("dram (msi-directory)"));
+    QCOMPARE(lines[0]->points(), expected[0].points);
+    QCOMPARE(lines[1]->name(), QStringLiteral("dram (msi-directory) capacity"));
+    QCOMPARE(lines[1]->pen().style(), Qt::DashLine);
+    QCOMPARE(lines[1]->at(0).y(), 400.0);
+    QCOMPARE(lines[2]->name(), QStringLiteral("cxl (direct)"));
+    QCOMPARE(lines[2]->points(), expected[1].points);
+    // The points follow the steps: the value held at each step's time is its count.
+    for (const auto& step : run->summary.kvTiers.tiers[0].occupancy)
+        QCOMPARE(ui::charts::stepValueAt(lines[0]->points(), core::toSeconds(step.at)), step.blocks);
+    QVERIFY(view->axisY()->max() >= 400);
+    // Hover: the count held at the mouse's time, exactly.
+    emit lines[0]->hovered(QPointF(2.5, 77), true);
+    QCOMPARE(view->hoverText(), QStringLiteral("dram (msi-directory): 100 blocks at %1 s (capacity 400 blocks)")
+                                    .arg(QLocale().toString(2.5, 'f', 3)));
+    // Round ticks, the replay's cursor and a click that gives a time, as on the other time charts.
+    for (QValueAxis* axis : {view->axisX(), view->axisY()}) {
+        const double step = (axis->max() - axis->min()) / (axis->tickCount() - 1);
+        QVERIFY(qFuzzyCompare(step, ui::niceTicks(axis->min(), axis->max()).step));
+    }
+    panel.setCursorTime(2 * core::kSecond);
+    QCOMPARE(view->cursor()->at(0).x(), 2.0);
+    QSignalSpy spy(&panel, &ui::ChartsPanel::timeClicked);
+    const QPointF centre = view->chart()->mapToScene(view->chart()->plotArea().center());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(centre));
+    QCOMPARE(spy.count(), 1); // the middle of the plot: the middle of the time axis
+    QVERIFY(qAbs(spy.front().at(0).toLongLong() * 1e-9 - view->axisX()->max() / 2) < 0.01 * view->axisX()->max());
+    // Capacity a thousand times the peak: no line squashing the staircase; the legend tells it.
+    run->summary.kvTiers = twoTiers(400000, 300);
+    panel.setRun(run);
+    lines = dataLines(view);
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[0]->name(),
+             QStringLiteral("dram (msi-directory), capacity %1 blocks").arg(QLocale().toString(400000)));
+    QVERIFY(view->axisY()->max() < 400);
+    QCoreApplication::processEvents();
+    QVERIFY(ui::test::clippedControls(&panel).isEmpty());
+    QVERIFY2(elidedTexts(view).isEmpty(), qPrintable(elidedTexts(view).join(QStringLiteral(", "))));
+}
+
+void TestCharts::noTierChartWithoutTiers()
+{
+    QVERIFY(!m_run->summary.kvTiers.enabled);
+    ui::TimeChartView* view = m_panel->tierChart();
+    QLayout* grid = view->parentWidget()->layout();
+    QVERIFY(view->isHidden() && grid->indexOf(view) == -1);
+    // A run with tiers brings it in; the next run without takes it out again.
+    auto tiered = std::make_shared<core::RunResult>(*m_run);
+    tiered->summary.kvTiers = twoTiers(400, 300);
+    m_panel->setRun(tiered);
+    QVERIFY(!view->isHidden());
+    m_panel->setRun(m_run);
+    QVERIFY(view->isHidden() && grid->indexOf(view) == -1);
+    QCOMPARE(grid->count(), 6);
 }
 
 QTEST_MAIN(TestCharts)
