@@ -36,6 +36,9 @@ KvTiers::KvTiers(const Scenario& scenario, const Simulator& sim, FlowNetwork& ne
     , m_copies(requests)
     , m_occupancy(occupancyStates(scenario.serving.kvTiers.tiers),
                   occupancyCounted(scenario.serving.kvTiers.tiers.size()), 1, scenario.metrics.linkInterval)
+    , m_nodeOccupancy(occupancyStates(scenario.serving.kvTiers.tiers),
+                      occupancyCounted(scenario.serving.kvTiers.tiers.size()), scenario.topology.nodes.size(),
+                      scenario.metrics.linkInterval)
 {
     const Topology& topo = scenario.topology;
     const Routing& routing = network.routing();
@@ -193,10 +196,14 @@ void KvTiers::fetch(std::uint32_t request, std::uint32_t instance)
 void KvTiers::setBlocks(Copy& copy, std::uint32_t blocks)
 {
     const auto state = static_cast<std::uint8_t>(copy.level + 1);
-    if (blocks > copy.blocks)
+    const std::uint32_t node = m_levels[copy.level].nodeOf[copy.instance];
+    if (blocks > copy.blocks) {
         m_occupancy.change(m_sim.now(), 0, 0, state, blocks - copy.blocks);
-    else if (blocks < copy.blocks)
+        m_nodeOccupancy.change(m_sim.now(), node, 0, state, blocks - copy.blocks);
+    } else if (blocks < copy.blocks) {
         m_occupancy.change(m_sim.now(), 0, state, 0, copy.blocks - blocks);
+        m_nodeOccupancy.change(m_sim.now(), node, state, 0, copy.blocks - blocks);
+    }
     copy.blocks = blocks;
 }
 

@@ -65,6 +65,9 @@ class KvTiers final : public KvTierMoveListener {
 
     std::vector<MessageKindStats> kinds() const;
     KvTiersSummary summary(SimTime end) const;
+    // Blocks each tier node holds over the run, one series per (node, tier) with the tier's name as its state, on
+    // the grid of the KV path's node series: the replay draws them beside the protocol states' counts.
+    std::vector<NodeBlocksSeries> nodeBlocks(SimTime end) const { return m_nodeOccupancy.series(end); }
     void countPreemption() { ++m_preemptions; }
     void addOffHbm(SimTime t) { m_offHbm += t; }
 
@@ -102,8 +105,9 @@ class KvTiers final : public KvTierMoveListener {
     TierWrite m_write;
     TierEviction m_eviction;
     std::vector<Level> m_levels;
-    std::vector<Copy> m_copies;  // per request
-    NodeBlockStates m_occupancy; // states: none, then one per level; one "node"
+    std::vector<Copy> m_copies;      // per request
+    NodeBlockStates m_occupancy;     // states: none, then one per level; one "node": the tier as a whole
+    NodeBlockStates m_nodeOccupancy; // the same per topology node
     std::uint64_t m_preemptions = 0;
     SimTime m_offHbm = 0;
 };

@@ -65,6 +65,9 @@ RunResult ServingEngine::collect()
     const SimTime width = seriesWidthCovering(usage.interval(), m_sim.now());
     result.linkInterval = width;
     result.nodeBlocks = m_kv->nodeBlocks(m_sim.now());
+    if (m_tiers) // the tier nodes' copies, named by their tier, on the same grid
+        for (auto& series : m_tiers->nodeBlocks(m_sim.now()))
+            result.nodeBlocks.push_back(std::move(series));
     for (std::uint32_t c = 0; c < usage.channels(); ++c) {
         if (usage.totalBytes(c) <= 0)
             continue;

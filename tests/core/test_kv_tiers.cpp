@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <random>
@@ -122,6 +123,12 @@ TEST(KvTiers, AFullHbmOffloadsTheNewestSequenceAndFetchesItBack)
     EXPECT_DOUBLE_EQ(u.peakBlocks, static_cast<double>(u.blocksDown / u.offloads));
     ASSERT_FALSE(u.occupancy.empty());
     EXPECT_DOUBLE_EQ(u.occupancy.back().blocks, 0.0); // everything came back
+    // The replay's per-node counts hold the host's copies under the tier's name, as the tier's own series does.
+    const auto host = std::find_if(r.nodeBlocks.begin(), r.nodeBlocks.end(),
+                                   [](const NodeBlocksSeries& n) { return n.node == 2 && n.state == "dram"; });
+    ASSERT_NE(host, r.nodeBlocks.end());
+    EXPECT_DOUBLE_EQ(host->peakBlocks, u.peakBlocks);
+    EXPECT_EQ(host->steps, u.occupancy);
     // The second sequence no longer waits for the first: its first token comes earlier.
     const auto second = [](const RunResult& run) {
         return std::max(run.requests[0].firstToken, run.requests[1].firstToken);
