@@ -19,6 +19,7 @@
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QScrollArea>
+#include <QTextDocument>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -33,6 +34,10 @@ constexpr int kChartHeight = 300;
 // A tier's capacity is drawn as a dashed line only while it is within this factor of the most blocks held: beyond
 // it the occupancy would be a flat line along the bottom of the plot, so the capacity is told in words instead.
 constexpr double kCapacityLineRatio = 4;
+// What Qt Charts leaves above and below an axis label (ChartAxisElement::labelPadding) and around its text
+// (ChartPresenter::textMargin, the label document's margin).
+constexpr double kAxisLabelPadding = 4;
+constexpr double kAxisTextMargin = 0.5;
 
 double maxY(const QList<QPointF>& points)
 {
@@ -115,6 +120,10 @@ ChartsPanel::ChartsPanel(QWidget* parent)
 
     for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers})
         connect(view, &TimeChartView::timeClicked, this, &ChartsPanel::timeClicked);
+    // The title, legend and counts' axis around the plot change with the width (the legend wraps): measured anew.
+    // Queued: the plot changes inside the chart view's resize, which a new minimum height would resize again, and the
+    // outer resize would then end with the chart at its old height.
+    connect(m_kinds->chart(), &QChart::plotAreaChanged, this, &ChartsPanel::fitKindLabels, Qt::QueuedConnection);
     setRun(nullptr);
 }
 
@@ -355,9 +364,33 @@ void ChartsPanel::fillKinds()
     chart->addAxis(counts, Qt::AlignBottom);
     series->attachAxis(names);
     series->attachAxis(counts);
-    // Room for every kind: a bar's height stays readable.
-    m_kinds->setMinimumHeight(std::max(kChartHeight, 120 + 22 * static_cast<int>(kinds.size())));
     m_kinds->setEmptyText({});
+    fitKindLabels();
+}
+
+void ChartsPanel::fitKindLabels()
+{
+    // Qt Charts gives each label of a vertical category axis the plot's height over (categories + 2), less the
+    // padding above and below it (VerticalAxis::updateGeometry), and cuts a label taller than that to "..." however
+    // wide the axis is. So the chart is as tall as the plot must be for one line per kind plus what is around the
+    // plot (title, legend, counts' axis, margins), measured from the current layout.
+    if (m_kinds->isEmptyStateShown())
+        return;
+    const auto axes = m_kinds->chart()->axes(Qt::Vertical);
+    auto* names = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.front());
+    const QRectF plot = m_kinds->chart()->plotArea();
+    if (!names || names->count() == 0 || plot.height() <= 0)
+        return;
+    // A label's height as Qt measures it: a text document in the labels' font with Qt's margin.
+    QTextDocument line;
+    line.setDocumentMargin(kAxisTextMargin);
+    line.setDefaultFont(names->labelsFont());
+    line.setPlainText(names->categories().front());
+    const double perLabel = line.size().height() + 2 * kAxisLabelPadding + 1; // 1: Qt's own rounding
+    const double around = m_kinds->height() - plot.height();
+    const int height = std::max(kChartHeight, static_cast<int>(std::ceil((names->count() + 2) * perLabel + around)));
+    if (height != m_kinds->minimumHeight())
+        m_kinds->setMinimumHeight(height);
 }
 
 void ChartsPanel::fillLinks()

@@ -51,6 +51,8 @@ class ChartsPanel : public QWidget {
     void fillCdf();
     void fillSplit();
     void fillKinds();
+    // Makes the kinds' chart tall enough that every kind's name has its line on the left axis.
+    void fitKindLabels();
     void fillLinks();
     void fillTiers();
 
