@@ -3,6 +3,7 @@
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario.h"
 #include "ui/combo_choice.h"
+#include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
@@ -10,6 +11,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalBlocker>
 
@@ -23,6 +25,7 @@ constexpr const char* kPointer = "/serving/kv_tiers";
 constexpr const char* kTiersPointer = "/serving/kv_tiers/tiers";
 constexpr const char* kEvictionPointer = "/serving/kv_tiers/eviction";
 constexpr const char* kWritePointer = "/serving/kv_tiers/write";
+constexpr const char* kCapacityPointer = "/serving/kv_tiers/capacity";
 constexpr int kMaxVisibleRows = 6; // a file naming unknown tiers adds rows; beyond this the list scrolls
 constexpr int kTierRole = Qt::UserRole;
 
@@ -48,6 +51,11 @@ template <class E> QComboBox* policyCombo(const char* pointer, E defaultValue, Q
     return combo;
 }
 
+std::string capacityPointer(const QString& tier)
+{
+    return std::string(kCapacityPointer) + '/' + toStdString(tier);
+}
+
 } // namespace
 
 KvTiersForm::KvTiersForm(ScenarioDocument* document, ScenarioFields* fields, QFormLayout* form, QWidget* page)
@@ -62,6 +70,26 @@ KvTiersForm::KvTiersForm(ScenarioDocument* document, ScenarioFields* fields, QFo
                            "Coherence section (its dram, cxl and storage tier rows; none: plain copies)."));
     form->addRow(tr("KV tiers"), m_tiers);
     connect(m_tiers, &QListWidget::itemChanged, this, &KvTiersForm::setTiers);
+
+    // One row per tier, the label above the field: beside it, a label this long would leave the field a few letters
+    // in the dock's usual width (and the form's label column, set by other rows, can push a field past the edge).
+    for (const QString& tier : offeredTiers()) {
+        const QString label = tr("%1 capacity per decode GPU").arg(tier);
+        FieldEdit* edit = fields->value(capacityPointer(tier), label, QString(), page);
+        edit->setPlaceholderText(tr("(even share of the node)"));
+        edit->setToolTip(
+            tr("The most KV bytes each decode instance (each decode GPU, like vLLM's --swap-space) may keep in %1: "
+               "a quantity with a unit (\"512 MiB\", \"4 GiB\") or a number of bytes. Empty: each decode instance "
+               "gets an even share of the %1 of the nearest node that has it. Enabled while %1 is checked in KV "
+               "tiers; unchecking it removes its capacity.")
+                .arg(tier));
+        edit->setRemovesEmptyParent(true); // the last capacity cleared leaves no "capacity": {}
+        auto* caption = new QLabel(label, page);
+        caption->setBuddy(edit);
+        form->addRow(caption);
+        form->addRow(edit);
+        m_capacities.emplace_back(tier, edit);
+    }
 
     m_eviction = policyCombo(kEvictionPointer, d.eviction, page);
     m_eviction->setToolTip(tr("Which sequence leaves HBM when a block is needed: lru: the least recently decoded "
@@ -79,6 +107,14 @@ KvTiersForm::KvTiersForm(ScenarioDocument* document, ScenarioFields* fields, QFo
     connect(m_write, &QComboBox::activated, this,
             [this] { setPolicy(m_write, "write", tr("Edit KV tier write policy")); });
     refresh();
+}
+
+FieldEdit* KvTiersForm::capacityEdit(const QString& tier) const
+{
+    for (const auto& [name, edit] : m_capacities)
+        if (name == tier)
+            return edit;
+    return nullptr;
 }
 
 QString KvTiersForm::stringAt(const char* pointer) const
@@ -142,15 +178,29 @@ void KvTiersForm::refresh()
     // Without tiers the policies govern nothing; one the file gives anyway stays editable so it can be cleared.
     m_eviction->setEnabled(checked > 0 || m_document->value(kEvictionPointer).has_value());
     m_write->setEnabled(checked > 0 || m_document->value(kWritePointer).has_value());
+    // A capacity counts only for a listed tier (core refuses the others); one the file gives anyway stays editable
+    // so it can be cleared. A refused text left in a field that is switched off belonged to the tier just dropped.
+    for (const auto& [tier, edit] : m_capacities) {
+        const bool enabled = listed.contains(tier) || m_document->value(capacityPointer(tier)).has_value();
+        if (!enabled && edit->isRefused())
+            edit->revert();
+        edit->setEnabled(enabled);
+    }
 }
 
 void KvTiersForm::showProblems(const std::vector<core::InputProblem>& problems)
 {
     // The list answers for the section as a whole (not an object, an unknown key) and its tiers; the policies'
-    // own problems are on their boxes (ScenarioFields::watch).
+    // own problems are on their boxes (ScenarioFields::watch), a capacity's on its field (ScenarioFields::value).
+    const auto ownField = [this](const std::string& field) {
+        if (field == kEvictionPointer || field == kWritePointer)
+            return true;
+        return std::any_of(m_capacities.begin(), m_capacities.end(),
+                           [&](const auto& capacity) { return field == capacity.second->pointer(); });
+    };
     std::vector<core::InputProblem> section;
     for (const core::InputProblem& problem : problems)
-        if (problem.field != kEvictionPointer && problem.field != kWritePointer)
+        if (!ownField(problem.field))
             section.push_back(problem);
     markField(m_tiers, problemsUnder(section, kPointer));
 }
@@ -170,11 +220,13 @@ void KvTiersForm::store(nlohmann::ordered_json section, const QString& what)
 
 void KvTiersForm::setTiers(QListWidgetItem* changed)
 {
-    // Checking appends (the order is the order sequences spill in); unchecking removes.
+    // Checking appends (the order is the order sequences spill in); unchecking removes, with the tier's capacity
+    // (core refuses a capacity for a tier not listed).
     QStringList tiers = listedTiers();
     const QString tier = changed->data(kTierRole).toString();
+    const bool checking = changed->checkState() == Qt::Checked;
     tiers.removeAll(tier);
-    if (changed->checkState() == Qt::Checked)
+    if (checking)
         tiers << tier;
     nlohmann::ordered_json next = nlohmann::ordered_json::object();
     // No tiers: the policies are meaningless, the whole section goes.
@@ -186,6 +238,12 @@ void KvTiersForm::setTiers(QListWidgetItem* changed)
         for (const QString& name : tiers)
             list.push_back(toStdString(name));
         next["tiers"] = std::move(list);
+        auto capacity = next.find("capacity");
+        if (!checking && capacity != next.end() && capacity->is_object()) {
+            capacity->erase(toStdString(tier));
+            if (capacity->empty())
+                next.erase(capacity);
+        }
     }
     m_inItemChange = true;
     store(std::move(next), tr("Edit KV tiers"));
