@@ -132,12 +132,12 @@ struct KvTierUsage {
     std::string tier;                      // "dram", "cxl", "storage"
     std::string protocol;                  // the tier's (coherence.tiers); "direct": plain copies
     std::vector<std::string> nodes;        // the nodes whose memory of this tier the decode instances use
-    std::uint64_t capacityBlocks = 0;      // summed over those nodes
+    std::uint64_t capacityBlocks = 0;      // what the decode instances may keep there, summed
     std::uint64_t offloads = 0;            // sequences written down here when taken off HBM
     std::uint64_t fetches = 0;             // sequences read back from here (the tier's hits)
     std::uint64_t blocksDown = 0;          // blocks written down (offloads and write-through)
     std::uint64_t blocksUp = 0;            // blocks read back
-    std::uint64_t messages = 0;            // protocol messages of those moves (plain copies: one per move)
+    std::uint64_t messages = 0;            // messages of those moves, per block (a plain copy: one per block)
     double bytesDown = 0, bytesUp = 0;     // data bytes that crossed links, each way
     double peakBlocks = 0;                 // most blocks held at once
     std::vector<BlockCountStep> occupancy; // blocks held, as a step function (bounded as NodeBlocksSeries::steps)

@@ -84,6 +84,9 @@ struct KvTiersSpec {
     std::vector<Tier> tiers; // below HBM, in the order sequences spill to; empty: off (admission reserves it all)
     TierEviction eviction = TierEviction::Lru;
     TierWrite write = TierWrite::WriteBack;
+    // The most KV bytes each decode instance may keep in a tier (vLLM's --swap-space is this for host DRAM, per
+    // GPU). A tier without an entry: an even share of its node's tier among the decode instances using it.
+    std::map<Tier, double> capacityBytes;
     bool enabled() const { return !tiers.empty(); }
 };
 

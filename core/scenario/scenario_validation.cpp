@@ -446,6 +446,11 @@ void checkKvTiers(const Scenario& s, const std::vector<InstanceOrigin>& origins,
                   ProblemList& problems)
 {
     const auto& tiers = s.serving.kvTiers.tiers;
+    for (const auto& [tier, bytes] : s.serving.kvTiers.capacityBytes)
+        if (std::find(tiers.begin(), tiers.end(), tier) == tiers.end())
+            problems.add(jsonPointer("/serving/kv_tiers/capacity", toString(tier)),
+                         fmt::format("a capacity for {}, which \"tiers\" does not list", toString(tier)),
+                         fmt::format("add \"{}\" to \"tiers\", or remove this entry", toString(tier)));
     if (tiers.empty() || component.empty())
         return;
     for (std::size_t t = 0; t < tiers.size(); ++t) {
@@ -455,7 +460,13 @@ void checkKvTiers(const Scenario& s, const std::vector<InstanceOrigin>& origins,
             const std::uint32_t decode = origins[i].nodes.front();
             const bool reached = std::any_of(s.topology.nodes.begin(), s.topology.nodes.end(), [&](const Node& n) {
                 const auto index = static_cast<std::size_t>(&n - s.topology.nodes.data());
-                return component[index] == component[decode] && n.tier(tiers[t]) && n.tier(tiers[t])->capacityBytes > 0;
+                if (component[index] != component[decode] || !n.tier(tiers[t]))
+                    return false;
+                // The prefix pool keeps its part of its tier (checkPrefixPool has filled in its capacity).
+                const PrefixPoolSpec& pool = s.serving.prefixPool;
+                const double pooled =
+                    pool.enabled && pool.tier == tiers[t] && pool.node == n.id ? pool.capacityBytes : 0;
+                return n.tier(tiers[t])->capacityBytes - pooled > 0;
             });
             if (!reached) {
                 problems.add(jsonPointer("/serving/kv_tiers/tiers", t),

@@ -183,6 +183,22 @@ void readKvTiers(ObjectReader& serving, KvTiersSpec& spec)
         return;
     spec.eviction = r.enumeration<TierEviction>("eviction").value_or(spec.eviction);
     spec.write = r.enumeration<TierWrite>("write").value_or(spec.write);
+    if (const json* capacity = r.get("capacity")) {
+        ObjectReader c(serving.problems(), *capacity, r.pointerTo("capacity"), R"({ "dram": "4 GiB" })");
+        if (c.valid())
+            for (const auto& [name, value] : capacity->items()) {
+                const auto tier = enumFromString<Tier>(name);
+                if (!tier || *tier == Tier::Hbm) {
+                    c.get(name); // reported here, not again as an unknown member
+                    c.problem(name, fmt::format("\"{}\" is not a tier below HBM", name),
+                              "use one of: dram, cxl, storage");
+                    continue;
+                }
+                if (const auto bytes = c.quantity(Quantity::Bytes, name))
+                    spec.capacityBytes[*tier] = *bytes;
+            }
+        c.finish();
+    }
     const json* tiers = r.get("tiers", requiredAs("[\"dram\"]"));
     r.finish();
     if (!tiers)

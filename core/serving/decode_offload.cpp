@@ -20,7 +20,7 @@ std::uint32_t DecodeScheduler::growth(std::uint32_t request) const
     return need > m_state[request].blocksReserved ? need - m_state[request].blocksReserved : 0;
 }
 
-std::int64_t DecodeScheduler::pickVictim(const InstanceState& inst, std::uint32_t index) const
+std::int64_t DecodeScheduler::pickVictim(const InstanceState& inst, std::uint32_t index, std::uint64_t needed) const
 {
     std::int64_t best = -1;
     const auto better = [&](std::uint32_t a, std::uint32_t b) {
@@ -37,17 +37,20 @@ std::int64_t DecodeScheduler::pickVictim(const InstanceState& inst, std::uint32_
         }
         return x.admitOrder > y.admitOrder; // ties: the latest admitted goes first (vLLM preempts the newest)
     };
-    const auto consider = [&](std::uint32_t r) {
+    const auto consider = [&](std::uint32_t r, bool active) {
         if (m_state[r].place != KvPlace::Hbm || m_state[r].blocksReserved == 0 ||
             !m_tiers->canOffload(r, index, m_state[r].blocksReserved))
+            return;
+        // Offloading a running sequence only for its own next block gains nothing: it sits the step out instead.
+        if (active && needed - growth(r) <= inst.kvBlocksFree)
             return;
         if (best < 0 || better(r, static_cast<std::uint32_t>(best)))
             best = r;
     };
     for (auto r : inst.active)
-        consider(r);
+        consider(r, true);
     for (auto r : inst.ready)
-        consider(r);
+        consider(r, false);
     return best;
 }
 
@@ -63,6 +66,8 @@ void DecodeScheduler::offload(InstanceState& inst, std::uint32_t index, std::uin
     // Its blocks go to the growing sequences now; the step waits for the offload (onOffloaded).
     s.place = KvPlace::Offloading;
     s.offloadedAt = m_sim.now();
+    // Queued now, not once written: nothing new is admitted into the blocks it is leaving.
+    inst.offloaded.push_back(r);
     s.waitCounted = true;
     ++inst.stepsWaiting;
     inst.kvBlocksFree += s.blocksReserved;
@@ -76,7 +81,7 @@ void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)
     for (auto r : inst.active)
         needed += growth(r);
     while (needed > inst.kvBlocksFree) {
-        const std::int64_t victim = pickVictim(inst, index);
+        const std::int64_t victim = pickVictim(inst, index, needed);
         if (victim < 0)
             break;
         const auto r = static_cast<std::uint32_t>(victim);
@@ -92,14 +97,26 @@ void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)
                 growing.push_back(r);
         std::sort(growing.begin(), growing.end(),
                   [&](std::uint32_t a, std::uint32_t b) { return m_state[a].admitOrder > m_state[b].admitOrder; });
+        std::vector<std::uint32_t> satOut;
         for (auto r : growing) {
             if (needed <= inst.kvBlocksFree)
                 break;
             needed -= growth(r);
             inst.contextTokens -= m_metrics[r].promptTokens + m_state[r].generated;
             inst.active.erase(std::find(inst.active.begin(), inst.active.end(), r));
-            inst.ready.push_front(r);
+            satOut.push_back(r);
         }
+        // Their places go to waiting sequences whose next token needs no new block.
+        for (auto it = inst.ready.begin(); it != inst.ready.end() && inst.active.size() < inst.maxBatchSize;) {
+            if (m_state[*it].place == KvPlace::Hbm && growth(*it) == 0) {
+                joinBatch(inst, *it);
+                it = inst.ready.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        for (auto r = satOut.rbegin(); r != satOut.rend(); ++r)
+            inst.ready.push_front(*r);
     }
     for (auto r : inst.active) {
         const std::uint32_t g = growth(r);
@@ -110,6 +127,8 @@ void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)
 
 void DecodeScheduler::checkFinished() const
 {
+    if (!m_tiers)
+        return; // without tiers a sequence never waits on anything but the KV path, which checks itself
     for (const InstanceState& inst : m_instances)
         if (!inst.held.empty())
             throw std::runtime_error(fmt::format(
@@ -125,7 +144,6 @@ void DecodeScheduler::onOffloaded(std::uint32_t request)
     const std::uint32_t d = m_metrics[request].decodeInstance;
     InstanceState& inst = m_instances[d];
     s.place = KvPlace::Offloaded;
-    inst.offloaded.push_back(request);
     if (!s.waitCounted)
         return;
     s.waitCounted = false;
@@ -136,21 +154,25 @@ void DecodeScheduler::onOffloaded(std::uint32_t request)
     }
 }
 
-void DecodeScheduler::fetchOffloaded(std::uint32_t index)
+bool DecodeScheduler::fetchOffloaded(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
+    bool fetched = false;
     while (!inst.offloaded.empty()) {
         const std::uint32_t r = inst.offloaded.front();
         // Room for it and for the next block of every sequence in HBM, so that it is not evicted again at once.
         const std::uint64_t need =
             std::uint64_t{m_state[r].blocksReserved} + growth(r) + inst.active.size() + inst.ready.size();
         if (m_state[r].place != KvPlace::Offloaded || need > inst.kvBlocksFree)
-            return;
+            return fetched;
         inst.offloaded.pop_front();
         inst.kvBlocksFree -= m_state[r].blocksReserved;
         m_state[r].place = KvPlace::Fetching;
+        ++inst.fetching;
+        fetched = true;
         m_tiers->fetch(r, index);
     }
+    return fetched;
 }
 
 void DecodeScheduler::onFetched(std::uint32_t request)
@@ -166,6 +188,7 @@ void DecodeScheduler::onFetched(std::uint32_t request)
     s.readyAt = m_sim.now();
     const std::uint32_t d = m.decodeInstance;
     InstanceState& inst = m_instances[d];
+    --inst.fetching;
     inst.ready.push_back(request);
     if (!inst.running && !inst.kickPending) {
         inst.kickPending = true;

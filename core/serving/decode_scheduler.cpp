@@ -40,9 +40,10 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
     if (m_tiers) {
-        // Offloaded sequences come back before anything new is admitted (as vLLM's swapped queue does).
+        // Offloaded sequences come back before anything new is admitted (as vLLM's swapped queue does), and
+        // nothing is admitted while a fetch is under way (it would take the room the fetch left for growth).
         fetchOffloaded(index);
-        if (!inst.offloaded.empty())
+        if (!inst.offloaded.empty() || inst.fetching > 0)
             return;
     }
     // FIFO admission: KV for the whole sequence (prompt + output) is reserved up front, so a running
@@ -59,9 +60,17 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
             continue;
         }
         std::uint32_t reserve = need;
+        bool promised = false;
         if (m_tiers) {
             if (inst.kvBlocksCommitted + need > inst.kvBlocksBudget)
                 break;
+            // Beyond what HBM holds, a sequence is admitted only with room below for all of it kept free (promised),
+            // so sequences that outgrow HBM always have somewhere to go.
+            if (inst.kvBlocksCommitted + need > inst.kvBlocksTotal) {
+                if (inst.kvBlocksPromised + need > inst.kvBlocksBudget - inst.kvBlocksTotal)
+                    break;
+                promised = true;
+            }
             reserve = std::min(need, blocksAt(std::uint64_t{m_metrics[r].promptTokens} + 1));
         }
         if (reserve > inst.kvBlocksFree)
@@ -69,6 +78,10 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
         inst.admission.pop_front();
         inst.kvBlocksFree -= reserve;
         inst.kvBlocksCommitted += need;
+        if (promised) {
+            inst.kvBlocksPromised += need;
+            m_state[r].promised = true;
+        }
         m_state[r].blocksReserved = reserve;
         m_state[r].admitOrder = m_admissions++;
         m_metrics[r].transferStart = m_sim.now();
@@ -104,13 +117,7 @@ bool DecodeScheduler::start(std::uint32_t index)
     while (!inst.ready.empty() && inst.active.size() < inst.maxBatchSize) {
         const std::uint32_t r = inst.ready.front();
         inst.ready.pop_front();
-        inst.active.push_back(r);
-        // A sequence back from a tier attends over what it had generated too.
-        inst.contextTokens += m_metrics[r].promptTokens + m_state[r].generated;
-        if (!m_state[r].decoding) {
-            m_state[r].decoding = true;
-            m_metrics[r].decodeStart = m_sim.now();
-        }
+        joinBatch(inst, r);
     }
     inst.running = true;
     inst.stepStart = m_sim.now();
@@ -132,6 +139,17 @@ bool DecodeScheduler::start(std::uint32_t index)
     if (inst.stepsWaiting == 0)
         runCompute(inst, index);
     return true;
+}
+
+void DecodeScheduler::joinBatch(InstanceState& inst, std::uint32_t r)
+{
+    inst.active.push_back(r);
+    // A sequence back from a tier attends over what it had generated too.
+    inst.contextTokens += m_metrics[r].promptTokens + m_state[r].generated;
+    if (!m_state[r].decoding) {
+        m_state[r].decoding = true;
+        m_metrics[r].decodeStart = m_sim.now();
+    }
 }
 
 void DecodeScheduler::onStepReady(std::uint32_t request)
@@ -175,7 +193,7 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
         ++s.generated;
         s.lastToken = now;
         ++inst.contextTokens;
-        if (m_tiers && (m.promptTokens + s.generated) % m_blockTokens == 0)
+        if (m_tiers && s.generated < m.outputTokens && (m.promptTokens + s.generated) % m_blockTokens == 0)
             m_tiers->onBlockFilled(r, index, (m.promptTokens + s.generated) / m_blockTokens);
         if (s.generated >= m.outputTokens) {
             inst.contextTokens -= m.promptTokens + s.generated;
@@ -203,6 +221,8 @@ void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
     m_metrics[request].staleSteps = stale.staleSteps;
     inst.kvBlocksFree += m_state[request].blocksReserved;
     inst.kvBlocksCommitted -= blocksFor(request);
+    if (m_state[request].promised)
+        inst.kvBlocksPromised -= blocksFor(request);
     // Swap-remove from the held sequences; the one moved takes the freed slot.
     const std::uint32_t slot = m_state[request].heldSlot;
     inst.held[slot] = inst.held.back();

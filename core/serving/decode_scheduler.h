@@ -58,10 +58,12 @@ class DecodeScheduler {
     // Gives each active sequence the block its next token needs, offloading victims when HBM has none.
     void makeRoom(InstanceState& inst, std::uint32_t instance);
     // The sequence the eviction policy takes off HBM next (active or ready, in HBM, with room below); -1: none.
-    std::int64_t pickVictim(const InstanceState& inst, std::uint32_t instance) const;
+    // `needed`: the blocks the active sequences' next tokens need in all.
+    std::int64_t pickVictim(const InstanceState& inst, std::uint32_t instance, std::uint64_t needed) const;
     void offload(InstanceState& inst, std::uint32_t instance, std::uint32_t request);
-    // Reads offloaded sequences back, in the order they left, while HBM has room for them.
-    void fetchOffloaded(std::uint32_t instance);
+    // Reads offloaded sequences back, in the order they left, while HBM has room for them; true when it started one.
+    bool fetchOffloaded(std::uint32_t instance);
+    void joinBatch(InstanceState& inst, std::uint32_t request); // a ready sequence joins the running batch
     void runCompute(InstanceState& inst, std::uint32_t index);
     void finish(std::uint32_t request, InstanceState& inst);
 

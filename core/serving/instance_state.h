@@ -49,7 +49,9 @@ struct InstanceState {
     std::deque<std::uint32_t> offloaded;
     std::uint64_t kvBlocksCommitted = 0;
     std::uint64_t kvBlocksBudget = 0;
-    bool computeArmed = false; // start() has begun every step of the batch: the last wait to end runs it
+    std::uint64_t kvBlocksPromised = 0; // room below HBM kept for the sequences admitted beyond it
+    std::uint32_t fetching = 0;         // fetches under way
+    bool computeArmed = false;          // start() has begun every step of the batch: the last wait to end runs it
     SimTime lastIterationEnd = 0;
     std::uint32_t stepsWaiting = 0; // sequences whose step waits on coherence
     SimTime stepStart = 0;          // when the current step began waiting on coherence
@@ -73,6 +75,7 @@ struct RequestState {
     std::uint32_t admitOrder = 0;     // admissions before it at its decode instance (ties of the eviction policy)
     KvPlace place = KvPlace::Hbm;
     bool waitCounted = false;   // its offload holds up the instance's current step
+    bool promised = false;      // admitted beyond HBM: room below is kept for all of it
     bool decoding = false;      // it has joined a decode batch before
     SimTime readyAt = 0;        // when its KV was last ready in HBM
     SimTime offloadedAt = 0;    // when it was last taken off HBM

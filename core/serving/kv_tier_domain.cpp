@@ -67,7 +67,7 @@ void KvTierDomain::move(std::uint32_t request, Job job, std::uint32_t blocks, st
     if (!m_protocol) {
         const double bytes = blocks * m_blockBytes;
         MessageKindStats& kind = m_copyKinds[down ? 0 : 1];
-        kind.count += 1;
+        kind.count += blocks; // per block, as every message count of a run
         kind.bytes += bytes;
         const std::uint32_t src = down ? decodeNode : tierNode, dst = down ? tierNode : decodeNode;
         if (src != dst)

@@ -82,16 +82,23 @@ KvTiers::KvTiers(const Scenario& scenario, const Simulator& sim, FlowNetwork& ne
                 }
             }
             level.nodeOf[i] = best;
-            ++users[best];
+            if (nodeBlocks[best] > 0)
+                ++users[best];
         }
-        for (std::uint32_t i = 0; i < instances.size(); ++i)
-            if (instances[i].role == InstanceRole::Decode && users[level.nodeOf[i]] > 0)
-                level.shareOf[i] = nodeBlocks[level.nodeOf[i]] / users[level.nodeOf[i]];
+        // An even share of the node, or less where the scenario caps what each decode instance may keep there.
+        const auto cap = scenario.serving.kvTiers.capacityBytes.find(tier);
+        for (std::uint32_t i = 0; i < instances.size(); ++i) {
+            if (instances[i].role != InstanceRole::Decode || users[level.nodeOf[i]] == 0)
+                continue;
+            level.shareOf[i] = nodeBlocks[level.nodeOf[i]] / users[level.nodeOf[i]];
+            if (cap != scenario.serving.kvTiers.capacityBytes.end())
+                level.shareOf[i] = std::min(level.shareOf[i], static_cast<std::uint64_t>(cap->second / blockBytes));
+        }
         for (std::uint32_t n = 0; n < topo.nodes.size(); ++n)
-            if (users[n] > 0) {
+            if (users[n] > 0)
                 level.nodes.push_back(topo.nodes[n].id);
-                level.capacityBlocks += nodeBlocks[n];
-            }
+        for (std::uint32_t i = 0; i < instances.size(); ++i)
+            level.capacityBlocks += level.shareOf[i]; // what the decode instances may use, summed
         const coherence::Protocol* protocol =
             level.protocol == "direct" ? nullptr : &coherence::findProtocol(level.protocol, "/coherence/tiers");
         level.domain = std::make_unique<KvTierDomain>(protocol, toString(tier), network, recorder, blockBytes,
@@ -123,6 +130,8 @@ void KvTiers::down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t b
     Copy& copy = m_copies[request];
     Level& level = m_levels[copy.level];
     level.blocksDown += blocks;
+    if (job == KvTierDomain::WriteThrough)
+        ++copy.throughInFlight;
     level.domain->move(request, job, blocks, m_instances[copy.instance].nodes.front(), level.nodeOf[copy.instance]);
 }
 
@@ -141,7 +150,7 @@ void KvTiers::onKvReady(std::uint32_t request, std::uint32_t instance, std::uint
     copy.reserved = totalBlocks;
     copy.throughWrite = true;
     m_levels[l].usedOf[instance] += totalBlocks;
-    copy.clean = fullBlocks;
+    copy.clean = copy.highest = fullBlocks;
     down(request, KvTierDomain::WriteThrough, fullBlocks);
 }
 
@@ -152,6 +161,7 @@ void KvTiers::onBlockFilled(std::uint32_t request, std::uint32_t, std::uint32_t 
         return;
     const std::uint32_t fresh = fullBlocks - copy.clean;
     copy.clean = fullBlocks;
+    copy.highest = std::max(copy.highest, fullBlocks);
     down(request, KvTierDomain::WriteThrough, fresh);
 }
 
@@ -170,12 +180,15 @@ bool KvTiers::offload(std::uint32_t request, std::uint32_t instance, std::uint32
     Level& level = m_levels[copy.level];
     ++level.offloads;
     copy.offloading = true;
+    copy.offloadWritten = false;
     copy.offloadBlocks = blocks;
+    copy.highest = std::max(copy.highest, blocks);
     // Write-back: everything is stale; write-through: all but the blocks written as they filled (the open tail).
     const std::uint32_t dirty = blocks - std::min(copy.clean, blocks);
     copy.clean = blocks;
     if (dirty == 0) {
-        onMoveDone(request, KvTierDomain::Offload, 0);
+        copy.offloadWritten = true;
+        finishOffloadIfWritten(request);
         return true;
     }
     down(request, KvTierDomain::Offload, dirty);
@@ -221,13 +234,15 @@ void KvTiers::onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t 
     Copy& copy = m_copies[request];
     switch (job) {
     case KvTierDomain::WriteThrough:
-        if (copy.level >= 0)
-            setBlocks(copy, copy.blocks + blocks);
+        if (copy.level < 0 || copy.throughInFlight == 0)
+            return; // the sequence finished and its copy went while this write was on its way
+        --copy.throughInFlight;
+        setBlocks(copy, std::min(copy.blocks + blocks, copy.highest));
+        finishOffloadIfWritten(request);
         return;
     case KvTierDomain::Offload:
-        copy.offloading = false;
-        setBlocks(copy, std::max(copy.blocks, copy.offloadBlocks));
-        m_listener.onOffloaded(request);
+        copy.offloadWritten = true;
+        finishOffloadIfWritten(request);
         return;
     case KvTierDomain::Fetch:
         copy.fetching = false;
@@ -242,6 +257,16 @@ void KvTiers::onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t 
     default:
         return;
     }
+}
+
+void KvTiers::finishOffloadIfWritten(std::uint32_t request)
+{
+    Copy& copy = m_copies[request];
+    if (!copy.offloading || !copy.offloadWritten || copy.throughInFlight > 0)
+        return;
+    copy.offloading = false;
+    setBlocks(copy, std::max(copy.blocks, copy.offloadBlocks));
+    m_listener.onOffloaded(request);
 }
 
 void KvTiers::release(std::uint32_t request)

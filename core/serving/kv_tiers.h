@@ -89,7 +89,10 @@ class KvTiers final : public KvTierMoveListener {
         std::uint32_t blocks = 0;   // blocks the copy holds (written and arrived)
         std::uint32_t clean = 0;    // leading full blocks whose copy is current
         std::uint32_t instance = 0;
-        std::uint32_t offloadBlocks = 0; // the sequence's blocks when it was last offloaded (what a fetch reads)
+        std::uint32_t offloadBlocks = 0;   // the sequence's blocks when it was last offloaded (what a fetch reads)
+        std::uint32_t highest = 0;         // blocks of the sequence a write has been issued for: what the copy can hold
+        std::uint32_t throughInFlight = 0; // write-through moves not arrived yet: an offload waits for them too
+        bool offloadWritten = false;       // the offload's own write has arrived
         bool offloading = false, fetching = false;
         bool throughWrite = false; // a write-through copy, kept for the sequence's whole life
     };
@@ -98,6 +101,8 @@ class KvTiers final : public KvTierMoveListener {
     void down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t blocks);
     void setBlocks(Copy& copy, std::uint32_t blocks);
     void drop(Copy& copy);
+    // The offload is complete once its write and every earlier write-through of the sequence have arrived.
+    void finishOffloadIfWritten(std::uint32_t request);
 
     const Simulator& m_sim;
     std::span<const InstanceState> m_instances;

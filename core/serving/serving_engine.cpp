@@ -126,11 +126,11 @@ RunResult ServingEngine::run(const RunOptions& options)
     if (!m_sim.run(*this, kTimeInfinity, options.cancel))
         throw RunCancelled();
     m_kv->checkFinished();
-    m_decode->checkFinished();
     if (m_prefix)
         m_prefix->checkFinished();
-    if (m_tiers)
+    if (m_tiers) // a tier move that never finished is what holds a sequence, so it is named first
         m_tiers->checkFinished();
+    m_decode->checkFinished();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     RunResult result = collect();
     result.summary.wallSeconds = wall;

@@ -115,8 +115,9 @@ TEST(KvTiers, AFullHbmOffloadsTheNewestSequenceAndFetchesItBack)
     EXPECT_EQ(u.fetches, u.offloads);
     EXPECT_EQ(u.blocksDown, u.blocksUp);
     EXPECT_GT(u.blocksDown, 0u);
-    // Plain copies: one message each way per move, with every block's bytes over the link.
-    EXPECT_EQ(u.messages, u.offloads + u.fetches);
+    // Plain copies: one message per block moved (counted per block, as all of a run's messages), every block's
+    // bytes over the link.
+    EXPECT_EQ(u.messages, u.blocksDown + u.blocksUp);
     EXPECT_DOUBLE_EQ(u.bytesDown, u.blocksDown * kBlockBytes);
     EXPECT_DOUBLE_EQ(u.bytesUp, u.blocksUp * kBlockBytes);
     EXPECT_GT(t.offHbmMs, 0.0);
@@ -233,26 +234,40 @@ TEST(KvTiers, SummaryRoundTripsThroughJson)
     EXPECT_FALSE(summaryFromJson(toJson(plain.summary)).kvTiers.enabled);
 }
 
-// Request 0 (150 prompt tokens, 10 blocks) is prefilled and admitted before request 1 (50 tokens, 4 blocks); both
-// grow by 100 tokens, past the 20 blocks of HBM. The victim is the one whose time off HBM shows as stall.
-std::uint32_t victimUnder(TierEviction eviction)
+// A capacity per decode instance caps its share of the node: here 13 blocks of the host's 244,140, room for all of
+// the second 13-block sequence, admitted beyond HBM.
+TEST(KvTiers, ACapacityCapsEachDecodeInstancesShare)
 {
     Scenario s = tieredScenario({Tier::Dram});
-    s.serving.kvTiers.eviction = eviction;
-    Workload w;
-    w.requests.push_back({0, 150, 100, 0, 0});
-    w.requests.push_back({0, 50, 100, 0, 0});
-    const RunResult r = runBounded(s, w);
-    EXPECT_EQ(r.requests.size(), 2u);
-    EXPECT_EQ(dram(r).offloads, 1u);
-    return r.requests[0].decodeStall > r.requests[1].decodeStall ? r.requests[0].id : r.requests[1].id;
+    s.serving.kvTiers.capacityBytes[Tier::Dram] = 13.5 * kBlockBytes;
+    const RunResult r = runBounded(s, twoLongSequences());
+    ASSERT_EQ(r.requests.size(), 2u);
+    EXPECT_EQ(dram(r).capacityBlocks, 13u);
+    EXPECT_GE(dram(r).offloads, 1u);
+    EXPECT_LE(dram(r).peakBlocks, 13.0);
+    // Too small for the second sequence: it is not admitted beside the first, as without tiers, and nothing leaves
+    // HBM.
+    s.serving.kvTiers.capacityBytes[Tier::Dram] = 2 * kBlockBytes;
+    const RunResult none = runBounded(s, twoLongSequences());
+    ASSERT_EQ(none.requests.size(), 2u);
+    EXPECT_EQ(dram(none).offloads, 0u);
 }
 
-TEST(KvTiers, LruTakesTheLatestAdmittedOnATieAndLargestTheBiggest)
+// A sequence admitted beyond HBM needs room below for all of it: with 3 blocks of DRAM, two 11-block sequences
+// (22 > 20 blocks of HBM) are not admitted together, so the run cannot end with both stuck for a block.
+TEST(KvTiers, AdmissionBeyondHbmNeedsRoomBelowForAllOfIt)
 {
-    // Both decoded in the same steps (a tie on recency): lru takes the one admitted later, request 1.
-    EXPECT_EQ(victimUnder(TierEviction::Lru), 1u);
-    EXPECT_EQ(victimUnder(TierEviction::Largest), 0u);
+    Scenario s = tieredScenario({Tier::Dram});
+    s.serving.kvTiers.capacityBytes[Tier::Dram] = 3 * kBlockBytes;
+    Workload w;
+    w.requests.push_back({0, 150, 26, 0, 0}); // 176 tokens: 11 blocks
+    w.requests.push_back({0, 150, 26, 0, 0});
+    const RunResult r = runBounded(s, w);
+    ASSERT_EQ(r.requests.size(), 2u);
+    EXPECT_EQ(dram(r).offloads, 0u);
+    const auto& [first, second] =
+        std::minmax(r.requests[0], r.requests[1], [](const auto& a, const auto& b) { return a.finish < b.finish; });
+    EXPECT_GE(second.transferStart, first.finish);
 }
 
 // DRAM with room for 10 blocks, then a CXL node with plenty: a victim bigger than what DRAM has left spills to CXL.
@@ -343,6 +358,17 @@ TEST(KvTiers, ParserReportsEachBadFieldWithItsFix)
     problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"eviction", "random"}}), "/serving/kv_tiers/eviction");
     problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"write", "sometimes"}}), "/serving/kv_tiers/write");
     problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"size", 3}}), "/serving/kv_tiers/size");
+    // capacity: bytes per decode instance for listed tiers only.
+    const Scenario capped =
+        parseScenario(minimalWithTiers({{"tiers", {"dram"}}, {"capacity", {{"dram", "4 GiB"}}}}), "mem/scenario.json");
+    EXPECT_DOUBLE_EQ(capped.serving.kvTiers.capacityBytes.at(Tier::Dram), 4.0 * 1024 * 1024 * 1024);
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"capacity", {{"cxl", "4 GiB"}}}}),
+              "/serving/kv_tiers/capacity/cxl");
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"capacity", {{"hbm", "4 GiB"}}}}),
+              "/serving/kv_tiers/capacity/hbm");
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"capacity", {{"dram", "lots"}}}}),
+              "/serving/kv_tiers/capacity/dram");
+    problemAt(minimalWithTiers({{"tiers", {"dram"}}, {"capacity", "4 GiB"}}), "/serving/kv_tiers/capacity");
     // A tier protocol now governs something when decode KV spills to that tier.
     nlohmann::json withProtocol = minimalWithTiers({{"tiers", {"dram"}}});
     withProtocol["coherence"] = {{"tiers", {{"dram", "msi-directory"}}}};
