@@ -3,6 +3,7 @@
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario.h"
 #include "ui/combo_choice.h"
+#include "ui/document_strings.h"
 #include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
@@ -117,28 +118,11 @@ FieldEdit* KvTiersForm::capacityEdit(const QString& tier) const
     return nullptr;
 }
 
-QString KvTiersForm::stringAt(const char* pointer) const
-{
-    const auto v = m_document->value(pointer);
-    return v && v->is_string() ? toQString(v->get<std::string>()) : QString();
-}
-
-QStringList KvTiersForm::listedTiers() const
-{
-    QStringList listed;
-    const auto v = m_document->value(kTiersPointer);
-    if (v && v->is_array())
-        for (const auto& tier : *v)
-            if (tier.is_string())
-                listed << toQString(tier.get<std::string>());
-    return listed;
-}
-
 void KvTiersForm::refresh()
 {
     // The listed tiers first, in spill order, then the others. A listed name that is no tier below HBM (a typo,
     // "hbm") stays visible, checked, so its problem can be unchecked away.
-    const QStringList listed = listedTiers();
+    const QStringList listed = documentStrings(*m_document, kTiersPointer);
     QStringList shown;
     for (const QString& tier : listed)
         if (!shown.contains(tier))
@@ -171,8 +155,8 @@ void KvTiersForm::refresh()
     const int rowHeight = m_tiers->count() > 0 ? m_tiers->sizeHintForRow(0) : m_tiers->fontMetrics().height();
     m_tiers->setFixedHeight(rows * rowHeight + 2 * m_tiers->frameWidth());
 
-    const QString eviction = stringAt(kEvictionPointer);
-    const QString write = stringAt(kWritePointer);
+    const QString eviction = documentString(*m_document, kEvictionPointer);
+    const QString write = documentString(*m_document, kWritePointer);
     showChoice(m_eviction, eviction);
     showChoice(m_write, write);
     // Without tiers the policies govern nothing; one the file gives anyway stays editable so it can be cleared.
@@ -222,7 +206,7 @@ void KvTiersForm::setTiers(QListWidgetItem* changed)
 {
     // Checking appends (the order is the order sequences spill in); unchecking removes, with the tier's capacity
     // (core refuses a capacity for a tier not listed).
-    QStringList tiers = listedTiers();
+    QStringList tiers = documentStrings(*m_document, kTiersPointer);
     const QString tier = changed->data(kTierRole).toString();
     const bool checking = changed->checkState() == Qt::Checked;
     tiers.removeAll(tier);

@@ -53,8 +53,6 @@ class KvTiersForm : public QObject {
   private:
     void setTiers(QListWidgetItem* changed);
     void setPolicy(QComboBox* combo, const char* key, const QString& what);
-    QString stringAt(const char* pointer) const; // the document's string there, "" when it holds none
-    QStringList listedTiers() const;             // the document's "tiers" strings, in order
     // Stores the section, or removes it when nothing is left; no step when it is unchanged.
     void store(nlohmann::ordered_json section, const QString& what);
 

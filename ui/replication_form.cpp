@@ -4,6 +4,7 @@
 #include "core/scenario/replica_nodes.h"
 #include "core/scenario/scenario.h"
 #include "ui/combo_choice.h"
+#include "ui/document_strings.h"
 #include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
@@ -62,29 +63,12 @@ ReplicationForm::ReplicationForm(ScenarioDocument* document, ScenarioFields* fie
     refresh();
 }
 
-QString ReplicationForm::placement() const
-{
-    const auto v = m_document->value("/serving/replication/placement");
-    return v && v->is_string() ? toQString(v->get<std::string>()) : QString();
-}
-
-QStringList ReplicationForm::listedNodes() const
-{
-    QStringList listed;
-    const auto v = m_document->value(kNodesPointer);
-    if (v && v->is_array())
-        for (const auto& node : *v)
-            if (node.is_string())
-                listed << toQString(node.get<std::string>());
-    return listed;
-}
-
 void ReplicationForm::refresh()
 {
-    const QString current = placement();
+    const QString current = documentString(*m_document, "/serving/replication/placement");
     showChoice(m_placement, current);
 
-    const QStringList listed = listedNodes();
+    const QStringList listed = documentStrings(*m_document, kNodesPointer);
     QStringList offered;
     if (const auto topology = m_document->value("/topology"))
         for (const std::string& id : core::replicaCandidateIds(nlohmann::json(*topology)))
@@ -154,7 +138,7 @@ void ReplicationForm::setPlacement()
 void ReplicationForm::setNodes(QListWidgetItem* changed)
 {
     // Checking appends (the order says which nodes are tried first); unchecking removes.
-    QStringList nodes = listedNodes();
+    QStringList nodes = documentStrings(*m_document, kNodesPointer);
     const QString id = changed->text();
     nodes.removeAll(id);
     if (changed->checkState() == Qt::Checked)

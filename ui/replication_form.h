@@ -45,8 +45,6 @@ class ReplicationForm : public QObject {
   private:
     void setPlacement();
     void setNodes(QListWidgetItem* changed);
-    QString placement() const;       // the document's, "" when it names none
-    QStringList listedNodes() const; // the document's "nodes" strings, in order
     // Stores the section, or removes it when nothing is left; no step when it is unchanged.
     void store(nlohmann::ordered_json section, const QString& what);
 
