@@ -189,19 +189,6 @@ void KvTiersForm::showProblems(const std::vector<core::InputProblem>& problems)
     markField(m_tiers, problemsUnder(section, kPointer));
 }
 
-void KvTiersForm::store(nlohmann::ordered_json section, const QString& what)
-{
-    const auto v = m_document->value(kPointer);
-    if (section.empty()) {
-        if (v)
-            m_document->removeValue(kPointer, what);
-        return;
-    }
-    if (v == section)
-        return;
-    m_document->setValue(kPointer, std::move(section), what);
-}
-
 void KvTiersForm::setTiers(QListWidgetItem* changed)
 {
     // Checking appends (the order is the order sequences spill in); unchecking removes, with the tier's capacity
@@ -230,7 +217,7 @@ void KvTiersForm::setTiers(QListWidgetItem* changed)
         }
     }
     m_inItemChange = true;
-    store(std::move(next), tr("Edit KV tiers"));
+    m_document->setSection(kPointer, std::move(next), tr("Edit KV tiers"));
     m_inItemChange = false;
 }
 
@@ -243,7 +230,7 @@ void KvTiersForm::setPolicy(QComboBox* combo, const char* key, const QString& wh
         next.erase(key);
     else
         next[key] = toStdString(chosen);
-    store(std::move(next), what);
+    m_document->setSection(kPointer, std::move(next), what);
 }
 
 } // namespace coh::ui

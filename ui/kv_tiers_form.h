@@ -53,8 +53,6 @@ class KvTiersForm : public QObject {
   private:
     void setTiers(QListWidgetItem* changed);
     void setPolicy(QComboBox* combo, const char* key, const QString& what);
-    // Stores the section, or removes it when nothing is left; no step when it is unchanged.
-    void store(nlohmann::ordered_json section, const QString& what);
 
     ScenarioDocument* m_document;
     QListWidget* m_tiers;

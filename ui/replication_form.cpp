@@ -107,19 +107,6 @@ void ReplicationForm::showProblems(const std::vector<core::InputProblem>& proble
     markField(m_nodes, problemsUnder(problems, kNodesPointer));
 }
 
-void ReplicationForm::store(nlohmann::ordered_json section, const QString& what)
-{
-    const auto v = m_document->value(kPointer);
-    if (section.empty()) {
-        if (v)
-            m_document->removeValue(kPointer, what);
-        return;
-    }
-    if (v == section)
-        return;
-    m_document->setValue(kPointer, std::move(section), what);
-}
-
 void ReplicationForm::setPlacement()
 {
     const QString chosen = m_placement->currentData().toString();
@@ -132,7 +119,7 @@ void ReplicationForm::setPlacement()
     // The nodes belong to the fixed placement alone: core refuses them with another.
     if (chosen != kFixed)
         next.erase("nodes");
-    store(std::move(next), tr("Edit replica placement"));
+    m_document->setSection(kPointer, std::move(next), tr("Edit replica placement"));
 }
 
 void ReplicationForm::setNodes(QListWidgetItem* changed)
@@ -154,7 +141,7 @@ void ReplicationForm::setNodes(QListWidgetItem* changed)
         next["nodes"] = std::move(list);
     }
     m_inItemChange = true;
-    store(std::move(next), tr("Edit replica nodes"));
+    m_document->setSection(kPointer, std::move(next), tr("Edit replica nodes"));
     m_inItemChange = false;
 }
 

@@ -45,8 +45,6 @@ class ReplicationForm : public QObject {
   private:
     void setPlacement();
     void setNodes(QListWidgetItem* changed);
-    // Stores the section, or removes it when nothing is left; no step when it is unchanged.
-    void store(nlohmann::ordered_json section, const QString& what);
 
     ScenarioDocument* m_document;
     FieldEdit* m_factor;

@@ -148,6 +148,16 @@ void ScenarioDocument::removeValue(const std::string& pointer, const QString& te
     m_undo->push(new SetJsonValueCommand(this, pointer, std::move(before), std::nullopt, text));
 }
 
+void ScenarioDocument::setSection(const std::string& pointer, ordered_json section, const QString& text)
+{
+    if (section.empty()) {
+        removeValue(pointer, text);
+        return;
+    }
+    if (value(pointer) != section)
+        setValue(pointer, std::move(section), text);
+}
+
 std::optional<ordered_json> ScenarioDocument::value(const std::string& pointer) const
 {
     try {

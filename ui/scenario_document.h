@@ -49,6 +49,9 @@ class ScenarioDocument : public QObject {
     void setValue(const std::string& pointer, nlohmann::ordered_json value, const QString& text, int mergeId = 0);
     // Removes the value at a JSON pointer (no-op when absent).
     void removeValue(const std::string& pointer, const QString& text);
+    // An editor's whole section: stores `section` at the pointer, or removes it when it is left empty (an empty
+    // object says nothing); no step when nothing changes.
+    void setSection(const std::string& pointer, nlohmann::ordered_json section, const QString& text);
     // The value at a pointer, or nullopt.
     std::optional<nlohmann::ordered_json> value(const std::string& pointer) const;
 

@@ -199,7 +199,6 @@ void KvTiers::fetch(std::uint32_t request, std::uint32_t instance)
 {
     Copy& copy = m_copies[request];
     Level& level = m_levels[copy.level];
-    copy.fetching = true;
     ++level.fetches;
     level.blocksUp += copy.offloadBlocks;
     level.domain->move(request, KvTierDomain::Fetch, copy.offloadBlocks, m_instances[instance].nodes.front(),
@@ -245,7 +244,6 @@ void KvTiers::onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t 
         finishOffloadIfWritten(request);
         return;
     case KvTierDomain::Fetch:
-        copy.fetching = false;
         // Write-back keeps no copy of a sequence that is in HBM: its room goes to the next offload.
         if (!copy.throughWrite) {
             drop(copy);

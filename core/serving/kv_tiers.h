@@ -93,7 +93,7 @@ class KvTiers final : public KvTierMoveListener {
         std::uint32_t highest = 0;         // blocks of the sequence a write has been issued for: what the copy can hold
         std::uint32_t throughInFlight = 0; // write-through moves not arrived yet: an offload waits for them too
         bool offloadWritten = false;       // the offload's own write has arrived
-        bool offloading = false, fetching = false;
+        bool offloading = false;
         bool throughWrite = false; // a write-through copy, kept for the sequence's whole life
     };
 

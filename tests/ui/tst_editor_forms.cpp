@@ -2,6 +2,7 @@
 // table); a value core's loader would refuse is refused at the field in a form's words, the document and the undo
 // stack untouched, Escape restores; fields with validation problems turn red in every section of the Scenario
 // dock; every undo step is named in words; a problem in the Problems dock leads to its item on the canvas.
+#include "editor_input.h"
 #include "json_compare.h"
 #include "ui/coherence_form.h"
 #include "ui/field_edit.h"
@@ -37,27 +38,11 @@
 #include <memory>
 
 using namespace coh::ui;
+using coh::ui::test::enter;
+using coh::ui::test::openPreset;
 using nlohmann::ordered_json;
 
 namespace {
-
-void openPreset(ScenarioDocument& doc, const char* name)
-{
-    QString error;
-    QVERIFY2(doc.open(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets/presets/") + QLatin1String(name), &error),
-             qPrintable(error));
-}
-
-// Types into a field as a user does, then confirms with Enter.
-void enter(QLineEdit* field, const QString& text)
-{
-    field->setFocus();
-    field->selectAll();
-    if (text.isEmpty())
-        QTest::keyClick(field, Qt::Key_Backspace);
-    QTest::keyClicks(field, text);
-    QTest::keyClick(field, Qt::Key_Return);
-}
 
 // The colour a marked field's text is drawn in, and the Error tone on its background.
 bool inErrorTone(const QWidget* field)

@@ -2,6 +2,7 @@
 // checked; a quantity typed there is stored at its pointer as one undo step, clearing the last one drops the
 // capacity object, unchecking a tier drops its capacity in the same undo step, and problems at a capacity mark its
 // field, not the tier list. Only the JSON edits are asserted: whether core accepts "capacity" is core's concern.
+#include "editor_input.h"
 #include "json_compare.h"
 #include "ui/field_edit.h"
 #include "ui/form_layout.h"
@@ -16,27 +17,11 @@
 #include <QUndoStack>
 
 using namespace coh::ui;
+using coh::ui::test::enter;
+using coh::ui::test::openPreset;
 using nlohmann::ordered_json;
 
 namespace {
-
-void openPreset(ScenarioDocument& doc, const char* name)
-{
-    QString error;
-    QVERIFY2(doc.open(QStringLiteral(COH_TEST_DATA_DIR "/../../datasets/presets/") + QLatin1String(name), &error),
-             qPrintable(error));
-}
-
-// Types into a field as a user does, then confirms with Enter; "" clears it.
-void enter(QLineEdit* field, const QString& text)
-{
-    field->setFocus();
-    field->selectAll();
-    if (text.isEmpty())
-        QTest::keyClick(field, Qt::Key_Backspace);
-    QTest::keyClicks(field, text);
-    QTest::keyClick(field, Qt::Key_Return);
-}
 
 // The list row of a tier (the list shows the checked tiers first, so rows move).
 QListWidgetItem* row(QListWidget* tiers, const char* tier)
