@@ -34,6 +34,13 @@ struct RequestMetrics {
     std::uint64_t staleReads = 0;
     std::uint32_t staleSteps = 0;
     std::uint32_t cachedTokens = 0; // prompt tokens loaded from the prefix pool or held locally, not computed
+    // Node failures (the "failures" section): how often a failure took the request's work or KV, whether it was
+    // given up (then it has no first token or finish), and what its recoveries redid: tokens whose KV was read
+    // from a surviving copy, and tokens prefilled or decoded again.
+    std::uint8_t failureHits = 0;
+    bool failed = false;
+    std::uint32_t restoredTokens = 0;
+    std::uint32_t recomputedTokens = 0;
 
     SimTime queueing() const { return prefillStart - arrival; }
     SimTime prefill() const { return prefillEnd - prefillStart; }
@@ -152,6 +159,40 @@ struct KvTiersSummary {
     std::vector<KvTierUsage> tiers;
 };
 
+// One node failure of the run (the "failures" section): when it failed, when the monitor declared it dead, when it
+// came back (-1: not in the run), its instances, and the requests it took.
+struct NodeFailureRecord {
+    std::string node;
+    std::vector<std::string> instances;
+    SimTime failed = 0;
+    SimTime detected = 0;
+    SimTime repaired = -1;
+    std::uint32_t requestsLost = 0;
+    bool operator==(const NodeFailureRecord&) const = default;
+};
+
+// A step of a count over time: `value` from `time` until the next step.
+struct CountStep {
+    SimTime time = 0;
+    std::uint32_t value = 0;
+    bool operator==(const CountStep&) const = default;
+};
+
+struct FailuresSummary {
+    bool enabled = false;
+    std::string recovery = "recompute";
+    std::vector<NodeFailureRecord> failures;
+    std::uint64_t hits = 0;          // a failure took a request's work or KV (a request may be hit more than once)
+    std::uint64_t failed = 0;        // requests given up
+    std::uint64_t recovered = 0;     // hit requests that completed
+    std::uint64_t fromCopy = 0;      // recoveries that read a surviving copy (recovery "replica")
+    std::uint64_t recomputes = 0;    // recoveries that prefilled again (recovery "recompute", or no copy held it)
+    std::uint64_t restoredTokens = 0;
+    std::uint64_t recomputedTokens = 0; // prefilled or decoded again: the work the failures cost
+    double availability = 1;            // instance time up / instance time over the run
+    std::vector<CountStep> instancesUp; // serving instances up, over the run
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -178,6 +219,7 @@ struct RunSummary {
     LocalPrefixSummary localPrefix;
     ReplicationSummary replication;
     KvTiersSummary kvTiers;
+    FailuresSummary failures;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

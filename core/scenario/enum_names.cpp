@@ -189,6 +189,19 @@ const char* toString(TierEviction eviction)
     return "?";
 }
 
+const char* toString(FailureRecovery recovery)
+{
+    switch (recovery) {
+    case FailureRecovery::Replica:
+        return "replica";
+    case FailureRecovery::Recompute:
+        return "recompute";
+    case FailureRecovery::Fail:
+        return "fail";
+    }
+    return "?";
+}
+
 const char* toString(TierWrite write)
 {
     switch (write) {
@@ -245,6 +258,8 @@ COH_ENUM_VALUES(RouterPolicy, RouterPolicy::CacheAware, RouterPolicy::RoundRobin
                 RouterPolicy::CacheAware)
 COH_ENUM_VALUES(TierEviction, TierEviction::Largest, TierEviction::Lru, TierEviction::Largest)
 COH_ENUM_VALUES(TierWrite, TierWrite::WriteThrough, TierWrite::WriteBack, TierWrite::WriteThrough)
+COH_ENUM_VALUES(FailureRecovery, FailureRecovery::Fail, FailureRecovery::Replica, FailureRecovery::Recompute,
+                FailureRecovery::Fail)
 COH_ENUM_VALUES(DecodeAffinity, DecodeAffinity::SameNode, DecodeAffinity::Router, DecodeAffinity::SameNode)
 
 #undef COH_ENUM_VALUES
@@ -285,6 +300,7 @@ COH_INSTANTIATE(RouterPolicy)
 COH_INSTANTIATE(DecodeAffinity)
 COH_INSTANTIATE(TierEviction)
 COH_INSTANTIATE(TierWrite)
+COH_INSTANTIATE(FailureRecovery)
 
 #undef COH_INSTANTIATE
 

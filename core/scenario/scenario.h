@@ -134,6 +134,30 @@ struct CoherenceSpec {
     std::map<Tier, std::string> tiers;
 };
 
+// Node failures (the "failures" section, docs/engine.md#failures). A node fails at a given time, or again and again
+// at random (exponential gaps with mean `mtbf`); its serving instances stop and the KV copies in its memory are lost.
+// A monitor that misses its heartbeats for `timeout` declares it dead; until then the router still sends it work.
+// The lost requests then recover by `recovery`: `replica` reads the most complete surviving copy (a replica, or the
+// prefill instance's copy) and decodes again the tokens it lacks, falling back to recompute when none holds the
+// prompt; `recompute` prefills the prompt and the tokens generated so far again; `fail` gives them up. The node is
+// back `repair` after it failed (absent: never), empty.
+enum class FailureRecovery { Replica, Recompute, Fail };
+
+struct NodeFailureSpec {
+    std::string node;
+    std::optional<SimTime> at;     // one failure at this time, or
+    std::optional<SimTime> mtbf;   // failures at random with this mean time between them (needs `repair`)
+    std::optional<SimTime> repair; // down for this long
+};
+
+struct FailuresSpec {
+    std::vector<NodeFailureSpec> events;
+    SimTime heartbeat = 100 * kMillisecond; // the monitor hears from every node this often
+    SimTime timeout = 500 * kMillisecond;   // and declares a node dead after this long without a heartbeat
+    FailureRecovery recovery = FailureRecovery::Recompute;
+    bool enabled() const { return !events.empty(); }
+};
+
 struct SloSpec {
     SimTime ttft = 2 * kSecond;
     SimTime tpot = 100 * kMillisecond;
@@ -156,6 +180,7 @@ struct Scenario {
     WorkloadSpec workload;
     ServingSpec serving;
     CoherenceSpec coherence;
+    FailuresSpec failures;
     SloSpec slo;
     RecordSpec record;
     MetricsSpec metrics;
@@ -176,5 +201,6 @@ const char* toString(HomePolicy);
 const char* toString(ReplicaPlacement);
 const char* toString(TierEviction);
 const char* toString(TierWrite);
+const char* toString(FailureRecovery);
 
 } // namespace coh::core

@@ -100,6 +100,7 @@ Scenario parseScenario(const json& root, const std::string& sourcePath)
     readWorkload(top, dir.empty() ? std::string(".") : dir.string(), s.workload);
     input.explicitInstances = readServing(top, s.serving);
     readCoherence(top, s.coherence);
+    readFailures(top, s.failures);
     readSmallSections(top, s);
     top.finish();
 

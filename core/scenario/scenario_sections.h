@@ -22,6 +22,10 @@ bool readServing(ObjectReader& top, ServingSpec& serving);
 // is checked later, with the topology (validateScenario).
 void readCoherence(ObjectReader& top, CoherenceSpec& coherence);
 
+// The "failures" section; checkFailures() checks its nodes once instances are known (validateScenario).
+void readFailures(ObjectReader& top, FailuresSpec& failures);
+void checkFailures(const Scenario& scenario, ProblemList& problems);
+
 struct ValidationInput {
     bool topologyClean = false; // no problems in /topology, so routing checks are meaningful
     bool explicitInstances = false;

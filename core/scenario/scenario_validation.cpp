@@ -522,6 +522,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
             checkPrefixPool(s, origins, component, problems);
         checkReplication(s, origins, component, problems);
         checkKvTiers(s, origins, component, problems);
+        checkFailures(s, problems);
     }
     checkTierProtocols(s, problems);
     if (input.modelKnown)

@@ -1,6 +1,7 @@
 #include "core/store/run_serialization.h"
 
 #include "core/engine/traffic_counts.h"
+#include "core/store/failures_json.h"
 #include "core/store/kv_tiers_json.h"
 #include "core/store/legacy_traffic.h"
 
@@ -133,6 +134,8 @@ nlohmann::ordered_json toJson(const RunSummary& s)
         j["replication"] = toJson(s.replication);
     if (s.kvTiers.enabled)
         j["kv_tiers"] = toJson(s.kvTiers);
+    if (s.failures.enabled)
+        j["failures"] = toJson(s.failures);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -297,6 +300,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.replication = replicationFromJson(*it);
     if (const auto it = j.find("kv_tiers"); it != j.end() && it->is_object())
         s.kvTiers = kvTiersFromJson(*it);
+    if (const auto it = j.find("failures"); it != j.end() && it->is_object())
+        s.failures = failuresFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

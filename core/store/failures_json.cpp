@@ -1,0 +1,94 @@
+#include "core/store/failures_json.h"
+
+namespace coh::core {
+
+namespace {
+
+std::uint64_t count(const nlohmann::ordered_json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
+SimTime time(const nlohmann::ordered_json& j, const char* key, SimTime fallback)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<SimTime>() : fallback;
+}
+
+std::string text(const nlohmann::ordered_json& j, const char* key, const char* fallback)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+}
+
+NodeFailureRecord recordFromJson(const nlohmann::ordered_json& j)
+{
+    NodeFailureRecord f;
+    f.node = text(j, "node", "");
+    if (const auto it = j.find("instances"); it != j.end() && it->is_array())
+        for (const auto& id : *it)
+            if (id.is_string())
+                f.instances.push_back(id.get<std::string>());
+    f.failed = time(j, "failed_ns", 0);
+    f.detected = time(j, "detected_ns", f.failed);
+    f.repaired = time(j, "repaired_ns", -1);
+    f.requestsLost = static_cast<std::uint32_t>(count(j, "requests_lost"));
+    return f;
+}
+
+} // namespace
+
+nlohmann::ordered_json toJson(const FailuresSummary& s)
+{
+    auto failures = nlohmann::ordered_json::array();
+    for (const auto& f : s.failures)
+        failures.push_back({{"node", f.node},
+                            {"instances", f.instances},
+                            {"failed_ns", f.failed},
+                            {"detected_ns", f.detected},
+                            {"repaired_ns", f.repaired},
+                            {"requests_lost", f.requestsLost}});
+    // Instances up as [time ns, count] pairs, as the tiers' occupancy.
+    auto up = nlohmann::ordered_json::array();
+    for (const auto& step : s.instancesUp)
+        up.push_back({step.time, step.value});
+    return {{"recovery", s.recovery},
+            {"hits", s.hits},
+            {"failed", s.failed},
+            {"recovered", s.recovered},
+            {"from_copy", s.fromCopy},
+            {"recomputes", s.recomputes},
+            {"restored_tokens", s.restoredTokens},
+            {"recomputed_tokens", s.recomputedTokens},
+            {"availability", s.availability},
+            {"failures", std::move(failures)},
+            {"instances_up", std::move(up)}};
+}
+
+FailuresSummary failuresFromJson(const nlohmann::ordered_json& j)
+{
+    FailuresSummary s;
+    s.enabled = true;
+    s.recovery = text(j, "recovery", "recompute");
+    s.hits = count(j, "hits");
+    s.failed = count(j, "failed");
+    s.recovered = count(j, "recovered");
+    s.fromCopy = count(j, "from_copy");
+    s.recomputes = count(j, "recomputes");
+    s.restoredTokens = count(j, "restored_tokens");
+    s.recomputedTokens = count(j, "recomputed_tokens");
+    if (const auto it = j.find("availability"); it != j.end() && it->is_number())
+        s.availability = it->get<double>();
+    if (const auto it = j.find("failures"); it != j.end() && it->is_array())
+        for (const auto& f : *it)
+            if (f.is_object())
+                s.failures.push_back(recordFromJson(f));
+    if (const auto it = j.find("instances_up"); it != j.end() && it->is_array())
+        for (const auto& step : *it)
+            if (step.is_array() && step.size() == 2 && step[0].is_number_integer() && step[1].is_number_unsigned())
+                s.instancesUp.push_back({step[0].get<SimTime>(), step[1].get<std::uint32_t>()});
+    return s;
+}
+
+} // namespace coh::core
