@@ -190,6 +190,21 @@ void printRunSummary(const core::RunSummary& s)
                        scaled(u.bytesDown, "B"), u.blocksUp, scaled(u.bytesUp, "B"), u.messages,
                        static_cast<std::uint64_t>(u.peakBlocks), u.capacityBlocks);
     }
+    if (s.failures.enabled) {
+        const auto& f = s.failures;
+        fmt::print("  failures        {} node failures, recovery {}; {} requests hit: {} completed, {} failed; {} read "
+                   "a surviving copy ({} tokens), {} recomputed, {} only rerouted; {} tokens redone; availability "
+                   "{}%\n",
+                   f.failures.size(), f.recovery, f.hits, f.recovered, f.failed, f.fromCopy, f.restoredTokens,
+                   f.recomputes, f.rerouted, f.recomputedTokens, number(100.0 * f.availability));
+        for (const auto& e : f.failures)
+            fmt::print("    {:<13} failed at {} s, detected at {} s, {}; {} ({}) took {} requests\n", e.node,
+                       number(core::toSeconds(e.failed)), number(core::toSeconds(e.detected)),
+                       e.repaired >= 0 ? fmt::format("back at {} s", number(core::toSeconds(e.repaired)))
+                                       : std::string("not back"),
+                       e.instances.size() == 1 ? "instance" : "instances", fmt::join(e.instances, ", "),
+                       e.requestsLost);
+    }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));
 

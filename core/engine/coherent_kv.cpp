@@ -99,8 +99,18 @@ void CoherentKv::addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t
 
 void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
 {
+    writeAt(request, m_instanceNodes[instance].front(), tokens);
+}
+
+void CoherentKv::restoreAt(std::uint32_t sequence, std::uint32_t node, std::uint32_t tokens)
+{
+    writeAt(sequence, node, tokens);
+}
+
+void CoherentKv::writeAt(std::uint32_t request, std::uint32_t node, std::uint32_t tokens)
+{
     Sequence& seq = m_sequences[request];
-    seq.participants.cacheNodes[kPrefillCache] = m_instanceNodes[instance].front();
+    seq.participants.cacheNodes[kPrefillCache] = node;
     seq.participants.home = homeFor(request, seq.participants.cacheNodes[kPrefillCache]);
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
@@ -404,8 +414,9 @@ void CoherentKv::freeIfQuiet(std::uint32_t request)
     // The copies go with the sequence.
     const std::uint8_t gone = m_protocol.cache.initial;
     // No op is queued either: the sequence's last step is done and every message is in (queued ops would leak
-    // the driver's pool nodes).
-    assert(std::all_of(seq.groups.begin(), seq.groups.end(), [&](const Group& g) { return m_driver.idle(g.driver); }));
+    // the driver's pool nodes). An abandoned sequence may still have ops queued: it goes once they are done.
+    if (!std::all_of(seq.groups.begin(), seq.groups.end(), [&](const Group& g) { return m_driver.idle(g.driver); }))
+        return;
     const std::uint8_t caches = seq.replicasPlaced ? m_caches : kFirstReplica;
     for (const auto& g : seq.groups)
         for (std::uint8_t c = 0; c < caches; ++c)
@@ -413,6 +424,70 @@ void CoherentKv::freeIfQuiet(std::uint32_t request)
                                 g.blocks);
     seq.groups.clear();
     seq.groups.shrink_to_fit();
+}
+
+std::uint32_t CoherentKv::addSequence()
+{
+    m_sequences.emplace_back();
+    return static_cast<std::uint32_t>(m_sequences.size() - 1);
+}
+
+void CoherentKv::abandon(std::uint32_t sequence)
+{
+    // Its ops and messages finish among its (dead or living) participants, but nobody waits for them.
+    Sequence& seq = m_sequences[sequence];
+    seq.waiter = Waiter::None;
+    seq.waiting = 0;
+    release(sequence);
+}
+
+std::uint32_t CoherentKv::validTokens(const Sequence& seq, std::uint8_t cache, std::uint32_t tokens) const
+{
+    // A group's smallest block is the one it was made for (blocks join groups as they fill), so every full block
+    // before the first block of the earliest stale group is current at the cache.
+    std::uint32_t firstStale = UINT32_MAX;
+    std::uint32_t tail = 0; // tokens of the open tail block the copy holds
+    for (std::size_t g = 0; g < seq.groups.size(); ++g) {
+        const Group& group = seq.groups[g];
+        const coherence::CacheLine& line = group.system.line(cache);
+        const bool readable =
+            line.dataValid && m_protocol.cache.states[line.state].permission != coherence::Permission::None;
+        const int behind = readable ? versionsBehind(group.system, line.value) : 0;
+        if (static_cast<int>(g) == seq.tailGroup) {
+            // Each append to the open tail is one version: a copy `behind` versions old lacks that many tokens.
+            const std::uint32_t written = tokens - std::min(tokens, seq.tailBlock * m_blockTokens);
+            if (readable)
+                tail = written - std::min(written, static_cast<std::uint32_t>(behind));
+        } else if (!readable || behind > 0) {
+            firstStale = std::min(firstStale, group.firstBlock);
+        }
+    }
+    if (seq.tailGroup < 0)
+        return firstStale == UINT32_MAX ? tokens : std::min(tokens, firstStale * m_blockTokens);
+    if (firstStale < seq.tailBlock)
+        return firstStale * m_blockTokens;
+    return std::min(tokens, seq.tailBlock * m_blockTokens) + tail;
+}
+
+SurvivingCopy CoherentKv::survivingCopy(std::uint32_t sequence, std::uint32_t tokens,
+                                        const std::vector<std::uint8_t>& down) const
+{
+    const Sequence& seq = m_sequences[sequence];
+    SurvivingCopy best;
+    if (seq.groups.empty())
+        return best;
+    // The decode cache's node is the one that failed (or its sequence would not be recovering); the prefill
+    // cache and the replicas may still hold it.
+    const std::uint8_t caches = seq.replicasPlaced ? m_caches : kDecodeCache;
+    for (std::uint8_t c = 0; c < caches; ++c) {
+        const std::uint32_t node = seq.participants.cacheNodes[c];
+        if (c == kDecodeCache || down[node])
+            continue;
+        const std::uint32_t held = validTokens(seq, c, tokens);
+        if (held > best.tokens)
+            best = {node, held};
+    }
+    return best;
 }
 
 KvStats CoherentKv::stats() const

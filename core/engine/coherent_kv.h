@@ -42,6 +42,14 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     bool beginDecodeStep(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void release(std::uint32_t request) override;
+    std::uint32_t addSequence() override;
+    void abandon(std::uint32_t sequence) override;
+    // The prefill cache's copy, or a replica's: the longest run of blocks from the start whose copy is readable
+    // and current there, and of the open tail what it holds (a lazy copy some versions behind holds that many
+    // tokens less).
+    SurvivingCopy survivingCopy(std::uint32_t sequence, std::uint32_t tokens,
+                                const std::vector<std::uint8_t>& down) const override;
+    void restoreAt(std::uint32_t sequence, std::uint32_t node, std::uint32_t tokens) override;
     KvStats stats() const override;
     SimTime lastStepTransfer(std::uint32_t request) const override { return m_sequences[request].lastTransfer; }
     SequenceStaleness staleness(std::uint32_t request) const override
@@ -137,6 +145,10 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     // Out of line, so that requestOp (the hit path) stays small enough to inline into the decode step.
     [[gnu::noinline]] void requestMiss(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
+    // P0 at `node` writes the sequence's first `tokens` tokens (prefill's write, or a restore from a copy).
+    void writeAt(std::uint32_t request, std::uint32_t node, std::uint32_t tokens);
+    // Tokens from the sequence's start whose KV cache `cache` holds readable and current.
+    std::uint32_t validTokens(const Sequence& seq, std::uint8_t cache, std::uint32_t tokens) const;
     // A group nobody has touched for `blocks` blocks from `firstBlock`, appended or put in the last slot.
     void addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const;
     void opDone(std::uint32_t request);

@@ -1,6 +1,7 @@
 #include "core/engine/direct_transfer_kv.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace coh::core {
 
@@ -52,11 +53,25 @@ void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
         m_recorder.add(m);
         ++m_messages;
     }
+    if (m_pending[request] == 0) // abandoned: a node failure took the sequence
+        return;
     if (--m_pending[request] == 0 && listener())
         listener()->onKvReady(request);
 }
 
 void DirectTransferKv::release(std::uint32_t) {}
+
+std::uint32_t DirectTransferKv::addSequence()
+{
+    m_writer.push_back(0);
+    m_pending.push_back(0);
+    return static_cast<std::uint32_t>(m_writer.size() - 1);
+}
+
+void DirectTransferKv::restoreAt(std::uint32_t, std::uint32_t, std::uint32_t)
+{
+    throw std::logic_error("the direct copy keeps no surviving copy to restore a sequence from");
+}
 
 KvStats DirectTransferKv::stats() const
 {

@@ -23,6 +23,10 @@ class DirectTransferKv final : public KvMemory, public FlowEndpoint {
     // After the copy every block is local to the decode instance: steps never wait.
     bool beginDecodeStep(std::uint32_t, std::uint32_t, std::uint32_t) override { return true; }
     void release(std::uint32_t request) override;
+    std::uint32_t addSequence() override;
+    void abandon(std::uint32_t sequence) override { m_pending[sequence] = 0; }
+    // No copy outlives its move (survivingCopy finds none), so there is nothing to restore from.
+    void restoreAt(std::uint32_t, std::uint32_t, std::uint32_t) override;
 
     void onFlowDelivered(const FlowInfo& flow) override;
 
@@ -35,7 +39,7 @@ class DirectTransferKv final : public KvMemory, public FlowEndpoint {
     std::uint64_t m_kvBytesPerToken;
     std::uint32_t m_blockTokens;
     std::vector<std::uint32_t> m_writer;  // per request: prefill instance holding the blocks
-    std::vector<std::uint16_t> m_pending; // per request: shard messages still in flight
+    std::vector<std::uint16_t> m_pending; // per request: shard messages still in flight (0 once abandoned)
     std::uint64_t m_transfers = 0;
     std::uint64_t m_messages = 0;
     double m_bytes = 0;

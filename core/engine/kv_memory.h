@@ -32,17 +32,41 @@ struct KvStats {
     ReplicationSummary replication;      // the replicas' part of the traffic (factor 1: none)
 };
 
+// Of a sequence whose decode copy was lost: the most complete copy left on a node that is up, as the tokens from the
+// sequence's start whose KV it holds current (0: none).
+struct SurvivingCopy {
+    std::uint32_t node = 0;
+    std::uint32_t tokens = 0;
+};
+
 // One sequence's stale reads, for its RequestMetrics.
 struct SequenceStaleness {
     std::uint64_t staleReads = 0;
     std::uint32_t staleSteps = 0;
 };
 
+// Every call names a sequence: the engine's request ids at first, and a new id (addSequence) each time a node
+// failure makes a request start its KV over, so nothing still on its way for the old one can reach the new one.
 class KvMemory {
   public:
     virtual ~KvMemory() = default;
 
     void setListener(KvListener* listener) { m_listener = listener; }
+
+    // Node failures (the "failures" section). A new sequence id, after the ones given so far.
+    virtual std::uint32_t addSequence() = 0;
+    // The sequence is given up (a node it needed failed): no callback comes for it again, and its copies go once
+    // no message of it is in flight.
+    virtual void abandon(std::uint32_t sequence) = 0;
+    // The most complete current copy of the sequence's first `tokens` tokens on a node not marked in `down`.
+    virtual SurvivingCopy survivingCopy(std::uint32_t /*sequence*/, std::uint32_t /*tokens*/,
+                                        const std::vector<std::uint8_t>& /*down*/) const
+    {
+        return {};
+    }
+    // A new sequence whose first `tokens` tokens are written at `node` (a surviving copy), as prefillWrite()
+    // writes at a prefill instance. Only called with what survivingCopy() returned.
+    virtual void restoreAt(std::uint32_t sequence, std::uint32_t node, std::uint32_t tokens) = 0;
 
     // Prefill at `instance` has written tokens [0, tokens) of the request's sequence.
     virtual void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) = 0;

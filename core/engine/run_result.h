@@ -182,11 +182,12 @@ struct FailuresSummary {
     bool enabled = false;
     std::string recovery = "recompute";
     std::vector<NodeFailureRecord> failures;
-    std::uint64_t hits = 0;          // a failure took a request's work or KV (a request may be hit more than once)
-    std::uint64_t failed = 0;        // requests given up
-    std::uint64_t recovered = 0;     // hit requests that completed
-    std::uint64_t fromCopy = 0;      // recoveries that read a surviving copy (recovery "replica")
-    std::uint64_t recomputes = 0;    // recoveries that prefilled again (recovery "recompute", or no copy held it)
+    std::uint64_t hits = 0;       // a failure took a request's work or KV (a request may be hit more than once)
+    std::uint64_t failed = 0;     // requests given up
+    std::uint64_t recovered = 0;  // hit requests that completed
+    std::uint64_t fromCopy = 0;   // recoveries that read a surviving copy (recovery "replica")
+    std::uint64_t recomputes = 0; // recoveries that prefilled again (recovery "recompute", or no copy held it)
+    std::uint64_t rerouted = 0;   // hit requests that lost no KV (queued, or KV elsewhere): only routed again
     std::uint64_t restoredTokens = 0;
     std::uint64_t recomputedTokens = 0; // prefilled or decoded again: the work the failures cost
     double availability = 1;            // instance time up / instance time over the run

@@ -50,6 +50,8 @@ class FlowNetwork {
     const LinkUsage& usage() const;
     const Routing& routing() const { return m_routing; }
     SimTime now() const { return m_sim.now(); }
+    // When the network last moved anything (a send, a wake, a delivery).
+    SimTime lastActivity() const { return m_lastAdvance; }
 
   private:
     struct Flow {

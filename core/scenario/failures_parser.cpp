@@ -69,13 +69,13 @@ void readFailures(ObjectReader& top, FailuresSpec& failures)
         return;
     const std::string pointer = r.pointerTo("events");
     if (!events->is_array() || events->empty() || events->size() > kMaxFailureEvents) {
-        top.problems().add(pointer,
-                           !events->is_array() ? fmt::format("events must be an array, not {}", describeJsonType(*events))
-                           : events->empty()   ? std::string("events lists no failure")
-                                               : fmt::format("events lists {} failures; at most {} are read",
-                                                             events->size(), kMaxFailureEvents),
-                           fmt::format("write \"events\": [{}] (\"mtbf\" repeats a failure), or remove \"failures\"",
-                                       kEventExample));
+        top.problems().add(
+            pointer,
+            !events->is_array() ? fmt::format("events must be an array, not {}", describeJsonType(*events))
+            : events->empty()
+                ? std::string("events lists no failure")
+                : fmt::format("events lists {} failures; at most {} are read", events->size(), kMaxFailureEvents),
+            fmt::format("write \"events\": [{}] (\"mtbf\" repeats a failure), or remove \"failures\"", kEventExample));
         return;
     }
     for (std::size_t i = 0; i < events->size(); ++i)
@@ -106,10 +106,10 @@ void checkFailures(const Scenario& s, ProblemList& problems)
         // What else a node holds (replicas, tiers, the prefix pool, a directory) is lost with it too, but only
         // instance nodes are modelled failing so far (docs/engine.md#failures says what is left out).
         if (hosted.empty()) {
-            problems.add(jsonPointer(pointer, "node"),
-                         fmt::format("node '{}' runs no serving instance; only instance nodes can fail so far",
-                                     event.node),
-                         "name a node that runs a prefill or decode instance");
+            problems.add(
+                jsonPointer(pointer, "node"),
+                fmt::format("node '{}' runs no serving instance; only instance nodes can fail so far", event.node),
+                "name a node that runs a prefill or decode instance");
             continue;
         }
         const bool prefill = std::any_of(hosted.begin(), hosted.end(),

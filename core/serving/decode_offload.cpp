@@ -39,7 +39,7 @@ std::int64_t DecodeScheduler::pickVictim(const InstanceState& inst, std::uint32_
     };
     const auto consider = [&](std::uint32_t r, bool active) {
         if (m_state[r].place != KvPlace::Hbm || m_state[r].blocksReserved == 0 ||
-            !m_tiers->canOffload(r, index, m_state[r].blocksReserved))
+            !m_tiers->canOffload(m_state[r].kv, index, m_state[r].blocksReserved))
             return;
         // Offloading a running sequence only for its own next block gains nothing: it sits the step out instead.
         if (active && needed - growth(r) <= inst.kvBlocksFree)
@@ -72,7 +72,7 @@ void DecodeScheduler::offload(InstanceState& inst, std::uint32_t index, std::uin
     ++inst.stepsWaiting;
     inst.kvBlocksFree += s.blocksReserved;
     m_tiers->countPreemption();
-    m_tiers->offload(r, index, s.blocksReserved); // may call onOffloaded at once
+    m_tiers->offload(s.kv, index, s.blocksReserved); // may call onOffloaded at once
 }
 
 void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)
@@ -170,7 +170,7 @@ bool DecodeScheduler::fetchOffloaded(std::uint32_t index)
         m_state[r].place = KvPlace::Fetching;
         ++inst.fetching;
         fetched = true;
-        m_tiers->fetch(r, index);
+        m_tiers->fetch(m_state[r].kv, index);
     }
     return fetched;
 }

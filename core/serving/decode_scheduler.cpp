@@ -39,6 +39,8 @@ std::uint32_t DecodeScheduler::blocksFor(std::uint32_t request) const
 void DecodeScheduler::tryAdmit(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
+    if (inst.down) // its requests wait until the failure is detected and they are routed elsewhere
+        return;
     if (m_tiers) {
         // Offloaded sequences come back before anything new is admitted (as vLLM's swapped queue does), and
         // nothing is admitted while a fetch is under way (it would take the room the fetch left for growth).
@@ -71,7 +73,7 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
                     break;
                 promised = true;
             }
-            reserve = std::min(need, blocksAt(std::uint64_t{m_metrics[r].promptTokens} + 1));
+            reserve = std::min(need, blocksAt(std::uint64_t{kvTokens(r)} + 1));
         }
         if (reserve > inst.kvBlocksFree)
             break;
@@ -87,7 +89,8 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
         m_metrics[r].transferStart = m_sim.now();
         m_state[r].heldSlot = static_cast<std::uint32_t>(inst.held.size());
         inst.held.push_back(r);
-        m_kv.acquireForDecode(r, index, m_metrics[r].promptTokens);
+        m_state[r].acquiring = true;
+        m_kv.acquireForDecode(m_state[r].kv, index, kvTokens(r));
     }
 }
 
@@ -95,11 +98,11 @@ void DecodeScheduler::onKvReady(std::uint32_t request)
 {
     m_metrics[request].kvReady = m_sim.now();
     m_state[request].readyAt = m_sim.now();
+    m_state[request].kvArrived = true;
     const std::uint32_t d = m_metrics[request].decodeInstance;
     InstanceState& inst = m_instances[d];
     if (m_tiers) {
-        const std::uint32_t prompt = m_metrics[request].promptTokens;
-        m_tiers->onKvReady(request, d, prompt / m_blockTokens, blocksFor(request));
+        m_tiers->onKvReady(m_state[request].kv, d, kvTokens(request) / m_blockTokens, blocksFor(request));
     }
     inst.ready.push_back(request);
     // KV of several requests often lands in the same instant: the kick's priority class puts it behind the
@@ -133,7 +136,7 @@ bool DecodeScheduler::start(std::uint32_t index)
         }
     }
     for (auto r : inst.active)
-        if (!m_kv.beginDecodeStep(r, index, m_metrics[r].promptTokens + m_state[r].generated + 1))
+        if (!m_kv.beginDecodeStep(m_state[r].kv, index, kvTokens(r) + 1))
             ++inst.stepsWaiting;
     inst.computeArmed = true;
     if (inst.stepsWaiting == 0)
@@ -158,7 +161,7 @@ void DecodeScheduler::onStepReady(std::uint32_t request)
     InstanceState& inst = m_instances[d];
     if (--inst.stepsWaiting == 0) {
         // The last sequence to become ready ended the batch's wait; its data's wire time is the transfer part.
-        inst.stepTransfer = m_kv.lastStepTransfer(request);
+        inst.stepTransfer = m_kv.lastStepTransfer(m_state[request].kv);
         runCompute(inst, d);
     }
 }
@@ -168,7 +171,7 @@ void DecodeScheduler::runCompute(InstanceState& inst, std::uint32_t index)
     // The whole batch waits for its slowest sequence's coherence, then computes together.
     const auto batch = static_cast<std::uint32_t>(inst.active.size());
     inst.stepCompute = m_cost.decode(batch, inst.contextTokens, inst.hw);
-    m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index);
+    m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index, inst.generation);
 }
 
 void DecodeScheduler::onIterationDone(std::uint32_t index)
@@ -180,7 +183,9 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
         const std::uint32_t r = inst.active[i];
         RequestState& s = m_state[r];
         RequestMetrics& m = m_metrics[r];
-        if (s.generated == 0) {
+        if (s.generated < s.emitted) {
+            // Catching up after a restore from a lagging copy: the token was sent before; only its KV is made again.
+        } else if (s.emitted == 0) {
             m.firstToken = now;
         } else {
             m_interTokenGaps.add(now - s.lastToken);
@@ -190,11 +195,13 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
             m.decodeTransfer += transfer;
             m.decodeStall += wait - transfer;
         }
-        ++s.generated;
-        s.lastToken = now;
+        if (++s.generated > s.emitted) {
+            s.emitted = s.generated;
+            s.lastToken = now;
+        }
         ++inst.contextTokens;
         if (m_tiers && s.generated < m.outputTokens && (m.promptTokens + s.generated) % m_blockTokens == 0)
-            m_tiers->onBlockFilled(r, index, (m.promptTokens + s.generated) / m_blockTokens);
+            m_tiers->onBlockFilled(s.kv, index, (m.promptTokens + s.generated) / m_blockTokens);
         if (s.generated >= m.outputTokens) {
             inst.contextTokens -= m.promptTokens + s.generated;
             finish(r, inst);
@@ -216,9 +223,18 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
 void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
 {
     m_metrics[request].finish = m_sim.now();
-    const SequenceStaleness stale = m_kv.staleness(request);
+    const SequenceStaleness stale = m_kv.staleness(m_state[request].kv);
     m_metrics[request].staleReads = stale.staleReads;
     m_metrics[request].staleSteps = stale.staleSteps;
+    unhold(request, inst);
+    ++m_finished;
+    m_kv.release(m_state[request].kv);
+    if (m_tiers)
+        m_tiers->release(m_state[request].kv);
+}
+
+void DecodeScheduler::unhold(std::uint32_t request, InstanceState& inst)
+{
     inst.kvBlocksFree += m_state[request].blocksReserved;
     inst.kvBlocksCommitted -= blocksFor(request);
     if (m_state[request].promised)
@@ -229,10 +245,39 @@ void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
     m_state[inst.held[slot]].heldSlot = slot;
     inst.held.pop_back();
     --inst.assigned;
-    ++m_finished;
-    m_kv.release(request);
-    if (m_tiers)
-        m_tiers->release(request);
+}
+
+std::vector<std::uint32_t> DecodeScheduler::takeAll(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    std::vector<std::uint32_t> taken(inst.held.begin(), inst.held.end());
+    taken.insert(taken.end(), inst.admission.begin(), inst.admission.end());
+    inst.admission.clear();
+    inst.held.clear();
+    inst.ready.clear();
+    inst.active.clear();
+    inst.offloaded.clear();
+    inst.contextTokens = 0;
+    inst.kvBlocksFree = inst.kvBlocksTotal;
+    inst.kvBlocksCommitted = 0;
+    inst.kvBlocksPromised = 0;
+    inst.fetching = 0;
+    inst.running = false;
+    inst.computeArmed = false;
+    inst.stepsWaiting = 0;
+    inst.assigned = 0;
+    return taken;
+}
+
+void DecodeScheduler::withdraw(std::uint32_t request)
+{
+    InstanceState& inst = m_instances[m_metrics[request].decodeInstance];
+    if (m_state[request].acquiring) {
+        unhold(request, inst);
+        return;
+    }
+    inst.admission.erase(std::find(inst.admission.begin(), inst.admission.end(), request));
+    --inst.assigned;
 }
 
 } // namespace coh::core

@@ -43,12 +43,26 @@ class DecodeScheduler {
     void onOffloaded(std::uint32_t request);
     void onFetched(std::uint32_t request);
 
+    // The instance's node failed: every request it holds (admitted or waiting for admission); the instance is left
+    // empty. The requests' KV sequences are the caller's to abandon.
+    std::vector<std::uint32_t> takeAll(std::uint32_t instance);
+    // The request's KV source failed before its KV arrived here: it leaves the admission queue, or gives back the
+    // blocks it reserved for the read under way.
+    void withdraw(std::uint32_t request);
+
     std::uint64_t finished() const { return m_finished; }
     std::uint64_t rejected() const { return m_rejected; }
     const LatencyHistogram& interTokenGaps() const { return m_interTokenGaps; }
 
   private:
     std::uint32_t blocksFor(std::uint32_t request) const;
+    // Tokens whose KV the sequence has: its prompt and what it generated.
+    std::uint32_t kvTokens(std::uint32_t request) const
+    {
+        return m_metrics[request].promptTokens + m_state[request].generated;
+    }
+    // Gives back what an admitted sequence holds at its instance (blocks, its place in `held`).
+    void unhold(std::uint32_t request, InstanceState& inst);
     std::uint32_t blocksAt(std::uint64_t tokens) const
     {
         return static_cast<std::uint32_t>((tokens + m_blockTokens - 1) / m_blockTokens);

@@ -10,15 +10,17 @@
 
 namespace coh::core {
 
-// Where an instance is in its life. Schedulers give work only to an instance that is up, and routing policies
-// route only to one. Every instance is up for the whole of today's runs; node failures will take an instance
-// down (Failed) and, once its node is repaired, back through Recovering (its requests restored) to Up.
-enum class InstanceLife : std::uint8_t { Up, Failed, Recovering };
+// Where an instance is in the cluster's view: routing policies route only to one that is Up. A node failure
+// stops the instance at once (InstanceState::down) but the cluster learns of it only when the monitor declares the
+// node dead (Failed); until then requests are still routed there. Its node repaired, it is Up again, empty.
+enum class InstanceLife : std::uint8_t { Up, Failed };
 
 struct InstanceState {
     std::string id;
     InstanceRole role = InstanceRole::Prefill;
     InstanceLife life = InstanceLife::Up;
+    bool down = false;            // its node has failed: it runs nothing (whether or not anyone knows yet)
+    std::uint64_t generation = 0; // bumped when a failure stops it: events of its earlier iterations are stale
     std::vector<std::uint32_t> nodes;
     InstanceHardware hw;
     std::uint32_t maxBatchSize = 1;
@@ -70,9 +72,15 @@ std::vector<InstanceState> buildInstances(const Scenario& scenario, const CostMo
 enum class KvPlace : std::uint8_t { Hbm, Offloading, Offloaded, Fetching };
 
 struct RequestState {
-    std::uint32_t generated = 0;
-    std::uint32_t blocksReserved = 0; // HBM blocks it holds (with tiers: grows as it decodes)
-    std::uint32_t admitOrder = 0;     // admissions before it at its decode instance (ties of the eviction policy)
+    std::uint32_t kv = 0;        // its KV sequence in KvMemory and KvTiers: its own id until a failure starts it over
+    std::uint32_t generated = 0; // tokens whose KV it has (after a restore from a lagging copy: fewer than emitted)
+    std::uint32_t emitted = 0;   // tokens sent to the user: a token regenerated after a failure is not sent again
+    bool prefilled = false;      // its KV is written (at a prefill instance, or restored from a surviving copy)
+    bool acquiring = false;      // a decode instance is reading its KV (or holds it)
+    bool kvArrived = false;      // the decode instance holds it
+    std::uint32_t restoredAt = UINT32_MAX; // after a restore: the node of the copy it was written from
+    std::uint32_t blocksReserved = 0;      // HBM blocks it holds (with tiers: grows as it decodes)
+    std::uint32_t admitOrder = 0;          // admissions before it at its decode instance (ties of the eviction policy)
     KvPlace place = KvPlace::Hbm;
     bool waitCounted = false;   // its offload holds up the instance's current step
     bool promised = false;      // admitted beyond HBM: room below is kept for all of it

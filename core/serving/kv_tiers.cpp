@@ -231,6 +231,8 @@ void KvTiers::drop(Copy& copy)
 void KvTiers::onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t blocks)
 {
     Copy& copy = m_copies[request];
+    if (copy.abandoned)
+        return;
     switch (job) {
     case KvTierDomain::WriteThrough:
         if (copy.level < 0 || copy.throughInFlight == 0)
@@ -270,6 +272,12 @@ void KvTiers::finishOffloadIfWritten(std::uint32_t request)
 void KvTiers::release(std::uint32_t request)
 {
     drop(m_copies[request]);
+}
+
+void KvTiers::abandon(std::uint32_t sequence)
+{
+    drop(m_copies[sequence]);
+    m_copies[sequence].abandoned = true;
 }
 
 void KvTiers::checkFinished() const

@@ -59,6 +59,10 @@ class KvTiers final : public KvTierMoveListener {
     void fetch(std::uint32_t request, std::uint32_t instance);
     // The sequence finished: its tier copy goes.
     void release(std::uint32_t request);
+    // Node failures: sequences are named as KvMemory names them (a new id when a request starts its KV over). A new
+    // one, and one given up: its copy and its room go, and no move of it on its way calls the listener.
+    void addSequence() { m_copies.emplace_back(); }
+    void abandon(std::uint32_t sequence);
 
     void onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t blocks) override;
     void checkFinished() const;
@@ -95,6 +99,7 @@ class KvTiers final : public KvTierMoveListener {
         bool offloadWritten = false;       // the offload's own write has arrived
         bool offloading = false;
         bool throughWrite = false; // a write-through copy, kept for the sequence's whole life
+        bool abandoned = false;    // a node failure took the sequence: its moves still on their way are ignored
     };
 
     int levelWithRoom(std::uint32_t instance, std::uint32_t blocks) const;
@@ -110,7 +115,7 @@ class KvTiers final : public KvTierMoveListener {
     TierWrite m_write;
     TierEviction m_eviction;
     std::vector<Level> m_levels;
-    std::vector<Copy> m_copies;      // per request
+    std::vector<Copy> m_copies;      // per sequence
     NodeBlockStates m_occupancy;     // states: none, then one per level; one "node": the tier as a whole
     NodeBlockStates m_nodeOccupancy; // the same per topology node
     std::uint64_t m_preemptions = 0;

@@ -29,6 +29,9 @@ class LocalPrefixCache {
     // The prefill of `request` on `instance` is done: its blocks are held there now (the oldest make room).
     void store(std::uint32_t request, std::uint32_t instance);
 
+    // The instance's node failed: what its HBM held is gone.
+    void clear(std::uint32_t instance) { m_caches[instance].clear(); }
+
     LocalPrefixSummary summary() const;
 
   private:

@@ -5,12 +5,13 @@
 namespace coh::core {
 
 PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
-                                   std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix,
-                                   LocalPrefixCache* local)
+                                   std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
+                                   PrefixCache* prefix, LocalPrefixCache* local)
     : m_sim(sim)
     , m_cost(cost)
     , m_instances(instances)
     , m_metrics(metrics)
+    , m_state(state)
     , m_kv(kv)
     , m_prefix(prefix)
     , m_local(local)
@@ -22,7 +23,7 @@ void PrefillScheduler::enqueue(std::uint32_t request, std::uint32_t index)
     InstanceState& inst = m_instances[index];
     m_metrics[request].prefillInstance = index;
     inst.queue.push_back(request);
-    inst.queuedTokens += m_metrics[request].promptTokens;
+    inst.queuedTokens += tokensOf(request);
     ++inst.assigned;
 }
 
@@ -35,7 +36,7 @@ void PrefillScheduler::start(std::uint32_t index)
     // FCFS: take requests from the head while the batch limits allow; an oversized prompt runs alone.
     while (!inst.queue.empty() && inst.batch.size() < inst.maxBatchSize) {
         const std::uint32_t r = inst.queue.front();
-        const std::uint64_t length = m_metrics[r].promptTokens;
+        const std::uint64_t length = tokensOf(r);
         if (!inst.batch.empty() && tokens + length > inst.maxBatchTokens)
             break;
         inst.queue.pop_front();
@@ -48,7 +49,8 @@ void PrefillScheduler::start(std::uint32_t index)
     inst.batchTokens = tokens;
     inst.running = true;
     if (!m_prefix && !m_local) {
-        m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index);
+        m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index,
+                         inst.generation);
         return;
     }
     // Prompt blocks the pool holds are loaded, those the instance holds are there already; either way the batch
@@ -60,35 +62,54 @@ void PrefillScheduler::start(std::uint32_t index)
     for (auto r : inst.batch) {
         const std::uint32_t cached =
             m_prefix ? m_prefix->startLoad(r, index, inst.nodes.front()) : m_local->hit(r, index);
-        const double length = m_metrics[r].promptTokens;
+        const double length = tokensOf(r);
         m_metrics[r].cachedTokens = cached;
-        computed += m_metrics[r].promptTokens - cached;
+        computed += tokensOf(r) - cached;
         squares += length * length - static_cast<double>(cached) * cached;
         inst.prefixLoads += m_prefix && cached > 0 ? 1 : 0;
     }
     inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
     if (inst.prefixLoads > 0)
         return; // onPrefixLoaded() starts the compute
-    m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
+    m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index, inst.generation);
 }
 
 void PrefillScheduler::onPrefixLoaded(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
     if (--inst.prefixLoads == 0)
-        m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index);
+        m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index, inst.generation);
 }
 
 void PrefillScheduler::complete(std::uint32_t request, std::uint32_t index)
 {
     RequestMetrics& m = m_metrics[request];
     m.prefillEnd = m_sim.now();
-    m_kv.prefillWrite(request, index, m.promptTokens);
+    m_kv.prefillWrite(m_state[request].kv, index, tokensOf(request));
+    m_state[request].prefilled = true;
     if (m_prefix)
         m_prefix->store(request, index, m_instances[index].nodes.front());
     else if (m_local)
         m_local->store(request, index);
     --m_instances[index].assigned;
+}
+
+std::vector<std::uint32_t> PrefillScheduler::takeAll(std::uint32_t index)
+{
+    InstanceState& inst = m_instances[index];
+    std::vector<std::uint32_t> taken(inst.queue.begin(), inst.queue.end());
+    if (inst.running) // the batch's requests left the queue when it started
+        taken.insert(taken.end(), inst.batch.begin(), inst.batch.end());
+    inst.queue.clear();
+    inst.queuedTokens = 0;
+    inst.batch.clear();
+    inst.batchTokens = 0;
+    inst.prefixLoads = 0;
+    inst.running = false;
+    inst.assigned = 0;
+    if (m_local)
+        m_local->clear(index);
+    return taken;
 }
 
 void PrefillScheduler::endBatch(std::uint32_t index)

@@ -21,7 +21,8 @@ class PrefillScheduler {
     // `prefix` is the shared prefix pool, `local` the prefill instances' own prefix caches; each null when the
     // scenario has none (it never has both).
     PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
-                     std::span<RequestMetrics> metrics, KvMemory& kv, PrefixCache* prefix, LocalPrefixCache* local);
+                     std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
+                     PrefixCache* prefix, LocalPrefixCache* local);
 
     void enqueue(std::uint32_t request, std::uint32_t instance);
     static bool hasWork(const InstanceState& inst) { return !inst.queue.empty(); }
@@ -32,13 +33,24 @@ class PrefillScheduler {
     void complete(std::uint32_t request, std::uint32_t instance);
     // After every request of the batch was completed and handed on.
     void endBatch(std::uint32_t instance);
+    // The instance's node failed: every request queued or in its batch, in that order; the instance is left empty
+    // (its local prefix cache too: the HBM holding it is gone).
+    std::vector<std::uint32_t> takeAll(std::uint32_t instance);
 
   private:
+    // The tokens a prefill of the request computes or loads: its prompt, and after a failure that took its KV (recovery
+    // "recompute") the tokens it had generated too.
+    std::uint32_t tokensOf(std::uint32_t request) const
+    {
+        return m_metrics[request].promptTokens + m_state[request].generated;
+    }
+
     Simulator& m_sim;
     const CostModel& m_cost;
     // The run's instances and requests: fixed in number for the whole run, so views of them stay valid.
     std::span<InstanceState> m_instances;
     std::span<RequestMetrics> m_metrics;
+    std::span<RequestState> m_state;
     KvMemory& m_kv;
     PrefixCache* m_prefix;
     LocalPrefixCache* m_local;

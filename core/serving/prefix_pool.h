@@ -22,6 +22,11 @@ class PrefixPool {
     bool contains(std::uint32_t hash) const { return m_where.count(hash) != 0; }
 
     std::uint64_t size() const { return m_where.size(); }
+    void clear()
+    {
+        m_order.clear();
+        m_where.clear();
+    }
     std::uint64_t evictions() const { return m_evictions; }
 
   private:

@@ -23,12 +23,14 @@ RunResult ServingEngine::collect()
     for (const auto& inst : m_instances)
         result.instanceIds.push_back(inst.id);
 
-    // Only requests that finished count; rejected ones (KV larger than any decode instance) are reported
-    // by the difference between `requests` and `completed`.
+    // Only requests that finished count; rejected ones (KV larger than any decode instance) and those a failure
+    // made the run give up are reported by the difference between `requests` and `completed`.
     result.requests.reserve(m_decode->finished());
     for (std::uint32_t r = 0; r < m_metrics.size(); ++r)
-        if (m_state[r].generated >= m_metrics[r].outputTokens)
+        if (!m_metrics[r].failed && m_state[r].generated >= m_metrics[r].outputTokens)
             result.requests.push_back(m_metrics[r]);
+    // A run with MTBF failures may end on a failure drawn past its last request, which changed nothing.
+    const SimTime end = m_failures ? runEnd() : m_sim.now();
 
     RunSummary& s = result.summary;
     summarizeRequests(result.requests, m_scenario.slo, m_decode->interTokenGaps(), s);
@@ -55,18 +57,23 @@ RunResult ServingEngine::collect()
         // The tiers' kinds follow the pool's (KvTiers was given that offset for its records).
         for (const auto& k : m_tiers->kinds())
             s.messagesByKind.push_back(k);
-        s.kvTiers = m_tiers->summary(m_sim.now());
+        s.kvTiers = m_tiers->summary(end);
+    }
+    if (m_failures) {
+        s.failures = m_failures->summary(end);
+        s.failures.recovered = static_cast<std::uint64_t>(std::count_if(
+            result.requests.begin(), result.requests.end(), [](const RequestMetrics& r) { return r.failureHits > 0; }));
     }
     s.flows = m_recorder.total();
 
     const LinkUsage& usage = m_network.usage();
     // One grid for the link and block series: the scenario's interval, doubled until the run's end fits in
     // kMaxSeriesBuckets buckets (each series doubled on its own only as far as its own span needed).
-    const SimTime width = seriesWidthCovering(usage.interval(), m_sim.now());
+    const SimTime width = seriesWidthCovering(usage.interval(), end);
     result.linkInterval = width;
-    result.nodeBlocks = m_kv->nodeBlocks(m_sim.now());
+    result.nodeBlocks = m_kv->nodeBlocks(end);
     if (m_tiers) // the tier nodes' copies, named by their tier, on the same grid
-        for (auto& series : m_tiers->nodeBlocks(m_sim.now()))
+        for (auto& series : m_tiers->nodeBlocks(end))
             result.nodeBlocks.push_back(std::move(series));
     for (std::uint32_t c = 0; c < usage.channels(); ++c) {
         if (usage.totalBytes(c) <= 0)

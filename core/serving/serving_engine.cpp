@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace coh::core {
 
@@ -68,8 +69,10 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         m_view.setLocalPrefixCache(m_local.get());
     }
     m_kv->setListener(this);
-    m_prefill =
-        std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, *m_kv, m_prefix.get(), m_local.get());
+    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
+                                                   m_prefix.get(), m_local.get());
+    if (scenario.failures.enabled())
+        m_failures = std::make_unique<NodeFailures>(scenario, m_instances);
     m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
                                                  scenario.serving.blockTokens, m_tiers.get());
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
@@ -77,6 +80,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         m_metrics[r].arrival = workload.requests[r].arrival;
         m_metrics[r].promptTokens = workload.requests[r].promptTokens;
         m_metrics[r].outputTokens = std::max(1u, workload.requests[r].outputTokens);
+        m_state[r].kv = r;
     }
 }
 
@@ -89,13 +93,15 @@ void ServingEngine::operator()(const Event& ev)
         onArrival(ev.target);
         break;
     case PrefillDoneId:
-        onPrefillDone(ev.target);
+        if (ev.payload == m_instances[ev.target].generation) // else a failure stopped that batch
+            onPrefillDone(ev.target);
         break;
     case DecodeKickId:
         onDecodeKick(ev.target);
         break;
     case DecodeDoneId:
-        onDecodeDone(ev.target);
+        if (ev.payload == m_instances[ev.target].generation)
+            onDecodeDone(ev.target);
         break;
     case NetWakeId:
         m_network.onWake(ev);
@@ -105,6 +111,15 @@ void ServingEngine::operator()(const Event& ev)
         break;
     case HeartbeatId:
         onHeartbeat();
+        break;
+    case NodeFailId:
+        onNodeFail(ev.target);
+        break;
+    case NodeDetectId:
+        onFailureDetected(ev.target);
+        break;
+    case NodeRepairId:
+        onNodeRepair(ev.target);
         break;
     }
 }
@@ -116,6 +131,8 @@ RunResult ServingEngine::run(const RunOptions& options)
     m_sim.reserve(1024);
     if (!requests.empty())
         m_sim.scheduleAt(requests.front().arrival, Arrival, 0);
+    if (m_failures && !requests.empty())
+        m_failures->start(m_sim, NodeFail);
     if (options.progress && !requests.empty()) {
         // Progress is a heartbeat inside the simulation, not a check in every handler.
         m_heartbeatPeriod = std::max<SimTime>(kMillisecond, requests.back().arrival / 200);
@@ -125,6 +142,10 @@ RunResult ServingEngine::run(const RunOptions& options)
     const auto wallStart = std::chrono::steady_clock::now();
     if (!m_sim.run(*this, kTimeInfinity, options.cancel))
         throw RunCancelled();
+    // Requests still waiting for an instance of their role: none came back before the run ran out of events.
+    for (auto* waiting : {&m_waitingPrefill, &m_waitingDecode})
+        for (auto r : std::exchange(*waiting, {}))
+            giveUp(r);
     m_kv->checkFinished();
     if (m_prefix)
         m_prefix->checkFinished();
@@ -140,7 +161,7 @@ RunResult ServingEngine::run(const RunOptions& options)
 
 void ServingEngine::onHeartbeat()
 {
-    const std::uint64_t done = m_decode->finished() + m_decode->rejected();
+    const std::uint64_t done = m_decode->finished() + m_decode->rejected() + m_failed;
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - m_lastProgress).count() >= m_options->progressIntervalSeconds) {
         m_lastProgress = now;
@@ -149,7 +170,8 @@ void ServingEngine::onHeartbeat()
     // The period grows with simulated time, so a run that lasts simulated years does not spend its events on
     // heartbeats: at most about 200 beats per doubling of the clock.
     m_heartbeatPeriod = std::max(m_heartbeatPeriod, m_sim.now() / 200);
-    if (done < m_workload.requests.size())
+    // Only while something else is pending: requests waiting for an instance that never comes back end the run.
+    if (done < m_workload.requests.size() && m_sim.pending() > 0)
         m_sim.scheduleIn(m_heartbeatPeriod, Heartbeat);
 }
 
@@ -167,8 +189,10 @@ void ServingEngine::onArrival(std::uint32_t first)
     std::vector<std::uint32_t> touched;
     for (std::uint32_t request = first; request < end; ++request) {
         const std::uint32_t p = m_policy->pickPrefill(m_view, request);
-        if (p == kNoInstance) // every instance is up for the whole run until failures exist
-            throw std::logic_error(fmt::format("no prefill instance is up to take request {}", request));
+        if (p == kNoInstance) { // every prefill instance has failed: it waits for one to come back
+            m_waitingPrefill.push_back(request);
+            continue;
+        }
         m_prefill->enqueue(request, p);
         if (std::find(touched.begin(), touched.end(), p) == touched.end())
             touched.push_back(p);
@@ -183,8 +207,10 @@ void ServingEngine::onPrefillDone(std::uint32_t index)
     for (auto r : m_instances[index].batch) {
         m_prefill->complete(r, index);
         const std::uint32_t d = m_policy->pickDecode(m_view, r);
-        if (d == kNoInstance) // every instance is up for the whole run until failures exist
-            throw std::logic_error(fmt::format("no decode instance is up to take request {}", r));
+        if (d == kNoInstance) { // every decode instance has failed: it waits for one to come back
+            m_waitingDecode.push_back(r);
+            continue;
+        }
         m_decode->enqueue(r, d);
         if (std::find(touched.begin(), touched.end(), d) == touched.end())
             touched.push_back(d);
@@ -210,7 +236,7 @@ void ServingEngine::onDecodeDone(std::uint32_t index)
 void ServingEngine::tryStart(std::uint32_t index)
 {
     const InstanceState& inst = m_instances[index];
-    if (inst.running || !inst.isUp())
+    if (inst.running || inst.down || !inst.isUp())
         return;
     const bool prefill = inst.role == InstanceRole::Prefill;
     const bool hasWork = prefill ? PrefillScheduler::hasWork(inst) : DecodeScheduler::hasWork(inst);

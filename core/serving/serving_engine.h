@@ -20,6 +20,7 @@
 #include "core/serving/instance_state.h"
 #include "core/serving/kv_tiers.h"
 #include "core/serving/local_prefix_cache.h"
+#include "core/serving/node_failures.h"
 #include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
 #include "core/serving/routing_policy.h"
@@ -28,6 +29,7 @@
 #include "core/workload/request.h"
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -43,11 +45,28 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
 
     // The event handler the kernel calls (a switch on the kind: no virtual dispatch per event).
     void operator()(const Event& ev);
-    void onKvReady(std::uint32_t request) override { m_decode->onKvReady(request); }
-    void onStepReady(std::uint32_t request) override { m_decode->onStepReady(request); }
+    // KvMemory and KvTiers name KV sequences: a request's own id until a failure starts its KV over.
+    void onKvReady(std::uint32_t sequence) override
+    {
+        if (const auto r = requestOf(sequence); r != kNoRequest)
+            m_decode->onKvReady(r);
+    }
+    void onStepReady(std::uint32_t sequence) override
+    {
+        if (const auto r = requestOf(sequence); r != kNoRequest)
+            m_decode->onStepReady(r);
+    }
     void onPrefixLoaded(std::uint32_t instance) override { m_prefill->onPrefixLoaded(instance); }
-    void onOffloaded(std::uint32_t request) override { m_decode->onOffloaded(request); }
-    void onFetched(std::uint32_t request) override { m_decode->onFetched(request); }
+    void onOffloaded(std::uint32_t sequence) override
+    {
+        if (const auto r = requestOf(sequence); r != kNoRequest)
+            m_decode->onOffloaded(r);
+    }
+    void onFetched(std::uint32_t sequence) override
+    {
+        if (const auto r = requestOf(sequence); r != kNoRequest)
+            m_decode->onFetched(r);
+    }
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
@@ -61,6 +80,33 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     void onDecodeKick(std::uint32_t instance);
     void onDecodeDone(std::uint32_t instance);
     void onHeartbeat();
+
+    // Node failures (failure_recovery.cpp).
+    static constexpr std::uint32_t kNoRequest = UINT32_MAX;
+    // The request whose current KV sequence this is; kNoRequest for one a failure made it give up.
+    std::uint32_t requestOf(std::uint32_t sequence) const
+    {
+        const std::uint32_t r = sequence < m_state.size() ? sequence : m_kvOwner[sequence - m_state.size()];
+        return m_state[r].kv == sequence ? r : kNoRequest;
+    }
+    void onNodeFail(std::uint32_t entry);
+    void onFailureDetected(std::uint32_t record);
+    void onNodeRepair(std::uint32_t record);
+    // A failure took the request (its instance, or its KV's only copy): it waits in the record until detected.
+    void take(std::uint32_t request, std::uint32_t record);
+    // The requests of a stopped instance, which is left empty.
+    std::vector<std::uint32_t> takeAll(std::uint32_t instance);
+    void recover(const LostRequest& lost);
+    void giveUp(std::uint32_t request);
+    void newSequence(std::uint32_t request);
+    bool kvSourceDown(std::uint32_t request) const;
+    // To an instance that is up, or to wait for one (routing found none).
+    void routeToPrefill(std::uint32_t request);
+    void routeToDecode(std::uint32_t request);
+    std::uint32_t instancesRunning() const;
+    bool allAccounted() const;
+    // When the run's last request was done: runs with MTBF failures may have a failure pending past it.
+    SimTime runEnd() const;
 
     // Starts the instance's next iteration if it is up, idle, has work and gets its device.
     void tryStart(std::uint32_t instance);
@@ -80,9 +126,13 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     DeviceSharing m_devices;
     std::unique_ptr<RoutingPolicy> m_policy;
     std::unique_ptr<KvMemory> m_kv;
-    std::unique_ptr<PrefixCache> m_prefix;     // the shared prefix pool, when the scenario has one
-    std::unique_ptr<LocalPrefixCache> m_local; // the prefill instances' own prefix caches, when kept
-    std::unique_ptr<KvTiers> m_tiers;          // decode KV below HBM (serving.kv_tiers), when listed
+    std::unique_ptr<PrefixCache> m_prefix;                       // the shared prefix pool, when the scenario has one
+    std::unique_ptr<LocalPrefixCache> m_local;                   // the prefill instances' own prefix caches, when kept
+    std::unique_ptr<KvTiers> m_tiers;                            // decode KV below HBM (serving.kv_tiers), when listed
+    std::unique_ptr<NodeFailures> m_failures;                    // the scenario's node failures, when it lists any
+    std::vector<std::uint32_t> m_kvOwner;                        // per KV sequence past the requests' own: its request
+    std::deque<std::uint32_t> m_waitingPrefill, m_waitingDecode; // no instance of the role was up for them
+    std::uint64_t m_failed = 0;                                  // requests given up
 
     std::vector<RequestMetrics> m_metrics;
     std::vector<RequestState> m_state;

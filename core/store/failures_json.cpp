@@ -59,6 +59,7 @@ nlohmann::ordered_json toJson(const FailuresSummary& s)
             {"recovered", s.recovered},
             {"from_copy", s.fromCopy},
             {"recomputes", s.recomputes},
+            {"rerouted", s.rerouted},
             {"restored_tokens", s.restoredTokens},
             {"recomputed_tokens", s.recomputedTokens},
             {"availability", s.availability},
@@ -76,6 +77,7 @@ FailuresSummary failuresFromJson(const nlohmann::ordered_json& j)
     s.recovered = count(j, "recovered");
     s.fromCopy = count(j, "from_copy");
     s.recomputes = count(j, "recomputes");
+    s.rerouted = count(j, "rerouted");
     s.restoredTokens = count(j, "restored_tokens");
     s.recomputedTokens = count(j, "recomputed_tokens");
     if (const auto it = j.find("availability"); it != j.end() && it->is_number())

@@ -1,5 +1,6 @@
 // Decode KV below HBM (serving.kv_tiers): sequences grow block by block, a full HBM offloads a victim to the tier
 // and fetches it back before it decodes again, each move under the tier's protocol (or a plain copy).
+#include "bounded_run.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_serialization.h"
@@ -37,36 +38,6 @@ Scenario tieredScenario(const std::vector<Tier>& tiers, const std::string& tierP
     if (tierProtocol != "direct")
         s.coherence.tiers[Tier::Dram] = tierProtocol;
     return s;
-}
-
-// Cancels a run that passes `maxEvents`: a scheduler that livelocks (offloading and fetching the same sequences while
-// none decodes) fails the test instead of hanging it.
-class EventBudget final : public ProgressListener {
-  public:
-    explicit EventBudget(std::uint64_t maxEvents)
-        : m_max(maxEvents)
-    {
-    }
-    void onProgress(const RunProgress& progress) override
-    {
-        if (progress.events > m_max)
-            cancel = true;
-    }
-    std::atomic<bool> cancel{false};
-
-  private:
-    std::uint64_t m_max;
-};
-
-// Every run here is bounded: a scheduler livelock fails the test (RunCancelled) instead of hanging CI.
-RunResult runBounded(const Scenario& s, const Workload& w)
-{
-    EventBudget budget(2'000'000);
-    RunOptions options;
-    options.progress = &budget;
-    options.progressIntervalSeconds = 0;
-    options.cancel = &budget.cancel;
-    return runScenario(s, w, options);
 }
 
 // Two sequences of 100 prompt tokens (7 blocks with the first output token) that grow to 200 tokens (13 blocks):

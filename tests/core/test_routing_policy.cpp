@@ -36,7 +36,7 @@ TEST(ClusterView, ListsInstancesByRoleAndReadsTheirState)
     instances[3].assigned = 7;
     instances[3].kvBlocksTotal = 100;
     instances[3].kvBlocksFree = 25;
-    instances[5].life = InstanceLife::Recovering;
+    instances[5].life = InstanceLife::Failed;
     Workload workload;
     workload.prefixHashes = {11, 12, 13, 21, 22};
     workload.requests = {{0, 1024, 1, 0, 3}, {0, 1024, 1, 3, 2}, {0, 10, 1, 0, 0}};

@@ -79,6 +79,9 @@ class RecordingKv final : public KvMemory {
     bool beginDecodeStep(std::uint32_t, std::uint32_t, std::uint32_t) override { return true; }
     void release(std::uint32_t request) override { released.push_back(request); }
     KvStats stats() const override { return {}; }
+    std::uint32_t addSequence() override { return 0; }
+    void abandon(std::uint32_t) override {}
+    void restoreAt(std::uint32_t, std::uint32_t, std::uint32_t) override {}
 
     std::vector<std::uint32_t> acquired, released;
 };
@@ -101,6 +104,8 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
     metrics[2].promptTokens = 40;
     metrics[2].outputTokens = 8;
     std::vector<RequestState> state(3);
+    for (std::uint32_t r = 0; r < state.size(); ++r)
+        state[r].kv = r; // each request's own KV sequence
     Simulator sim;
     RecordingKv kv;
     DecodeScheduler decode(sim, cost, instances, metrics, state, kv, 16);
