@@ -2,7 +2,9 @@
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/scenario/scenario_overrides.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/run_serialization.h"
@@ -20,6 +22,7 @@
 #include <string_view>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace coh::cli {
 namespace {
@@ -29,6 +32,7 @@ struct RunCommandOptions {
     std::optional<std::uint64_t> seed;
     std::optional<std::uint32_t> maxRequests;
     std::string name;
+    std::vector<std::string> overrides; // --set POINTER=VALUE, in order
     bool json = false;
     bool noStore = false;
 };
@@ -93,7 +97,10 @@ class StderrProgress final : public core::ProgressListener {
 
 void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& options)
 {
-    core::Scenario scenario = core::loadScenarioFile(options.scenario);
+    nlohmann::json root = core::readJsonFile(options.scenario);
+    for (const auto& assignment : options.overrides)
+        core::applyOverride(root, assignment, options.scenario);
+    core::Scenario scenario = core::parseScenario(root, options.scenario);
     if (options.seed)
         scenario.seed = *options.seed;
     if (options.maxRequests)
@@ -190,6 +197,11 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests");
     run->add_option("--name", options->name,
                     "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")");
+    run->add_option("--set", options->overrides,
+                    "Change the scenario before running: POINTER=VALUE with a JSON pointer and a JSON value or a word, "
+                    "e.g. --set /coherence/decode=lazy-causal (repeatable; null removes the member)")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

@@ -134,10 +134,20 @@ const std::vector<MetricSpec> kMetrics = {
      }},
     {"Failures", "Requests not completed", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.requests - std::min(s.requests, s.completed)); }},
+    {"Failures", "Requests a node failure hit", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.failures.hits); }},
+    {"Failures", "Requests given up after a failure", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.failures.failed); }},
+    {"Failures", "Recoveries from a surviving copy", Count, Higher, kExact, kNoFloor,
+     [](const S& s) { return count(s.failures.fromCopy); }},
+    {"Failures", "Tokens redone (prefilled or decoded again)", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.failures.recomputedTokens); }},
+    {"Failures", "Instance availability", Percent, Higher, kExact, kNoFloor,
+     [](const S& s) { return 100.0 * s.failures.availability; }},
 };
 
 // A group shows when some run has something in it: a protocol for coherence, stale reads or waits for
-// staleness, a pool, decode KV tiers, requests that did not complete.
+// staleness, a pool, decode KV tiers, node failures or requests that did not complete.
 bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
 {
     const auto any = [&](const std::function<bool(const S&)>& has) {
@@ -155,7 +165,7 @@ bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
     if (group == "KV tiers")
         return any([](const S& s) { return s.kvTiers.enabled; });
     if (group == "Failures")
-        return any([](const S& s) { return s.completed < s.requests; });
+        return any([](const S& s) { return s.completed < s.requests || s.failures.enabled; });
     return true;
 }
 

@@ -83,10 +83,12 @@ std::string formatMilliseconds(SimTime ns)
 
 void writeRequestsCsv(std::ostream& out, const RunResult& result)
 {
+    // Runs with node failures add what the failures did to each request.
+    const bool failures = result.summary.failures.enabled;
     out << "id,prompt_tokens,cached_tokens,output_tokens,prefill_instance,decode_instance";
     for (const auto& column : kTimeColumns)
         out << ',' << column.name;
-    out << '\n';
+    out << (failures ? ",failure_hits,restored_tokens,recomputed_tokens\n" : "\n");
     for (const auto& r : result.requests) {
         out << fmt::format("{},{},{},{},{},{}", r.id, r.promptTokens, r.cachedTokens, r.outputTokens,
                            csvField(instanceName(result, r.prefillInstance)),
@@ -95,6 +97,8 @@ void writeRequestsCsv(std::ostream& out, const RunResult& result)
             const SimTime value = column.value(r);
             out << ',' << (undefinedValue(column, value) ? std::string{} : formatMilliseconds(value));
         }
+        if (failures)
+            out << fmt::format(",{},{},{}", r.failureHits, r.restoredTokens, r.recomputedTokens);
         out << '\n';
     }
 }
@@ -129,6 +133,11 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
             {"prefill_instance", instanceName(result, r.prefillInstance)},
             {"decode_instance", instanceName(result, r.decodeInstance)},
         };
+        if (result.summary.failures.enabled) {
+            row["failure_hits"] = r.failureHits;
+            row["restored_tokens"] = r.restoredTokens;
+            row["recomputed_tokens"] = r.recomputedTokens;
+        }
         for (const auto& column : kTimeColumns) {
             const SimTime value = column.value(r);
             // Division (not * 1e-6) gives the nearest double to the exact millisecond value.

@@ -443,7 +443,8 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
                               "prefill_instance, decode_instance, arrival_ns, prefill_start_ns, prefill_end_ns, "
                               "transfer_start_ns, kv_ready_ns, decode_start_ns, first_token_ns, finish_ns, "
                               "decode_compute_ns, decode_stall_ns, decode_transfer_ns, stale_reads, stale_steps, "
-                              "cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                              "cached_tokens, failure_hits, restored_tokens, recomputed_tokens) VALUES (?, ?, ?, ?, "
+                              "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < result.requests.size(); ++i) {
         const auto& r = result.requests[i];
         request.bind(1, runId);
@@ -467,6 +468,9 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         request.bind(19, static_cast<std::int64_t>(r.staleReads));
         request.bind(20, i64(r.staleSteps));
         request.bind(21, i64(r.cachedTokens));
+        request.bind(22, i64(r.failureHits));
+        request.bind(23, i64(r.restoredTokens));
+        request.bind(24, i64(r.recomputedTokens));
         request.exec();
         request.reset();
     }
@@ -567,7 +571,8 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
     SQLite::Statement request(db, "SELECT id, prompt_tokens, output_tokens, prefill_instance, decode_instance, "
                                   "arrival_ns, prefill_start_ns, prefill_end_ns, transfer_start_ns, kv_ready_ns, "
                                   "decode_start_ns, first_token_ns, finish_ns, decode_compute_ns, decode_stall_ns, "
-                                  "decode_transfer_ns, stale_reads, stale_steps, cached_tokens FROM request_metrics "
+                                  "decode_transfer_ns, stale_reads, stale_steps, cached_tokens, failure_hits, "
+                                  "restored_tokens, recomputed_tokens FROM request_metrics "
                                   "WHERE run_id = ? ORDER BY idx");
     request.bind(1, runId);
     while (request.executeStep()) {
@@ -591,6 +596,9 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         r.staleReads = static_cast<std::uint64_t>(request.getColumn(16).getInt64());
         r.staleSteps = u32(request.getColumn(17));
         r.cachedTokens = u32(request.getColumn(18));
+        r.failureHits = static_cast<std::uint8_t>(std::min<std::uint32_t>(255, u32(request.getColumn(19))));
+        r.restoredTokens = u32(request.getColumn(20));
+        r.recomputedTokens = u32(request.getColumn(21));
         result.requests.push_back(r);
     }
 

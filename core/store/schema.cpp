@@ -135,6 +135,12 @@ ALTER TABLE messages ADD COLUMN to_state INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE node_blocks ADD COLUMN step_resolution_ns INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE node_blocks ADD COLUMN steps BLOB;
 )sql",
+    // 6: what node failures did to each completed request.
+    R"sql(
+ALTER TABLE request_metrics ADD COLUMN failure_hits INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE request_metrics ADD COLUMN restored_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE request_metrics ADD COLUMN recomputed_tokens INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)

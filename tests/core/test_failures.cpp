@@ -4,13 +4,17 @@
 #include "bounded_run.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/failures_json.h"
+#include "core/store/run_export.h"
+#include "core/store/run_store.h"
 #include "engine_fixtures.h"
+#include "temp_dir.h"
 #include "tests/core/scenario_test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <sstream>
 
 namespace coh::test {
 namespace {
@@ -328,6 +332,34 @@ TEST(Failures, SummaryRoundTripsThroughJson)
     EXPECT_EQ(back.restoredTokens, f.restoredTokens);
     EXPECT_EQ(back.recomputedTokens, f.recomputedTokens);
     EXPECT_DOUBLE_EQ(back.availability, f.availability);
+}
+
+// The run store keeps what the failures did to each request and to the run; the CSV export adds its columns.
+TEST(Failures, RunStoreAndExportsKeepEachRequestsFailureFigures)
+{
+    Scenario s = threeGpuScenario("msi-directory", 2);
+    failAt(s, "d0", kSecond, kSecond, FailureRecovery::Replica);
+    const RunResult r = runBounded(s, steadyWorkload());
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const std::int64_t id = store.beginRun("failures", "{}", s.seed);
+    store.completeRun(id, r);
+    const RunResult loaded = store.loadRun(id);
+    ASSERT_EQ(loaded.requests.size(), r.requests.size());
+    bool hit = false;
+    for (std::size_t i = 0; i < r.requests.size(); ++i) {
+        EXPECT_EQ(loaded.requests[i].failureHits, r.requests[i].failureHits);
+        EXPECT_EQ(loaded.requests[i].restoredTokens, r.requests[i].restoredTokens);
+        EXPECT_EQ(loaded.requests[i].recomputedTokens, r.requests[i].recomputedTokens);
+        hit = hit || r.requests[i].restoredTokens > 0;
+    }
+    EXPECT_TRUE(hit);
+    EXPECT_EQ(loaded.summary.failures.failures, r.summary.failures.failures);
+    EXPECT_EQ(loaded.summary.failures.fromCopy, r.summary.failures.fromCopy);
+    std::ostringstream csv;
+    writeRequestsCsv(csv, r);
+    const std::string header = csv.str().substr(0, csv.str().find('\n'));
+    EXPECT_NE(header.find(",failure_hits,restored_tokens,recomputed_tokens"), std::string::npos) << header;
 }
 
 nlohmann::json minimalWithFailures(const nlohmann::json& failures)

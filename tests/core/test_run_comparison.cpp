@@ -189,6 +189,25 @@ TEST(RunComparison, KvTiersGroupShowsWhenARunHasTiers)
     EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Tier messages"), std::runtime_error);
 }
 
+// A run with node failures shows the failures group even when every request completed.
+TEST(RunComparison, FailuresGroupShowsWhenARunHasFailures)
+{
+    RunSummary none, failing;
+    none.requests = failing.requests = none.completed = failing.completed = 10;
+    failing.failures.enabled = true;
+    failing.failures.hits = 4;
+    failing.failures.fromCopy = 3;
+    failing.failures.recomputedTokens = 250;
+    failing.failures.availability = 0.9;
+    const RunComparison c = compareRuns({{{}, &none}, {{}, &failing}});
+    EXPECT_EQ(row(c, "Requests a node failure hit").values, (std::vector<double>{0, 4}));
+    EXPECT_EQ(row(c, "Recoveries from a surviving copy").values, (std::vector<double>{0, 3}));
+    EXPECT_EQ(row(c, "Tokens redone (prefilled or decoded again)").values, (std::vector<double>{0, 250}));
+    EXPECT_EQ(row(c, "Instance availability").values, (std::vector<double>{100, 90}));
+    EXPECT_EQ(row(c, "Instance availability").verdicts[1], Verdict::Worse);
+    EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Requests a node failure hit"), std::runtime_error);
+}
+
 // Two hand-made runs with the figures: the same latencies, 12x the messages, 2.6x the data bytes and
 // 31 of 10,000 reads stale.
 TEST(RunComparison, SummarySaysWhichIsCheaperWhenLatencyIsTheSame)

@@ -79,7 +79,9 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
               "ALTER TABLE request_metrics DROP COLUMN cached_tokens", "DROP TABLE node_blocks",
               "ALTER TABLE messages DROP COLUMN sender", "ALTER TABLE messages DROP COLUMN protocol",
               "ALTER TABLE messages DROP COLUMN transition", "ALTER TABLE messages DROP COLUMN from_state",
-              "ALTER TABLE messages DROP COLUMN to_state"})
+              "ALTER TABLE messages DROP COLUMN to_state", "ALTER TABLE request_metrics DROP COLUMN failure_hits",
+              "ALTER TABLE request_metrics DROP COLUMN restored_tokens",
+              "ALTER TABLE request_metrics DROP COLUMN recomputed_tokens"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -112,6 +114,8 @@ TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
             db.exec(std::string("ALTER TABLE messages DROP COLUMN ") + column);
         for (const char* column : {"step_resolution_ns", "steps"})
             db.exec(std::string("ALTER TABLE node_blocks DROP COLUMN ") + column);
+        for (const char* column : {"failure_hits", "restored_tokens", "recomputed_tokens"})
+            db.exec(std::string("ALTER TABLE request_metrics DROP COLUMN ") + column);
         db.exec("PRAGMA user_version = 4");
     }
     RunStore store(path);
@@ -131,6 +135,8 @@ TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
         EXPECT_TRUE(loaded.nodeBlocks[i].steps.empty()); // stored before schema 5: averages only
         EXPECT_EQ(loaded.nodeBlocks[i].stepResolution, 1);
     }
+    for (const auto& r : loaded.requests) // stored before schema 6: no failure figures
+        EXPECT_EQ(r.failureHits + r.restoredTokens + r.recomputedTokens, 0u);
     SQLite::Database db(path);
     EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
 }
