@@ -125,8 +125,8 @@ FailuresForm::FailuresForm(ScenarioDocument* document, ScenarioFields* fields, Q
 
     auto* buttons = new QHBoxLayout;
     m_add = new QPushButton(tr("Add failure"), this);
-    m_add->setToolTip(tr("A node that runs a serving instance fails at %1 and is repaired %2 later; edit the row "
-                         "to change them")
+    m_add->setToolTip(tr("A node that runs a serving instance (a decode node first) fails at %1 and is repaired %2 "
+                         "later; edit the row to change them")
                           .arg(QLatin1String(kNewTime), QLatin1String(kNewRepair)));
     m_remove = new QPushButton(tr("Remove"), this);
     m_remove->setToolTip(tr("Removes the selected failures; removing the last removes the whole section"));
@@ -177,7 +177,7 @@ QComboBox* FailuresForm::repairCombo(int row) const
     return qobject_cast<QComboBox*>(m_table->cellWidget(row, Repair));
 }
 
-QStringList FailuresForm::instanceNodes(const ordered_json& scenario)
+QStringList FailuresForm::instanceNodes(const ordered_json& scenario, const QString& role)
 {
     // The listed instances when there are any, else those core derives from the node roles.
     const auto listed = scenario.value("/serving/instances"_json_pointer, ordered_json());
@@ -185,7 +185,8 @@ QStringList FailuresForm::instanceNodes(const ordered_json& scenario)
     QStringList nodes;
     for (const auto& instance : instances) {
         const auto it = instance.is_object() ? instance.find("nodes") : instance.end();
-        if (it == instance.end() || !it->is_array())
+        if (it == instance.end() || !it->is_array() ||
+            (!role.isEmpty() && instance.value("role", std::string()) != toStdString(role)))
             continue;
         for (const auto& node : *it)
             if (node.is_string() && !nodes.contains(toQString(node.get<std::string>())))
@@ -287,8 +288,12 @@ void FailuresForm::commitLater()
 
 void FailuresForm::addEvent()
 {
-    // The first instance node that does not fail yet (or the first one): the user then picks the node they mean.
-    const QStringList offered = instanceNodes(m_document->json());
+    // The first node that does not fail yet, decode nodes first (what failures are usually about, and the only ones
+    // core takes beside a prefix pool), else the first: the user then picks the node they mean.
+    QStringList offered = instanceNodes(m_document->json(), QStringLiteral("decode"));
+    for (const QString& id : instanceNodes(m_document->json()))
+        if (!offered.contains(id))
+            offered << id;
     if (offered.isEmpty())
         return;
     auto events = m_document->value(kEventsPointer).value_or(ordered_json::array());

@@ -46,8 +46,9 @@ class FailuresForm : public QWidget {
     QComboBox* kindCombo(int row) const;
     QComboBox* repairCombo(int row) const;
 
-    // The nodes a failure may name: those of the serving instances in effect (listed, or derived from node roles).
-    static QStringList instanceNodes(const nlohmann::ordered_json& scenario);
+    // The nodes a failure may name: those of the serving instances in effect (listed, or derived from node roles),
+    // in their order; with a role ("decode"), only those of its instances.
+    static QStringList instanceNodes(const nlohmann::ordered_json& scenario, const QString& role = {});
 
     // Reads the events back from the document (rebuilding the table only when they or the offered nodes changed)
     // and enables the rows that may be edited.
