@@ -237,6 +237,52 @@ std::vector<KvTierOccupancySeries> kvTierOccupancy(const core::RunResult& run)
     return out;
 }
 
+Availability availability(const core::RunResult& run)
+{
+    Availability out;
+    const core::FailuresSummary& failures = run.summary.failures;
+    if (!failures.enabled)
+        return out;
+    out.availability = failures.availability;
+    double end = 0;
+    for (const auto& r : run.requests)
+        end = std::max(end, seconds(r.finish));
+    for (const auto& f : failures.failures)
+        end = std::max({end, seconds(f.failed), seconds(f.detected), f.repaired >= 0 ? seconds(f.repaired) : 0.0});
+    // The count is known from the first step on (the run's start): no corner at 0 before it, unlike stepPoints().
+    QList<QPointF> at;
+    at.reserve(static_cast<qsizetype>(failures.instancesUp.size()));
+    for (const auto& step : failures.instancesUp)
+        at.append(QPointF(seconds(step.time), step.value));
+    at = downsample(at, (kMaxPoints - 2) / 2);
+    for (const QPointF& step : at) {
+        if (!out.up.isEmpty())
+            out.up.append(QPointF(step.x(), out.up.back().y()));
+        out.up.append(step);
+    }
+    if (!out.up.isEmpty() && end > out.up.back().x())
+        out.up.append(QPointF(end, out.up.back().y()));
+    // A failure on the count just before it (the top of its drop), the detection and the repair on the count just
+    // after them: a failure and its detection half a second later stay apart at any zoom.
+    const auto before = [&](double x) {
+        const auto at = std::lower_bound(out.up.begin(), out.up.end(), x,
+                                         [](const QPointF& p, double value) { return p.x() < value; });
+        return at == out.up.end() ? (out.up.isEmpty() ? 0.0 : out.up.back().y()) : at->y();
+    };
+    const auto mark = [&](FailureMarks& marks, core::SimTime t, const std::string& node, bool onTheCountBefore) {
+        const double x = seconds(t);
+        marks.points.append(QPointF(x, onTheCountBefore ? before(x) : stepValueAt(out.up, x)));
+        marks.nodes.append(toQString(node));
+    };
+    for (const auto& f : failures.failures) {
+        mark(out.failed, f.failed, f.node, true);
+        mark(out.detected, f.detected, f.node, false);
+        if (f.repaired >= 0)
+            mark(out.repaired, f.repaired, f.node, false);
+    }
+    return out;
+}
+
 double stepValueAt(const QList<QPointF>& points, double x)
 {
     const auto after =

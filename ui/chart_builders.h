@@ -6,6 +6,7 @@
 #include <QList>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -58,6 +59,21 @@ struct KvTierOccupancySeries {
     QList<QPointF> points; // stepPoints() of the tier's occupancy, up to the run's last finish
 };
 std::vector<KvTierOccupancySeries> kvTierOccupancy(const core::RunResult& run);
+
+// The serving instances up over a run with node failures (summary.failures; empty without), and the moments of each
+// failure on that staircase: when the node failed, when the monitor declared it dead, when it was back.
+struct FailureMarks {
+    // (seconds, instances up): failed on the count just before (the top of the drop), detected and repaired on the
+    // count just after; in the order of summary.failures.failures.
+    QList<QPointF> points;
+    QStringList nodes; // the node of each point
+};
+struct Availability {
+    QList<QPointF> up; // the staircase's corners: from the first step, two a step, held to the run's end
+    FailureMarks failed, detected, repaired; // repaired: only the failures repaired within the run
+    double availability = 1;                 // instance time up over instance time (summary.failures)
+};
+Availability availability(const core::RunResult& run);
 
 // The value of a staircase from stepPoints() at x: the last corner at or before x (0 before the first).
 double stepValueAt(const QList<QPointF>& points, double x);

@@ -10,6 +10,7 @@
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QColor>
 #include <QGridLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
@@ -104,10 +105,10 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_links->chart()->legend()->setAlignment(Qt::AlignRight);
     m_tiers = new TimeChartView(tr("KV tier occupancy"), tr("KV blocks"), content);
     m_tiers->hide(); // only for runs with tiers
+    m_availability = new TimeChartView(tr("Availability"), tr("serving instances up"), content);
+    m_availability->hide(); // only for runs with failures
     // Tall enough that a vertical axis title reads in full under the title and above the legend.
-    for (ChartView* view :
-         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
-          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
+    for (ChartView* view : allViews())
         view->setMinimumHeight(kChartHeight);
     layoutCharts(1);
 
@@ -118,7 +119,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
 
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers})
+    for (TimeChartView* view : timeViews())
         connect(view, &TimeChartView::timeClicked, this, &ChartsPanel::timeClicked);
     // The title, legend and counts' axis around the plot change with the width (the legend wraps): measured anew.
     // Queued: the plot changes inside the chart view's resize, which a new minimum height would resize again, and the
@@ -127,16 +128,28 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     setRun(nullptr);
 }
 
+QList<TimeChartView*> ChartsPanel::timeViews() const
+{
+    return {m_ttft, m_tpot, m_split, m_links, m_tiers, m_availability};
+}
+
+QList<ChartView*> ChartsPanel::allViews() const
+{
+    return {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links, m_tiers, m_availability};
+}
+
 void ChartsPanel::layoutCharts(int columns, bool force)
 {
     if (columns == m_columns && !force)
         return;
     m_columns = columns;
     QList<ChartView*> order = {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links};
-    // The tiers' chart takes a place in the grid only when it is shown: without tiers the grid is as it was.
-    m_grid->removeWidget(m_tiers);
-    if (!m_tiers->isHidden())
-        order.append(m_tiers);
+    // The tiers' and the availability charts take a place in the grid only when shown: else the grid is as it was.
+    for (TimeChartView* view : {m_tiers, m_availability}) {
+        m_grid->removeWidget(view);
+        if (!view->isHidden())
+            order.append(view);
+    }
     for (int i = 0; i < order.size(); ++i) {
         m_grid->removeWidget(order[i]);
         m_grid->addWidget(order[i], i / columns, i % columns);
@@ -152,7 +165,7 @@ void ChartsPanel::resizeEvent(QResizeEvent* event)
 void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
 {
     m_run = std::move(run);
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers}) {
+    for (TimeChartView* view : timeViews()) {
         view->clearData();
         view->setRanges(0, 0);
     }
@@ -169,28 +182,26 @@ void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
         fillKinds();
         fillLinks();
         fillTiers();
+        fillAvailability();
     }
-    for (ChartView* view :
-         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
-          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
+    for (ChartView* view : allViews())
         view->restyle();
     m_tiers->setVisible(m_run && m_run->summary.kvTiers.enabled);
+    m_availability->setVisible(m_run && m_run->summary.failures.enabled);
     layoutCharts(m_columns, true);
     setCursorTime(m_cursorTime);
 }
 
 void ChartsPanel::showEmpty(const QString& why)
 {
-    for (ChartView* view :
-         {static_cast<ChartView*>(m_ttft), static_cast<ChartView*>(m_tpot), m_cdf, static_cast<ChartView*>(m_split),
-          m_kinds, static_cast<ChartView*>(m_links), static_cast<ChartView*>(m_tiers)})
+    for (ChartView* view : allViews())
         view->setEmptyText(why);
 }
 
 void ChartsPanel::setCursorTime(qint64 ns)
 {
     m_cursorTime = ns;
-    for (TimeChartView* view : {m_ttft, m_tpot, m_split, m_links, m_tiers})
+    for (TimeChartView* view : timeViews())
         view->setCursorTime(ns);
 }
 
@@ -451,6 +462,50 @@ void ChartsPanel::fillTiers()
     m_tiers->setEmptyText(tiers.empty() ? tr("This run has no KV tiers.")
                           : peak <= 0   ? tr("The KV tiers held no blocks: no sequence was taken off HBM.")
                                         : QString());
+}
+
+void ChartsPanel::fillAvailability()
+{
+    const charts::Availability a = charts::availability(*m_run);
+    QLineSeries* line = lineSeries(tr("instances up (%1% available)").arg(exact(100 * a.availability, 1)), a.up);
+    m_availability->addData(line);
+    m_availability->hoverPoints(line, [points = a.up](const QPointF& at) {
+        return tr("%1 serving instances up at %2 s").arg(exact(charts::stepValueAt(points, at.x()), 0), exact(at.x()));
+    });
+    // Each failure's moments as marks on the staircase, in hues that say what happened.
+    const struct {
+        const charts::FailureMarks* marks;
+        QString name, verb;
+        QColor hue;
+        QScatterSeries::MarkerShape shape;
+    } kinds[] = {
+        {&a.failed, tr("node failed"), tr("failed"), QColor(0xd6, 0x27, 0x28), QScatterSeries::MarkerShapeTriangle},
+        {&a.detected, tr("failure detected"), tr("declared dead"), QColor(0xff, 0x7f, 0x0e),
+         QScatterSeries::MarkerShapeRectangle},
+        {&a.repaired, tr("node repaired"), tr("repaired"), QColor(0x2c, 0xa0, 0x2c), QScatterSeries::MarkerShapeCircle},
+    };
+    for (const auto& kind : kinds) {
+        if (kind.marks->points.isEmpty())
+            continue;
+        auto* marks = new QScatterSeries();
+        marks->setName(kind.name);
+        marks->setMarkerShape(kind.shape);
+        marks->setMarkerSize(11);
+        marks->setColor(kind.hue);
+        marks->replace(kind.marks->points);
+        m_availability->addData(marks);
+        m_availability->hoverPoints(marks, [mine = *kind.marks, verb = kind.verb](const QPointF& at) {
+            const qsizetype i = mine.points.indexOf(charts::nearestByX(mine.points, at.x()));
+            return tr("%1 %2 at %3 s").arg(i >= 0 ? mine.nodes[i] : QString(), verb, exact(at.x()));
+        });
+    }
+    double end = endSeconds(*m_run);
+    if (!a.up.isEmpty())
+        end = std::max(end, a.up.back().x());
+    m_availability->setRanges(end, maxY(a.up) + 1); // the full count below the top of the plot, not on its edge
+    m_availability->setEmptyText(!m_run->summary.failures.enabled ? tr("This run has no node failures.")
+                                 : a.up.isEmpty()                 ? tr("The run recorded no count of the instances up.")
+                                                                  : QString());
 }
 
 } // namespace coh::ui

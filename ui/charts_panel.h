@@ -1,10 +1,12 @@
 #pragma once
 // The run's charts: TTFT and TPOT over time, latency CDFs, the TPOT split, messages by kind, the busiest
-// links' utilisation and, for a run with KV tiers below HBM, the blocks each tier held. Time charts show the replay's
+// links' utilisation, for a run with KV tiers below HBM the blocks each tier held, and for a run with node failures the
+// serving instances up. Time charts show the replay's
 // time as a cursor and report clicks as times. Every chart has round ticks, axis titles with units, a tooltip with the
 // exact value under the mouse, and a message when there is nothing to draw.
 #include "core/engine/run_result.h"
 
+#include <QList>
 #include <QWidget>
 
 #include <memory>
@@ -30,6 +32,8 @@ class ChartsPanel : public QWidget {
     TimeChartView* linkChart() const { return m_links; }
     // In the grid only while the run has KV tiers (summary.kvTiers.enabled); hidden otherwise.
     TimeChartView* tierChart() const { return m_tiers; }
+    // In the grid only while the run has node failures (summary.failures.enabled), after the tiers'; hidden otherwise.
+    TimeChartView* availabilityChart() const { return m_availability; }
     ChartView* cdfChart() const { return m_cdf; }
     ChartView* kindChart() const { return m_kinds; }
     // Two charts a row when there is room for them to read, else one.
@@ -45,6 +49,8 @@ class ChartsPanel : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    QList<TimeChartView*> timeViews() const;
+    QList<ChartView*> allViews() const; // the time charts too
     void layoutCharts(int columns, bool force = false);
     void showEmpty(const QString& why);
     void fillLatencyOverTime();
@@ -55,6 +61,7 @@ class ChartsPanel : public QWidget {
     void fitKindLabels();
     void fillLinks();
     void fillTiers();
+    void fillAvailability();
 
     std::shared_ptr<const core::RunResult> m_run;
     QGridLayout* m_grid = nullptr;
@@ -64,6 +71,7 @@ class ChartsPanel : public QWidget {
     TimeChartView* m_split = nullptr;
     TimeChartView* m_links = nullptr;
     TimeChartView* m_tiers = nullptr;
+    TimeChartView* m_availability = nullptr;
     ChartView* m_cdf = nullptr;
     ChartView* m_kinds = nullptr;
     qint64 m_cursorTime = 0;

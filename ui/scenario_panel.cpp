@@ -3,6 +3,7 @@
 #include "core/scenario/model_catalog.h"
 #include "core/scenario/scenario.h"
 #include "ui/coherence_form.h"
+#include "ui/failures_form.h"
 #include "ui/field_edit.h"
 #include "ui/form_layout.h"
 #include "ui/instances_editor.h"
@@ -56,6 +57,8 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* document, QWidget* parent)
     m_workload = new WorkloadForm(document, content);
     layout->addWidget(section(tr("Workload"), m_workload, content));
     layout->addWidget(section(tr("Serving"), buildServing(), content));
+    m_failures = new FailuresForm(document, m_fields, content);
+    layout->addWidget(section(tr("Failures"), m_failures, content));
     m_coherence = new CoherenceForm(document, content);
     connect(m_coherence, &CoherenceForm::openInLab, this, &ScenarioPanel::openInLab);
     layout->addWidget(section(tr("Coherence"), m_coherence, content));
@@ -128,6 +131,7 @@ void ScenarioPanel::showProblems()
     m_instances->showProblems(problems);
     m_replication->showProblems(problems);
     m_kvTiers->showProblems(problems);
+    m_failures->showProblems(problems);
 }
 
 QWidget* ScenarioPanel::buildGeneral()
@@ -277,6 +281,7 @@ void ScenarioPanel::refresh()
     m_workload->refresh();
     m_coherence->refresh();
     m_instances->refresh();
+    m_failures->refresh();
 
     const QSignalBlocker blocker(m_model);
     m_model->clear();

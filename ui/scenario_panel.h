@@ -18,6 +18,7 @@ class QTimer;
 namespace coh::ui {
 
 class CoherenceForm;
+class FailuresForm;
 class InstancesEditor;
 class KvTiersForm;
 class ReplicationForm;
@@ -43,6 +44,7 @@ class ScenarioPanel : public QWidget {
     RouterForm* routerForm() const { return m_router; }
     ReplicationForm* replicationForm() const { return m_replication; }
     KvTiersForm* kvTiersForm() const { return m_kvTiers; }
+    FailuresForm* failuresForm() const { return m_failures; }
 
   public slots:
     void refresh();
@@ -76,6 +78,7 @@ class ScenarioPanel : public QWidget {
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
     InstancesEditor* m_instances = nullptr;
+    FailuresForm* m_failures = nullptr;
     QTimer* m_topologyRefresh = nullptr;
     QTimer* m_validateTimer = nullptr;
     QScrollArea* m_scroll = nullptr;
