@@ -481,13 +481,25 @@ SurvivingCopy CoherentKv::survivingCopy(std::uint32_t sequence, std::uint32_t to
     const std::uint8_t caches = seq.replicasPlaced ? m_caches : kDecodeCache;
     for (std::uint8_t c = 0; c < caches; ++c) {
         const std::uint32_t node = seq.participants.cacheNodes[c];
-        if (c == kDecodeCache || down[node])
+        if (c == kDecodeCache || down[node] || (seq.lostCaches >> c & 1u))
             continue;
         const std::uint32_t held = validTokens(seq, c, tokens);
         if (held > best.tokens)
             best = {node, held};
     }
     return best;
+}
+
+void CoherentKv::nodeLost(std::uint32_t node)
+{
+    for (Sequence& seq : m_sequences) {
+        if (seq.groups.empty())
+            continue;
+        const std::uint8_t caches = seq.replicasPlaced ? m_caches : kDecodeCache;
+        for (std::uint8_t c = 0; c < caches; ++c)
+            if (seq.participants.cacheNodes[c] == node)
+                seq.lostCaches |= static_cast<std::uint16_t>(1u << c);
+    }
 }
 
 KvStats CoherentKv::stats() const

@@ -50,6 +50,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     SurvivingCopy survivingCopy(std::uint32_t sequence, std::uint32_t tokens,
                                 const std::vector<std::uint8_t>& down) const override;
     void restoreAt(std::uint32_t sequence, std::uint32_t node, std::uint32_t tokens) override;
+    void nodeLost(std::uint32_t node) override;
     KvStats stats() const override;
     SimTime lastStepTransfer(std::uint32_t request) const override { return m_sequences[request].lastTransfer; }
     SequenceStaleness staleness(std::uint32_t request) const override
@@ -86,6 +87,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
         std::uint32_t waiting = 0;   // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
+        std::uint16_t lostCaches = 0; // bit per cache: a node failure took its copies (survivingCopy skips them)
         // Every block hit at P1 on the last step and nothing has arrived since: the next step within the same
         // tail block hits too (only P1 touches the blocks now), so it costs O(1) instead of a pass per group.
         bool steady = false;

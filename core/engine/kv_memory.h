@@ -64,6 +64,9 @@ class KvMemory {
     {
         return {};
     }
+    // The node failed: the copies in its memory are gone for good (a repaired node comes back empty), so no later
+    // survivingCopy() offers them, even once the node is up again.
+    virtual void nodeLost(std::uint32_t /*node*/) {}
     // A new sequence whose first `tokens` tokens are written at `node` (a surviving copy), as prefillWrite()
     // writes at a prefill instance. Only called with what survivingCopy() returned.
     virtual void restoreAt(std::uint32_t sequence, std::uint32_t node, std::uint32_t tokens) = 0;

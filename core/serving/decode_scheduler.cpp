@@ -86,7 +86,8 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
         }
         m_state[r].blocksReserved = reserve;
         m_state[r].admitOrder = m_admissions++;
-        m_metrics[r].transferStart = m_sim.now();
+        if (m_state[r].emitted == 0) // after the first token a recovery does not rewrite the TTFT's parts
+            m_metrics[r].transferStart = m_sim.now();
         m_state[r].heldSlot = static_cast<std::uint32_t>(inst.held.size());
         inst.held.push_back(r);
         m_state[r].acquiring = true;
@@ -96,7 +97,8 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
 
 void DecodeScheduler::onKvReady(std::uint32_t request)
 {
-    m_metrics[request].kvReady = m_sim.now();
+    if (m_state[request].emitted == 0)
+        m_metrics[request].kvReady = m_sim.now();
     m_state[request].readyAt = m_sim.now();
     m_state[request].kvArrived = true;
     const std::uint32_t d = m_metrics[request].decodeInstance;
@@ -224,8 +226,8 @@ void DecodeScheduler::finish(std::uint32_t request, InstanceState& inst)
 {
     m_metrics[request].finish = m_sim.now();
     const SequenceStaleness stale = m_kv.staleness(m_state[request].kv);
-    m_metrics[request].staleReads = stale.staleReads;
-    m_metrics[request].staleSteps = stale.staleSteps;
+    m_metrics[request].staleReads += stale.staleReads; // after a failure: its earlier lives' too
+    m_metrics[request].staleSteps += stale.staleSteps;
     unhold(request, inst);
     ++m_finished;
     m_kv.release(m_state[request].kv);

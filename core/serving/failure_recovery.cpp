@@ -55,21 +55,31 @@ void ServingEngine::onNodeFail(std::uint32_t entry)
         return;
     const auto record = static_cast<std::uint32_t>(made);
     const std::uint32_t node = m_failures->nodeOf(record);
+    // Every instance on the node stops before any gives its device back: a device freed by one must not start
+    // another that is dying with it.
+    std::vector<std::uint32_t> stopped, released;
     for (std::uint32_t i = 0; i < m_instances.size(); ++i) {
         InstanceState& inst = m_instances[i];
         if (!onNode(inst, node))
             continue;
         m_failures->record(record).instances.push_back(inst.id);
-        if (inst.down) // a tensor-parallel instance stopped already by another of its nodes
+        // The copies on the node are gone, and so are a tensor-parallel instance's shards on its other nodes.
+        for (auto n : inst.nodes)
+            m_kv->nodeLost(n);
+        if (inst.down) // stopped already by another of its nodes
             continue;
-        const bool held = inst.running;
+        if (inst.running)
+            released.push_back(i);
         inst.down = true;
         ++inst.generation; // its iteration under way never ends
+        stopped.push_back(i);
+    }
+    m_kv->nodeLost(node);
+    for (auto i : stopped)
         for (auto r : takeAll(i))
             take(r, record);
-        if (held)
-            m_devices.release(i, [this](std::uint32_t waiter) { tryStart(waiter); });
-    }
+    for (auto i : released)
+        m_devices.release(i, [this](std::uint32_t waiter) { tryStart(waiter); });
     // Requests elsewhere whose KV was written on this node and has not reached their decode instance: the node held
     // its only copy.
     std::vector<std::uint32_t> orphans;
@@ -95,11 +105,41 @@ void ServingEngine::onNodeFail(std::uint32_t entry)
             ++it;
         }
     }
+    // Requests an earlier failure took and that wait for its detection: what they still had may be on this node.
+    for (std::uint32_t other = 0; other < record; ++other)
+        for (LostRequest& lost : m_failures->lost(other))
+            loseMore(lost);
     m_failures->instancesUp(m_sim.now(), instancesRunning());
     if (!orphans.empty()) // their blocks are free again
         for (std::uint32_t i = 0; i < m_instances.size(); ++i)
             if (m_instances[i].role == InstanceRole::Decode)
                 m_decode->tryAdmit(i);
+}
+
+void ServingEngine::loseMore(LostRequest& lost)
+{
+    RequestState& s = m_state[lost.request];
+    if (!lost.kvLost && s.prefilled && kvSourceDown(lost.request)) {
+        // It had lost only its place; now its KV's only copy is gone too.
+        lost.kvLost = true;
+        abandonKv(lost);
+    } else if (lost.kvLost && lost.copy.tokens > 0 && m_failures->isDown(lost.copy.node)) {
+        lost.copy = {}; // the copy it would have been restored from is gone
+    }
+}
+
+void ServingEngine::abandonKv(LostRequest& lost)
+{
+    RequestState& s = m_state[lost.request];
+    if (m_failures->spec().recovery == FailureRecovery::Replica)
+        lost.copy = m_kv->survivingCopy(s.kv, m_metrics[lost.request].promptTokens + s.generated, m_failures->down());
+    // Its stale reads so far stay counted (the next life's add to them).
+    const SequenceStaleness stale = m_kv->staleness(s.kv);
+    m_metrics[lost.request].staleReads += stale.staleReads;
+    m_metrics[lost.request].staleSteps += stale.staleSteps;
+    m_kv->abandon(s.kv);
+    if (m_tiers)
+        m_tiers->abandon(s.kv);
 }
 
 void ServingEngine::take(std::uint32_t request, std::uint32_t record)
@@ -109,15 +149,14 @@ void ServingEngine::take(std::uint32_t request, std::uint32_t record)
     lost.request = request;
     // Its KV is lost when a decode instance on the node was reading or holding it, or the node held the only copy.
     lost.kvLost = s.acquiring || (s.prefilled && kvSourceDown(request));
-    if (lost.kvLost) {
-        if (m_failures->spec().recovery == FailureRecovery::Replica)
-            lost.copy = m_kv->survivingCopy(s.kv, m_metrics[request].promptTokens + s.generated, m_failures->down());
-        m_kv->abandon(s.kv);
-        if (m_tiers)
-            m_tiers->abandon(s.kv);
-    }
+    if (lost.kvLost)
+        abandonKv(lost);
     // What it held at its decode instance went with the instance (or was given back by withdraw()).
     s.acquiring = s.kvArrived = s.waitCounted = s.promised = false;
+    // Before its first token its next life times the TTFT's parts again (they still add up to the TTFT: the wait
+    // for the detection falls in the queue or admission part); after it they stay the first life's.
+    if (s.emitted == 0)
+        s.decoding = false;
     s.blocksReserved = 0;
     s.place = KvPlace::Hbm;
     ++m_metrics[request].failureHits;
@@ -198,6 +237,10 @@ void ServingEngine::recover(const LostRequest& lost)
 
 void ServingEngine::giveUp(std::uint32_t request)
 {
+    // Its KV (if it still had any: an abandoned sequence is released already) goes.
+    m_kv->release(m_state[request].kv);
+    if (m_tiers)
+        m_tiers->release(m_state[request].kv);
     m_metrics[request].failed = true;
     m_metrics[request].finish = m_sim.now();
     ++m_failed;
@@ -209,7 +252,7 @@ void ServingEngine::routeToPrefill(std::uint32_t request)
 {
     const std::uint32_t p = m_policy->pickPrefill(m_view, request);
     if (p == kNoInstance) {
-        m_waitingPrefill.push_back(request);
+        waitForInstance(request, InstanceRole::Prefill);
         return;
     }
     m_prefill->enqueue(request, p);
@@ -220,11 +263,27 @@ void ServingEngine::routeToDecode(std::uint32_t request)
 {
     const std::uint32_t d = m_policy->pickDecode(m_view, request);
     if (d == kNoInstance) {
-        m_waitingDecode.push_back(request);
+        waitForInstance(request, InstanceRole::Decode);
         return;
     }
     m_decode->enqueue(request, d);
     m_decode->tryAdmit(d);
+}
+
+void ServingEngine::waitForInstance(std::uint32_t request, InstanceRole role)
+{
+    // No instance of the role is up. It waits for a repair, unless none can come: every instance of the role has a
+    // node down for good. Then it fails now (a wait for nothing would keep random failures going for ever).
+    const bool comingBack =
+        m_failures && std::any_of(m_instances.begin(), m_instances.end(), [&](const auto& inst) {
+            return inst.role == role && std::none_of(inst.nodes.begin(), inst.nodes.end(),
+                                                     [&](std::uint32_t n) { return m_failures->downForGood(n); });
+        });
+    if (!comingBack) {
+        giveUp(request);
+        return;
+    }
+    (role == InstanceRole::Prefill ? m_waitingPrefill : m_waitingDecode).push_back(request);
 }
 
 void ServingEngine::onNodeRepair(std::uint32_t record)

@@ -8,6 +8,7 @@ namespace coh::core {
 NodeFailures::NodeFailures(const Scenario& scenario, std::span<const InstanceState> instances)
     : m_spec(scenario.failures)
     , m_down(scenario.topology.nodes.size(), 0)
+    , m_repairsPending(scenario.topology.nodes.size(), 0)
     , m_instances(instances.size())
 {
     for (std::size_t e = 0; e < m_spec.events.size(); ++e) {
@@ -55,9 +56,10 @@ std::int64_t NodeFailures::fail(Simulator& sim, std::uint32_t entry, std::uint32
     // The last heartbeat heard was at or before the failure; the node is declared dead `timeout` after it, or when
     // it comes back and re-registers empty, whichever is first.
     const SimTime lastBeat = sim.now() / m_spec.heartbeat * m_spec.heartbeat;
-    record.detected = lastBeat + m_spec.timeout;
+    record.detected = addTime(lastBeat, m_spec.timeout, "a failure's detection");
     if (event.repair) {
-        record.repaired = sim.now() + *event.repair;
+        record.repaired = addTime(sim.now(), *event.repair, "a node's repair");
+        ++m_repairsPending[node];
         record.detected = std::min(record.detected, record.repaired);
     }
     m_summary.failures.push_back(record);
@@ -73,6 +75,7 @@ std::int64_t NodeFailures::fail(Simulator& sim, std::uint32_t entry, std::uint32
 void NodeFailures::repair(Simulator& sim, std::uint32_t record, std::uint32_t failKind, bool quiet)
 {
     --m_down[m_nodes[record]];
+    --m_repairsPending[m_nodes[record]];
     const std::uint32_t entry = m_entry[record];
     if (m_spec.events[entry].mtbf && !quiet)
         sim.scheduleIn(nextGap(entry), failKind, entry);

@@ -43,6 +43,10 @@ class NodeFailures {
     std::uint32_t nodeOf(std::uint32_t record) const { return m_nodes[record]; }
     const std::vector<std::uint8_t>& down() const { return m_down; }
     bool isDown(std::uint32_t node) const { return m_down[node] != 0; }
+    // Down, and no repair is coming: it stays down for the rest of the run.
+    bool downForGood(std::uint32_t node) const { return m_down[node] != 0 && m_repairsPending[node] == 0; }
+    // Every taken request waiting for a detection (a later failure may take what they still had).
+    std::vector<std::vector<LostRequest>>& pendingLosses() { return m_lost; }
     NodeFailureRecord& record(std::uint32_t record) { return m_summary.failures[record]; }
     std::vector<LostRequest>& lost(std::uint32_t record) { return m_lost[record]; }
     // The counters of the run summary, kept by the engine as it recovers requests.
@@ -58,6 +62,7 @@ class NodeFailures {
     std::vector<std::uint32_t> m_entryNode;       // per entry: its node's topology index
     std::vector<std::mt19937_64> m_rng;           // per entry: its own stream, so entries do not shift each other
     std::vector<std::uint8_t> m_down;             // per topology node: failures it is in now
+    std::vector<std::uint8_t> m_repairsPending;   // per topology node: of those, the ones with a repair to come
     std::vector<std::uint32_t> m_nodes, m_entry;  // per record: its node and its entry
     std::vector<std::vector<LostRequest>> m_lost; // per record: taken, not yet recovered
     std::size_t m_instances = 0;

@@ -43,7 +43,8 @@ void PrefillScheduler::start(std::uint32_t index)
         inst.batch.push_back(r);
         tokens += length;
         sumSquares += static_cast<double>(length) * static_cast<double>(length);
-        m_metrics[r].prefillStart = m_sim.now();
+        if (m_state[r].emitted == 0) // after the first token a recompute does not rewrite the TTFT's parts
+            m_metrics[r].prefillStart = m_sim.now();
     }
     inst.queuedTokens -= tokens;
     inst.batchTokens = tokens;
@@ -84,7 +85,8 @@ void PrefillScheduler::onPrefixLoaded(std::uint32_t index)
 void PrefillScheduler::complete(std::uint32_t request, std::uint32_t index)
 {
     RequestMetrics& m = m_metrics[request];
-    m.prefillEnd = m_sim.now();
+    if (m_state[request].emitted == 0)
+        m.prefillEnd = m_sim.now();
     m_kv.prefillWrite(m_state[request].kv, index, tokensOf(request));
     m_state[request].prefilled = true;
     if (m_prefix)

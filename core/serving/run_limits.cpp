@@ -68,7 +68,10 @@ void ServingEngine::refuseImpossibleInput() const
             "or pick a smaller model");
     }
 
-    // Compute: the longest prompt prefilled alone, and one decode step at the longest context.
+    // Compute: the longest prompt prefilled alone, and one decode step at the longest context. A recompute after a
+    // node failure prefills what the sequence had generated too: up to its whole length.
+    if (m_scenario.failures.enabled() && m_scenario.failures.recovery != FailureRecovery::Fail)
+        longestPrompt = static_cast<std::uint32_t>(std::min<std::uint64_t>(longestSequence, UINT32_MAX));
     for (const auto& inst : m_instances) {
         const bool prefill = inst.role != InstanceRole::Decode;
         const double lengths = double(longestPrompt);

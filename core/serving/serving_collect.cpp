@@ -103,6 +103,9 @@ RunResult ServingEngine::collect()
     result.messages = m_recorder.takeSorted();
     std::unordered_map<std::uint32_t, std::uint32_t> compact;
     for (auto& m : result.messages) {
+        // The KV path names sequences: a request's later lives (after a node failure) are named for it here.
+        if (m.request >= m_metrics.size() && m.request - m_metrics.size() < m_kvOwner.size())
+            m.request = m_kvOwner[m.request - m_metrics.size()];
         auto [it, added] = compact.try_emplace(m.path, static_cast<std::uint32_t>(result.paths.size()));
         if (added) {
             PathRecord path;

@@ -190,7 +190,7 @@ void ServingEngine::onArrival(std::uint32_t first)
     for (std::uint32_t request = first; request < end; ++request) {
         const std::uint32_t p = m_policy->pickPrefill(m_view, request);
         if (p == kNoInstance) { // every prefill instance has failed: it waits for one to come back
-            m_waitingPrefill.push_back(request);
+            waitForInstance(request, InstanceRole::Prefill);
             continue;
         }
         m_prefill->enqueue(request, p);
@@ -208,7 +208,7 @@ void ServingEngine::onPrefillDone(std::uint32_t index)
         m_prefill->complete(r, index);
         const std::uint32_t d = m_policy->pickDecode(m_view, r);
         if (d == kNoInstance) { // every decode instance has failed: it waits for one to come back
-            m_waitingDecode.push_back(r);
+            waitForInstance(r, InstanceRole::Decode);
             continue;
         }
         m_decode->enqueue(r, d);

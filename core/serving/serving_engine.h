@@ -97,6 +97,12 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     // The requests of a stopped instance, which is left empty.
     std::vector<std::uint32_t> takeAll(std::uint32_t instance);
     void recover(const LostRequest& lost);
+    // A later failure took what a request waiting for its recovery still had: its KV source, or its copy.
+    void loseMore(LostRequest& lost);
+    // The request's KV sequence is given up; with recovery "replica" the copy to restore from is chosen first.
+    void abandonKv(LostRequest& lost);
+    // No instance of the role is up: wait for a repair, or fail when none can come.
+    void waitForInstance(std::uint32_t request, InstanceRole role);
     void giveUp(std::uint32_t request);
     void newSequence(std::uint32_t request);
     bool kvSourceDown(std::uint32_t request) const;

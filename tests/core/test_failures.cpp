@@ -64,8 +64,14 @@ void expectAllAccounted(const RunResult& r, std::size_t arrived)
     EXPECT_EQ(r.summary.requests, arrived);
     EXPECT_EQ(r.summary.completed + r.summary.failures.failed, arrived);
     EXPECT_EQ(r.requests.size(), r.summary.completed);
-    for (const auto& m : r.requests)
+    for (const auto& m : r.requests) {
         EXPECT_FALSE(m.failed);
+        // A recovery before the first token times the TTFT's parts again; after it, they stay: either way each part
+        // is a wait of its own and together they are the TTFT.
+        for (const SimTime part : {m.queueing(), m.prefill(), m.admission(), m.transfer(), m.load(), m.firstDecode()})
+            EXPECT_GE(part, 0) << "request " << m.id;
+        EXPECT_EQ(m.queueing() + m.prefill() + m.admission() + m.transfer() + m.load() + m.firstDecode(), m.ttft());
+    }
 }
 
 TEST(Failures, DetectedATimeoutAfterTheLastHeartbeatAndBackAfterTheRepair)
@@ -227,6 +233,23 @@ TEST(Failures, RequestsFailWhenTheirRoleNeverComesBack)
     EXPECT_EQ(r.summary.failures.failures[0].repaired, -1);
 }
 
+// A decode role down for good and a node failing at random elsewhere: the requests fail as soon as nothing can
+// serve them, so the random failures stop with them instead of going on for ever.
+TEST(Failures, RandomFailuresStopWhenTheRemainingRequestsCanNeverBeServed)
+{
+    Scenario s = fastPrefillScenario();
+    failAt(s, "d0", 500 * kMillisecond, std::nullopt, FailureRecovery::Recompute);
+    NodeFailureSpec random;
+    random.node = "p0";
+    random.mtbf = 2 * kSecond;
+    random.repair = 100 * kMillisecond;
+    s.failures.events.push_back(random);
+    const RunResult r = runBounded(s, steadyWorkload());
+    expectAllAccounted(r, 40);
+    EXPECT_EQ(r.summary.failures.failed, 40u);
+    EXPECT_LT(r.summary.failures.failures.size(), 10u);
+}
+
 TEST(Failures, APrefillNodeFailureReroutesItsQueue)
 {
     Scenario s = threeGpuScenario("msi-directory");
@@ -279,7 +302,7 @@ TEST(Failures, RandomRunsWithTiersAccountForEveryRequest)
     const std::vector<std::string> protocols = {"direct", "msi-directory", "sealed-lease", "lazy-causal"};
     const FailureRecovery recoveries[] = {FailureRecovery::Replica, FailureRecovery::Recompute, FailureRecovery::Fail};
     std::uint64_t hits = 0;
-    for (int trial = 0; trial < 24; ++trial) {
+    for (int trial = 0; trial < 48; ++trial) {
         SCOPED_TRACE(trial);
         Scenario s = threeGpuScenario(protocols[trial % protocols.size()], 1 + trial % 2);
         // 20 blocks of HBM per decode GPU and a DRAM tier on a host behind them.
@@ -296,9 +319,26 @@ TEST(Failures, RandomRunsWithTiersAccountForEveryRequest)
         s.topology.links.push_back(link("d1", "h0", 2 * kMicrosecond, 1e9));
         s.serving.kvTiers.tiers = {Tier::Dram};
         s.serving.decodeMaxBatchSize = 1 + static_cast<std::uint32_t>(rng() % 6);
-        failAt(s, rng() % 2 ? "d0" : "d1", static_cast<SimTime>(rng() % 400) * kMillisecond,
-               rng() % 3 ? std::optional<SimTime>(static_cast<SimTime>(50 + rng() % 500) * kMillisecond) : std::nullopt,
-               recoveries[trial % 3]);
+        // A second prefill GPU, and one to three failures of any serving node, permanent or not, some at random:
+        // failures that overlap, hit a request twice or take the source of one waiting for its recovery.
+        s.topology.nodes.push_back(servingNode("p1", NodeRole::Prefill, 1e14));
+        for (const char* d : {"d0", "d1", "h0"})
+            s.topology.links.push_back(link("p1", d, kMicrosecond, 1e9));
+        s.serving.instances.push_back({"prefill1", InstanceRole::Prefill, {"p1"}, 0, 0});
+        const char* nodes[] = {"d0", "d1", "p0", "p1"};
+        const int failures = 1 + static_cast<int>(rng() % 3);
+        for (int f = 0; f < failures; ++f) {
+            const char* node = nodes[rng() % 4];
+            const auto at = static_cast<SimTime>(rng() % 400) * kMillisecond;
+            const auto repair = rng() % 3
+                                    ? std::optional<SimTime>(static_cast<SimTime>(50 + rng() % 500) * kMillisecond)
+                                    : std::nullopt;
+            failAt(s, node, at, repair, recoveries[trial % 3]);
+            if (repair && rng() % 4 == 0) { // this one again and again
+                s.failures.events.back().at.reset();
+                s.failures.events.back().mtbf = static_cast<SimTime>(500 + rng() % 1000) * kMillisecond;
+            }
+        }
         Workload w;
         const int count = 2 + static_cast<int>(rng() % 9);
         SimTime at = 0;
@@ -314,7 +354,7 @@ TEST(Failures, RandomRunsWithTiersAccountForEveryRequest)
         for (const auto& t : r.summary.kvTiers.tiers)
             EXPECT_DOUBLE_EQ(t.occupancy.empty() ? 0.0 : t.occupancy.back().blocks, 0.0);
     }
-    EXPECT_GT(hits, 24u) << "the failures took requests in most trials";
+    EXPECT_GT(hits, 48u) << "the failures took requests in most trials";
 }
 
 TEST(Failures, SummaryRoundTripsThroughJson)
