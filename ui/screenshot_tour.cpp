@@ -1,5 +1,6 @@
 #include "ui/screenshot_tour.h"
 
+#include "ui/charts_panel.h"
 #include "ui/help_window.h"
 #include "ui/lab_model.h"
 #include "ui/lab_widget.h"
@@ -12,6 +13,7 @@
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/screenshot_scenes.h"
+#include "ui/time_chart_view.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 
@@ -19,6 +21,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -91,6 +95,10 @@ int ScreenshotTour::expectedCount() const
     int perPalette = int(m_window->tabs()->count() * sizes().size());
     for (const Extra& extra : extras())
         perPalette += extra.small ? int(sizes().size()) : 1;
+    // A run with node failures adds its availability chart at every size.
+    const auto* charts = m_window->findChild<ChartsPanel*>();
+    if (charts && !charts->availabilityChart()->isHidden())
+        perPalette += int(sizes().size());
     return perPalette * 2;
 }
 
@@ -208,6 +216,7 @@ void ScreenshotTour::captureAll(bool dark, const QSize& size)
     QTabWidget* tabs = m_window->tabs();
     for (int tab = 0; tab < tabs->count(); ++tab)
         captureTab(tab, fileName(tabs->tabText(tab).remove(QLatin1Char('&')), dark, size));
+    captureAvailability(fileName(QStringLiteral("charts-availability"), dark, size));
     const bool small = size == sizes().constFirst();
     for (const Extra& extra : extras())
         if (extra.small || !small)
@@ -224,6 +233,25 @@ void ScreenshotTour::captureTab(int tab, const QString& name)
         settle(20);
     }
     save(m_window->grab(), name);
+}
+
+// A run with node failures: the Charts tab scrolled to its availability chart, which sits below the first screen.
+void ScreenshotTour::captureAvailability(const QString& name)
+{
+    auto* charts = m_window->findChild<ChartsPanel*>();
+    if (!charts || charts->availabilityChart()->isHidden())
+        return;
+    for (QWidget* w = charts; w; w = w->parentWidget())
+        if (const int index = m_window->tabs()->indexOf(w); index >= 0)
+            m_window->tabs()->setCurrentIndex(index);
+    settle(100);
+    // It is the grid's last chart: the bottom of the scroll area shows it whole.
+    if (auto* scroll = charts->findChild<QScrollArea*>())
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    settle(50);
+    save(m_window->grab(), name);
+    if (auto* scroll = charts->findChild<QScrollArea*>())
+        scroll->ensureVisible(0, 0);
 }
 
 void ScreenshotTour::captureExtra(const QString& view, const QString& name)

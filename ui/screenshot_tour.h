@@ -54,6 +54,7 @@ class ScreenshotTour : public QObject {
     void resetViews();
     void captureAll(bool dark, const QSize& size);
     void captureTab(int tab, const QString& name);
+    void captureAvailability(const QString& name);
     void captureExtra(const QString& view, const QString& name);
     QPixmap grabMessageDetails(ReplayWidget* replay);
     QPixmap grabCompare(int tab);
