@@ -162,6 +162,8 @@ void ReplayCanvas::updateColours()
     m_idleLink = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.35);
     // A label plate's hairline: lighter than an idle link, so a link running into a plate does not read as its edge.
     m_plateBorder = mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.2);
+    m_failure = toneColor(Tone::Error, p, p.color(QPalette::Base));
+    m_failureText = textOn(m_failure);
     m_plateCache.clear();
     m_coloursFor = from;
     m_coloursValid = true;
@@ -171,6 +173,7 @@ void ReplayCanvas::paintFrame(QPainter& painter, const QRect& viewport)
 {
     painter.fillRect(viewport, palette().color(QPalette::Base));
     m_badges.clear();
+    m_downNodes.clear();
     if (!m_model)
         return;
     updateColours();
@@ -310,14 +313,26 @@ const QPixmap& ReplayCanvas::iconFor(const QString& kind)
 
 void ReplayCanvas::paintNodes(QPainter& painter)
 {
-    // Leaders, then icons, then the label plates: a plate covers whatever link or leader passes under it.
+    // Leaders, then icons, then the label plates: a plate covers whatever link or leader passes under it. The badges
+    // of nodes that are down go last, over everything but the messages.
     layoutLabels();
     paintLeaders(painter);
     const ReplayScene& scene = m_model->scene();
     const QColor text = palette().color(QPalette::Text);
-    for (const ReplayNode& node : scene.nodes) {
+    for (std::uint32_t n = 0; n < scene.nodes.size(); ++n) {
+        const ReplayNode& node = scene.nodes[n];
         const QPointF c = mapFromScene(node.pos);
         const QRectF box(c.x() - kIconSize / 2.0, c.y() - kIconSize / 2.0, kIconSize, kIconSize);
+        const ReplayModel::NodeFailure* failure = m_model->nodeFailureAt(n, m_time);
+        // A node that is down fades to a ghost of itself under a hatching in the error tone, on a background that
+        // hides the links running into it.
+        const QRectF downBox = box.adjusted(-3, -3, 3, 3);
+        if (failure) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(palette().color(QPalette::Base));
+            painter.drawRoundedRect(downBox, 5, 5);
+        }
+        painter.setOpacity(failure ? 0.3 : 1.0);
         const QPixmap& icon = iconFor(node.kind);
         if (!icon.isNull()) {
             painter.drawPixmap(box.topLeft(), icon);
@@ -330,8 +345,42 @@ void ReplayCanvas::paintNodes(QPainter& painter)
             else
                 painter.drawRoundedRect(box, 6, 6);
         }
+        painter.setOpacity(1.0);
+        if (failure) {
+            painter.setPen(QPen(m_failure, 2));
+            painter.setBrush(QBrush(m_failure, Qt::BDiagPattern));
+            painter.drawRoundedRect(downBox, 5, 5);
+            m_downNodes.push_back(
+                {n, failure->detectedAt(m_time), {}, failure->detectedAt(m_time) ? tr("down · detected") : tr("down")});
+        }
     }
     paintLabels(painter);
+    paintDownBadges(painter);
+}
+
+void ReplayCanvas::paintDownBadges(QPainter& painter)
+{
+    // A filled pill above the icon (its label is below), in the error tone: it reads at a glance when scrubbing.
+    if (m_downNodes.empty())
+        return;
+    QFont bold = badgeFont(font());
+    bold.setBold(true);
+    const QFontMetricsF metrics(bold);
+    painter.setFont(bold);
+    for (DownNode& down : m_downNodes) {
+        const QPointF c = mapFromScene(m_model->scene().nodes[down.node].pos);
+        const QSizeF size(std::ceil(metrics.horizontalAdvance(down.text)) + 4 * kPlatePadX,
+                          std::ceil(metrics.height()) + 2 * kPlatePadY);
+        down.badge = QRectF(
+            QPointF(std::round(c.x() - size.width() / 2), std::round(c.y() - kIconSize / 2.0 - 5 - size.height())),
+            size);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(m_failure);
+        painter.drawRoundedRect(down.badge, size.height() / 2, size.height() / 2);
+        painter.setPen(m_failureText);
+        painter.drawText(down.badge, Qt::AlignCenter, down.text);
+    }
+    painter.setFont(font());
 }
 
 void ReplayCanvas::paintEvent(QPaintEvent*)

@@ -3,7 +3,9 @@
 // as a marker. All markers of one role go out in one QPainter::drawRects call from a reused buffer; above
 // the level-of-detail threshold the markers on screen are summed per link direction into density bars.
 // A click on a marker selects its message (drawn ringed, its route highlighted); hovering a node, a link or a
-// marker shows what it is. Each node's label sits under it on an opaque plate painted over the links.
+// marker shows what it is. Each node's label sits under it on an opaque plate painted over the links. A node down at
+// t (a failure of the run) is drawn faded and hatched in the error tone, with a "down" badge above it that adds
+// "detected" once the cluster knows.
 #include "ui/message_roles.h"
 #include "ui/replay_model.h"
 
@@ -81,6 +83,14 @@ class ReplayCanvas : public QWidget {
     const std::vector<Badge>& lastBadges() const { return m_badges; }
     // The label plates the last frame drew, per node (each inside its labelRect).
     const std::vector<QRectF>& lastPlates() const { return m_plates; }
+    // The nodes the last frame drew as down, with their badge (widget coordinates) and its text.
+    struct DownNode {
+        std::uint32_t node = 0;
+        bool detected = false;
+        QRectF badge;
+        QString text;
+    };
+    const std::vector<DownNode>& lastDownNodes() const { return m_downNodes; }
 
   signals:
     // A click (not a drag) on the canvas: the message under it, or -1.
@@ -107,6 +117,7 @@ class ReplayCanvas : public QWidget {
     void layoutLabels();
     void paintLeaders(QPainter& painter) const;
     void paintLabels(QPainter& painter);
+    void paintDownBadges(QPainter& painter);
     const QPixmap& plateFor(QSize size, qreal pixelRatio);
     const QPixmap& iconFor(const QString& kind);
     void updateColours();
@@ -136,6 +147,8 @@ class ReplayCanvas : public QWidget {
     QColor m_unknownStateColour;          // a state the KV protocol's table does not have
     QColor m_idleLink;
     QColor m_plateBorder;
+    QColor m_failure;     // a down node's hatching and outline: the error tone, readable on the base
+    QColor m_failureText; // the text on its badge, which is filled with m_failure
     // Each label's plate at its largest (every state at its peak): fixed for a run and a font.
     std::vector<QSizeF> m_labelSizes;
     bool m_labelSizesValid = false;
@@ -167,6 +180,7 @@ class ReplayCanvas : public QWidget {
     std::vector<LabelLayout> m_labelLayouts;           // cleared when the model or the font changes
     std::vector<ReplayModel::StateBlocks> m_nowBlocks; // a node's blocks at t, before they are compared
     std::vector<QRectF> m_plates;
+    std::vector<DownNode> m_downNodes;
     // Plates drawn once per size and palette: blitting one costs a fraction of filling an antialiased rounded rect.
     QHash<quint64, QPixmap> m_plateCache;
 };

@@ -98,6 +98,33 @@ ReplayModel::ReplayModel(std::shared_ptr<const core::RunResult> run, const nlohm
     m_exactNodeBlocks =
         !r.nodeBlocks.empty() && std::all_of(r.nodeBlocks.begin(), r.nodeBlocks.end(),
                                              [](const auto& s) { return !s.steps.empty() || s.peakBlocks <= 0; });
+    indexFailures();
+}
+
+void ReplayModel::indexFailures()
+{
+    const core::RunResult& r = *m_run;
+    m_nodeFailures.assign(m_scene.nodes.size(), {});
+    const auto& records = r.summary.failures.failures;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto& f = records[i];
+        const auto it = std::find(r.nodeIds.begin(), r.nodeIds.end(), f.node);
+        const auto node = static_cast<std::size_t>(it - r.nodeIds.begin());
+        if (it == r.nodeIds.end() || node >= m_scene.nodes.size())
+            continue; // a node this run's topology lacks: nothing to draw it on
+        m_nodeFailures[node].push_back(static_cast<std::uint32_t>(m_failures.size()));
+        m_failures.push_back({static_cast<std::uint32_t>(node), f.failed, f.detected, f.repaired, i});
+    }
+}
+
+const ReplayModel::NodeFailure* ReplayModel::nodeFailureAt(std::uint32_t node, qint64 t) const
+{
+    if (node >= m_nodeFailures.size())
+        return nullptr;
+    for (const std::uint32_t i : m_nodeFailures[node])
+        if (m_failures[i].downAt(t))
+            return &m_failures[i];
+    return nullptr;
 }
 
 void ReplayModel::findBusiest()

@@ -84,6 +84,24 @@ class ReplayModel {
     // The states any node held blocks in, in the protocol table's order (the legend's state key).
     std::vector<const core::coherence::StateInfo*> heldStates() const;
 
+    // A node failure of the run (RunSummary::failures), for a node the scene has: down from `failed` until
+    // `repaired` (-1: never, it stays down to the end), the cluster knowing from `detected` (which may be the repair
+    // itself, when the node came back before the monitor noticed). `record` indexes summary.failures.failures.
+    struct NodeFailure {
+        std::uint32_t node = 0;
+        qint64 failed = 0;
+        qint64 detected = 0;
+        qint64 repaired = -1;
+        std::size_t record = 0;
+        bool downAt(qint64 t) const { return failed <= t && (repaired < 0 || t < repaired); }
+        bool detectedAt(qint64 t) const { return downAt(t) && detected <= t; }
+    };
+    // Every failure, in the run's order; empty for a run without failures.
+    const std::vector<NodeFailure>& failures() const { return m_failures; }
+    // The failure that has `node` down at t, or null while it is up; O(failures of the node).
+    const NodeFailure* nodeFailureAt(std::uint32_t node, qint64 t) const;
+    bool nodeDown(std::uint32_t node, qint64 t) const { return nodeFailureAt(node, t) != nullptr; }
+
     // The moment with the most messages in flight, and the median duration of those messages.
     struct Busiest {
         qint64 at = 0;
@@ -106,6 +124,7 @@ class ReplayModel {
     QPointF nodePos(std::uint32_t node) const;
     void findBusiest();
     const core::coherence::StateInfo* stateInfo(const std::string& name) const;
+    void indexFailures();
 
     std::shared_ptr<const core::RunResult> m_run;
     ReplayScene m_scene;
@@ -121,6 +140,8 @@ class ReplayModel {
     std::vector<std::vector<std::size_t>> m_nodeBlockSeries;      // per node: its NodeBlocksSeries indices
     std::vector<const core::coherence::StateInfo*> m_seriesState; // per NodeBlocksSeries: its state's row
     std::vector<QString> m_seriesStateName;                       // per NodeBlocksSeries: its state's name
+    std::vector<NodeFailure> m_failures;
+    std::vector<std::vector<std::uint32_t>> m_nodeFailures; // per node: its m_failures indices
     qint64 m_end = 0;
     qint64 m_medianDuration = 0;
     Busiest m_busiest;

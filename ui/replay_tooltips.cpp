@@ -39,6 +39,8 @@ QString nodeToolTip(const ReplayModel& model, std::uint32_t node, qint64 t)
 {
     const ReplayNode& n = model.scene().nodes[node];
     QStringList lines{tr("%1 (%2)").arg(n.id, n.kind.isEmpty() ? tr("node") : n.kind)};
+    if (const ReplayModel::NodeFailure* failure = model.nodeFailureAt(node, t))
+        lines << nodeDownText(*failure, t);
     const auto blocks = model.nodeBlocks(node, t);
     if (!model.run()->nodeBlocks.empty()) {
         if (blocks.empty())
@@ -51,6 +53,47 @@ QString nodeToolTip(const ReplayModel& model, std::uint32_t node, qint64 t)
                          .arg(b.state)
                          .arg(b.blocks, 0, 'f', model.exactNodeBlocks() ? 0 : 1)
                          .arg(b.info ? blockStateDescription(*b.info) : QString());
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString nodeDownText(const ReplayModel::NodeFailure& failure, qint64 t)
+{
+    const QString failed = TimelineBar::formatTime(failure.failed);
+    const QString detected = TimelineBar::formatTime(failure.detected);
+    QString since;
+    if (failure.detectedAt(t))
+        since = tr("Down since %1, detected at %2").arg(failed, detected);
+    else if (failure.repaired >= 0 && failure.detected >= failure.repaired)
+        since = tr("Down since %1, back before the monitor notices").arg(failed);
+    else
+        since = tr("Down since %1, not detected yet (the monitor declares it dead at %2)").arg(failed, detected);
+    return failure.repaired >= 0 ? tr("%1; back at %2").arg(since, TimelineBar::formatTime(failure.repaired))
+                                 : tr("%1; not back in this run").arg(since);
+}
+
+QString failureToolTip(const ReplayModel& model, const ReplayModel::NodeFailure& failure)
+{
+    QStringList lines{failure.repaired >= 0
+                          ? tr("%1 down from %2 to %3")
+                                .arg(nodeName(model, failure.node), TimelineBar::formatTime(failure.failed),
+                                     TimelineBar::formatTime(failure.repaired))
+                          : tr("%1 down from %2 to the end of the run")
+                                .arg(nodeName(model, failure.node), TimelineBar::formatTime(failure.failed))};
+    lines << (failure.repaired >= 0 && failure.detected >= failure.repaired
+                  ? tr("Back before the monitor noticed")
+                  : tr("Detected at %1 (%2 after it failed)")
+                        .arg(TimelineBar::formatTime(failure.detected),
+                             TimelineBar::formatTime(failure.detected - failure.failed)));
+    const auto& records = model.run()->summary.failures.failures;
+    if (failure.record < records.size()) {
+        const core::NodeFailureRecord& r = records[failure.record];
+        QStringList instances;
+        for (const auto& i : r.instances)
+            instances << QString::fromStdString(i);
+        if (!instances.isEmpty())
+            lines << tr("Instances: %1").arg(instances.join(QStringLiteral(", ")));
+        lines << tr("Requests it took: %1").arg(r.requestsLost);
     }
     return lines.join(QLatin1Char('\n'));
 }

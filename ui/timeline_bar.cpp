@@ -1,15 +1,21 @@
 #include "ui/timeline_bar.h"
 
+#include "ui/theme.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStringList>
+#include <QStyleOptionSlider>
 #include <QToolButton>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -79,6 +85,60 @@ QIcon glyphIcon(Glyph glyph, const QPalette& palette, qreal dpr)
     return icon;
 }
 
+// The scrubber: a plain slider until the bar has bands, then its groove, the bands over it and its handle on top.
+class ScrubberSlider : public QSlider {
+  public:
+    explicit ScrubberSlider(TimelineBar* bar)
+        : QSlider(Qt::Horizontal, bar)
+        , m_bar(bar)
+    {
+    }
+
+  protected:
+    void paintEvent(QPaintEvent* event) override
+    {
+        if (m_bar->bands().empty()) {
+            QSlider::paintEvent(event);
+            return;
+        }
+        QPainter p(this);
+        QStyleOptionSlider option;
+        initStyleOption(&option);
+        option.subControls = QStyle::SC_SliderGroove;
+        style()->drawComplexControl(QStyle::CC_Slider, &option, &p, this);
+        const QColor error = toneColor(Tone::Error, palette(), palette().color(QPalette::Window));
+        QColor tint = error;
+        tint.setAlphaF(0.45f);
+        p.setPen(Qt::NoPen);
+        for (std::size_t i = 0; i < m_bar->bands().size(); ++i) {
+            const QRect r = m_bar->bandRect(i);
+            p.fillRect(r, tint);
+            p.fillRect(QRect(r.left(), r.top(), 2, r.height()), error); // the failure itself
+            if (const qint64 tick = m_bar->bands()[i].tick; tick >= 0 && tick <= m_bar->end())
+                p.fillRect(QRect(m_bar->sliderX(tick), r.top(), 1, r.height()), error);
+        }
+        option.subControls = QStyle::SC_SliderHandle;
+        style()->drawComplexControl(QStyle::CC_Slider, &option, &p, this);
+    }
+
+    bool event(QEvent* event) override
+    {
+        if (event->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString text = m_bar->bandToolTipAt(help->pos());
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
+        return QSlider::event(event);
+    }
+
+  private:
+    TimelineBar* m_bar;
+};
+
 } // namespace
 
 TimelineBar::TimelineBar(QWidget* parent)
@@ -112,7 +172,7 @@ TimelineBar::TimelineBar(QWidget* parent)
     m_skipIdle->setToolTip(tr("While playing, jump to the next message when nothing is in flight"));
     m_skipIdle->setChecked(true);
 
-    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider = new ScrubberSlider(this);
     m_slider->setRange(0, 0);
     m_slider->setPageStep(kSliderSteps / 100);
     m_label = new QLabel(this);
@@ -224,6 +284,53 @@ void TimelineBar::setSpeed(double simSecondsPerSecond, const QString& why, const
     m_speed->setItemData(at, whyTip.isEmpty() ? why : whyTip, Qt::ToolTipRole);
     m_customSpeed = at;
     m_speed->setCurrentIndex(at);
+}
+
+void TimelineBar::setBands(std::vector<Band> bands)
+{
+    m_bands = std::move(bands);
+    m_slider->update();
+}
+
+int TimelineBar::sliderX(qint64 t) const
+{
+    QStyleOptionSlider option;
+    option.initFrom(m_slider);
+    option.orientation = Qt::Horizontal;
+    option.minimum = m_slider->minimum();
+    option.maximum = m_slider->maximum();
+    option.sliderPosition = option.sliderValue = m_slider->value();
+    const QStyle* style = m_slider->style();
+    const QRect groove = style->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderGroove, m_slider);
+    const QRect handle = style->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, m_slider);
+    // As QSlider maps a value to its handle: the handle's left edge moves over the groove less its own length.
+    const int span = std::max(0, groove.width() - handle.width());
+    const int value = std::clamp(timeToSlider(std::clamp<qint64>(t, 0, m_end)), option.minimum, option.maximum);
+    return groove.x() + QStyle::sliderPositionFromValue(option.minimum, option.maximum, value, span) +
+           handle.width() / 2;
+}
+
+QRect TimelineBar::bandRect(std::size_t i) const
+{
+    if (i >= m_bands.size() || m_end <= 0)
+        return {};
+    const Band& band = m_bands[i];
+    const int left = sliderX(band.from);
+    const int right = std::max(left + 3, sliderX(band.to));
+    // Taller than the groove and drawn under the handle: it reads as a stretch of the track.
+    const int height = std::min(m_slider->height() - 2, 12);
+    return {left, (m_slider->height() - height) / 2, right - left, height};
+}
+
+QString TimelineBar::bandToolTipAt(QPoint sliderPos) const
+{
+    QStringList tips;
+    for (std::size_t i = 0; i < m_bands.size(); ++i) {
+        const QRect r = bandRect(i);
+        if (sliderPos.x() >= r.left() - 1 && sliderPos.x() <= r.right() + 1)
+            tips << m_bands[i].toolTip;
+    }
+    return tips.join(QStringLiteral("\n\n"));
 }
 
 bool TimelineBar::skipIdle() const

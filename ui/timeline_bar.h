@@ -2,10 +2,13 @@
 // Transport controls for the replay: go to the start / end, play/pause, step to the previous/next message start,
 // speed, and a scrubber over [0, end]. Playing is pull-based: a 60 Hz timer asks for the next time, no
 // per-message signal. The buttons' glyphs are drawn in the palette's button text colour, so they read in the
-// light and the dark palette.
+// light and the dark palette. Bands on the scrubber mark stretches of the run (node failures), each with a tooltip.
 #include <QElapsedTimer>
+#include <QRect>
 #include <QTimer>
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -44,6 +47,24 @@ class TimelineBar : public QWidget {
     // While playing, jump over stretches with nothing in flight (the owner decides what is idle).
     bool skipIdle() const;
     QCheckBox* skipIdleBox() const { return m_skipIdle; }
+
+    // A stretch [from, to) of the run marked on the scrubber in the error tone (a node down: from its failure to its
+    // repair, or the end), with a tick at `tick` inside it (the failure's detection; -1: none) and its tooltip.
+    struct Band {
+        qint64 from = 0;
+        qint64 to = 0;
+        qint64 tick = -1;
+        QString toolTip;
+    };
+    // Replaces the bands; none (a run without failures) leaves the scrubber as it always is.
+    void setBands(std::vector<Band> bands);
+    const std::vector<Band>& bands() const { return m_bands; }
+    // The horizontal centre of the scrubber's handle at t, in the slider's coordinates.
+    int sliderX(qint64 t) const;
+    // Where band i is drawn, in the slider's coordinates (at least 3 px wide, so a short failure still shows).
+    QRect bandRect(std::size_t i) const;
+    // The tooltip of the bands under a position on the slider; empty when none is there.
+    QString bandToolTipAt(QPoint sliderPos) const;
 
     // 1.25 ms, 830 ns, 12.000 s: the unit that keeps the number short.
     static QString formatTime(qint64 ns);
@@ -87,6 +108,7 @@ class TimelineBar : public QWidget {
     int m_customSpeed = -1; // index of the speed entry off the powers of ten, -1: none
     qint64 m_time = 0;
     qint64 m_end = 0;
+    std::vector<Band> m_bands;
 };
 
 } // namespace coh::ui
