@@ -283,15 +283,7 @@ TEST(KvTiers, RandomWorkloadsAllCompleteUnderEveryPolicy)
         s.serving.decodeMaxBatchSize = 1 + static_cast<std::uint32_t>(rng() % 6);
         if (trial % 3 == 0) // a DRAM share that holds one sequence or two, not every offload
             s.topology.nodes[2].memory[0].capacityBytes = (12 + rng() % 20) * kBlockBytes;
-        Workload w;
-        const int count = 2 + static_cast<int>(rng() % 7);
-        SimTime at = 0;
-        for (int i = 0; i < count; ++i) {
-            at += static_cast<SimTime>(rng() % 20) * kMillisecond;
-            const auto prompt = static_cast<std::uint32_t>(5 + rng() % 250);
-            const auto output = static_cast<std::uint32_t>(1 + rng() % (320 - prompt));
-            w.requests.push_back({at, prompt, output, 0, 0});
-        }
+        const Workload w = randomSmallWorkload(rng, 8, 20);
         const RunResult r = runBounded(s, w);
         EXPECT_EQ(r.requests.size(), w.requests.size());
         for (const auto& t : r.summary.kvTiers.tiers) {
