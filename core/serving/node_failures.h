@@ -45,8 +45,6 @@ class NodeFailures {
     bool isDown(std::uint32_t node) const { return m_down[node] != 0; }
     // Down, and no repair is coming: it stays down for the rest of the run.
     bool downForGood(std::uint32_t node) const { return m_down[node] != 0 && m_repairsPending[node] == 0; }
-    // Every taken request waiting for a detection (a later failure may take what they still had).
-    std::vector<std::vector<LostRequest>>& pendingLosses() { return m_lost; }
     NodeFailureRecord& record(std::uint32_t record) { return m_summary.failures[record]; }
     std::vector<LostRequest>& lost(std::uint32_t record) { return m_lost[record]; }
     // The counters of the run summary, kept by the engine as it recovers requests.
