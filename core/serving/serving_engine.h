@@ -46,27 +46,11 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     // The event handler the kernel calls (a switch on the kind: no virtual dispatch per event).
     void operator()(const Event& ev);
     // KvMemory and KvTiers name KV sequences: a request's own id until a failure starts its KV over.
-    void onKvReady(std::uint32_t sequence) override
-    {
-        if (const auto r = requestOf(sequence); r != kNoRequest)
-            m_decode->onKvReady(r);
-    }
-    void onStepReady(std::uint32_t sequence) override
-    {
-        if (const auto r = requestOf(sequence); r != kNoRequest)
-            m_decode->onStepReady(r);
-    }
+    void onKvReady(std::uint32_t sequence) override { toDecode(sequence, &DecodeScheduler::onKvReady); }
+    void onStepReady(std::uint32_t sequence) override { toDecode(sequence, &DecodeScheduler::onStepReady); }
     void onPrefixLoaded(std::uint32_t instance) override { m_prefill->onPrefixLoaded(instance); }
-    void onOffloaded(std::uint32_t sequence) override
-    {
-        if (const auto r = requestOf(sequence); r != kNoRequest)
-            m_decode->onOffloaded(r);
-    }
-    void onFetched(std::uint32_t sequence) override
-    {
-        if (const auto r = requestOf(sequence); r != kNoRequest)
-            m_decode->onFetched(r);
-    }
+    void onOffloaded(std::uint32_t sequence) override { toDecode(sequence, &DecodeScheduler::onOffloaded); }
+    void onFetched(std::uint32_t sequence) override { toDecode(sequence, &DecodeScheduler::onFetched); }
 
     const Routing& routing() const { return m_routing; }
     const std::vector<InstanceState>& instances() const { return m_instances; }
@@ -88,6 +72,12 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     {
         const std::uint32_t r = sequence < m_state.size() ? sequence : m_kvOwner[sequence - m_state.size()];
         return m_state[r].kv == sequence ? r : kNoRequest;
+    }
+    // Hands a KV callback to the decode scheduler as its request's, unless the sequence is one a failure gave up.
+    void toDecode(std::uint32_t sequence, void (DecodeScheduler::*handle)(std::uint32_t))
+    {
+        if (const auto r = requestOf(sequence); r != kNoRequest)
+            (m_decode.get()->*handle)(r);
     }
     void onNodeFail(std::uint32_t entry);
     void onFailureDetected(std::uint32_t record);

@@ -48,6 +48,16 @@ inline Link link(const std::string& a, const std::string& b, SimTime latency, do
     return l;
 }
 
+// A host socket with 1 GB of DRAM at 100 GB/s: where the KV tier tests spill decode KV.
+inline Node dramHost(const std::string& id)
+{
+    Node host;
+    host.id = id;
+    host.kind = NodeKind::CpuSocket;
+    host.memory = {{Tier::Dram, 1e9, 1e11}};
+    return host;
+}
+
 // One prefill GPU and one decode GPU joined by a 1 us, 1 GB/s link; efficiencies 1 and no overhead, so
 // times follow the roofline formulas exactly.
 inline Scenario twoGpuScenario()

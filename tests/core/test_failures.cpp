@@ -311,11 +311,7 @@ TEST(Failures, RandomRunsWithTiersAccountForEveryRequest)
         for (auto& node : s.topology.nodes)
             if (node.role == NodeRole::Decode)
                 node.memory[0].capacityBytes = (s.model.weightBytes() + 20.5 * kBlockBytes) / 0.9;
-        Node host;
-        host.id = "h0";
-        host.kind = NodeKind::CpuSocket;
-        host.memory = {{Tier::Dram, 1e9, 1e11}};
-        s.topology.nodes.push_back(host);
+        s.topology.nodes.push_back(dramHost("h0"));
         s.topology.links.push_back(link("d0", "h0", 2 * kMicrosecond, 1e9));
         s.topology.links.push_back(link("d1", "h0", 2 * kMicrosecond, 1e9));
         s.serving.kvTiers.tiers = {Tier::Dram};

@@ -27,11 +27,7 @@ Scenario tieredScenario(const std::vector<Tier>& tiers, const std::string& tierP
     Scenario s = twoGpuScenario();
     // HBM x 0.9 = the weights + 20.5 blocks: 20 whole blocks of KV.
     s.topology.nodes[1].memory[0].capacityBytes = (s.model.weightBytes() + (kHbmBlocks + 0.5) * kBlockBytes) / 0.9;
-    Node host;
-    host.id = "h0";
-    host.kind = NodeKind::CpuSocket;
-    host.memory = {{Tier::Dram, 1e9, 1e11}};
-    s.topology.nodes.push_back(host);
+    s.topology.nodes.push_back(dramHost("h0"));
     s.topology.links.push_back(link("d0", "h0", 2 * kMicrosecond, 1e9));
     s.serving.kvTiers.tiers = tiers;
     s.serving.kvTiers.write = write;
