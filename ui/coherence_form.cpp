@@ -21,6 +21,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace coh::ui {
 
 namespace {
@@ -84,6 +86,18 @@ CoherenceForm::CoherenceForm(ScenarioDocument* document, QWidget* parent)
     m_maxAge->setPlaceholderText(tr("none"));
     form->addRow(tr("Staleness: max versions"), m_maxVersions);
     form->addRow(tr("Staleness: max age"), m_maxAge);
+    m_leaseTtl = m_fields->value("/coherence/lease/ttl", tr("lease time to live"), QString(), this);
+    m_leaseTtl->setPlaceholderText(tr("never expires"));
+    form->addRow(tr("Lease: time to live"), m_leaseTtl);
+    m_leaseExpiry = m_fields->choice("/coherence/lease/on_expiry", tr("lease expiry"),
+                                     {QStringLiteral("refetch"), QStringLiteral("trust")},
+                                     toQString(core::toString(core::LeaseSpec{}.onExpiry)), this);
+    setFieldHelp(m_leaseExpiry,
+                 tr("refetch: drop the expired copy and read it again from the master (pays a round trip and the block "
+                    "data); "
+                    "trust: keep reading it and count each read, the bug of a store that reclaims "
+                    "expired blocks"));
+    form->addRow(tr("Lease: at expiry"), m_leaseExpiry);
 
     // Shown, but disabled with core's own reason, so the user learns why rather than finding nothing.
 
@@ -163,6 +177,13 @@ void CoherenceForm::refresh()
         setFieldHelp(e, bounded ? tr("Reader-side bound: a decode read further behind waits for the update")
                                 : tr("Only bounded-staleness protocols (lazy-causal) return stale versions"));
     }
+
+    const bool leases = p && std::any_of(p->cache.states.begin(), p->cache.states.end(),
+                                         [](const core::coherence::StateInfo& s) { return s.leased; });
+    m_leaseTtl->setEnabled(leases || !m_leaseTtl->text().isEmpty());
+    m_leaseExpiry->setEnabled(leases || m_document->value("/coherence/lease/on_expiry").has_value());
+    setFieldHelp(m_leaseTtl, leases ? tr("How long decode may read a copy granted under a lease (e.g. 2 s)")
+                                    : tr("Only protocols that grant leases (sealed-lease) have leases to expire"));
 
     {
         const QSignalBlocker blocker(m_home);

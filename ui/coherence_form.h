@@ -1,6 +1,7 @@
 #pragma once
 // The scenario's "coherence" section: the decode protocol (or the plain copy) with its trade-off in a
-// paragraph and a way into the Lab, the home policy, message size and lazy-causal's reader-side staleness bound.
+// paragraph and a way into the Lab, the home policy, message size, lazy-causal's reader-side staleness bound and
+// the lease time to live of a protocol that grants leases (sealed-lease).
 // Prefill's protocol (the blocks prefill instances share) and each tier's are pickers too; a choice the
 // scenario cannot use (no prefix pool) is explained in Problems by core's validation, like every other problem.
 
@@ -34,6 +35,8 @@ class CoherenceForm : public QWidget {
     QComboBox* prefillCombo() const { return m_prefill; }
     // The protocol pickers of the dram, cxl and storage tiers.
     const std::vector<QComboBox*>& tierCombos() const { return m_tierCombos; }
+    QLineEdit* leaseTtl() const { return m_leaseTtl; }
+    QComboBox* leaseExpiry() const { return m_leaseExpiry; }
 
   signals:
     void openInLab(const QString& protocol);
@@ -53,6 +56,8 @@ class CoherenceForm : public QWidget {
     std::vector<QComboBox*> m_tierCombos; // dram, cxl, storage
     QLineEdit* m_maxVersions = nullptr;
     QLineEdit* m_maxAge = nullptr;
+    QLineEdit* m_leaseTtl = nullptr;
+    QComboBox* m_leaseExpiry = nullptr;
 };
 
 } // namespace coh::ui

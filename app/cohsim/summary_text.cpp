@@ -91,6 +91,22 @@ void printStaleness(const core::StalenessSummary& st)
                    number(st.staleAgeUs.p50), number(st.staleAgeUs.p99), number(st.staleAgeUs.max));
 }
 
+// coherence.lease: how decode's leased reads fared against the lease's time to live.
+void printLease(const core::LeaseSummary& l)
+{
+    if (l.ttl < 0)
+        return;
+    const std::string ttl = number(static_cast<double>(l.ttl) / 1e6) + " ms";
+    if (l.refetch)
+        fmt::print("  leases          ttl {}, refetch: {} blocks granted, {} fetched again at expiry; {} leased block "
+                   "reads\n",
+                   ttl, l.grants, l.refetches, l.leasedReads);
+    else
+        fmt::print("  leases          ttl {}, trust: {} of {} leased block reads after expiry, in {} decode steps "
+                   "(a store that reclaims expired blocks would have served them from freed memory)\n",
+                   ttl, l.expiredReads, l.leasedReads, l.expiredSteps);
+}
+
 // The busiest link directions.
 void printLinks(const core::RunSummary& s)
 {
@@ -158,6 +174,7 @@ void printRunSummary(const core::RunSummary& s)
                    t.invalidations, s.upgrades, t.writebacks, t.biasFlips, t.migrations);
     if (s.protocol != "direct")
         printStaleness(s.staleness);
+    printLease(s.lease);
     if (s.prefixPool.enabled) {
         const auto& p = s.prefixPool;
         fmt::print("  prefix pool     {} of {} prompt tokens loaded from the pool ({}%); {} loaded, {} stored; "

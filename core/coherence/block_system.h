@@ -101,6 +101,12 @@ class BlockSystem {
     // A load of `v` breaks the protocol's consistency: not the latest (Strong) or more versions behind than the bound.
     bool tooStale(Value v) const;
 
+    // The cache holds its copy under a lease that expires (StateInfo::leased).
+    bool leased(int cache) const
+    {
+        return (m_protocol->cache.compiled.stateFlags[m_lines[cache].state] & kStateLeased) != 0;
+    }
+
     // A message may be delivered when its network is unordered or it is the oldest on its (src, dst) channel.
     bool deliverable(int i) const;
     // Bit i: deliverable(i), for every message in flight (at most kMaxMessages = 64).

@@ -18,7 +18,8 @@ std::uint8_t stateFlags(const StateInfo& s)
 {
     return static_cast<std::uint8_t>((s.stable ? kStateStable : 0) | (s.holdsData ? kStateHoldsData : 0) |
                                      (s.permission == Permission::Read ? kStateReader : 0) |
-                                     (s.permission == Permission::ReadWrite ? kStateWriter : 0));
+                                     (s.permission == Permission::ReadWrite ? kStateWriter : 0) |
+                                     (s.leased ? kStateLeased : 0));
 }
 
 // The op's transition in `state` is a hit: see CompiledTable::hitOps. Only loads and stores can hit.

@@ -21,8 +21,9 @@ inline constexpr int kMaxEvents = 64;
 // State flags the checks and the interpreter read per step.
 inline constexpr std::uint8_t kStateStable = 1;
 inline constexpr std::uint8_t kStateHoldsData = 2;
-inline constexpr std::uint8_t kStateReader = 4; // Permission::Read
-inline constexpr std::uint8_t kStateWriter = 8; // Permission::ReadWrite
+inline constexpr std::uint8_t kStateReader = 4;  // Permission::Read
+inline constexpr std::uint8_t kStateWriter = 8;  // Permission::ReadWrite
+inline constexpr std::uint8_t kStateLeased = 16; // StateInfo::leased: the copy's lease expires
 
 // What the table says for (state, trigger) before any guard is looked at.
 enum class DispatchKind : std::uint8_t {

@@ -116,6 +116,8 @@ struct StateInfo {
     Permission permission = Permission::None;
     bool holdsData = false; // the controller keeps a valid data copy in this state
     std::string meaning;
+    // The copy is held under a lease that expires (coherence.lease): the cache may read it only until then.
+    bool leased = false;
 };
 
 // A processor op (cache only) or the arrival of a message type.

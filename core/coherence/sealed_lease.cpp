@@ -17,6 +17,7 @@ void declareCache(TableBuilder& c)
     c.state("IW^D", false, P::None, false, "sent GetW, waiting for the open block (or the master's refusal)");
     c.state("W", true, P::ReadWrite, true, "the single writer of the open block: appends and reads it silently");
     c.state("R", true, P::Read, true, "a replica of the sealed block under a lease: immutable, never invalidated");
+    c.leased("R");
     c.state("WI^A", false, P::None, true, "sent Put with the open block's data, waiting for Put-Ack");
     c.state("II^A", false, P::None, false, "handed the block on while its Put was in flight, waiting for Put-Ack");
     c.event("Load", ProcessorOp::Load);

@@ -1,5 +1,6 @@
 #include "core/coherence/table_builder.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace coh::core::coherence {
@@ -90,6 +91,36 @@ void TableBuilder::state(std::string name, bool stable, Permission permission, b
         fail("state " + name + " declared twice");
     m_states.push_back({std::move(name), stable, permission, holdsData, std::move(meaning)});
     m_entries.emplace_back(m_events.size());
+}
+
+void TableBuilder::leased(const std::string& state)
+{
+    const int s = stateIndex(state);
+    if (s < 0 || !m_states[s].stable || m_states[s].permission != Permission::Read || !m_states[s].holdsData)
+        fail("leased state " + state + " must be a declared stable state that holds readable data");
+    m_states[s].leased = true;
+}
+
+void TableBuilder::checkLeases() const
+{
+    // A lease expires without a word to the home (CoherentKv drops an expired copy by its Evict entry), so that
+    // entry must send nothing and leave no readable copy.
+    int evict = -1;
+    for (std::size_t e = 0; e < m_events.size(); ++e)
+        if (!m_events[e].trigger.isMessage && m_events[e].trigger.index == static_cast<int>(ProcessorOp::Evict))
+            evict = static_cast<int>(e);
+    for (std::size_t s = 0; s < m_states.size(); ++s) {
+        if (!m_states[s].leased)
+            continue;
+        const Entry* e = evict >= 0 ? &m_entries[s][evict] : nullptr;
+        const bool silent = e && e->kind == EntryKind::Fire && e->next >= 0 &&
+                            m_states[e->next].permission == Permission::None && m_states[e->next].stable &&
+                            std::none_of(e->actions.begin(), e->actions.end(),
+                                         [](const Action& a) { return a.kind == ActionKind::Send; });
+        if (!silent)
+            fail("leased state " + m_states[s].name +
+                 ": its Evict must send nothing and go to a stable state without a copy (a lease expires silently)");
+    }
 }
 
 void TableBuilder::event(std::string name, ProcessorOp op)
@@ -251,6 +282,7 @@ ControllerTable TableBuilder::build(const std::string& initialState)
     t.initial = static_cast<std::uint8_t>(initial);
     if (m_states.size() > 250 || m_events.size() > 250)
         fail("too many states or events for 8-bit indices");
+    checkLeases();
 
     for (std::size_t s = 0; s < m_states.size(); ++s)
         for (std::size_t e = 0; e < m_events.size(); ++e) {

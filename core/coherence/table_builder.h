@@ -39,6 +39,8 @@ class TableBuilder {
     TableBuilder(const Protocol& protocol, const ControllerTable& existing);
 
     void state(std::string name, bool stable, Permission permission, bool holdsData, std::string meaning);
+    // The declared state holds its copy under a lease that expires (a stable, readable state).
+    void leased(const std::string& state);
     void event(std::string name, ProcessorOp op);
     void event(std::string name, const std::string& message, Guard g1 = Guard::None, Guard g2 = Guard::None);
 
@@ -72,6 +74,7 @@ class TableBuilder {
     int eventIndex(const std::string& name) const;
     Entry& entry(const std::string& state, const std::string& event, bool mayExist);
     void check(const std::string& state, const std::string& event, const Entry& e) const;
+    void checkLeases() const;
     [[noreturn]] void fail(const std::string& what) const;
 
     const Protocol& m_protocol;

@@ -109,6 +109,12 @@ const std::vector<MetricSpec> kMetrics = {
      [](const S& s) { return count(s.staleness.staleReads); }},
     {"Staleness", "Reads that waited for the update", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.staleness.readerWaits); }},
+    {"Leases", "Reads after the lease expired", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.lease.expiredReads); }},
+    {"Leases", "Decode steps with such a read", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.lease.expiredSteps); }},
+    {"Leases", "Blocks decode fetched again at expiry", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.lease.refetches); }},
     {"Prefix pool", "Prompt tokens from the pool", Percent, Higher, kExact, kNoFloor,
      [](const S& s) {
          const auto& p = s.prefixPool;
@@ -147,7 +153,7 @@ const std::vector<MetricSpec> kMetrics = {
 };
 
 // A group shows when some run has something in it: a protocol for coherence, stale reads or waits for
-// staleness, a pool, decode KV tiers, node failures or requests that did not complete.
+// staleness, expiring leases, a pool, decode KV tiers, node failures or requests that did not complete.
 bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
 {
     const auto any = [&](const std::function<bool(const S&)>& has) {
@@ -160,6 +166,8 @@ bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
         return any([](const S& s) { return s.protocol != "direct"; });
     if (group == "Staleness")
         return any([](const S& s) { return s.staleness.staleReads > 0 || s.staleness.readerWaits > 0; });
+    if (group == "Leases")
+        return any([](const S& s) { return s.lease.ttl >= 0; });
     if (group == "Prefix pool")
         return any([](const S& s) { return s.prefixPool.enabled; });
     if (group == "KV tiers")

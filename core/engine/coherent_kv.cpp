@@ -65,6 +65,12 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
             m_maxVersions = std::min<int>(m_maxVersions, static_cast<int>(*m_spec.staleness.maxVersions));
         m_maxAge = m_spec.staleness.maxAge.value_or(-1);
     }
+    if (m_spec.lease.ttl) {
+        m_leaseTtl = *m_spec.lease.ttl;
+        m_leaseRefetch = m_spec.lease.onExpiry == LeaseExpiry::Refetch;
+    }
+    m_lease.ttl = m_leaseTtl;
+    m_lease.refetch = m_leaseRefetch;
     m_staleness.boundVersions = m_maxVersions;
     m_staleness.boundAge = m_maxAge;
     m_staleness.readsByVersionsBehind.assign(static_cast<std::size_t>(m_maxVersions) + 1, 0);
@@ -164,13 +170,15 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     Sequence& seq = m_sequences[request];
     const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
     ++m_staleness.decodeSteps;
-    if (seq.steady && block == seq.tailBlock) {
-        // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies.
+    if (seq.steady && block == seq.tailBlock && m_network.now() < seq.leaseExpiry) {
+        // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies
+        // whose leases, if any, still hold.
         Group& tail = seq.groups[seq.tailGroup];
         tail.system.storeHit(kDecodeCache);
         tail.latestAt = m_network.now();
         m_staleness.reads += seq.steadyReads;
         m_staleness.readsByVersionsBehind[0] += seq.steadyReads;
+        m_lease.leasedReads += seq.steadyLeasedReads;
         return true;
     }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
@@ -190,12 +198,17 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     seq.lastTransfer = 0;
     seq.stepStale = false;
     seq.steadyReads = 0;
+    seq.steadyLeasedReads = 0;
+    seq.leaseExpiry = kTimeInfinity; // checkLease() and the grants to come set it again
+    seq.stepExpired = false;
     m_synchronous = true;
     bool allHits = true;
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
         const bool tail = g == seq.tailGroup;
         if (!tail)
             seq.steadyReads += seq.groups[g].blocks;
+        if (!tail && m_leaseTtl >= 0)
+            checkLease(request, g);
         allHits &= requestOp(request, g, kDecodeCache, tail ? ProcessorOp::Store : ProcessorOp::Load);
     }
     m_synchronous = false;
@@ -223,7 +236,8 @@ bool CoherentKv::closeTail(Sequence& seq)
                 return false;
         const auto& a = g.system.directory();
         const auto& b = tail.system.directory();
-        return a.state == b.state && a.owner == b.owner && a.sharers == b.sharers;
+        // Decode's leases expire per group, so blocks granted at different times stay apart.
+        return a.state == b.state && a.owner == b.owner && a.sharers == b.sharers && g.leaseAt == tail.leaseAt;
     };
     const bool idle = tail.system.quiescent() && m_driver.idle(tail.driver);
     const int tailGroup = seq.tailGroup;
@@ -275,8 +289,54 @@ inline void CoherentKv::onStep(Key key, Ref r, const coherence::CheckedStep& che
         g.latestAt = m_network.now();
     if (!step.atDirectory)
         m_nodeBlocks.change(m_network.now(), r.seq->participants.cacheNodes[step.actor], step.from, step.to, g.blocks);
+    if (m_leaseTtl >= 0 && step.actor == kDecodeCache && !step.atDirectory && step.from != step.to)
+        trackLease(*r.seq, g, step);
     if (m_caches > kFirstReplica && step.sentCount > 0)
         countReplicaMessages(*r.seq, g, step);
+}
+
+void CoherentKv::trackLease(Sequence& seq, Group& group, const StepResult& step)
+{
+    const auto& flags = m_protocol.cache.compiled.stateFlags;
+    const bool was = (flags[step.from] & coherence::kStateLeased) != 0;
+    const bool is = (flags[step.to] & coherence::kStateLeased) != 0;
+    if (is && !was) {
+        group.leaseAt = m_network.now();
+        m_lease.grants += group.blocks;
+        seq.leaseExpiry = std::min(seq.leaseExpiry, group.leaseAt + m_leaseTtl);
+    } else if (was && !is) {
+        group.leaseAt = -1;
+    }
+}
+
+void CoherentKv::checkLease(std::uint32_t request, int group)
+{
+    Sequence& seq = m_sequences[request];
+    Group& g = seq.groups[group];
+    if (!g.system.leased(kDecodeCache) || !m_driver.idle(g.driver, kDecodeCache))
+        return;
+    const SimTime expiry = g.leaseAt + m_leaseTtl;
+    if (m_network.now() < expiry) {
+        m_lease.leasedReads += g.blocks;
+        seq.steadyLeasedReads += g.blocks;
+        seq.leaseExpiry = std::min(seq.leaseExpiry, expiry);
+        return;
+    }
+    if (m_leaseRefetch) {
+        // The copy goes as the table releases it (TableBuilder checks a leased state's Evict sends nothing), so
+        // the read that follows misses and asks the home for a new lease.
+        m_lease.refetches += g.blocks;
+        onStep({request, group}, {&seq, &g}, {g.system.issue(kDecodeCache, ProcessorOp::Evict, 0)});
+        return;
+    }
+    // Trust: the reader keeps using a copy the home may have reclaimed. Every later step looks again.
+    m_lease.leasedReads += g.blocks;
+    m_lease.expiredReads += g.blocks;
+    seq.leaseExpiry = m_network.now();
+    if (!seq.stepExpired) {
+        seq.stepExpired = true;
+        ++m_lease.expiredSteps;
+    }
 }
 
 void CoherentKv::countReplicaMessages(const Sequence& seq, const Group& g, const StepResult& step)
@@ -512,6 +572,7 @@ KvStats CoherentKv::stats() const
     s.upgrades = m_driver.upgrades();
     s.staleness = m_staleness;
     s.staleAgesUs = m_staleAgesUs;
+    s.lease = m_lease;
     s.replication = m_replication;
     for (std::size_t n = 0; n < m_replicaNodesUsed.size(); ++n)
         if (m_replicaNodesUsed[n])

@@ -77,6 +77,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
         std::uint16_t replicasFetched = 0; // bit per replica cache: it has loaded this group once
         bool acquireAfterPrefill = false;  // decode's acquire waits for prefill's write of this group
         SimTime latestAt = 0;              // when the latest version was written (the age of a stale read)
+        SimTime leaseAt = -1;              // when decode's copy came under its lease (coherence.lease); -1: none
     };
     struct Sequence {
         std::vector<Group> groups;
@@ -91,10 +92,13 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
         // Every block hit at P1 on the last step and nothing has arrived since: the next step within the same
         // tail block hits too (only P1 touches the blocks now), so it costs O(1) instead of a pass per group.
         bool steady = false;
-        std::uint32_t steadyReads = 0; // blocks a steady step reads
-        SimTime waitStart = 0;         // when the current decode step began
-        SimTime lastTransfer = 0;      // see lastStepTransfer()
-        bool stepStale = false;        // the current step read a stale version
+        std::uint32_t steadyReads = 0;       // blocks a steady step reads
+        std::uint32_t steadyLeasedReads = 0; // of those, copies decode holds under a lease
+        SimTime leaseExpiry = kTimeInfinity; // no steady step from then on: a lease expires (coherence.lease)
+        bool stepExpired = false;            // the current step read a copy whose lease had expired (trust)
+        SimTime waitStart = 0;               // when the current decode step began
+        SimTime lastTransfer = 0;            // see lastStepTransfer()
+        bool stepStale = false;              // the current step read a stale version
         std::uint64_t staleReads = 0;
         std::uint32_t staleSteps = 0;
     };
@@ -161,6 +165,12 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     bool readMustWait(std::uint32_t request, Group& group, coherence::Value value);
     void countRead(std::uint32_t request, const Group& group, int versionsBehindLatest);
     bool closeTail(Sequence& seq); // true when the tail merged into another group (its slot is free)
+    // coherence.lease: before decode's step reads `group`, counts a read of a leased copy and acts on an expired
+    // lease: `refetch` drops the copy (silently, as the table's release) so the read asks the home again; `trust`
+    // reads it and counts the read. Only for a group whose decode cache has no op in flight.
+    void checkLease(std::uint32_t request, int group);
+    // The step put decode's copy under a lease, or took it out of one.
+    void trackLease(Sequence& seq, Group& group, const coherence::StepResult& step);
     // Queues a load at each replica that has no readable copy of the written group (see the header comment);
     // `pumping`: called from inside the driver's pump, which runs it.
     void refreshReplicas(std::uint32_t request, int group, bool pumping);
@@ -194,6 +204,9 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     int m_maxVersions = 0; // reader bound in versions (the protocol's own, or the scenario's tighter one)
     SimTime m_maxAge = -1; // reader bound in age, -1: none
     StalenessSummary m_staleness;
+    SimTime m_leaseTtl = -1; // coherence.lease's time to live; -1: leases never expire (nothing tracked)
+    bool m_leaseRefetch = true;
+    LeaseSummary m_lease;
     std::vector<double> m_staleAgesUs;
     NodeBlockStates m_nodeBlocks;
     ReplicationSummary m_replication;

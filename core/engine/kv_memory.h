@@ -29,6 +29,7 @@ struct KvStats {
     std::uint64_t upgrades = 0;          // stores that had to upgrade a readable copy
     StalenessSummary staleness;          // decode's reads (counts only: the engine builds the age distribution)
     std::vector<double> staleAgesUs;     // one per stale read event
+    LeaseSummary lease;                  // decode's leased reads (coherence.lease)
     ReplicationSummary replication;      // the replicas' part of the traffic (factor 1: none)
 };
 

@@ -92,6 +92,17 @@ struct StalenessSummary {
     SimTime boundAge = -1;           // the reader's age bound, -1: none
 };
 
+// coherence.lease: decode's reads of blocks it holds under a lease, against the lease's time to live.
+struct LeaseSummary {
+    SimTime ttl = -1;               // -1: leases never expire (no coherence.lease)
+    bool refetch = true;            // on_expiry: refetch (drop the copy and read again) or trust (keep reading)
+    std::uint64_t grants = 0;       // blocks decode came to hold under a lease (first grants and refetches)
+    std::uint64_t expiredReads = 0; // block reads of a copy whose lease had expired (trust only)
+    std::uint64_t expiredSteps = 0; // decode steps with at least one such read
+    std::uint64_t refetches = 0;    // blocks whose expired copy decode dropped and fetched again (refetch)
+    std::uint64_t leasedReads = 0;  // block reads of a leased copy by decode, expired or not
+};
+
 // The shared prefix pool (serving.prefix_pool): what prefill found there, and the traffic to and from it.
 struct PrefixPoolSummary {
     bool enabled = false;
@@ -216,6 +227,7 @@ struct RunSummary {
     std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
     std::uint64_t upgrades = 0;   // stores that had to upgrade a readable copy (not a message)
     StalenessSummary staleness;
+    LeaseSummary lease;
     PrefixPoolSummary prefixPool;
     LocalPrefixSummary localPrefix;
     ReplicationSummary replication;

@@ -3,6 +3,7 @@
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario_sections.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace coh::core {
@@ -100,6 +101,39 @@ void checkStaleness(ObjectReader& r, const CoherenceSpec& coherence)
                               protocol->stalenessBound));
 }
 
+constexpr const char* kLeaseExample = R"({ "ttl": "2 s", "on_expiry": "refetch" })";
+
+// Only a protocol whose table holds copies under leases (a state marked leased) has leases to expire.
+bool grantsLeases(const std::string& protocol)
+{
+    const auto& protocols = coherence::allProtocols();
+    const auto it = std::find_if(protocols.begin(), protocols.end(),
+                                 [&](const coherence::Protocol& p) { return p.name == protocol; });
+    return it != protocols.end() && std::any_of(it->cache.states.begin(), it->cache.states.end(),
+                                                [](const coherence::StateInfo& s) { return s.leased; });
+}
+
+void readLease(ObjectReader& coherence, const std::string& decode, LeaseSpec& lease)
+{
+    const nlohmann::json* section = coherence.get("lease");
+    if (!section)
+        return;
+    ObjectReader r(coherence.problems(), *section, coherence.pointerTo("lease"), kLeaseExample);
+    if (!r.valid())
+        return;
+    // An empty object is no lease (what the editor leaves when its time to live is cleared).
+    lease.ttl = r.time("ttl", kOptional, false);
+    const auto onExpiry = r.enumeration<LeaseExpiry>("on_expiry");
+    lease.onExpiry = onExpiry.value_or(lease.onExpiry);
+    if (onExpiry && !r.get("ttl"))
+        r.problem("ttl", "\"on_expiry\" says what happens when a lease expires, but no lease time to live is set",
+                  "add \"ttl\" (e.g. \"2 s\") or remove \"on_expiry\"");
+    if (lease.ttl && !grantsLeases(decode))
+        r.problem("ttl", fmt::format("'{}' grants no leases, so a lease time has nothing to expire", decode),
+                  "remove \"lease\" or set \"decode\" to a protocol with leases (sealed-lease)");
+    r.finish();
+}
+
 } // namespace
 
 void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
@@ -127,6 +161,7 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence)
     readStaleness(r, coherence.staleness);
     if (coherence.staleness.any())
         checkStaleness(r, coherence);
+    readLease(r, coherence.decode, coherence.lease);
     r.finish();
 }
 

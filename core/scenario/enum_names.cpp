@@ -202,6 +202,17 @@ const char* toString(FailureRecovery recovery)
     return "?";
 }
 
+const char* toString(LeaseExpiry expiry)
+{
+    switch (expiry) {
+    case LeaseExpiry::Refetch:
+        return "refetch";
+    case LeaseExpiry::Trust:
+        return "trust";
+    }
+    return "?";
+}
+
 const char* toString(TierWrite write)
 {
     switch (write) {
@@ -260,6 +271,7 @@ COH_ENUM_VALUES(TierEviction, TierEviction::Largest, TierEviction::Lru, TierEvic
 COH_ENUM_VALUES(TierWrite, TierWrite::WriteThrough, TierWrite::WriteBack, TierWrite::WriteThrough)
 COH_ENUM_VALUES(FailureRecovery, FailureRecovery::Fail, FailureRecovery::Replica, FailureRecovery::Recompute,
                 FailureRecovery::Fail)
+COH_ENUM_VALUES(LeaseExpiry, LeaseExpiry::Trust, LeaseExpiry::Refetch, LeaseExpiry::Trust)
 COH_ENUM_VALUES(DecodeAffinity, DecodeAffinity::SameNode, DecodeAffinity::Router, DecodeAffinity::SameNode)
 
 #undef COH_ENUM_VALUES
@@ -301,6 +313,7 @@ COH_INSTANTIATE(DecodeAffinity)
 COH_INSTANTIATE(TierEviction)
 COH_INSTANTIATE(TierWrite)
 COH_INSTANTIATE(FailureRecovery)
+COH_INSTANTIATE(LeaseExpiry)
 
 #undef COH_INSTANTIATE
 

@@ -14,8 +14,8 @@ const char* toString(WorkloadKind);
 
 // Exact, case-sensitive match against toString(); nullopt for an unknown name.
 // Instantiated for NodeKind, NodeRole, Tier, LinkKind, ArrivalProcess, LengthKind, TraceFormat,
-// WorkloadKind, InstanceRole, RouterPolicy, DecodeAffinity, ReplicaPlacement, TierEviction, TierWrite and
-// FailureRecovery.
+// WorkloadKind, InstanceRole, RouterPolicy, DecodeAffinity, ReplicaPlacement, TierEviction, TierWrite,
+// FailureRecovery and LeaseExpiry.
 template <class E> std::optional<E> enumFromString(std::string_view name);
 
 // Every accepted name, in declaration order (for "use one of: ..." messages).

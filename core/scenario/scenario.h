@@ -120,6 +120,16 @@ struct StalenessSpec {
     bool any() const { return maxVersions || maxAge; }
 };
 
+// coherence.lease: how long a copy granted under a lease (a state its protocol's table marks leased, as
+// sealed-lease's R) may be read by decode. At expiry, `refetch` drops the copy, so decode's next read asks the
+// home again (what a correct store does); `trust` keeps reading it and counts every such read (the bug).
+enum class LeaseExpiry { Refetch, Trust };
+
+struct LeaseSpec {
+    std::optional<SimTime> ttl; // absent: leases never expire
+    LeaseExpiry onExpiry = LeaseExpiry::Refetch;
+};
+
 struct CoherenceSpec {
     std::string decode = "direct"; // governs the blocks from the prefill write through the last decode step
     // The blocks prefill instances share: the prefix pool's (unless `tiers` names the pool's tier). A sequence's
@@ -129,6 +139,7 @@ struct CoherenceSpec {
     std::string homeNode;            // HomePolicy::Node: the node holding every block's directory entry
     std::uint32_t controlBytes = 64; // size of a message without data (header, address, ack count)
     StalenessSpec staleness;
+    LeaseSpec lease;
     // The protocol of the KV blocks kept in another memory tier (dram, cxl, storage): the prefix pool's
     // blocks when serving.prefix_pool lives in that tier. Absent or "direct": plain copies.
     std::map<Tier, std::string> tiers;
@@ -202,5 +213,6 @@ const char* toString(ReplicaPlacement);
 const char* toString(TierEviction);
 const char* toString(TierWrite);
 const char* toString(FailureRecovery);
+const char* toString(LeaseExpiry);
 
 } // namespace coh::core

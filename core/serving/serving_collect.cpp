@@ -43,6 +43,7 @@ RunResult ServingEngine::collect()
     s.upgrades = kv.upgrades;
     s.staleness = std::move(kv.staleness);
     s.staleness.staleAgeUs = distributionOf(std::move(kv.staleAgesUs));
+    s.lease = kv.lease;
     s.messagesByKind = std::move(kv.kinds);
     if (m_local)
         s.localPrefix = m_local->summary();

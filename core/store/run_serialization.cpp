@@ -3,6 +3,7 @@
 #include "core/engine/traffic_counts.h"
 #include "core/store/failures_json.h"
 #include "core/store/kv_tiers_json.h"
+#include "core/store/lease_json.h"
 #include "core/store/legacy_traffic.h"
 
 #include <SQLiteCpp/Database.h>
@@ -125,6 +126,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     j["bias_flips"] = traffic.biasFlips;
     j["migrations"] = traffic.migrations;
     j["staleness"] = toJson(s.staleness);
+    // Only runs whose leases expire (coherence.lease) carry the block.
+    if (s.lease.ttl >= 0)
+        j["lease"] = toJson(s.lease);
     j["prefix_pool"] = toJson(s.prefixPool);
     // Only runs that kept local prefix caches carry the key, so every other run's summary reads as before.
     if (s.localPrefix.enabled)
@@ -292,6 +296,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         upgradeLegacyTraffic(j, s);
     if (const auto it = j.find("staleness"); it != j.end() && it->is_object())
         s.staleness = stalenessFromJson(*it);
+    if (const auto it = j.find("lease"); it != j.end() && it->is_object())
+        s.lease = leaseFromJson(*it);
     if (const auto it = j.find("prefix_pool"); it != j.end() && it->is_object())
         s.prefixPool = prefixPoolFromJson(*it);
     if (const auto it = j.find("local_prefix_cache"); it != j.end() && it->is_object())

@@ -64,6 +64,7 @@ RunResult makeResult()
     s.staleness.boundVersions = 1;
     s.staleness.boundAge = 20'000;
     s.prefixPool = {true, "sealed-lease", 1000, 512, 65536.0, 131072.0, 40, 12, 3};
+    s.lease = {250'000'000, false, 60, 7, 5, 0, 900};
     s.eventsExecuted = 123456;
     s.wallSeconds = 0.0625;
     s.eventsPerSecond = 1.9e6;
@@ -189,6 +190,13 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.staleness.staleAgeUs.p99, t.staleness.staleAgeUs.p99);
     EXPECT_EQ(s.staleness.boundVersions, t.staleness.boundVersions);
     EXPECT_EQ(s.staleness.boundAge, t.staleness.boundAge);
+    EXPECT_EQ(s.lease.ttl, t.lease.ttl);
+    EXPECT_EQ(s.lease.refetch, t.lease.refetch);
+    EXPECT_EQ(s.lease.grants, t.lease.grants);
+    EXPECT_EQ(s.lease.expiredReads, t.lease.expiredReads);
+    EXPECT_EQ(s.lease.expiredSteps, t.lease.expiredSteps);
+    EXPECT_EQ(s.lease.refetches, t.lease.refetches);
+    EXPECT_EQ(s.lease.leasedReads, t.lease.leasedReads);
     EXPECT_EQ(s.prefixPool.enabled, t.prefixPool.enabled);
     EXPECT_EQ(s.prefixPool.protocol, t.prefixPool.protocol);
     EXPECT_EQ(s.prefixPool.hitTokens, t.prefixPool.hitTokens);

@@ -106,6 +106,31 @@ TEST_F(CliRun, CacheAwareRunsShowTheirLocalPrefixHitsAndValidateCatchesBadWeight
     EXPECT_NE(bad.output.find("fix:"), std::string::npos) << bad.output;
 }
 
+TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
+{
+    // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.
+    const std::string sets = " --set /coherence/decode=sealed-lease --set '/coherence/lease/ttl=1 ms'"
+                             " --set /coherence/lease/on_expiry=trust --max-requests 50";
+    const CliResult run = runCohsim("run " + defaultScenario() + sets + " " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const auto& lease = summary.at("summary").at("lease");
+    EXPECT_EQ(lease.at("ttl_ns").get<std::int64_t>(), 1'000'000);
+    EXPECT_EQ(lease.at("on_expiry"), "trust");
+    const auto expired = lease.at("expired_reads").get<std::uint64_t>();
+    EXPECT_GT(expired, 0u);
+    EXPECT_LE(expired, lease.at("leased_reads").get<std::uint64_t>());
+    const CliResult text =
+        runCohsim("runs show " + std::to_string(summary.at("run_id").get<int>()) + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find(", trust: " + std::to_string(expired) + " of "), std::string::npos) << text.output;
+
+    const CliResult bad = runCohsim("run " + defaultScenario() + " --no-store --set '/coherence/lease/ttl=1 s'");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("/coherence/lease/ttl"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("grants no leases"), std::string::npos) << bad.output;
+}
+
 TEST_F(CliRun, SameSeedSameResultsOtherSeedOtherResults)
 {
     // A synthetic workload, so the seed drives the arrivals and lengths.

@@ -108,5 +108,40 @@ TEST(CoherenceSection, StalenessBeyondTheProtocolsBoundIsNamed)
     problemAt(unknown, "/coherence/staleness/versions");
 }
 
+TEST(CoherenceSection, ReadsTheLeaseTimeToLiveAndWhatHappensAtExpiry)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const core::Scenario s = core::parseScenario(
+        withCoherence({{"decode", "sealed-lease"}, {"lease", {{"ttl", "250 ms"}, {"on_expiry", "trust"}}}}),
+        "mem.json");
+    ASSERT_TRUE(s.coherence.lease.ttl.has_value());
+    EXPECT_EQ(*s.coherence.lease.ttl, 250 * core::kMillisecond);
+    EXPECT_EQ(s.coherence.lease.onExpiry, core::LeaseExpiry::Trust);
+    const core::Scenario refetch =
+        core::parseScenario(withCoherence({{"decode", "sealed-lease"}, {"lease", {{"ttl", "2 s"}}}}), "mem.json");
+    EXPECT_EQ(refetch.coherence.lease.onExpiry, core::LeaseExpiry::Refetch); // the correct store is the default
+    EXPECT_FALSE(core::parseScenario(withCoherence({{"decode", "sealed-lease"}}), "mem.json").coherence.lease.ttl);
+}
+
+TEST(CoherenceSection, ALeaseNeedsAProtocolThatGrantsLeasesAndATimeToLive)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const auto p =
+        problemAt(withCoherence({{"decode", "msi-directory"}, {"lease", {{"ttl", "1 s"}}}}), "/coherence/lease/ttl");
+    EXPECT_NE(p.message.find("grants no leases"), std::string::npos) << p.message;
+    EXPECT_NE(p.fix.find("sealed-lease"), std::string::npos) << p.fix;
+    problemAt(withCoherence({{"decode", "sealed-lease"}, {"lease", {{"on_expiry", "trust"}}}}), "/coherence/lease/ttl");
+    EXPECT_FALSE(core::parseScenario(withCoherence({{"decode", "msi-directory"}, {"lease", json::object()}}),
+                                     "mem.json")
+                     .coherence.lease.ttl); // an empty lease is none, under any protocol
+    problemAt(withCoherence({{"decode", "sealed-lease"}, {"lease", {{"ttl", "0 s"}}}}), "/coherence/lease/ttl");
+    const auto expiry =
+        problemAt(withCoherence({{"decode", "sealed-lease"}, {"lease", {{"ttl", "1 s"}, {"on_expiry", "refech"}}}}),
+                  "/coherence/lease/on_expiry");
+    EXPECT_NE(expiry.message.find("refetch"), std::string::npos) << expiry.message;
+    problemAt(withCoherence({{"decode", "sealed-lease"}, {"lease", {{"ttl", "1 s"}, {"expiry", "refetch"}}}}),
+              "/coherence/lease/expiry");
+}
+
 } // namespace
 } // namespace coh::test

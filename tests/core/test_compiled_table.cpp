@@ -200,8 +200,36 @@ TEST(CompiledTable, StateFlagsMirrorTheDeclaredStates)
                 EXPECT_EQ((f & co::kStateHoldsData) != 0, info.holdsData) << info.name;
                 EXPECT_EQ((f & co::kStateReader) != 0, info.permission == co::Permission::Read) << info.name;
                 EXPECT_EQ((f & co::kStateWriter) != 0, info.permission == co::Permission::ReadWrite) << info.name;
+                EXPECT_EQ((f & co::kStateLeased) != 0, info.leased) << info.name;
             }
         }
+}
+
+// Only sealed-lease's replica state holds its copy under a lease; a table that marks a state leased whose release
+// tells the home (MSI's S evicts with PutS) is refused, since a lease expires without a word.
+TEST(CompiledTable, OnlyASilentlyReleasedReadableStateMayBeLeased)
+{
+    std::vector<std::string> leased;
+    for (const co::Protocol& p : co::allProtocols())
+        for (const co::StateInfo& s : p.cache.states)
+            if (s.leased)
+                leased.push_back(p.name + ":" + s.name);
+    EXPECT_EQ(leased, std::vector<std::string>{"sealed-lease:R"});
+    const co::Protocol& sealed = co::findProtocol("sealed-lease");
+    co::BlockSystem block(sealed, 2);
+    EXPECT_FALSE(block.leased(1));
+
+    const co::Protocol& msi = co::findProtocol("msi-directory");
+    co::TableBuilder reopened(msi, msi.cache);
+    reopened.leased("S");
+    try {
+        reopened.build("I");
+        FAIL() << "MSI's S was accepted as a leased state";
+    } catch (const std::logic_error& e) {
+        EXPECT_NE(std::string(e.what()).find("leased state S"), std::string::npos) << e.what();
+    }
+    co::TableBuilder writer(msi, msi.cache);
+    EXPECT_THROW(writer.leased("M"), std::logic_error); // a writer's copy is owned, not leased
 }
 
 TEST(CompiledTable, TheIncrementalCheckAgreesWithTheFullChecksOnRandomWalks)

@@ -189,6 +189,21 @@ TEST(RunComparison, KvTiersGroupShowsWhenARunHasTiers)
     EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Tier messages"), std::runtime_error);
 }
 
+// A run whose leases expire (coherence.lease) shows the leases group: trusted reads after expiry against refetches.
+TEST(RunComparison, LeasesGroupShowsWhenARunsLeasesExpire)
+{
+    RunSummary none, trust, refetch;
+    none.requests = trust.requests = refetch.requests = none.completed = trust.completed = refetch.completed = 10;
+    trust.lease = {kSecond, false, 60, 45, 9, 0, 80};
+    refetch.lease = {kSecond, true, 105, 0, 0, 45, 35};
+    const RunComparison c = compareRuns({{{}, &trust}, {{}, &refetch}});
+    EXPECT_EQ(row(c, "Reads after the lease expired").values, (std::vector<double>{45, 0}));
+    EXPECT_EQ(row(c, "Decode steps with such a read").values, (std::vector<double>{9, 0}));
+    EXPECT_EQ(row(c, "Blocks decode fetched again at expiry").values, (std::vector<double>{0, 45}));
+    EXPECT_EQ(row(c, "Reads after the lease expired").verdicts[1], Verdict::Better);
+    EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Reads after the lease expired"), std::runtime_error);
+}
+
 // A run with node failures shows the failures group even when every request completed.
 TEST(RunComparison, FailuresGroupShowsWhenARunHasFailures)
 {
