@@ -156,7 +156,7 @@ FailuresForm::FailuresForm(ScenarioDocument* document, ScenarioFields* fields, Q
                                 toQString(core::toString(d.recovery)), this);
     m_recovery->setToolTip(tr("What becomes of the requests a failure takes: replica: decode again from the most "
                               "complete surviving copy (else recompute); recompute: prefill the prompt and the "
-                              "tokens so far again; fail: give them up"));
+                              "tokens so far again, loading the prefix a surviving copy holds; fail: give them up"));
     form->addRow(tr("Recovery"), m_recovery);
     layout->addLayout(form);
     refresh();

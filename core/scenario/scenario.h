@@ -150,7 +150,8 @@ struct CoherenceSpec {
 // A monitor that misses its heartbeats for `timeout` declares it dead; until then the router still sends it work.
 // The lost requests then recover by `recovery`: `replica` reads the most complete surviving copy (a replica, or the
 // prefill instance's copy) and decodes again the tokens it lacks, falling back to recompute when none holds the
-// prompt; `recompute` prefills the prompt and the tokens generated so far again; `fail` gives them up. The node is
+// prompt; `recompute` prefills the prompt and the tokens generated so far again, from the last valid prefix (the
+// most complete surviving copy's, loaded instead of computed); `fail` gives them up. The node is
 // back `repair` after it failed (absent: never), empty.
 enum class FailureRecovery { Replica, Recompute, Fail };
 

@@ -78,6 +78,7 @@ void ServingEngine::onNodeFail(std::uint32_t entry)
     for (auto i : stopped)
         for (auto r : takeAll(i))
             take(r, record);
+    cancelResumesFrom(node);
     for (auto i : released)
         m_devices.release(i, [this](std::uint32_t waiter) { tryStart(waiter); });
     // Requests elsewhere whose KV was written on this node and has not reached their decode instance: the node held
@@ -128,10 +129,27 @@ void ServingEngine::loseMore(LostRequest& lost)
     }
 }
 
+void ServingEngine::cancelResumesFrom(std::uint32_t node)
+{
+    for (std::uint32_t r = 0; r < m_state.size(); ++r) {
+        RequestState& s = m_state[r];
+        if (s.resumeTokens == 0 || s.resumeStarted || s.resumeNode != node)
+            continue;
+        // What it would have loaded is computed now.
+        RequestMetrics& m = m_metrics[r];
+        FailuresSummary& counts = m_failures->counts();
+        counts.restoredTokens -= s.resumeTokens;
+        counts.recomputedTokens += s.resumeTokens;
+        m.restoredTokens -= s.resumeTokens;
+        m.recomputedTokens += s.resumeTokens;
+        s.resumeTokens = 0;
+    }
+}
+
 void ServingEngine::abandonKv(LostRequest& lost)
 {
     RequestState& s = m_state[lost.request];
-    if (m_failures->spec().recovery == FailureRecovery::Replica)
+    if (m_failures->spec().recovery != FailureRecovery::Fail)
         lost.copy = m_kv->survivingCopy(s.kv, m_metrics[lost.request].promptTokens + s.generated, m_failures->down());
     // Its stale reads so far stay counted (the next life's add to them).
     const SequenceStaleness stale = m_kv->staleness(s.kv);
@@ -153,6 +171,7 @@ void ServingEngine::take(std::uint32_t request, std::uint32_t record)
         abandonKv(lost);
     // What it held at its decode instance went with the instance (or was given back by withdraw()).
     s.acquiring = s.kvArrived = s.waitCounted = s.promised = false;
+    s.resumeStarted = false; // a prefix load under way went with its prefill instance: the next prefill loads again
     // Before its first token its next life times the TTFT's parts again (they still add up to the TTFT: the wait
     // for the detection falls in the queue or admission part); after it they stay the first life's.
     if (s.emitted == 0)
@@ -225,18 +244,27 @@ void ServingEngine::recover(const LostRequest& lost)
         routeToDecode(r);
         return;
     }
-    // Recompute (or no copy held even the prompt): prefill the prompt and the tokens generated so far again.
+    // Recompute (or no copy held the prompt) from the last valid prefix: prefill loads what the most complete
+    // surviving copy holds and computes the rest of the prompt and the tokens generated so far (at least the last
+    // token, for its logits).
     newSequence(r);
     s.prefilled = false;
     s.restoredAt = UINT32_MAX;
+    const bool usable = lost.copy.tokens > 0 && !m_failures->isDown(lost.copy.node);
+    s.resumeTokens = usable ? std::min(lost.copy.tokens, had - 1) : 0;
+    s.resumeNode = lost.copy.node;
+    s.resumeStarted = false;
     ++counts.recomputes;
-    counts.recomputedTokens += had;
-    m.recomputedTokens += had;
+    counts.restoredTokens += s.resumeTokens;
+    counts.recomputedTokens += had - s.resumeTokens;
+    m.restoredTokens += s.resumeTokens;
+    m.recomputedTokens += had - s.resumeTokens;
     routeToPrefill(r);
 }
 
 void ServingEngine::giveUp(std::uint32_t request)
 {
+    m_state[request].resumeTokens = 0; // nothing will load it: a later failure of its node changes nothing
     // Its KV (if it still had any: an abandoned sequence is released already) goes.
     m_kv->release(m_state[request].kv);
     if (m_tiers)

@@ -79,8 +79,13 @@ struct RequestState {
     bool acquiring = false;      // a decode instance is reading its KV (or holds it)
     bool kvArrived = false;      // the decode instance holds it
     std::uint32_t restoredAt = UINT32_MAX; // after a restore: the node of the copy it was written from
-    std::uint32_t blocksReserved = 0;      // HBM blocks it holds (with tiers: grows as it decodes)
-    std::uint32_t admitOrder = 0;          // admissions before it at its decode instance (ties of the eviction policy)
+    // A recompute after a failure resumes from the last valid prefix: prefill loads the KV of the first
+    // `resumeTokens` tokens from the surviving copy at `resumeNode` (ResumeLoads) and computes only the rest.
+    std::uint32_t resumeTokens = 0;
+    std::uint32_t resumeNode = 0;
+    bool resumeStarted = false;       // the load is on its way (a failure of its node no longer cancels it)
+    std::uint32_t blocksReserved = 0; // HBM blocks it holds (with tiers: grows as it decodes)
+    std::uint32_t admitOrder = 0;     // admissions before it at its decode instance (ties of the eviction policy)
     KvPlace place = KvPlace::Hbm;
     bool waitCounted = false;   // its offload holds up the instance's current step
     bool promised = false;      // admitted beyond HBM: room below is kept for all of it

@@ -2,11 +2,13 @@
 
 #include "core/serving/serving_events.h"
 
+#include <algorithm>
+
 namespace coh::core {
 
 PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
                                    std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                                   PrefixCache* prefix, LocalPrefixCache* local)
+                                   PrefixCache* prefix, LocalPrefixCache* local, ResumeLoads* resume)
     : m_sim(sim)
     , m_cost(cost)
     , m_instances(instances)
@@ -15,6 +17,7 @@ PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::s
     , m_kv(kv)
     , m_prefix(prefix)
     , m_local(local)
+    , m_resume(resume)
 {
 }
 
@@ -49,25 +52,36 @@ void PrefillScheduler::start(std::uint32_t index)
     inst.queuedTokens -= tokens;
     inst.batchTokens = tokens;
     inst.running = true;
-    if (!m_prefix && !m_local) {
+    const bool resuming =
+        std::any_of(inst.batch.begin(), inst.batch.end(), [&](std::uint32_t r) { return m_state[r].resumeTokens > 0; });
+    if (!m_prefix && !m_local && !resuming) {
         m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index,
                          inst.generation);
         return;
     }
-    // Prompt blocks the pool holds are loaded, those the instance holds are there already; either way the batch
-    // computes the rest, each new token still attending over its whole prefix (L^2 - cached^2 of the quadratic
-    // term).
+    // Prompt blocks the pool holds are loaded, those the instance holds are there already, and a recompute after a
+    // failure loads the prefix a surviving copy holds; either way the batch computes the rest, each new token still
+    // attending over its whole prefix (L^2 - cached^2 of the quadratic term).
     std::uint64_t computed = 0;
     double squares = 0;
     inst.prefixLoads = 0;
     for (auto r : inst.batch) {
-        const std::uint32_t cached =
-            m_prefix ? m_prefix->startLoad(r, index, inst.nodes.front()) : m_local->hit(r, index);
+        RequestState& s = m_state[r];
+        std::uint32_t cached = 0;
+        if (s.resumeTokens > 0) {
+            cached = s.resumeTokens;
+            s.resumeStarted = true;
+            m_metrics[r].cachedTokens = 0; // the prefix counts as restored, not as a prefix-cache hit
+            m_resume->start(r, s.resumeNode, index, cached);
+            ++inst.prefixLoads;
+        } else if (m_prefix || m_local) {
+            cached = m_prefix ? m_prefix->startLoad(r, index, inst.nodes.front()) : m_local->hit(r, index);
+            m_metrics[r].cachedTokens = cached;
+            inst.prefixLoads += m_prefix && cached > 0 ? 1 : 0;
+        }
         const double length = tokensOf(r);
-        m_metrics[r].cachedTokens = cached;
         computed += tokensOf(r) - cached;
         squares += length * length - static_cast<double>(cached) * cached;
-        inst.prefixLoads += m_prefix && cached > 0 ? 1 : 0;
     }
     inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
     if (inst.prefixLoads > 0)
@@ -88,11 +102,18 @@ void PrefillScheduler::complete(std::uint32_t request, std::uint32_t index)
     if (m_state[request].emitted == 0)
         m.prefillEnd = m_sim.now();
     m_kv.prefillWrite(m_state[request].kv, index, tokensOf(request));
-    m_state[request].prefilled = true;
-    if (m_prefix)
-        m_prefix->store(request, index, m_instances[index].nodes.front());
-    else if (m_local)
+    RequestState& s = m_state[request];
+    s.prefilled = true;
+    // A resumed prefill's prompt was stored in the pool by its first life: it is not sent there again.
+    const bool resumed = s.resumeStarted;
+    s.resumeTokens = 0; // the prefix is in the new KV now
+    s.resumeStarted = false;
+    if (m_prefix) {
+        if (!resumed)
+            m_prefix->store(request, index, m_instances[index].nodes.front());
+    } else if (m_local) {
         m_local->store(request, index);
+    }
     --m_instances[index].assigned;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // Prefill scheduling: each prefill instance's FCFS queue, the batches it forms, the prompt blocks a batch loads
-// from the prefix pool or holds in its own prefix cache instead of computing, and the batch's compute (PrefillDone
-// follows). The engine routes requests in and hands a finished batch's requests on to decode.
+// from the prefix pool or holds in its own prefix cache instead of computing (and, after a failure, the prefix a
+// surviving copy holds), and the batch's compute (PrefillDone follows). The engine routes requests in and hands a
+// finished batch's requests on to decode.
 #include "core/engine/kv_memory.h"
 #include "core/engine/run_result.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/local_prefix_cache.h"
 #include "core/serving/prefix_cache.h"
+#include "core/serving/resume_loads.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
@@ -19,10 +21,11 @@ namespace coh::core {
 class PrefillScheduler {
   public:
     // `prefix` is the shared prefix pool, `local` the prefill instances' own prefix caches; each null when the
-    // scenario has none (it never has both).
+    // scenario has none (it never has both). `resume` loads the surviving prefixes of requests a failure took (null
+    // without failures).
     PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
                      std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                     PrefixCache* prefix, LocalPrefixCache* local);
+                     PrefixCache* prefix, LocalPrefixCache* local, ResumeLoads* resume);
 
     void enqueue(std::uint32_t request, std::uint32_t instance);
     static bool hasWork(const InstanceState& inst) { return !inst.queue.empty(); }
@@ -54,6 +57,7 @@ class PrefillScheduler {
     KvMemory& m_kv;
     PrefixCache* m_prefix;
     LocalPrefixCache* m_local;
+    ResumeLoads* m_resume;
 };
 
 } // namespace coh::core

@@ -60,6 +60,9 @@ RunResult ServingEngine::collect()
             s.messagesByKind.push_back(k);
         s.kvTiers = m_tiers->summary(end);
     }
+    // Last, so no other kind moves; only when a recompute resumed from a prefix, so other runs read as before.
+    if (m_resume && m_resume->kind().count > 0)
+        s.messagesByKind.push_back(m_resume->kind());
     if (m_failures) {
         s.failures = m_failures->summary(end);
         s.failures.recovered = static_cast<std::uint64_t>(std::count_if(

@@ -69,10 +69,17 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         m_view.setLocalPrefixCache(m_local.get());
     }
     m_kv->setListener(this);
-    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
-                                                   m_prefix.get(), m_local.get());
-    if (scenario.failures.enabled())
+    if (scenario.failures.enabled()) {
         m_failures = std::make_unique<NodeFailures>(scenario, m_instances);
+        // The resumed prefixes' loads follow every other kind (the KV path's, the pool's, the tiers').
+        auto kinds = m_kv->stats().kinds.size() + (m_prefix ? m_prefix->kinds().size() : 0) +
+                     (m_tiers ? m_tiers->kinds().size() : 0);
+        m_resume = std::make_unique<ResumeLoads>(m_network, m_recorder, m_instances, *this,
+                                                 static_cast<double>(scenario.model.kvBytesPerToken()),
+                                                 scenario.serving.blockTokens, static_cast<std::uint8_t>(kinds));
+    }
+    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
+                                                   m_prefix.get(), m_local.get(), m_resume.get());
     m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
                                                  scenario.serving.blockTokens, m_tiers.get());
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {

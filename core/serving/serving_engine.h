@@ -23,6 +23,7 @@
 #include "core/serving/node_failures.h"
 #include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
+#include "core/serving/resume_loads.h"
 #include "core/serving/routing_policy.h"
 #include "core/serving/run_options.h"
 #include "core/sim/simulator.h"
@@ -89,6 +90,9 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     void recover(const LostRequest& lost);
     // A later failure took what a request waiting for its recovery still had: its KV source, or its copy.
     void loseMore(LostRequest& lost);
+    // The node failed: recomputes that would resume from a prefix there and have not started loading it compute
+    // everything instead.
+    void cancelResumesFrom(std::uint32_t node);
     // The request's KV sequence is given up; with recovery "replica" the copy to restore from is chosen first.
     void abandonKv(LostRequest& lost);
     // No instance of the role is up: wait for a repair, or fail when none can come.
@@ -126,6 +130,7 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     std::unique_ptr<LocalPrefixCache> m_local;                   // the prefill instances' own prefix caches, when kept
     std::unique_ptr<KvTiers> m_tiers;                            // decode KV below HBM (serving.kv_tiers), when listed
     std::unique_ptr<NodeFailures> m_failures;                    // the scenario's node failures, when it lists any
+    std::unique_ptr<ResumeLoads> m_resume;                       // recomputes' prefix loads, with m_failures
     std::vector<std::uint32_t> m_kvOwner;                        // per KV sequence past the requests' own: its request
     std::deque<std::uint32_t> m_waitingPrefill, m_waitingDecode; // no instance of the role was up for them
     std::uint64_t m_failed = 0;                                  // requests given up

@@ -38,8 +38,10 @@
 #include <memory>
 
 using namespace coh::ui;
+using coh::ui::test::byPointer;
 using coh::ui::test::enter;
 using coh::ui::test::openPreset;
+using coh::ui::test::undoActionText;
 using nlohmann::ordered_json;
 
 namespace {
@@ -49,20 +51,6 @@ bool inErrorTone(const QWidget* field)
 {
     const QPalette app = QApplication::palette();
     return field->palette().color(QPalette::Text) == toneColor(Tone::Error, app, app.color(QPalette::Base));
-}
-
-template <class W> W* byPointer(QWidget* root, const char* pointer)
-{
-    W* widget = root->findChild<W*>(QLatin1String(pointer));
-    if (!widget)
-        qWarning("no field for %s", pointer);
-    return widget;
-}
-
-QString undoActionText(ScenarioDocument& doc)
-{
-    std::unique_ptr<QAction> action(doc.undoStack()->createUndoAction(nullptr));
-    return action->text();
 }
 
 } // namespace
@@ -412,47 +400,6 @@ class TestEditorForms : public QObject, coh::ui::test::WindowFixture {
         enter(replication->factorEdit(), QStringLiteral("5"));
         panel.showProblems();
         QVERIFY(replication->factorEdit()->property("invalid").toBool());
-    }
-
-    void leaseEditsTheJsonWhereTheProtocolGrantsLeases()
-    {
-        ScenarioDocument doc;
-        openPreset(doc, "edge-cluster.json");
-        doc.setValue("/coherence", ordered_json::parse(R"({"decode": "msi-directory"})"), QString());
-        ScenarioPanel panel(&doc);
-        panel.resize(380, 900);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        coh::ui::CoherenceForm* form = panel.coherenceForm();
-        QCOMPARE(form->leaseTtl(), byPointer<FieldEdit>(&panel, "/coherence/lease/ttl"));
-        QCOMPARE(form->leaseExpiry(), byPointer<QComboBox>(&panel, "/coherence/lease/on_expiry"));
-        // MSI grants no leases: the fields say why instead of taking a value core would refuse.
-        QVERIFY(!form->leaseTtl()->isEnabled());
-        QVERIFY(!form->leaseExpiry()->isEnabled());
-        QVERIFY(form->leaseTtl()->toolTip().contains(QLatin1String("sealed-lease")));
-
-        doc.setValue("/coherence/decode", "sealed-lease", QString());
-        QVERIFY(form->leaseTtl()->isEnabled());
-        enter(form->leaseTtl(), QStringLiteral("0 s"));
-        QVERIFY(form->leaseTtl()->property("invalid").toBool()); // a lease that never holds is refused
-        enter(form->leaseTtl(), QStringLiteral("2 s"));
-        COMPARE_JSON(doc.value("/coherence/lease").value(), ordered_json::parse(R"({"ttl": "2 s"})"));
-        QCOMPARE(undoActionText(doc), QStringLiteral("Undo Edit lease time to live"));
-        const int trust = form->leaseExpiry()->findData(QStringLiteral("trust"));
-        QVERIFY(trust >= 0);
-        form->leaseExpiry()->setCurrentIndex(trust);
-        emit form->leaseExpiry()->activated(trust);
-        COMPARE_JSON(doc.value("/coherence/lease").value(),
-                     ordered_json::parse(R"({"ttl": "2 s", "on_expiry": "trust"})"));
-        panel.showProblems();
-        QVERIFY(!form->leaseTtl()->property("invalid").toBool());
-
-        // Back to a protocol without leases: core names the lease, and the set fields stay editable to clear it.
-        doc.setValue("/coherence/decode", "msi-directory", QString());
-        panel.showProblems();
-        QVERIFY(form->leaseTtl()->isEnabled());
-        QVERIFY(form->leaseTtl()->property("invalid").toBool());
-        QVERIFY(form->leaseTtl()->toolTip().contains(QLatin1String("grants no leases")));
     }
 
     void kvTiersEditTheJson()
