@@ -1,14 +1,10 @@
 #include "core/store/failures_json.h"
 
+#include "core/store/summary_json_fields.h"
+
 namespace coh::core {
 
 namespace {
-
-std::uint64_t count(const nlohmann::ordered_json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
-}
 
 SimTime time(const nlohmann::ordered_json& j, const char* key, SimTime fallback)
 {
@@ -16,16 +12,10 @@ SimTime time(const nlohmann::ordered_json& j, const char* key, SimTime fallback)
     return it != j.end() && it->is_number_integer() ? it->get<SimTime>() : fallback;
 }
 
-std::string text(const nlohmann::ordered_json& j, const char* key, const char* fallback)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
-}
-
 NodeFailureRecord recordFromJson(const nlohmann::ordered_json& j)
 {
     NodeFailureRecord f;
-    f.node = text(j, "node", "");
+    f.node = textField(j, "node", "");
     if (const auto it = j.find("instances"); it != j.end() && it->is_array())
         for (const auto& id : *it)
             if (id.is_string())
@@ -33,7 +23,7 @@ NodeFailureRecord recordFromJson(const nlohmann::ordered_json& j)
     f.failed = time(j, "failed_ns", 0);
     f.detected = time(j, "detected_ns", f.failed);
     f.repaired = time(j, "repaired_ns", -1);
-    f.requestsLost = static_cast<std::uint32_t>(count(j, "requests_lost"));
+    f.requestsLost = static_cast<std::uint32_t>(countField(j, "requests_lost"));
     return f;
 }
 
@@ -71,15 +61,15 @@ FailuresSummary failuresFromJson(const nlohmann::ordered_json& j)
 {
     FailuresSummary s;
     s.enabled = true;
-    s.recovery = text(j, "recovery", "recompute");
-    s.hits = count(j, "hits");
-    s.failed = count(j, "failed");
-    s.recovered = count(j, "recovered");
-    s.fromCopy = count(j, "from_copy");
-    s.recomputes = count(j, "recomputes");
-    s.rerouted = count(j, "rerouted");
-    s.restoredTokens = count(j, "restored_tokens");
-    s.recomputedTokens = count(j, "recomputed_tokens");
+    s.recovery = textField(j, "recovery", "recompute");
+    s.hits = countField(j, "hits");
+    s.failed = countField(j, "failed");
+    s.recovered = countField(j, "recovered");
+    s.fromCopy = countField(j, "from_copy");
+    s.recomputes = countField(j, "recomputes");
+    s.rerouted = countField(j, "rerouted");
+    s.restoredTokens = countField(j, "restored_tokens");
+    s.recomputedTokens = countField(j, "recomputed_tokens");
     if (const auto it = j.find("availability"); it != j.end() && it->is_number())
         s.availability = it->get<double>();
     if (const auto it = j.find("failures"); it != j.end() && it->is_array())

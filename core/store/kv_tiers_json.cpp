@@ -1,5 +1,7 @@
 #include "core/store/kv_tiers_json.h"
 
+#include "core/store/summary_json_fields.h"
+
 namespace coh::core {
 
 namespace {
@@ -8,18 +10,6 @@ double number(const nlohmann::ordered_json& j, const char* key)
 {
     const auto it = j.find(key);
     return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
-std::uint64_t count(const nlohmann::ordered_json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
-}
-
-std::string text(const nlohmann::ordered_json& j, const char* key, const char* fallback)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
 }
 
 nlohmann::ordered_json toJson(const KvTierUsage& u)
@@ -46,18 +36,18 @@ nlohmann::ordered_json toJson(const KvTierUsage& u)
 KvTierUsage usageFromJson(const nlohmann::ordered_json& j)
 {
     KvTierUsage u;
-    u.tier = text(j, "tier", "");
-    u.protocol = text(j, "protocol", "direct");
+    u.tier = textField(j, "tier", "");
+    u.protocol = textField(j, "protocol", "direct");
     if (const auto it = j.find("nodes"); it != j.end() && it->is_array())
         for (const auto& node : *it)
             if (node.is_string())
                 u.nodes.push_back(node.get<std::string>());
-    u.capacityBlocks = count(j, "capacity_blocks");
-    u.offloads = count(j, "offloads");
-    u.fetches = count(j, "fetches");
-    u.blocksDown = count(j, "blocks_down");
-    u.blocksUp = count(j, "blocks_up");
-    u.messages = count(j, "messages");
+    u.capacityBlocks = countField(j, "capacity_blocks");
+    u.offloads = countField(j, "offloads");
+    u.fetches = countField(j, "fetches");
+    u.blocksDown = countField(j, "blocks_down");
+    u.blocksUp = countField(j, "blocks_up");
+    u.messages = countField(j, "messages");
     u.bytesDown = number(j, "bytes_down");
     u.bytesUp = number(j, "bytes_up");
     u.peakBlocks = number(j, "peak_blocks");
@@ -86,9 +76,9 @@ KvTiersSummary kvTiersFromJson(const nlohmann::ordered_json& j)
 {
     KvTiersSummary s;
     s.enabled = true;
-    s.eviction = text(j, "eviction", "lru");
-    s.write = text(j, "write", "write_back");
-    s.preemptions = count(j, "preemptions");
+    s.eviction = textField(j, "eviction", "lru");
+    s.write = textField(j, "write", "write_back");
+    s.preemptions = countField(j, "preemptions");
     s.offHbmMs = number(j, "off_hbm_ms");
     if (const auto it = j.find("tiers"); it != j.end() && it->is_array())
         for (const auto& tier : *it)

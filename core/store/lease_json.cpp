@@ -1,16 +1,8 @@
 #include "core/store/lease_json.h"
 
+#include "core/store/summary_json_fields.h"
+
 namespace coh::core {
-
-namespace {
-
-std::uint64_t count(const nlohmann::ordered_json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
-}
-
-} // namespace
 
 nlohmann::ordered_json toJson(const LeaseSummary& s)
 {
@@ -30,11 +22,11 @@ LeaseSummary leaseFromJson(const nlohmann::ordered_json& j)
         s.ttl = it->get<SimTime>();
     if (const auto it = j.find("on_expiry"); it != j.end() && it->is_string())
         s.refetch = it->get<std::string>() != "trust";
-    s.grants = count(j, "grants");
-    s.leasedReads = count(j, "leased_reads");
-    s.expiredReads = count(j, "expired_reads");
-    s.expiredSteps = count(j, "expired_steps");
-    s.refetches = count(j, "refetches");
+    s.grants = countField(j, "grants");
+    s.leasedReads = countField(j, "leased_reads");
+    s.expiredReads = countField(j, "expired_reads");
+    s.expiredSteps = countField(j, "expired_steps");
+    s.refetches = countField(j, "refetches");
     return s;
 }
 
