@@ -203,6 +203,35 @@ TEST(Failures, APrefixOnAReplicaNodeIsLoadedOverTheNetwork)
     expectAllAccounted(r, 40);
 }
 
+// The prefill node fails just after the recovered requests were sent back to it, while their prefix loads from its
+// own memory are under way or queued: the loads are dropped (the batch is gone), the copies with the node, and the
+// requests compute everything once p0 is back. Restored and redone tokens stay the sums of the requests' own.
+TEST(Failures, APrefixLostBeforeItIsLoadedIsComputedInstead)
+{
+    Scenario s = threeGpuScenario("msi-directory");
+    failAt(s, "d0", kSecond, kSecond, FailureRecovery::Recompute);
+    failAt(s, "p0", 1300 * kMillisecond + 1, 500 * kMillisecond, FailureRecovery::Recompute); // after d0's detection
+    const RunResult r = runBounded(s, steadyWorkload());
+    const auto& f = r.summary.failures;
+    ASSERT_EQ(f.failures.size(), 2u);
+    EXPECT_EQ(f.failures[0].detected, 1300 * kMillisecond);
+    std::uint64_t restored = 0, redone = 0, twice = 0;
+    for (const auto& m : r.requests) {
+        restored += m.restoredTokens;
+        redone += m.recomputedTokens;
+        if (m.failureHits >= 2) {
+            ++twice;
+            // Its prefix was on p0, which came back empty: nothing of its first life was loaded.
+            EXPECT_EQ(m.restoredTokens, 0u) << m.id;
+            EXPECT_GE(m.recomputedTokens, m.promptTokens) << m.id;
+        }
+    }
+    EXPECT_GT(twice, 0u);
+    EXPECT_EQ(restored, f.restoredTokens);
+    EXPECT_EQ(redone, f.recomputedTokens);
+    expectAllAccounted(r, 40);
+}
+
 TEST(Failures, ReplicaReadsTheSurvivingReplicaUnderAnInvalidationProtocol)
 {
     Scenario s = threeGpuScenario("msi-directory", 2);
