@@ -1,6 +1,7 @@
 #include "ui/coherence_form.h"
 
 #include "core/base/input_error.h"
+#include "core/coherence/protocol_leases.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenario_loader.h"
@@ -20,8 +21,6 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
-
-#include <algorithm>
 
 namespace coh::ui {
 
@@ -178,8 +177,7 @@ void CoherenceForm::refresh()
                                 : tr("Only bounded-staleness protocols (lazy-causal) return stale versions"));
     }
 
-    const bool leases = p && std::any_of(p->cache.states.begin(), p->cache.states.end(),
-                                         [](const core::coherence::StateInfo& s) { return s.leased; });
+    const bool leases = p && core::coherence::grantsLeases(*p);
     m_leaseTtl->setEnabled(leases || !m_leaseTtl->text().isEmpty());
     m_leaseExpiry->setEnabled(leases || m_document->value("/coherence/lease/on_expiry").has_value());
     setFieldHelp(m_leaseTtl, leases ? tr("How long decode may read a copy granted under a lease (e.g. 2 s)")

@@ -65,12 +65,8 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
             m_maxVersions = std::min<int>(m_maxVersions, static_cast<int>(*m_spec.staleness.maxVersions));
         m_maxAge = m_spec.staleness.maxAge.value_or(-1);
     }
-    if (m_spec.lease.ttl) {
-        m_leaseTtl = *m_spec.lease.ttl;
-        m_leaseRefetch = m_spec.lease.onExpiry == LeaseExpiry::Refetch;
-    }
-    m_lease.ttl = m_leaseTtl;
-    m_lease.refetch = m_leaseRefetch;
+    m_lease.ttl = m_spec.lease.ttl.value_or(-1);
+    m_lease.refetch = m_spec.lease.onExpiry == LeaseExpiry::Refetch;
     m_staleness.boundVersions = m_maxVersions;
     m_staleness.boundAge = m_maxAge;
     m_staleness.readsByVersionsBehind.assign(static_cast<std::size_t>(m_maxVersions) + 1, 0);
@@ -207,7 +203,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
         const bool tail = g == seq.tailGroup;
         if (!tail)
             seq.steadyReads += seq.groups[g].blocks;
-        if (!tail && m_leaseTtl >= 0)
+        if (!tail && m_lease.ttl >= 0)
             checkLease(request, g);
         allHits &= requestOp(request, g, kDecodeCache, tail ? ProcessorOp::Store : ProcessorOp::Load);
     }
@@ -289,7 +285,7 @@ inline void CoherentKv::onStep(Key key, Ref r, const coherence::CheckedStep& che
         g.latestAt = m_network.now();
     if (!step.atDirectory)
         m_nodeBlocks.change(m_network.now(), r.seq->participants.cacheNodes[step.actor], step.from, step.to, g.blocks);
-    if (m_leaseTtl >= 0 && step.actor == kDecodeCache && !step.atDirectory && step.from != step.to)
+    if (m_lease.ttl >= 0 && step.actor == kDecodeCache && !step.atDirectory && step.from != step.to)
         trackLease(*r.seq, g, step);
     if (m_caches > kFirstReplica && step.sentCount > 0)
         countReplicaMessages(*r.seq, g, step);
@@ -303,7 +299,7 @@ void CoherentKv::trackLease(Sequence& seq, Group& group, const StepResult& step)
     if (is && !was) {
         group.leaseAt = m_network.now();
         m_lease.grants += group.blocks;
-        seq.leaseExpiry = std::min(seq.leaseExpiry, group.leaseAt + m_leaseTtl);
+        seq.leaseExpiry = std::min(seq.leaseExpiry, group.leaseAt + m_lease.ttl);
     } else if (was && !is) {
         group.leaseAt = -1;
     }
@@ -315,14 +311,14 @@ void CoherentKv::checkLease(std::uint32_t request, int group)
     Group& g = seq.groups[group];
     if (!g.system.leased(kDecodeCache) || !m_driver.idle(g.driver, kDecodeCache))
         return;
-    const SimTime expiry = g.leaseAt + m_leaseTtl;
+    const SimTime expiry = g.leaseAt + m_lease.ttl;
     if (m_network.now() < expiry) {
         m_lease.leasedReads += g.blocks;
         seq.steadyLeasedReads += g.blocks;
         seq.leaseExpiry = std::min(seq.leaseExpiry, expiry);
         return;
     }
-    if (m_leaseRefetch) {
+    if (m_lease.refetch) {
         // The copy goes as the table releases it (TableBuilder checks a leased state's Evict sends nothing), so
         // the read that follows misses and asks the home for a new lease.
         m_lease.refetches += g.blocks;

@@ -204,9 +204,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     int m_maxVersions = 0; // reader bound in versions (the protocol's own, or the scenario's tighter one)
     SimTime m_maxAge = -1; // reader bound in age, -1: none
     StalenessSummary m_staleness;
-    SimTime m_leaseTtl = -1; // coherence.lease's time to live; -1: leases never expire (nothing tracked)
-    bool m_leaseRefetch = true;
-    LeaseSummary m_lease;
+    LeaseSummary m_lease; // its ttl and policy are coherence.lease's (ttl -1: leases never expire, nothing tracked)
     std::vector<double> m_staleAgesUs;
     NodeBlockStates m_nodeBlocks;
     ReplicationSummary m_replication;

@@ -1,4 +1,5 @@
 // The scenario's "coherence" section (docs/scenario-format.md).
+#include "core/coherence/protocol_leases.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario_sections.h"
@@ -103,14 +104,12 @@ void checkStaleness(ObjectReader& r, const CoherenceSpec& coherence)
 
 constexpr const char* kLeaseExample = R"({ "ttl": "2 s", "on_expiry": "refetch" })";
 
-// Only a protocol whose table holds copies under leases (a state marked leased) has leases to expire.
 bool grantsLeases(const std::string& protocol)
 {
     const auto& protocols = coherence::allProtocols();
     const auto it = std::find_if(protocols.begin(), protocols.end(),
                                  [&](const coherence::Protocol& p) { return p.name == protocol; });
-    return it != protocols.end() && std::any_of(it->cache.states.begin(), it->cache.states.end(),
-                                                [](const coherence::StateInfo& s) { return s.leased; });
+    return it != protocols.end() && coherence::grantsLeases(*it);
 }
 
 void readLease(ObjectReader& coherence, const std::string& decode, LeaseSpec& lease)
