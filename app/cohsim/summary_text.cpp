@@ -107,6 +107,21 @@ void printLease(const core::LeaseSummary& l)
                    ttl, l.expiredReads, l.leasedReads, l.expiredSteps);
 }
 
+// serving.shared_prefix: how many instances held each prefix block, and what decode found where it ran.
+void printSharedPrefix(const core::SharedPrefixSummary& sp)
+{
+    if (!sp.enabled)
+        return;
+    fmt::print("  shared prefix   {} blocks of {} tokens ({} prompt tokens); {} written, {} computed again; decode "
+               "acquired {} ({} already held there), up to {} instances held one block\n",
+               sp.blocks, sp.blockTokens, sp.sharedTokens, sp.writes, sp.writesSkipped, sp.acquires, sp.acquireHits,
+               sp.peakHolders);
+    fmt::print("  shared reads    {} block reads by decode steps, {} waited on the protocol, {} stale; {} across "
+               "links ({} data messages); room for {} idle blocks, {} dropped for room\n",
+               sp.reads, sp.readMisses, sp.staleReads, scaled(sp.bytes, "B"), sp.transfers, sp.capacityBlocks,
+               sp.evictions);
+}
+
 // The busiest link directions.
 void printLinks(const core::RunSummary& s)
 {
@@ -175,6 +190,7 @@ void printRunSummary(const core::RunSummary& s)
     if (s.protocol != "direct")
         printStaleness(s.staleness);
     printLease(s.lease);
+    printSharedPrefix(s.sharedPrefix);
     if (s.prefixPool.enabled) {
         const auto& p = s.prefixPool;
         fmt::print("  prefix pool     {} of {} prompt tokens loaded from the pool ({}%); {} loaded, {} stored; "

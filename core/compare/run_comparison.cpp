@@ -120,6 +120,15 @@ const std::vector<MetricSpec> kMetrics = {
          const auto& p = s.prefixPool;
          return p.promptTokens ? 100.0 * count(p.hitTokens) / count(p.promptTokens) : 0.0;
      }},
+    {"Shared prefix", "Prefix blocks decode found held", Percent, Higher, kExact, kNoFloor,
+     [](const S& s) {
+         const auto& p = s.sharedPrefix;
+         return p.acquires ? 100.0 * count(p.acquireHits) / count(p.acquires) : 0.0;
+     }},
+    {"Shared prefix", "Shared block reads that waited", Count, Lower, kExact, kNoFloor,
+     [](const S& s) { return count(s.sharedPrefix.readMisses); }},
+    {"Shared prefix", "Shared block bytes across links", Bytes, Lower, kExact, kNoFloor,
+     [](const S& s) { return s.sharedPrefix.bytes; }},
     {"KV tiers", "Sequences taken off HBM", Count, Lower, kExact, kNoFloor,
      [](const S& s) { return count(s.kvTiers.preemptions); }},
     {"KV tiers", "Time off HBM (summed)", Seconds, Lower, kMeasured, kNoFloor,
@@ -153,7 +162,8 @@ const std::vector<MetricSpec> kMetrics = {
 };
 
 // A group shows when some run has something in it: a protocol for coherence, stale reads or waits for
-// staleness, expiring leases, a pool, decode KV tiers, node failures or requests that did not complete.
+// staleness, expiring leases, a pool, shared prefix blocks, decode KV tiers, node failures or requests that did not
+// complete.
 bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
 {
     const auto any = [&](const std::function<bool(const S&)>& has) {
@@ -170,6 +180,8 @@ bool groupShown(std::string_view group, const std::vector<ComparedRun>& runs)
         return any([](const S& s) { return s.lease.ttl >= 0; });
     if (group == "Prefix pool")
         return any([](const S& s) { return s.prefixPool.enabled; });
+    if (group == "Shared prefix")
+        return any([](const S& s) { return s.sharedPrefix.enabled; });
     if (group == "KV tiers")
         return any([](const S& s) { return s.kvTiers.enabled; });
     if (group == "Failures")

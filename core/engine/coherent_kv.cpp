@@ -1,6 +1,5 @@
 #include "core/engine/coherent_kv.h"
 
-#include "core/base/input_error.h"
 #include "core/coherence/invariants.h"
 
 #include <algorithm>
@@ -27,11 +26,12 @@ ProcessorOp decodeAcquireOp(const coherence::Protocol& protocol, int tailGroup, 
 
 CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
                        EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
-                       std::size_t requests)
+                       std::size_t requests, const Workload* prefixes)
     : m_protocol(protocol)
     , m_network(network)
     , m_recorder(recorder)
     , m_instanceNodes(std::move(instanceNodes))
+    , m_homes(scenario, m_instanceNodes)
     , m_spec(scenario.coherence)
     , m_caches(static_cast<std::uint8_t>(kFirstReplica + scenario.serving.replication.factor - 1))
     , m_placer(scenario, network.routing())
@@ -48,17 +48,6 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     m_replication.placement = toString(scenario.serving.replication.placement);
     for (const Node& node : scenario.topology.nodes)
         m_nodeIds.push_back(node.id);
-    for (const auto& nodes : m_instanceNodes)
-        m_hashHomes.push_back(nodes.front());
-    std::sort(m_hashHomes.begin(), m_hashHomes.end());
-    m_hashHomes.erase(std::unique(m_hashHomes.begin(), m_hashHomes.end()), m_hashHomes.end());
-    if (m_spec.home == HomePolicy::Node) {
-        const auto node = scenario.topology.nodeIndex(m_spec.homeNode);
-        if (!node)
-            throw InputError(scenario.sourcePath, "/coherence/home", "unknown home node '" + m_spec.homeNode + "'",
-                             "use a node id from /topology/nodes");
-        m_homeNode = *node;
-    }
     if (protocol.consistency == coherence::Consistency::BoundedStaleness) {
         m_maxVersions = protocol.stalenessBound;
         if (m_spec.staleness.maxVersions)
@@ -70,23 +59,18 @@ CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scen
     m_staleness.boundVersions = m_maxVersions;
     m_staleness.boundAge = m_maxAge;
     m_staleness.readsByVersionsBehind.assign(static_cast<std::size_t>(m_maxVersions) + 1, 0);
+    if (prefixes && scenario.serving.sharedPrefix.enabled) {
+        // Cache i of a shared block is instance i; its kinds follow the KV path's own.
+        std::vector<std::uint32_t> nodes;
+        for (const auto& instance : m_instanceNodes)
+            nodes.push_back(instance.front());
+        m_shared = std::make_unique<SharedPrefixBlocks>(protocol, scenario, *prefixes, network, recorder, m_nodeBlocks,
+                                                        m_homes, std::move(nodes),
+                                                        static_cast<std::uint8_t>(m_driver.kinds().size()), *this);
+    }
 }
 
-std::uint32_t CoherentKv::homeFor(std::uint32_t request, std::uint32_t prefillNode) const
-{
-    switch (m_spec.home) {
-    case HomePolicy::AllocatingNode:
-        return prefillNode;
-    case HomePolicy::Hashed: {
-        // Fibonacci hashing spreads consecutive requests over the candidate homes.
-        const std::uint64_t h = (std::uint64_t{request} + 1) * 0x9E3779B97F4A7C15ull;
-        return m_hashHomes[(h >> 32) % m_hashHomes.size()];
-    }
-    case HomePolicy::Node:
-        return m_homeNode;
-    }
-    return prefillNode;
-}
+CoherentKv::~CoherentKv() = default;
 
 void CoherentKv::addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t blocks, bool inLastSlot) const
 {
@@ -101,6 +85,10 @@ void CoherentKv::addGroup(Sequence& seq, std::uint32_t firstBlock, std::uint32_t
 
 void CoherentKv::prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens)
 {
+    if (m_shared) {
+        m_sequences[request].sharedTokens = m_shared->sharedTokens(request);
+        m_shared->write(request, instance);
+    }
     writeAt(request, m_instanceNodes[instance].front(), tokens);
 }
 
@@ -113,7 +101,8 @@ void CoherentKv::writeAt(std::uint32_t request, std::uint32_t node, std::uint32_
 {
     Sequence& seq = m_sequences[request];
     seq.participants.cacheNodes[kPrefillCache] = node;
-    seq.participants.home = homeFor(request, seq.participants.cacheNodes[kPrefillCache]);
+    seq.participants.home = m_homes.homeFor(request, node);
+    tokens -= seq.sharedTokens; // the shared prefix blocks' are written there (SharedPrefixBlocks)
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
     if (full > 0)
@@ -140,6 +129,11 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
     seq.waiter = Waiter::Read;
     seq.waiting = static_cast<std::uint32_t>(seq.groups.size());
     m_synchronous = true;
+    if (m_shared) {
+        // Every shared block counts as a wait until it is known to hit: a miss may complete before acquire returns.
+        seq.waiting += m_shared->blocks(request);
+        seq.waiting -= m_shared->acquire(request, instance);
+    }
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
         // Prefill's write happens before decode's read: a read issued earlier would race the write
         // permission to the home and read the block before the KV was in it.
@@ -164,9 +158,10 @@ void CoherentKv::acquireForDecode(std::uint32_t request, std::uint32_t instance,
 bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint32_t tokens)
 {
     Sequence& seq = m_sequences[request];
-    const std::uint32_t block = (tokens - 1) / m_blockTokens; // where the new token goes
+    const std::uint32_t block = (tokens - 1 - seq.sharedTokens) / m_blockTokens; // where the new token goes
     ++m_staleness.decodeSteps;
-    if (seq.steady && block == seq.tailBlock && m_network.now() < seq.leaseExpiry) {
+    if (seq.steady && block == seq.tailBlock && m_network.now() < seq.leaseExpiry &&
+        (!m_shared || m_shared->steady(request))) {
         // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies
         // whose leases, if any, still hold.
         Group& tail = seq.groups[seq.tailGroup];
@@ -175,6 +170,8 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
         m_staleness.reads += seq.steadyReads;
         m_staleness.readsByVersionsBehind[0] += seq.steadyReads;
         m_lease.leasedReads += seq.steadyLeasedReads;
+        if (m_shared)
+            m_shared->countSteadyRead(request);
         return true;
     }
     if (seq.tailGroup < 0 || block != seq.tailBlock) {
@@ -199,6 +196,14 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     seq.stepExpired = false;
     m_synchronous = true;
     bool allHits = true;
+    if (m_shared) {
+        // As in acquireForDecode: every shared block is a wait until it is known to hit.
+        const std::uint32_t shared = m_shared->blocks(request);
+        seq.waiting += shared;
+        const std::uint32_t hits = m_shared->read(request);
+        seq.waiting -= hits;
+        allHits = hits == shared;
+    }
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
         const bool tail = g == seq.tailGroup;
         if (!tail)
@@ -454,9 +459,21 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
     freeIfIdle(request);
 }
 
+void CoherentKv::onSharedRead(std::uint32_t sequence, const FlowInfo* transfer)
+{
+    // The block's data that ended the wait was wire time, the rest of it coherence stall (as for own blocks).
+    if (transfer)
+        m_delivery = Delivery{sequence, true, transfer->start, transfer->delivered};
+    opDone(sequence);
+    m_delivery = Delivery{};
+}
+
 void CoherentKv::release(std::uint32_t request)
 {
-    // A finished sequence's KV is dead: its copies are dropped without writebacks.
+    // A finished sequence's KV is dead: its copies are dropped without writebacks. Shared blocks stay while other
+    // sequences at the same instance use them.
+    if (m_shared)
+        m_shared->release(request);
     m_sequences[request].released = true;
     freeIfIdle(request);
 }
@@ -570,6 +587,14 @@ KvStats CoherentKv::stats() const
     s.staleAgesUs = m_staleAgesUs;
     s.lease = m_lease;
     s.replication = m_replication;
+    if (m_shared) {
+        // The shared blocks are the KV path's too: their data and kinds count with its own.
+        const SharedPrefixSummary shared = m_shared->summary();
+        s.transfers += shared.transfers * (shared.blockTokens / m_blockTokens);
+        s.bytes += shared.bytes;
+        s.kinds.insert(s.kinds.end(), m_shared->kinds().begin(), m_shared->kinds().end());
+        s.sharedPrefix = shared;
+    }
     for (std::size_t n = 0; n < m_replicaNodesUsed.size(); ++n)
         if (m_replicaNodesUsed[n])
             s.replication.nodes.push_back(m_nodeIds[n]);
@@ -624,6 +649,8 @@ void CoherentKv::countRead(std::uint32_t request, const Group& group, int versio
 
 void CoherentKv::checkFinished() const
 {
+    if (m_shared)
+        m_shared->checkFinished();
     for (std::uint32_t r = 0; r < m_sequences.size(); ++r) {
         const Sequence& seq = m_sequences[r];
         if (seq.waiter != Waiter::None)

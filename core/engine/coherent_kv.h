@@ -18,25 +18,34 @@
 // protocol invalidates it (the writer's store waits for its Inv-Ack), an update protocol pushes the update and
 // the copy stays readable. Under an append-only protocol (acquireTailForWrite) a read seals the block, so the
 // open tail is loaded once it is closed.
+//
+// Shared prefix blocks (serving.shared_prefix, given the workload): a sequence's full prefix blocks live in
+// SharedPrefixBlocks, one coherent block per hash id for every sequence, and its own groups start after them.
 #include "core/coherence/block_system.h"
 #include "core/engine/event_recorder.h"
+#include "core/engine/kv_homes.h"
 #include "core/engine/kv_memory.h"
 #include "core/engine/node_block_states.h"
 #include "core/engine/protocol_driver.h"
 #include "core/engine/replica_placement.h"
+#include "core/engine/shared_prefix_blocks.h"
 #include "core/net/flow_network.h"
 #include "core/scenario/scenario.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace coh::core {
 
-class CoherentKv final : public KvMemory, public FlowEndpoint {
+class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPrefixListener {
   public:
+    // `prefixes`: the workload whose prefix hash ids serving.shared_prefix shares (null: none shared).
     CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
-               EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests);
+               EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests,
+               const Workload* prefixes = nullptr);
+    ~CoherentKv() override;
 
     void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
@@ -61,6 +70,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     std::vector<NodeBlocksSeries> nodeBlocks(SimTime end) const override { return m_nodeBlocks.series(end); }
 
     void onFlowDelivered(const FlowInfo& flow) override;
+    void onSharedRead(std::uint32_t sequence, const FlowInfo* transfer) override;
 
   private:
     friend class ProtocolDriver<CoherentKv>;
@@ -81,11 +91,12 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     };
     struct Sequence {
         std::vector<Group> groups;
-        int tailGroup = -1;          // the open tail block's group, if any
-        std::uint32_t tailBlock = 0; // index of the open tail block in the sequence
-        Participants participants;   // P0 at prefill's node, P1 at decode's, the replicas', the home
-        bool replicasPlaced = false; // the replicas' nodes are known (decode is placed)
-        std::uint32_t waiting = 0;   // ops the current read or step still waits on
+        int tailGroup = -1;             // the open tail block's group, if any
+        std::uint32_t tailBlock = 0;    // index of the open tail block in the sequence
+        Participants participants;      // P0 at prefill's node, P1 at decode's, the replicas', the home
+        std::uint32_t sharedTokens = 0; // tokens before its first block, in shared prefix blocks
+        bool replicasPlaced = false;    // the replicas' nodes are known (decode is placed)
+        std::uint32_t waiting = 0;      // ops the current read or step still waits on
         Waiter waiter = Waiter::None;
         bool released = false;
         std::uint16_t lostCaches = 0; // bit per cache: a node failure took its copies (survivingCopy skips them)
@@ -150,7 +161,6 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     bool requestOp(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
     // Out of line, so that requestOp (the hit path) stays small enough to inline into the decode step.
     [[gnu::noinline]] void requestMiss(std::uint32_t request, int group, std::uint8_t cache, coherence::ProcessorOp op);
-    std::uint32_t homeFor(std::uint32_t request, std::uint32_t prefillNode) const;
     // P0 at `node` writes the sequence's first `tokens` tokens (prefill's write, or a restore from a copy).
     void writeAt(std::uint32_t request, std::uint32_t node, std::uint32_t tokens);
     // Tokens from the sequence's start whose KV cache `cache` holds readable and current.
@@ -188,9 +198,8 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     FlowNetwork& m_network;
     EventRecorder& m_recorder;
     std::vector<std::vector<std::uint32_t>> m_instanceNodes;
-    std::vector<std::uint32_t> m_hashHomes; // candidate homes for HomePolicy::Hashed
+    KvHomes m_homes;
     CoherenceSpec m_spec;
-    std::uint32_t m_homeNode = 0;
     std::uint8_t m_caches; // prefill, decode and the replicas
     ReplicaPlacer m_placer;
     std::uint32_t m_blockTokens;
@@ -210,6 +219,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint {
     ReplicationSummary m_replication;
     std::vector<bool> m_replicaNodesUsed;
     std::vector<std::string> m_nodeIds;
+    std::unique_ptr<SharedPrefixBlocks> m_shared; // serving.shared_prefix
 };
 
 } // namespace coh::core

@@ -31,6 +31,7 @@ struct KvStats {
     std::vector<double> staleAgesUs;     // one per stale read event
     LeaseSummary lease;                  // decode's leased reads (coherence.lease)
     ReplicationSummary replication;      // the replicas' part of the traffic (factor 1: none)
+    SharedPrefixSummary sharedPrefix;    // serving.shared_prefix
 };
 
 // Of a sequence whose decode copy was lost: the most complete copy left on a node that is up, as the tokens from the

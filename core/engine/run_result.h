@@ -103,6 +103,27 @@ struct LeaseSummary {
     std::uint64_t leasedReads = 0;  // block reads of a leased copy by decode, expired or not
 };
 
+// serving.shared_prefix: the trace's prefix blocks as coherent blocks of the decode protocol, one per hash id, held by
+// many instances at once. Counts are of prefix blocks (block_tokens each), not of KV blocks.
+struct SharedPrefixSummary {
+    bool enabled = false;
+    std::uint32_t blockTokens = 0;
+    std::uint64_t blocks = 0;         // distinct prefix blocks the run shared
+    std::uint64_t sharedTokens = 0;   // prompt tokens kept in shared blocks, over all requests
+    std::uint64_t writes = 0;         // blocks prefill wrote (their first computation)
+    std::uint64_t writesSkipped = 0;  // blocks a prefill computed again while the content was written already
+    std::uint64_t acquires = 0;       // (request, block) pairs decode acquired
+    std::uint64_t acquireHits = 0;    // of those, held at the decode instance already: nothing moved
+    std::uint64_t reads = 0;          // decode steps' block reads
+    std::uint64_t readMisses = 0;     // of those, not a hit at the decode instance: they waited on the protocol
+    std::uint64_t staleReads = 0;     // reads (and acquires) that returned an older version than the latest
+    std::uint64_t peakHolders = 0;    // the most instances using one block at once (its sharers)
+    std::uint64_t capacityBlocks = 0; // idle blocks the decode instances may keep, all together
+    std::uint64_t evictions = 0;      // idle copies a decode instance dropped to make room
+    std::uint64_t transfers = 0;      // data messages of shared blocks that crossed links
+    double bytes = 0;                 // their bytes (part of the KV path's)
+};
+
 // The shared prefix pool (serving.prefix_pool): what prefill found there, and the traffic to and from it.
 struct PrefixPoolSummary {
     bool enabled = false;
@@ -231,6 +252,7 @@ struct RunSummary {
     PrefixPoolSummary prefixPool;
     LocalPrefixSummary localPrefix;
     ReplicationSummary replication;
+    SharedPrefixSummary sharedPrefix;
     KvTiersSummary kvTiers;
     FailuresSummary failures;
     std::uint64_t eventsExecuted = 0;

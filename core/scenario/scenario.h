@@ -57,6 +57,18 @@ struct LocalPrefixCacheSpec {
     std::uint32_t blockTokens = 512; // tokens per hash id (Mooncake: 512)
 };
 
+// Decode instances share the trace's prefix blocks (hash ids, Mooncake's 512-token blocks): each full prefix block of a
+// prompt is one coherent block under the decode protocol, whose caches are every instance, so many decode instances
+// hold it at once and a decode instance that already holds it for another sequence reads it without a transfer
+// (docs/engine.md#shared-prefix-blocks).
+// A decode instance keeps blocks no sequence of its uses any more, up to `capacityBytes` (LRU), as vLLM's prefix
+// caching keeps freed blocks until their memory is needed.
+struct SharedPrefixSpec {
+    bool enabled = false;
+    std::uint32_t blockTokens = 512;     // tokens per hash id (Mooncake: 512)
+    std::optional<double> capacityBytes; // per decode instance; unset: its HBM x kv_memory_fraction less the weights
+};
+
 // Where a sequence's replicas go (docs/scenario-format.md#replication): `spread` takes, one at a time, the
 // qualifying node farthest (by route latency) from every copy placed so far, `nearest` the ones closest to
 // the decode node, `fixed` the listed nodes in order. A node qualifies when one of its memory tiers can hold KV.
@@ -104,6 +116,7 @@ struct ServingSpec {
     std::vector<InstanceSpec> instances;            // explicit, or derived from node roles
     PrefixPoolSpec prefixPool;
     LocalPrefixCacheSpec localPrefixCache;
+    SharedPrefixSpec sharedPrefix;
     ReplicationSpec replication;
     KvTiersSpec kvTiers;
 };

@@ -349,6 +349,36 @@ void checkLocalPrefixCache(Scenario& s, const std::vector<InstanceOrigin>& origi
     }
 }
 
+// Shared prefix blocks are blocks of the decode protocol with a cache per instance: a protocol to keep them, at most
+// as many instances as a table tracks caches, KV blocks that tile a prefix block, and no failures (not modelled).
+void checkSharedPrefix(const Scenario& s, ProblemList& problems)
+{
+    const SharedPrefixSpec& shared = s.serving.sharedPrefix;
+    if (!shared.enabled)
+        return;
+    if (s.coherence.decode == "direct")
+        problems.add("/serving/shared_prefix",
+                     "shared prefix blocks are coherent blocks kept by the decode protocol, and \"direct\" is a plain "
+                     "copy with no protocol",
+                     "set /coherence/decode to a protocol (e.g. \"msi-directory\"), or remove \"shared_prefix\"");
+    if (s.serving.instances.size() > static_cast<std::size_t>(coherence::kMaxCaches))
+        problems.add("/serving/shared_prefix",
+                     fmt::format("{} instances would share the prefix blocks, but a protocol tracks at most {} caches",
+                                 s.serving.instances.size(), coherence::kMaxCaches),
+                     "use fewer instances, or remove \"shared_prefix\"");
+    if (shared.blockTokens % s.serving.blockTokens != 0)
+        problems.add("/serving/shared_prefix/block_tokens",
+                     fmt::format("a prefix block of {} tokens is not a whole number of KV blocks of {} tokens "
+                                 "(serving.block_tokens)",
+                                 shared.blockTokens, s.serving.blockTokens),
+                     "use a multiple of serving.block_tokens (Mooncake's hash ids name 512-token blocks)");
+    if (s.failures.enabled())
+        problems.add("/serving/shared_prefix",
+                     "shared prefix blocks under node failures are not modelled yet: a failed node's shared copies "
+                     "would need the directory to forget them",
+                     "remove \"failures\" or \"shared_prefix\"");
+}
+
 // Each decode node needs factor - 1 other nodes it reaches that may hold its replicas (the placement's pool).
 void checkReplicasReachable(const Scenario& s, const std::vector<InstanceOrigin>& origins,
                             const std::vector<int>& component, ProblemList& problems)
@@ -525,6 +555,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
         checkFailures(s, problems);
     }
     checkTierProtocols(s, problems);
+    checkSharedPrefix(s, problems);
     if (input.modelKnown)
         checkLocalPrefixCache(s, origins, problems);
     else if (s.serving.router.policy == RouterPolicy::CacheAware)

@@ -127,6 +127,22 @@ void readLocalPrefixCache(ObjectReader& serving, LocalPrefixCacheSpec& cache)
     r.finish();
 }
 
+constexpr const char* kSharedPrefixExample = R"({ "block_tokens": 512, "capacity": "20 GB" })";
+
+void readSharedPrefix(ObjectReader& serving, SharedPrefixSpec& shared)
+{
+    const json* value = serving.get("shared_prefix");
+    if (!value)
+        return;
+    ObjectReader r(serving.problems(), *value, serving.pointerTo("shared_prefix"), kSharedPrefixExample);
+    if (!r.valid())
+        return;
+    shared.enabled = true;
+    shared.blockTokens = r.count("block_tokens", kOptional, 1).value_or(shared.blockTokens);
+    shared.capacityBytes = r.quantity(Quantity::Bytes, "capacity");
+    r.finish();
+}
+
 constexpr const char* kReplicationExample = R"({ "factor": 2, "placement": "spread" })";
 
 // The replica count and placement; whether enough nodes qualify is checked with the topology (validation).
@@ -265,6 +281,7 @@ bool readServing(ObjectReader& top, ServingSpec& serving)
     serving.kvMemoryFraction = r.fraction("kv_memory_fraction").value_or(serving.kvMemoryFraction);
     readPrefixPool(r, serving.prefixPool);
     readLocalPrefixCache(r, serving.localPrefixCache);
+    readSharedPrefix(r, serving.sharedPrefix);
     readReplication(r, serving.replication);
     readKvTiers(r, serving.kvTiers);
     const json* instances = r.get("instances");

@@ -48,6 +48,7 @@ RunResult ServingEngine::collect()
     if (m_local)
         s.localPrefix = m_local->summary();
     s.replication = std::move(kv.replication);
+    s.sharedPrefix = kv.sharedPrefix;
     if (m_prefix) {
         // The pool's kinds follow the KV path's (PrefixCache was given that offset for its records).
         for (const auto& k : m_prefix->kinds())

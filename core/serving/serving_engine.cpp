@@ -44,7 +44,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     } else {
         const auto& protocol = coherence::findProtocol(scenario.coherence.decode, "/coherence/decode");
         auto coherent = std::make_unique<CoherentKv>(protocol, scenario, m_network, m_recorder,
-                                                     std::move(instanceNodes), workload.requests.size());
+                                                     std::move(instanceNodes), workload.requests.size(), &workload);
         m_kv = std::move(coherent);
     }
     if (scenario.serving.prefixPool.enabled) {

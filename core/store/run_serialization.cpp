@@ -5,6 +5,7 @@
 #include "core/store/kv_tiers_json.h"
 #include "core/store/lease_json.h"
 #include "core/store/legacy_traffic.h"
+#include "core/store/shared_prefix_json.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -130,6 +131,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     if (s.lease.ttl >= 0)
         j["lease"] = toJson(s.lease);
     j["prefix_pool"] = toJson(s.prefixPool);
+    // Only runs that shared prefix blocks (serving.shared_prefix) carry the block.
+    if (s.sharedPrefix.enabled)
+        j["shared_prefix"] = toJson(s.sharedPrefix);
     // Only runs that kept local prefix caches carry the key, so every other run's summary reads as before.
     if (s.localPrefix.enabled)
         j["local_prefix_cache"] = toJson(s.localPrefix);
@@ -300,6 +304,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.lease = leaseFromJson(*it);
     if (const auto it = j.find("prefix_pool"); it != j.end() && it->is_object())
         s.prefixPool = prefixPoolFromJson(*it);
+    if (const auto it = j.find("shared_prefix"); it != j.end() && it->is_object())
+        s.sharedPrefix = sharedPrefixFromJson(*it);
     if (const auto it = j.find("local_prefix_cache"); it != j.end() && it->is_object())
         s.localPrefix = localPrefixFromJson(*it);
     if (const auto it = j.find("replication"); it != j.end() && it->is_object())

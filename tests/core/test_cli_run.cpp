@@ -106,6 +106,36 @@ TEST_F(CliRun, CacheAwareRunsShowTheirLocalPrefixHitsAndValidateCatchesBadWeight
     EXPECT_NE(bad.output.find("fix:"), std::string::npos) << bad.output;
 }
 
+TEST_F(CliRun, SharedPrefixBlocksAreCountedStoredAndShownAndWithoutAProtocolExitTwo)
+{
+    // The Mooncake preset's first 100 requests with their prefix blocks shared under MSI.
+    const std::string scenario = std::string(COH_DATASETS_DIR) + "/scenarios/cache-aware-mooncake.json";
+    const std::string sets = " --set /coherence/decode=msi-directory --set '/serving/shared_prefix={}' "
+                             "--max-requests 100";
+    const CliResult run = runCohsim("run " + scenario + sets + " " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const auto& shared = summary.at("summary").at("shared_prefix");
+    EXPECT_EQ(shared.at("block_tokens").get<int>(), 512);
+    const auto blocks = shared.at("blocks").get<std::uint64_t>();
+    EXPECT_GT(blocks, 0u);
+    EXPECT_EQ(shared.at("writes").get<std::uint64_t>(), blocks); // each block is written once, by its first prefill
+    EXPECT_EQ(shared.at("writes").get<std::uint64_t>() + shared.at("writes_skipped").get<std::uint64_t>(),
+              shared.at("acquires").get<std::uint64_t>());
+    EXPECT_GT(shared.at("acquire_hits").get<std::uint64_t>(), 0u);
+    const CliResult text =
+        runCohsim("runs show " + std::to_string(summary.at("run_id").get<int>()) + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("shared prefix   " + std::to_string(blocks) + " blocks of 512 tokens"),
+              std::string::npos)
+        << text.output;
+
+    const CliResult bad = runCohsim("run " + scenario + " --no-store --set '/serving/shared_prefix={}'");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("/serving/shared_prefix"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("/coherence/decode"), std::string::npos) << bad.output;
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.

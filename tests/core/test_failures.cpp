@@ -283,9 +283,11 @@ TEST(Failures, WithoutAnySurvivingCopyEveryRecoveryComputesEverything)
         EXPECT_EQ(f.fromCopy, 0u);
         EXPECT_EQ(f.recomputes + f.rerouted, f.hits);
         EXPECT_EQ(f.restoredTokens, 0u);
-        for (const auto& m : r.requests)
-            if (m.recomputedTokens > 0)
+        for (const auto& m : r.requests) {
+            if (m.recomputedTokens > 0) {
                 EXPECT_GE(m.recomputedTokens, m.promptTokens) << m.id;
+            }
+        }
         EXPECT_EQ(resumeLoads(r.summary), nullptr);
         expectAllAccounted(r, 40);
     }

@@ -204,6 +204,26 @@ TEST(RunComparison, LeasesGroupShowsWhenARunsLeasesExpire)
     EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Reads after the lease expired"), std::runtime_error);
 }
 
+// A run that shared prefix blocks (serving.shared_prefix) shows their group: what decode found held, and the waits.
+TEST(RunComparison, SharedPrefixGroupShowsWhenARunSharedPrefixBlocks)
+{
+    RunSummary none, msi, migratory;
+    none.requests = msi.requests = migratory.requests = none.completed = msi.completed = migratory.completed = 10;
+    msi.sharedPrefix.enabled = migratory.sharedPrefix.enabled = true;
+    msi.sharedPrefix.acquires = migratory.sharedPrefix.acquires = 40;
+    msi.sharedPrefix.acquireHits = 10;
+    migratory.sharedPrefix.acquireHits = 4;
+    migratory.sharedPrefix.readMisses = 300;
+    msi.sharedPrefix.bytes = 1e9;
+    migratory.sharedPrefix.bytes = 9e9;
+    const RunComparison c = compareRuns({{{}, &msi}, {{}, &migratory}});
+    EXPECT_EQ(row(c, "Prefix blocks decode found held").values, (std::vector<double>{25, 10}));
+    EXPECT_EQ(row(c, "Prefix blocks decode found held").verdicts[1], Verdict::Worse);
+    EXPECT_EQ(row(c, "Shared block reads that waited").values, (std::vector<double>{0, 300}));
+    EXPECT_EQ(row(c, "Shared block bytes across links").values, (std::vector<double>{1e9, 9e9}));
+    EXPECT_THROW(row(compareRuns({{{}, &none}, {{}, &none}}), "Shared block reads that waited"), std::runtime_error);
+}
+
 // A run with node failures shows the failures group even when every request completed.
 TEST(RunComparison, FailuresGroupShowsWhenARunHasFailures)
 {

@@ -1,0 +1,192 @@
+// serving.shared_prefix: the trace's prefix blocks as coherent blocks of the decode protocol, one per hash id with a
+// cache per instance. A decode instance that holds a block (for a running sequence, or kept idle) reads it without a
+// transfer; two decode instances reading one block at once are its sharers, and what that costs is the table's
+// (nothing more under MSI, a migration per read under migratory). The section's errors name field and fix.
+#include "core/serving/serving_engine.h"
+#include "engine_fixtures.h"
+#include "scenario_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace coh::test {
+namespace {
+
+constexpr double kTokenBytes = 256; // the tiny model's KV per token
+
+// The two-GPU scenario under `protocol`, with 32-token shared prefix blocks (two 16-token KV blocks each).
+Scenario sharedScenario(const std::string& protocol, bool shared, std::optional<double> capacity = std::nullopt)
+{
+    Scenario s = twoGpuScenario();
+    s.serving.blockTokens = 16;
+    s.coherence.decode = protocol;
+    s.serving.sharedPrefix = {shared, 32, capacity};
+    return s;
+}
+
+// A second decode GPU, d1, on its own 1 us link to p0; decode instances take requests in turn.
+Scenario twoDecoders(const std::string& protocol)
+{
+    Scenario s = sharedScenario(protocol, true);
+    s.topology.nodes.push_back(servingNode("d1", NodeRole::Decode));
+    s.topology.links.push_back(link("p0", "d1", kMicrosecond, 1e9));
+    s.serving.instances.push_back({"decode1", InstanceRole::Decode, {"d1"}, 0, 0});
+    return s;
+}
+
+// Requests of 100 prompt tokens whose first three 32-token blocks are hash ids 1 2 3 (96 tokens shared; the last 4
+// are each request's own), arriving `gap` apart.
+Workload samePrefix(std::uint32_t count, SimTime gap, std::uint32_t output = 5)
+{
+    Workload w;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        w.requests.push_back({i * gap, 100, output, static_cast<std::uint32_t>(w.prefixHashes.size()), 3});
+        w.prefixHashes.insert(w.prefixHashes.end(), {1, 2, 3});
+    }
+    return w;
+}
+
+TEST(SharedPrefix, ALaterRequestOnTheSameDecoderReadsThePrefixItKeptWithoutATransfer)
+{
+    const Workload w = samePrefix(2, kSecond);
+    const RunResult plain = runScenario(sharedScenario("msi-directory", false), w);
+    const RunResult shared = runScenario(sharedScenario("msi-directory", true), w);
+    ASSERT_EQ(shared.summary.completed, 2u);
+    const SharedPrefixSummary& sp = shared.summary.sharedPrefix;
+    EXPECT_TRUE(sp.enabled);
+    EXPECT_EQ(sp.blocks, 3u);
+    EXPECT_EQ(sp.sharedTokens, 192u);
+    EXPECT_EQ(sp.writes, 3u);        // the first prefill writes the blocks ...
+    EXPECT_EQ(sp.writesSkipped, 3u); // ... the second computes the same content again and writes nothing
+    EXPECT_EQ(sp.acquires, 6u);
+    EXPECT_EQ(sp.acquireHits, 3u); // decode kept the first request's blocks idle and the second reads them there
+    EXPECT_EQ(sp.reads, 2u * 5u * 3u);
+    EXPECT_EQ(sp.readMisses, 0u);
+    EXPECT_EQ(sp.evictions, 0u);
+    // Exactly the second request's 96 prefix tokens stay off the link; every other byte moves as before.
+    EXPECT_DOUBLE_EQ(plain.summary.kvBytes - shared.summary.kvBytes, 96 * kTokenBytes);
+    EXPECT_EQ(plain.summary.kvTransfers - shared.summary.kvTransfers, 6u);
+    EXPECT_FALSE(plain.summary.sharedPrefix.enabled);
+    EXPECT_EQ(plain.summary.sharedPrefix.acquires, 0u);
+}
+
+TEST(SharedPrefix, ADecoderWithNoRoomForIdleBlocksFetchesThePrefixAgain)
+{
+    const Workload w = samePrefix(2, kSecond);
+    const RunResult plain = runScenario(sharedScenario("msi-directory", false), w);
+    const RunResult none = runScenario(sharedScenario("msi-directory", true, 0.0), w);
+    ASSERT_EQ(none.summary.completed, 2u);
+    EXPECT_EQ(none.summary.sharedPrefix.capacityBlocks, 0u);
+    EXPECT_EQ(none.summary.sharedPrefix.acquireHits, 0u);
+    // The copy went home when the first request ended, so the second fetches the same bytes a private copy would.
+    EXPECT_DOUBLE_EQ(none.summary.kvBytes, plain.summary.kvBytes);
+
+    // Room for one idle block of the three: as each request ends, the two released first are dropped (4 in all),
+    // and the second request finds the one kept.
+    const RunResult one = runScenario(sharedScenario("msi-directory", true, 32 * kTokenBytes), w);
+    EXPECT_EQ(one.summary.sharedPrefix.capacityBlocks, 1u);
+    EXPECT_EQ(one.summary.sharedPrefix.evictions, 4u);
+    EXPECT_EQ(one.summary.sharedPrefix.acquireHits, 1u);
+    EXPECT_DOUBLE_EQ(plain.summary.kvBytes - one.summary.kvBytes, 32 * kTokenBytes);
+}
+
+TEST(SharedPrefix, TwoDecodersShareABlockForFreeUnderMsiButPassItBackAndForthUnderMigratory)
+{
+    // Both requests arrive together: decode0 and decode1 read the same three blocks on every step.
+    const Workload w = samePrefix(2, 0, 20);
+    const RunResult msi = runScenario(twoDecoders("msi-directory"), w);
+    const RunResult migratory = runScenario(twoDecoders("migratory"), w);
+    ASSERT_EQ(msi.summary.completed, 2u);
+    ASSERT_EQ(migratory.summary.completed, 2u);
+    // The prefill instance and both decoders use each block at once.
+    EXPECT_EQ(msi.summary.sharedPrefix.peakHolders, 3u);
+    EXPECT_EQ(msi.summary.sharedPrefix.acquireHits, 0u);
+    EXPECT_EQ(msi.summary.sharedPrefix.reads, 2u * 20u * 3u);
+    // MSI: both decoders keep S copies; every read hits.
+    EXPECT_EQ(msi.summary.sharedPrefix.readMisses, 0u);
+    // Migratory: a read takes the block writable from the last reader, so the other decoder's next read misses.
+    EXPECT_GT(migratory.summary.sharedPrefix.readMisses, 20u);
+    EXPECT_GT(migratory.summary.sharedPrefix.transfers, msi.summary.sharedPrefix.transfers + 20u);
+    const auto stall = [](const RunResult& r) {
+        return std::accumulate(
+            r.requests.begin(), r.requests.end(), SimTime{0},
+            [](SimTime sum, const RequestMetrics& m) { return sum + m.decodeStall + m.decodeTransfer; });
+    };
+    // Both pay the same for their own tail blocks; the migrations come on top, on every step.
+    EXPECT_GT(stall(migratory), stall(msi) + 20 * kMicrosecond);
+}
+
+TEST(SharedPrefix, EveryProtocolWritesEachBlockOnceAndCompletesEveryRequest)
+{
+    // Twelve requests at random times over four prefixes that share their first block.
+    Workload w;
+    for (std::uint32_t i = 0; i < 12; ++i) {
+        const auto offset = static_cast<std::uint32_t>(w.prefixHashes.size());
+        w.prefixHashes.insert(w.prefixHashes.end(), {7, 10 + i % 4, 20 + i % 4});
+        w.requests.push_back({static_cast<SimTime>((i * 7919) % 13) * kMillisecond, 100 + i, 6, offset, 3});
+    }
+    std::sort(w.requests.begin(), w.requests.end(),
+              [](const Request& a, const Request& b) { return a.arrival < b.arrival; });
+    for (const char* protocol : {"msi-directory", "mesi-directory", "moesi-directory", "migratory", "mesi-snooping",
+                                 "cxl-asymmetric", "sealed-lease", "lazy-causal", "unified-memory"}) {
+        SCOPED_TRACE(protocol);
+        const RunResult r = runScenario(twoDecoders(protocol), w);
+        ASSERT_EQ(r.summary.completed, 12u);
+        const SharedPrefixSummary& sp = r.summary.sharedPrefix;
+        EXPECT_EQ(sp.blocks, 9u); // 7, four second blocks, four third blocks
+        EXPECT_EQ(sp.writes, 9u);
+        EXPECT_EQ(sp.writes + sp.writesSkipped, 12u * 3u);
+        EXPECT_EQ(sp.acquires, 12u * 3u);
+        EXPECT_EQ(sp.reads, 12u * 6u * 3u);
+        EXPECT_EQ(sp.staleReads, 0u); // a load waits for the block's write, and nothing writes it again
+    }
+}
+
+TEST(SharedPrefix, WithoutHashIdsNothingIsSharedAndNothingChanges)
+{
+    const Workload w = poissonWorkload(20, 50, 100, 8, 3);
+    const RunResult plain = runScenario(sharedScenario("mesi-directory", false), w);
+    const RunResult shared = runScenario(sharedScenario("mesi-directory", true), w);
+    EXPECT_EQ(shared.summary.sharedPrefix.blocks, 0u);
+    EXPECT_DOUBLE_EQ(shared.summary.kvBytes, plain.summary.kvBytes);
+    ASSERT_EQ(shared.requests.size(), plain.requests.size());
+    for (std::size_t i = 0; i < plain.requests.size(); ++i)
+        EXPECT_EQ(shared.requests[i].finish, plain.requests[i].finish) << i;
+}
+
+nlohmann::json withSharedPrefix(const nlohmann::json& shared, const std::string& decode = "msi-directory")
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    nlohmann::json root = readFixtureJson("minimal.json");
+    root["serving"]["shared_prefix"] = shared;
+    root["coherence"] = {{"decode", decode}};
+    return root;
+}
+
+TEST(SharedPrefix, TheSectionIsReadAndEachBadFieldNamesItsFix)
+{
+    DatasetsDirOverride env(fixtureDatasetsDir());
+    const Scenario s = parseScenario(withSharedPrefix({{"block_tokens", 256}, {"capacity", "2 GB"}}), "mem.json");
+    EXPECT_TRUE(s.serving.sharedPrefix.enabled);
+    EXPECT_EQ(s.serving.sharedPrefix.blockTokens, 256u);
+    EXPECT_DOUBLE_EQ(*s.serving.sharedPrefix.capacityBytes, 2e9);
+    const Scenario defaults = parseScenario(withSharedPrefix(nlohmann::json::object()), "mem.json");
+    EXPECT_EQ(defaults.serving.sharedPrefix.blockTokens, 512u);
+    EXPECT_FALSE(defaults.serving.sharedPrefix.capacityBytes.has_value());
+
+    const auto direct = problemAt(withSharedPrefix(nlohmann::json::object(), "direct"), "/serving/shared_prefix");
+    EXPECT_NE(direct.fix.find("/coherence/decode"), std::string::npos) << direct.fix;
+    // 100 tokens is not a whole number of the fixture's 32-token KV blocks.
+    problemAt(withSharedPrefix({{"block_tokens", 100}}), "/serving/shared_prefix/block_tokens");
+    problemAt(withSharedPrefix({{"capacity", "lots"}}), "/serving/shared_prefix/capacity");
+    problemAt(withSharedPrefix({{"blocks", 4}}), "/serving/shared_prefix/blocks");
+    problemAt(withSharedPrefix(true), "/serving/shared_prefix");
+    nlohmann::json failing = withSharedPrefix(nlohmann::json::object());
+    failing["failures"] = {{"events", {{{"node", "gpu1"}, {"at", "1 s"}}}}};
+    const auto failures = problemAt(failing, "/serving/shared_prefix");
+    EXPECT_NE(failures.message.find("not modelled"), std::string::npos) << failures.message;
+}
+
+} // namespace
+} // namespace coh::test
