@@ -67,6 +67,11 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
         return {m_sequences[request].staleReads, m_sequences[request].staleSteps};
     }
     void checkFinished() const override;
+    std::uint32_t sharedBlocksHeld(std::uint32_t sequence, std::uint32_t instance) const override
+    {
+        return m_shared ? m_shared->heldAt(sequence, instance) : 0;
+    }
+    bool sharesPrefixBlocks() const override { return m_shared != nullptr; }
     std::vector<NodeBlocksSeries> nodeBlocks(SimTime end) const override { return m_nodeBlocks.series(end); }
 
     void onFlowDelivered(const FlowInfo& flow) override;

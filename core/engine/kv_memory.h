@@ -91,6 +91,10 @@ class KvMemory {
     virtual SequenceStaleness staleness(std::uint32_t) const { return {}; }
     // Called once the event queue is empty: throws when a request still waits on the protocol (a deadlock).
     virtual void checkFinished() const {}
+    // serving.shared_prefix: the sequence's shared prefix blocks (known once its prefill wrote them) that decode
+    // `instance` holds readable now, so decode there would read them without a transfer (0 without sharing).
+    virtual std::uint32_t sharedBlocksHeld(std::uint32_t /*sequence*/, std::uint32_t /*instance*/) const { return 0; }
+    virtual bool sharesPrefixBlocks() const { return false; }
     // Blocks held per node and protocol state over the run, integrated up to `end` (protocol runs only).
     virtual std::vector<NodeBlocksSeries> nodeBlocks(SimTime /*end*/) const { return {}; }
 

@@ -212,6 +212,17 @@ bool SharedPrefixBlocks::staleValue(std::uint32_t slot, coherence::Value value) 
     return value != shape.latest();
 }
 
+std::uint32_t SharedPrefixBlocks::heldAt(std::uint32_t request, std::uint32_t instance) const
+{
+    std::uint32_t held = 0;
+    for (const std::uint32_t slot : m_sequences[request].slots)
+        held += m_protocol.cache.compiled.hits(m_protocolBlocks.shape(slot).line(static_cast<int>(instance)).state,
+                                               static_cast<int>(ProcessorOp::Load))
+                    ? 1
+                    : 0;
+    return held;
+}
+
 void SharedPrefixBlocks::release(std::uint32_t request)
 {
     Sequence& seq = m_sequences[request];

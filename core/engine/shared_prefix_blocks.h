@@ -68,6 +68,8 @@ class SharedPrefixBlocks final : public FlowEndpoint {
     std::uint32_t acquire(std::uint32_t request, std::uint32_t instance);
     // A decode step reads the request's shared blocks: returns how many hit (the others as acquire()).
     std::uint32_t read(std::uint32_t request);
+    // The request's blocks (known once write() ran) that `instance` holds readable now: a load there would hit.
+    std::uint32_t heldAt(std::uint32_t request, std::uint32_t instance) const;
     // A step now would hit every shared block as the last one did (nothing changed at the decode instance since).
     bool steady(std::uint32_t request) const
     {

@@ -1,5 +1,6 @@
 #include "core/serving/cluster_view.h"
 
+#include "core/engine/kv_memory.h"
 #include "core/serving/local_prefix_cache.h"
 
 #include <algorithm>
@@ -26,6 +27,17 @@ ClusterView::ClusterView(const std::vector<InstanceState>& instances, const Work
 std::uint32_t ClusterView::promptTokensToCompute(std::uint32_t instance, std::uint32_t request) const
 {
     return promptTokens(request) - (m_local ? m_local->heldTokens(instance, request) : 0);
+}
+
+bool ClusterView::sharesPrefixBlocks() const
+{
+    return m_kv && m_kv->sharesPrefixBlocks();
+}
+
+std::uint32_t ClusterView::sharedPrefixBlocksHeld(std::uint32_t instance, std::uint32_t request) const
+{
+    // Runs that share prefix blocks have no failures, so a request's KV sequence is the request's own id.
+    return m_kv ? m_kv->sharedBlocksHeld(request, instance) : 0;
 }
 
 std::span<const std::uint32_t> ClusterView::prefixBlocks(std::uint32_t request) const

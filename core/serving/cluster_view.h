@@ -16,6 +16,7 @@ namespace coh::core {
 // A policy's answer when no instance of the role is up.
 inline constexpr std::uint32_t kNoInstance = std::numeric_limits<std::uint32_t>::max();
 
+class KvMemory;
 class LocalPrefixCache;
 
 class ClusterView {
@@ -25,6 +26,7 @@ class ClusterView {
                 const std::vector<RequestMetrics>& metrics);
     // The prefill instances' own prefix caches, when the run keeps them (serving.local_prefix_cache).
     void setLocalPrefixCache(const LocalPrefixCache* cache) { m_local = cache; }
+    void setKvMemory(const KvMemory* kv) { m_kv = kv; }
 
     // Instance indexes by role, in the scenario's order.
     const std::vector<std::uint32_t>& prefillInstances() const { return m_prefill; }
@@ -48,6 +50,10 @@ class ClusterView {
     // them), so this is the longest prefix shared with one held sequence. Computed when asked, so runs whose
     // policy never asks pay nothing.
     std::uint32_t heldPrefixBlocks(std::uint32_t instance, std::uint32_t request) const;
+    // serving.shared_prefix: whether prompts' prefix blocks are shared blocks, and how many of the request's a decode
+    // instance holds readable now (read there without a transfer). Asked once the request's prefill is done.
+    bool sharesPrefixBlocks() const;
+    std::uint32_t sharedPrefixBlocksHeld(std::uint32_t instance, std::uint32_t request) const;
     std::uint32_t promptTokens(std::uint32_t request) const { return m_workload.requests[request].promptTokens; }
     // The prompt tokens a prefill of `request` on prefill `instance` would compute: all but those whose blocks
     // its local prefix cache holds (all of them when it keeps none).
@@ -62,6 +68,7 @@ class ClusterView {
     const Workload& m_workload;
     const std::vector<RequestMetrics>& m_metrics;
     const LocalPrefixCache* m_local = nullptr;
+    const KvMemory* m_kv = nullptr;
     std::vector<std::uint32_t> m_prefill, m_decode;
     std::vector<std::uint32_t> m_colocated; // per instance
 };

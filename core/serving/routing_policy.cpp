@@ -1,5 +1,7 @@
 #include "core/serving/routing_policy.h"
 
+#include <algorithm>
+
 namespace coh::core {
 
 namespace {
@@ -80,7 +82,33 @@ std::uint32_t CacheAwarePolicy::pickPrefill(const ClusterView& cluster, std::uin
 
 std::uint32_t CacheAwarePolicy::pickDecode(const ClusterView& cluster, std::uint32_t request)
 {
-    return m_balance.pickDecode(cluster, request);
+    // Without shared prefix blocks every decode instance reads the whole prompt from prefill alike: balance load.
+    if (!cluster.sharesPrefixBlocks())
+        return m_balance.pickDecode(cluster, request);
+    // The instance holding most of the prompt's shared blocks reads them without a transfer; ties go to the less
+    // loaded one.
+    std::uint32_t best = kNoInstance, bestHeld = 0;
+    double totalLoad = 0;
+    std::uint32_t up = 0;
+    for (auto i : cluster.decodeInstances()) {
+        if (!cluster.isUp(i))
+            continue;
+        totalLoad += cluster.load(i);
+        ++up;
+        const std::uint32_t held = cluster.sharedPrefixBlocksHeld(i, request);
+        if (held > bestHeld ||
+            (held == bestHeld && best != kNoInstance && held > 0 && cluster.load(i) < cluster.load(best))) {
+            best = i;
+            bestHeld = held;
+        }
+    }
+    if (best == kNoInstance)
+        return m_balance.pickDecode(cluster, request);
+    // An instance already holding max_imbalance x the mean load (at least max_imbalance sequences) gets no more
+    // for affinity's sake.
+    if (cluster.load(best) >= m_maxImbalance * std::max(1.0, totalLoad / up))
+        return m_balance.pickDecode(cluster, request);
+    return best;
 }
 
 SameNodeDecode::SameNodeDecode(std::unique_ptr<RoutingPolicy> router)

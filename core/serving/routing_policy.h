@@ -40,7 +40,10 @@ class LeastLoadedPolicy final : public RoutingPolicy {
 // prefix cache holding the rest) + (prompt tokens queued or running there), as Dynamo's KV router weighs prefill
 // blocks against load. When that instance already holds more than max_imbalance x the mean prefill load, the
 // least-loaded one takes the request instead, so affinity cannot pile every request onto one worker. Decode:
-// least_loaded (a decode instance reuses no KV across requests: the whole sequence is transferred).
+// with shared prefix blocks (serving.shared_prefix), the decode instance that holds most of the prompt's shared
+// blocks (it reads them without a transfer), fewer sequences breaking ties, unless it already holds max_imbalance x
+// the mean decode load (at least max_imbalance sequences); otherwise least_loaded (a decode instance that shares
+// nothing reuses no KV across requests: the whole sequence is transferred).
 class CacheAwarePolicy final : public RoutingPolicy {
   public:
     explicit CacheAwarePolicy(const RouterSpec& spec);

@@ -69,6 +69,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         m_view.setLocalPrefixCache(m_local.get());
     }
     m_kv->setListener(this);
+    m_view.setKvMemory(m_kv.get());
     if (scenario.failures.enabled()) {
         m_failures = std::make_unique<NodeFailures>(scenario, m_instances);
         // The resumed prefixes' loads follow every other kind (the KV path's, the pool's, the tiers').

@@ -117,6 +117,31 @@ TEST(SharedPrefix, TwoDecodersShareABlockForFreeUnderMsiButPassItBackAndForthUnd
     EXPECT_GT(stall(migratory), stall(msi) + 20 * kMicrosecond);
 }
 
+TEST(SharedPrefix, CacheAwareRoutingSendsDecodeWhereThePrefixIsHeld)
+{
+    // The second request is routed while the first still decodes on decode0 (instance 1), which holds the blocks.
+    const Workload w = samePrefix(2, 100 * kMillisecond, 20);
+    Scenario balanced = twoDecoders("msi-directory");
+    balanced.serving.router.policy = RouterPolicy::LeastLoaded;
+    Scenario affinity = twoDecoders("msi-directory");
+    affinity.serving.router.policy = RouterPolicy::CacheAware;
+    const RunResult b = runScenario(balanced, w);
+    const RunResult a = runScenario(affinity, w);
+    ASSERT_EQ(b.summary.completed, 2u);
+    ASSERT_EQ(a.summary.completed, 2u);
+    EXPECT_EQ(b.requests[0].decodeInstance, 1u);
+    EXPECT_EQ(b.requests[1].decodeInstance, 2u); // least loaded: the idle decoder, which holds nothing
+    EXPECT_EQ(b.summary.sharedPrefix.acquireHits, 0u);
+    EXPECT_EQ(a.requests[1].decodeInstance, 1u); // where its three blocks are
+    EXPECT_EQ(a.summary.sharedPrefix.acquireHits, 3u);
+    EXPECT_DOUBLE_EQ(b.summary.kvBytes - a.summary.kvBytes, 96 * kTokenBytes);
+
+    // An instance at max_imbalance x the mean load (at least that many sequences) gets no more for affinity.
+    affinity.serving.router.maxImbalance = 1;
+    const RunResult capped = runScenario(affinity, w);
+    EXPECT_EQ(capped.requests[1].decodeInstance, 2u);
+}
+
 TEST(SharedPrefix, EveryProtocolWritesEachBlockOnceAndCompletesEveryRequest)
 {
     // Twelve requests at random times over four prefixes that share their first block.
