@@ -13,6 +13,7 @@
 #include "ui/router_form.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_fields.h"
+#include "ui/shared_prefix_form.h"
 #include "ui/theme.h"
 #include "ui/workload_form.h"
 
@@ -208,6 +209,7 @@ QWidget* ScenarioPanel::buildServing()
           tr("the whole tier"));
     value("/serving/prefix_pool/block_tokens", tr("Prefix block tokens"), tr("prefix block tokens"),
           QString::number(d.prefixPool.blockTokens));
+    m_sharedPrefix = new SharedPrefixForm(m_document, m_fields, form, page);
     m_replication = new ReplicationForm(m_document, m_fields, form, page);
     m_kvTiers = new KvTiersForm(m_document, m_fields, form, page);
     // The table needs the panel's whole width: it sits below its label, not beside it.
@@ -277,6 +279,7 @@ void ScenarioPanel::refresh()
     m_fields->refresh();
     m_router->refresh();
     m_replication->refresh();
+    m_sharedPrefix->refresh();
     m_kvTiers->refresh();
     m_workload->refresh();
     m_coherence->refresh();

@@ -22,6 +22,7 @@ class FailuresForm;
 class InstancesEditor;
 class KvTiersForm;
 class ReplicationForm;
+class SharedPrefixForm;
 class RouterForm;
 class ScenarioDocument;
 class ScenarioFields;
@@ -43,6 +44,7 @@ class ScenarioPanel : public QWidget {
     InstancesEditor* instancesEditor() const { return m_instances; }
     RouterForm* routerForm() const { return m_router; }
     ReplicationForm* replicationForm() const { return m_replication; }
+    SharedPrefixForm* sharedPrefixForm() const { return m_sharedPrefix; }
     KvTiersForm* kvTiersForm() const { return m_kvTiers; }
     FailuresForm* failuresForm() const { return m_failures; }
 
@@ -74,6 +76,7 @@ class ScenarioPanel : public QWidget {
     QLabel* m_modelInfo = nullptr;
     RouterForm* m_router = nullptr;
     ReplicationForm* m_replication = nullptr;
+    SharedPrefixForm* m_sharedPrefix = nullptr;
     KvTiersForm* m_kvTiers = nullptr;
     WorkloadForm* m_workload = nullptr;
     CoherenceForm* m_coherence = nullptr;
