@@ -102,8 +102,11 @@ void SharedPrefixBlocks::unhold(std::uint32_t slot, std::uint8_t cache)
     Block& b = m_blocks[slot];
     if (b.refs[cache] == 0 || --b.refs[cache] > 0)
         return;
-    // Nobody at this instance uses the block now: a decode instance keeps it while it has room for idle blocks.
-    if (m_keep[cache] == 0) {
+    // Nobody at this instance uses the block now: a decode instance keeps a readable copy while it has room for idle
+    // blocks (a copy another cache took, as under migratory, is not worth the room).
+    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
+    if (m_keep[cache] == 0 ||
+        !m_protocol.cache.compiled.hits(shape.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
         evict(slot, cache);
         return;
     }
@@ -226,7 +229,10 @@ std::uint32_t SharedPrefixBlocks::heldAt(std::uint32_t request, std::uint32_t in
 void SharedPrefixBlocks::release(std::uint32_t request)
 {
     Sequence& seq = m_sequences[request];
-    for (const std::uint32_t slot : seq.slots) {
+    // Last block first, as vLLM frees a request's blocks: the leading blocks, which more prompts share, are the last
+    // idle ones to be dropped for room.
+    for (auto it = seq.slots.rbegin(); it != seq.slots.rend(); ++it) {
+        const std::uint32_t slot = *it;
         if (seq.prefillCache != kNone)
             unhold(slot, seq.prefillCache);
         if (seq.decodeCache != kNone)
@@ -285,7 +291,9 @@ void SharedPrefixBlocks::onOpDone(Key slot, std::uint8_t cache, const DriverOp& 
     if (op.kind != Job::Read)
         return;
     b.loading &= static_cast<std::uint16_t>(~(1u << cache));
-    const bool stale = staleValue(slot, m_protocolBlocks.shape(slot).line(cache).value);
+    // What the load returned, as the executor judged it (a table whose loads keep no copy, as unified memory, leaves
+    // none in the line to look at); a version the protocol does not allow failed the run in onStep already.
+    const bool stale = step && step->loadMismatch;
     const FlowInfo* transfer = m_delivery && m_deliveryData ? m_delivery : nullptr;
     // Waiters at this cache, in the order they came; the listener may start a step that queues new ones.
     std::vector<Waiter> done;

@@ -102,7 +102,7 @@ class SharedPrefixBlocks final : public FlowEndpoint {
         std::uint32_t position = 0; // its index among a prompt's prefix blocks
         Participants participants;
         DriverBlock<coherence::kMaxCaches> driver;
-        std::array<std::uint16_t, coherence::kMaxCaches> refs{}; // per cache: sequences there using it
+        std::array<std::uint32_t, coherence::kMaxCaches> refs{}; // per cache: sequences there using it
         std::uint16_t loading = 0;                               // bit per cache: a Load is queued there
         std::uint32_t pendingWrites = 0;                         // Stores queued and not done
         bool writing = false;                                    // a Store went through the table
@@ -112,8 +112,8 @@ class SharedPrefixBlocks final : public FlowEndpoint {
         std::vector<Waiter> waiters;                             // sequences waiting on a Load, with its cache
     };
     struct Sequence {
-        std::vector<std::uint32_t> slots; // its shared blocks, in prompt order
-        std::uint8_t prefillCache = kNone, decodeCache = 0;
+        std::vector<std::uint32_t> slots;                       // its shared blocks, in prompt order
+        std::uint8_t prefillCache = kNone, decodeCache = kNone; // kNone: not there (yet)
         std::uint64_t checkedAt = kNever; // m_changes[decodeCache] when a step last hit every block current
     };
 

@@ -59,6 +59,7 @@ void DecodeScheduler::tryAdmit(std::uint32_t index)
             inst.admission.pop_front();
             --inst.assigned;
             ++m_rejected;
+            m_kv.release(m_state[r].kv); // what its prefill wrote is dead: its copies go
             continue;
         }
         std::uint32_t reserve = need;

@@ -116,6 +116,7 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
     // Request 0 takes 8 of 10 blocks; request 1 can never fit and is rejected; request 2 (3 blocks) waits.
     EXPECT_EQ(kv.acquired, (std::vector<std::uint32_t>{0}));
     EXPECT_EQ(decode.rejected(), 1u);
+    EXPECT_EQ(kv.released, (std::vector<std::uint32_t>{1})); // what its prefill wrote goes with it
     EXPECT_EQ(instances[0].kvBlocksFree, 2u);
     EXPECT_EQ(instances[0].held, (std::vector<std::uint32_t>{0}));
     EXPECT_EQ(instances[0].admission.size(), 1u);
@@ -129,7 +130,7 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
     EXPECT_EQ(instances[0].active, (std::vector<std::uint32_t>{0}));
     decode.onIterationDone(0);
     EXPECT_EQ(decode.finished(), 1u);
-    EXPECT_EQ(kv.released, (std::vector<std::uint32_t>{0}));
+    EXPECT_EQ(kv.released, (std::vector<std::uint32_t>{1, 0}));
     EXPECT_EQ(kv.acquired, (std::vector<std::uint32_t>{0, 2}));
     EXPECT_EQ(instances[0].kvBlocksFree, 7u);
     EXPECT_EQ(instances[0].held, (std::vector<std::uint32_t>{2}));

@@ -142,6 +142,33 @@ TEST(SharedPrefix, CacheAwareRoutingSendsDecodeWhereThePrefixIsHeld)
     EXPECT_EQ(capped.requests[1].decodeInstance, 2u);
 }
 
+// Blocks the prefill GPU (node 0) holds when the run ends, over every protocol state.
+double prefillBlocksAtEnd(const RunResult& r)
+{
+    double blocks = 0;
+    for (const NodeBlocksSeries& series : r.nodeBlocks)
+        if (series.node == 0 && !series.steps.empty())
+            blocks += series.steps.back().blocks;
+    return blocks;
+}
+
+TEST(SharedPrefix, ARequestDecodeRejectsDropsWhatItsPrefillHolds)
+{
+    // decode0's HBM leaves 70 MB of KV (17,089 blocks) after the weights: the first request's million output
+    // tokens never fit there (they would on decode1), so decode0 rejects it after its prefill wrote the blocks; the
+    // second decodes on decode1.
+    Scenario s = twoDecoders("msi-directory");
+    s.topology.nodes[1].memory = {{Tier::Hbm, 2.3e9, 1e11}};
+    Workload w = samePrefix(2, kSecond);
+    w.requests[0].outputTokens = 1'000'000;
+    const RunResult r = runScenario(s, w);
+    EXPECT_EQ(r.summary.completed, 1u);
+    EXPECT_EQ(r.summary.sharedPrefix.writes, 3u);
+    EXPECT_EQ(r.summary.sharedPrefix.acquires, 3u);
+    // The prefill instance keeps nothing once both requests are done with: the rejected one's copies went too.
+    EXPECT_EQ(prefillBlocksAtEnd(r), 0.0);
+}
+
 TEST(SharedPrefix, EveryProtocolWritesEachBlockOnceAndCompletesEveryRequest)
 {
     // Twelve requests at random times over four prefixes that share their first block.
