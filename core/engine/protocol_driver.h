@@ -30,6 +30,7 @@
 #include "core/net/flow_network.h"
 
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <string>
@@ -66,8 +67,10 @@ struct OpQueue {
 
 // The driver's part of a block with up to N participants: its queues and its messages in flight.
 template <int N> struct DriverBlock {
+    static_assert(N <= 32, "busy is a 32-bit mask");
     MessageArrivals arrivals;
     std::uint32_t queued = 0; // ops in all its queues
+    std::uint32_t busy = 0;   // bit per participant whose queue holds ops: the pump tries only those
     std::array<OpQueue, N> queues{};
 };
 
@@ -165,8 +168,15 @@ template <class Client> class ProtocolDriver {
                 ref = m_client.resolve(key);
                 progress = true;
             }
-            for (std::uint8_t c = 0; c < m_caches; ++c)
-                progress |= tryIssue(key, ref, c);
+            // Participants in order, as a plain loop over all of them would, skipping those with nothing queued: a
+            // block with many participants (shared prefix blocks have one per instance) has few busy at once.
+            for (unsigned c = 0;; ++c) {
+                const std::uint32_t busy = c < 32 ? m_client.driverBlock(ref).busy >> c : 0;
+                if (busy == 0)
+                    break;
+                c += static_cast<unsigned>(std::countr_zero(busy));
+                progress |= tryIssue(key, ref, static_cast<std::uint8_t>(c));
+            }
         }
     }
     bool tryIssue(Key key, Ref& ref, std::uint8_t cache);
@@ -297,8 +307,10 @@ void ProtocolDriver<Client>::push(Block& block, std::uint8_t cache, DriverOp op,
         node = static_cast<std::uint32_t>(m_nodes.size());
     }
     m_nodes[node - 1] = OpNode{op, 0};
+    assert(cache < m_caches && "an op for a participant the driver was not made for");
     OpQueue& q = block.queues[cache];
     ++block.queued;
+    block.busy |= 1u << cache;
     if (q.head == 0) {
         q.head = q.tail = node;
     } else if (front) {
@@ -316,8 +328,10 @@ template <class Client> template <class Block> DriverOp ProtocolDriver<Client>::
     const std::uint32_t node = q.head;
     const DriverOp op = m_nodes[node - 1].op;
     q.head = m_nodes[node - 1].next;
-    if (q.head == 0)
+    if (q.head == 0) {
         q.tail = 0;
+        block.busy &= ~(1u << cache);
+    }
     q.issued = q.held = false;
     --block.queued;
     m_nodes[node - 1].next = m_free;

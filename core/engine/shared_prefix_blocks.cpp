@@ -194,7 +194,9 @@ bool SharedPrefixBlocks::readAt(std::uint32_t slot, std::uint8_t cache, std::uin
     // The table says what a hit is: a load that hits reads the copy and changes nothing.
     if (m_driver.idle(b.driver, cache) &&
         m_protocol.cache.compiled.hits(shape.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
-        m_summary.staleReads += staleValue(slot, shape.line(cache).value) ? 1 : 0;
+        // Under a strong protocol a readable copy is current: the invariants, checked after every step, say so.
+        if (m_protocol.consistency != coherence::Consistency::Strong)
+            m_summary.staleReads += staleValue(slot, shape.line(cache).value) ? 1 : 0;
         return true;
     }
     b.waiters.push_back({cache, sequence});
