@@ -17,7 +17,8 @@ SharedPrefixBlocks::SharedPrefixBlocks(const coherence::Protocol& protocol, cons
                                        NodeBlockStates& nodeBlocks, const KvHomes& homes,
                                        std::vector<std::uint32_t> instanceNodes, std::uint8_t firstKind,
                                        SharedPrefixListener& listener)
-    : m_protocol(protocol)
+    : BlockSetSlots(protocol, static_cast<int>(instanceNodes.size()))
+    , m_protocol(protocol)
     , m_workload(workload)
     , m_network(network)
     , m_recorder(recorder)
@@ -27,7 +28,6 @@ SharedPrefixBlocks::SharedPrefixBlocks(const coherence::Protocol& protocol, cons
     , m_listener(listener)
     , m_blockTokens(scenario.serving.sharedPrefix.blockTokens)
     , m_weight(scenario.serving.sharedPrefix.blockTokens / scenario.serving.blockTokens)
-    , m_protocolBlocks(protocol, static_cast<int>(m_instanceNodes.size()))
     , m_sequences(workload.requests.size())
     , m_driver(*this, protocol, network, static_cast<int>(m_instanceNodes.size()),
                DriverCosts{static_cast<double>(scenario.model.kvBytesPerToken()) * scenario.serving.blockTokens,
@@ -77,7 +77,7 @@ std::uint32_t SharedPrefixBlocks::slotOf(std::uint32_t hash, std::uint32_t posit
         b.hash = hash;
         b.position = position;
         std::copy(m_instanceNodes.begin(), m_instanceNodes.end(), b.participants.cacheNodes.begin());
-        m_protocolBlocks.add();
+        addSlot();
     }
     return it->second;
 }
@@ -104,9 +104,9 @@ void SharedPrefixBlocks::unhold(std::uint32_t slot, std::uint8_t cache)
         return;
     // Nobody at this instance uses the block now: a decode instance keeps a readable copy while it has room for idle
     // blocks (a copy another cache took, as under migratory, is not worth the room).
-    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
+    const coherence::BlockSystem& now = shape(slot);
     if (m_keep[cache] == 0 ||
-        !m_protocol.cache.compiled.hits(shape.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
+        !m_protocol.cache.compiled.hits(now.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
         evict(slot, cache);
         return;
     }
@@ -190,13 +190,13 @@ std::uint32_t SharedPrefixBlocks::read(std::uint32_t request)
 bool SharedPrefixBlocks::readAt(std::uint32_t slot, std::uint8_t cache, std::uint32_t sequence)
 {
     Block& b = m_blocks[slot];
-    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
+    const coherence::BlockSystem& now = shape(slot);
     // The table says what a hit is: a load that hits reads the copy and changes nothing.
-    if (m_driver.idle(b.driver, cache) &&
-        m_protocol.cache.compiled.hits(shape.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
+    if (m_driver.idle(driverBlock(slot), cache) &&
+        m_protocol.cache.compiled.hits(now.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
         // Under a strong protocol a readable copy is current: the invariants, checked after every step, say so.
         if (m_protocol.consistency != coherence::Consistency::Strong)
-            m_summary.staleReads += staleValue(slot, shape.line(cache).value) ? 1 : 0;
+            m_summary.staleReads += staleValue(slot, now.line(cache).value) ? 1 : 0;
         return true;
     }
     b.waiters.push_back({cache, sequence});
@@ -211,17 +211,17 @@ bool SharedPrefixBlocks::readAt(std::uint32_t slot, std::uint8_t cache, std::uin
 
 bool SharedPrefixBlocks::staleValue(std::uint32_t slot, coherence::Value value) const
 {
-    const coherence::BlockSystem& shape = m_protocolBlocks.shape(slot);
-    if (shape.tooStale(value))
+    const coherence::BlockSystem& now = shape(slot);
+    if (now.tooStale(value))
         fail(slot, "a load returned a version the protocol does not allow");
-    return value != shape.latest();
+    return value != now.latest();
 }
 
 std::uint32_t SharedPrefixBlocks::heldAt(std::uint32_t request, std::uint32_t instance) const
 {
     std::uint32_t held = 0;
     for (const std::uint32_t slot : m_sequences[request].slots)
-        held += m_protocol.cache.compiled.hits(m_protocolBlocks.shape(slot).line(static_cast<int>(instance)).state,
+        held += m_protocol.cache.compiled.hits(shape(slot).line(static_cast<int>(instance)).state,
                                                static_cast<int>(ProcessorOp::Load))
                     ? 1
                     : 0;
@@ -268,7 +268,7 @@ void SharedPrefixBlocks::onStep(Key slot, Ref, const coherence::CheckedStep& che
 {
     const StepResult& step = checked.result;
     if (checked.violation != coherence::Violation::None)
-        fail(slot, m_protocolBlocks.failure());
+        fail(slot, failure());
     if (step.atDirectory)
         return;
     // Anything that happens to a copy may take a reader's hit away: its sequences look at every block again.
@@ -316,7 +316,7 @@ void SharedPrefixBlocks::onFlowDelivered(const FlowInfo& flow)
     const auto tag = static_cast<std::uint16_t>(flow.tag & 0xffffu);
     m_delivery = nullptr;
     if (const int i = m_driver.arrive(slot, tag); i >= 0) {
-        const coherence::Message& m = m_protocolBlocks.shape(slot).message(i);
+        const coherence::Message& m = shape(slot).message(i);
         m_delivery = &flow;
         m_deliveryData = m.hasData;
         if (flow.bytes > 0) {
@@ -325,7 +325,7 @@ void SharedPrefixBlocks::onFlowDelivered(const FlowInfo& flow)
             record.request = b.lastSequence;
             record.firstBlock = b.position * m_weight;
             record.blockCount = m_weight;
-            b.driver.arrivals.origin(i).stamp(record);
+            driverBlock(slot).arrivals.origin(i).stamp(record);
             m_recorder.add(record);
         }
     }
@@ -336,7 +336,7 @@ void SharedPrefixBlocks::onFlowDelivered(const FlowInfo& flow)
 void SharedPrefixBlocks::checkFinished() const
 {
     for (std::uint32_t slot = 0; slot < m_blocks.size(); ++slot)
-        if (!m_driver.idle(m_blocks[slot].driver))
+        if (!m_driver.idle(driverBlock(slot)))
             fail(slot, "the event queue is empty but an op still waits on the protocol (deadlock)");
 }
 
@@ -352,8 +352,7 @@ SharedPrefixSummary SharedPrefixBlocks::summary() const
 void SharedPrefixBlocks::fail(std::uint32_t slot, const std::string& what) const
 {
     throw std::runtime_error(fmt::format("coherence invariant violated under {} for shared prefix block {}: {} [{}]",
-                                         m_protocol.name, m_blocks[slot].hash, what,
-                                         describeStates(m_protocolBlocks.shape(slot))));
+                                         m_protocol.name, m_blocks[slot].hash, what, describeStates(shape(slot))));
 }
 
 } // namespace coh::core

@@ -17,7 +17,7 @@
 //   capacity, least recently used out first, as vLLM's prefix caching keeps freed blocks), and a prefill instance
 //   drops it: a copy goes through the table's Evict.
 // Whoever waits is told through SharedPrefixListener. The invariants are checked after every step.
-#include "core/coherence/block_set.h"
+#include "core/engine/block_set_slots.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_homes.h"
 #include "core/engine/node_block_states.h"
@@ -45,7 +45,7 @@ class SharedPrefixListener {
     virtual void onSharedRead(std::uint32_t sequence, const FlowInfo* transfer) = 0;
 };
 
-class SharedPrefixBlocks final : public FlowEndpoint {
+class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<coherence::kMaxCaches> {
   public:
     // `instanceNodes[i]`: instance i's node (its cache's); message kinds are recorded from `firstKind`.
     SharedPrefixBlocks(const coherence::Protocol& protocol, const Scenario& scenario, const Workload& workload,
@@ -97,11 +97,10 @@ class SharedPrefixBlocks final : public FlowEndpoint {
         std::uint8_t cache;
         std::uint32_t sequence;
     };
-    struct Block { // the protocol state is m_protocolBlocks' block of the same index
+    struct Block { // the protocol state and driver queues are BlockSetSlots' slot of the same index
         std::uint32_t hash = 0;
         std::uint32_t position = 0; // its index among a prompt's prefix blocks
         Participants participants;
-        DriverBlock<coherence::kMaxCaches> driver;
         std::array<std::uint32_t, coherence::kMaxCaches> refs{}; // per cache: sequences there using it
         std::uint16_t loading = 0;                               // bit per cache: a Load is queued there
         std::uint32_t pendingWrites = 0;                         // Stores queued and not done
@@ -117,20 +116,7 @@ class SharedPrefixBlocks final : public FlowEndpoint {
         std::uint64_t checkedAt = kNever; // m_changes[decodeCache] when a step last hit every block current
     };
 
-    // ProtocolDriver's view of a block (see protocol_driver.h): its slot.
-    using Key = std::uint32_t;
-    using Ref = std::uint32_t; // blocks never move
-    static Ref resolve(Key slot) { return slot; }
-    DriverBlock<coherence::kMaxCaches>& driverBlock(Ref slot) { return m_blocks[slot].driver; }
-    const coherence::BlockSystem& shape(Ref slot) const { return m_protocolBlocks.shape(slot); }
-    coherence::CheckedStep issue(Ref slot, std::uint8_t cache, coherence::ProcessorOp op)
-    {
-        return m_protocolBlocks.issue(slot, cache, op);
-    }
-    coherence::CheckedStep deliverOne(Ref slot)
-    {
-        return m_blocks[slot].driver.arrivals.deliverOne(m_protocolBlocks, slot);
-    }
+    // ProtocolDriver's view of a block (see protocol_driver.h): its slot, as BlockSetSlots keeps it, and:
     std::uint32_t weight(Ref) const { return m_weight; }
     const Participants& participants(Ref slot) const { return m_blocks[slot].participants; }
     FlowEndpoint& endpoint() { return *this; }
@@ -161,10 +147,9 @@ class SharedPrefixBlocks final : public FlowEndpoint {
     const KvHomes& m_homes;
     std::vector<std::uint32_t> m_instanceNodes;
     SharedPrefixListener& m_listener;
-    std::uint32_t m_blockTokens; // tokens per prefix block
-    std::uint32_t m_weight;      // KV blocks per prefix block
-    std::deque<Block> m_blocks;  // a deque: blocks never move
-    coherence::BlockSet m_protocolBlocks;
+    std::uint32_t m_blockTokens;                              // tokens per prefix block
+    std::uint32_t m_weight;                                   // KV blocks per prefix block
+    std::deque<Block> m_blocks;                               // a deque: blocks never move
     std::unordered_map<std::uint32_t, std::uint32_t> m_slots; // hash -> index into m_blocks
     std::vector<Sequence> m_sequences;
     // Per cache: how many idle blocks it keeps, and those it keeps, the most recently used first (`m_idleAt` finds a

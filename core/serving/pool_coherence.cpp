@@ -16,11 +16,11 @@ using coherence::StepStatus;
 PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
                              std::vector<std::uint32_t> cacheNodes, std::uint32_t poolNode, double blockBytes,
                              double controlBytes, std::uint8_t firstKind, PoolCoherenceListener& listener)
-    : m_protocol(protocol)
+    : BlockSetSlots(protocol, static_cast<int>(cacheNodes.size()))
+    , m_protocol(protocol)
     , m_network(network)
     , m_recorder(recorder)
     , m_listener(listener)
-    , m_protocolBlocks(protocol, static_cast<int>(cacheNodes.size()))
     // Named apart from the KV path's messages, which may run the same protocol.
     , m_driver(*this, protocol, network, static_cast<int>(cacheNodes.size()),
                DriverCosts{blockBytes, controlBytes, firstKind}, "pool ")
@@ -34,7 +34,7 @@ std::uint32_t PoolCoherence::slotOf(std::uint32_t hash)
     const auto [it, added] = m_slots.emplace(hash, static_cast<std::uint32_t>(m_blocks.size()));
     if (added) {
         m_blocks.emplace_back().hash = hash;
-        m_protocolBlocks.add();
+        addSlot();
     }
     return it->second;
 }
@@ -76,7 +76,7 @@ void PoolCoherence::onIssued(Ref slot, std::uint8_t, const DriverOp& op)
 void PoolCoherence::onStep(Key slot, Ref, const coherence::CheckedStep& step) const
 {
     if (step.violation != coherence::Violation::None)
-        fail(slot, m_protocolBlocks.failure());
+        fail(slot, failure());
 }
 
 void PoolCoherence::onOpDone(Key slot, std::uint8_t cache, const DriverOp& op, const StepResult* step)
@@ -107,12 +107,12 @@ void PoolCoherence::finishJob(std::uint32_t slot, const DriverOp& job)
 
 bool PoolCoherence::idle(std::uint32_t slot) const
 {
-    return m_driver.idle(m_blocks[slot].driver) && m_protocolBlocks.shape(slot).quiescent();
+    return m_driver.idle(driverBlock(slot)) && shape(slot).quiescent();
 }
 
 void PoolCoherence::reset(std::uint32_t slot)
 {
-    m_protocolBlocks.reset(slot);
+    resetSlot(slot);
     Block& block = m_blocks[slot];
     block.stored = false;
     block.storing = false;
@@ -138,7 +138,7 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
         MessageRecord record = recordOf(flow, m_network.routing());
         record.blockCount = 1;
         record.protocol = MessageProtocol::PrefixPool;
-        m_blocks[slot].driver.arrivals.origin(i).stamp(record);
+        driverBlock(slot).arrivals.origin(i).stamp(record);
         m_recorder.add(record);
     }
     m_driver.pump(slot);
@@ -147,15 +147,14 @@ void PoolCoherence::onFlowDelivered(const FlowInfo& flow)
 void PoolCoherence::checkFinished() const
 {
     for (std::uint32_t slot = 0; slot < m_blocks.size(); ++slot)
-        if (!m_driver.idle(m_blocks[slot].driver))
+        if (!m_driver.idle(driverBlock(slot)))
             fail(slot, "the event queue is empty but a load or store still waits on the protocol (deadlock)");
 }
 
 void PoolCoherence::fail(std::uint32_t slot, const std::string& what) const
 {
     throw std::runtime_error(fmt::format("coherence invariant violated under {} for prefix-pool block {}: {} [{}]",
-                                         m_protocol.name, m_blocks[slot].hash, what,
-                                         describeStates(m_protocolBlocks.shape(slot))));
+                                         m_protocol.name, m_blocks[slot].hash, what, describeStates(shape(slot))));
 }
 
 } // namespace coh::core

@@ -5,7 +5,7 @@
 // (the instance drops its replica once its prefill has the KV), a store a Store op and then an Evict (the block
 // goes home to the pool). Every message the table sends is a flow between the nodes; the invariants are
 // checked after every step and a violation fails the run.
-#include "core/coherence/block_set.h"
+#include "core/engine/block_set_slots.h"
 #include "core/engine/event_recorder.h"
 #include "core/engine/protocol_driver.h"
 #include "core/engine/run_result.h"
@@ -26,7 +26,7 @@ class PoolCoherenceListener {
     virtual void onBlockStored(std::uint32_t request, std::uint32_t hash) = 0;
 };
 
-class PoolCoherence final : public FlowEndpoint {
+class PoolCoherence final : public FlowEndpoint, private BlockSetSlots<coherence::kMaxCaches> {
   public:
     // `cacheNodes[c]` is the node of cache c (a prefill instance); message kinds are recorded from `firstKind`.
     PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
@@ -49,28 +49,14 @@ class PoolCoherence final : public FlowEndpoint {
   private:
     friend class ProtocolDriver<PoolCoherence>;
     enum Job : std::uint8_t { Load, Store }; // a job is its op, then an Evict
-    struct Block {                           // the protocol state is m_protocolBlocks' block of the same index
+    struct Block { // the protocol state and driver queues are BlockSetSlots' slot of the same index
         std::uint32_t hash = 0;
-        DriverBlock<coherence::kMaxCaches> driver; // per cache: its jobs' ops in order, and the messages in flight
-        bool storing = false;                      // a cache's store of this block is under way
-        bool stored = false;                       // the block is home (since the last drop)
-        bool dropWhenIdle = false;                 // drop() came while jobs were running
+        bool storing = false;      // a cache's store of this block is under way
+        bool stored = false;       // the block is home (since the last drop)
+        bool dropWhenIdle = false; // drop() came while jobs were running
     };
 
-    // ProtocolDriver's view of a block (see protocol_driver.h): its slot.
-    using Key = std::uint32_t;
-    using Ref = std::uint32_t; // blocks never move
-    static Ref resolve(Key slot) { return slot; }
-    DriverBlock<coherence::kMaxCaches>& driverBlock(Ref slot) { return m_blocks[slot].driver; }
-    const coherence::BlockSystem& shape(Ref slot) const { return m_protocolBlocks.shape(slot); }
-    coherence::CheckedStep issue(Ref slot, std::uint8_t cache, coherence::ProcessorOp op)
-    {
-        return m_protocolBlocks.issue(slot, cache, op);
-    }
-    coherence::CheckedStep deliverOne(Ref slot)
-    {
-        return m_blocks[slot].driver.arrivals.deliverOne(m_protocolBlocks, slot);
-    }
+    // ProtocolDriver's view of a block (see protocol_driver.h): its slot, as BlockSetSlots keeps it, and:
     static std::uint32_t weight(Ref) { return 1; }
     const Participants& participants(Ref) const { return m_participants; }
     FlowEndpoint& endpoint() { return *this; }
@@ -94,8 +80,7 @@ class PoolCoherence final : public FlowEndpoint {
     EventRecorder& m_recorder;
     Participants m_participants; // the prefill instances' nodes, the pool's node as the home
     PoolCoherenceListener& m_listener;
-    std::deque<Block> m_blocks; // a deque: blocks never move
-    coherence::BlockSet m_protocolBlocks;
+    std::deque<Block> m_blocks;                               // a deque: blocks never move
     std::unordered_map<std::uint32_t, std::uint32_t> m_slots; // hash -> index into m_blocks
     ProtocolDriver<PoolCoherence> m_driver;
 };
