@@ -234,6 +234,16 @@ TEST(SharedPrefix, TheSectionIsReadAndEachBadFieldNamesItsFix)
     problemAt(withSharedPrefix({{"capacity", "lots"}}), "/serving/shared_prefix/capacity");
     problemAt(withSharedPrefix({{"blocks", 4}}), "/serving/shared_prefix/blocks");
     problemAt(withSharedPrefix(true), "/serving/shared_prefix");
+    // Seventeen instances (nine prefill on gpu0, eight decode on gpu1) are one cache too many for a protocol.
+    nlohmann::json many = withSharedPrefix(nlohmann::json::object());
+    many["serving"]["instances"] = nlohmann::json::array();
+    for (int i = 0; i < 17; ++i)
+        many["serving"]["instances"].push_back(
+            {{"role", i < 9 ? "prefill" : "decode"}, {"nodes", {i < 9 ? "gpu0" : "gpu1"}}});
+    const auto crowded = problemAt(many, "/serving/shared_prefix");
+    EXPECT_NE(crowded.message.find("17 instances"), std::string::npos) << crowded.message;
+    many["serving"]["instances"].erase(many["serving"]["instances"].begin());
+    EXPECT_NO_THROW(parseScenario(many, "mem.json"));
     nlohmann::json failing = withSharedPrefix(nlohmann::json::object());
     failing["failures"] = {{"events", {{{"node", "gpu1"}, {"at", "1 s"}}}}};
     const auto failures = problemAt(failing, "/serving/shared_prefix");
