@@ -161,7 +161,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     const std::uint32_t block = (tokens - 1 - seq.sharedTokens) / m_blockTokens; // where the new token goes
     ++m_staleness.decodeSteps;
     if (seq.steady && block == seq.tailBlock && m_network.now() < seq.leaseExpiry &&
-        (!m_shared || m_shared->steady(request))) {
+        (!m_shared || m_shared->steady(request, m_network.now()))) {
         // The store hits the tail, as on the last step (nothing has arrived since); the reads hit fresh copies
         // whose leases, if any, still hold.
         Group& tail = seq.groups[seq.tailGroup];
@@ -203,6 +203,10 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
         const std::uint32_t hits = m_shared->read(request);
         seq.waiting -= hits;
         allHits = hits == shared;
+        if (m_shared->readExpired(request)) {
+            seq.stepExpired = true;
+            ++m_lease.expiredSteps;
+        }
     }
     for (int g = 0; g < static_cast<int>(seq.groups.size()); ++g) {
         const bool tail = g == seq.tailGroup;
@@ -593,6 +597,12 @@ KvStats CoherentKv::stats() const
         s.transfers += shared.transfers * (shared.blockTokens / m_blockTokens);
         s.bytes += shared.bytes;
         s.kinds.insert(s.kinds.end(), m_shared->kinds().begin(), m_shared->kinds().end());
+        // Decode's leased reads of shared copies are decode's leased reads too.
+        const LeaseSummary& leases = m_shared->leases();
+        s.lease.grants += leases.grants;
+        s.lease.leasedReads += leases.leasedReads;
+        s.lease.expiredReads += leases.expiredReads;
+        s.lease.refetches += leases.refetches;
         s.sharedPrefix = shared;
     }
     for (std::size_t n = 0; n < m_replicaNodesUsed.size(); ++n)

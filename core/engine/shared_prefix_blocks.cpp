@@ -36,11 +36,14 @@ SharedPrefixBlocks::SharedPrefixBlocks(const coherence::Protocol& protocol, cons
 {
     m_summary.enabled = true;
     m_summary.blockTokens = m_blockTokens;
+    m_lease.ttl = scenario.coherence.lease.ttl.value_or(-1);
+    m_lease.refetch = scenario.coherence.lease.onExpiry == LeaseExpiry::Refetch;
     const double blockBytes = static_cast<double>(scenario.model.kvBytesPerToken()) * m_blockTokens;
     for (std::size_t i = 0; i < scenario.serving.instances.size() && i < m_keep.size(); ++i) {
         const InstanceSpec& instance = scenario.serving.instances[i];
         if (instance.role == InstanceRole::Prefill)
             continue; // prefill's own prefix cache is serving.local_prefix_cache's
+        m_decodes[i] = true;
         double bytes = 0;
         if (scenario.serving.sharedPrefix.capacityBytes) {
             bytes = *scenario.serving.sharedPrefix.capacityBytes;
@@ -78,6 +81,8 @@ std::uint32_t SharedPrefixBlocks::slotOf(std::uint32_t hash, std::uint32_t posit
         b.position = position;
         std::copy(m_instanceNodes.begin(), m_instanceNodes.end(), b.participants.cacheNodes.begin());
         addSlot();
+        if (m_lease.ttl >= 0)
+            m_leaseAt.resize(m_blocks.size() * coherence::kMaxCaches, -1);
     }
     return it->second;
 }
@@ -175,8 +180,13 @@ std::uint32_t SharedPrefixBlocks::read(std::uint32_t request)
     const std::uint64_t before = m_changes[seq.decodeCache];
     const std::uint64_t staleBefore = m_summary.staleReads;
     std::uint32_t hits = 0;
+    seq.leaseExpiry = kTimeInfinity; // checkLease() sets it again
+    seq.steadyLeasedReads = 0;
+    seq.readExpired = false;
     for (const std::uint32_t slot : seq.slots) {
         ++m_summary.reads;
+        if (m_lease.ttl >= 0)
+            checkLease(slot, seq);
         if (readAt(slot, seq.decodeCache, request))
             ++hits;
         else
@@ -207,6 +217,32 @@ bool SharedPrefixBlocks::readAt(std::uint32_t slot, std::uint8_t cache, std::uin
         m_driver.request(slot, cache, DriverOp{ProcessorOp::Load, Job::Read, sequence});
     }
     return false;
+}
+
+void SharedPrefixBlocks::checkLease(std::uint32_t slot, Sequence& seq)
+{
+    const std::uint8_t cache = seq.decodeCache;
+    if (!shape(slot).leased(cache) || !m_driver.idle(driverBlock(slot), cache))
+        return;
+    const SimTime now = m_network.now();
+    const SimTime expiry = m_leaseAt[std::size_t{slot} * coherence::kMaxCaches + cache] + m_lease.ttl;
+    if (now < expiry) {
+        m_lease.leasedReads += m_weight;
+        seq.steadyLeasedReads += m_weight;
+        seq.leaseExpiry = std::min(seq.leaseExpiry, expiry);
+        return;
+    }
+    if (m_lease.refetch) {
+        // As the table releases a leased copy (its Evict sends nothing): the read that follows asks the home again,
+        // for every sequence at this instance.
+        m_lease.refetches += m_weight;
+        onStep(slot, slot, issue(slot, cache, ProcessorOp::Evict));
+        return;
+    }
+    m_lease.leasedReads += m_weight;
+    m_lease.expiredReads += m_weight;
+    seq.leaseExpiry = now;
+    seq.readExpired = true;
 }
 
 bool SharedPrefixBlocks::staleValue(std::uint32_t slot, coherence::Value value) const
@@ -273,6 +309,18 @@ void SharedPrefixBlocks::onStep(Key slot, Ref, const coherence::CheckedStep& che
         return;
     // Anything that happens to a copy may take a reader's hit away: its sequences look at every block again.
     ++m_changes[step.actor];
+    if (m_lease.ttl >= 0 && m_decodes[step.actor] && step.from != step.to) {
+        const auto& flags = m_protocol.cache.compiled.stateFlags;
+        const bool was = (flags[step.from] & coherence::kStateLeased) != 0;
+        const bool is = (flags[step.to] & coherence::kStateLeased) != 0;
+        SimTime& at = m_leaseAt[std::size_t{slot} * coherence::kMaxCaches + step.actor];
+        if (is && !was) {
+            at = m_network.now();
+            m_lease.grants += m_weight;
+        } else if (was && !is) {
+            at = -1;
+        }
+    }
     m_nodeBlocks.change(m_network.now(), m_instanceNodes[step.actor], step.from, step.to, m_weight);
 }
 

@@ -70,14 +70,23 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
     std::uint32_t read(std::uint32_t request);
     // The request's blocks (known once write() ran) that `instance` holds readable now: a load there would hit.
     std::uint32_t heldAt(std::uint32_t request, std::uint32_t instance) const;
-    // A step now would hit every shared block as the last one did (nothing changed at the decode instance since).
-    bool steady(std::uint32_t request) const
+    // A step at `now` would hit every shared block as the last one did (nothing changed at the decode instance
+    // since, and no lease it read under has expired).
+    bool steady(std::uint32_t request, SimTime now) const
     {
         const Sequence& seq = m_sequences[request];
-        return seq.slots.empty() || seq.checkedAt == m_changes[seq.decodeCache];
+        return seq.slots.empty() || (seq.checkedAt == m_changes[seq.decodeCache] && now < seq.leaseExpiry);
     }
     // Counts a steady step's reads (see steady()).
-    void countSteadyRead(std::uint32_t request) { m_summary.reads += m_sequences[request].slots.size(); }
+    void countSteadyRead(std::uint32_t request)
+    {
+        m_summary.reads += m_sequences[request].slots.size();
+        m_lease.leasedReads += m_sequences[request].steadyLeasedReads;
+    }
+    // coherence.lease: the last read() read a copy whose lease had expired (trust), and what decode's reads of
+    // shared copies under a lease came to (KV blocks; expired steps are the caller's, who counts steps).
+    bool readExpired(std::uint32_t request) const { return m_sequences[request].readExpired; }
+    const LeaseSummary& leases() const { return m_lease; }
     // The request is done: its instances stop holding its blocks for it.
     void release(std::uint32_t request);
 
@@ -113,7 +122,10 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
     struct Sequence {
         std::vector<std::uint32_t> slots;                       // its shared blocks, in prompt order
         std::uint8_t prefillCache = kNone, decodeCache = kNone; // kNone: not there (yet)
-        std::uint64_t checkedAt = kNever; // m_changes[decodeCache] when a step last hit every block current
+        std::uint64_t checkedAt = kNever;    // m_changes[decodeCache] when a step last hit every block current
+        SimTime leaseExpiry = kTimeInfinity; // the earliest expiry of a lease the last read() read under
+        std::uint64_t steadyLeasedReads = 0; // KV blocks of leased copies a steady step reads
+        bool readExpired = false;            // the last read() read an expired copy (trust)
     };
 
     // ProtocolDriver's view of a block (see protocol_driver.h): its slot, as BlockSetSlots keeps it, and:
@@ -137,6 +149,9 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
     bool readAt(std::uint32_t slot, std::uint8_t cache, std::uint32_t sequence);
     // Counts a read of `value`: true when it is older than the latest write (the protocol allows it, or fails).
     bool staleValue(std::uint32_t slot, coherence::Value value) const;
+    // coherence.lease, before a step reads the block at the sequence's decode cache: counts a read of a leased copy
+    // and acts on an expired one as CoherentKv::checkLease does (refetch drops it silently, trust counts the read).
+    void checkLease(std::uint32_t slot, Sequence& seq);
     [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
 
     const coherence::Protocol& m_protocol;
@@ -160,6 +175,11 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
     // Per cache: steps that touched its copy of any block. A sequence whose decode cache saw none since its last
     // step hits every shared block again (a hit changes nothing), so a steady step costs O(1).
     std::array<std::uint64_t, coherence::kMaxCaches> m_changes{};
+    // coherence.lease (ttl -1: leases never expire, nothing tracked): per slot and cache, when the copy came under
+    // its lease; which caches are decode instances' (only their leases are read).
+    LeaseSummary m_lease;
+    std::vector<SimTime> m_leaseAt;
+    std::array<bool, coherence::kMaxCaches> m_decodes{};
     ProtocolDriver<SharedPrefixBlocks> m_driver;
     const FlowInfo* m_delivery = nullptr; // the flow being delivered, for the waiters' transfer time
     bool m_deliveryData = false;          // it carries the block's data

@@ -142,6 +142,37 @@ TEST(SharedPrefix, CacheAwareRoutingSendsDecodeWhereThePrefixIsHeld)
     EXPECT_EQ(capped.requests[1].decodeInstance, 2u);
 }
 
+TEST(SharedPrefix, LeasesOnSharedCopiesExpireAsOnPrivateOnes)
+{
+    // One request under sealed-lease: its 96 shared tokens are 6 KV blocks decode reads under a lease, as its 6 full
+    // private blocks are without sharing, so every lease count is the same either way.
+    const Workload w = samePrefix(1, 0);
+    for (const LeaseExpiry policy : {LeaseExpiry::Trust, LeaseExpiry::Refetch}) {
+        SCOPED_TRACE(policy == LeaseExpiry::Trust ? "trust" : "refetch");
+        Scenario plain = sharedScenario("sealed-lease", false);
+        plain.coherence.lease = {1, policy};
+        Scenario shared = sharedScenario("sealed-lease", true);
+        shared.coherence.lease = {1, policy};
+        const RunResult p = runScenario(plain, w);
+        const RunResult s = runScenario(shared, w);
+        ASSERT_EQ(s.summary.completed, 1u);
+        const LeaseSummary& a = p.summary.lease;
+        const LeaseSummary& b = s.summary.lease;
+        EXPECT_EQ(b.grants, a.grants);
+        EXPECT_EQ(b.leasedReads, a.leasedReads);
+        EXPECT_EQ(b.expiredReads, a.expiredReads);
+        EXPECT_EQ(b.expiredSteps, a.expiredSteps);
+        EXPECT_EQ(b.refetches, a.refetches);
+        if (policy == LeaseExpiry::Trust) {
+            EXPECT_EQ(b.expiredReads, 24u); // the 4 steps after the first read the 6 blocks after expiry
+            EXPECT_EQ(s.summary.sharedPrefix.readMisses, 0u);
+        } else {
+            EXPECT_GT(b.refetches, 0u);
+            EXPECT_EQ(s.summary.sharedPrefix.readMisses * 2, b.refetches); // a prefix block is two KV blocks
+        }
+    }
+}
+
 // Blocks the prefill GPU (node 0) holds when the run ends, over every protocol state.
 double prefillBlocksAtEnd(const RunResult& r)
 {
