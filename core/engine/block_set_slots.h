@@ -30,6 +30,9 @@ template <int N> class BlockSetSlots {
         return m_protocolBlocks.issue(slot, cache, op);
     }
     coherence::CheckedStep deliverOne(Ref slot) { return m_drivers[slot].arrivals.deliverOne(m_protocolBlocks, slot); }
+    // The slot's latest written value, absolute (as a step's value is under either executor; shape()'s counts from
+    // the latest write under the automaton).
+    coherence::Value latest(Ref slot) const { return m_protocolBlocks.latest(slot); }
 
   protected:
     // A new slot, every controller initial and nothing queued; its index.

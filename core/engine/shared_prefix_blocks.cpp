@@ -122,7 +122,10 @@ void SharedPrefixBlocks::unhold(std::uint32_t slot, std::uint8_t cache)
         const std::uint32_t oldest = idle.back();
         idle.pop_back();
         m_idleAt.erase(std::uint64_t{oldest} << 4 | cache);
-        ++m_summary.evictions;
+        // A copy another cache took since (migratory) is gone already: its Evict does nothing and drops nothing.
+        m_summary.evictions +=
+            m_protocol.cache.compiled.hits(shape(oldest).line(cache).state, static_cast<int>(ProcessorOp::Load)) ? 1
+                                                                                                                 : 0;
         evict(oldest, cache);
     }
 }
@@ -341,9 +344,9 @@ void SharedPrefixBlocks::onOpDone(Key slot, std::uint8_t cache, const DriverOp& 
     if (op.kind != Job::Read)
         return;
     b.loading &= static_cast<std::uint16_t>(~(1u << cache));
-    // What the load returned, as the executor judged it (a table whose loads keep no copy, as unified memory, leaves
-    // none in the line to look at); a version the protocol does not allow failed the run in onStep already.
-    const bool stale = step && step->loadMismatch;
+    // The value the load returned (a table whose loads keep no copy, as unified memory, leaves none in the line),
+    // against the latest write; a version the protocol does not allow failed the run in onStep already.
+    const bool stale = step && step->hasValue && step->value != latest(slot);
     const FlowInfo* transfer = m_delivery && m_deliveryData ? m_delivery : nullptr;
     // Waiters at this cache, in the order they came; the listener may start a step that queues new ones.
     std::vector<Waiter> done;

@@ -226,6 +226,21 @@ TEST(SharedPrefix, EveryProtocolWritesEachBlockOnceAndCompletesEveryRequest)
     }
 }
 
+TEST(SharedPrefix, ALazyReplicaLoadedBeforeTheUpdateReachesTheHomeIsAStaleRead)
+{
+    // lazy-causal with the home on d0: prefill's writes are performed at p0 at once and their Updates take 1 us to
+    // reach the home, while decode0's loads reach it at once (same node) and are answered with the older version.
+    // Each of the three blocks is read one version behind by the acquire and again by the first decode step, which
+    // starts before the Updates (8 KiB each over the 1 GB/s link) have reached d0; the later steps read them current.
+    Scenario s = sharedScenario("lazy-causal", true);
+    s.coherence.home = HomePolicy::Node;
+    s.coherence.homeNode = "d0";
+    const RunResult r = runScenario(s, samePrefix(1, 0));
+    ASSERT_EQ(r.summary.completed, 1u);
+    EXPECT_EQ(r.summary.sharedPrefix.staleReads, 6u);
+    EXPECT_EQ(r.summary.sharedPrefix.readMisses, 0u);
+}
+
 TEST(SharedPrefix, WithoutHashIdsNothingIsSharedAndNothingChanges)
 {
     const Workload w = poissonWorkload(20, 50, 100, 8, 3);
