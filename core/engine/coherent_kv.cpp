@@ -1,6 +1,7 @@
 #include "core/engine/coherent_kv.h"
 
 #include "core/coherence/invariants.h"
+#include "core/coherence/protocol_leases.h"
 
 #include <algorithm>
 #include <cassert>
@@ -302,15 +303,17 @@ inline void CoherentKv::onStep(Key key, Ref r, const coherence::CheckedStep& che
 
 void CoherentKv::trackLease(Sequence& seq, Group& group, const StepResult& step)
 {
-    const auto& flags = m_protocol.cache.compiled.stateFlags;
-    const bool was = (flags[step.from] & coherence::kStateLeased) != 0;
-    const bool is = (flags[step.to] & coherence::kStateLeased) != 0;
-    if (is && !was) {
+    switch (coherence::leaseChange(m_protocol, step.from, step.to)) {
+    case coherence::LeaseChange::Granted:
         group.leaseAt = m_network.now();
         m_lease.grants += group.blocks;
         seq.leaseExpiry = std::min(seq.leaseExpiry, group.leaseAt + m_lease.ttl);
-    } else if (was && !is) {
+        break;
+    case coherence::LeaseChange::Ended:
         group.leaseAt = -1;
+        break;
+    case coherence::LeaseChange::None:
+        break;
     }
 }
 

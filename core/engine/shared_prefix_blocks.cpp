@@ -1,6 +1,7 @@
 #include "core/engine/shared_prefix_blocks.h"
 
 #include "core/coherence/invariants.h"
+#include "core/coherence/protocol_leases.h"
 
 #include <fmt/format.h>
 
@@ -109,9 +110,7 @@ void SharedPrefixBlocks::unhold(std::uint32_t slot, std::uint8_t cache)
         return;
     // Nobody at this instance uses the block now: a decode instance keeps a readable copy while it has room for idle
     // blocks (a copy another cache took, as under migratory, is not worth the room).
-    const coherence::BlockSystem& now = shape(slot);
-    if (m_keep[cache] == 0 ||
-        !m_protocol.cache.compiled.hits(now.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
+    if (m_keep[cache] == 0 || !readable(slot, cache)) {
         evict(slot, cache);
         return;
     }
@@ -123,9 +122,7 @@ void SharedPrefixBlocks::unhold(std::uint32_t slot, std::uint8_t cache)
         idle.pop_back();
         m_idleAt.erase(std::uint64_t{oldest} << 4 | cache);
         // A copy another cache took since (migratory) is gone already: its Evict does nothing and drops nothing.
-        m_summary.evictions +=
-            m_protocol.cache.compiled.hits(shape(oldest).line(cache).state, static_cast<int>(ProcessorOp::Load)) ? 1
-                                                                                                                 : 0;
+        m_summary.evictions += readable(oldest, cache) ? 1 : 0;
         evict(oldest, cache);
     }
 }
@@ -203,13 +200,10 @@ std::uint32_t SharedPrefixBlocks::read(std::uint32_t request)
 bool SharedPrefixBlocks::readAt(std::uint32_t slot, std::uint8_t cache, std::uint32_t sequence)
 {
     Block& b = m_blocks[slot];
-    const coherence::BlockSystem& now = shape(slot);
-    // The table says what a hit is: a load that hits reads the copy and changes nothing.
-    if (m_driver.idle(driverBlock(slot), cache) &&
-        m_protocol.cache.compiled.hits(now.line(cache).state, static_cast<int>(ProcessorOp::Load))) {
+    if (m_driver.idle(driverBlock(slot), cache) && readable(slot, cache)) {
         // Under a strong protocol a readable copy is current: the invariants, checked after every step, say so.
         if (m_protocol.consistency != coherence::Consistency::Strong)
-            m_summary.staleReads += staleValue(slot, now.line(cache).value) ? 1 : 0;
+            m_summary.staleReads += staleValue(slot, shape(slot).line(cache).value) ? 1 : 0;
         return true;
     }
     b.waiters.push_back({cache, sequence});
@@ -248,6 +242,12 @@ void SharedPrefixBlocks::checkLease(std::uint32_t slot, Sequence& seq)
     seq.readExpired = true;
 }
 
+bool SharedPrefixBlocks::readable(std::uint32_t slot, std::uint8_t cache) const
+{
+    // The table says what a hit is: a load that hits reads the copy and changes nothing.
+    return m_protocol.cache.compiled.hits(shape(slot).line(cache).state, static_cast<int>(ProcessorOp::Load));
+}
+
 bool SharedPrefixBlocks::staleValue(std::uint32_t slot, coherence::Value value) const
 {
     const coherence::BlockSystem& now = shape(slot);
@@ -260,10 +260,7 @@ std::uint32_t SharedPrefixBlocks::heldAt(std::uint32_t request, std::uint32_t in
 {
     std::uint32_t held = 0;
     for (const std::uint32_t slot : m_sequences[request].slots)
-        held += m_protocol.cache.compiled.hits(shape(slot).line(static_cast<int>(instance)).state,
-                                               static_cast<int>(ProcessorOp::Load))
-                    ? 1
-                    : 0;
+        held += readable(slot, static_cast<std::uint8_t>(instance)) ? 1 : 0;
     return held;
 }
 
@@ -313,15 +310,17 @@ void SharedPrefixBlocks::onStep(Key slot, Ref, const coherence::CheckedStep& che
     // Anything that happens to a copy may take a reader's hit away: its sequences look at every block again.
     ++m_changes[step.actor];
     if (m_lease.ttl >= 0 && m_decodes[step.actor] && step.from != step.to) {
-        const auto& flags = m_protocol.cache.compiled.stateFlags;
-        const bool was = (flags[step.from] & coherence::kStateLeased) != 0;
-        const bool is = (flags[step.to] & coherence::kStateLeased) != 0;
         SimTime& at = m_leaseAt[std::size_t{slot} * coherence::kMaxCaches + step.actor];
-        if (is && !was) {
+        switch (coherence::leaseChange(m_protocol, step.from, step.to)) {
+        case coherence::LeaseChange::Granted:
             at = m_network.now();
             m_lease.grants += m_weight;
-        } else if (was && !is) {
+            break;
+        case coherence::LeaseChange::Ended:
             at = -1;
+            break;
+        case coherence::LeaseChange::None:
+            break;
         }
     }
     m_nodeBlocks.change(m_network.now(), m_instanceNodes[step.actor], step.from, step.to, m_weight);

@@ -147,6 +147,8 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
     void evict(std::uint32_t slot, std::uint8_t cache);
     // Reads the block at the decode cache: true on a hit; else the sequence waits for a Load.
     bool readAt(std::uint32_t slot, std::uint8_t cache, std::uint32_t sequence);
+    // A load at `cache` would hit: its copy is readable (the table's hit flag).
+    bool readable(std::uint32_t slot, std::uint8_t cache) const;
     // Counts a read of `value`: true when it is older than the latest write (the protocol allows it, or fails).
     bool staleValue(std::uint32_t slot, coherence::Value value) const;
     // coherence.lease, before a step reads the block at the sequence's decode cache: counts a read of a leased copy
