@@ -275,10 +275,11 @@ Availability availability(const core::RunResult& run)
         marks.nodes.append(toQString(node));
     };
     for (const auto& f : failures.failures) {
-        mark(out.failed, f.failed, f.node, true);
-        mark(out.detected, f.detected, f.node, false);
+        const std::string& what = f.link.empty() ? f.node : f.link; // a link's failure leaves the count as it is
+        mark(out.failed, f.failed, what, true);
+        mark(out.detected, f.detected, what, false);
         if (f.repaired >= 0)
-            mark(out.repaired, f.repaired, f.node, false);
+            mark(out.repaired, f.repaired, what, false);
     }
     return out;
 }

@@ -66,7 +66,7 @@ struct FailureMarks {
     // (seconds, instances up): failed on the count just before (the top of the drop), detected and repaired on the
     // count just after; in the order of summary.failures.failures.
     QList<QPointF> points;
-    QStringList nodes; // the node of each point
+    QStringList nodes; // what failed at each point: its node, or its link
 };
 struct Availability {
     QList<QPointF> up; // the staircase's corners: from the first step, two a step, held to the run's end

@@ -479,10 +479,10 @@ void ChartsPanel::fillAvailability()
         QColor hue;
         QScatterSeries::MarkerShape shape;
     } kinds[] = {
-        {&a.failed, tr("node failed"), tr("failed"), QColor(0xd6, 0x27, 0x28), QScatterSeries::MarkerShapeTriangle},
+        {&a.failed, tr("failed"), tr("failed"), QColor(0xd6, 0x27, 0x28), QScatterSeries::MarkerShapeTriangle},
         {&a.detected, tr("failure detected"), tr("declared dead"), QColor(0xff, 0x7f, 0x0e),
          QScatterSeries::MarkerShapeRectangle},
-        {&a.repaired, tr("node repaired"), tr("repaired"), QColor(0x2c, 0xa0, 0x2c), QScatterSeries::MarkerShapeCircle},
+        {&a.repaired, tr("repaired"), tr("repaired"), QColor(0x2c, 0xa0, 0x2c), QScatterSeries::MarkerShapeCircle},
     };
     for (const auto& kind : kinds) {
         if (kind.marks->points.isEmpty())

@@ -2,7 +2,6 @@
 
 #include "core/scenario/enum_names.h"
 #include "core/scenario/scenario.h"
-#include "ui/combo_choice.h"
 #include "ui/field_edit.h"
 #include "ui/field_problems.h"
 #include "ui/form_layout.h"
@@ -45,7 +44,7 @@ constexpr const char* kNewTime = "20 s";
 constexpr const char* kNewRepair = "60 s";
 constexpr int kMaxVisibleRows = 6; // beyond this the table scrolls inside the form
 // The keys a row shows; any other key of an event (a note) is kept as it is.
-constexpr const char* kShownKeys[] = {"node", "at", "mtbf", "repair"};
+constexpr const char* kShownKeys[] = {"node", "link", "at", "mtbf", "repair"};
 
 QString ms(core::SimTime t)
 {
@@ -63,6 +62,12 @@ QString textOf(const ordered_json& event, const char* key)
     if (it == event.end())
         return {};
     return it->is_string() ? toQString(it->get<std::string>()) : ScenarioFields::valueText(*it);
+}
+
+// A choice of the first column: the key it writes ("node" or "link") and the id, as the combo box's item data.
+QString choiceData(const char* key, const QString& id)
+{
+    return QLatin1String(key) + QLatin1Char(':') + id;
 }
 
 bool isNever(const QString& text)
@@ -92,25 +97,27 @@ FailuresForm::FailuresForm(ScenarioDocument* document, ScenarioFields* fields, Q
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
 
-    m_empty = new QLabel(tr("No node fails. Add a failure to take a node that runs a serving instance down during "
-                            "the run."),
+    m_empty = new QLabel(tr("Nothing fails. Add a failure to take a node that runs a serving instance, or a link, "
+                            "down during the run."),
                          this);
     m_empty->setWordWrap(true);
     layout->addWidget(m_empty);
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QString::fromLatin1(kEventsPointer));
-    m_table->setHorizontalHeaderLabels({tr("Node"), tr("Kind"), tr("Time"), tr("Repair")});
-    m_table->horizontalHeaderItem(Node)->setToolTip(tr("The node that fails: one that runs a serving instance. Its "
-                                                       "instances stop, and the requests they hold are lost."));
+    m_table->setHorizontalHeaderLabels({tr("Fails"), tr("Kind"), tr("Time"), tr("Repair")});
+    m_table->horizontalHeaderItem(Node)->setToolTip(
+        tr("What fails: a node that runs a serving instance (its instances stop, and the requests they hold are "
+           "lost), or a link below the nodes (no request is lost: its messages wait, then go around it once the "
+           "monitor declares it down, or over it once it is back)."));
     m_table->horizontalHeaderItem(Kind)->setToolTip(
-        tr("at: the node fails once, at the time given; mtbf: it fails at random, the time being the mean time "
-           "between failures (it needs a repair time to come back and fail again)"));
+        tr("at: it fails once, at the time given; mtbf: it fails at random, the time being the mean time between "
+           "failures (it needs a repair time to come back and fail again)"));
     m_table->horizontalHeaderItem(Time)->setToolTip(
-        tr("at: when the node fails (\"20 s\"); mtbf: the mean time between its failures (\"600 s\")"));
+        tr("at: when it fails (\"20 s\"); mtbf: the mean time between its failures (\"600 s\")"));
     m_table->horizontalHeaderItem(Repair)->setToolTip(
-        tr("How long the node stays down (\"30 s\") before it serves again, its memory empty; never: it does "
-           "not come back"));
+        tr("How long it stays down (\"30 s\"): a node then serves again, its memory empty; a link carries "
+           "traffic again. never: it does not come back"));
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -195,11 +202,35 @@ QStringList FailuresForm::instanceNodes(const ordered_json& scenario, const QStr
     return nodes;
 }
 
+QStringList FailuresForm::linkIds(const ordered_json& scenario)
+{
+    QStringList ids;
+    const auto links = scenario.value("/topology/links"_json_pointer, ordered_json());
+    if (!links.is_array())
+        return ids;
+    for (const auto& link : links) {
+        if (!link.is_object())
+            continue;
+        // core names a link without an id "a-b".
+        const QString id = link.contains("id") && link["id"].is_string()
+                               ? toQString(link["id"].get<std::string>())
+                               : toQString(link.value("a", std::string())) + QLatin1Char('-') +
+                                     toQString(link.value("b", std::string()));
+        if (!ids.contains(id))
+            ids << id;
+    }
+    return ids;
+}
+
 void FailuresForm::refresh()
 {
     const auto value = m_document->value(kEventsPointer);
     const ordered_json events = value && value->is_array() ? *value : ordered_json::array();
-    const QStringList offered = instanceNodes(m_document->json());
+    QStringList offered;
+    for (const QString& id : instanceNodes(m_document->json()))
+        offered << choiceData("node", id);
+    for (const QString& id : linkIds(m_document->json()))
+        offered << choiceData("link", id);
     if (events != m_shownEvents || offered != m_shownNodes || m_table->rowCount() != int(events.size()))
         rebuild(events, offered);
     const bool any = !events.empty();
@@ -230,10 +261,31 @@ void FailuresForm::rebuild(const ordered_json& events, const QStringList& offere
         const ordered_json event = given.is_object() ? given : ordered_json::object();
         const std::string row = eventPointer(r);
 
-        QComboBox* node = cellCombo(m_table, row + "/node");
-        for (const QString& id : offered)
-            node->addItem(id, id);
-        showChoice(node, textOf(event, "node")); // a node that runs no instance stays, so its problem reads
+        // The nodes that run an instance, then the links; an entry naming something else stays, so its problem reads.
+        const bool link = event.contains("link") && !event.contains("node");
+        QComboBox* node = cellCombo(m_table, row + (link ? "/link" : "/node"));
+        for (const QString& data : offered) {
+            if (data.startsWith(QLatin1String("link:")) && node->findData(data) >= 0)
+                continue;
+            if (data.startsWith(QLatin1String("link:")) && node->count() > 0 &&
+                !node->itemData(node->count() - 1).toString().startsWith(QLatin1String("link:")))
+                node->insertSeparator(node->count());
+            node->addItem(data.mid(5), data);
+            node->setItemData(node->count() - 1,
+                              data.startsWith(QLatin1String("link:"))
+                                  ? tr("A link: its messages wait, then go around it or over it once it is back")
+                                  : tr("A node that runs a serving instance: its instances stop"),
+                              Qt::ToolTipRole);
+        }
+        const QString chosen = textOf(event, link ? "link" : "node");
+        const QString data = choiceData(link ? "link" : "node", chosen);
+        if (node->findData(data) < 0)
+            node->addItem(chosen, data);
+        {
+            const QSignalBlocker blocker(node);
+            node->setCurrentIndex(node->findData(data));
+        }
+        node->setToolTip(chosen); // a link's id may be wider than the narrowest dock gives the column
         connect(node, &QComboBox::activated, this, &FailuresForm::commitLater);
         m_table->setCellWidget(r, Node, node);
 
@@ -294,6 +346,10 @@ void FailuresForm::addEvent()
     for (const QString& id : instanceNodes(m_document->json()))
         if (!offered.contains(id))
             offered << id;
+    // Without instance nodes only a link can fail.
+    const char* key = offered.isEmpty() ? "link" : "node";
+    if (offered.isEmpty())
+        offered = linkIds(m_document->json());
     if (offered.isEmpty())
         return;
     auto events = m_document->value(kEventsPointer).value_or(ordered_json::array());
@@ -302,18 +358,18 @@ void FailuresForm::addEvent()
     QStringList failing;
     for (const auto& event : events)
         if (event.is_object())
-            failing << textOf(event, "node");
-    QString node = offered.front();
+            failing << textOf(event, key);
+    QString chosen = offered.front();
     for (const QString& id : offered)
         if (!failing.contains(id)) {
-            node = id;
+            chosen = id;
             break;
         }
-    events.push_back({{"node", toStdString(node)}, {kAt, kNewTime}, {"repair", kNewRepair}});
+    events.push_back({{key, toStdString(chosen)}, {kAt, kNewTime}, {"repair", kNewRepair}});
     const auto v = m_document->value(kPointer);
     ordered_json next = v && v->is_object() ? *v : ordered_json::object();
     next["events"] = std::move(events);
-    m_document->setSection(kPointer, std::move(next), tr("Add node failure"));
+    m_document->setSection(kPointer, std::move(next), tr("Add failure"));
 }
 
 void FailuresForm::removeSelected()
@@ -337,8 +393,7 @@ void FailuresForm::removeSelected()
         next = ordered_json::object();
     else
         next["events"] = std::move(events);
-    m_document->setSection(kPointer, std::move(next),
-                           rows.size() > 1 ? tr("Remove node failures") : tr("Remove node failure"));
+    m_document->setSection(kPointer, std::move(next), rows.size() > 1 ? tr("Remove failures") : tr("Remove failure"));
 }
 
 void FailuresForm::commitTable()
@@ -351,10 +406,13 @@ void FailuresForm::commitTable()
         const ordered_json old = had ? (*before)[std::size_t(r)] : ordered_json::object();
         // The keys in the order the docs write them: node, at or mtbf, repair, then any others as they were.
         ordered_json event = ordered_json::object();
-        if (const QComboBox* node = nodeCombo(r); node && !node->currentData().toString().isEmpty())
-            event["node"] = toStdString(node->currentData().toString());
+        const QString chosen = nodeCombo(r) ? nodeCombo(r)->currentData().toString() : QString();
+        if (chosen.size() > 5) // "node:..." or "link:..."
+            event[chosen.startsWith(QLatin1String("link:")) ? "link" : "node"] = toStdString(chosen.mid(5));
         else if (old.contains("node"))
             event["node"] = old["node"];
+        else if (old.contains("link"))
+            event["link"] = old["link"];
         const QString kind = kindCombo(r) ? kindCombo(r)->currentData().toString() : QString::fromLatin1(kAt);
         const QTableWidgetItem* time = m_table->item(r, Time);
         if (time && !time->text().trimmed().isEmpty())
@@ -376,7 +434,7 @@ void FailuresForm::commitTable()
         next = ordered_json::object();
     else
         next["events"] = std::move(events);
-    m_document->setSection(kPointer, std::move(next), tr("Edit node failures"));
+    m_document->setSection(kPointer, std::move(next), tr("Edit failures"));
 }
 
 void FailuresForm::showProblems(const std::vector<core::InputProblem>& problems)
@@ -392,7 +450,7 @@ void FailuresForm::showProblems(const std::vector<core::InputProblem>& problems)
         for (const char* key : kShownKeys)
             cells.push_back(row + '/' + key);
         if (QComboBox* node = nodeCombo(r))
-            markField(node, problemsAt(problems, row + "/node"));
+            markField(node, problemsAt(problems, row + "/node") + problemsAt(problems, row + "/link"));
         if (QComboBox* repair = repairCombo(r))
             markField(repair, problemsAt(problems, row + "/repair"));
         // The kind answers for a row with both keys or neither; the time for the value it holds.

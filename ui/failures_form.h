@@ -1,7 +1,7 @@
 #pragma once
-// The Scenario dock's Failures section (the top-level "failures"): a table of node failures, one row an event (the
-// node, as a choice of the nodes that run a serving instance; the kind, "at" for one failure at a time or "mtbf"
-// for failures at random; the time; the repair time, or never), Add and Remove, then the detection heartbeat and
+// The Scenario dock's Failures section (the top-level "failures"): a table of failures, one row an event (what
+// fails: a node that runs a serving instance, or a link of the topology; the kind, "at" for one failure at a time or
+// "mtbf" for failures at random; the time; the repair time, or never), Add and Remove, then the detection heartbeat and
 // timeout and the recovery of the requests a failure takes. Each change is one undo step. Removing the last event
 // removes the whole section (detection and recovery mean nothing without failures), and those rows stay disabled
 // until an event is added (one the file gives anyway stays editable so it can be cleared).
@@ -29,7 +29,7 @@ class ScenarioFields;
 class FailuresForm : public QWidget {
     Q_OBJECT
   public:
-    enum Column { Node, Kind, Time, Repair, ColumnCount };
+    enum Column { Node, Kind, Time, Repair, ColumnCount }; // Node: what fails, a node or a link
 
     // `fields` binds the detection times and the recovery and marks them with validation's problems.
     FailuresForm(ScenarioDocument* document, ScenarioFields* fields, QWidget* parent = nullptr);
@@ -41,7 +41,7 @@ class FailuresForm : public QWidget {
     FieldEdit* heartbeatEdit() const { return m_heartbeat; }
     FieldEdit* timeoutEdit() const { return m_timeout; }
     QComboBox* recoveryCombo() const { return m_recovery; }
-    // The row's node, kind and repair choosers (cell widgets; the repair one is editable).
+    // The row's choosers of what fails (a node or a link), kind and repair (cell widgets; the repair one is editable).
     QComboBox* nodeCombo(int row) const;
     QComboBox* kindCombo(int row) const;
     QComboBox* repairCombo(int row) const;
@@ -49,6 +49,8 @@ class FailuresForm : public QWidget {
     // The nodes a failure may name: those of the serving instances in effect (listed, or derived from node roles),
     // in their order; with a role ("decode"), only those of its instances.
     static QStringList instanceNodes(const nlohmann::ordered_json& scenario, const QString& role = {});
+    // The ids of the topology's links, as core names them (a link without an id is "a-b").
+    static QStringList linkIds(const nlohmann::ordered_json& scenario);
 
     // Reads the events back from the document (rebuilding the table only when they or the offered nodes changed)
     // and enables the rows that may be edited.
@@ -73,7 +75,7 @@ class FailuresForm : public QWidget {
     FieldEdit* m_timeout = nullptr;
     QComboBox* m_recovery = nullptr;
     nlohmann::ordered_json m_shownEvents; // what the table was built from
-    QStringList m_shownNodes;
+    QStringList m_shownNodes;             // the choices offered: "node:<id>" and "link:<id>"
     bool m_refreshing = false;
 };
 

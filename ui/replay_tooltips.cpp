@@ -87,7 +87,7 @@ QString failureToolTip(const ReplayModel& model, const ReplayModel::NodeFailure&
                              TimelineBar::formatTime(failure.detected - failure.failed)));
     const auto& records = model.run()->summary.failures.failures;
     if (failure.record < records.size()) {
-        const core::NodeFailureRecord& r = records[failure.record];
+        const core::FailureRecord& r = records[failure.record];
         QStringList instances;
         for (const auto& i : r.instances)
             instances << QString::fromStdString(i);

@@ -225,18 +225,33 @@ void printRunSummary(const core::RunSummary& s)
     }
     if (s.failures.enabled) {
         const auto& f = s.failures;
-        fmt::print("  failures        {} node failures, recovery {}; {} requests hit: {} completed, {} failed; {} read "
-                   "a surviving copy ({} tokens), {} recomputed, {} only rerouted; {} tokens redone; availability "
-                   "{}%\n",
-                   f.failures.size(), f.recovery, f.hits, f.recovered, f.failed, f.fromCopy, f.restoredTokens,
-                   f.recomputes, f.rerouted, f.recomputedTokens, number(100.0 * f.availability));
+        const auto links = static_cast<std::size_t>(
+            std::count_if(f.failures.begin(), f.failures.end(), [](const auto& e) { return !e.link.empty(); }));
+        // A run whose failures were all of links took no request: the node line would only say so.
+        if (links < f.failures.size() || f.failures.empty())
+            fmt::print("  failures        {} node failures, recovery {}; {} requests hit: {} completed, {} failed; {} "
+                       "read a surviving copy ({} tokens), {} recomputed, {} only rerouted; {} tokens redone; "
+                       "availability {}%\n",
+                       f.failures.size() - links, f.recovery, f.hits, f.recovered, f.failed, f.fromCopy,
+                       f.restoredTokens, f.recomputes, f.rerouted, f.recomputedTokens, number(100.0 * f.availability));
+        if (links > 0)
+            fmt::print("  link failures   {} link {}: {} messages stopped, {} ms waited in all; {} went around, {} "
+                       "waited for a repair; {} moved before the stop, sent again\n",
+                       links, links == 1 ? "failure" : "failures", f.messagesStopped, number(f.stalledMs),
+                       f.messagesRerouted, f.messagesStopped - f.messagesRerouted, scaled(f.bytesResent, "B"));
         for (const auto& e : f.failures)
-            fmt::print("    {:<13} failed at {} s, detected at {} s, {}; {} ({}) took {} requests\n", e.node,
-                       number(core::toSeconds(e.failed)), number(core::toSeconds(e.detected)),
-                       e.repaired >= 0 ? fmt::format("back at {} s", number(core::toSeconds(e.repaired)))
-                                       : std::string("not back"),
-                       e.instances.size() == 1 ? "instance" : "instances", fmt::join(e.instances, ", "),
-                       e.requestsLost);
+            if (!e.link.empty())
+                fmt::print("    {:<13} failed at {} s, detected at {} s, {}\n", e.link,
+                           number(core::toSeconds(e.failed)), number(core::toSeconds(e.detected)),
+                           e.repaired >= 0 ? fmt::format("back at {} s", number(core::toSeconds(e.repaired)))
+                                           : std::string("not back"));
+            else
+                fmt::print("    {:<13} failed at {} s, detected at {} s, {}; {} ({}) took {} requests\n", e.node,
+                           number(core::toSeconds(e.failed)), number(core::toSeconds(e.detected)),
+                           e.repaired >= 0 ? fmt::format("back at {} s", number(core::toSeconds(e.repaired)))
+                                           : std::string("not back"),
+                           e.instances.size() == 1 ? "instance" : "instances", fmt::join(e.instances, ", "),
+                           e.requestsLost);
     }
     fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
                scaled(s.eventsPerSecond, ""));

@@ -191,16 +191,17 @@ struct KvTiersSummary {
     std::vector<KvTierUsage> tiers;
 };
 
-// One node failure of the run (the "failures" section): when it failed, when the monitor declared it dead, when it
-// came back (-1: not in the run), its instances, and the requests it took.
-struct NodeFailureRecord {
-    std::string node;
+// One failure of the run (the "failures" section), of a node or of a link: when it failed, when the monitor declared
+// it dead, when it came back (-1: not in the run), a node's instances and the requests it took.
+struct FailureRecord {
+    std::string node; // the node that failed, or
+    std::string link; // the link that failed
     std::vector<std::string> instances;
     SimTime failed = 0;
     SimTime detected = 0;
     SimTime repaired = -1;
     std::uint32_t requestsLost = 0;
-    bool operator==(const NodeFailureRecord&) const = default;
+    bool operator==(const FailureRecord&) const = default;
 };
 
 // A step of a count over time: `value` from `time` until the next step.
@@ -213,7 +214,7 @@ struct CountStep {
 struct FailuresSummary {
     bool enabled = false;
     std::string recovery = "recompute";
-    std::vector<NodeFailureRecord> failures;
+    std::vector<FailureRecord> failures;
     std::uint64_t hits = 0;       // a failure took a request's work or KV (a request may be hit more than once)
     std::uint64_t failed = 0;     // requests given up
     std::uint64_t recovered = 0;  // hit requests that completed
@@ -224,6 +225,13 @@ struct FailuresSummary {
     std::uint64_t recomputedTokens = 0; // prefilled or decoded again: the work the failures cost
     double availability = 1;            // instance time up / instance time over the run
     std::vector<CountStep> instancesUp; // serving instances up, over the run
+    // Link failures: the messages a failed link stopped (crossing it when it failed, or sent over it before the
+    // monitor declared it down), those sent again over another route (the rest went on once it was back), the
+    // bytes they had already moved and sent again, and their waits summed (stopped to sent again).
+    std::uint64_t messagesStopped = 0;
+    std::uint64_t messagesRerouted = 0;
+    double bytesResent = 0;
+    double stalledMs = 0;
 };
 
 struct RunSummary {

@@ -10,7 +10,7 @@
 
 namespace coh::core {
 
-FlowNetwork::FlowNetwork(const Topology& topology, const Routing& routing, Simulator& sim, std::uint32_t wakeKind,
+FlowNetwork::FlowNetwork(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t wakeKind,
                          std::uint32_t deliverKind, SimTime linkInterval)
     : m_routing(routing)
     , m_sim(sim)
@@ -26,6 +26,7 @@ FlowNetwork::FlowNetwork(const Topology& topology, const Routing& routing, Simul
     , m_spare(topology.links.size() * 2, 0.0)
     , m_unfrozen(topology.links.size() * 2, 0)
 {
+    m_linkFailed.assign(topology.links.size(), 0);
     for (std::uint32_t l = 0; l < topology.links.size(); ++l) {
         const double perNs = topology.links[l].bandwidthBytesPerSec * 1e-9;
         m_capacity[channelOf(l, true)] = perNs;
@@ -50,12 +51,25 @@ void FlowNetwork::send(std::uint32_t route, double bytes, FlowEndpoint& endpoint
 {
     const std::uint32_t slot = allocateSlot();
     Flow& flow = m_flows[slot];
+    // The sender may hold a route id from before a link failed or came back.
+    route = m_routing.current(route);
     flow.info = FlowInfo{route, bytes, m_sim.now(), 0, tag};
     flow.endpoint = &endpoint;
     flow.remaining = bytes;
     flow.rate = 0;
-    const Route& r = m_routing.route(route);
-    flow.route = &r;
+    flow.route = &m_routing.route(route);
+    if (m_linksFailed != 0 && bytes > 0 && !usable(*flow.route)) [[unlikely]] {
+        stop(slot);
+        return;
+    }
+    launch(slot);
+}
+
+void FlowNetwork::launch(std::uint32_t slot)
+{
+    Flow& flow = m_flows[slot];
+    const Route& r = *flow.route;
+    const double bytes = flow.info.bytes;
     if (r.channels.empty() || bytes <= 0) {
         m_sim.scheduleIn(r.latency, m_deliverKind, slot);
         return;

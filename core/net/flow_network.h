@@ -34,16 +34,35 @@ class FlowEndpoint {
 class FlowNetwork {
   public:
     // `wakeKind` and `deliverKind` are the event kinds the owner routes back to onWake() / onDeliver().
-    FlowNetwork(const Topology& topology, const Routing& routing, Simulator& sim, std::uint32_t wakeKind,
+    FlowNetwork(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t wakeKind,
                 std::uint32_t deliverKind, SimTime linkInterval);
 
-    // Starts a message now over a route id from routing(), delivered to `endpoint` with `tag`. A route with no hops
+    // Starts a message now over a route id from routing() (or the route that replaced it, when a link failed or came
+    // back since), delivered to `endpoint` with `tag`. A route with no hops
     // (same node) is delivered at once, through the queue. A message that would drain past the end of representable
     // time throws SimulationLimitError (core/net/simulation_limit.h) naming the link that limits it.
     void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag);
 
     void onWake(const Event& ev);
     void onDeliver(const Event& ev);
+
+    // Link failures (docs/engine.md#link-failures). linkFailed(): the flows crossing the link stop, losing the bytes
+    // they had moved; they and every message sent over the link from now on wait. linkDetected(): routing avoids
+    // the link from now on and the waiting messages are sent again, whole, over their new routes (those the down
+    // links cut off wait on). linkRepaired(): the link carries traffic again, routing uses it at once, and what
+    // waits goes. A message already drained (in its latency) or short enough to skip fair sharing still arrives.
+    void linkFailed(std::uint32_t link);
+    void linkDetected(std::uint32_t link);
+    void linkRepaired(std::uint32_t link);
+    struct FaultCounts {
+        std::uint64_t stopped = 0;  // messages a failed link stopped
+        std::uint64_t rerouted = 0; // of those, sent again over another route
+        double bytesResent = 0;     // what the stopped messages had moved, sent again
+        double stalledNs = 0;       // summed over stopped messages sent again: stopped to sent again
+    };
+    const FaultCounts& faultCounts() const { return m_faults; }
+    // Messages stopped by a failed link, not yet sent again.
+    std::size_t waitingFlows() const { return m_waiting.size(); }
 
     std::size_t activeFlows() const { return m_active.size(); }
     // Link usage up to the last network event.
@@ -60,7 +79,17 @@ class FlowNetwork {
         const Route* route = nullptr; // routing's, stable: the hot loops need its channels
         double remaining = 0;         // bytes not yet through the bottleneck
         double rate = 0;              // bytes/ns
+        SimTime stoppedAt = 0;        // when a failed link stopped it
     };
+
+    // Starts a flow whose route is set: delivered at once without hops, alone past its bottleneck when short,
+    // else fair-shared.
+    void launch(std::uint32_t slot);
+    // Its route is reachable and crosses no failed link.
+    bool usable(const Route& route) const;
+    void stop(std::uint32_t slot);
+    // Sends the waiting messages again, each over the route it would take now, unless that is not usable either.
+    void sendWaitingAgain();
 
     void advanceTo(SimTime t);
     void completeDrained();
@@ -79,7 +108,7 @@ class FlowNetwork {
     void setChannelRate(std::uint32_t channel, double rate) const;
     std::uint32_t allocateSlot();
 
-    const Routing& m_routing;
+    Routing& m_routing;
     Simulator& m_sim;
     std::uint32_t m_wakeKind, m_deliverKind;
 
@@ -94,6 +123,11 @@ class FlowNetwork {
     bool m_wakePending = false;     // the current generation's wake has not fired yet
     SimTime m_wakeAt = 0;
     SimTime m_lastSolveAt = -1; // when send() last solved the rates itself
+
+    std::vector<std::uint8_t> m_linkFailed; // per link
+    std::uint32_t m_linksFailed = 0;
+    std::vector<std::uint32_t> m_waiting; // slots of flows a failed link stopped
+    FaultCounts m_faults;
 
     // Per channel: its draining flows, and the sum of their rates since `m_rateSince`, not yet in m_usage.
     // usage() flushes what is pending, hence mutable.

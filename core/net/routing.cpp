@@ -4,6 +4,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/filtered_graph.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +27,13 @@ std::uint64_t edgeWeight(SimTime latency)
     return static_cast<std::uint64_t>(latency) * kLatencyScale + 1;
 }
 
+// The edges of links that are up, for Dijkstra once a link is down.
+struct LinkUp {
+    const BoostGraph* graph = nullptr;
+    const std::vector<std::uint8_t>* down = nullptr;
+    bool operator()(BoostGraph::edge_descriptor e) const { return !(*down)[linkOfChannel((*graph)[e].channel)]; }
+};
+
 } // namespace
 
 struct Routing::Graph {
@@ -41,6 +49,7 @@ Routing::Routing(const Topology& topology)
     , m_graph(std::make_unique<Graph>(m_nodes))
     , m_trees(m_nodes)
 {
+    m_linkDown.assign(topology.links.size(), 0);
     // Every path's weight must fit in 64 bits: bounding the sum over all links bounds every simple path.
     const std::uint64_t maxTotal = (std::numeric_limits<std::uint64_t>::max() - topology.links.size()) / kLatencyScale;
     std::uint64_t total = 0;
@@ -73,10 +82,15 @@ const Routing::Tree& Routing::treeOf(std::uint32_t src) const
     const BoostGraph& graph = m_graph->graph;
     std::vector<BoostGraph::vertex_descriptor> pred(m_nodes);
     std::vector<std::uint64_t> dist(m_nodes);
-    boost::dijkstra_shortest_paths(graph, src,
-                                   boost::predecessor_map(pred.data())
-                                       .distance_map(dist.data())
-                                       .weight_map(boost::get(&EdgeProps::weight, graph)));
+    const auto weights = boost::get(&EdgeProps::weight, graph);
+    if (m_epoch == 0) {
+        boost::dijkstra_shortest_paths(
+            graph, src, boost::predecessor_map(pred.data()).distance_map(dist.data()).weight_map(weights));
+    } else {
+        const boost::filtered_graph<BoostGraph, LinkUp> up(graph, LinkUp{&graph, &m_linkDown});
+        boost::dijkstra_shortest_paths(
+            up, src, boost::predecessor_map(pred.data()).distance_map(dist.data()).weight_map(weights));
+    }
     slot = std::make_unique<Tree>();
     slot->pred.assign(pred.begin(), pred.end());
     slot->ids.assign(m_nodes, kNoRoute);
@@ -90,9 +104,50 @@ std::uint32_t Routing::addRoute(std::uint32_t src, std::uint32_t dst) const
     const auto id = static_cast<std::uint32_t>(m_routes.size());
     auto route = std::make_unique<Route>();
     build(src, dst, tree, *route);
+    if (const std::uint32_t earlier = sameAsEarlier(*route); earlier != kNoRoute) {
+        m_trees[src]->ids[dst] = earlier;
+        return earlier;
+    }
+    if (m_epoch != 0)
+        m_earlier[std::uint64_t{src} << 32 | dst].push_back(id);
     m_routes.push_back(std::move(route));
     m_trees[src]->ids[dst] = id;
     return id;
+}
+
+std::uint32_t Routing::sameAsEarlier(const Route& route) const
+{
+    const auto it = m_earlier.find(std::uint64_t{route.src} << 32 | route.dst);
+    if (it == m_earlier.end())
+        return kNoRoute;
+    for (auto id : it->second)
+        if (m_routes[id]->reachable == route.reachable && m_routes[id]->channels == route.channels)
+            return id;
+    return kNoRoute;
+}
+
+void Routing::setLinkDown(std::uint32_t link, bool down)
+{
+    if ((m_linkDown[link] != 0) == down)
+        return;
+    m_linkDown[link] = down ? 1 : 0;
+    ++m_epoch;
+    // Every tree may change. The routes built so far stay (flows and the event record refer to them by id) and
+    // are remembered per pair, so a path found again keeps its id.
+    for (auto& tree : m_trees) {
+        if (!tree)
+            continue;
+        for (std::uint32_t dst = 0; dst < m_nodes; ++dst) {
+            const std::uint32_t id = tree->ids[dst];
+            if (id == kNoRoute)
+                continue;
+            auto& ids = m_earlier[std::uint64_t{m_routes[id]->src} << 32 | dst];
+            if (std::find(ids.begin(), ids.end(), id) == ids.end())
+                ids.push_back(id);
+        }
+        tree.reset();
+    }
+    m_cachedSources = 0;
 }
 
 void Routing::build(std::uint32_t src, std::uint32_t dst, const Tree& tree, Route& r) const
@@ -113,6 +168,8 @@ void Routing::build(std::uint32_t src, std::uint32_t dst, const Tree& tree, Rout
             if (boost::target(*e, graph) != v)
                 continue;
             const EdgeProps& p = graph[*e];
+            if (m_linkDown[linkOfChannel(p.channel)])
+                continue;
             if (p.weight < bestWeight || (p.weight == bestWeight && p.channel < bestChannel)) {
                 bestWeight = p.weight;
                 bestChannel = p.channel;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace coh::core {
@@ -53,6 +54,20 @@ class Routing {
     // A route by an id routeId() returned; references stay valid for the Routing's life.
     const Route& route(std::uint32_t id) const { return *m_routes[id]; }
 
+    // Link failures: a link routing knows to be down is avoided by every route asked for from now on (a route
+    // across it that is still in use keeps its id and its channels). Routes are recomputed when asked for; one
+    // equal to an earlier route between the same nodes gets that route's id back, so failures that come and go
+    // do not grow the routes. A pair the down links cut apart gets a route that is not reachable.
+    void setLinkDown(std::uint32_t link, bool down);
+    bool linkDown(std::uint32_t link) const { return m_linkDown[link] != 0; }
+    // Changes whenever a link goes down or comes back: 0 while none ever has.
+    std::uint32_t epoch() const { return m_epoch; }
+    // The id of the route a message from route `id`'s source to its destination takes now.
+    std::uint32_t current(std::uint32_t id) const
+    {
+        return m_epoch == 0 ? id : routeId(m_routes[id]->src, m_routes[id]->dst);
+    }
+
     // What has been computed so far: the sources with a shortest-path tree, and the routes built from them.
     std::size_t cachedSources() const { return m_cachedSources; }
     std::size_t cachedRoutes() const { return m_routes.size(); }
@@ -69,7 +84,14 @@ class Routing {
     const Tree& treeOf(std::uint32_t src) const;
     void build(std::uint32_t src, std::uint32_t dst, const Tree& tree, Route& route) const;
 
+    // An earlier route of the same pair and channels, or kNoRoute.
+    std::uint32_t sameAsEarlier(const Route& route) const;
+
     std::uint32_t m_nodes = 0;
+    std::vector<std::uint8_t> m_linkDown; // per link
+    std::uint32_t m_epoch = 0;
+    // After a link change: the routes built so far, per (source, destination), for sameAsEarlier().
+    mutable std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_earlier;
     std::vector<SimTime> m_linkLatency;
     std::vector<double> m_linkBytesPerNs;
     std::unique_ptr<Graph> m_graph;

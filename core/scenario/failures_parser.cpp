@@ -1,5 +1,5 @@
-// Reads /failures (node failures, their detection and the recovery of the requests they hit) and checks it
-// against the topology and the instances.
+// Reads /failures (node and link failures, their detection and the recovery of the requests they hit) and checks
+// it against the topology and the instances.
 #include "core/scenario/scenario_sections.h"
 #include "core/scenario/strict_json.h"
 
@@ -19,27 +19,116 @@ constexpr const char* kEventExample = R"({ "node": "gpu4", "at": "20 s", "repair
 // A list longer than this is a generated file gone wrong, not a failure plan (mtbf covers repeated failures).
 constexpr std::size_t kMaxFailureEvents = 1000;
 
-NodeFailureSpec readEvent(ProblemList& problems, const json& value, const std::string& pointer)
+FailureEventSpec readEvent(ProblemList& problems, const json& value, const std::string& pointer)
 {
-    NodeFailureSpec event;
+    FailureEventSpec event;
     ObjectReader r(problems, value, pointer, kEventExample);
     if (!r.valid())
         return event;
-    event.node = r.string("node", requiredAs("\"gpu4\"")).value_or("");
+    event.node = r.string("node").value_or("");
+    event.link = r.string("link").value_or("");
     event.at = r.time("at");
     event.mtbf = r.time("mtbf", kOptional, false);
     event.repair = r.time("repair", kOptional, false);
     r.finish();
+    if (value.is_object() && value.contains("node") == value.contains("link"))
+        r.problem(value.contains("node") ? "link" : "node",
+                  value.contains("node") ? "a failure names either a \"node\" or a \"link\", not both"
+                                         : "the failure names neither the \"node\" nor the \"link\" that fails",
+                  value.contains("node") ? "keep one of them (two failures need two entries)"
+                                         : "add \"node\": \"gpu4\", or \"link\": \"gpu4-switch\"");
     if (event.at && event.mtbf)
         r.problem("mtbf", "a failure has either \"at\" (one failure) or \"mtbf\" (failures at random), not both",
                   "remove one of them");
     else if (!event.at && !event.mtbf && value.is_object() && !value.contains("at") && !value.contains("mtbf"))
-        r.problem("at", "the failure says neither when (\"at\") nor how often (\"mtbf\") the node fails",
+        r.problem("at", "the failure says neither when (\"at\") nor how often (\"mtbf\") it fails",
                   "add \"at\": \"20 s\", or \"mtbf\": \"600 s\" with a \"repair\" time");
     if (event.mtbf && !event.repair && !value.contains("repair"))
-        r.problem("repair", "failures at random (\"mtbf\") need a repair time: the node must come back to fail again",
+        r.problem("repair", "failures at random (\"mtbf\") need a repair time: what fails must come back to fail again",
                   "add \"repair\": \"60 s\"");
     return event;
+}
+
+// The ids of the topology's nodes or links, to list the ones a wrong id could have meant.
+template <typename Items> std::vector<std::string> idsOf(const Items& items)
+{
+    std::vector<std::string> ids;
+    for (const auto& item : items)
+        ids.push_back(item.id);
+    return ids;
+}
+
+void checkLinkFailure(const Scenario& s, const FailureEventSpec& event, const std::string& pointer,
+                      ProblemList& problems)
+{
+    const auto named = std::count_if(s.topology.links.begin(), s.topology.links.end(),
+                                     [&](const Link& l) { return l.id == event.link; });
+    if (named > 1)
+        problems.add(
+            jsonPointer(pointer, "link"),
+            fmt::format("{} links have the id '{}' (a link without an \"id\" is named \"a-b\")", named, event.link),
+            "give the links distinct \"id\"s in topology.links and name one here");
+    if (named > 0)
+        return;
+    problems.add(jsonPointer(pointer, "link"),
+                 fmt::format("link '{}' is not in the topology (known links: {})", event.link,
+                             joinNames(idsOf(s.topology.links))),
+                 "use the id of a link of the topology");
+}
+
+// Links that fail and never come back must not cut the topology apart: the messages between the parts would wait
+// for ever, and with them the requests (a partition that heals is modelled: its messages wait for the repair).
+void checkPartitions(const Scenario& s, ProblemList& problems)
+{
+    const Topology& topology = s.topology;
+    std::vector<std::uint8_t> gone(topology.links.size(), 0);
+    std::vector<std::size_t> entries;
+    for (std::size_t i = 0; i < s.failures.events.size(); ++i) {
+        const FailureEventSpec& event = s.failures.events[i];
+        const auto link = event.isLink() ? topology.linkIndex(event.link) : std::nullopt;
+        if (link && !event.repair) {
+            gone[*link] = 1;
+            entries.push_back(i);
+        }
+    }
+    if (entries.empty())
+        return;
+    // Union-find over the links that stay: the nodes the whole topology connects must stay connected.
+    std::vector<std::uint32_t> parent(topology.nodes.size());
+    for (std::uint32_t n = 0; n < parent.size(); ++n)
+        parent[n] = n;
+    auto root = [&](std::uint32_t n) {
+        while (parent[n] != n)
+            n = parent[n] = parent[parent[n]];
+        return n;
+    };
+    std::vector<std::uint32_t> allParent = parent;
+    auto allRoot = [&](std::uint32_t n) {
+        while (allParent[n] != n)
+            n = allParent[n] = allParent[allParent[n]];
+        return n;
+    };
+    for (std::uint32_t l = 0; l < topology.links.size(); ++l) {
+        const auto a = topology.nodeIndex(topology.links[l].a), b = topology.nodeIndex(topology.links[l].b);
+        if (!a || !b)
+            continue;
+        allParent[allRoot(*a)] = allRoot(*b);
+        if (!gone[l])
+            parent[root(*a)] = root(*b);
+    }
+    for (std::uint32_t n = 1; n < topology.nodes.size(); ++n) {
+        if (allRoot(n) != allRoot(0) || root(n) == root(0))
+            continue;
+        const std::size_t last = entries.back();
+        problems.add(jsonPointer(jsonPointer("/failures/events", last), "link"),
+                     fmt::format("link '{}'{} failing for good cuts node '{}' off from node '{}': messages between "
+                                 "them would wait for ever",
+                                 s.failures.events[last].link,
+                                 entries.size() > 1 ? " (with the other links that never come back)" : "",
+                                 topology.nodes[n].id, topology.nodes[0].id),
+                     "give the link a \"repair\" time, or add a link that offers another path");
+        return;
+    }
 }
 
 } // namespace
@@ -86,16 +175,21 @@ void checkFailures(const Scenario& s, ProblemList& problems)
 {
     const FailuresSpec& failures = s.failures;
     for (std::size_t i = 0; i < failures.events.size(); ++i) {
-        const NodeFailureSpec& event = failures.events[i];
+        const FailureEventSpec& event = failures.events[i];
         const std::string pointer = jsonPointer("/failures/events", i);
+        if (event.mtbf && *event.mtbf < failures.heartbeat)
+            problems.add(jsonPointer(pointer, "mtbf"), "the mean time between failures is shorter than a heartbeat",
+                         "make \"mtbf\" longer than detection.heartbeat (real MTBFs are hours)");
+        if (event.isLink()) {
+            checkLinkFailure(s, event, pointer, problems);
+            continue;
+        }
         if (event.node.empty())
             continue; // reported by the reader
         if (!s.topology.nodeIndex(event.node)) {
-            std::vector<std::string> ids;
-            for (const auto& n : s.topology.nodes)
-                ids.push_back(n.id);
             problems.add(jsonPointer(pointer, "node"),
-                         fmt::format("node '{}' is not in the topology (known nodes: {})", event.node, joinNames(ids)),
+                         fmt::format("node '{}' is not in the topology (known nodes: {})", event.node,
+                                     joinNames(idsOf(s.topology.nodes))),
                          "use the id of a node that runs a serving instance");
             continue;
         }
@@ -120,10 +214,8 @@ void checkFailures(const Scenario& s, ProblemList& problems)
                                      "such nodes are not modelled yet",
                                      event.node),
                          "fail a decode node, or remove serving.prefix_pool");
-        if (event.mtbf && *event.mtbf < failures.heartbeat)
-            problems.add(jsonPointer(pointer, "mtbf"), "the mean time between failures is shorter than a heartbeat",
-                         "make \"mtbf\" longer than detection.heartbeat (real MTBFs are hours)");
     }
+    checkPartitions(s, problems);
 }
 
 } // namespace coh::core

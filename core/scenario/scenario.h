@@ -158,27 +158,31 @@ struct CoherenceSpec {
     std::map<Tier, std::string> tiers;
 };
 
-// Node failures (the "failures" section, docs/engine.md#failures). A node fails at a given time, or again and again
-// at random (exponential gaps with mean `mtbf`); its serving instances stop and the KV copies in its memory are lost.
-// A monitor that misses its heartbeats for `timeout` declares it dead; until then the router still sends it work.
+// Node and link failures (the "failures" section, docs/engine.md#failures). A node fails at a given time, or again and
+// again at random (exponential gaps with mean `mtbf`); its serving instances stop and the KV copies in its memory are
+// lost. A monitor that misses its heartbeats for `timeout` declares it dead; until then the router still sends it work.
 // The lost requests then recover by `recovery`: `replica` reads the most complete surviving copy (a replica, or the
 // prefill instance's copy) and decodes again the tokens it lacks, falling back to recompute when none holds the
 // prompt; `recompute` prefills the prompt and the tokens generated so far again, from the last valid prefix (the
 // most complete surviving copy's, loaded instead of computed); `fail` gives them up. The node is
-// back `repair` after it failed (absent: never), empty.
+// back `repair` after it failed (absent: never), empty. A failed link loses no KV: the messages crossing it stop and
+// are sent again over another route once the monitor declares the link down, or over it once it is back
+// (docs/engine.md#link-failures).
 enum class FailureRecovery { Replica, Recompute, Fail };
 
-struct NodeFailureSpec {
-    std::string node;
+struct FailureEventSpec {
+    std::string node;              // the node that fails, or
+    std::string link;              // the link that fails (exactly one of the two)
     std::optional<SimTime> at;     // one failure at this time, or
     std::optional<SimTime> mtbf;   // failures at random with this mean time between them (needs `repair`)
     std::optional<SimTime> repair; // down for this long
+    bool isLink() const { return !link.empty(); }
 };
 
 struct FailuresSpec {
-    std::vector<NodeFailureSpec> events;
-    SimTime heartbeat = 100 * kMillisecond; // the monitor hears from every node this often
-    SimTime timeout = 500 * kMillisecond;   // and declares a node dead after this long without a heartbeat
+    std::vector<FailureEventSpec> events;
+    SimTime heartbeat = 100 * kMillisecond; // the monitor hears from every node and link this often
+    SimTime timeout = 500 * kMillisecond;   // and declares one dead after this long without a heartbeat
     FailureRecovery recovery = FailureRecovery::Recompute;
     bool enabled() const { return !events.empty(); }
 };

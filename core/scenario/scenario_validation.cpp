@@ -350,7 +350,7 @@ void checkLocalPrefixCache(Scenario& s, const std::vector<InstanceOrigin>& origi
 }
 
 // Shared prefix blocks are blocks of the decode protocol with a cache per instance: a protocol to keep them, at most
-// as many instances as a table tracks caches, KV blocks that tile a prefix block, and no failures (not modelled).
+// as many instances as a table tracks caches, KV blocks that tile a prefix block, and no node failures (not modelled).
 void checkSharedPrefix(const Scenario& s, ProblemList& problems)
 {
     const SharedPrefixSpec& shared = s.serving.sharedPrefix;
@@ -372,11 +372,13 @@ void checkSharedPrefix(const Scenario& s, ProblemList& problems)
                                  "(serving.block_tokens)",
                                  shared.blockTokens, s.serving.blockTokens),
                      "use a multiple of serving.block_tokens (Mooncake's hash ids name 512-token blocks)");
-    if (s.failures.enabled())
+    // A failed link loses no copy (its messages wait or go around it), so only node failures are refused.
+    if (std::any_of(s.failures.events.begin(), s.failures.events.end(),
+                    [](const FailureEventSpec& e) { return !e.isLink(); }))
         problems.add("/serving/shared_prefix",
                      "shared prefix blocks under node failures are not modelled yet: a failed node's shared copies "
                      "would need the directory to forget them",
-                     "remove \"failures\" or \"shared_prefix\"");
+                     "remove the node failures from \"failures\" (link failures are fine), or \"shared_prefix\"");
 }
 
 // Each decode node needs factor - 1 other nodes it reaches that may hold its replicas (the placement's pool).

@@ -65,6 +65,13 @@ struct Topology {
                 return i;
         return std::nullopt;
     }
+    std::optional<std::uint32_t> linkIndex(const std::string& id) const
+    {
+        for (std::uint32_t i = 0; i < links.size(); ++i)
+            if (links[i].id == id)
+                return i;
+        return std::nullopt;
+    }
 };
 
 const char* toString(NodeKind);

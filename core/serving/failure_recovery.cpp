@@ -1,6 +1,6 @@
 // Node failures in the serving engine: a failing node stops its instances and takes their requests (and the
 // requests whose only KV copy it held); the monitor's detection recovers them by the scenario's strategy; the
-// repaired node's instances take work again. NodeFailures keeps the schedule and the figures.
+// repaired node's instances take work again. Failures keeps the schedule and the figures.
 #include "core/serving/serving_engine.h"
 #include "core/serving/serving_events.h"
 
@@ -50,7 +50,7 @@ void ServingEngine::onNodeFail(std::uint32_t entry)
 {
     if (allAccounted())
         return; // nothing left to take: random failures end with the run
-    const std::int64_t made = m_failures->fail(m_sim, entry, NodeDetect, NodeRepair, NodeFail);
+    const std::int64_t made = m_failures->fail(m_sim, entry, FailureDetect, FailureRepair, Failure);
     if (made < 0)
         return;
     const auto record = static_cast<std::uint32_t>(made);
@@ -316,7 +316,7 @@ void ServingEngine::waitForInstance(std::uint32_t request, InstanceRole role)
 
 void ServingEngine::onNodeRepair(std::uint32_t record)
 {
-    m_failures->repair(m_sim, record, NodeFail, allAccounted());
+    m_failures->repair(m_sim, record, Failure, allAccounted());
     const std::uint32_t node = m_failures->nodeOf(record);
     for (auto& inst : m_instances) {
         const bool allUp =

@@ -68,6 +68,11 @@ RunResult ServingEngine::collect()
         s.failures = m_failures->summary(end);
         s.failures.recovered = static_cast<std::uint64_t>(std::count_if(
             result.requests.begin(), result.requests.end(), [](const RequestMetrics& r) { return r.failureHits > 0; }));
+        const FlowNetwork::FaultCounts& faults = m_network.faultCounts();
+        s.failures.messagesStopped = faults.stopped;
+        s.failures.messagesRerouted = faults.rerouted;
+        s.failures.bytesResent = faults.bytesResent;
+        s.failures.stalledMs = faults.stalledNs * 1e-6;
     }
     s.flows = m_recorder.total();
 

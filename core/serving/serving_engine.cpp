@@ -71,7 +71,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
     m_kv->setListener(this);
     m_view.setKvMemory(m_kv.get());
     if (scenario.failures.enabled()) {
-        m_failures = std::make_unique<NodeFailures>(scenario, m_instances);
+        m_failures = std::make_unique<Failures>(scenario, m_instances);
         // The resumed prefixes' loads follow every other kind (the KV path's, the pool's, the tiers').
         auto kinds = m_kv->stats().kinds.size() + (m_prefix ? m_prefix->kinds().size() : 0) +
                      (m_tiers ? m_tiers->kinds().size() : 0);
@@ -120,14 +120,23 @@ void ServingEngine::operator()(const Event& ev)
     case HeartbeatId:
         onHeartbeat();
         break;
-    case NodeFailId:
-        onNodeFail(ev.target);
+    case FailureId:
+        if (m_failures->isLinkEntry(ev.target))
+            onLinkFail(ev.target);
+        else
+            onNodeFail(ev.target);
         break;
-    case NodeDetectId:
-        onFailureDetected(ev.target);
+    case FailureDetectId:
+        if (m_failures->isLinkRecord(ev.target))
+            onLinkFailureDetected(ev.target);
+        else
+            onFailureDetected(ev.target);
         break;
-    case NodeRepairId:
-        onNodeRepair(ev.target);
+    case FailureRepairId:
+        if (m_failures->isLinkRecord(ev.target))
+            onLinkRepair(ev.target);
+        else
+            onNodeRepair(ev.target);
         break;
     }
 }
@@ -140,7 +149,7 @@ RunResult ServingEngine::run(const RunOptions& options)
     if (!requests.empty())
         m_sim.scheduleAt(requests.front().arrival, Arrival, 0);
     if (m_failures && !requests.empty())
-        m_failures->start(m_sim, NodeFail);
+        m_failures->start(m_sim, Failure);
     if (options.progress && !requests.empty()) {
         // Progress is a heartbeat inside the simulation, not a check in every handler.
         m_heartbeatPeriod = std::max<SimTime>(kMillisecond, requests.back().arrival / 200);

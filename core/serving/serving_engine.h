@@ -17,10 +17,10 @@
 #include "core/serving/cost_model.h"
 #include "core/serving/decode_scheduler.h"
 #include "core/serving/device_sharing.h"
+#include "core/serving/failures.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/kv_tiers.h"
 #include "core/serving/local_prefix_cache.h"
-#include "core/serving/node_failures.h"
 #include "core/serving/prefill_scheduler.h"
 #include "core/serving/prefix_cache.h"
 #include "core/serving/resume_loads.h"
@@ -83,6 +83,10 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     void onNodeFail(std::uint32_t entry);
     void onFailureDetected(std::uint32_t record);
     void onNodeRepair(std::uint32_t record);
+    // Link failures (link_failures.cpp): the network stops, reroutes and resumes the messages; no request is lost.
+    void onLinkFail(std::uint32_t entry);
+    void onLinkFailureDetected(std::uint32_t record);
+    void onLinkRepair(std::uint32_t record);
     // A failure took the request (its instance, or its KV's only copy): it waits in the record until detected.
     void take(std::uint32_t request, std::uint32_t record);
     // The requests of a stopped instance, which is left empty.
@@ -129,7 +133,7 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     std::unique_ptr<PrefixCache> m_prefix;                       // the shared prefix pool, when the scenario has one
     std::unique_ptr<LocalPrefixCache> m_local;                   // the prefill instances' own prefix caches, when kept
     std::unique_ptr<KvTiers> m_tiers;                            // decode KV below HBM (serving.kv_tiers), when listed
-    std::unique_ptr<NodeFailures> m_failures;                    // the scenario's node failures, when it lists any
+    std::unique_ptr<Failures> m_failures;                        // the scenario's node failures, when it lists any
     std::unique_ptr<ResumeLoads> m_resume;                       // recomputes' prefix loads, with m_failures
     std::vector<std::uint32_t> m_kvOwner;                        // per KV sequence past the requests' own: its request
     std::deque<std::uint32_t> m_waitingPrefill, m_waitingDecode; // no instance of the role was up for them

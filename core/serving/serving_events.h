@@ -44,9 +44,9 @@ enum ServingEventId : std::uint32_t {
     NetWakeId,
     NetDeliverId,
     HeartbeatId,
-    NodeFailId,
-    NodeDetectId,
-    NodeRepairId
+    FailureId,
+    FailureDetectId,
+    FailureRepairId
 };
 
 namespace serving_event {
@@ -57,11 +57,11 @@ inline constexpr std::uint32_t DecodeDone = servingEvent(ServingEventClass::Comp
 inline constexpr std::uint32_t Arrival = servingEvent(ServingEventClass::Arrival, ArrivalId);
 inline constexpr std::uint32_t DecodeKick = servingEvent(ServingEventClass::BatchStart, DecodeKickId);
 inline constexpr std::uint32_t Heartbeat = servingEvent(ServingEventClass::Observer, HeartbeatId);
-// A node failing, being declared dead, coming back: with the instant's completions (an iteration that ends at the
-// instant of the failure is done; the failure takes what is left).
-inline constexpr std::uint32_t NodeFail = servingEvent(ServingEventClass::Completion, NodeFailId);
-inline constexpr std::uint32_t NodeDetect = servingEvent(ServingEventClass::Completion, NodeDetectId);
-inline constexpr std::uint32_t NodeRepair = servingEvent(ServingEventClass::Completion, NodeRepairId);
+// A node or link failing, being declared dead, coming back: with the instant's completions (an iteration that ends at
+// the instant of the failure is done; the failure takes what is left).
+inline constexpr std::uint32_t Failure = servingEvent(ServingEventClass::Completion, FailureId);
+inline constexpr std::uint32_t FailureDetect = servingEvent(ServingEventClass::Completion, FailureDetectId);
+inline constexpr std::uint32_t FailureRepair = servingEvent(ServingEventClass::Completion, FailureRepairId);
 } // namespace serving_event
 
 } // namespace coh::core

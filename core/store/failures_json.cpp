@@ -12,10 +12,11 @@ SimTime time(const nlohmann::ordered_json& j, const char* key, SimTime fallback)
     return it != j.end() && it->is_number_integer() ? it->get<SimTime>() : fallback;
 }
 
-NodeFailureRecord recordFromJson(const nlohmann::ordered_json& j)
+FailureRecord recordFromJson(const nlohmann::ordered_json& j)
 {
-    NodeFailureRecord f;
+    FailureRecord f;
     f.node = textField(j, "node", "");
+    f.link = textField(j, "link", "");
     if (const auto it = j.find("instances"); it != j.end() && it->is_array())
         for (const auto& id : *it)
             if (id.is_string())
@@ -32,29 +33,44 @@ NodeFailureRecord recordFromJson(const nlohmann::ordered_json& j)
 nlohmann::ordered_json toJson(const FailuresSummary& s)
 {
     auto failures = nlohmann::ordered_json::array();
-    for (const auto& f : s.failures)
-        failures.push_back({{"node", f.node},
-                            {"instances", f.instances},
-                            {"failed_ns", f.failed},
-                            {"detected_ns", f.detected},
-                            {"repaired_ns", f.repaired},
-                            {"requests_lost", f.requestsLost}});
+    bool links = false;
+    for (const auto& f : s.failures) {
+        links |= !f.link.empty();
+        // A link failure names its link and takes no instance; a node's record reads as it always did.
+        if (!f.link.empty())
+            failures.push_back(
+                {{"link", f.link}, {"failed_ns", f.failed}, {"detected_ns", f.detected}, {"repaired_ns", f.repaired}});
+        else
+            failures.push_back({{"node", f.node},
+                                {"instances", f.instances},
+                                {"failed_ns", f.failed},
+                                {"detected_ns", f.detected},
+                                {"repaired_ns", f.repaired},
+                                {"requests_lost", f.requestsLost}});
+    }
     // Instances up as [time ns, count] pairs, as the tiers' occupancy.
     auto up = nlohmann::ordered_json::array();
     for (const auto& step : s.instancesUp)
         up.push_back({step.time, step.value});
-    return {{"recovery", s.recovery},
-            {"hits", s.hits},
-            {"failed", s.failed},
-            {"recovered", s.recovered},
-            {"from_copy", s.fromCopy},
-            {"recomputes", s.recomputes},
-            {"rerouted", s.rerouted},
-            {"restored_tokens", s.restoredTokens},
-            {"recomputed_tokens", s.recomputedTokens},
-            {"availability", s.availability},
-            {"failures", std::move(failures)},
-            {"instances_up", std::move(up)}};
+    nlohmann::ordered_json j = {{"recovery", s.recovery},
+                                {"hits", s.hits},
+                                {"failed", s.failed},
+                                {"recovered", s.recovered},
+                                {"from_copy", s.fromCopy},
+                                {"recomputes", s.recomputes},
+                                {"rerouted", s.rerouted},
+                                {"restored_tokens", s.restoredTokens},
+                                {"recomputed_tokens", s.recomputedTokens},
+                                {"availability", s.availability},
+                                {"failures", std::move(failures)},
+                                {"instances_up", std::move(up)}};
+    if (links) {
+        j["messages_stopped"] = s.messagesStopped;
+        j["messages_rerouted"] = s.messagesRerouted;
+        j["bytes_resent"] = s.bytesResent;
+        j["stalled_ms"] = s.stalledMs;
+    }
+    return j;
 }
 
 FailuresSummary failuresFromJson(const nlohmann::ordered_json& j)
@@ -72,6 +88,11 @@ FailuresSummary failuresFromJson(const nlohmann::ordered_json& j)
     s.recomputedTokens = countField(j, "recomputed_tokens");
     if (const auto it = j.find("availability"); it != j.end() && it->is_number())
         s.availability = it->get<double>();
+    s.messagesStopped = countField(j, "messages_stopped");
+    s.messagesRerouted = countField(j, "messages_rerouted");
+    for (auto [key, field] : {std::pair{"bytes_resent", &s.bytesResent}, std::pair{"stalled_ms", &s.stalledMs}})
+        if (const auto it = j.find(key); it != j.end() && it->is_number())
+            *field = it->get<double>();
     if (const auto it = j.find("failures"); it != j.end() && it->is_array())
         for (const auto& f : *it)
             if (f.is_object())

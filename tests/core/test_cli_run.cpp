@@ -136,6 +136,38 @@ TEST_F(CliRun, SharedPrefixBlocksAreCountedStoredAndShownAndWithoutAProtocolExit
     EXPECT_NE(bad.output.find("/coherence/decode"), std::string::npos) << bad.output;
 }
 
+TEST_F(CliRun, ALinkFailureIsStoredAndShownAndOneThatNeverHealsExitsTwo)
+{
+    // The default DGX scenario: gpu4's NVLink fails at 5 s and is back 3 s later; its traffic goes over PCIe and UPI.
+    const std::string sets = R"( --set '/failures={"events":[{"link":"gpu4-nvswitch","at":"5 s","repair":"3 s"}]}')";
+    const CliResult run = runCohsim("run " + defaultScenario() + sets + " " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const auto& failures = summary.at("summary").at("failures");
+    ASSERT_EQ(failures.at("failures").size(), 1u);
+    EXPECT_EQ(failures.at("failures")[0].at("link"), "gpu4-nvswitch");
+    EXPECT_EQ(failures.at("failures")[0].at("detected_ns").get<std::int64_t>(), 5'500'000'000);
+    EXPECT_EQ(failures.at("hits").get<std::uint64_t>(), 0u);
+    const auto stopped = failures.at("messages_stopped").get<std::uint64_t>();
+    EXPECT_GT(stopped, 0u);
+    EXPECT_EQ(summary.at("summary").at("completed"), summary.at("summary").at("requests"));
+    const CliResult text =
+        runCohsim("runs show " + std::to_string(summary.at("run_id").get<int>()) + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("link failures   1 link failure: " + std::to_string(stopped) + " messages stopped"),
+              std::string::npos)
+        << text.output;
+    EXPECT_EQ(text.output.find("node failures"), std::string::npos) << "no node failed";
+
+    // NVLink down for good still leaves PCIe; a gpu's only PCIe link as well cuts it off.
+    const CliResult cut = runCohsim(
+        "run " + defaultScenario() + " --no-store" +
+        R"( --set '/failures={"events":[{"link":"gpu4-nvswitch","at":"5 s"},{"link":"cpu1-gpu4","at":"6 s"}]}')");
+    EXPECT_EQ(cut.exitCode, 2) << cut.output;
+    EXPECT_NE(cut.output.find("/failures/events/1/link"), std::string::npos) << cut.output;
+    EXPECT_NE(cut.output.find("repair"), std::string::npos) << cut.output;
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.

@@ -43,7 +43,7 @@ Scenario threeGpuScenario(const std::string& protocol, std::uint32_t replicas = 
 
 void failAt(Scenario& s, const std::string& node, SimTime at, std::optional<SimTime> repair, FailureRecovery recovery)
 {
-    NodeFailureSpec event;
+    FailureEventSpec event;
     event.node = node;
     event.at = at;
     event.repair = repair;
@@ -88,7 +88,7 @@ TEST(Failures, DetectedATimeoutAfterTheLastHeartbeatAndBackAfterTheRepair)
     failAt(s, "d0", 1234 * kMillisecond, 2 * kSecond, FailureRecovery::Recompute);
     const RunResult r = runBounded(s, steadyWorkload());
     ASSERT_EQ(r.summary.failures.failures.size(), 1u);
-    const NodeFailureRecord& f = r.summary.failures.failures[0];
+    const FailureRecord& f = r.summary.failures.failures[0];
     EXPECT_EQ(f.node, "d0");
     EXPECT_EQ(f.instances, (std::vector<std::string>{"decode0"}));
     EXPECT_EQ(f.failed, 1234 * kMillisecond);
@@ -325,7 +325,7 @@ TEST(Failures, RandomFailuresStopWhenTheRemainingRequestsCanNeverBeServed)
 {
     Scenario s = fastPrefillScenario();
     failAt(s, "d0", 500 * kMillisecond, std::nullopt, FailureRecovery::Recompute);
-    NodeFailureSpec random;
+    FailureEventSpec random;
     random.node = "p0";
     random.mtbf = 2 * kSecond;
     random.repair = 100 * kMillisecond;
@@ -358,7 +358,7 @@ TEST(Failures, APrefillNodeFailureReroutesItsQueue)
 TEST(Failures, RandomFailuresAreDrawnFromTheSeedAndStopWithTheRun)
 {
     Scenario s = threeGpuScenario("msi-directory");
-    NodeFailureSpec event;
+    FailureEventSpec event;
     event.node = "d1";
     event.mtbf = 400 * kMillisecond;
     event.repair = 200 * kMillisecond;

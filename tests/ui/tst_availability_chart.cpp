@@ -133,11 +133,11 @@ class TestAvailabilityChart : public QObject {
                  QStringLiteral("instances up (%1% available)").arg(QLocale().toString(87.5, 'f', 1)));
         const QList<QScatterSeries*> moments = marks(view);
         QCOMPARE(moments.size(), 3);
-        QCOMPARE(moments[0]->name(), QStringLiteral("node failed"));
+        QCOMPARE(moments[0]->name(), QStringLiteral("failed"));
         QCOMPARE(moments[0]->count(), 2);
         QCOMPARE(moments[1]->name(), QStringLiteral("failure detected"));
         QCOMPARE(moments[1]->count(), 2);
-        QCOMPARE(moments[2]->name(), QStringLiteral("node repaired"));
+        QCOMPARE(moments[2]->name(), QStringLiteral("repaired"));
         QCOMPARE(moments[2]->count(), 1);
         QVERIFY(moments[0]->color() != moments[2]->color());
 

@@ -84,12 +84,15 @@ class TestFailuresForm : public QObject {
         QTableWidget* table = form->table();
         QVERIFY(table->isVisible() && !form->emptyLabel()->isVisible());
         QCOMPARE(table->rowCount(), 2);
-        // The node offers exactly the nodes that run an instance (the preset's gpus, not its cpu or cxl memory).
+        // What fails: exactly the nodes that run an instance (the preset's gpus, not its cpu or cxl memory), then,
+        // past a separator, every link.
         QComboBox* node = form->nodeCombo(0);
         QStringList offered;
         for (int i = 0; i < node->count(); ++i)
             offered << node->itemData(i).toString();
-        QCOMPARE(offered, QStringLiteral("gpu0,gpu1,gpu2,gpu3").split(QLatin1Char(',')));
+        QCOMPARE(offered, QStringLiteral("node:gpu0,node:gpu1,node:gpu2,node:gpu3,,link:cpu0-cxl0,link:cpu0-gpu0,"
+                                         "link:cpu0-gpu1,link:cpu0-gpu2,link:cpu0-gpu3")
+                              .split(QLatin1Char(',')));
         const struct {
             const char *node, *kind, *time, *repair;
         } rows[] = {{"gpu2", "at", "20 s", "60 s"}, {"gpu3", "mtbf", "600 s", "30 s"}};
@@ -136,15 +139,15 @@ class TestFailuresForm : public QObject {
         COMPARE_JSON(doc.value("/failures").value(),
                      ordered_json::parse(R"({"events": [{"node": "gpu2", "at": "20 s", "repair": "60 s"}]})"));
         QCOMPARE(doc.undoStack()->index(), steps + 1);
-        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Add node failure"));
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Add failure"));
         QVERIFY(table->isVisible() && form->heartbeatEdit()->isEnabled() && form->recoveryCombo()->isEnabled());
         QCOMPARE(table->rowCount(), 1);
 
         // The row's node, time, repair and kind, each one step.
         steps = doc.undoStack()->index();
-        choose(form->nodeCombo(0), QStringLiteral("gpu1"));
+        choose(form->nodeCombo(0), QStringLiteral("node:gpu1"));
         QTRY_COMPARE(doc.undoStack()->index(), steps + 1);
-        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Edit node failures"));
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Edit failures"));
         table->item(0, FailuresForm::Time)->setText(QStringLiteral("25 s"));
         QTRY_COMPARE(doc.undoStack()->index(), steps + 2);
         COMPARE_JSON(doc.value("/failures/events/0").value(),
@@ -156,7 +159,7 @@ class TestFailuresForm : public QObject {
         QTRY_COMPARE(doc.undoStack()->index(), steps + 4);
         table->item(0, FailuresForm::Time)->setText(QStringLiteral("20 s"));
         QTRY_COMPARE(doc.undoStack()->index(), steps + 5);
-        choose(form->nodeCombo(0), QStringLiteral("gpu2"));
+        choose(form->nodeCombo(0), QStringLiteral("node:gpu2"));
         QTRY_COMPARE(doc.undoStack()->index(), steps + 6);
         COMPARE_JSON(doc.value("/failures/events/0").value(),
                      ordered_json::parse(R"({"node": "gpu2", "at": "20 s", "repair": "60 s"})"));
@@ -218,7 +221,7 @@ class TestFailuresForm : public QObject {
         QTest::mouseClick(form->removeButton(), Qt::LeftButton);
         QVERIFY(!doc.value("/failures"));
         QCOMPARE(doc.undoStack()->index(), steps + 2);
-        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Remove node failure"));
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Remove failure"));
         QVERIFY(!table->isVisible() && form->emptyLabel()->isVisible());
         QVERIFY(!form->heartbeatEdit()->isEnabled() && !form->recoveryCombo()->isEnabled());
         QVERIFY(form->heartbeatEdit()->text().isEmpty());
@@ -255,7 +258,7 @@ class TestFailuresForm : public QObject {
         QVERIFY(form->timeoutEdit()->property("invalid").toBool());
         QVERIFY(!form->table()->property("invalid").toBool()); // every problem has its cell
         // Fixing them clears the marks.
-        choose(form->nodeCombo(0), QStringLiteral("gpu2"));
+        choose(form->nodeCombo(0), QStringLiteral("node:gpu2"));
         QTRY_VERIFY(doc.value("/failures/events/0/node").value_or(ordered_json()) == ordered_json("gpu2"));
         panel.showProblems();
         QVERIFY(!form->nodeCombo(0)->property("invalid").toBool());
@@ -264,6 +267,38 @@ class TestFailuresForm : public QObject {
         panel.showProblems();
         QVERIFY(form->emptyLabel()->isVisible());
         QVERIFY(form->emptyLabel()->property("invalid").toBool());
+    }
+
+    void aLinkFailsFromTheSameChooser()
+    {
+        // The cxl-pool preset's links form a star around cpu0: a link down for good cuts a gpu off, which core
+        // refuses; with a repair it is a partition that heals.
+        ScenarioDocument doc;
+        openWithFailures(doc, R"({"events": [{"node": "gpu2", "at": "20 s", "repair": "60 s"}]})");
+        ScenarioPanel panel(&doc);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        FailuresForm* form = panel.failuresForm();
+        const int steps = doc.undoStack()->index();
+        choose(form->nodeCombo(0), QStringLiteral("link:cpu0-gpu2"));
+        QTRY_COMPARE(doc.undoStack()->index(), steps + 1);
+        COMPARE_JSON(doc.value("/failures/events/0").value(),
+                     ordered_json::parse(R"({"link": "cpu0-gpu2", "at": "20 s", "repair": "60 s"})"));
+        QCOMPARE(form->nodeCombo(0)->currentText(), QStringLiteral("cpu0-gpu2"));
+        QVERIFY2(failureProblems(doc).isEmpty(), qPrintable(failureProblems(doc).join(QLatin1Char('\n'))));
+        // Never repaired: refused, and the chooser carries the problem.
+        choose(form->repairCombo(0), QString());
+        QTRY_VERIFY(!doc.value("/failures/events/0/repair"));
+        panel.showProblems();
+        QVERIFY(form->nodeCombo(0)->property("invalid").toBool());
+        QVERIFY(!form->table()->property("invalid").toBool());
+        // Back to a node: the key changes with the choice.
+        choose(form->nodeCombo(0), QStringLiteral("node:gpu3"));
+        QTRY_VERIFY(doc.value("/failures/events/0").value_or(ordered_json()) ==
+                    ordered_json::parse(R"({"node": "gpu3", "at": "20 s"})"));
+        panel.showProblems();
+        QVERIFY(!form->nodeCombo(0)->property("invalid").toBool());
     }
 
     void theTableFitsTheNarrowestDock()

@@ -90,7 +90,7 @@ std::shared_ptr<const core::RunResult> TestReplayFailures::withFailure(qint64 re
 {
     auto run = std::make_shared<core::RunResult>(*m_plain);
     run->summary.failures.enabled = true;
-    core::NodeFailureRecord record;
+    core::FailureRecord record;
     record.node = "gpu3";
     record.instances = {"decode1"};
     record.failed = m_failed;

@@ -1,10 +1,11 @@
 #pragma once
-// When nodes fail and come back (the scenario's "failures" section), and what the run learns from it. A failure
-// either happens once at its time or, with an MTBF, again and again: exponential gaps drawn from the scenario's
-// seed, each starting once the node is repaired. The monitor hears every node's heartbeat each period and declares
-// a node dead `timeout` after the last one it heard; a node repaired before that re-registers empty, which tells
-// the same. The engine acts on each failure (failure_recovery.cpp); this class keeps the schedule, which nodes are
-// down, the requests each failure took until it is detected, and the figures of the run summary.
+// When nodes and links fail and come back (the scenario's "failures" section), and what the run learns from it. A
+// failure either happens once at its time or, with an MTBF, again and again: exponential gaps drawn from the
+// scenario's seed, each starting once the node or link is repaired. The monitor hears every node's and link's
+// heartbeat each period and declares one dead `timeout` after the last it heard; one repaired before that
+// re-registers, which tells the same. The engine acts on each failure (failure_recovery.cpp, link_failures.cpp);
+// this class keeps the schedule, which nodes and links are down, the requests each node failure took until it is
+// detected, and the figures of the run summary.
 #include "core/engine/kv_memory.h"
 #include "core/engine/run_result.h"
 #include "core/scenario/scenario.h"
@@ -26,9 +27,9 @@ struct LostRequest {
     SurvivingCopy copy;
 };
 
-class NodeFailures {
+class Failures {
   public:
-    NodeFailures(const Scenario& scenario, std::span<const InstanceState> instances);
+    Failures(const Scenario& scenario, std::span<const InstanceState> instances);
 
     // Schedules each listed failure's first occurrence (events of kind `failKind`, target: the entry).
     void start(Simulator& sim, std::uint32_t failKind);
@@ -40,12 +41,16 @@ class NodeFailures {
     void repair(Simulator& sim, std::uint32_t record, std::uint32_t failKind, bool quiet);
 
     const FailuresSpec& spec() const { return m_spec; }
+    bool isLinkEntry(std::uint32_t entry) const { return m_spec.events[entry].isLink(); }
+    bool isLinkRecord(std::uint32_t record) const { return isLinkEntry(m_entry[record]); }
+    // The record's node, or its link for a link failure (a topology index).
     std::uint32_t nodeOf(std::uint32_t record) const { return m_nodes[record]; }
+    std::uint32_t linkOf(std::uint32_t record) const { return m_nodes[record]; }
     const std::vector<std::uint8_t>& down() const { return m_down; }
     bool isDown(std::uint32_t node) const { return m_down[node] != 0; }
     // Down, and no repair is coming: it stays down for the rest of the run.
     bool downForGood(std::uint32_t node) const { return m_down[node] != 0 && m_repairsPending[node] == 0; }
-    NodeFailureRecord& record(std::uint32_t record) { return m_summary.failures[record]; }
+    FailureRecord& record(std::uint32_t record) { return m_summary.failures[record]; }
     std::vector<LostRequest>& lost(std::uint32_t record) { return m_lost[record]; }
     // The counters of the run summary, kept by the engine as it recovers requests.
     FailuresSummary& counts() { return m_summary; }
@@ -57,11 +62,12 @@ class NodeFailures {
     SimTime nextGap(std::uint32_t entry);
 
     FailuresSpec m_spec;
-    std::vector<std::uint32_t> m_entryNode;       // per entry: its node's topology index
+    std::vector<std::uint32_t> m_entryNode;       // per entry: its node's (or link's) topology index
     std::vector<std::mt19937_64> m_rng;           // per entry: its own stream, so entries do not shift each other
     std::vector<std::uint8_t> m_down;             // per topology node: failures it is in now
     std::vector<std::uint8_t> m_repairsPending;   // per topology node: of those, the ones with a repair to come
-    std::vector<std::uint32_t> m_nodes, m_entry;  // per record: its node and its entry
+    std::vector<std::uint8_t> m_linkDown;         // per topology link: failures it is in now
+    std::vector<std::uint32_t> m_nodes, m_entry;  // per record: its node (or link) and its entry
     std::vector<std::vector<LostRequest>> m_lost; // per record: taken, not yet recovered
     std::size_t m_instances = 0;
     FailuresSummary m_summary;

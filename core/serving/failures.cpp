@@ -1,18 +1,21 @@
-#include "core/serving/node_failures.h"
+#include "core/serving/failures.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace coh::core {
 
-NodeFailures::NodeFailures(const Scenario& scenario, std::span<const InstanceState> instances)
+Failures::Failures(const Scenario& scenario, std::span<const InstanceState> instances)
     : m_spec(scenario.failures)
     , m_down(scenario.topology.nodes.size(), 0)
     , m_repairsPending(scenario.topology.nodes.size(), 0)
+    , m_linkDown(scenario.topology.links.size(), 0)
     , m_instances(instances.size())
 {
     for (std::size_t e = 0; e < m_spec.events.size(); ++e) {
-        m_entryNode.push_back(scenario.topology.nodeIndex(m_spec.events[e].node).value_or(0));
+        const FailureEventSpec& event = m_spec.events[e];
+        m_entryNode.push_back(event.isLink() ? scenario.topology.linkIndex(event.link).value_or(0)
+                                             : scenario.topology.nodeIndex(event.node).value_or(0));
         m_rng.emplace_back(scenario.seed * 0x9E3779B97F4A7C15ull + e + 1);
     }
     m_summary.enabled = true;
@@ -20,7 +23,7 @@ NodeFailures::NodeFailures(const Scenario& scenario, std::span<const InstanceSta
     m_summary.instancesUp.push_back({0, static_cast<std::uint32_t>(m_instances)});
 }
 
-SimTime NodeFailures::nextGap(std::uint32_t entry)
+SimTime Failures::nextGap(std::uint32_t entry)
 {
     // Inverse CDF of the exponential on 53 random bits: the same draws on every platform (std's distributions
     // are not specified bit for bit).
@@ -29,37 +32,40 @@ SimTime NodeFailures::nextGap(std::uint32_t entry)
     return std::max<SimTime>(1, static_cast<SimTime>(std::min(gap, 1e18)));
 }
 
-void NodeFailures::start(Simulator& sim, std::uint32_t failKind)
+void Failures::start(Simulator& sim, std::uint32_t failKind)
 {
     for (std::uint32_t e = 0; e < m_spec.events.size(); ++e) {
-        const NodeFailureSpec& event = m_spec.events[e];
+        const FailureEventSpec& event = m_spec.events[e];
         sim.scheduleAt(event.at ? *event.at : nextGap(e), failKind, e);
     }
 }
 
-std::int64_t NodeFailures::fail(Simulator& sim, std::uint32_t entry, std::uint32_t detectKind, std::uint32_t repairKind,
-                                std::uint32_t failKind)
+std::int64_t Failures::fail(Simulator& sim, std::uint32_t entry, std::uint32_t detectKind, std::uint32_t repairKind,
+                            std::uint32_t failKind)
 {
-    const std::uint32_t node = m_entryNode[entry];
-    const NodeFailureSpec& event = m_spec.events[entry];
-    if (m_down[node]) {
+    const std::uint32_t node = m_entryNode[entry]; // or link
+    const FailureEventSpec& event = m_spec.events[entry];
+    std::uint8_t& down = event.isLink() ? m_linkDown[node] : m_down[node];
+    if (down) {
         // Already down through another entry: this failure changes nothing; a random one tries again later.
         if (event.mtbf)
             sim.scheduleIn(nextGap(entry), failKind, entry);
         return -1;
     }
-    ++m_down[node];
+    ++down;
     const auto index = static_cast<std::uint32_t>(m_summary.failures.size());
-    NodeFailureRecord record;
+    FailureRecord record;
     record.node = event.node;
+    record.link = event.link;
     record.failed = sim.now();
     // The last heartbeat heard was at or before the failure; the node is declared dead `timeout` after it, or when
     // it comes back and re-registers empty, whichever is first.
     const SimTime lastBeat = sim.now() / m_spec.heartbeat * m_spec.heartbeat;
     record.detected = addTime(lastBeat, m_spec.timeout, "a failure's detection");
     if (event.repair) {
-        record.repaired = addTime(sim.now(), *event.repair, "a node's repair");
-        ++m_repairsPending[node];
+        record.repaired = addTime(sim.now(), *event.repair, "a repair");
+        if (!event.isLink())
+            ++m_repairsPending[node];
         record.detected = std::min(record.detected, record.repaired);
     }
     m_summary.failures.push_back(record);
@@ -72,16 +78,20 @@ std::int64_t NodeFailures::fail(Simulator& sim, std::uint32_t entry, std::uint32
     return index;
 }
 
-void NodeFailures::repair(Simulator& sim, std::uint32_t record, std::uint32_t failKind, bool quiet)
+void Failures::repair(Simulator& sim, std::uint32_t record, std::uint32_t failKind, bool quiet)
 {
-    --m_down[m_nodes[record]];
-    --m_repairsPending[m_nodes[record]];
     const std::uint32_t entry = m_entry[record];
+    if (isLinkEntry(entry)) {
+        --m_linkDown[m_nodes[record]];
+    } else {
+        --m_down[m_nodes[record]];
+        --m_repairsPending[m_nodes[record]];
+    }
     if (m_spec.events[entry].mtbf && !quiet)
         sim.scheduleIn(nextGap(entry), failKind, entry);
 }
 
-void NodeFailures::instancesUp(SimTime now, std::uint32_t up)
+void Failures::instancesUp(SimTime now, std::uint32_t up)
 {
     auto& steps = m_summary.instancesUp;
     if (!steps.empty() && steps.back().time == now)
@@ -90,7 +100,7 @@ void NodeFailures::instancesUp(SimTime now, std::uint32_t up)
         steps.push_back({now, up});
 }
 
-FailuresSummary NodeFailures::summary(SimTime end) const
+FailuresSummary Failures::summary(SimTime end) const
 {
     FailuresSummary s = m_summary;
     // Instance time up over instance time: the step function integrated over [0, end].
