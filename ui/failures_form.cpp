@@ -231,7 +231,7 @@ void FailuresForm::refresh()
         offered << choiceData("node", id);
     for (const QString& id : linkIds(m_document->json()))
         offered << choiceData("link", id);
-    if (events != m_shownEvents || offered != m_shownNodes || m_table->rowCount() != int(events.size()))
+    if (events != m_shownEvents || offered != m_shownChoices || m_table->rowCount() != int(events.size()))
         rebuild(events, offered);
     const bool any = !events.empty();
     m_table->setVisible(any);
@@ -253,7 +253,7 @@ void FailuresForm::rebuild(const ordered_json& events, const QStringList& offere
 {
     m_refreshing = true;
     m_shownEvents = events;
-    m_shownNodes = offered;
+    m_shownChoices = offered;
     m_table->setRowCount(0);
     m_table->setRowCount(int(events.size()));
     for (int r = 0; r < int(events.size()); ++r) {
@@ -265,16 +265,14 @@ void FailuresForm::rebuild(const ordered_json& events, const QStringList& offere
         const bool link = event.contains("link") && !event.contains("node");
         QComboBox* node = cellCombo(m_table, row + (link ? "/link" : "/node"));
         for (const QString& data : offered) {
-            if (data.startsWith(QLatin1String("link:")) && node->findData(data) >= 0)
-                continue;
-            if (data.startsWith(QLatin1String("link:")) && node->count() > 0 &&
+            const bool isLink = data.startsWith(QLatin1String("link:"));
+            if (isLink && node->count() > 0 &&
                 !node->itemData(node->count() - 1).toString().startsWith(QLatin1String("link:")))
-                node->insertSeparator(node->count());
+                node->insertSeparator(node->count()); // between the nodes and the links
             node->addItem(data.mid(5), data);
             node->setItemData(node->count() - 1,
-                              data.startsWith(QLatin1String("link:"))
-                                  ? tr("A link: its messages wait, then go around it or over it once it is back")
-                                  : tr("A node that runs a serving instance: its instances stop"),
+                              isLink ? tr("A link: its messages wait, then go around it or over it once it is back")
+                                     : tr("A node that runs a serving instance: its instances stop"),
                               Qt::ToolTipRole);
         }
         const QString chosen = textOf(event, link ? "link" : "node");

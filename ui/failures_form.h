@@ -75,7 +75,7 @@ class FailuresForm : public QWidget {
     FieldEdit* m_timeout = nullptr;
     QComboBox* m_recovery = nullptr;
     nlohmann::ordered_json m_shownEvents; // what the table was built from
-    QStringList m_shownNodes;             // the choices offered: "node:<id>" and "link:<id>"
+    QStringList m_shownChoices;           // the choices offered: "node:<id>" and "link:<id>"
     bool m_refreshing = false;
 };
 

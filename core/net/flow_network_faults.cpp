@@ -33,13 +33,11 @@ void FlowNetwork::linkFailed(std::uint32_t link)
     // Flows that drain at this very instant are through; the rest of those crossing the link stop.
     advanceTo(m_sim.now());
     completeDrained();
-    const std::uint32_t forward = channelOf(link, true), backward = channelOf(link, false);
     for (std::size_t i = 0; i < m_active.size();) {
         const std::uint32_t slot = m_active[i];
         const Flow& flow = m_flows[slot];
         const auto& channels = flow.route->channels;
-        if (std::find_if(channels.begin(), channels.end(),
-                         [&](std::uint32_t c) { return c == forward || c == backward; }) == channels.end()) {
+        if (std::none_of(channels.begin(), channels.end(), [&](std::uint32_t c) { return linkOfChannel(c) == link; })) {
             ++i;
             continue;
         }
@@ -77,7 +75,7 @@ void FlowNetwork::sendWaitingAgain()
     waiting.swap(m_waiting);
     for (auto slot : waiting) {
         Flow& flow = m_flows[slot];
-        const std::uint32_t id = m_routing.routeId(flow.route->src, flow.route->dst);
+        const std::uint32_t id = m_routing.current(flow.info.route);
         const Route& route = m_routing.route(id);
         if (!usable(route)) {
             m_waiting.push_back(slot);

@@ -76,9 +76,9 @@ void checkLinkFailure(const Scenario& s, const FailureEventSpec& event, const st
                  "use the id of a link of the topology");
 }
 
-// Links that fail and never come back must not cut the topology apart: the messages between the parts would wait
-// for ever, and with them the requests (a partition that heals is modelled: its messages wait for the repair).
-void checkPartitions(const Scenario& s, ProblemList& problems)
+// Links that fail and never come back must not cut the topology apart: the messages between the parts would wait for
+// ever, and with them the requests (a partition that heals is modelled: its messages wait for the repair).
+void checkPartitions(const Scenario& s, const std::vector<int>& component, ProblemList& problems)
 {
     const Topology& topology = s.topology;
     std::vector<std::uint8_t> gone(topology.links.size(), 0);
@@ -91,33 +91,16 @@ void checkPartitions(const Scenario& s, ProblemList& problems)
             entries.push_back(i);
         }
     }
-    if (entries.empty())
+    if (entries.empty() || component.empty())
         return;
-    // Union-find over the links that stay: the nodes the whole topology connects must stay connected.
-    std::vector<std::uint32_t> parent(topology.nodes.size());
-    for (std::uint32_t n = 0; n < parent.size(); ++n)
-        parent[n] = n;
-    auto root = [&](std::uint32_t n) {
-        while (parent[n] != n)
-            n = parent[n] = parent[parent[n]];
-        return n;
-    };
-    std::vector<std::uint32_t> allParent = parent;
-    auto allRoot = [&](std::uint32_t n) {
-        while (allParent[n] != n)
-            n = allParent[n] = allParent[allParent[n]];
-        return n;
-    };
-    for (std::uint32_t l = 0; l < topology.links.size(); ++l) {
-        const auto a = topology.nodeIndex(topology.links[l].a), b = topology.nodeIndex(topology.links[l].b);
-        if (!a || !b)
-            continue;
-        allParent[allRoot(*a)] = allRoot(*b);
-        if (!gone[l])
-            parent[root(*a)] = root(*b);
-    }
-    for (std::uint32_t n = 1; n < topology.nodes.size(); ++n) {
-        if (allRoot(n) != allRoot(0) || root(n) == root(0))
+    // Two nodes the whole topology connects must stay connected: each against the first node of its component.
+    const std::vector<int> left = linkComponents(topology, gone);
+    std::vector<std::uint32_t> first(topology.nodes.size(), UINT32_MAX); // per component of the whole topology
+    for (std::uint32_t n = 0; n < topology.nodes.size(); ++n) {
+        std::uint32_t& other = first[static_cast<std::size_t>(component[n])];
+        if (other == UINT32_MAX)
+            other = n;
+        if (left[n] == left[other])
             continue;
         const std::size_t last = entries.back();
         problems.add(jsonPointer(jsonPointer("/failures/events", last), "link"),
@@ -125,7 +108,7 @@ void checkPartitions(const Scenario& s, ProblemList& problems)
                                  "them would wait for ever",
                                  s.failures.events[last].link,
                                  entries.size() > 1 ? " (with the other links that never come back)" : "",
-                                 topology.nodes[n].id, topology.nodes[0].id),
+                                 topology.nodes[n].id, topology.nodes[other].id),
                      "give the link a \"repair\" time, or add a link that offers another path");
         return;
     }
@@ -171,7 +154,7 @@ void readFailures(ObjectReader& top, FailuresSpec& failures)
         failures.events.push_back(readEvent(top.problems(), (*events)[i], jsonPointer(pointer, i)));
 }
 
-void checkFailures(const Scenario& s, ProblemList& problems)
+void checkFailures(const Scenario& s, const std::vector<int>& component, ProblemList& problems)
 {
     const FailuresSpec& failures = s.failures;
     for (std::size_t i = 0; i < failures.events.size(); ++i) {
@@ -215,7 +198,7 @@ void checkFailures(const Scenario& s, ProblemList& problems)
                                      event.node),
                          "fail a decode node, or remove serving.prefix_pool");
     }
-    checkPartitions(s, problems);
+    checkPartitions(s, component, problems);
 }
 
 } // namespace coh::core

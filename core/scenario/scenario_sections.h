@@ -24,7 +24,13 @@ void readCoherence(ObjectReader& top, CoherenceSpec& coherence);
 
 // The "failures" section; checkFailures() checks its nodes once instances are known (validateScenario).
 void readFailures(ObjectReader& top, FailuresSpec& failures);
-void checkFailures(const Scenario& scenario, ProblemList& problems);
+// `component`: linkComponents() of the topology.
+void checkFailures(const Scenario& scenario, const std::vector<int>& component, ProblemList& problems);
+
+// Connected components over links (plain BFS: the question is only whether anything can get from one node to
+// another at all), leaving out the links marked in `without` (per link; shorter: the rest count); empty when a
+// link names an unknown node (reported elsewhere).
+std::vector<int> linkComponents(const Topology& topology, const std::vector<std::uint8_t>& without = {});
 
 struct ValidationInput {
     bool topologyClean = false; // no problems in /topology, so routing checks are meaningful

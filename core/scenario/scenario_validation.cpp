@@ -158,40 +158,6 @@ void checkModelFits(const Scenario& s, const std::vector<InstanceOrigin>& origin
     }
 }
 
-// Connected components over links (plain BFS: the question is only whether KV can get from one node to
-// another at all); empty when a link names an unknown node (reported elsewhere).
-std::vector<int> linkComponents(const Topology& topo)
-{
-    std::vector<std::vector<std::uint32_t>> adjacent(topo.nodes.size());
-    for (const auto& link : topo.links) {
-        auto a = topo.nodeIndex(link.a), b = topo.nodeIndex(link.b);
-        if (!a || !b)
-            return {};
-        adjacent[*a].push_back(*b);
-        adjacent[*b].push_back(*a);
-    }
-    std::vector<int> component(topo.nodes.size(), -1);
-    int components = 0;
-    for (std::uint32_t start = 0; start < topo.nodes.size(); ++start) {
-        if (component[start] >= 0)
-            continue;
-        std::queue<std::uint32_t> frontier;
-        frontier.push(start);
-        component[start] = components;
-        while (!frontier.empty()) {
-            std::uint32_t n = frontier.front();
-            frontier.pop();
-            for (std::uint32_t next : adjacent[n])
-                if (component[next] < 0) {
-                    component[next] = components;
-                    frontier.push(next);
-                }
-        }
-        ++components;
-    }
-    return component;
-}
-
 // `component`: linkComponents() of the topology.
 void checkReachability(const Scenario& s, const std::vector<InstanceOrigin>& origins, const std::vector<int>& component,
                        ProblemList& problems)
@@ -515,6 +481,41 @@ void checkKvTiers(const Scenario& s, const std::vector<InstanceOrigin>& origins,
 
 } // namespace
 
+std::vector<int> linkComponents(const Topology& topo, const std::vector<std::uint8_t>& without)
+{
+    std::vector<std::vector<std::uint32_t>> adjacent(topo.nodes.size());
+    for (std::size_t l = 0; l < topo.links.size(); ++l) {
+        const Link& link = topo.links[l];
+        auto a = topo.nodeIndex(link.a), b = topo.nodeIndex(link.b);
+        if (!a || !b)
+            return {};
+        if (l < without.size() && without[l])
+            continue;
+        adjacent[*a].push_back(*b);
+        adjacent[*b].push_back(*a);
+    }
+    std::vector<int> component(topo.nodes.size(), -1);
+    int components = 0;
+    for (std::uint32_t start = 0; start < topo.nodes.size(); ++start) {
+        if (component[start] >= 0)
+            continue;
+        std::queue<std::uint32_t> frontier;
+        frontier.push(start);
+        component[start] = components;
+        while (!frontier.empty()) {
+            std::uint32_t n = frontier.front();
+            frontier.pop();
+            for (std::uint32_t next : adjacent[n])
+                if (component[next] < 0) {
+                    component[next] = components;
+                    frontier.push(next);
+                }
+        }
+        ++components;
+    }
+    return component;
+}
+
 std::vector<InstanceSpec> instancesFromNodeRoles(const std::vector<Node>& nodes)
 {
     // All prefill instances first, then all decode ones, each in node order: a stable, readable numbering.
@@ -554,7 +555,7 @@ void validateScenario(Scenario& s, const ValidationInput& input, ProblemList& pr
             checkPrefixPool(s, origins, component, problems);
         checkReplication(s, origins, component, problems);
         checkKvTiers(s, origins, component, problems);
-        checkFailures(s, problems);
+        checkFailures(s, component, problems);
     }
     checkTierProtocols(s, problems);
     checkSharedPrefix(s, problems);

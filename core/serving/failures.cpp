@@ -14,8 +14,8 @@ Failures::Failures(const Scenario& scenario, std::span<const InstanceState> inst
 {
     for (std::size_t e = 0; e < m_spec.events.size(); ++e) {
         const FailureEventSpec& event = m_spec.events[e];
-        m_entryNode.push_back(event.isLink() ? scenario.topology.linkIndex(event.link).value_or(0)
-                                             : scenario.topology.nodeIndex(event.node).value_or(0));
+        m_entryTarget.push_back(event.isLink() ? scenario.topology.linkIndex(event.link).value_or(0)
+                                               : scenario.topology.nodeIndex(event.node).value_or(0));
         m_rng.emplace_back(scenario.seed * 0x9E3779B97F4A7C15ull + e + 1);
     }
     m_summary.enabled = true;
@@ -43,9 +43,9 @@ void Failures::start(Simulator& sim, std::uint32_t failKind)
 std::int64_t Failures::fail(Simulator& sim, std::uint32_t entry, std::uint32_t detectKind, std::uint32_t repairKind,
                             std::uint32_t failKind)
 {
-    const std::uint32_t node = m_entryNode[entry]; // or link
+    const std::uint32_t target = m_entryTarget[entry];
     const FailureEventSpec& event = m_spec.events[entry];
-    std::uint8_t& down = event.isLink() ? m_linkDown[node] : m_down[node];
+    std::uint8_t& down = event.isLink() ? m_linkDown[target] : m_down[target];
     if (down) {
         // Already down through another entry: this failure changes nothing; a random one tries again later.
         if (event.mtbf)
@@ -65,11 +65,11 @@ std::int64_t Failures::fail(Simulator& sim, std::uint32_t entry, std::uint32_t d
     if (event.repair) {
         record.repaired = addTime(sim.now(), *event.repair, "a repair");
         if (!event.isLink())
-            ++m_repairsPending[node];
+            ++m_repairsPending[target];
         record.detected = std::min(record.detected, record.repaired);
     }
     m_summary.failures.push_back(record);
-    m_nodes.push_back(node);
+    m_targets.push_back(target);
     m_entry.push_back(entry);
     m_lost.emplace_back();
     sim.scheduleAt(record.detected, detectKind, index);
@@ -82,10 +82,10 @@ void Failures::repair(Simulator& sim, std::uint32_t record, std::uint32_t failKi
 {
     const std::uint32_t entry = m_entry[record];
     if (isLinkEntry(entry)) {
-        --m_linkDown[m_nodes[record]];
+        --m_linkDown[m_targets[record]];
     } else {
-        --m_down[m_nodes[record]];
-        --m_repairsPending[m_nodes[record]];
+        --m_down[m_targets[record]];
+        --m_repairsPending[m_targets[record]];
     }
     if (m_spec.events[entry].mtbf && !quiet)
         sim.scheduleIn(nextGap(entry), failKind, entry);

@@ -44,8 +44,8 @@ class Failures {
     bool isLinkEntry(std::uint32_t entry) const { return m_spec.events[entry].isLink(); }
     bool isLinkRecord(std::uint32_t record) const { return isLinkEntry(m_entry[record]); }
     // The record's node, or its link for a link failure (a topology index).
-    std::uint32_t nodeOf(std::uint32_t record) const { return m_nodes[record]; }
-    std::uint32_t linkOf(std::uint32_t record) const { return m_nodes[record]; }
+    std::uint32_t nodeOf(std::uint32_t record) const { return m_targets[record]; }
+    std::uint32_t linkOf(std::uint32_t record) const { return m_targets[record]; }
     const std::vector<std::uint8_t>& down() const { return m_down; }
     bool isDown(std::uint32_t node) const { return m_down[node] != 0; }
     // Down, and no repair is coming: it stays down for the rest of the run.
@@ -62,13 +62,13 @@ class Failures {
     SimTime nextGap(std::uint32_t entry);
 
     FailuresSpec m_spec;
-    std::vector<std::uint32_t> m_entryNode;       // per entry: its node's (or link's) topology index
-    std::vector<std::mt19937_64> m_rng;           // per entry: its own stream, so entries do not shift each other
-    std::vector<std::uint8_t> m_down;             // per topology node: failures it is in now
-    std::vector<std::uint8_t> m_repairsPending;   // per topology node: of those, the ones with a repair to come
-    std::vector<std::uint8_t> m_linkDown;         // per topology link: failures it is in now
-    std::vector<std::uint32_t> m_nodes, m_entry;  // per record: its node (or link) and its entry
-    std::vector<std::vector<LostRequest>> m_lost; // per record: taken, not yet recovered
+    std::vector<std::uint32_t> m_entryTarget;      // per entry: its node's (or link's) topology index
+    std::vector<std::mt19937_64> m_rng;            // per entry: its own stream, so entries do not shift each other
+    std::vector<std::uint8_t> m_down;              // per topology node: failures it is in now
+    std::vector<std::uint8_t> m_repairsPending;    // per topology node: of those, the ones with a repair to come
+    std::vector<std::uint8_t> m_linkDown;          // per topology link: failures it is in now
+    std::vector<std::uint32_t> m_targets, m_entry; // per record: its node (or link) and its entry
+    std::vector<std::vector<LostRequest>> m_lost;  // per record: taken, not yet recovered
     std::size_t m_instances = 0;
     FailuresSummary m_summary;
 };
