@@ -202,7 +202,11 @@ void ReplayCanvas::paintLinks(QPainter& painter) const
             continue;
         const double u = std::clamp(m_model->linkUtilization(static_cast<int>(i), m_time), 0.0, 1.0);
         // Flat caps: antialiased round caps cost ten times more in the raster engine (measured, see gui-replay.md).
-        painter.setPen(QPen(mix(m_idleLink, busy, u), 2 + 6 * u, Qt::SolidLine, Qt::FlatCap));
+        // A link that is down is dashed in the error tone, as a node that is down is hatched.
+        if (m_model->linkFailureAt(static_cast<int>(i), m_time))
+            painter.setPen(QPen(m_failure, 2, Qt::DashLine, Qt::FlatCap));
+        else
+            painter.setPen(QPen(mix(m_idleLink, busy, u), 2 + 6 * u, Qt::SolidLine, Qt::FlatCap));
         painter.drawLine(mapFromScene(scene.nodes[static_cast<std::size_t>(link.a)].pos),
                          mapFromScene(scene.nodes[static_cast<std::size_t>(link.b)].pos));
     }
@@ -323,7 +327,7 @@ void ReplayCanvas::paintNodes(QPainter& painter)
         const ReplayNode& node = scene.nodes[n];
         const QPointF c = mapFromScene(node.pos);
         const QRectF box(c.x() - kIconSize / 2.0, c.y() - kIconSize / 2.0, kIconSize, kIconSize);
-        const ReplayModel::NodeFailure* failure = m_model->nodeFailureAt(n, m_time);
+        const ReplayModel::Failure* failure = m_model->nodeFailureAt(n, m_time);
         // A node that is down fades to a ghost of itself under a hatching in the error tone, on a background that
         // hides the links running into it.
         const QRectF downBox = box.adjusted(-3, -3, 3, 3);

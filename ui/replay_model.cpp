@@ -1,6 +1,7 @@
 #include "ui/replay_model.h"
 
 #include "core/coherence/protocol_registry.h"
+#include "ui/qt_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,26 +106,55 @@ void ReplayModel::indexFailures()
 {
     const core::RunResult& r = *m_run;
     m_nodeFailures.assign(m_scene.nodes.size(), {});
+    m_linkFailures.assign(m_scene.links.size(), {});
     const auto& records = r.summary.failures.failures;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const auto& f = records[i];
-        const auto it = std::find(r.nodeIds.begin(), r.nodeIds.end(), f.node);
-        const auto node = static_cast<std::size_t>(it - r.nodeIds.begin());
-        if (it == r.nodeIds.end() || node >= m_scene.nodes.size())
-            continue; // a node this run's topology lacks: nothing to draw it on
-        m_nodeFailures[node].push_back(static_cast<std::uint32_t>(m_failures.size()));
-        m_failures.push_back({static_cast<std::uint32_t>(node), f.failed, f.detected, f.repaired, i});
+        Failure failure{0, -1, f.failed, f.detected, f.repaired, i};
+        const auto index = static_cast<std::uint32_t>(m_failures.size());
+        if (!f.link.empty()) {
+            const auto it = std::find_if(m_scene.links.begin(), m_scene.links.end(),
+                                         [&](const ReplayLink& l) { return l.id == toQString(f.link); });
+            if (it == m_scene.links.end())
+                continue; // a link that carried nothing in this run: not drawn
+            failure.link = static_cast<int>(it - m_scene.links.begin());
+            m_linkFailures[static_cast<std::size_t>(failure.link)].push_back(index);
+        } else {
+            const auto it = std::find(r.nodeIds.begin(), r.nodeIds.end(), f.node);
+            const auto node = static_cast<std::size_t>(it - r.nodeIds.begin());
+            if (it == r.nodeIds.end() || node >= m_scene.nodes.size())
+                continue; // a node this run's topology lacks: nothing to draw it on
+            failure.node = static_cast<std::uint32_t>(node);
+            m_nodeFailures[node].push_back(index);
+        }
+        m_failures.push_back(failure);
     }
 }
 
-const ReplayModel::NodeFailure* ReplayModel::nodeFailureAt(std::uint32_t node, qint64 t) const
+namespace {
+
+// The failure among `indices` of `failures` that is down at t, or null.
+const ReplayModel::Failure* downAmong(const std::vector<ReplayModel::Failure>& failures,
+                                      const std::vector<std::uint32_t>& indices, qint64 t)
 {
-    if (node >= m_nodeFailures.size())
-        return nullptr;
-    for (const std::uint32_t i : m_nodeFailures[node])
-        if (m_failures[i].downAt(t))
-            return &m_failures[i];
+    for (const std::uint32_t i : indices)
+        if (failures[i].downAt(t))
+            return &failures[i];
     return nullptr;
+}
+
+} // namespace
+
+const ReplayModel::Failure* ReplayModel::nodeFailureAt(std::uint32_t node, qint64 t) const
+{
+    return node < m_nodeFailures.size() ? downAmong(m_failures, m_nodeFailures[node], t) : nullptr;
+}
+
+const ReplayModel::Failure* ReplayModel::linkFailureAt(int link, qint64 t) const
+{
+    return link >= 0 && static_cast<std::size_t>(link) < m_linkFailures.size()
+               ? downAmong(m_failures, m_linkFailures[static_cast<std::size_t>(link)], t)
+               : nullptr;
 }
 
 void ReplayModel::findBusiest()

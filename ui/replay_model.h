@@ -84,11 +84,12 @@ class ReplayModel {
     // The states any node held blocks in, in the protocol table's order (the legend's state key).
     std::vector<const core::coherence::StateInfo*> heldStates() const;
 
-    // A node failure of the run (RunSummary::failures), for a node the scene has: down from `failed` until
+    // A failure of the run (RunSummary::failures), of a node or a link the scene has: down from `failed` until
     // `repaired` (-1: never, it stays down to the end), the cluster knowing from `detected` (which may be the repair
-    // itself, when the node came back before the monitor noticed). `record` indexes summary.failures.failures.
-    struct NodeFailure {
-        std::uint32_t node = 0;
+    // itself, when it came back before the monitor noticed). `record` indexes summary.failures.failures.
+    struct Failure {
+        std::uint32_t node = 0; // a node's failure: its scene node
+        int link = -1;          // a link's failure: its scene link
         qint64 failed = 0;
         qint64 detected = 0;
         qint64 repaired = -1;
@@ -97,10 +98,12 @@ class ReplayModel {
         bool detectedAt(qint64 t) const { return downAt(t) && detected <= t; }
     };
     // Every failure, in the run's order; empty for a run without failures.
-    const std::vector<NodeFailure>& failures() const { return m_failures; }
+    const std::vector<Failure>& failures() const { return m_failures; }
     // The failure that has `node` down at t, or null while it is up; O(failures of the node).
-    const NodeFailure* nodeFailureAt(std::uint32_t node, qint64 t) const;
+    const Failure* nodeFailureAt(std::uint32_t node, qint64 t) const;
     bool nodeDown(std::uint32_t node, qint64 t) const { return nodeFailureAt(node, t) != nullptr; }
+    // The failure that has scene link `link` down at t, or null while it is up; O(failures of the link).
+    const Failure* linkFailureAt(int link, qint64 t) const;
 
     // The moment with the most messages in flight, and the median duration of those messages.
     struct Busiest {
@@ -140,8 +143,9 @@ class ReplayModel {
     std::vector<std::vector<std::size_t>> m_nodeBlockSeries;      // per node: its NodeBlocksSeries indices
     std::vector<const core::coherence::StateInfo*> m_seriesState; // per NodeBlocksSeries: its state's row
     std::vector<QString> m_seriesStateName;                       // per NodeBlocksSeries: its state's name
-    std::vector<NodeFailure> m_failures;
+    std::vector<Failure> m_failures;
     std::vector<std::vector<std::uint32_t>> m_nodeFailures; // per node: its m_failures indices
+    std::vector<std::vector<std::uint32_t>> m_linkFailures; // per scene link: its m_failures indices
     qint64 m_end = 0;
     qint64 m_medianDuration = 0;
     Busiest m_busiest;

@@ -21,6 +21,13 @@ QString nodeName(const ReplayModel& model, std::uint32_t node)
     return node < model.scene().nodes.size() ? model.scene().nodes[node].id : QStringLiteral("#%1").arg(node);
 }
 
+// What failed: the node's id, or the link's.
+QString failedName(const ReplayModel& model, const ReplayModel::Failure& failure)
+{
+    return failure.link >= 0 ? model.scene().links[static_cast<std::size_t>(failure.link)].id
+                             : nodeName(model, failure.node);
+}
+
 } // namespace
 
 QString formatBytes(double bytes)
@@ -39,8 +46,8 @@ QString nodeToolTip(const ReplayModel& model, std::uint32_t node, qint64 t)
 {
     const ReplayNode& n = model.scene().nodes[node];
     QStringList lines{tr("%1 (%2)").arg(n.id, n.kind.isEmpty() ? tr("node") : n.kind)};
-    if (const ReplayModel::NodeFailure* failure = model.nodeFailureAt(node, t))
-        lines << nodeDownText(*failure, t);
+    if (const ReplayModel::Failure* failure = model.nodeFailureAt(node, t))
+        lines << downText(*failure, t);
     const auto blocks = model.nodeBlocks(node, t);
     if (!model.run()->nodeBlocks.empty()) {
         if (blocks.empty())
@@ -57,7 +64,7 @@ QString nodeToolTip(const ReplayModel& model, std::uint32_t node, qint64 t)
     return lines.join(QLatin1Char('\n'));
 }
 
-QString nodeDownText(const ReplayModel::NodeFailure& failure, qint64 t)
+QString downText(const ReplayModel::Failure& failure, qint64 t)
 {
     const QString failed = TimelineBar::formatTime(failure.failed);
     const QString detected = TimelineBar::formatTime(failure.detected);
@@ -72,21 +79,23 @@ QString nodeDownText(const ReplayModel::NodeFailure& failure, qint64 t)
                                  : tr("%1; not back in this run").arg(since);
 }
 
-QString failureToolTip(const ReplayModel& model, const ReplayModel::NodeFailure& failure)
+QString failureToolTip(const ReplayModel& model, const ReplayModel::Failure& failure)
 {
     QStringList lines{failure.repaired >= 0
                           ? tr("%1 down from %2 to %3")
-                                .arg(nodeName(model, failure.node), TimelineBar::formatTime(failure.failed),
+                                .arg(failedName(model, failure), TimelineBar::formatTime(failure.failed),
                                      TimelineBar::formatTime(failure.repaired))
                           : tr("%1 down from %2 to the end of the run")
-                                .arg(nodeName(model, failure.node), TimelineBar::formatTime(failure.failed))};
+                                .arg(failedName(model, failure), TimelineBar::formatTime(failure.failed))};
     lines << (failure.repaired >= 0 && failure.detected >= failure.repaired
                   ? tr("Back before the monitor noticed")
                   : tr("Detected at %1 (%2 after it failed)")
                         .arg(TimelineBar::formatTime(failure.detected),
                              TimelineBar::formatTime(failure.detected - failure.failed)));
     const auto& records = model.run()->summary.failures.failures;
-    if (failure.record < records.size()) {
+    if (failure.link >= 0) {
+        lines << tr("Its messages wait, then go around it once detected, or over it once it is back");
+    } else if (failure.record < records.size()) {
         const core::FailureRecord& r = records[failure.record];
         QStringList instances;
         for (const auto& i : r.instances)
@@ -107,6 +116,8 @@ QString linkToolTip(const ReplayModel& model, int link, qint64 t)
     QStringList lines{tr("%1: %2 ↔ %3").arg(l.id, a, b)};
     if (!l.kind.isEmpty() || !l.bandwidth.isEmpty())
         lines << tr("%1, %2 per direction").arg(l.kind.isEmpty() ? tr("link") : l.kind, l.bandwidth);
+    if (const ReplayModel::Failure* failure = model.linkFailureAt(link, t))
+        lines << downText(*failure, t);
     const core::RunResult& run = *model.run();
     const auto bucket = run.linkInterval > 0 && t >= 0 ? static_cast<std::size_t>(t / run.linkInterval) : 0;
     for (bool forward : {true, false}) {

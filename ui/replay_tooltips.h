@@ -10,11 +10,11 @@ namespace coh::ui {
 QString nodeToolTip(const ReplayModel& model, std::uint32_t node, qint64 t);
 QString linkToolTip(const ReplayModel& model, int link, qint64 t);
 QString messageToolTip(const ReplayModel& model, std::uint32_t message);
-// A node failure as the timeline's band says it: the node, when it failed, was detected and came back, its
-// instances and the requests it took.
-QString failureToolTip(const ReplayModel& model, const ReplayModel::NodeFailure& failure);
-// What the node's tooltip says while the failure has it down at t: since when, and when the cluster knew.
-QString nodeDownText(const ReplayModel::NodeFailure& failure, qint64 t);
+// A failure as the timeline's band says it: the node or link, when it failed, was detected and came back, and a
+// node's instances and the requests it took.
+QString failureToolTip(const ReplayModel& model, const ReplayModel::Failure& failure);
+// What a node's or link's tooltip says while the failure has it down at t: since when, and when the cluster knew.
+QString downText(const ReplayModel::Failure& failure, qint64 t);
 // "1.50 MB", "830 B": decimal units, as the scenario's bandwidths are written.
 QString formatBytes(double bytes);
 

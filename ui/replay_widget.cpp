@@ -150,10 +150,10 @@ void ReplayWidget::setRun(std::shared_ptr<const ReplayModel> model, const Replay
         m_timeline->setSpeed(m_model->defaultSpeed(), tr("busiest"),
                              tr("The run's busiest stretch: at this speed its typical message takes %1 s to cross")
                                  .arg(ReplayModel::kBusiestSeconds));
-    // Each failure a band on the scrubber, from the node's failure to its repair (or the end), ticked at detection.
+    // Each failure a band on the scrubber, from the failure to the repair (or the end), ticked at detection.
     std::vector<TimelineBar::Band> bands;
     if (m_model)
-        for (const ReplayModel::NodeFailure& f : m_model->failures())
+        for (const ReplayModel::Failure& f : m_model->failures())
             bands.push_back(
                 {f.failed, f.repaired >= 0 ? f.repaired : m_model->endTime(), f.detected, failureToolTip(*m_model, f)});
     m_timeline->setBands(std::move(bands));
@@ -265,11 +265,14 @@ void ReplayWidget::updateStatus()
     // The record holds one entry per flow (a message about a group of blocks), up to record.max_messages.
     if (run.summary.flows > run.messages.size())
         sampled = tr(" (record holds %1 of %2 flows)").arg(run.messages.size()).arg(run.summary.flows);
-    // Nodes down at t: the canvas shows them, the status line names them.
+    // Nodes and links down at t: the canvas shows them, the status line names them.
     QStringList down;
     for (std::uint32_t n = 0; n < m_model->scene().nodes.size(); ++n)
         if (m_model->nodeDown(n, m_time))
             down << m_model->scene().nodes[n].id;
+    for (std::size_t l = 0; l < m_model->scene().links.size(); ++l)
+        if (m_model->linkFailureAt(static_cast<int>(l), m_time))
+            down << m_model->scene().links[l].id;
     m_status->setText(tr("t = %1   in flight: %2 messages%3%4   %5 fps%6")
                           .arg(TimelineBar::formatTime(m_time))
                           .arg(inFlightCount())

@@ -1,6 +1,7 @@
-// Node failures in the replay: a run of the default scenario given one synthetic failure (a GPU down from a quarter
+// Failures in the replay: a run of the default scenario given one synthetic failure (a GPU down from a quarter
 // of the run, detected a little later, back at half) shows the node down on the canvas, in its tooltip and the
-// status line inside that interval only, and a band on the scrubber; a run without failures shows none of it.
+// status line inside that interval only, and a band on the scrubber; a link given the same interval is dashed in the
+// error tone; a run without failures shows none of it.
 #include "replay_fixtures.h"
 #include "ui/main_actions.h"
 #include "ui/replay_canvas.h"
@@ -54,6 +55,8 @@ class TestReplayFailures : public QObject {
     void theModelHasTheNodeDownInsideTheIntervalOnly();
     void aFailureNeverRepairedLastsToTheEnd();
     void aFailureOfAnUnknownNodeIsLeftOut();
+    void aLinkFailureDashesTheLinkAndNamesIt_data();
+    void aLinkFailureDashesTheLinkAndNamesIt();
     void theCanvasDrawsTheNodeDown_data();
     void theCanvasDrawsTheNodeDown();
     void theNodeToolTipSaysSinceWhen();
@@ -105,7 +108,7 @@ void TestReplayFailures::theModelHasTheNodeDownInsideTheIntervalOnly()
 {
     const ui::ReplayModel model(withFailure(m_repaired), m_json);
     QCOMPARE(model.failures().size(), std::size_t(1));
-    const ui::ReplayModel::NodeFailure& f = model.failures().front();
+    const ui::ReplayModel::Failure& f = model.failures().front();
     QCOMPARE(f.node, m_node);
     QCOMPARE(f.failed, m_failed);
     QCOMPARE(f.detected, m_detected);
@@ -134,7 +137,7 @@ void TestReplayFailures::aFailureNeverRepairedLastsToTheEnd()
     QVERIFY(!model.nodeDown(m_node, m_failed - 1));
     QVERIFY(model.nodeDown(m_node, m_repaired));
     QVERIFY(model.nodeDown(m_node, m_end));
-    QVERIFY(ui::nodeDownText(*model.nodeFailureAt(m_node, m_end), m_end).contains(QStringLiteral("not back")));
+    QVERIFY(ui::downText(*model.nodeFailureAt(m_node, m_end), m_end).contains(QStringLiteral("not back")));
     ui::ReplayWidget widget;
     widget.setRun(std::make_shared<const ui::ReplayModel>(withFailure(-1), m_json));
     QCOMPARE(widget.timeline()->bands().size(), std::size_t(1));
@@ -150,6 +153,66 @@ void TestReplayFailures::aFailureOfAnUnknownNodeIsLeftOut()
     QVERIFY(model.failures().empty());
     for (std::uint32_t n = 0; n < model.scene().nodes.size(); ++n)
         QVERIFY(!model.nodeDown(n, m_failed));
+}
+
+void TestReplayFailures::aLinkFailureDashesTheLinkAndNamesIt_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+void TestReplayFailures::aLinkFailureDashesTheLinkAndNamesIt()
+{
+    QFETCH(bool, dark);
+    ui::MainActions::applyPalette(dark);
+    // gpu3's NVLink (gpu3 prefills, so the link carries KV in this run) down over the same interval.
+    auto run = std::make_shared<core::RunResult>(*withFailure(m_repaired));
+    core::FailureRecord& record = run->summary.failures.failures.front();
+    record.node.clear();
+    record.instances.clear();
+    record.requestsLost = 0;
+    record.link = "gpu3-nvswitch";
+    const auto model = std::make_shared<const ui::ReplayModel>(run, m_json);
+    QCOMPARE(model->failures().size(), std::size_t(1));
+    const int link = model->failures().front().link;
+    QVERIFY(link >= 0);
+    QCOMPARE(model->scene().links[static_cast<std::size_t>(link)].id, QStringLiteral("gpu3-nvswitch"));
+    QVERIFY(!model->linkFailureAt(link, m_failed - 1));
+    QVERIFY(model->linkFailureAt(link, m_failed));
+    QVERIFY(model->linkFailureAt(link, m_repaired - 1));
+    QVERIFY(!model->linkFailureAt(link, m_repaired));
+    for (std::uint32_t n = 0; n < model->scene().nodes.size(); ++n)
+        QVERIFY(!model->nodeDown(n, m_failed)); // a link's failure takes no node down
+    QVERIFY(ui::linkToolTip(*model, link, m_detected).contains(QStringLiteral("detected at")));
+    QVERIFY(!ui::linkToolTip(*model, link, m_failed - 1).contains(QStringLiteral("Down since")));
+    const QString band = ui::failureToolTip(*model, model->failures().front());
+    QVERIFY2(band.startsWith(QStringLiteral("gpu3-nvswitch down from")), qPrintable(band));
+    QVERIFY(!band.contains(QStringLiteral("Requests it took")));
+
+    // Drawn dashed in the error tone while down; no node drawn down.
+    ui::ReplayCanvas canvas;
+    canvas.resize(1000, 650);
+    canvas.setModel(model);
+    std::array<bool, ui::kMessageRoleCount> hidden;
+    hidden.fill(true);
+    canvas.setHiddenRoles(hidden);
+    const auto frame = [&](qint64 t) {
+        canvas.setTime(t);
+        QImage image(canvas.size(), QImage::Format_RGB32);
+        QPainter painter(&image);
+        canvas.paintFrame(painter, QRect(QPoint(), canvas.size()));
+        return image;
+    };
+    const ui::ReplayLink& l = model->scene().links[static_cast<std::size_t>(link)];
+    const QPointF a = canvas.mapFromScene(model->scene().nodes[static_cast<std::size_t>(l.a)].pos);
+    const QPointF b = canvas.mapFromScene(model->scene().nodes[static_cast<std::size_t>(l.b)].pos);
+    // The stretch of the line between a quarter and three quarters of the way: clear of both icons.
+    const QRect middle =
+        QRectF(a + (b - a) * 0.25, a + (b - a) * 0.75).normalized().toAlignedRect().adjusted(-3, -3, 3, 3);
+    QCOMPARE(reddishPixels(frame(m_failed - 1), middle), 0);
+    QVERIFY(reddishPixels(frame(m_failed), middle) > 10);
+    QVERIFY(canvas.lastDownNodes().empty());
 }
 
 void TestReplayFailures::theCanvasDrawsTheNodeDown_data()
