@@ -1,9 +1,12 @@
-// cohsim bench phold|scenario: the event-loop and whole-scenario benchmarks, runnable without Google
-// Benchmark (tests/bench has the same two as Google Benchmark executables).
+// cohsim bench phold|scenario|copy|attention: the event-loop and whole-scenario benchmarks, runnable without Google
+// Benchmark (tests/bench has the same two as Google Benchmark executables), and the real-cpu backend's copies and
+// attention.
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
 #include "core/coherence/protocol_phold.h"
 #include "core/coherence/protocol_registry.h"
+#include "core/real/attention_bench.h"
+#include "core/real/copy_bench.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/sim/phold.h"
@@ -36,6 +39,9 @@ struct BenchOptions {
     int caches = 3;
     std::string executorName = "automaton"; // bench phold --executor
     std::size_t automatonStates = core::coherence::kDefaultAutomatonStates;
+    int copyRounds = 15;     // bench copy --repeat
+    int attentionRounds = 7; // bench attention --repeat
+    std::uint32_t attentionSequences = 1;
 };
 
 core::coherence::ProtocolExecutor executor(const BenchOptions& options)
@@ -158,11 +164,81 @@ void benchScenario(const BenchOptions& options)
                scaled(eventsPerSecond, ""), number(peakResidentMiB()));
 }
 
+void benchCopy(const BenchOptions& options)
+{
+    core::real::CopyBenchOptions copy;
+    copy.rounds = std::max(1, options.copyRounds);
+    const auto rows = core::real::runCopyBench(copy);
+    if (options.json) {
+        auto out = nlohmann::ordered_json::array();
+        for (const auto& r : rows)
+            out.push_back({{"bytes", r.bytes},
+                           {"memcpy_ns", r.plainNs},
+                           {"copy_ns", r.copyNs},
+                           {"message_ns", r.messageNs},
+                           {"memcpy_gbps", r.plainGBps()},
+                           {"copy_gbps", r.copyGBps()},
+                           {"ratio", r.ratio()}});
+        fmt::print("{}\n",
+                   nlohmann::ordered_json{{"benchmark", "copy"}, {"rounds", copy.rounds}, {"sizes", out}}.dump(2));
+        return;
+    }
+    fmt::print("real-cpu copies against memcpy, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+               copy.rounds, copy.arenaBytes >> 20);
+    fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", "MEMCPY GB/s", "REAL-CPU GB/s", "RATIO",
+               "PER MESSAGE ns");
+    for (const auto& r : rows)
+        fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", r.bytes, number(r.plainGBps()), number(r.copyGBps()),
+                   number(r.ratio()), number(r.messageNs));
+    fmt::print("  (real-cpu: the copy as its worker timed it, which a run's clock gets; per message: what the sender "
+               "waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
+}
+
+void benchAttention(const BenchOptions& options)
+{
+    core::real::AttentionBenchOptions bench;
+    bench.rounds = std::max(1, options.attentionRounds);
+    bench.sequences = options.attentionSequences;
+    const auto rows = core::real::runAttentionBench(bench);
+    const auto& shape = bench.shape;
+    if (options.json) {
+        auto out = nlohmann::ordered_json::array();
+        for (const auto& r : rows)
+            out.push_back({{"context", r.context},
+                           {"kv_bytes", r.kvBytes},
+                           {"attention_ns", r.attentionNs},
+                           {"copy_ns", r.copyNs},
+                           {"attention_gbps", r.attentionGBps()},
+                           {"copy_gbps", r.copyGBps()},
+                           {"ns_per_token", r.nsPerToken()}});
+        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "attention"},
+                                                  {"query_heads", shape.queryHeads},
+                                                  {"kv_heads", shape.kvHeads},
+                                                  {"head_dim", shape.headDim},
+                                                  {"block_tokens", shape.blockTokens},
+                                                  {"sequences", bench.sequences},
+                                                  {"rounds", bench.rounds},
+                                                  {"contexts", out}}
+                               .dump(2));
+        return;
+    }
+    fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, fp32, {} "
+               "sequence(s) per step) against a memcpy of its K and V bytes, alternating, medians of {} rounds\n",
+               shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, bench.sequences, bench.rounds);
+    fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
+               "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
+    for (const auto& r : rows)
+        fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>7}%\n", r.context, scaled(r.kvBytes, "B"),
+                   number(r.attentionNs / 1e3), number(r.attentionGBps()), number(r.copyGBps()),
+                   number(100.0 * r.attentionGBps() / r.copyGBps()));
+}
+
 } // namespace
 
 static const bool registered = registerCommand("bench", [](CLI::App& app, GlobalOptions&) {
     auto options = std::make_shared<BenchOptions>();
-    auto* bench = app.add_subcommand("bench", "Measure the event loop (PHOLD) or a whole scenario");
+    auto* bench = app.add_subcommand(
+        "bench", "Measure the event loop (PHOLD), a whole scenario, or the real-cpu copies and attention");
     bench->require_subcommand(1);
 
     auto* phold = bench->add_subcommand("phold", "The standard PHOLD discrete-event benchmark");
@@ -204,6 +280,22 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     scenario->add_option("--repeat", options->repeat, "Runs; the best wall time is reported")->capture_default_str();
     scenario->add_flag("--json", options->json, "Print JSON");
     scenario->callback([options] { benchScenario(*options); });
+
+    auto* copy = bench->add_subcommand("copy", "The real-cpu backend's copies against plain memcpy, side by side");
+    copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
+        ->capture_default_str();
+    copy->add_flag("--json", options->json, "Print JSON");
+    copy->callback([options] { benchCopy(*options); });
+
+    auto* attention =
+        bench->add_subcommand("attention", "The CPU paged decode attention against a copy of its KV, per context");
+    attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
+        ->capture_default_str();
+    attention->add_option("--sequences", options->attentionSequences, "Sequences per decode step")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    attention->add_flag("--json", options->json, "Print JSON");
+    attention->callback([options] { benchAttention(*options); });
 });
 
 } // namespace coh::cli

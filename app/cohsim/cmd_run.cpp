@@ -35,6 +35,8 @@ struct RunCommandOptions {
     std::vector<std::string> overrides; // --set POINTER=VALUE, in order
     bool json = false;
     bool noStore = false;
+    std::string backend = "simulated";
+    std::uint32_t arenaMib = 64;
 };
 
 // Ctrl-C cancels the run cleanly: the engine polls this flag once per event and the store records the run
@@ -132,6 +134,9 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     StderrProgress progress;
     core::RunOptions runOptions;
     runOptions.cancel = &g_cancel;
+    runOptions.backend.name = core::canonicalBackendName(options.backend);
+    runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
+    core::checkBackendRuns(runOptions.backend, scenario);
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
 
@@ -202,6 +207,13 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "e.g. --set /coherence/decode=lazy-causal (repeatable; null removes the member)")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    run->add_option("--backend", options->backend,
+                    "What executes the messages: simulated (sim), or real-cpu for real copies between worker threads' "
+                    "memories on this machine, measured (docs/real-backend.md)")
+        ->capture_default_str();
+    run->add_option("--arena-mib", options->arenaMib, "real-cpu: the memory each node's worker copies into, in MiB")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

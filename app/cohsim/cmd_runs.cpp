@@ -59,16 +59,16 @@ void listRuns(const GlobalOptions& global, const RunsOptions& options)
         fmt::print("No runs in {} yet: `cohsim run SCENARIO` makes one.\n", store->path());
         return;
     }
-    std::vector<std::vector<std::string>> rows = {
-        {"ID", "NAME", "STATUS", "CREATED (UTC)", "REQUESTS", "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99", "TOK/S"}};
+    std::vector<std::vector<std::string>> rows = {{"ID", "NAME", "STATUS", "BACKEND", "CREATED (UTC)", "REQUESTS",
+                                                   "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99", "TOK/S"}};
     for (const auto& r : runs) {
         const bool s = r.hasSummary;
-        rows.push_back({std::to_string(r.id), shortened(r.name, 32), core::toString(r.status),
+        rows.push_back({std::to_string(r.id), shortened(r.name, 32), core::toString(r.status), r.backend,
                         readableTime(r.createdAt), s ? std::to_string(r.requests) : "-", number(r.ttftP50Ms, s),
                         number(r.ttftP99Ms, s), number(r.tpotP50Ms, s), number(r.tpotP99Ms, s),
                         number(r.throughputTokensPerSec, s)});
     }
-    printTable(rows, 4);
+    printTable(rows, 5);
     fmt::print("(times in ms; {} run{} in {})\n", runs.size(), runs.size() == 1 ? "" : "s", store->path());
     std::fflush(stdout); // the table first, then the error about it on stderr
     throwIfCorrupt(*store);

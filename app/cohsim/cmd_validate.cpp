@@ -27,14 +27,14 @@ std::string summary(const core::Scenario& s)
 }
 
 // Validates one file; returns the exit code it deserves.
-int validateFile(const std::string& path)
+int validateFile(const std::string& path, const core::BackendOptions& backend)
 {
     try {
         core::Scenario scenario = core::loadScenarioFile(path);
         // What `run` reads and checks besides the file: the trace (every row, its columns, types and range) or
         // the generated workload, and the limits the engine refuses before it starts. validate-ok means run-ok.
         const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
-        core::checkRunnable(scenario, workload);
+        core::checkRunnable(scenario, workload, backend);
         fmt::print("{}: ok ({}, {} requests)\n", path, summary(scenario), workload.requests.size());
         return kExitOk;
     } catch (const core::InputError& e) {
@@ -58,12 +58,17 @@ int validateFile(const std::string& path)
 
 static const bool registered = registerCommand("validate", [](CLI::App& app, GlobalOptions&) {
     auto files = std::make_shared<std::vector<std::string>>();
+    auto backend = std::make_shared<std::string>("simulated");
     auto* cmd = app.add_subcommand("validate", "Check scenario files; list every problem with its field and fix");
     cmd->add_option("files", *files, "Scenario JSON files")->required();
-    cmd->callback([files] {
+    cmd->add_option("--backend", *backend, "Also check that this backend can run them (simulated, real-cpu)")
+        ->capture_default_str();
+    cmd->callback([files, backend] {
+        core::BackendOptions options;
+        options.name = core::canonicalBackendName(*backend);
         int worst = kExitOk;
         for (const auto& path : *files) {
-            int code = validateFile(path);
+            int code = validateFile(path, options);
             // Bad input (2) outranks an internal failure (1): it is what the user can act on.
             if (code == kExitBadInput || (code == kExitFailure && worst == kExitOk))
                 worst = code;

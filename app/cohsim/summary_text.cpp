@@ -253,8 +253,20 @@ void printRunSummary(const core::RunSummary& s)
                            e.instances.size() == 1 ? "instance" : "instances", fmt::join(e.instances, ", "),
                            e.requestsLost);
     }
-    fmt::print("  simulation      {} events in {} s ({} events/s)\n\n", s.eventsExecuted, number(s.wallSeconds),
-               scaled(s.eventsPerSecond, ""));
+    if (s.backend.real()) {
+        // What ran the messages: real copies, their measured time, and the resource behind each node.
+        const auto& b = s.backend;
+        fmt::print("  backend         {}: {} copies of {} in {} ms measured, each checked byte for byte ({} passed); "
+                   "largest copy at {} GB/s\n",
+                   b.name, b.copies, scaled(b.bytesCopied, "B"), number(b.copyMs), b.verified,
+                   number(b.largestCopyGBps));
+        for (const auto& m : b.mapping)
+            fmt::print("    {:<13} {}\n", m.node, m.resource);
+        if (!b.scaledDown.empty())
+            fmt::print("    scaled down:  {}\n", b.scaledDown);
+    }
+    fmt::print("  {:<15} {} events in {} s ({} events/s)\n\n", s.backend.real() ? "engine" : "simulation",
+               s.eventsExecuted, number(s.wallSeconds), scaled(s.eventsPerSecond, ""));
 
     const std::pair<const char*, const core::Distribution*> distributions[] = {
         {"TTFT", &s.ttftMs},

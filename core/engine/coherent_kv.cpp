@@ -25,7 +25,7 @@ ProcessorOp decodeAcquireOp(const coherence::Protocol& protocol, int tailGroup, 
 
 } // namespace
 
-CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
+CoherentKv::CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, Transport& network,
                        EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
                        std::size_t requests, const Workload* prefixes)
     : m_protocol(protocol)

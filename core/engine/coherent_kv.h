@@ -29,7 +29,7 @@
 #include "core/engine/protocol_driver.h"
 #include "core/engine/replica_placement.h"
 #include "core/engine/shared_prefix_blocks.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 
 #include <array>
@@ -42,7 +42,7 @@ namespace coh::core {
 class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPrefixListener {
   public:
     // `prefixes`: the workload whose prefix hash ids serving.shared_prefix shares (null: none shared).
-    CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, FlowNetwork& network,
+    CoherentKv(const coherence::Protocol& protocol, const Scenario& scenario, Transport& network,
                EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes, std::size_t requests,
                const Workload* prefixes = nullptr);
     ~CoherentKv() override;
@@ -200,7 +200,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
     [[noreturn]] void fail(std::uint32_t request, const Group& group, const std::string& what) const;
 
     const coherence::Protocol& m_protocol;
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     std::vector<std::vector<std::uint32_t>> m_instanceNodes;
     KvHomes m_homes;

@@ -5,7 +5,7 @@
 
 namespace coh::core {
 
-DirectTransferKv::DirectTransferKv(FlowNetwork& network, EventRecorder& recorder,
+DirectTransferKv::DirectTransferKv(Transport& network, EventRecorder& recorder,
                                    std::vector<std::vector<std::uint32_t>> instanceNodes, std::uint64_t kvBytesPerToken,
                                    std::uint32_t blockTokens, std::size_t requests)
     : m_network(network)

@@ -4,7 +4,7 @@
 // are local. No copy is ever shared, so nothing needs coherence messages.
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 
 #include <cstdint>
 #include <vector>
@@ -14,9 +14,8 @@ namespace coh::core {
 class DirectTransferKv final : public KvMemory, public FlowEndpoint {
   public:
     // instanceNodes[i] are the nodes of instance i (a TP group shards every block across them).
-    DirectTransferKv(FlowNetwork& network, EventRecorder& recorder,
-                     std::vector<std::vector<std::uint32_t>> instanceNodes, std::uint64_t kvBytesPerToken,
-                     std::uint32_t blockTokens, std::size_t requests);
+    DirectTransferKv(Transport& network, EventRecorder& recorder, std::vector<std::vector<std::uint32_t>> instanceNodes,
+                     std::uint64_t kvBytesPerToken, std::uint32_t blockTokens, std::size_t requests);
 
     void prefillWrite(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
     void acquireForDecode(std::uint32_t request, std::uint32_t instance, std::uint32_t tokens) override;
@@ -33,7 +32,7 @@ class DirectTransferKv final : public KvMemory, public FlowEndpoint {
     KvStats stats() const override;
 
   private:
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     std::vector<std::vector<std::uint32_t>> m_instanceNodes;
     std::uint64_t m_kvBytesPerToken;

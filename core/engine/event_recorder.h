@@ -2,7 +2,7 @@
 // The event record for replay: every network message, or a uniform sample (reservoir) once the scenario's
 // limit is reached, so long runs keep a bounded, unbiased record.
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 
 #include <cstdint>
 #include <vector>

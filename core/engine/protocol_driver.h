@@ -27,7 +27,7 @@
 #include "core/coherence/block_set.h"
 #include "core/engine/message_arrivals.h"
 #include "core/engine/message_kinds.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 
 #include <array>
 #include <bit>
@@ -88,7 +88,7 @@ template <class Client> class ProtocolDriver {
     using Key = typename Client::Key;
     using Ref = typename Client::Ref;
 
-    ProtocolDriver(Client& client, const coherence::Protocol& protocol, FlowNetwork& network, int caches,
+    ProtocolDriver(Client& client, const coherence::Protocol& protocol, Transport& network, int caches,
                    DriverCosts costs, const std::string& kindPrefix = {})
         : m_client(client)
         , m_protocol(protocol)
@@ -189,7 +189,7 @@ template <class Client> class ProtocolDriver {
 
     Client& m_client;
     const coherence::Protocol& m_protocol;
-    FlowNetwork& m_network;
+    Transport& m_network;
     std::uint8_t m_caches;
     DriverCosts m_costs;
     ProtocolKinds m_kinds;

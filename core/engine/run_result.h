@@ -1,5 +1,6 @@
 #pragma once
 // What one run produced, as plain values: the run store, the CLI, reports and the GUI all read this.
+#include "core/net/backend_summary.h"
 #include "core/sim/time.h"
 
 #include <array>
@@ -263,6 +264,7 @@ struct RunSummary {
     SharedPrefixSummary sharedPrefix;
     KvTiersSummary kvTiers;
     FailuresSummary failures;
+    BackendSummary backend; // what executed the messages: the simulator, or real copies here
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

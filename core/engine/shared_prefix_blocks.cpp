@@ -14,7 +14,7 @@ using coherence::ProcessorOp;
 using coherence::StepResult;
 
 SharedPrefixBlocks::SharedPrefixBlocks(const coherence::Protocol& protocol, const Scenario& scenario,
-                                       const Workload& workload, FlowNetwork& network, EventRecorder& recorder,
+                                       const Workload& workload, Transport& network, EventRecorder& recorder,
                                        NodeBlockStates& nodeBlocks, const KvHomes& homes,
                                        std::vector<std::uint32_t> instanceNodes, std::uint8_t firstKind,
                                        SharedPrefixListener& listener)

@@ -23,7 +23,7 @@
 #include "core/engine/node_block_states.h"
 #include "core/engine/protocol_driver.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 #include "core/workload/request.h"
 
@@ -49,7 +49,7 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
   public:
     // `instanceNodes[i]`: instance i's node (its cache's); message kinds are recorded from `firstKind`.
     SharedPrefixBlocks(const coherence::Protocol& protocol, const Scenario& scenario, const Workload& workload,
-                       FlowNetwork& network, EventRecorder& recorder, NodeBlockStates& nodeBlocks, const KvHomes& homes,
+                       Transport& network, EventRecorder& recorder, NodeBlockStates& nodeBlocks, const KvHomes& homes,
                        std::vector<std::uint32_t> instanceNodes, std::uint8_t firstKind,
                        SharedPrefixListener& listener);
 
@@ -158,7 +158,7 @@ class SharedPrefixBlocks final : public FlowEndpoint, private BlockSetSlots<cohe
 
     const coherence::Protocol& m_protocol;
     const Workload& m_workload;
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     NodeBlockStates& m_nodeBlocks;
     const KvHomes& m_homes;

@@ -7,6 +7,7 @@
 // enough to drain within one nanosecond at its bottleneck's full rate is not fair-shared at all (see send()).
 #include "core/net/link_usage.h"
 #include "core/net/routing.h"
+#include "core/net/transport.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
@@ -15,23 +16,8 @@
 
 namespace coh::core {
 
-struct FlowInfo {
-    std::uint32_t route = 0;
-    double bytes = 0;
-    SimTime start = 0;
-    SimTime delivered = 0;
-    std::uint64_t tag = 0; // the sender's, handed back to its endpoint on delivery; its meaning is the endpoint's
-};
-
-// Where a flow is delivered: whoever sends a flow names the endpoint that receives it (as a link end owns its
-// handler in SST), so every participant gets its own flows and nobody decodes or forwards anyone else's.
-class FlowEndpoint {
-  public:
-    virtual ~FlowEndpoint() = default;
-    virtual void onFlowDelivered(const FlowInfo& flow) = 0;
-};
-
-class FlowNetwork {
+// The simulated backend's transport.
+class FlowNetwork final : public Transport {
   public:
     // `wakeKind` and `deliverKind` are the event kinds the owner routes back to onWake() / onDeliver().
     FlowNetwork(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t wakeKind,
@@ -41,36 +27,31 @@ class FlowNetwork {
     // back since), delivered to `endpoint` with `tag`. A route with no hops
     // (same node) is delivered at once, through the queue. A message that would drain past the end of representable
     // time throws SimulationLimitError (core/net/simulation_limit.h) naming the link that limits it.
-    void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag);
+    void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag) override;
 
-    void onWake(const Event& ev);
-    void onDeliver(const Event& ev);
+    void onWake(const Event& ev) override;
+    void onDeliver(const Event& ev) override;
 
     // Link failures (docs/engine.md#link-failures). linkFailed(): the flows crossing the link stop, losing the bytes
     // they had moved; they and every message sent over the link from now on wait. linkDetected(): routing avoids
     // the link from now on and the waiting messages are sent again, whole, over their new routes (those the down
     // links cut off wait on). linkRepaired(): the link carries traffic again, routing uses it at once, and what
     // waits goes. A message already drained (in its latency) or short enough to skip fair sharing still arrives.
-    void linkFailed(std::uint32_t link);
-    void linkDetected(std::uint32_t link);
-    void linkRepaired(std::uint32_t link);
-    struct FaultCounts {
-        std::uint64_t stopped = 0;  // messages a failed link stopped
-        std::uint64_t rerouted = 0; // of those, sent again over another route
-        double bytesResent = 0;     // what the stopped messages had moved, sent again
-        double stalledNs = 0;       // summed over stopped messages sent again: stopped to sent again
-    };
-    const FaultCounts& faultCounts() const { return m_faults; }
+    void linkFailed(std::uint32_t link) override;
+    void linkDetected(std::uint32_t link) override;
+    void linkRepaired(std::uint32_t link) override;
+    using FaultCounts = TransportFaultCounts;
+    const FaultCounts& faultCounts() const override { return m_faults; }
     // Messages stopped by a failed link, not yet sent again.
     std::size_t waitingFlows() const { return m_waiting.size(); }
 
     std::size_t activeFlows() const { return m_active.size(); }
     // Link usage up to the last network event.
-    const LinkUsage& usage() const;
-    const Routing& routing() const { return m_routing; }
-    SimTime now() const { return m_sim.now(); }
-    // When the network last moved anything (a send, a wake, a delivery).
-    SimTime lastActivity() const { return m_lastAdvance; }
+    const LinkUsage& usage() const override;
+    const Routing& routing() const override { return m_routing; }
+    SimTime now() const override { return m_sim.now(); }
+    SimTime lastActivity() const override { return m_lastAdvance; }
+    BackendSummary describe() const override { return {}; }
 
   private:
     struct Flow {

@@ -336,7 +336,7 @@ void ServingEngine::onNodeRepair(std::uint32_t record)
 
 SimTime ServingEngine::runEnd() const
 {
-    SimTime end = m_network.lastActivity();
+    SimTime end = m_transport->lastActivity();
     for (const auto& m : m_metrics)
         end = std::max(end, m.finish);
     if (m_failures)

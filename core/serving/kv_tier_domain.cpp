@@ -18,7 +18,7 @@ constexpr std::uint64_t kCopyFlow = std::uint64_t{1} << 63;
 
 } // namespace
 
-KvTierDomain::KvTierDomain(const coherence::Protocol* protocol, const std::string& tierName, FlowNetwork& network,
+KvTierDomain::KvTierDomain(const coherence::Protocol* protocol, const std::string& tierName, Transport& network,
                            EventRecorder& recorder, double blockBytes, double controlBytes, std::uint8_t firstKind,
                            KvTierMoveListener& listener)
     : m_protocol(protocol)

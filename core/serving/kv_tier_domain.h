@@ -11,7 +11,7 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/protocol_driver.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 
 #include <cstdint>
 #include <memory>
@@ -34,7 +34,7 @@ class KvTierDomain final : public FlowEndpoint {
 
     // `protocol`: the tier's table, or none for plain copies. Message kinds are recorded from `firstKind`, named
     // after `tierName`.
-    KvTierDomain(const coherence::Protocol* protocol, const std::string& tierName, FlowNetwork& network,
+    KvTierDomain(const coherence::Protocol* protocol, const std::string& tierName, Transport& network,
                  EventRecorder& recorder, double blockBytes, double controlBytes, std::uint8_t firstKind,
                  KvTierMoveListener& listener);
 
@@ -86,7 +86,7 @@ class KvTierDomain final : public FlowEndpoint {
     [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
 
     const coherence::Protocol* m_protocol;
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     KvTierMoveListener& m_listener;
     double m_blockBytes;

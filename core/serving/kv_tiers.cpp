@@ -25,7 +25,7 @@ std::vector<std::uint8_t> occupancyCounted(std::size_t tiers)
 
 } // namespace
 
-KvTiers::KvTiers(const Scenario& scenario, const Simulator& sim, FlowNetwork& network, EventRecorder& recorder,
+KvTiers::KvTiers(const Scenario& scenario, const Simulator& sim, Transport& network, EventRecorder& recorder,
                  std::span<const InstanceState> instances, std::uint8_t firstKind, KvTierListener& listener,
                  std::size_t requests)
     : m_sim(sim)

@@ -8,7 +8,7 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/node_block_states.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/kv_tier_domain.h"
@@ -33,7 +33,7 @@ class KvTierListener {
 class KvTiers final : public KvTierMoveListener {
   public:
     // Message kinds are recorded from `firstKind` on (kinds() lists them in that order).
-    KvTiers(const Scenario& scenario, const Simulator& sim, FlowNetwork& network, EventRecorder& recorder,
+    KvTiers(const Scenario& scenario, const Simulator& sim, Transport& network, EventRecorder& recorder,
             std::span<const InstanceState> instances, std::uint8_t firstKind, KvTierListener& listener,
             std::size_t requests);
     ~KvTiers() override;

@@ -14,18 +14,18 @@ void ServingEngine::onLinkFail(std::uint32_t entry)
         return; // nothing left to slow down: random failures end with the run
     const std::int64_t made = m_failures->fail(m_sim, entry, FailureDetect, FailureRepair, Failure);
     if (made >= 0)
-        m_network.linkFailed(m_failures->linkOf(static_cast<std::uint32_t>(made)));
+        m_transport->linkFailed(m_failures->linkOf(static_cast<std::uint32_t>(made)));
 }
 
 void ServingEngine::onLinkFailureDetected(std::uint32_t record)
 {
-    m_network.linkDetected(m_failures->linkOf(record));
+    m_transport->linkDetected(m_failures->linkOf(record));
 }
 
 void ServingEngine::onLinkRepair(std::uint32_t record)
 {
     m_failures->repair(m_sim, record, Failure, allAccounted());
-    m_network.linkRepaired(m_failures->linkOf(record));
+    m_transport->linkRepaired(m_failures->linkOf(record));
 }
 
 } // namespace coh::core

@@ -13,7 +13,7 @@ using coherence::ProcessorOp;
 using coherence::StepResult;
 using coherence::StepStatus;
 
-PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
+PoolCoherence::PoolCoherence(const coherence::Protocol& protocol, Transport& network, EventRecorder& recorder,
                              std::vector<std::uint32_t> cacheNodes, std::uint32_t poolNode, double blockBytes,
                              double controlBytes, std::uint8_t firstKind, PoolCoherenceListener& listener)
     : BlockSetSlots(protocol, static_cast<int>(cacheNodes.size()))

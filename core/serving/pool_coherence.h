@@ -9,7 +9,7 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/protocol_driver.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 
 #include <array>
 #include <cstdint>
@@ -29,7 +29,7 @@ class PoolCoherenceListener {
 class PoolCoherence final : public FlowEndpoint, private BlockSetSlots<coherence::kMaxCaches> {
   public:
     // `cacheNodes[c]` is the node of cache c (a prefill instance); message kinds are recorded from `firstKind`.
-    PoolCoherence(const coherence::Protocol& protocol, FlowNetwork& network, EventRecorder& recorder,
+    PoolCoherence(const coherence::Protocol& protocol, Transport& network, EventRecorder& recorder,
                   std::vector<std::uint32_t> cacheNodes, std::uint32_t poolNode, double blockBytes, double controlBytes,
                   std::uint8_t firstKind, PoolCoherenceListener& listener);
 
@@ -76,7 +76,7 @@ class PoolCoherence final : public FlowEndpoint, private BlockSetSlots<coherence
     [[noreturn]] void fail(std::uint32_t slot, const std::string& what) const;
 
     const coherence::Protocol& m_protocol;
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     Participants m_participants; // the prefill instances' nodes, the pool's node as the home
     PoolCoherenceListener& m_listener;

@@ -24,7 +24,7 @@ std::string prefixPoolProtocol(const Scenario& scenario)
     return tier != scenario.coherence.tiers.end() ? tier->second : scenario.coherence.prefill;
 }
 
-PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network,
+PrefixCache::PrefixCache(const Scenario& scenario, const Workload& workload, Transport& network,
                          EventRecorder& recorder, PrefixLoadListener& listener, std::uint8_t firstKind,
                          const std::vector<std::pair<std::uint32_t, std::uint32_t>>& prefillNodes)
     : m_workload(workload)

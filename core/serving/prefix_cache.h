@@ -7,7 +7,7 @@
 // protocol's).
 #include "core/engine/event_recorder.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 #include "core/serving/pool_coherence.h"
 #include "core/serving/prefix_pool.h"
@@ -36,7 +36,7 @@ class PrefixCache final : public FlowEndpoint, public PoolCoherenceListener {
     // `firstKind` is where the pool's message kinds
     // (Prefix-Load, Prefix-Store, then the tier protocol's) go in the run's messages by kind. `prefillNodes`
     // maps each engine instance index to its node for the prefill instances (the tier protocol's caches).
-    PrefixCache(const Scenario& scenario, const Workload& workload, FlowNetwork& network, EventRecorder& recorder,
+    PrefixCache(const Scenario& scenario, const Workload& workload, Transport& network, EventRecorder& recorder,
                 PrefixLoadListener& listener, std::uint8_t firstKind,
                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& prefillNodes);
 
@@ -58,7 +58,7 @@ class PrefixCache final : public FlowEndpoint, public PoolCoherenceListener {
     std::span<const std::uint32_t> hashesOf(std::uint32_t request) const;
 
     const Workload& m_workload;
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     PrefixLoadListener& m_listener;
     std::uint8_t m_firstKind;

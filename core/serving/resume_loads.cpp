@@ -13,7 +13,7 @@ std::uint64_t tagOf(std::uint32_t request, std::uint32_t instance, std::uint32_t
 
 } // namespace
 
-ResumeLoads::ResumeLoads(FlowNetwork& network, EventRecorder& recorder, std::span<const InstanceState> instances,
+ResumeLoads::ResumeLoads(Transport& network, EventRecorder& recorder, std::span<const InstanceState> instances,
                          PrefixLoadListener& listener, double bytesPerToken, std::uint32_t blockTokens,
                          std::uint8_t kind)
     : m_network(network)

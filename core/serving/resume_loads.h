@@ -6,7 +6,7 @@
 // since it started (a new generation) is dropped on arrival.
 #include "core/engine/event_recorder.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
+#include "core/net/transport.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/prefix_cache.h"
 
@@ -19,7 +19,7 @@ class ResumeLoads final : public FlowEndpoint {
   public:
     // `kind` is where "Resume-Load" goes in the run's messages by kind (after the KV path's, the pool's and the
     // tiers').
-    ResumeLoads(FlowNetwork& network, EventRecorder& recorder, std::span<const InstanceState> instances,
+    ResumeLoads(Transport& network, EventRecorder& recorder, std::span<const InstanceState> instances,
                 PrefixLoadListener& listener, double bytesPerToken, std::uint32_t blockTokens, std::uint8_t kind);
 
     // Loads the first `tokens` tokens of the request's KV from `node` to prefill `instance`; onPrefixLoaded(instance)
@@ -29,7 +29,7 @@ class ResumeLoads final : public FlowEndpoint {
     const MessageKindStats& kind() const { return m_kind; }
 
   private:
-    FlowNetwork& m_network;
+    Transport& m_network;
     EventRecorder& m_recorder;
     std::span<const InstanceState> m_instances;
     PrefixLoadListener& m_listener;

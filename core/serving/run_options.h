@@ -1,5 +1,6 @@
 #pragma once
-// How a caller (CLI, GUI worker thread, test) steers a run: cancellation and progress.
+// How a caller (CLI, GUI worker thread, test) steers a run: cancellation, progress and the backend.
+#include "core/real/backend.h"
 #include "core/sim/time.h"
 
 #include <atomic>
@@ -26,6 +27,7 @@ struct RunOptions {
     const std::atomic<bool>* cancel = nullptr; // polled once per event
     ProgressListener* progress = nullptr;
     double progressIntervalSeconds = 0.2; // wall-clock spacing of progress reports
+    BackendOptions backend;               // what executes the messages: simulated unless a real backend is asked for
 };
 
 class RunCancelled : public std::runtime_error {

@@ -36,6 +36,7 @@ RunResult ServingEngine::collect()
     summarizeRequests(result.requests, m_scenario.slo, m_decode->interTokenGaps(), s);
     s.requests = m_metrics.size();
     s.eventsExecuted = m_sim.eventsExecuted();
+    s.backend = m_transport->describe();
     KvStats kv = m_kv->stats();
     s.kvTransfers = kv.transfers;
     s.kvBytes = kv.bytes;
@@ -68,7 +69,7 @@ RunResult ServingEngine::collect()
         s.failures = m_failures->summary(end);
         s.failures.recovered = static_cast<std::uint64_t>(std::count_if(
             result.requests.begin(), result.requests.end(), [](const RequestMetrics& r) { return r.failureHits > 0; }));
-        const FlowNetwork::FaultCounts& faults = m_network.faultCounts();
+        const TransportFaultCounts& faults = m_transport->faultCounts();
         s.failures.messagesStopped = faults.stopped;
         s.failures.messagesRerouted = faults.rerouted;
         s.failures.bytesResent = faults.bytesResent;
@@ -76,7 +77,7 @@ RunResult ServingEngine::collect()
     }
     s.flows = m_recorder.total();
 
-    const LinkUsage& usage = m_network.usage();
+    const LinkUsage& usage = m_transport->usage();
     // One grid for the link and block series: the scenario's interval, doubled until the run's end fits in
     // kMaxSeriesBuckets buckets (each series doubled on its own only as far as its own span needed).
     const SimTime width = seriesWidthCovering(usage.interval(), end);

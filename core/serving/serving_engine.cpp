@@ -17,11 +17,11 @@ namespace coh::core {
 
 using namespace serving_event;
 
-ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
+ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload, const BackendOptions& backend)
     : m_scenario(scenario)
     , m_workload(workload)
     , m_routing(scenario.topology)
-    , m_network(scenario.topology, m_routing, m_sim, NetWake, NetDeliver, scenario.metrics.linkInterval)
+    , m_transport(makeTransport(backend, scenario, m_routing, m_sim, NetWake, NetDeliver))
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_cost(scenario.model, scenario.serving)
     , m_instances(buildInstances(scenario, m_cost))
@@ -37,13 +37,13 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         instanceNodes.push_back(inst.nodes);
     // "direct" is the plain copy; any other name is a protocol table driving every KV access.
     if (scenario.coherence.decode == "direct") {
-        auto direct = std::make_unique<DirectTransferKv>(m_network, m_recorder, std::move(instanceNodes),
+        auto direct = std::make_unique<DirectTransferKv>(*m_transport, m_recorder, std::move(instanceNodes),
                                                          scenario.model.kvBytesPerToken(), scenario.serving.blockTokens,
                                                          workload.requests.size());
         m_kv = std::move(direct);
     } else {
         const auto& protocol = coherence::findProtocol(scenario.coherence.decode, "/coherence/decode");
-        auto coherent = std::make_unique<CoherentKv>(protocol, scenario, m_network, m_recorder,
+        auto coherent = std::make_unique<CoherentKv>(protocol, scenario, *m_transport, m_recorder,
                                                      std::move(instanceNodes), workload.requests.size(), &workload);
         m_kv = std::move(coherent);
     }
@@ -54,14 +54,15 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         for (std::uint32_t i = 0; i < m_instances.size(); ++i)
             if (m_instances[i].role == InstanceRole::Prefill)
                 prefillNodes.emplace_back(i, m_instances[i].nodes.front());
-        m_prefix = std::make_unique<PrefixCache>(scenario, workload, m_network, m_recorder, *this, kinds, prefillNodes);
+        m_prefix =
+            std::make_unique<PrefixCache>(scenario, workload, *m_transport, m_recorder, *this, kinds, prefillNodes);
     }
     if (scenario.serving.kvTiers.enabled()) {
         // The tiers' flows follow the KV path's and the pool's kinds, each delivered to its own domain.
         auto kinds = m_kv->stats().kinds.size();
         if (m_prefix)
             kinds += m_prefix->kinds().size();
-        m_tiers = std::make_unique<KvTiers>(scenario, m_sim, m_network, m_recorder, m_instances,
+        m_tiers = std::make_unique<KvTiers>(scenario, m_sim, *m_transport, m_recorder, m_instances,
                                             static_cast<std::uint8_t>(kinds), *this, workload.requests.size());
     }
     if (scenario.serving.localPrefixCache.enabled) {
@@ -75,7 +76,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload)
         // The resumed prefixes' loads follow every other kind (the KV path's, the pool's, the tiers').
         auto kinds = m_kv->stats().kinds.size() + (m_prefix ? m_prefix->kinds().size() : 0) +
                      (m_tiers ? m_tiers->kinds().size() : 0);
-        m_resume = std::make_unique<ResumeLoads>(m_network, m_recorder, m_instances, *this,
+        m_resume = std::make_unique<ResumeLoads>(*m_transport, m_recorder, m_instances, *this,
                                                  static_cast<double>(scenario.model.kvBytesPerToken()),
                                                  scenario.serving.blockTokens, static_cast<std::uint8_t>(kinds));
     }
@@ -112,10 +113,10 @@ void ServingEngine::operator()(const Event& ev)
             onDecodeDone(ev.target);
         break;
     case NetWakeId:
-        m_network.onWake(ev);
+        m_transport->onWake(ev);
         break;
     case NetDeliverId:
-        m_network.onDeliver(ev);
+        m_transport->onDeliver(ev);
         break;
     case HeartbeatId:
         onHeartbeat();
@@ -293,15 +294,15 @@ template <class Work> auto withClockLimits(const Scenario& scenario, Work&& work
 
 } // namespace
 
-void checkRunnable(const Scenario& scenario, const Workload& workload)
+void checkRunnable(const Scenario& scenario, const Workload& workload, const BackendOptions& backend)
 {
-    withClockLimits(scenario, [&] { const ServingEngine engine(scenario, workload); });
+    withClockLimits(scenario, [&] { const ServingEngine engine(scenario, workload, backend); });
 }
 
 RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options)
 {
     return withClockLimits(scenario, [&] {
-        ServingEngine engine(scenario, workload);
+        ServingEngine engine(scenario, workload, options.backend);
         return engine.run(options);
     });
 }

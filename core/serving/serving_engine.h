@@ -10,8 +10,8 @@
 #include "core/engine/event_recorder.h"
 #include "core/engine/kv_memory.h"
 #include "core/engine/run_result.h"
-#include "core/net/flow_network.h"
 #include "core/net/routing.h"
+#include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 #include "core/serving/cluster_view.h"
 #include "core/serving/cost_model.h"
@@ -38,7 +38,8 @@ namespace coh::core {
 
 class ServingEngine final : public KvListener, public PrefixLoadListener, public KvTierListener {
   public:
-    ServingEngine(const Scenario& scenario, const Workload& workload);
+    // `backend` executes the messages (docs/real-backend.md); throws InputError when it cannot run the scenario.
+    ServingEngine(const Scenario& scenario, const Workload& workload, const BackendOptions& backend = {});
     ~ServingEngine() override;
 
     // Runs to completion; throws RunCancelled if options.cancel is raised.
@@ -122,7 +123,7 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     const Workload& m_workload;
     Simulator m_sim;
     Routing m_routing;
-    FlowNetwork m_network;
+    std::unique_ptr<Transport> m_transport; // the backend's: the simulated network or real copies
     EventRecorder m_recorder;
     CostModel m_cost;
     std::vector<InstanceState> m_instances;
@@ -150,8 +151,8 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
 };
 
 // What `cohsim validate` checks beyond the file: the engine is built for this workload (instances, KV path,
-// the limits of run_limits.cpp) and not run. Throws InputError where runScenario would.
-void checkRunnable(const Scenario& scenario, const Workload& workload);
+// the limits of run_limits.cpp, what the backend can run) and not run. Throws InputError where runScenario would.
+void checkRunnable(const Scenario& scenario, const Workload& workload, const BackendOptions& backend = {});
 
 // Convenience: build the engine and run it.
 RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options = {});

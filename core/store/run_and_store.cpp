@@ -12,8 +12,10 @@ std::string defaultRunName(const Scenario& scenario)
 RunResult runAndStore(RunStore& store, const Scenario& scenario, const Workload& workload, const RunOptions& options,
                       const std::string& name, const StoredRunHooks& hooks)
 {
-    const std::int64_t id =
-        store.beginRun(name.empty() ? defaultRunName(scenario) : name, scenario.json, scenario.seed);
+    // A backend that cannot run the scenario refuses it before the run has a row.
+    checkBackendRuns(options.backend, scenario);
+    const std::int64_t id = store.beginRun(name.empty() ? defaultRunName(scenario) : name, scenario.json, scenario.seed,
+                                           canonicalBackendName(options.backend.name));
     if (hooks.begun)
         hooks.begun(id);
     // Ends the run's row after the simulation threw. Should the store fail too, the run stays Running and is

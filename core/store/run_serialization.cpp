@@ -1,6 +1,7 @@
 #include "core/store/run_serialization.h"
 
 #include "core/engine/traffic_counts.h"
+#include "core/store/backend_json.h"
 #include "core/store/failures_json.h"
 #include "core/store/kv_tiers_json.h"
 #include "core/store/lease_json.h"
@@ -144,6 +145,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
         j["kv_tiers"] = toJson(s.kvTiers);
     if (s.failures.enabled)
         j["failures"] = toJson(s.failures);
+    // Only runs on a real backend carry the block: a summary without one was simulated.
+    if (s.backend.real())
+        j["backend"] = toJson(s.backend);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)
         links.push_back({{"link", l.link},
@@ -314,6 +318,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
         s.kvTiers = kvTiersFromJson(*it);
     if (const auto it = j.find("failures"); it != j.end() && it->is_object())
         s.failures = failuresFromJson(*it);
+    if (const auto it = j.find("backend"); it != j.end() && it->is_object())
+        s.backend = backendFromJson(*it);
     if (const auto it = j.find("links"); it != j.end() && it->is_array())
         for (const auto& l : *it)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",

@@ -168,6 +168,43 @@ TEST_F(CliRun, ALinkFailureIsStoredAndShownAndOneThatNeverHealsExitsTwo)
     EXPECT_NE(cut.output.find("repair"), std::string::npos) << cut.output;
 }
 
+TEST_F(CliRun, ARealCpuRunIsStoredWithItsBackendAndMappingAndShownLikeAnyRun)
+{
+    // The default scenario's first requests, each message a real copy between worker threads' 8 MiB arenas.
+    const CliResult run =
+        runCohsim("run " + defaultScenario() + " --backend real-cpu --arena-mib 8 --max-requests 4 " + db() + " --json",
+                  Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto out = nlohmann::json::parse(run.output);
+    const auto& backend = out.at("summary").at("backend");
+    EXPECT_EQ(backend.at("name"), "real-cpu");
+    EXPECT_EQ(backend.at("copies"), out.at("summary").at("flows"));
+    EXPECT_EQ(backend.at("verified"), backend.at("copies"));
+    ASSERT_FALSE(backend.at("mapping").empty());
+    EXPECT_NE(backend.at("mapping")[0].at("resource").get<std::string>().find("8 MiB arena"), std::string::npos);
+    EXPECT_EQ(out.at("summary").at("completed"), 4);
+
+    const std::string id = std::to_string(out.at("run_id").get<int>());
+    const CliResult text = runCohsim("runs show " + id + " " + db(), Stderr::Discard);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("backend         real-cpu"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("checked byte for byte"), std::string::npos) << text.output;
+    const CliResult list = runCohsim("runs list " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(list.exitCode, 0) << list.output;
+    EXPECT_EQ(nlohmann::json::parse(list.output).at(0).at("backend"), "real-cpu") << list.output;
+
+    // What the backend cannot run is refused before a run begins, as is a backend that does not exist.
+    const CliResult link =
+        runCohsim("run " + defaultScenario() + " --backend real-cpu --no-store" +
+                  R"( --set '/failures={"events":[{"link":"gpu4-nvswitch","at":"5 s","repair":"3 s"}]}')");
+    EXPECT_EQ(link.exitCode, 2) << link.output;
+    EXPECT_NE(link.output.find("/failures/events/0/link"), std::string::npos) << link.output;
+    const CliResult unknown = runCohsim("run " + defaultScenario() + " --backend quantum --no-store");
+    EXPECT_EQ(unknown.exitCode, 2) << unknown.output;
+    EXPECT_NE(unknown.output.find("simulated, real-cpu"), std::string::npos) << unknown.output;
+    EXPECT_EQ(runCohsim("validate " + defaultScenario() + " --backend real-cpu").exitCode, 0);
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.

@@ -3,6 +3,7 @@
 #include "core/coherence/invariants.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/engine/protocol_driver.h"
+#include "core/net/flow_network.h"
 #include "engine_fixtures.h"
 
 #include <gtest/gtest.h>

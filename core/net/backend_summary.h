@@ -1,0 +1,30 @@
+#pragma once
+// What executed a run's messages (docs/real-backend.md): the simulator, or a real backend with the resource each
+// topology node ran on and what its copies measured. Plain values: RunSummary carries it to the store and views.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coh::core {
+
+// One topology node on a real backend.
+struct BackendNodeMapping {
+    std::string node;     // topology node id
+    std::string resource; // what played it here, e.g. "cpu worker thread 2, 64 MiB arena"
+    bool operator==(const BackendNodeMapping&) const = default;
+};
+
+struct BackendSummary {
+    std::string name = "simulated";          // the backend's name, as the run store records it
+    std::vector<BackendNodeMapping> mapping; // real backends: the nodes that sent or received, in topology order
+    std::string scaledDown;                  // what the run left out to fit this machine; empty: nothing
+    std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
+    double bytesCopied = 0;
+    double copyMs = 0;          // the copies' measured times, summed
+    double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
+    std::uint64_t verified = 0; // copies checked byte for byte against their source and stamp
+    bool real() const { return name != "simulated"; }
+    bool operator==(const BackendSummary&) const = default;
+};
+
+} // namespace coh::core

@@ -1,0 +1,31 @@
+#pragma once
+// `cohsim bench attention`: the CPU paged decode attention's achieved bandwidth (the K and V bytes it reads over its
+// time) against a plain copy of as many bytes, side by side in one run, over context lengths
+// (docs/real-backend.md#attention).
+#include "core/real/paged_attention.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core::real {
+
+struct AttentionBenchOptions {
+    PagedKvShape shape; // Llama-3-8B's attention: 32 query heads, 8 KV heads of 128
+    std::vector<std::uint32_t> contexts{128, 512, 2048, 8192, 32768};
+    std::uint32_t sequences = 1; // per decode step
+    int rounds = 7;              // per context, each an attention step then a copy of its KV bytes
+};
+
+struct AttentionBenchRow {
+    std::uint32_t context = 0;
+    double kvBytes = 0;     // K and V read by one step
+    double attentionNs = 0; // median
+    double copyNs = 0;      // median: memcpy of kvBytes
+    double attentionGBps() const { return kvBytes / attentionNs; }
+    double copyGBps() const { return kvBytes / copyNs; }
+    double nsPerToken() const { return attentionNs / context; }
+};
+
+std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& options);
+
+} // namespace coh::core::real

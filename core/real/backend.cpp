@@ -1,0 +1,56 @@
+#include "core/real/backend.h"
+
+#include "core/base/input_error.h"
+#include "core/net/flow_network.h"
+
+#include <fmt/format.h>
+
+namespace coh::core {
+
+const std::vector<std::string>& backendNames()
+{
+    static const std::vector<std::string> names{"simulated", "real-cpu"};
+    return names;
+}
+
+std::string canonicalBackendName(std::string_view name)
+{
+    if (name == "sim")
+        return "simulated";
+    for (const auto& known : backendNames())
+        if (name == known)
+            return known;
+    throw InputError("", "--backend", fmt::format("there is no backend \"{}\"", name),
+                     fmt::format("use one of: {}", fmt::join(backendNames(), ", ")));
+}
+
+void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
+{
+    const std::string name = canonicalBackendName(options.name);
+    if (name == "simulated")
+        return;
+    const auto& events = scenario.failures.events;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (events[i].isLink())
+            throw InputError(scenario.sourcePath, fmt::format("/failures/events/{}/link", i),
+                             fmt::format("the {} backend cannot fail link \"{}\": this machine's memory paths do "
+                                         "not fail on cue",
+                                         name, events[i].link),
+                             "remove the link failure, or run it on the simulated backend (--backend simulated)");
+    if (options.realCpu.arenaBytes < real::NodeArena::kAlign)
+        throw InputError("", "--arena-mib", "a node's arena must hold at least one cache line",
+                         "give it 1 MiB or more");
+}
+
+std::unique_ptr<Transport> makeTransport(const BackendOptions& options, const Scenario& scenario, Routing& routing,
+                                         Simulator& sim, std::uint32_t wakeKind, std::uint32_t deliverKind)
+{
+    checkBackendRuns(options, scenario);
+    if (canonicalBackendName(options.name) == "real-cpu")
+        return std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
+                                                     scenario.metrics.linkInterval, scenario.seed, options.realCpu);
+    return std::make_unique<FlowNetwork>(scenario.topology, routing, sim, wakeKind, deliverKind,
+                                         scenario.metrics.linkInterval);
+}
+
+} // namespace coh::core

@@ -1,0 +1,35 @@
+#pragma once
+// The backends a run can execute on, by name (docs/real-backend.md): "simulated" (the flow network) and
+// "real-cpu" (real copies between worker threads' memories on this machine). Whatever the backend, the run goes
+// through the same engine, protocols, store and views; only the transport differs.
+#include "core/net/transport.h"
+#include "core/real/copy_transport.h"
+#include "core/scenario/scenario.h"
+#include "core/sim/simulator.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coh::core {
+
+struct BackendOptions {
+    std::string name = "simulated"; // one of backendNames()
+    real::RealCpuOptions realCpu;
+};
+
+// The names makeTransport() knows, in the order a user is offered them.
+const std::vector<std::string>& backendNames();
+// "sim" is taken for "simulated"; anything else unknown is an InputError naming the choices.
+std::string canonicalBackendName(std::string_view name);
+
+// The backend's transport for this scenario. Throws InputError when the backend cannot run the scenario (e.g.
+// real-cpu and a link failure: this machine's memory paths cannot fail on cue), naming the field and the fix.
+std::unique_ptr<Transport> makeTransport(const BackendOptions& options, const Scenario& scenario, Routing& routing,
+                                         Simulator& sim, std::uint32_t wakeKind, std::uint32_t deliverKind);
+
+// What makeTransport() would refuse, without building anything: `cohsim validate` and the GUI ask first.
+void checkBackendRuns(const BackendOptions& options, const Scenario& scenario);
+
+} // namespace coh::core

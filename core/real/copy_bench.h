@@ -1,0 +1,27 @@
+#pragma once
+// `cohsim bench copy`: the real-cpu backend's copies against plain memcpy on this machine, side by side in one run
+// (alternating, medians), so the ratio holds however the machine's speed drifts (docs/real-backend.md#copy-speed).
+#include <cstddef>
+#include <vector>
+
+namespace coh::core::real {
+
+struct CopyBenchOptions {
+    std::vector<std::size_t> sizes{64, 4096, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
+    int rounds = 15;                                 // per size, each a plain copy then a backend copy
+    std::size_t arenaBytes = std::size_t{128} << 20; // the walked memory: past the last-level cache
+};
+
+struct CopyBenchRow {
+    std::size_t bytes = 0;
+    double plainNs = 0;   // median: memcpy on the calling thread
+    double copyNs = 0;    // median: the backend's copy as its worker timed it (what a run's clock gets)
+    double messageNs = 0; // median: the whole message as the sender waits for it (hand-over, copy, check, wake-up)
+    double plainGBps() const { return static_cast<double>(bytes) / plainNs; }
+    double copyGBps() const { return static_cast<double>(bytes) / copyNs; }
+    double ratio() const { return plainNs / copyNs; } // backend bandwidth / memcpy bandwidth
+};
+
+std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options);
+
+} // namespace coh::core::real

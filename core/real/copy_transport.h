@@ -1,0 +1,82 @@
+#pragma once
+// The real-cpu backend's transport (docs/real-backend.md): every message with bytes is a real copy from the
+// sender's arena into the receiver's, performed by the receiver's worker thread, timed, and checked byte for byte
+// and by its stamp. Its delivery is posted into the same event loop as a simulated flow's, at the send time plus
+// the measured copy time, so everything above the transport (protocols, invariants, metrics, the store) is the
+// simulator's own. Copies run one at a time: concurrent messages do not contend for memory bandwidth here.
+#include "core/net/transport.h"
+#include "core/real/copy_worker.h"
+#include "core/sim/simulator.h"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace coh::core::real {
+
+struct RealCpuOptions {
+    std::size_t arenaBytes = std::size_t{64} << 20; // per node: larger than a last-level cache, so copies reach DRAM
+};
+
+// A copy that does not hold what was sent: the run stops with this, naming the message.
+class CopyCheckError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+class CopyTransport final : public Transport {
+  public:
+    CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
+                  SimTime linkInterval, std::uint64_t seed, const RealCpuOptions& options);
+    ~CopyTransport() override;
+
+    void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag) override;
+    void onWake(const Event&) override {}
+    void onDeliver(const Event& ev) override;
+
+    // The backend refuses scenarios with link failures before it is built (makeTransport); these never run.
+    void linkFailed(std::uint32_t) override;
+    void linkDetected(std::uint32_t) override;
+    void linkRepaired(std::uint32_t) override;
+    const TransportFaultCounts& faultCounts() const override { return m_faults; }
+
+    const LinkUsage& usage() const override { return m_usage; }
+    const Routing& routing() const override { return m_routing; }
+    SimTime now() const override { return m_sim.now(); }
+    SimTime lastActivity() const override { return m_lastActivity; }
+    BackendSummary describe() const override;
+
+    // Fault injection: the next copy's destination gets one byte flipped after the copy; the check must stop the
+    // run naming that message.
+    void corruptNextCopy() { m_corruptNext = true; }
+
+  private:
+    struct Pending {
+        FlowInfo info;
+        FlowEndpoint* endpoint = nullptr;
+    };
+    CopyWorker& worker(std::uint32_t node);
+    [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyResult& result) const;
+
+    const Topology& m_topology;
+    Routing& m_routing;
+    Simulator& m_sim;
+    std::uint32_t m_deliverKind;
+    std::uint64_t m_seed;
+    RealCpuOptions m_options;
+    std::vector<std::unique_ptr<CopyWorker>> m_workers; // per node, started at its first message
+    std::vector<std::size_t> m_cursor;                  // per node: where the next copy into its arena goes
+    std::vector<Pending> m_pending;                     // slots, reused through m_free
+    std::vector<std::uint32_t> m_free;
+    std::uint64_t m_messages = 0;
+    bool m_corruptNext = false;
+    LinkUsage m_usage;
+    TransportFaultCounts m_faults;
+    SimTime m_lastActivity = 0;
+    BackendSummary m_summary;
+    double m_largestCopy = 0;
+};
+
+} // namespace coh::core::real

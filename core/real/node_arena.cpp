@@ -1,0 +1,71 @@
+#include "core/real/node_arena.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace coh::core::real {
+
+NodeArena::NodeArena(std::size_t bytes, std::uint64_t seed)
+    : m_size(std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign))
+    , m_data(static_cast<std::byte*>(::operator new (m_size, std::align_val_t{kAlign})))
+{
+    // splitmix64: cheap, and every arena's content differs, so a copy from the wrong node shows.
+    std::uint64_t x = seed;
+    for (std::size_t i = 0; i < m_size; i += sizeof x) {
+        x += 0x9e3779b97f4a7c15ULL;
+        std::uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        std::memcpy(m_data + i, &z, sizeof z);
+    }
+}
+
+NodeArena::~NodeArena()
+{
+    ::operator delete (m_data, std::align_val_t{kAlign});
+}
+
+void NodeArena::stamp(std::size_t offset, const CopyStamp& stamp, std::size_t bytes)
+{
+    const std::size_t n = std::min({bytes, sizeof stamp, m_size - offset});
+    std::memcpy(m_data + offset, &stamp, n);
+}
+
+namespace {
+// Calls f(offset, n) for the pieces of a region of `bytes` from `offset`, wrapping at `size`.
+template <class F> void forPieces(std::size_t size, std::size_t offset, std::size_t bytes, F&& f)
+{
+    while (bytes > 0) {
+        const std::size_t n = std::min(bytes, size - offset);
+        f(offset, n);
+        bytes -= n;
+        offset = (offset + n) % size;
+    }
+}
+} // namespace
+
+void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes)
+{
+    forPieces(dst.size(), offset, bytes,
+              [&](std::size_t at, std::size_t n) { std::memcpy(dst.data() + at, src.data() + at, n); });
+}
+
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::size_t offset, std::size_t bytes)
+{
+    std::int64_t found = -1;
+    std::size_t seen = 0;
+    forPieces(dst.size(), offset, std::min(bytes, dst.size()), [&](std::size_t at, std::size_t n) {
+        if (found < 0 && std::memcmp(dst.data() + at, src.data() + at, n) != 0)
+            for (std::size_t i = 0; i < n; ++i)
+                if (dst.data()[at + i] != src.data()[at + i]) {
+                    found = static_cast<std::int64_t>(seen + i);
+                    break;
+                }
+        seen += n;
+    });
+    return found;
+}
+
+} // namespace coh::core::real

@@ -1,0 +1,53 @@
+#pragma once
+// A topology node's memory on the real-cpu backend: one buffer, filled with seeded values by the thread that owns
+// it (so the pages land on that thread's NUMA node where there is more than one). A message copies a region of
+// the sender's arena into the same region of the receiver's, the region's first bytes stamped with the message.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace coh::core::real {
+
+// What a copy carries at its start, so a receiver can tell its message from a stale or misplaced one.
+struct CopyStamp {
+    std::uint64_t message = 0; // the transport's sequence number
+    std::uint32_t src = 0, dst = 0;
+    std::uint64_t bytes = 0;
+};
+
+class NodeArena {
+  public:
+    // `bytes` is rounded up to a multiple of kAlign; filled from `seed`.
+    NodeArena(std::size_t bytes, std::uint64_t seed);
+    ~NodeArena();
+    NodeArena(const NodeArena&) = delete;
+    NodeArena& operator=(const NodeArena&) = delete;
+
+    static constexpr std::size_t kAlign = 64;
+    std::size_t size() const { return m_size; }
+    std::byte* data() { return m_data; }
+    const std::byte* data() const { return m_data; }
+
+    // Writes the stamp at `offset` (as much of it as `bytes` covers).
+    void stamp(std::size_t offset, const CopyStamp& stamp, std::size_t bytes);
+
+  private:
+    std::size_t m_size;
+    std::byte* m_data;
+};
+
+// Where the copy after one of `bytes` at `offset` starts: past it, aligned, so consecutive copies walk the arena
+// (and, once it is larger than the caches, come from memory).
+inline std::size_t nextOffset(std::size_t offset, std::size_t bytes, std::size_t arenaSize)
+{
+    const std::size_t step = (bytes % arenaSize + NodeArena::kAlign - 1) / NodeArena::kAlign * NodeArena::kAlign;
+    return (offset + step) % arenaSize;
+}
+
+// Copies `bytes` from `src` to `dst` at `offset`, wrapping at the arenas' end (both the same size) as often as a
+// message larger than an arena needs: every byte is copied, the arena bounds the memory.
+void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes);
+// The first byte of the region (up to one arena's worth) where `dst` differs from `src`, or -1 when none does.
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::size_t offset, std::size_t bytes);
+
+} // namespace coh::core::real

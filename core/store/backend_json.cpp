@@ -1,0 +1,48 @@
+#include "core/store/backend_json.h"
+
+#include "core/store/summary_json_fields.h"
+
+namespace coh::core {
+
+namespace {
+double number(const nlohmann::ordered_json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+} // namespace
+
+nlohmann::ordered_json toJson(const BackendSummary& s)
+{
+    auto mapping = nlohmann::ordered_json::array();
+    for (const auto& m : s.mapping)
+        mapping.push_back({{"node", m.node}, {"resource", m.resource}});
+    nlohmann::ordered_json j = {{"name", s.name}, {"mapping", std::move(mapping)}};
+    if (!s.scaledDown.empty())
+        j["scaled_down"] = s.scaledDown;
+    j["copies"] = s.copies;
+    j["bytes_copied"] = s.bytesCopied;
+    j["copy_ms"] = s.copyMs;
+    j["largest_copy_gbps"] = s.largestCopyGBps;
+    j["verified"] = s.verified;
+    return j;
+}
+
+BackendSummary backendFromJson(const nlohmann::ordered_json& j)
+{
+    BackendSummary s;
+    s.name = textField(j, "name", "simulated");
+    if (const auto it = j.find("mapping"); it != j.end() && it->is_array())
+        for (const auto& m : *it)
+            if (m.is_object())
+                s.mapping.push_back({textField(m, "node", ""), textField(m, "resource", "")});
+    s.scaledDown = textField(j, "scaled_down", "");
+    s.copies = countField(j, "copies");
+    s.bytesCopied = number(j, "bytes_copied");
+    s.copyMs = number(j, "copy_ms");
+    s.largestCopyGBps = number(j, "largest_copy_gbps");
+    s.verified = countField(j, "verified");
+    return s;
+}
+
+} // namespace coh::core

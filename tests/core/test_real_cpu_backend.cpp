@@ -1,0 +1,251 @@
+// The real-cpu backend: the same engine and protocols over real copies between worker threads' memories.
+#include "core/base/input_error.h"
+#include "core/coherence/protocol_registry.h"
+#include "core/engine/traffic_counts.h"
+#include "core/real/backend.h"
+#include "core/real/copy_bench.h"
+#include "core/serving/serving_engine.h"
+#include "core/store/run_and_store.h"
+#include "engine_fixtures.h"
+#include "temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace coh::test {
+namespace {
+
+BackendOptions realCpu()
+{
+    BackendOptions b;
+    b.name = "real-cpu";
+    b.realCpu.arenaBytes = 1 << 20; // small, so a KV message larger than it wraps
+    return b;
+}
+
+// A prefill GPU and two decode GPUs: the protocol has a home and two caches to keep coherent. Requests are spaced far
+// apart, so the order of events cannot depend on how long a copy takes: both backends send the same messages.
+Scenario threeGpuScenario(const std::string& protocol)
+{
+    Scenario s = twoGpuScenario();
+    s.topology.nodes.push_back(servingNode("d1", NodeRole::Decode));
+    s.topology.links.push_back(link("p0", "d1", kMicrosecond, 1e9));
+    s.serving.instances.push_back({"decode1", InstanceRole::Decode, {"d1"}, 0, 0});
+    s.coherence.decode = protocol;
+    return s;
+}
+
+Workload spacedWorkload()
+{
+    Workload w;
+    for (std::uint32_t i = 0; i < 6; ++i)
+        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 5000u + 700u * i, 12, 0, 0});
+    return w;
+}
+
+RunResult runOn(const Scenario& s, const Workload& w, const BackendOptions& backend)
+{
+    RunOptions options;
+    options.backend = backend;
+    return runScenario(s, w, options);
+}
+
+std::vector<std::string> protocolsAndDirect()
+{
+    std::vector<std::string> names{"direct"};
+    for (const auto& p : coherence::allProtocols())
+        if (!p.bugHunt) // the broken variants stop any run at their first violation
+            names.push_back(p.name);
+    return names;
+}
+
+TEST(RealCpuBackend, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
+{
+    const Workload w = spacedWorkload();
+    for (const auto& protocol : protocolsAndDirect()) {
+        SCOPED_TRACE(protocol);
+        const Scenario s = threeGpuScenario(protocol);
+        const RunResult sim = runOn(s, w, {});
+        const RunResult real = runOn(s, w, realCpu());
+        EXPECT_EQ(sim.summary.backend.name, "simulated");
+        EXPECT_EQ(real.summary.backend.name, "real-cpu");
+        EXPECT_EQ(real.summary.completed, w.requests.size());
+        EXPECT_EQ(real.summary.completed, sim.summary.completed);
+        ASSERT_EQ(real.summary.messagesByKind.size(), sim.summary.messagesByKind.size());
+        for (std::size_t k = 0; k < sim.summary.messagesByKind.size(); ++k) {
+            SCOPED_TRACE(sim.summary.messagesByKind[k].name);
+            EXPECT_EQ(real.summary.messagesByKind[k].count, sim.summary.messagesByKind[k].count);
+            EXPECT_DOUBLE_EQ(real.summary.messagesByKind[k].bytes, sim.summary.messagesByKind[k].bytes);
+        }
+        EXPECT_EQ(real.summary.flows, sim.summary.flows);
+        EXPECT_EQ(real.summary.kvTransfers, sim.summary.kvTransfers);
+        EXPECT_DOUBLE_EQ(real.summary.kvBytes, sim.summary.kvBytes);
+        // Every message that crossed a link was a real copy, checked.
+        EXPECT_EQ(real.summary.backend.copies, sim.summary.flows);
+        EXPECT_EQ(real.summary.backend.verified, real.summary.backend.copies);
+        EXPECT_GT(real.summary.backend.copyMs, 0.0);
+        EXPECT_GE(real.summary.backend.bytesCopied, real.summary.kvBytes);
+    }
+}
+
+TEST(RealCpuBackend, TheMappingNamesTheNodesThatMovedBytes)
+{
+    const Workload w = spacedWorkload();
+    const RunResult real = runOn(threeGpuScenario("msi-directory"), w, realCpu());
+    const auto& mapping = real.summary.backend.mapping;
+    ASSERT_EQ(mapping.size(), 3u);
+    EXPECT_EQ(mapping[0].node, "p0");
+    EXPECT_EQ(mapping[1].node, "d0");
+    EXPECT_EQ(mapping[2].node, "d1");
+    for (const auto& m : mapping)
+        EXPECT_NE(m.resource.find("1 MiB arena"), std::string::npos) << m.resource;
+}
+
+TEST(RealCpuBackend, TransferTimesAreTheMeasuredCopiesNotTheLinkModel)
+{
+    // On the simulator a request's KV takes latency + bytes / 1 GB/s on its link; on real-cpu it takes what the
+    // copies measured, and the link's figures play no part: a link made a million times slower changes nothing.
+    Scenario s = threeGpuScenario("direct");
+    Scenario slow = s;
+    for (auto& l : slow.topology.links)
+        l.bandwidthBytesPerSec = 1e3;
+    const Workload w = spacedWorkload();
+    const RunResult real = runOn(slow, w, realCpu());
+    const RunResult sim = runOn(s, w, {});
+    double realTransfer = 0, simTransfer = 0;
+    for (const auto& r : real.requests)
+        realTransfer += static_cast<double>(r.transfer());
+    for (const auto& r : sim.requests)
+        simTransfer += static_cast<double>(r.transfer());
+    EXPECT_GT(realTransfer, 0.0);
+    // At 1 kB/s the slow link would need over an hour per request; the real copies of a few MB take far less.
+    EXPECT_LT(realTransfer, 3600.0 * kSecond);
+    EXPECT_NEAR(realTransfer, real.summary.backend.copyMs * 1e6, 1.0 + 1e-9 * realTransfer);
+    EXPECT_GT(simTransfer, 0.0);
+}
+
+struct Harness : FlowEndpoint {
+    enum : std::uint32_t { Deliver, Send };
+    Topology topo;
+    Simulator sim;
+    Routing routing;
+    real::CopyTransport transport;
+    std::map<std::uint64_t, FlowInfo> delivered;
+
+    explicit Harness(Topology t)
+        : topo(std::move(t))
+        , routing(topo)
+        , transport(topo, routing, sim, Deliver, kSecond, 1, real::RealCpuOptions{64 << 10})
+    {
+    }
+    void onFlowDelivered(const FlowInfo& f) override { delivered[f.tag] = f; }
+    void operator()(const Event& ev)
+    {
+        if (ev.kind == Deliver)
+            transport.onDeliver(ev);
+    }
+};
+
+TEST(RealCpuBackend, ACorruptedCopyStopsTheRunNamingTheMessage)
+{
+    Harness h(twoGpuScenario().topology);
+    const auto route = h.routing.routeId(0, 1);
+    h.transport.send(route, 100000, h, 1); // wraps the 64 KiB arenas once
+    h.transport.corruptNextCopy();
+    try {
+        h.transport.send(route, 4096, h, 2);
+        FAIL() << "the corrupted copy passed its check";
+    } catch (const real::CopyCheckError& e) {
+        EXPECT_NE(std::string(e.what()).find("message 2 (p0 -> d0, 4096 B) differs from its source at byte 2048"),
+                  std::string::npos)
+            << e.what();
+    }
+    // The next copy is whole again, and the first one is delivered through the event loop at its measured time.
+    h.transport.send(route, 64, h, 3);
+    h.sim.run(h);
+    ASSERT_TRUE(h.delivered.count(1) && h.delivered.count(3));
+    EXPECT_FALSE(h.delivered.count(2));
+    EXPECT_GE(h.delivered[1].delivered, 1);
+    EXPECT_EQ(h.transport.describe().copies, 2u);
+    EXPECT_DOUBLE_EQ(h.transport.describe().bytesCopied, 100064.0);
+}
+
+TEST(RealCpuBackend, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
+{
+    Harness h(twoGpuScenario().topology);
+    h.transport.send(h.routing.routeId(1, 1), 0, h, 7);
+    h.sim.run(h);
+    ASSERT_TRUE(h.delivered.count(7));
+    EXPECT_EQ(h.delivered[7].delivered, 0);
+    EXPECT_EQ(h.transport.describe().copies, 0u);
+    EXPECT_TRUE(h.transport.describe().mapping.empty());
+}
+
+TEST(RealCpuBackend, ALinkFailureIsRefusedWithTheFieldAndTheFix)
+{
+    Scenario s = threeGpuScenario("msi-directory");
+    FailureEventSpec e;
+    e.link = "p0-d1";
+    e.at = kSecond;
+    e.repair = kSecond;
+    s.failures.events.push_back(e);
+    try {
+        checkRunnable(s, spacedWorkload(), realCpu());
+        FAIL() << "real-cpu took a link failure";
+    } catch (const InputError& error) {
+        ASSERT_EQ(error.problems().size(), 1u);
+        EXPECT_EQ(error.problems()[0].field, "/failures/events/0/link");
+        EXPECT_NE(error.problems()[0].fix.find("--backend simulated"), std::string::npos);
+    }
+    EXPECT_NO_THROW(checkRunnable(s, spacedWorkload()));
+}
+
+TEST(RealCpuBackend, AnUnknownBackendNamesTheChoices)
+{
+    EXPECT_EQ(canonicalBackendName("sim"), "simulated");
+    EXPECT_EQ(canonicalBackendName("real-cpu"), "real-cpu");
+    try {
+        canonicalBackendName("quantum");
+        FAIL();
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.problems()[0].field, "--backend");
+        EXPECT_NE(error.problems()[0].fix.find("simulated, real-cpu"), std::string::npos);
+    }
+}
+
+TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    RunOptions options;
+    options.backend = realCpu();
+    const Scenario s = threeGpuScenario("mesi-directory");
+    const RunResult result = runAndStore(store, s, spacedWorkload(), options, "real");
+    const auto runs = store.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].backend, "real-cpu");
+    const RunResult loaded = store.loadRun(runs[0].id);
+    EXPECT_EQ(loaded.summary.backend, result.summary.backend);
+    EXPECT_EQ(loaded.summary.backend.mapping.size(), 3u);
+}
+
+TEST(RealCpuBackend, TheCopyBenchTimesBothSidesForEverySize)
+{
+    real::CopyBenchOptions options;
+    options.sizes = {64, 100000};
+    options.rounds = 3;
+    options.arenaBytes = 64 << 10; // the larger copy wraps the arena
+    const auto rows = real::runCopyBench(options);
+    ASSERT_EQ(rows.size(), 2u);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_EQ(rows[i].bytes, options.sizes[i]);
+        EXPECT_GE(rows[i].plainNs, 1.0);
+        EXPECT_GE(rows[i].copyNs, 1.0);
+        // The sender waits for the copy and more: the hand-over, the check and the wake-up.
+        EXPECT_GE(rows[i].messageNs, rows[i].copyNs);
+    }
+}
+
+} // namespace
+} // namespace coh::test
