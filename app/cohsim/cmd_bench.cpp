@@ -3,6 +3,7 @@
 // attention.
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
+#include "core/base/input_error.h"
 #include "core/coherence/protocol_phold.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/real/attention_bench.h"
@@ -199,6 +200,14 @@ void benchAttention(const BenchOptions& options)
     core::real::AttentionBenchOptions bench;
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences;
+    // K and V of the longest context for every sequence, in fp32 (and as much again for the copy beside it).
+    const double bytes =
+        4.0 * 2.0 * bench.sequences * bench.contexts.back() * bench.shape.kvHeads * bench.shape.headDim;
+    if (bytes > 4.0 * (1u << 30))
+        throw core::InputError("", "--sequences",
+                               fmt::format("{} sequences of {} tokens need {} of memory", bench.sequences,
+                                           bench.contexts.back(), scaled(bytes, "B")),
+                               "give fewer sequences (--sequences 8 fits)");
     const auto rows = core::real::runAttentionBench(bench);
     const auto& shape = bench.shape;
     if (options.json) {

@@ -37,6 +37,7 @@ struct RunCommandOptions {
     bool noStore = false;
     std::string backend = "simulated";
     std::uint32_t arenaMib = 64;
+    std::uint32_t layers = 1;
 };
 
 // Ctrl-C cancels the run cleanly: the engine polls this flag once per event and the store records the run
@@ -136,6 +137,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     runOptions.cancel = &g_cancel;
     runOptions.backend.name = core::canonicalBackendName(options.backend);
     runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
+    runOptions.backend.realCpu.layers = options.layers;
     core::checkBackendRuns(runOptions.backend, scenario);
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
@@ -214,6 +216,9 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--arena-mib", options->arenaMib, "real-cpu: the memory each node's worker copies into, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
+    run->add_option("--layers", options->layers,
+                    "real-cpu: attention layers each decode step runs for real; its time scales to the model's")
+        ->capture_default_str();
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

@@ -253,6 +253,8 @@ void printRunSummary(const core::RunSummary& s)
                            e.instances.size() == 1 ? "instance" : "instances", fmt::join(e.instances, ", "),
                            e.requestsLost);
     }
+    if (!s.backend.real() && !s.backend.scaledDown.empty())
+        fmt::print("  backend         simulated: {}\n", s.backend.scaledDown);
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
@@ -260,6 +262,11 @@ void printRunSummary(const core::RunSummary& s)
                    "largest copy at {} GB/s\n",
                    b.name, b.copies, scaled(b.bytesCopied, "B"), number(b.copyMs), b.verified,
                    number(b.largestCopyGBps));
+        if (b.decodeSteps > 0)
+            fmt::print("  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "
+                       "({} GB/s)\n",
+                       b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
+                       number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0));
         for (const auto& m : b.mapping)
             fmt::print("    {:<13} {}\n", m.node, m.resource);
         if (!b.scaledDown.empty())

@@ -20,9 +20,12 @@ struct BackendSummary {
     std::string scaledDown;                  // what the run left out to fit this machine; empty: nothing
     std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
     double bytesCopied = 0;
-    double copyMs = 0;          // the copies' measured times, summed
-    double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
-    std::uint64_t verified = 0; // copies checked byte for byte against their source and stamp
+    double copyMs = 0;             // the copies' measured times, summed
+    double largestCopyGBps = 0;    // bandwidth of the largest copy (bytes / its measured time)
+    std::uint64_t verified = 0;    // copies checked byte for byte against their source and stamp
+    std::uint64_t decodeSteps = 0; // decode steps whose attention ran for real
+    double attentionMs = 0;        // their measured attention time, summed, for the layers they ran
+    double attentionBytes = 0;     // the K and V bytes those layers read
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;
 };

@@ -31,38 +31,67 @@ std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& op
     std::vector<AttentionBenchRow> rows;
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    for (const std::uint32_t context : options.contexts) {
-        const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
-        const std::uint32_t blocks = perSequence * options.sequences;
-        std::vector<float> k(std::size_t{blocks} * shape.blockFloats()), v(k.size());
-        for (auto& x : k)
-            x = uniform(rng);
+    const auto fill = [&](std::vector<float>& v) {
         for (auto& x : v)
             x = uniform(rng);
-        // Scattered block tables, as a paged pool hands them out.
-        std::vector<std::uint32_t> pool(blocks);
-        std::iota(pool.begin(), pool.end(), 0u);
-        std::shuffle(pool.begin(), pool.end(), rng);
+    };
+    // With a pool: one of poolBytes (K and V together) for every context, as real-cpu's decode steps read theirs.
+    const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(float);
+    const auto fixedBlocks = static_cast<std::uint32_t>(options.poolBytes / blockBytes);
+    std::vector<float> k, v;
+    if (options.poolBytes > 0) {
+        k.resize(std::size_t{std::max(1u, fixedBlocks)} * shape.blockFloats());
+        v.resize(k.size());
+        fill(k);
+        fill(v);
+    }
+    std::uint32_t cursor = 0;
+    for (const std::uint32_t context : options.contexts) {
+        const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
+        const std::uint32_t wanted = perSequence * options.sequences;
+        if (options.poolBytes == 0) {
+            k.assign(std::size_t{wanted} * shape.blockFloats(), 0.0f);
+            v.assign(k.size(), 0.0f);
+            fill(k);
+            fill(v);
+        }
+        const auto blocks = static_cast<std::uint32_t>(k.size() / shape.blockFloats());
+        // Scattered block tables, as a paged pool hands them out; a pool smaller than the step is wrapped.
+        std::vector<std::uint32_t> order(blocks);
+        std::iota(order.begin(), order.end(), 0u);
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::uint32_t> tables(wanted);
         std::vector<PagedSequence> seqs;
-        for (std::uint32_t s = 0; s < options.sequences; ++s)
-            seqs.push_back(
-                {std::span<const std::uint32_t>(pool).subspan(std::size_t{s} * perSequence, perSequence), context});
         std::vector<float> q(std::size_t{options.sequences} * shape.queryHeads * shape.headDim);
-        for (auto& x : q)
-            x = uniform(rng);
+        fill(q);
         std::vector<float> out(q.size());
         const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
 
         const std::size_t used = std::size_t{context} * shape.kvHeads * shape.headDim * options.sequences;
-        std::vector<float> copy(2 * used);
+        std::vector<float> copy(std::min(2 * used, k.size() + v.size()));
         std::vector<double> attentionNs, copyNs;
         for (int round = 0; round < std::max(1, options.rounds); ++round) {
+            // Each round reads the blocks after the last round's, as consecutive decode steps do.
+            for (auto& b : tables) {
+                b = order[cursor % blocks];
+                cursor = (cursor + 1) % blocks;
+            }
+            seqs.clear();
+            for (std::uint32_t s = 0; s < options.sequences; ++s)
+                seqs.push_back(
+                    {std::span<const std::uint32_t>(tables).subspan(std::size_t{s} * perSequence, perSequence),
+                     context});
             auto start = Clock::now();
             pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
             attentionNs.push_back(nsSince(start));
+            // As many bytes copied, from the same memory (wrapped when the pool is smaller).
             start = Clock::now();
-            std::memcpy(copy.data(), k.data(), used * sizeof(float));
-            std::memcpy(copy.data() + used, v.data(), used * sizeof(float));
+            for (std::size_t left = 2 * used; left > 0;) {
+                const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;
+                std::memcpy(copy.data(), k.data(), half * sizeof(float));
+                std::memcpy(copy.data() + half, v.data(), rest * sizeof(float));
+                left -= half + rest;
+            }
             copyNs.push_back(nsSince(start));
         }
         rows.push_back({context, static_cast<double>(2 * used * sizeof(float)), median(attentionNs), median(copyNs)});

@@ -14,6 +14,9 @@ struct AttentionBenchOptions {
     std::vector<std::uint32_t> contexts{128, 512, 2048, 8192, 32768};
     std::uint32_t sequences = 1; // per decode step
     int rounds = 7;              // per context, each an attention step then a copy of its KV bytes
+    // 0: K and V of exactly the step's size, per context. Else one pool of this many bytes (K and V together) that
+    // every context's block tables take their blocks from in turn, wrapping: how real-cpu's decode steps read.
+    std::size_t poolBytes = 0;
 };
 
 struct AttentionBenchRow {

@@ -29,6 +29,9 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
     const std::string name = canonicalBackendName(options.name);
     if (name == "simulated")
         return;
+    if (options.profile)
+        throw InputError("", "--profile", "a calibrated profile stands in for real-cpu in a simulated run",
+                         "run the profile on the simulated backend, or real-cpu without a profile");
     const auto& events = scenario.failures.events;
     for (std::size_t i = 0; i < events.size(); ++i)
         if (events[i].isLink())
@@ -40,15 +43,27 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
     if (options.realCpu.arenaBytes < real::NodeArena::kAlign)
         throw InputError("", "--arena-mib", "a node's arena must hold at least one cache line",
                          "give it 1 MiB or more");
+    if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
+        throw InputError("", "--layers",
+                         fmt::format("{} attention layers per decode step is not between 1 and the model's {}",
+                                     options.realCpu.layers, scenario.model.layers),
+                         fmt::format("give 1 to {}", scenario.model.layers));
 }
 
-std::unique_ptr<Transport> makeTransport(const BackendOptions& options, const Scenario& scenario, Routing& routing,
-                                         Simulator& sim, std::uint32_t wakeKind, std::uint32_t deliverKind)
+std::unique_ptr<real::NodeWorkers> makeWorkers(const BackendOptions& options, const Scenario& scenario)
 {
     checkBackendRuns(options, scenario);
-    if (canonicalBackendName(options.name) == "real-cpu")
+    if (canonicalBackendName(options.name) == "simulated")
+        return nullptr;
+    return std::make_unique<real::NodeWorkers>(scenario.topology, options.realCpu, scenario.seed);
+}
+
+std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeWorkers* workers)
+{
+    if (workers)
         return std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
-                                                     scenario.metrics.linkInterval, scenario.seed, options.realCpu);
+                                                     scenario.metrics.linkInterval, *workers);
     return std::make_unique<FlowNetwork>(scenario.topology, routing, sim, wakeKind, deliverKind,
                                          scenario.metrics.linkInterval);
 }

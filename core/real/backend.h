@@ -3,11 +3,13 @@
 // "real-cpu" (real copies between worker threads' memories on this machine). Whatever the backend, the run goes
 // through the same engine, protocols, store and views; only the transport differs.
 #include "core/net/transport.h"
+#include "core/real/calibration.h"
 #include "core/real/copy_transport.h"
 #include "core/scenario/scenario.h"
 #include "core/sim/simulator.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,9 @@ namespace coh::core {
 struct BackendOptions {
     std::string name = "simulated"; // one of backendNames()
     real::RealCpuOptions realCpu;
+    // Simulated only: a decode step's attention costs what this profile predicts real-cpu measures
+    // (CalibratedCompute); run it on real::profiledScenario() to have the copies' costs too.
+    std::optional<real::HardwareProfile> profile;
 };
 
 // The names makeTransport() knows, in the order a user is offered them.
@@ -24,10 +29,13 @@ const std::vector<std::string>& backendNames();
 // "sim" is taken for "simulated"; anything else unknown is an InputError naming the choices.
 std::string canonicalBackendName(std::string_view name);
 
-// The backend's transport for this scenario. Throws InputError when the backend cannot run the scenario (e.g.
-// real-cpu and a link failure: this machine's memory paths cannot fail on cue), naming the field and the fix.
-std::unique_ptr<Transport> makeTransport(const BackendOptions& options, const Scenario& scenario, Routing& routing,
-                                         Simulator& sim, std::uint32_t wakeKind, std::uint32_t deliverKind);
+// The worker threads a real backend runs on (none started yet); null for the simulated backend. Throws InputError
+// when the backend cannot run the scenario (e.g. real-cpu and a link failure: this machine's memory paths cannot
+// fail on cue), naming the field and the fix.
+std::unique_ptr<real::NodeWorkers> makeWorkers(const BackendOptions& options, const Scenario& scenario);
+// The backend's transport: the flow network without workers, real copies between them with.
+std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeWorkers* workers);
 
 // What makeTransport() would refuse, without building anything: `cohsim validate` and the GUI ask first.
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario);

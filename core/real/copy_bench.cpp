@@ -1,6 +1,6 @@
 #include "core/real/copy_bench.h"
 
-#include "core/real/copy_worker.h"
+#include "core/real/node_worker.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,7 +26,7 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
 {
     NodeArena src(options.arenaBytes, 1);
     NodeArena plain(options.arenaBytes, 2);
-    CopyWorker worker(options.arenaBytes, 3);
+    NodeWorker worker(options.arenaBytes, 3);
     const std::size_t arena = src.size();
     std::vector<CopyBenchRow> rows;
     std::uint64_t message = 0;
@@ -42,7 +42,7 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
             const CopyStamp stamp{++message, 0, 1, bytes};
             src.stamp(offset, stamp, bytes);
             start = Clock::now();
-            const CopyResult result = worker.copyFrom(src, offset, bytes, stamp, false);
+            const CopyResult result = worker.copyFrom(src, offset, bytes, stamp);
             messageNs.push_back(nsSince(start));
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));
             offset = nextOffset(offset, bytes, arena);

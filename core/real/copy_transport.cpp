@@ -8,14 +8,12 @@
 namespace coh::core::real {
 
 CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                             SimTime linkInterval, std::uint64_t seed, const RealCpuOptions& options)
+                             SimTime linkInterval, NodeWorkers& workers)
     : m_topology(topology)
     , m_routing(routing)
     , m_sim(sim)
     , m_deliverKind(deliverKind)
-    , m_seed(seed)
-    , m_options(options)
-    , m_workers(topology.nodes.size())
+    , m_workers(workers)
     , m_cursor(topology.nodes.size(), 0)
     , m_usage(topology.links.size() * 2, linkInterval)
 {
@@ -23,16 +21,6 @@ CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulat
 }
 
 CopyTransport::~CopyTransport() = default;
-
-CopyWorker& CopyTransport::worker(std::uint32_t node)
-{
-    auto& w = m_workers[node];
-    if (!w) {
-        // Each node's arena gets its own content, so a copy from the wrong sender differs from its source.
-        w = std::make_unique<CopyWorker>(m_options.arenaBytes, m_seed * 1000003 + node);
-    }
-    return *w;
-}
 
 void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endpoint, std::uint64_t tag)
 {
@@ -43,14 +31,21 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     FlowInfo info{routeId, bytes, now, 0, tag};
     SimTime took = 0;
     if (!route.channels.empty() && bytes > 0) {
+        // A message no memory could hold is the model's mistake, not a copy to attempt.
+        if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
+            throw CopyCheckError(fmt::format("real-cpu: a message of {:.3g} B from {} to {} is larger than any copy "
+                                             "this backend makes ({:.3g} B)",
+                                             bytes, m_topology.nodes[route.src].id, m_topology.nodes[route.dst].id,
+                                             kMaxCopyBytes));
         const auto size = static_cast<std::size_t>(std::ceil(bytes));
-        CopyWorker& from = worker(route.src);
-        CopyWorker& to = worker(route.dst);
+        NodeWorker& from = m_workers[route.src];
+        NodeWorker& to = m_workers[route.dst];
         std::size_t& cursor = m_cursor[route.dst];
         const std::size_t offset = cursor;
         const CopyStamp stamp{++m_messages, route.src, route.dst, size};
         from.arena().stamp(offset, stamp, size);
-        const CopyResult result = to.copyFrom(from.arena(), offset, size, stamp, std::exchange(m_corruptNext, false));
+        const CopyResult result =
+            to.copyFrom(from.arena(), offset, size, stamp, std::exchange(m_nextFault, CopyFault::None));
         if (result.firstBad >= 0 || !result.stampOk)
             refuse(info, route, result);
         cursor = nextOffset(offset, size, to.arena().size());
@@ -91,9 +86,10 @@ void CopyTransport::refuse(const FlowInfo& info, const Route& route, const CopyR
 {
     const auto& src = m_topology.nodes[route.src].id;
     const auto& dst = m_topology.nodes[route.dst].id;
-    const std::string what = result.firstBad >= 0
-                                 ? fmt::format("differs from its source at byte {}", result.firstBad)
-                                 : std::string("does not start with its message's stamp (a stale or misplaced copy)");
+    // The stamp first: a copy that does not start with its message is stale or partly written, whatever else differs.
+    const std::string what =
+        !result.stampOk ? std::string("does not start with its message's stamp (a stale or partly written copy)")
+                        : fmt::format("differs from its source at byte {}", result.firstBad);
     throw CopyCheckError(fmt::format("real-cpu: the copy of message {} ({} -> {}, {:.0f} B) {}: the receiver's memory "
                                      "does not hold what was sent",
                                      m_messages, src, dst, info.bytes, what));
@@ -115,16 +111,7 @@ void CopyTransport::linkRepaired(std::uint32_t)
 BackendSummary CopyTransport::describe() const
 {
     BackendSummary s = m_summary;
-    std::size_t order = 0;
-    for (std::uint32_t node = 0; node < m_workers.size(); ++node) {
-        if (!m_workers[node])
-            continue;
-        const std::size_t size = m_workers[node]->arena().size();
-        const std::string arena =
-            size >= (1u << 20) ? fmt::format("{} MiB", size >> 20) : fmt::format("{} KiB", (size + 1023) >> 10);
-        s.mapping.push_back({m_topology.nodes[node].id,
-                             fmt::format("cpu worker thread {}, {} arena it touched first", order++, arena)});
-    }
+    s.mapping = m_workers.mapping();
     return s;
 }
 

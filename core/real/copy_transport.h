@@ -5,7 +5,7 @@
 // the measured copy time, so everything above the transport (protocols, invariants, metrics, the store) is the
 // simulator's own. Copies run one at a time: concurrent messages do not contend for memory bandwidth here.
 #include "core/net/transport.h"
-#include "core/real/copy_worker.h"
+#include "core/real/node_workers.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
@@ -16,10 +16,6 @@
 
 namespace coh::core::real {
 
-struct RealCpuOptions {
-    std::size_t arenaBytes = std::size_t{64} << 20; // per node: larger than a last-level cache, so copies reach DRAM
-};
-
 // A copy that does not hold what was sent: the run stops with this, naming the message.
 class CopyCheckError : public std::runtime_error {
   public:
@@ -28,8 +24,9 @@ class CopyCheckError : public std::runtime_error {
 
 class CopyTransport final : public Transport {
   public:
+    static constexpr double kMaxCopyBytes = 1e15; // a petabyte: past any node's memory
     CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                  SimTime linkInterval, std::uint64_t seed, const RealCpuOptions& options);
+                  SimTime linkInterval, NodeWorkers& workers);
     ~CopyTransport() override;
 
     void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag) override;
@@ -48,30 +45,27 @@ class CopyTransport final : public Transport {
     SimTime lastActivity() const override { return m_lastActivity; }
     BackendSummary describe() const override;
 
-    // Fault injection: the next copy's destination gets one byte flipped after the copy; the check must stop the
-    // run naming that message.
-    void corruptNextCopy() { m_corruptNext = true; }
+    // Fault injection: the next copy goes wrong this way (a byte flipped, or its first cache line never written);
+    // the check must stop the run naming that message and what is wrong.
+    void injectIntoNextCopy(CopyFault fault) { m_nextFault = fault; }
 
   private:
     struct Pending {
         FlowInfo info;
         FlowEndpoint* endpoint = nullptr;
     };
-    CopyWorker& worker(std::uint32_t node);
     [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyResult& result) const;
 
     const Topology& m_topology;
     Routing& m_routing;
     Simulator& m_sim;
     std::uint32_t m_deliverKind;
-    std::uint64_t m_seed;
-    RealCpuOptions m_options;
-    std::vector<std::unique_ptr<CopyWorker>> m_workers; // per node, started at its first message
-    std::vector<std::size_t> m_cursor;                  // per node: where the next copy into its arena goes
-    std::vector<Pending> m_pending;                     // slots, reused through m_free
+    NodeWorkers& m_workers;
+    std::vector<std::size_t> m_cursor; // per node: where the next copy into its arena goes
+    std::vector<Pending> m_pending;    // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::uint64_t m_messages = 0;
-    bool m_corruptNext = false;
+    CopyFault m_nextFault = CopyFault::None;
     LinkUsage m_usage;
     TransportFaultCounts m_faults;
     SimTime m_lastActivity = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace coh::core::real {
@@ -109,6 +110,19 @@ void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPoo
                           std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                           std::span<float> out)
 {
+    // The kernel trusts its arguments in the loops; they are checked once here.
+    if (shape.kvHeads == 0 || shape.queryHeads % shape.kvHeads != 0 || shape.headDim == 0 || shape.blockTokens == 0)
+        throw std::invalid_argument("paged attention: query heads must be a positive multiple of the KV heads");
+    const std::size_t heads = sequences.size() * shape.queryHeads * shape.headDim;
+    if (q.size() < heads || out.size() < heads || kPool.size() != vPool.size())
+        throw std::invalid_argument("paged attention: q, out or the pools do not match the sequences");
+    for (const auto& seq : sequences) {
+        if (std::size_t{seq.contextTokens} > seq.blocks.size() * std::size_t{shape.blockTokens})
+            throw std::invalid_argument("paged attention: a block table is shorter than its context");
+        for (const std::uint32_t b : seq.blocks)
+            if ((std::size_t{b} + 1) * shape.blockFloats() > kPool.size())
+                throw std::invalid_argument("paged attention: a block table names a block past the pool");
+    }
     attend(shape, kPool, vPool, q, sequences, scale, out);
 }
 

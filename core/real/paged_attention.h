@@ -29,7 +29,7 @@ struct PagedSequence {
 // out[s][h][d] = softmax_t(q[s][h] . K[s][t][h/group] * scale) . V[s][t][h/group], for every sequence s. `q` and
 // `out` are [sequences][queryHeads][headDim]; `kPool` and `vPool` are [blocks][kvHeads][blockTokens][headDim].
 // The query heads of one KV head are served together, so each K and V row is read once per step. A sequence with no
-// context gets zeros.
+// context gets zeros. Throws std::invalid_argument when the shape, the spans or a block table do not fit together.
 void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
                           std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                           std::span<float> out);

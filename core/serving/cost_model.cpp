@@ -72,4 +72,9 @@ SimTime CostModel::decode(std::uint32_t batch, std::uint64_t contextTokens, cons
     return roofline(decodeFlops(batch, contextTokens), decodeBytes(batch, contextTokens), hw);
 }
 
+SimTime CostModel::decodeLinear(std::uint32_t batch, const InstanceHardware& hw) const
+{
+    return roofline(decodeFlops(batch, 0), decodeBytes(batch, 0), hw);
+}
+
 } // namespace coh::core

@@ -24,6 +24,9 @@ class CostModel {
     SimTime prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) const;
     // A decode step for `batch` sequences that together attend over `contextTokens` cached tokens.
     SimTime decode(std::uint32_t batch, std::uint64_t contextTokens, const InstanceHardware& hw) const;
+    // A decode step without its attention: the linear layers (weights once, 2 FLOPs per active parameter per
+    // sequence) and the iteration overhead. A real backend adds its measured attention to it.
+    SimTime decodeLinear(std::uint32_t batch, const InstanceHardware& hw) const;
 
     double prefillFlops(std::uint64_t tokens, double sumSquaredLengths) const;
     double prefillBytes(std::uint64_t tokens) const;

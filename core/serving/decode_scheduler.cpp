@@ -6,11 +6,11 @@
 
 namespace coh::core {
 
-DecodeScheduler::DecodeScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+DecodeScheduler::DecodeScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                                  std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
                                  std::uint32_t blockTokens, KvTiers* tiers)
     : m_sim(sim)
-    , m_cost(cost)
+    , m_compute(compute)
     , m_instances(instances)
     , m_metrics(metrics)
     , m_state(state)
@@ -172,8 +172,11 @@ void DecodeScheduler::onStepReady(std::uint32_t request)
 void DecodeScheduler::runCompute(InstanceState& inst, std::uint32_t index)
 {
     // The whole batch waits for its slowest sequence's coherence, then computes together.
-    const auto batch = static_cast<std::uint32_t>(inst.active.size());
-    inst.stepCompute = m_cost.decode(batch, inst.contextTokens, inst.hw);
+    m_contexts.clear();
+    if (m_compute.wantsContexts())
+        for (const std::uint32_t r : inst.active)
+            m_contexts.push_back(m_metrics[r].promptTokens + m_state[r].generated);
+    inst.stepCompute = m_compute.decode(inst, m_contexts);
     m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index, inst.generation);
 }
 

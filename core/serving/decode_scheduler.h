@@ -7,7 +7,7 @@
 #include "core/engine/kv_memory.h"
 #include "core/engine/latency_histogram.h"
 #include "core/engine/run_result.h"
-#include "core/serving/cost_model.h"
+#include "core/serving/compute_cost.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/kv_tiers.h"
 #include "core/sim/simulator.h"
@@ -20,7 +20,7 @@ namespace coh::core {
 
 class DecodeScheduler {
   public:
-    DecodeScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+    DecodeScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                     std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
                     std::uint32_t blockTokens, KvTiers* tiers = nullptr);
 
@@ -82,7 +82,7 @@ class DecodeScheduler {
     void finish(std::uint32_t request, InstanceState& inst);
 
     Simulator& m_sim;
-    const CostModel& m_cost;
+    ComputeCost& m_compute;
     // The run's instances and requests: fixed in number for the whole run, so views of them stay valid.
     std::span<InstanceState> m_instances;
     std::span<RequestMetrics> m_metrics;
@@ -94,6 +94,7 @@ class DecodeScheduler {
     LatencyHistogram m_interTokenGaps;
     std::uint64_t m_finished = 0;
     std::uint64_t m_rejected = 0;
+    std::vector<std::uint32_t> m_contexts; // scratch: the step's contexts, when the compute wants them
 };
 
 } // namespace coh::core

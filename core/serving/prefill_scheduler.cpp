@@ -6,11 +6,11 @@
 
 namespace coh::core {
 
-PrefillScheduler::PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+PrefillScheduler::PrefillScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                                    std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
                                    PrefixCache* prefix, LocalPrefixCache* local, ResumeLoads* resume)
     : m_sim(sim)
-    , m_cost(cost)
+    , m_compute(compute)
     , m_instances(instances)
     , m_metrics(metrics)
     , m_state(state)
@@ -55,7 +55,7 @@ void PrefillScheduler::start(std::uint32_t index)
     const bool resuming =
         std::any_of(inst.batch.begin(), inst.batch.end(), [&](std::uint32_t r) { return m_state[r].resumeTokens > 0; });
     if (!m_prefix && !m_local && !resuming) {
-        m_sim.scheduleIn(m_cost.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index,
+        m_sim.scheduleIn(m_compute.prefill(tokens, sumSquares, inst.hw), serving_event::PrefillDone, index,
                          inst.generation);
         return;
     }
@@ -83,7 +83,7 @@ void PrefillScheduler::start(std::uint32_t index)
         computed += tokensOf(r) - cached;
         squares += length * length - static_cast<double>(cached) * cached;
     }
-    inst.prefillCompute = m_cost.prefill(computed, squares, inst.hw);
+    inst.prefillCompute = m_compute.prefill(computed, squares, inst.hw);
     if (inst.prefixLoads > 0)
         return; // onPrefixLoaded() starts the compute
     m_sim.scheduleIn(inst.prefillCompute, serving_event::PrefillDone, index, inst.generation);

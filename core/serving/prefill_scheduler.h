@@ -5,7 +5,7 @@
 // finished batch's requests on to decode.
 #include "core/engine/kv_memory.h"
 #include "core/engine/run_result.h"
-#include "core/serving/cost_model.h"
+#include "core/serving/compute_cost.h"
 #include "core/serving/instance_state.h"
 #include "core/serving/local_prefix_cache.h"
 #include "core/serving/prefix_cache.h"
@@ -23,7 +23,7 @@ class PrefillScheduler {
     // `prefix` is the shared prefix pool, `local` the prefill instances' own prefix caches; each null when the
     // scenario has none (it never has both). `resume` loads the surviving prefixes of requests a failure took (null
     // without failures).
-    PrefillScheduler(Simulator& sim, const CostModel& cost, std::span<InstanceState> instances,
+    PrefillScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                      std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
                      PrefixCache* prefix, LocalPrefixCache* local, ResumeLoads* resume);
 
@@ -49,7 +49,7 @@ class PrefillScheduler {
     }
 
     Simulator& m_sim;
-    const CostModel& m_cost;
+    ComputeCost& m_compute;
     // The run's instances and requests: fixed in number for the whole run, so views of them stay valid.
     std::span<InstanceState> m_instances;
     std::span<RequestMetrics> m_metrics;

@@ -37,6 +37,7 @@ RunResult ServingEngine::collect()
     s.requests = m_metrics.size();
     s.eventsExecuted = m_sim.eventsExecuted();
     s.backend = m_transport->describe();
+    m_compute->describe(s.backend);
     KvStats kv = m_kv->stats();
     s.kvTransfers = kv.transfers;
     s.kvBytes = kv.bytes;

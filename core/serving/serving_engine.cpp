@@ -5,6 +5,8 @@
 #include "core/engine/coherent_kv.h"
 #include "core/engine/direct_transfer_kv.h"
 #include "core/net/simulation_limit.h"
+#include "core/serving/calibrated_compute.h"
+#include "core/serving/measured_compute.h"
 #include "core/serving/serving_events.h"
 
 #include <fmt/format.h>
@@ -17,13 +19,30 @@ namespace coh::core {
 
 using namespace serving_event;
 
+namespace {
+// Real-cpu measures its decode steps on its workers; a simulated run on a calibrated profile predicts them; any
+// other simulated run takes the roofline.
+std::unique_ptr<ComputeCost> makeCompute(const CostModel& cost, const Scenario& scenario, const BackendOptions& backend,
+                                         real::NodeWorkers* workers)
+{
+    if (workers)
+        return std::make_unique<MeasuredCompute>(cost, scenario.model, scenario.serving.blockTokens, *workers);
+    if (backend.profile)
+        return std::make_unique<CalibratedCompute>(cost, scenario.model, scenario.serving.blockTokens,
+                                                   *backend.profile);
+    return std::make_unique<RooflineCompute>(cost);
+}
+} // namespace
+
 ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload, const BackendOptions& backend)
     : m_scenario(scenario)
     , m_workload(workload)
     , m_routing(scenario.topology)
-    , m_transport(makeTransport(backend, scenario, m_routing, m_sim, NetWake, NetDeliver))
+    , m_workers(makeWorkers(backend, scenario))
+    , m_transport(makeTransport(scenario, m_routing, m_sim, NetWake, NetDeliver, m_workers.get()))
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_cost(scenario.model, scenario.serving)
+    , m_compute(makeCompute(m_cost, scenario, backend, m_workers.get()))
     , m_instances(buildInstances(scenario, m_cost))
     , m_view(m_instances, workload, m_metrics)
     , m_devices(m_instances, scenario.topology.nodes.size())
@@ -80,9 +99,9 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
                                                  static_cast<double>(scenario.model.kvBytesPerToken()),
                                                  scenario.serving.blockTokens, static_cast<std::uint8_t>(kinds));
     }
-    m_prefill = std::make_unique<PrefillScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
+    m_prefill = std::make_unique<PrefillScheduler>(m_sim, *m_compute, m_instances, m_metrics, m_state, *m_kv,
                                                    m_prefix.get(), m_local.get(), m_resume.get());
-    m_decode = std::make_unique<DecodeScheduler>(m_sim, m_cost, m_instances, m_metrics, m_state, *m_kv,
+    m_decode = std::make_unique<DecodeScheduler>(m_sim, *m_compute, m_instances, m_metrics, m_state, *m_kv,
                                                  scenario.serving.blockTokens, m_tiers.get());
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
         m_metrics[r].id = r;

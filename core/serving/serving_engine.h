@@ -14,6 +14,7 @@
 #include "core/net/transport.h"
 #include "core/scenario/scenario.h"
 #include "core/serving/cluster_view.h"
+#include "core/serving/compute_cost.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/decode_scheduler.h"
 #include "core/serving/device_sharing.h"
@@ -123,9 +124,11 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     const Workload& m_workload;
     Simulator m_sim;
     Routing m_routing;
-    std::unique_ptr<Transport> m_transport; // the backend's: the simulated network or real copies
+    std::unique_ptr<real::NodeWorkers> m_workers; // a real backend's worker threads; null when simulated
+    std::unique_ptr<Transport> m_transport;       // the backend's: the simulated network or real copies
     EventRecorder m_recorder;
     CostModel m_cost;
+    std::unique_ptr<ComputeCost> m_compute; // the roofline, or measured kernels on a real backend
     std::vector<InstanceState> m_instances;
     ClusterView m_view;
     DeviceSharing m_devices;

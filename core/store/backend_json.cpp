@@ -25,6 +25,9 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["copy_ms"] = s.copyMs;
     j["largest_copy_gbps"] = s.largestCopyGBps;
     j["verified"] = s.verified;
+    j["decode_steps"] = s.decodeSteps;
+    j["attention_ms"] = s.attentionMs;
+    j["attention_bytes"] = s.attentionBytes;
     return j;
 }
 
@@ -42,6 +45,9 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.copyMs = number(j, "copy_ms");
     s.largestCopyGBps = number(j, "largest_copy_gbps");
     s.verified = countField(j, "verified");
+    s.decodeSteps = countField(j, "decode_steps");
+    s.attentionMs = number(j, "attention_ms");
+    s.attentionBytes = number(j, "attention_bytes");
     return s;
 }
 

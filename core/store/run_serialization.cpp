@@ -145,8 +145,9 @@ nlohmann::ordered_json toJson(const RunSummary& s)
         j["kv_tiers"] = toJson(s.kvTiers);
     if (s.failures.enabled)
         j["failures"] = toJson(s.failures);
-    // Only runs on a real backend carry the block: a summary without one was simulated.
-    if (s.backend.real())
+    // Only runs on a real backend, or simulated on a calibrated profile, carry the block: a summary without one was
+    // simulated on the scenario's own figures.
+    if (s.backend.real() || !s.backend.scaledDown.empty())
         j["backend"] = toJson(s.backend);
     auto links = nlohmann::ordered_json::array();
     for (const auto& l : s.links)

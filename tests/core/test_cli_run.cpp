@@ -205,6 +205,42 @@ TEST_F(CliRun, ARealCpuRunIsStoredWithItsBackendAndMappingAndShownLikeAnyRun)
     EXPECT_EQ(runCohsim("validate " + defaultScenario() + " --backend real-cpu").exitCode, 0);
 }
 
+TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheError)
+{
+    const std::string profile = (m_dir / "profile.json").string();
+    const CliResult calibrate = runCohsim("calibrate --rounds 3 -o " + profile, Stderr::Discard);
+    ASSERT_EQ(calibrate.exitCode, 0) << calibrate.output;
+    EXPECT_NE(calibrate.output.find("ns + bytes /"), std::string::npos) << calibrate.output;
+
+    const CliResult compare = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +
+                                            " --max-requests 3 --arena-mib 8 --json " + db(),
+                                        Stderr::Discard);
+    ASSERT_EQ(compare.exitCode, 0) << compare.output;
+    const auto out = nlohmann::json::parse(compare.output);
+    EXPECT_EQ(out.at("requests"), 3);
+    ASSERT_EQ(out.at("metrics").size(), 9u);
+    EXPECT_EQ(out.at("metrics")[2].at("metric"), "TPOT p50 (ms)");
+    EXPECT_GT(out.at("metrics")[2].at("real").get<double>(), 0.0);
+    EXPECT_GT(out.at("metrics")[2].at("simulated").get<double>(), 0.0);
+    const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);
+    const auto runs = nlohmann::json::parse(list.output);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].at("id"), out.at("simulated_run_id"));
+    EXPECT_EQ(runs[0].at("backend"), "simulated");
+    EXPECT_EQ(runs[1].at("backend"), "real-cpu");
+    const CliResult show =
+        runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
+    EXPECT_NE(show.output.find("simulated on the calibrated profile"), std::string::npos) << show.output;
+
+    // A profile with a figure missing is refused with the field and the fix.
+    auto broken = nlohmann::json::parse(std::ifstream(profile));
+    broken["copy"].erase("bandwidth_gbps");
+    const CliResult bad =
+        runCohsim("compare-real " + defaultScenario() + " --no-store --profile " + file("broken.json", broken.dump()));
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("/copy/bandwidth_gbps"), std::string::npos) << bad.output;
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.

@@ -108,7 +108,8 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
         state[r].kv = r; // each request's own KV sequence
     Simulator sim;
     RecordingKv kv;
-    DecodeScheduler decode(sim, cost, instances, metrics, state, kv, 16);
+    RooflineCompute compute(cost);
+    DecodeScheduler decode(sim, compute, instances, metrics, state, kv, 16);
     for (std::uint32_t r = 0; r < 3; ++r)
         decode.enqueue(r, 0);
     EXPECT_EQ(instances[0].assigned, 3u);

@@ -1,0 +1,77 @@
+// cohsim calibrate: measure what real-cpu costs on this machine and write it as a hardware profile.
+#include "app/cohsim/command.h"
+#include "app/cohsim/summary_text.h"
+#include "core/base/input_error.h"
+#include "core/real/backend.h"
+#include "core/real/calibration.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+
+namespace coh::cli {
+namespace {
+
+struct CalibrateOptions {
+    std::string backend = "real-cpu";
+    std::string output;
+    int rounds = 0; // 0: the defaults (15 per copy size, 5 per context)
+    bool json = false;
+};
+
+void printProfile(const core::real::HardwareProfile& p)
+{
+    fmt::print("real-cpu on {} ({}, {} cores)\n", p.host, p.cpu, p.cores);
+    fmt::print("  copy        {} ns + bytes / {} GB/s (fit to {} sizes); a message's hand-over and check add {} ns "
+               "of wall time\n",
+               number(p.copyLatencyNs), number(p.copyBytesPerNs), p.copyRows.size(), number(p.messageOverheadNs));
+    fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}; fit to {} "
+               "contexts)\n",
+               number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,
+               p.attentionShape.kvHeads, p.attentionShape.headDim, p.attentionRows.size());
+    for (const auto& r : p.attentionRows)
+        fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
+                   number(p.attentionNs(r.kvBytes) / 1e3));
+}
+
+void runCalibrate(const CalibrateOptions& options)
+{
+    if (core::canonicalBackendName(options.backend) != "real-cpu")
+        throw core::InputError("", "--backend", fmt::format("there is nothing to calibrate on \"{}\"", options.backend),
+                               "calibrate real-cpu (--backend real-cpu)");
+    core::real::CalibrationOptions calibration;
+    if (options.rounds > 0)
+        calibration.copy.rounds = calibration.attention.rounds = options.rounds;
+    const auto profile = core::real::calibrate(calibration);
+    const auto json = core::real::toJson(profile);
+    if (!options.output.empty()) {
+        std::ofstream out(options.output);
+        if (!out || !(out << json.dump(2) << '\n'))
+            throw core::InputError(options.output, "-o", "cannot write the profile there",
+                                   "give a path in a folder you can write");
+    }
+    if (options.json)
+        fmt::print("{}\n", json.dump(2));
+    else
+        printProfile(profile);
+    if (!options.output.empty() && !options.json)
+        fmt::print("profile written to {}; `cohsim compare-real SCENARIO --profile {}` uses it\n", options.output,
+                   options.output);
+}
+
+} // namespace
+
+static const bool registered = registerCommand("calibrate", [](CLI::App& app, GlobalOptions&) {
+    auto options = std::make_shared<CalibrateOptions>();
+    auto* cmd = app.add_subcommand(
+        "calibrate", "Measure real-cpu's copies and attention on this machine and fit a hardware profile");
+    cmd->add_option("--backend", options->backend, "The backend to measure")->capture_default_str();
+    cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
+    cmd->add_option("--rounds", options->rounds, "Rounds per size and context (medians; default 15 and 5)")
+        ->check(CLI::Range(1, 1000));
+    cmd->add_flag("--json", options->json, "Print the profile as JSON");
+    cmd->callback([options] { runCalibrate(*options); });
+});
+
+} // namespace coh::cli

@@ -1,0 +1,217 @@
+#include "core/real/calibration.h"
+
+#include "core/base/input_error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+namespace coh::core::real {
+
+namespace {
+
+std::string hostName()
+{
+    char name[256] = {};
+    return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
+}
+
+std::string cpuModel()
+{
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0)
+            if (const auto colon = line.find(':'); colon != std::string::npos)
+                return line.substr(line.find_first_not_of(' ', colon + 1));
+    return {};
+}
+
+} // namespace
+
+std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points)
+{
+    // Weighted least squares for y = a + s x with weights 1 / y^2; the bandwidth is 1 / s.
+    double w = 0, wx = 0, wy = 0, wxx = 0, wxy = 0;
+    for (const auto& [x, y] : points) {
+        if (!(y > 0))
+            continue;
+        const double k = 1.0 / (y * y);
+        w += k;
+        wx += k * x;
+        wy += k * y;
+        wxx += k * x * x;
+        wxy += k * x * y;
+    }
+    const double denominator = w * wxx - wx * wx;
+    double slope = denominator > 0 ? (w * wxy - wx * wy) / denominator : 0;
+    double intercept = w > 0 ? (wy - slope * wx) / w : 0;
+    if (intercept < 0 || slope <= 0) {
+        // A negative fixed cost means the small points are noise next to the large: fit through the origin.
+        intercept = 0;
+        slope = wxx > 0 ? wxy / wxx : 0;
+    }
+    return {intercept, slope > 0 ? 1.0 / slope : 0.0};
+}
+
+HardwareProfile calibrate(const CalibrationOptions& options)
+{
+    HardwareProfile p;
+    p.host = hostName();
+    p.cpu = cpuModel();
+    p.cores = std::thread::hardware_concurrency();
+    p.copyRows = runCopyBench(options.copy);
+    p.attentionRows = runAttentionBench(options.attention);
+    p.attentionShape = options.attention.shape;
+
+    std::vector<std::pair<double, double>> copies, steps;
+    for (const auto& r : p.copyRows)
+        copies.emplace_back(static_cast<double>(r.bytes), r.copyNs);
+    for (const auto& r : p.attentionRows)
+        steps.emplace_back(r.kvBytes, r.attentionNs);
+    std::tie(p.copyLatencyNs, p.copyBytesPerNs) = fitLatencyBandwidth(copies);
+    std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
+    if (!p.copyRows.empty())
+        p.messageOverheadNs = p.copyRows.front().messageNs - p.copyRows.front().copyNs;
+    return p;
+}
+
+nlohmann::ordered_json toJson(const HardwareProfile& p)
+{
+    auto copies = nlohmann::ordered_json::array();
+    for (const auto& r : p.copyRows)
+        copies.push_back(
+            {{"bytes", r.bytes}, {"copy_ns", r.copyNs}, {"memcpy_ns", r.plainNs}, {"message_ns", r.messageNs}});
+    auto steps = nlohmann::ordered_json::array();
+    for (const auto& r : p.attentionRows)
+        steps.push_back({{"context", r.context}, {"kv_bytes", r.kvBytes}, {"attention_ns", r.attentionNs}});
+    return {{"profile", "real-cpu"},
+            {"host", p.host},
+            {"cpu", p.cpu},
+            {"cores", p.cores},
+            {"copy",
+             {{"latency_ns", p.copyLatencyNs},
+              {"bandwidth_gbps", p.copyBytesPerNs},
+              {"message_overhead_ns", p.messageOverheadNs},
+              {"measured", copies}}},
+            {"attention",
+             {{"query_heads", p.attentionShape.queryHeads},
+              {"kv_heads", p.attentionShape.kvHeads},
+              {"head_dim", p.attentionShape.headDim},
+              {"block_tokens", p.attentionShape.blockTokens},
+              {"step_ns", p.attentionStepNs},
+              {"bandwidth_gbps", p.attentionBytesPerNs},
+              {"measured", steps}}}};
+}
+
+HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file)
+{
+    if (!j.is_object())
+        throw InputError(file, "", "a hardware profile is a JSON object", "make it with `cohsim calibrate -o FILE`");
+    std::vector<InputProblem> problems;
+    const std::string fix = "make the profile again with `cohsim calibrate -o FILE`";
+    const auto member = [&](const char* section, const char* key) -> const nlohmann::json* {
+        const auto s = j.find(section);
+        if (s == j.end() || !s->is_object())
+            return nullptr;
+        const auto v = s->find(key);
+        return v == s->end() ? nullptr : &*v;
+    };
+    // A figure: a number, >= 0 (or > 0 when `positive`).
+    const auto figure = [&](const char* section, const char* key, bool positive) {
+        const std::string field = fmt::format("/{}/{}", section, key);
+        const nlohmann::json* v = member(section, key);
+        if (!v || !v->is_number()) {
+            problems.push_back({file, field, "the profile has no number here", fix});
+            return 0.0;
+        }
+        const double x = v->get<double>();
+        if (!std::isfinite(x) || x < 0 || (positive && x == 0))
+            problems.push_back(
+                {file, field, fmt::format("{} is not a {} figure", x, positive ? "positive" : "usable"), fix});
+        return x;
+    };
+    // A count of the attention shape: a positive integer.
+    const auto count = [&](const char* key) {
+        const nlohmann::json* v = member("attention", key);
+        if (!v || !v->is_number_unsigned() || v->get<std::uint64_t>() == 0 || v->get<std::uint64_t>() > 1u << 20) {
+            problems.push_back(
+                {file, fmt::format("/attention/{}", key), "the profile has no positive count here", fix});
+            return 1u;
+        }
+        return static_cast<unsigned>(v->get<std::uint64_t>());
+    };
+    const auto text = [&](const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    HardwareProfile p;
+    p.host = text("host");
+    p.cpu = text("cpu");
+    if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
+        p.cores = static_cast<unsigned>(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 20));
+    p.copyLatencyNs = figure("copy", "latency_ns", false);
+    p.copyBytesPerNs = figure("copy", "bandwidth_gbps", true);
+    if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
+        p.messageOverheadNs = v->get<double>();
+    p.attentionStepNs = figure("attention", "step_ns", false);
+    p.attentionBytesPerNs = figure("attention", "bandwidth_gbps", true);
+    p.attentionShape.queryHeads = count("query_heads");
+    p.attentionShape.kvHeads = count("kv_heads");
+    p.attentionShape.headDim = count("head_dim");
+    p.attentionShape.blockTokens = count("block_tokens");
+    if (!problems.empty())
+        throw InputError(std::move(problems));
+    return p;
+}
+
+Topology profiledTopology(const Topology& topology, const HardwareProfile& profile)
+{
+    Topology t;
+    t.nodes = topology.nodes;
+    std::vector<std::uint32_t> ends;
+    for (std::uint32_t n = 0; n < t.nodes.size(); ++n)
+        if (t.nodes[n].kind != NodeKind::Switch)
+            ends.push_back(n);
+    for (std::size_t i = 0; i < ends.size(); ++i)
+        for (std::size_t j = i + 1; j < ends.size(); ++j) {
+            Link l;
+            l.a = t.nodes[ends[i]].id;
+            l.b = t.nodes[ends[j]].id;
+            l.id = l.a + "~" + l.b;
+            l.kind = LinkKind::OnChip;
+            l.latency = static_cast<SimTime>(std::llround(profile.copyLatencyNs));
+            l.bandwidthBytesPerSec = profile.copyBytesPerNs * 1e9;
+            l.source = "cohsim calibrate: a real-cpu copy on " +
+                       (profile.host.empty() ? std::string("this machine") : profile.host);
+            t.links.push_back(std::move(l));
+        }
+    return t;
+}
+
+Scenario profiledScenario(const Scenario& scenario, const HardwareProfile& profile)
+{
+    Scenario s = scenario;
+    s.topology = profiledTopology(scenario.topology, profile);
+    // The stored scenario says what ran: the replay draws these links, and running it again runs them.
+    nlohmann::json root = nlohmann::json::parse(scenario.json, nullptr, false);
+    if (root.is_object() && root.contains("topology") && root["topology"].is_object()) {
+        auto links = nlohmann::json::array();
+        for (const auto& l : s.topology.links)
+            links.push_back({{"id", l.id},
+                             {"a", l.a},
+                             {"b", l.b},
+                             {"kind", "on_chip"},
+                             {"latency", fmt::format("{} ns", l.latency)},
+                             {"bandwidth", fmt::format("{:.6g} GB/s", l.bandwidthBytesPerSec * 1e-9)},
+                             {"source", l.source}});
+        root["topology"]["links"] = std::move(links);
+        s.json = root.dump(2);
+    }
+    return s;
+}
+
+} // namespace coh::core::real

@@ -1,0 +1,63 @@
+#pragma once
+// `cohsim calibrate`: what this machine's real-cpu backend costs, measured, as a hardware profile the simulator can
+// run (docs/real-backend.md#calibration). A copy of b bytes costs copyLatencyNs + b / copyBytesPerNs as the
+// backend's worker times it; one layer of a decode step's attention costs attentionStepNs + (K and V bytes read) /
+// attentionBytesPerNs. Both are least-squares fits to medians measured in one run.
+#include "core/net/backend_summary.h"
+#include "core/real/attention_bench.h"
+#include "core/real/copy_bench.h"
+#include "core/scenario/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace coh::core::real {
+
+struct CalibrationOptions {
+    CopyBenchOptions copy;
+    AttentionBenchOptions attention;
+    CalibrationOptions()
+    {
+        attention.contexts = {256, 1024, 4096, 16384};
+        attention.rounds = 5;
+        attention.poolBytes = std::size_t{64} << 20; // as real-cpu's decode steps read (RealCpuOptions::arenaBytes)
+    }
+};
+
+struct HardwareProfile {
+    std::string host, cpu;
+    unsigned cores = 0;
+    double copyLatencyNs = 0;  // fixed cost of a copy (fit intercept, >= 0)
+    double copyBytesPerNs = 0; // GB/s (fit slope's inverse)
+    double messageOverheadNs =
+        0;                       // median hand-over, check and wake-up of the smallest message (wall, not on the clock)
+    PagedKvShape attentionShape; // the shape the attention was measured with
+    double attentionStepNs = 0;  // fixed cost of one layer of a step
+    double attentionBytesPerNs = 0;
+    std::vector<CopyBenchRow> copyRows;
+    std::vector<AttentionBenchRow> attentionRows;
+
+    double copyNs(double bytes) const { return copyLatencyNs + bytes / copyBytesPerNs; }
+    double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
+};
+
+HardwareProfile calibrate(const CalibrationOptions& options);
+
+// Least squares y = a + x / b over the points, each weighted by 1 / y^2 (relative error, so the smallest points
+// set the fixed cost and the largest the bandwidth), a clamped at 0: returns {a, b}.
+std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
+
+nlohmann::ordered_json toJson(const HardwareProfile& profile);
+// Throws InputError naming `file` and the field when a figure is missing or not positive.
+HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
+
+// The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV
+// (all but switches) joined directly by a link of the profile's copy latency and bandwidth, and no other link. The
+// simulator then pays what a real copy pays: no hops, and no sharing but between messages of one pair.
+Topology profiledTopology(const Topology& topology, const HardwareProfile& profile);
+// The scenario with profiledTopology() for its topology: what `cohsim compare-real` simulates.
+Scenario profiledScenario(const Scenario& scenario, const HardwareProfile& profile);
+
+} // namespace coh::core::real

@@ -1,0 +1,70 @@
+#pragma once
+// The thread that plays one topology node on the real-cpu backend: it owns the node's arena (and touched it
+// first), performs the copies into it and runs the node's compute, timing each with the steady clock. Jobs reach
+// it through a lock-free single-producer queue and it signals completion through an atomic, so handing one over
+// costs no lock; the time measured is the job alone, not the hand-over.
+#include "core/real/node_arena.h"
+
+#include <boost/lockfree/spsc_queue.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <thread>
+
+namespace coh::core::real {
+
+// What a copy does wrong on purpose (fault injection): the check after it must catch each.
+enum class CopyFault : std::uint8_t {
+    None,
+    FlipByte,     // one byte of the destination flipped after the copy
+    PartialWrite, // the first cache line never written: the destination keeps what it held before
+};
+
+struct CopyResult {
+    std::int64_t ns = 0;        // measured time of the copy
+    std::int64_t firstBad = -1; // the first byte of the destination that differs from the source, -1: none
+    bool stampOk = true;        // the destination's first bytes hold the message's stamp
+};
+
+class NodeWorker {
+  public:
+    // Starts the thread, which allocates and fills the arena before this returns.
+    NodeWorker(std::size_t arenaBytes, std::uint64_t seed);
+    ~NodeWorker();
+    NodeWorker(const NodeWorker&) = delete;
+    NodeWorker& operator=(const NodeWorker&) = delete;
+
+    NodeArena& arena() { return *m_arena; }
+
+    // Runs `task(context)` on the worker thread and waits; returns its measured time in ns.
+    std::int64_t runTimed(void (*task)(void*), void* context);
+
+    // Copies the stamped region of `src` into this node's arena on the worker thread, checks it and waits for it.
+    // One thread posts to a worker at a time, and waits for each job.
+    CopyResult copyFrom(const NodeArena& src, std::size_t offset, std::size_t bytes, const CopyStamp& stamp,
+                        CopyFault fault = CopyFault::None);
+
+  private:
+    struct Job {
+        const NodeArena* src = nullptr; // a copy from here, or
+        void (*task)(void*) = nullptr;  // a task to time; neither: stop
+        void* context = nullptr;
+        std::size_t offset = 0, bytes = 0;
+        CopyStamp stamp;
+        CopyFault fault = CopyFault::None;
+    };
+    void loop(std::size_t arenaBytes, std::uint64_t seed);
+    CopyResult copy(const Job& job);
+    CopyResult post(const Job& job); // hands the job over and waits for its result
+
+    std::unique_ptr<NodeArena> m_arena;
+    boost::lockfree::spsc_queue<Job, boost::lockfree::capacity<8>> m_jobs;
+    std::atomic<std::uint64_t> m_posted{0}, m_done{0};
+    CopyResult m_result;        // written by the worker before m_done moves
+    std::exception_ptr m_error; // likewise: what the job (or making the arena) threw
+    std::thread m_thread;
+};
+
+} // namespace coh::core::real

@@ -1,0 +1,43 @@
+#include "core/serving/calibrated_compute.h"
+
+#include "core/serving/measured_compute.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace coh::core {
+
+CalibratedCompute::CalibratedCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
+                                     const real::HardwareProfile& profile)
+    : m_cost(cost)
+    , m_model(model)
+    , m_blockTokens(blockTokens)
+    , m_profile(profile)
+{
+}
+
+SimTime CalibratedCompute::decode(const InstanceState& inst, std::span<const std::uint32_t>)
+{
+    const auto batch = static_cast<std::uint32_t>(inst.active.size());
+    const SimTime linear = m_cost.decodeLinear(batch, inst.hw);
+    if (inst.contextTokens == 0 || inst.nodes.empty())
+        return linear;
+    // The rows real-cpu's kernel reads for one layer: every cached token's K and V of the instance's KV heads.
+    const real::PagedKvShape shape = decodeAttentionShape(m_model, m_blockTokens, inst.nodes.size());
+    const double bytes = static_cast<double>(inst.contextTokens) * 2.0 * shape.kvHeads * shape.headDim * sizeof(float);
+    const double ns = m_profile.attentionNs(bytes) * std::max(1u, m_model.layers);
+    return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
+}
+
+void CalibratedCompute::describe(BackendSummary& summary) const
+{
+    summary.scaledDown = fmt::format(
+        "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
+        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s, as real-cpu "
+        "measured them",
+        m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copyLatencyNs,
+        m_profile.copyBytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs);
+}
+
+} // namespace coh::core

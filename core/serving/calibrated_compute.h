@@ -1,0 +1,34 @@
+#pragma once
+// The simulated backend's compute on a machine's calibrated profile (docs/real-backend.md#sim-against-real): a decode
+// step costs what real-cpu's MeasuredCompute would measure, predicted from the profile instead of run. The linear
+// layers and prefill keep the roofline's time, as on real-cpu; each of the model's layers of attention costs the
+// profile's fixed step time plus the K and V bytes real-cpu reads (fp32, the instance's share of the heads) over
+// its fitted bandwidth.
+#include "core/real/calibration.h"
+#include "core/serving/compute_cost.h"
+
+#include <string>
+
+namespace coh::core {
+
+class CalibratedCompute final : public ComputeCost {
+  public:
+    CalibratedCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
+                      const real::HardwareProfile& profile);
+
+    SimTime prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) override
+    {
+        return m_cost.prefill(tokens, sumSquaredLengths, hw);
+    }
+    SimTime decode(const InstanceState& inst, std::span<const std::uint32_t> contexts) override;
+    bool wantsContexts() const override { return false; }
+    void describe(BackendSummary& summary) const override;
+
+  private:
+    const CostModel& m_cost;
+    const ModelSpec& m_model;
+    std::uint32_t m_blockTokens;
+    real::HardwareProfile m_profile;
+};
+
+} // namespace coh::core

@@ -1,0 +1,182 @@
+#include "core/serving/measured_compute.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace coh::core {
+
+struct MeasuredCompute::NodePool {
+    real::PagedKvShape shape;
+    std::uint32_t blocks = 0;
+    std::vector<float> k, v;
+    std::vector<std::uint32_t> order; // the pool's blocks in a shuffled order: block tables are scattered
+    std::uint32_t cursor = 0;         // where the next sequence's table starts in `order`
+    std::vector<float> q, out;
+    std::vector<std::uint32_t> tables;
+    std::vector<real::PagedSequence> sequences;
+};
+
+namespace {
+
+// What a step hands its node's worker: the kernel's arguments, run `layers` times.
+struct StepTask {
+    const real::PagedKvShape* shape = nullptr;
+    const std::vector<float>* k = nullptr;
+    const std::vector<float>* v = nullptr;
+    const std::vector<float>* q = nullptr;
+    const std::vector<real::PagedSequence>* sequences = nullptr;
+    std::vector<float>* out = nullptr;
+    float scale = 1;
+    std::uint32_t layers = 1;
+};
+
+void runStep(void* context)
+{
+    const auto& t = *static_cast<const StepTask*>(context);
+    for (std::uint32_t l = 0; l < t.layers; ++l)
+        real::pagedDecodeAttention(*t.shape, *t.k, *t.v, *t.q, *t.sequences, t.scale, *t.out);
+}
+
+struct FillTask {
+    std::vector<float>* k = nullptr;
+    std::vector<float>* v = nullptr;
+    std::size_t floats = 0;
+};
+
+// Allocates and fills the pools on the node's worker, so their pages are that thread's (first touch).
+void fillPools(void* context)
+{
+    auto& t = *static_cast<FillTask*>(context);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    t.k->resize(t.floats);
+    t.v->resize(t.floats);
+    for (auto& x : *t.k)
+        x = uniform(rng);
+    for (auto& x : *t.v)
+        x = uniform(rng);
+}
+
+} // namespace
+
+real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel)
+{
+    const auto tp = static_cast<std::uint32_t>(std::max<std::size_t>(1, tensorParallel));
+    real::PagedKvShape shape;
+    shape.kvHeads = std::max(1u, model.kvHeads / tp);
+    const std::uint32_t heads = std::max(shape.kvHeads, model.heads / tp);
+    shape.queryHeads = heads / shape.kvHeads * shape.kvHeads;
+    shape.headDim = std::max(1u, model.headDim);
+    shape.blockTokens = std::max(1u, blockTokens);
+    return shape;
+}
+
+MeasuredCompute::MeasuredCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
+                                 real::NodeWorkers& workers)
+    : m_cost(cost)
+    , m_model(model)
+    , m_blockTokens(std::max(1u, blockTokens))
+    , m_workers(workers)
+{
+}
+
+MeasuredCompute::~MeasuredCompute() = default;
+
+MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real::PagedKvShape& shape)
+{
+    if (m_pools.size() <= node)
+        m_pools.resize(node + 1);
+    auto& p = m_pools[node];
+    const auto same = [](const real::PagedKvShape& a, const real::PagedKvShape& b) {
+        return a.queryHeads == b.queryHeads && a.kvHeads == b.kvHeads && a.headDim == b.headDim &&
+               a.blockTokens == b.blockTokens;
+    };
+    // A node that serves instances of another tensor-parallel width gets the pool of the shape it runs now.
+    if (!p || !same(p->shape, shape)) {
+        p = std::make_unique<NodePool>();
+        p->shape = shape;
+        // K and V together fill the node's arena size: past the last-level cache, so a step streams from memory.
+        const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(float);
+        p->blocks = static_cast<std::uint32_t>(std::max<std::size_t>(1, m_workers.options().arenaBytes / blockBytes));
+        FillTask fill{&p->k, &p->v, std::size_t{p->blocks} * shape.blockFloats()};
+        m_workers[node].runTimed(&fillPools, &fill);
+        p->order.resize(p->blocks);
+        std::iota(p->order.begin(), p->order.end(), 0u);
+        std::shuffle(p->order.begin(), p->order.end(), std::mt19937(node));
+        m_poolBytes = std::size_t{p->blocks} * blockBytes;
+        m_workers.markComputing(node);
+    }
+    return *p;
+}
+
+SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::uint32_t> contexts)
+{
+    const auto batch = static_cast<std::uint32_t>(inst.active.size());
+    const SimTime linear = m_cost.decodeLinear(batch, inst.hw);
+    if (contexts.empty() || inst.nodes.empty())
+        return linear;
+    const std::uint32_t node = inst.nodes.front();
+    const real::PagedKvShape shape = shapeFor(inst.nodes.size());
+    NodePool& p = pool(node, shape);
+
+    // Each sequence's block table: as many blocks as its context needs, taken from the shuffled pool in turn (a
+    // batch larger than the pool reads some blocks more than once: the bytes are the batch's, the rows reused).
+    p.tables.clear();
+    std::vector<std::pair<std::size_t, std::uint32_t>> spans; // (offset in tables, context) per sequence
+    for (const std::uint32_t context : contexts) {
+        const std::uint32_t n = (context + m_blockTokens - 1) / m_blockTokens;
+        spans.emplace_back(p.tables.size(), context);
+        for (std::uint32_t b = 0; b < n; ++b) {
+            p.tables.push_back(p.order[p.cursor]);
+            p.cursor = (p.cursor + 1) % p.blocks;
+        }
+    }
+    p.sequences.clear();
+    for (const auto& [offset, context] : spans)
+        p.sequences.push_back(
+            {std::span<const std::uint32_t>(p.tables).subspan(offset, (context + m_blockTokens - 1) / m_blockTokens),
+             context});
+    const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
+    if (p.q.size() < headFloats) {
+        std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
+        std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+        while (p.q.size() < headFloats)
+            p.q.push_back(uniform(rng));
+    }
+    p.out.resize(p.q.size());
+
+    const std::uint32_t layers = std::min(m_workers.options().layers, std::max(1u, m_model.layers));
+    StepTask task{&p.shape, &p.k, &p.v, &p.q, &p.sequences, &p.out, 1.0f / std::sqrt(static_cast<float>(shape.headDim)),
+                  layers};
+    m_lastNs = std::max<std::int64_t>(1, m_workers[node].runTimed(&runStep, &task));
+    ++m_steps;
+    m_attentionNs += static_cast<double>(m_lastNs);
+    std::uint64_t tokens = 0;
+    for (const std::uint32_t context : contexts)
+        tokens += context;
+    m_attentionBytes += static_cast<double>(tokens) * 2.0 * shape.kvHeads * shape.headDim * sizeof(float) * layers;
+    // The layers run stand for all of the model's.
+    const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
+    return addTime(linear, static_cast<SimTime>(std::llround(scaled)), "a decode step");
+}
+
+void MeasuredCompute::describe(BackendSummary& summary) const
+{
+    summary.decodeSteps = m_steps;
+    summary.attentionMs = m_attentionNs * 1e-6;
+    summary.attentionBytes = m_attentionBytes;
+    if (m_steps == 0)
+        return;
+    const std::uint32_t layers = std::min(m_workers.options().layers, std::max(1u, m_model.layers));
+    summary.scaledDown = fmt::format(
+        "decode attention runs {} of the model's {} layers per step (fp32, over a {} MiB K/V pool per node whose "
+        "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "
+        "the roofline's time",
+        layers, m_model.layers, m_poolBytes >> 20, m_model.layers);
+}
+
+} // namespace coh::core

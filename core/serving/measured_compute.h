@@ -1,0 +1,57 @@
+#pragma once
+// The real-cpu backend's compute (docs/real-backend.md#decode-steps): each decode step runs the CPU paged attention
+// for real on the worker of the instance's first node, over as many K and V rows as the batch's sequences hold, and
+// takes its measured time, scaled from the layers it ran to the model's. What it cannot run here (prefill, and the
+// linear layers of a decode step) keeps the roofline's time, and the run says so (BackendSummary::scaledDown).
+#include "core/real/node_workers.h"
+#include "core/real/paged_attention.h"
+#include "core/serving/compute_cost.h"
+
+#include <memory>
+#include <vector>
+
+namespace coh::core {
+
+// The attention shape a decode step runs with on an instance of `tensorParallel` nodes: its share of the heads
+// (tensor parallelism splits them; the nodes attend side by side).
+real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel);
+
+class MeasuredCompute final : public ComputeCost {
+  public:
+    MeasuredCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
+                    real::NodeWorkers& workers);
+    ~MeasuredCompute() override;
+
+    SimTime prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) override
+    {
+        return m_cost.prefill(tokens, sumSquaredLengths, hw);
+    }
+    SimTime decode(const InstanceState& inst, std::span<const std::uint32_t> contexts) override;
+    bool wantsContexts() const override { return true; }
+    void describe(BackendSummary& summary) const override;
+
+    // The last step's measured attention, for the layers it ran (before scaling).
+    std::int64_t lastAttentionNs() const { return m_lastNs; }
+    real::PagedKvShape shapeFor(std::size_t tensorParallel) const
+    {
+        return decodeAttentionShape(m_model, m_blockTokens, tensorParallel);
+    }
+
+  private:
+    // A node's K and V pools, allocated and filled by its worker (first touch), and its scratch for a step.
+    struct NodePool;
+    NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
+
+    const CostModel& m_cost;
+    const ModelSpec& m_model;
+    std::uint32_t m_blockTokens;
+    real::NodeWorkers& m_workers;
+    std::vector<std::unique_ptr<NodePool>> m_pools; // per node
+    std::uint64_t m_steps = 0;
+    double m_attentionNs = 0;    // measured, summed over steps, for the layers run
+    double m_attentionBytes = 0; // K and V bytes those layers read
+    std::int64_t m_lastNs = 0;
+    std::size_t m_poolBytes = 0; // of the last pool made, for the summary
+};
+
+} // namespace coh::core

@@ -1,0 +1,182 @@
+// Calibration of real-cpu, the profile it writes, and the simulator running on it.
+#include "core/base/input_error.h"
+#include "core/real/calibration.h"
+#include "core/serving/calibrated_compute.h"
+#include "core/serving/measured_compute.h"
+#include "core/serving/serving_engine.h"
+#include "engine_fixtures.h"
+
+#include <gtest/gtest.h>
+
+namespace coh::test {
+namespace {
+
+using core::real::HardwareProfile;
+
+TEST(Calibration, TheFitRecoversALatencyAndABandwidth)
+{
+    // 500 ns + bytes / 4 bytes per ns, exactly.
+    std::vector<std::pair<double, double>> points;
+    for (const double bytes : {64.0, 4096.0, 1e6, 1e8})
+        points.emplace_back(bytes, 500 + bytes / 4);
+    const auto [latency, bandwidth] = core::real::fitLatencyBandwidth(points);
+    EXPECT_NEAR(latency, 500, 1e-3);
+    EXPECT_NEAR(bandwidth, 4, 1e-9);
+    // Noise that would make the fixed cost negative: the fit goes through the origin instead.
+    const auto [zero, through] = core::real::fitLatencyBandwidth({{1000, 100}, {2000, 300}});
+    EXPECT_EQ(zero, 0);
+    EXPECT_GT(through, 0);
+}
+
+HardwareProfile smallCalibration()
+{
+    core::real::CalibrationOptions options;
+    options.copy.sizes = {64, 1 << 16, 1 << 20};
+    options.copy.rounds = 3;
+    options.copy.arenaBytes = 4 << 20;
+    options.attention.contexts = {64, 512};
+    options.attention.rounds = 3;
+    options.attention.shape.queryHeads = 4;
+    options.attention.shape.kvHeads = 2;
+    options.attention.shape.headDim = 32;
+    return core::real::calibrate(options);
+}
+
+TEST(Calibration, MeasuresThisMachineAndRoundTripsAsJson)
+{
+    const HardwareProfile p = smallCalibration();
+    EXPECT_EQ(p.copyRows.size(), 3u);
+    EXPECT_EQ(p.attentionRows.size(), 2u);
+    EXPECT_GE(p.copyLatencyNs, 0);
+    EXPECT_GT(p.copyBytesPerNs, 0);
+    EXPECT_GE(p.attentionStepNs, 0);
+    EXPECT_GT(p.attentionBytesPerNs, 0);
+    EXPECT_EQ(p.attentionShape.kvHeads, 2u);
+    const HardwareProfile back = core::real::profileFromJson(nlohmann::json::parse(toJson(p).dump()), "p.json");
+    EXPECT_DOUBLE_EQ(back.copyLatencyNs, p.copyLatencyNs);
+    EXPECT_DOUBLE_EQ(back.copyBytesPerNs, p.copyBytesPerNs);
+    EXPECT_DOUBLE_EQ(back.attentionStepNs, p.attentionStepNs);
+    EXPECT_DOUBLE_EQ(back.attentionBytesPerNs, p.attentionBytesPerNs);
+    EXPECT_EQ(back.attentionShape.headDim, 32u);
+    EXPECT_EQ(back.host, p.host);
+}
+
+TEST(Calibration, ABrokenProfileNamesTheFieldAndTheFix)
+{
+    auto j = nlohmann::json::parse(toJson(smallCalibration()).dump());
+    j["copy"]["bandwidth_gbps"] = 0;
+    j["attention"].erase("step_ns");
+    j["attention"]["kv_heads"] = "eight";
+    j["cores"] = "many"; // not a figure the simulator uses: read as unknown
+    try {
+        core::real::profileFromJson(j, "p.json");
+        FAIL() << "a profile without a bandwidth was taken";
+    } catch (const core::InputError& e) {
+        ASSERT_EQ(e.problems().size(), 3u);
+        EXPECT_EQ(e.problems()[0].field, "/copy/bandwidth_gbps");
+        EXPECT_EQ(e.problems()[1].field, "/attention/step_ns");
+        EXPECT_EQ(e.problems()[2].field, "/attention/kv_heads");
+        EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate"), std::string::npos);
+    }
+    EXPECT_THROW(core::real::profileFromJson(nlohmann::json::array(), "p.json"), core::InputError);
+}
+
+TEST(Calibration, TheProfiledTopologyJoinsEveryPairOfMemoriesDirectly)
+{
+    HardwareProfile p;
+    p.copyLatencyNs = 1200;
+    p.copyBytesPerNs = 7.5;
+    Topology t;
+    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("sw", NodeRole::None),
+               servingNode("b", NodeRole::Decode), dramHost("c")};
+    t.nodes[1].kind = NodeKind::Switch;
+    t.links = {link("a", "sw", kMicrosecond, 1e9), link("sw", "b", kMicrosecond, 1e9)};
+    const Topology mesh = core::real::profiledTopology(t, p);
+    ASSERT_EQ(mesh.nodes.size(), 4u);
+    ASSERT_EQ(mesh.links.size(), 3u); // a-b, a-c, b-c; the switch joins nothing
+    for (const auto& l : mesh.links) {
+        EXPECT_NE(l.a, "sw");
+        EXPECT_NE(l.b, "sw");
+        EXPECT_EQ(l.latency, 1200);
+        EXPECT_DOUBLE_EQ(l.bandwidthBytesPerSec, 7.5e9);
+    }
+    // The scenario's stored JSON says what ran, so the replay finds these links.
+    Scenario scenario;
+    scenario.topology = t;
+    scenario.json = R"({"topology": {"nodes": [], "links": [{"id": "a-sw"}]}})";
+    const Scenario profiled = core::real::profiledScenario(scenario, p);
+    EXPECT_EQ(profiled.topology.links.size(), 3u);
+    const auto links = nlohmann::json::parse(profiled.json).at("topology").at("links");
+    ASSERT_EQ(links.size(), 3u);
+    EXPECT_EQ(links[0].at("id"), "a~b");
+    EXPECT_EQ(links[0].at("latency"), "1200 ns");
+    EXPECT_EQ(links[0].at("bandwidth"), "7.5 GB/s");
+}
+
+TEST(Calibration, ACalibratedDecodeStepIsTheLinearRooflinePlusThePredictedAttention)
+{
+    Scenario s = twoGpuScenario();
+    s.model.layers = 3;
+    s.model.heads = 8;
+    s.model.kvHeads = 2;
+    s.model.headDim = 32;
+    HardwareProfile p;
+    p.attentionStepNs = 1000;
+    p.attentionBytesPerNs = 2;
+    const CostModel cost(s.model, s.serving);
+    CalibratedCompute compute(cost, s.model, 16, p);
+    InstanceState inst;
+    inst.nodes = {1};
+    inst.hw = cost.hardware(s.topology, inst.nodes);
+    inst.active = {0, 1};
+    inst.contextTokens = 500;
+    // Per layer: 1000 ns + 500 tokens x (K and V) x 2 KV heads x 32 x 4 bytes / 2 bytes per ns = 1000 + 128000.
+    EXPECT_EQ(compute.decode(inst, {}), cost.decodeLinear(2, inst.hw) + 3 * 129000);
+    BackendSummary summary;
+    compute.describe(summary);
+    EXPECT_EQ(summary.name, "simulated");
+    EXPECT_NE(summary.scaledDown.find("calibrated profile"), std::string::npos);
+}
+
+TEST(Calibration, TheSimulatorOnTheProfilePredictsRealCpuOnSpacedRequests)
+{
+    // Spaced requests: no transfer races, so both backends send the same messages, and the simulator's times follow
+    // from the profile that real-cpu's own measurements gave.
+    Scenario s = twoGpuScenario();
+    s.coherence.decode = "msi-directory";
+    Workload w;
+    for (std::uint32_t i = 0; i < 4; ++i)
+        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 3000u, 8, 0, 0});
+    RunOptions real;
+    real.backend.name = "real-cpu";
+    real.backend.realCpu.arenaBytes = 4 << 20;
+    core::real::CalibrationOptions calibration;
+    calibration.copy.sizes = {64, 4096, 1 << 16, 1 << 20};
+    calibration.copy.rounds = 5;
+    calibration.copy.arenaBytes = 4 << 20;
+    calibration.attention.shape = decodeAttentionShape(s.model, s.serving.blockTokens, 1);
+    calibration.attention.contexts = {1024, 4096};
+    RunOptions sim;
+    sim.backend.profile = core::real::calibrate(calibration);
+    const RunResult r = runScenario(s, w, real);
+    const RunResult m = runScenario(core::real::profiledScenario(s, *sim.backend.profile), w, sim);
+    EXPECT_EQ(m.summary.flows, r.summary.flows);
+    ASSERT_EQ(m.summary.messagesByKind.size(), r.summary.messagesByKind.size());
+    for (std::size_t k = 0; k < r.summary.messagesByKind.size(); ++k)
+        EXPECT_EQ(m.summary.messagesByKind[k].count, r.summary.messagesByKind[k].count);
+    EXPECT_EQ(m.summary.completed, 4u);
+    EXPECT_EQ(m.summary.backend.name, "simulated");
+    EXPECT_FALSE(m.summary.backend.scaledDown.empty());
+    // Times are not asserted here (timing goals belong to benchmarks): `cohsim compare-real` reports the error.
+}
+
+TEST(Calibration, AProfileIsRefusedOnARealBackend)
+{
+    BackendOptions b;
+    b.name = "real-cpu";
+    b.profile = HardwareProfile{};
+    EXPECT_THROW(checkBackendRuns(b, twoGpuScenario()), core::InputError);
+}
+
+} // namespace
+} // namespace coh::test
