@@ -4,14 +4,6 @@
 
 namespace coh::core {
 
-namespace {
-double number(const nlohmann::ordered_json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-} // namespace
-
 nlohmann::ordered_json toJson(const BackendSummary& s)
 {
     auto mapping = nlohmann::ordered_json::array();
@@ -41,13 +33,13 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                 s.mapping.push_back({textField(m, "node", ""), textField(m, "resource", "")});
     s.scaledDown = textField(j, "scaled_down", "");
     s.copies = countField(j, "copies");
-    s.bytesCopied = number(j, "bytes_copied");
-    s.copyMs = number(j, "copy_ms");
-    s.largestCopyGBps = number(j, "largest_copy_gbps");
+    s.bytesCopied = numberField(j, "bytes_copied");
+    s.copyMs = numberField(j, "copy_ms");
+    s.largestCopyGBps = numberField(j, "largest_copy_gbps");
     s.verified = countField(j, "verified");
     s.decodeSteps = countField(j, "decode_steps");
-    s.attentionMs = number(j, "attention_ms");
-    s.attentionBytes = number(j, "attention_bytes");
+    s.attentionMs = numberField(j, "attention_ms");
+    s.attentionBytes = numberField(j, "attention_bytes");
     return s;
 }
 

@@ -6,12 +6,6 @@ namespace coh::core {
 
 namespace {
 
-double number(const nlohmann::ordered_json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
 nlohmann::ordered_json toJson(const KvTierUsage& u)
 {
     // Occupancy as [time ns, blocks] pairs: compact for the thousands of steps a long run keeps.
@@ -48,9 +42,9 @@ KvTierUsage usageFromJson(const nlohmann::ordered_json& j)
     u.blocksDown = countField(j, "blocks_down");
     u.blocksUp = countField(j, "blocks_up");
     u.messages = countField(j, "messages");
-    u.bytesDown = number(j, "bytes_down");
-    u.bytesUp = number(j, "bytes_up");
-    u.peakBlocks = number(j, "peak_blocks");
+    u.bytesDown = numberField(j, "bytes_down");
+    u.bytesUp = numberField(j, "bytes_up");
+    u.peakBlocks = numberField(j, "peak_blocks");
     if (const auto it = j.find("occupancy"); it != j.end() && it->is_array())
         for (const auto& step : *it)
             if (step.is_array() && step.size() == 2 && step[0].is_number_integer() && step[1].is_number())
@@ -79,7 +73,7 @@ KvTiersSummary kvTiersFromJson(const nlohmann::ordered_json& j)
     s.eviction = textField(j, "eviction", "lru");
     s.write = textField(j, "write", "write_back");
     s.preemptions = countField(j, "preemptions");
-    s.offHbmMs = number(j, "off_hbm_ms");
+    s.offHbmMs = numberField(j, "off_hbm_ms");
     if (const auto it = j.find("tiers"); it != j.end() && it->is_array())
         for (const auto& tier : *it)
             if (tier.is_object())

@@ -14,6 +14,12 @@ inline std::uint64_t countField(const nlohmann::ordered_json& j, const char* key
     return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
 }
 
+inline double numberField(const nlohmann::ordered_json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
 inline std::string textField(const nlohmann::ordered_json& j, const char* key, const char* fallback)
 {
     const auto it = j.find(key);
