@@ -5,6 +5,7 @@
 #include "ui/theme.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QDir>
 #include <QEvent>
@@ -129,6 +130,20 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     cancel = runMenu->addAction(QMainWindow::tr("&Cancel Run"));
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setEnabled(false);
+    runMenu->addSeparator();
+    QMenu* executeOn = runMenu->addMenu(QMainWindow::tr("Execute &On"));
+    auto* backends = new QActionGroup(executeOn);
+    onSimulator = executeOn->addAction(QMainWindow::tr("&Simulator"));
+    onSimulator->setToolTip(QMainWindow::tr("Messages are flows of the simulated network; compute is the roofline"));
+    onRealCpu = executeOn->addAction(QMainWindow::tr("Real &CPU (this machine)"));
+    onRealCpu->setToolTip(QMainWindow::tr("Every message is a real copy between worker threads' memories and every "
+                                          "decode step runs real attention, timed (F1: The real backend)"));
+    for (QAction* a : {onSimulator, onRealCpu}) {
+        a->setCheckable(true);
+        backends->addAction(a);
+    }
+    onSimulator->setChecked(true);
+    executeOn->setToolTipsVisible(true);
 
     help = bar->addMenu(QMainWindow::tr("&Help"));
     scenarioFormat = help->addAction(QMainWindow::tr("&Scenario Format"));
@@ -249,6 +264,11 @@ QPalette MainActions::makeDarkPalette()
     p.setColor(QPalette::Disabled, QPalette::Button, window);
     deriveRoles(p);
     return p;
+}
+
+QString MainActions::backend() const
+{
+    return onRealCpu && onRealCpu->isChecked() ? QStringLiteral("real-cpu") : QStringLiteral("simulated");
 }
 
 } // namespace coh::ui

@@ -35,6 +35,9 @@ struct MainActions {
     QAction* resetLayout = nullptr;
     QAction* run = nullptr;
     QAction* cancel = nullptr;
+    // Run > Execute On: the simulator, or real copies and attention on this machine's CPU (docs/real-backend.md).
+    QAction* onSimulator = nullptr;
+    QAction* onRealCpu = nullptr;
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide
@@ -42,6 +45,8 @@ struct MainActions {
     // Creates every action and the menu bar of `window`; undo/redo come from the document's stack, the topology
     // editor's own actions follow them in the Edit menu.
     void build(QMainWindow* window, QUndoStack* undoStack, const QList<QAction*>& editActions);
+    // The backend the checked Execute On action names, as core::backendNames() spells it.
+    QString backend() const;
 
     // Open Preset: one entry per datasets/presets/*.json. Open Recent: the QSettings list, newest first.
     void fillPresets(const std::function<void(const QString&)>& open);

@@ -200,6 +200,7 @@ void MainWindow::connectActions()
     });
     connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
+    connect(a.onRealCpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
     m_actions.fillGuides(HelpWindow::guides(), [this](const QString& file) { showHelp(file); });
@@ -318,7 +319,11 @@ void MainWindow::updateRunEnabled()
     const bool canRun = !running && m_validationError.isEmpty();
     const QString why = running ? tr("A run is in progress")
                         : m_validationError.isEmpty()
-                            ? tipWithShortcut(tr("Simulate the scenario and store the run"), m_actions.run)
+                            ? tipWithShortcut(m_actions.onRealCpu->isChecked()
+                                                  ? tr("Run the scenario on this machine's CPU (real copies and "
+                                                       "attention, measured) and store the run")
+                                                  : tr("Simulate the scenario and store the run"),
+                                              m_actions.run)
                             : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError);
     m_actions.run->setEnabled(canRun);
     m_actions.run->setToolTip(why);
@@ -339,7 +344,7 @@ void MainWindow::runScenario()
     m_runError.clear();
     m_runScenario = m_document->json();
     m_progress->setValue(0);
-    if (m_runner->start(m_runScenario, m_document->filePath(), m_databasePath)) {
+    if (m_runner->start(m_runScenario, m_document->filePath(), m_databasePath, m_actions.backend())) {
         setStatus(tr("Starting run…"));
         updateRunEnabled();
     }

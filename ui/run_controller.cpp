@@ -82,16 +82,20 @@ QString RunController::defaultDatabasePath(QString* error)
 }
 
 bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
-                          const QString& databasePath)
+                          const QString& databasePath, const QString& backend)
 {
     if (m_running) {
         emit failed(tr("A run is already in progress."));
         return false;
     }
-    // Validate here so a bad scenario is reported at once, before any thread or stored row.
+    // Validate here so a bad scenario, or one the backend cannot run, is reported at once, before any thread or
+    // stored row.
     auto scenario = std::make_shared<core::Scenario>();
+    core::BackendOptions backendOptions;
     try {
         *scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), toStdString(scenarioPath));
+        backendOptions.name = core::canonicalBackendName(toStdString(backend));
+        core::checkBackendRuns(backendOptions, *scenario);
     } catch (const std::exception& e) {
         emit failed(toQString(e.what()));
         return false;
@@ -109,7 +113,8 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
     m_running = true;
     const std::string dbPath = toStdString(m_databasePath);
     QPointer<RunController> self = this;
-    auto work = [this, self, scenario, dbPath, name = toStdString(m_runName)]() -> std::shared_ptr<Outcome> {
+    auto work = [this, self, scenario, dbPath, backendOptions,
+                 name = toStdString(m_runName)]() -> std::shared_ptr<Outcome> {
         auto outcome = std::make_shared<Outcome>();
         std::unique_ptr<core::RunStore> store;
         core::Workload workload;
@@ -132,6 +137,7 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
         SignalProgress listener(this);
         core::RunOptions options;
         options.cancel = &m_cancel;
+        options.backend = backendOptions;
         options.progress = &listener;
         core::StoredRunHooks hooks;
         hooks.begun = [this, self, outcome](std::int64_t id) {

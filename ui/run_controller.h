@@ -23,10 +23,11 @@ class RunController : public QObject {
 
     // Validates the scenario (as core::parseScenario does for `cohsim validate`), builds its workload and
     // simulates it on a worker thread. `scenarioPath` names the file in errors and anchors relative trace paths;
-    // `databasePath` empty means core::defaultRunDatabasePath(). Returns false (and emits failed) when a run
-    // is already going or the scenario does not validate.
+    // `databasePath` empty means core::defaultRunDatabasePath(). `backend` names what executes it
+    // (core::backendNames(): "simulated", "real-cpu"). Returns false (and emits failed) when a run is already going,
+    // the scenario does not validate or the backend cannot run it.
     bool start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
-               const QString& databasePath = {});
+               const QString& databasePath = {}, const QString& backend = QStringLiteral("simulated"));
     void cancel();
     bool isRunning() const { return m_running; }
     // The database the last run went to (the default path resolved).

@@ -87,6 +87,16 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(!a.cancel->isEnabled());
         QVERIFY(a.presets->actions().size() >= 1); // one per datasets/presets/*.json
 
+        // Run > Execute On: the simulator unless real CPU is picked; Run's tooltip says which.
+        QVERIFY(a.onSimulator->isChecked());
+        QCOMPARE(a.backend(), QStringLiteral("simulated"));
+        QVERIFY(a.run->toolTip().startsWith(QStringLiteral("Simulate")));
+        a.onRealCpu->setChecked(true);
+        QVERIFY(!a.onSimulator->isChecked());
+        QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
+        QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's CPU")));
+        a.onSimulator->setChecked(true);
+
         // A preset opens untitled (Save must not overwrite the shipped file) and validates as shipped.
         QAction* preset = a.presets->actions().constFirst();
         preset->trigger();

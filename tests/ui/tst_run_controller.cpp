@@ -49,6 +49,34 @@ class TstRunController : public QObject {
         QVERIFY(RunController::defaultDatabasePath().startsWith(m_dir.path()));
     }
 
+    void realCpuRunIsStoredWithItsBackend()
+    {
+        // The same controller on real-cpu: real copies and attention, stored as backend real-cpu.
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 3;
+        RunController controller;
+        QSignalSpy finished(&controller, &RunController::finished);
+        QSignalSpy failed(&controller, &RunController::failed);
+        QVERIFY(controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(failed.count(), 0);
+        const qint64 id = finished.at(0).at(0).toLongLong();
+        const auto result = finished.at(0).at(1).value<std::shared_ptr<const coh::core::RunResult>>();
+        QCOMPARE(result->summary.backend.name, std::string("real-cpu"));
+        QVERIFY(result->summary.backend.copies > 0);
+        QVERIFY(result->summary.backend.decodeSteps > 0);
+        coh::core::RunStore store(m_db.toStdString());
+        QCOMPARE(store.runInfo(id)->backend, std::string("real-cpu"));
+
+        // What real-cpu cannot run is refused at once, naming the field, before any row is stored.
+        const auto before = store.listRuns().size();
+        json["failures"] = {{"events", {{{"link", "gpu1-link"}, {"at", "1 s"}, {"repair", "1 s"}}}}};
+        QVERIFY(!controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("/failures/events/0/link")));
+        QCOMPARE(store.listRuns().size(), before);
+    }
+
     void smallRunCompletesAndIsStored()
     {
         auto json = readJson(fixture("minimal.json"));
