@@ -1,5 +1,7 @@
 #include "core/real/attention_bench.h"
 
+#include "core/real/bench_clock.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,22 +10,6 @@
 #include <random>
 
 namespace coh::core::real {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-
-double nsSince(Clock::time_point start)
-{
-    return std::max(
-        1.0, static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count()));
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-} // namespace
 
 std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& options)
 {
@@ -81,20 +67,21 @@ std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& op
                 seqs.push_back(
                     {std::span<const std::uint32_t>(tables).subspan(std::size_t{s} * perSequence, perSequence),
                      context});
-            auto start = Clock::now();
+            auto start = BenchClock::now();
             pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
-            attentionNs.push_back(nsSince(start));
+            attentionNs.push_back(std::max(1.0, nsSince(start)));
             // As many bytes copied, from the same memory (wrapped when the pool is smaller).
-            start = Clock::now();
+            start = BenchClock::now();
             for (std::size_t left = 2 * used; left > 0;) {
                 const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;
                 std::memcpy(copy.data(), k.data(), half * sizeof(float));
                 std::memcpy(copy.data() + half, v.data(), rest * sizeof(float));
                 left -= half + rest;
             }
-            copyNs.push_back(nsSince(start));
+            copyNs.push_back(std::max(1.0, nsSince(start)));
         }
-        rows.push_back({context, static_cast<double>(2 * used * sizeof(float)), median(attentionNs), median(copyNs)});
+        rows.push_back(
+            {context, shape.kvBytes(std::uint64_t{context} * options.sequences), median(attentionNs), median(copyNs)});
     }
     return rows;
 }

@@ -1,26 +1,13 @@
 #include "core/real/copy_bench.h"
 
+#include "core/real/bench_clock.h"
+
 #include "core/real/node_worker.h"
 
 #include <algorithm>
 #include <chrono>
 
 namespace coh::core::real {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-
-double nsSince(Clock::time_point start)
-{
-    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-} // namespace
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
 {
@@ -35,13 +22,13 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
         std::size_t offset = 0;
         for (int round = 0; round < std::max(1, options.rounds); ++round) {
             // Both copy the same region; the next round walks on, so large copies come from memory, not a cache.
-            auto start = Clock::now();
+            auto start = BenchClock::now();
             copyRegion(src, plain, offset, bytes);
             plainNs.push_back(std::max(1.0, nsSince(start)));
 
             const CopyStamp stamp{++message, 0, 1, bytes};
             src.stamp(offset, stamp, bytes);
-            start = Clock::now();
+            start = BenchClock::now();
             const CopyResult result = worker.copyFrom(src, offset, bytes, stamp);
             messageNs.push_back(nsSince(start));
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));

@@ -19,6 +19,11 @@ struct PagedKvShape {
     std::size_t blockFloats() const { return std::size_t{blockTokens} * kvHeads * headDim; }
     // Queries per KV head.
     std::uint32_t group() const { return queryHeads / kvHeads; }
+    // The K and V bytes one layer reads for `tokens` cached tokens (fp32).
+    double kvBytes(std::uint64_t tokens) const
+    {
+        return static_cast<double>(tokens) * 2.0 * kvHeads * headDim * sizeof(float);
+    }
 };
 
 struct PagedSequence {

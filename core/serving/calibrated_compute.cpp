@@ -25,7 +25,7 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, std::span<const std
         return linear;
     // The rows real-cpu's kernel reads for one layer: every cached token's K and V of the instance's KV heads.
     const real::PagedKvShape shape = decodeAttentionShape(m_model, m_blockTokens, inst.nodes.size());
-    const double bytes = static_cast<double>(inst.contextTokens) * 2.0 * shape.kvHeads * shape.headDim * sizeof(float);
+    const double bytes = shape.kvBytes(inst.contextTokens);
     const double ns = m_profile.attentionNs(bytes) * std::max(1u, m_model.layers);
     return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
 }

@@ -125,21 +125,23 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::
 
     // Each sequence's block table: as many blocks as its context needs, taken from the shuffled pool in turn (a
     // batch larger than the pool reads some blocks more than once: the bytes are the batch's, the rows reused).
+    // The tables go in first, whole, so the spans taken of them below stay valid.
     p.tables.clear();
-    std::vector<std::pair<std::size_t, std::uint32_t>> spans; // (offset in tables, context) per sequence
+    std::uint64_t tokens = 0;
     for (const std::uint32_t context : contexts) {
-        const std::uint32_t n = (context + m_blockTokens - 1) / m_blockTokens;
-        spans.emplace_back(p.tables.size(), context);
-        for (std::uint32_t b = 0; b < n; ++b) {
+        tokens += context;
+        for (std::uint32_t b = 0; b < (context + m_blockTokens - 1) / m_blockTokens; ++b) {
             p.tables.push_back(p.order[p.cursor]);
             p.cursor = (p.cursor + 1) % p.blocks;
         }
     }
     p.sequences.clear();
-    for (const auto& [offset, context] : spans)
-        p.sequences.push_back(
-            {std::span<const std::uint32_t>(p.tables).subspan(offset, (context + m_blockTokens - 1) / m_blockTokens),
-             context});
+    std::size_t offset = 0;
+    for (const std::uint32_t context : contexts) {
+        const std::size_t n = (context + m_blockTokens - 1) / m_blockTokens;
+        p.sequences.push_back({std::span<const std::uint32_t>(p.tables).subspan(offset, n), context});
+        offset += n;
+    }
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
@@ -155,10 +157,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::
     m_lastNs = std::max<std::int64_t>(1, m_workers[node].runTimed(&runStep, &task));
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
-    std::uint64_t tokens = 0;
-    for (const std::uint32_t context : contexts)
-        tokens += context;
-    m_attentionBytes += static_cast<double>(tokens) * 2.0 * shape.kvHeads * shape.headDim * sizeof(float) * layers;
+    m_attentionBytes += shape.kvBytes(tokens) * layers;
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, static_cast<SimTime>(std::llround(scaled)), "a decode step");
