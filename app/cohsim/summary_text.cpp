@@ -1,6 +1,7 @@
 // Formatting shared by the cohsim commands that print runs.
 #include "app/cohsim/summary_text.h"
 
+#include "core/engine/run_summary.h"
 #include "core/engine/traffic_counts.h"
 
 #include <fmt/format.h>
@@ -267,6 +268,21 @@ void printRunSummary(const core::RunSummary& s)
                        "({} GB/s)\n",
                        b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
                        number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0));
+        if (!b.staleReads.empty()) {
+            // The error each stale read caused, measured: the attention over the older bytes against the latest.
+            std::vector<double> relL2, maxAbs, fraction;
+            for (const auto& r : b.staleReads) {
+                relL2.push_back(r.relL2);
+                maxAbs.push_back(r.maxAbs);
+                fraction.push_back(r.contextTokens > 0 ? 100.0 * r.staleTokens / r.contextTokens : 0.0);
+            }
+            const auto l2 = core::distributionOf(relL2), abs = core::distributionOf(maxAbs),
+                       part = core::distributionOf(fraction);
+            fmt::print("  stale reads     {} decode reads of stale blocks ran for real: attention output error rel L2 "
+                       "p50 {} p99 {} max {}, max abs p50 {} max {}; {}% of the context stale (p50)\n",
+                       b.staleReads.size(), number(l2.p50), number(l2.p99), number(l2.max), number(abs.p50),
+                       number(abs.max), number(part.p50));
+        }
         for (const auto& m : b.mapping)
             fmt::print("    {:<13} {}\n", m.node, m.resource);
         if (!b.scaledDown.empty())

@@ -191,6 +191,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
     seq.waitStart = m_network.now();
     seq.lastTransfer = 0;
     seq.stepStale = false;
+    seq.stepStaleBlocks = 0;
     seq.steadyReads = 0;
     seq.steadyLeasedReads = 0;
     seq.leaseExpiry = kTimeInfinity; // checkLease() and the grants to come set it again
@@ -653,6 +654,8 @@ void CoherentKv::countRead(std::uint32_t request, const Group& group, int versio
     seq.staleReads += group.blocks;
     // Exact for one version behind, the most lazy-causal allows: the read version was superseded by the latest.
     m_staleAgesUs.push_back(static_cast<double>(m_network.now() - group.latestAt) / 1e3);
+    if (seq.waiter == Waiter::Step)
+        seq.stepStaleBlocks += group.blocks;
     if (seq.waiter == Waiter::Step && !seq.stepStale) {
         seq.stepStale = true;
         ++seq.staleSteps;

@@ -66,6 +66,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
     {
         return {m_sequences[request].staleReads, m_sequences[request].staleSteps};
     }
+    std::uint32_t stepStaleBlocks(std::uint32_t request) const override { return m_sequences[request].stepStaleBlocks; }
     void checkFinished() const override;
     std::uint32_t sharedBlocksHeld(std::uint32_t sequence, std::uint32_t instance) const override
     {
@@ -115,6 +116,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
         SimTime waitStart = 0;               // when the current decode step began
         SimTime lastTransfer = 0;            // see lastStepTransfer()
         bool stepStale = false;              // the current step read a stale version
+        std::uint32_t stepStaleBlocks = 0;   // of its blocks, how many
         std::uint64_t staleReads = 0;
         std::uint32_t staleSteps = 0;
     };

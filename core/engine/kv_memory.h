@@ -89,6 +89,8 @@ class KvMemory {
     // time of the block data that ended it (the rest of the wait is coherence stall).
     virtual SimTime lastStepTransfer(std::uint32_t) const { return 0; }
     virtual SequenceStaleness staleness(std::uint32_t) const { return {}; }
+    // Of the sequence's own blocks, how many its current decode step read at an older version than the latest.
+    virtual std::uint32_t stepStaleBlocks(std::uint32_t) const { return 0; }
     // Called once the event queue is empty: throws when a request still waits on the protocol (a deadlock).
     virtual void checkFinished() const {}
     // serving.shared_prefix: the sequence's shared prefix blocks (known once its prefill wrote them) that decode

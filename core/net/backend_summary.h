@@ -14,18 +14,29 @@ struct BackendNodeMapping {
     bool operator==(const BackendNodeMapping&) const = default;
 };
 
+// One decode read of a sequence that returned an older version of some of its blocks (a bounded-staleness protocol's
+// stale read), run for real: the attention output over the stale bytes against the output over the latest ones.
+struct StaleReadError {
+    std::uint32_t staleTokens = 0;   // tokens in the blocks read at an older version
+    std::uint32_t contextTokens = 0; // the sequence's cached tokens
+    double relL2 = 0;                // |out_stale - out_fresh| / |out_fresh| over every head of the step's output
+    double maxAbs = 0;               // the largest |out_stale - out_fresh| of one element
+    bool operator==(const StaleReadError&) const = default;
+};
+
 struct BackendSummary {
     std::string name = "simulated";          // the backend's name, as the run store records it
     std::vector<BackendNodeMapping> mapping; // real backends: the nodes that sent or received, in topology order
     std::string scaledDown;                  // what the run left out to fit this machine; empty: nothing
     std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
     double bytesCopied = 0;
-    double copyMs = 0;             // the copies' measured times, summed
-    double largestCopyGBps = 0;    // bandwidth of the largest copy (bytes / its measured time)
-    std::uint64_t verified = 0;    // copies checked byte for byte against their source and stamp
-    std::uint64_t decodeSteps = 0; // decode steps whose attention ran for real
-    double attentionMs = 0;        // their measured attention time, summed, for the layers they ran
-    double attentionBytes = 0;     // the K and V bytes those layers read
+    double copyMs = 0;                      // the copies' measured times, summed
+    double largestCopyGBps = 0;             // bandwidth of the largest copy (bytes / its measured time)
+    std::uint64_t verified = 0;             // copies checked byte for byte against their source and stamp
+    std::uint64_t decodeSteps = 0;          // decode steps whose attention ran for real
+    double attentionMs = 0;                 // their measured attention time, summed, for the layers they ran
+    double attentionBytes = 0;              // the K and V bytes those layers read
+    std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;
 };

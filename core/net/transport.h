@@ -61,6 +61,9 @@ class Transport {
     virtual SimTime lastActivity() const = 0;
     // Which backend this is and, for a real one, what it ran on and measured.
     virtual BackendSummary describe() const = 0;
+    // At the end of a run: every message sent has been delivered. A real transport throws naming the first that was
+    // not (its completion was lost); the simulated one cannot lose one.
+    virtual void checkDelivered() const {}
 };
 
 } // namespace coh::core

@@ -26,7 +26,7 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
             copyRegion(src, plain, offset, bytes);
             plainNs.push_back(std::max(1.0, nsSince(start)));
 
-            const CopyStamp stamp{++message, 0, 1, bytes};
+            const CopyStamp stamp{.message = ++message, .src = 0, .dst = 1, .bytes = bytes};
             src.stamp(offset, stamp, bytes);
             start = BenchClock::now();
             const CopyResult result = worker.copyFrom(src, offset, bytes, stamp);

@@ -1,5 +1,7 @@
 #include "core/real/copy_transport.h"
 
+#include "core/real/copy_check.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@ CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulat
     , m_deliverKind(deliverKind)
     , m_workers(workers)
     , m_cursor(topology.nodes.size(), 0)
+    , m_versions(topology.nodes.size(), 0)
     , m_usage(topology.links.size() * 2, linkInterval)
 {
     m_summary.name = "real-cpu";
@@ -30,6 +33,8 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     m_lastActivity = now;
     FlowInfo info{routeId, bytes, now, 0, tag};
     SimTime took = 0;
+    std::uint64_t message = 0;
+    const CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
@@ -42,12 +47,13 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         NodeWorker& to = m_workers[route.dst];
         std::size_t& cursor = m_cursor[route.dst];
         const std::size_t offset = cursor;
-        const CopyStamp stamp{++m_messages, route.src, route.dst, size};
-        from.arena().stamp(offset, stamp, size);
-        const CopyResult result =
-            to.copyFrom(from.arena(), offset, size, stamp, std::exchange(m_nextFault, CopyFault::None));
+        message = ++m_messages;
+        const CopyStamp stamp{
+            .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
+        from.arena().stamp(offset, sourceStamp(stamp, fault), size);
+        const CopyResult result = to.copyFrom(from.arena(), offset, size, stamp, fault);
         if (result.firstBad >= 0 || !result.stampOk)
-            refuse(info, route, result);
+            refuse(info, route, stamp, result);
         cursor = nextOffset(offset, size, to.arena().size());
         took = std::max<SimTime>(1, result.ns);
         ++m_summary.copies;
@@ -69,30 +75,59 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         slot = m_free.back();
         m_free.pop_back();
     }
-    m_pending[slot] = Pending{info, &endpoint};
-    m_sim.scheduleIn(took, m_deliverKind, slot);
+    m_pending[slot] = Pending{info, &endpoint, message, true};
+    // A lost completion: the bytes are there, but nothing tells the receiver's owner (checkDelivered finds it).
+    if (fault != CopyFault::LostCompletion)
+        m_sim.scheduleIn(took, m_deliverKind, slot);
+}
+
+CopyStamp CopyTransport::sourceStamp(const CopyStamp& stamp, CopyFault fault)
+{
+    CopyStamp held = stamp;
+    if (fault == CopyFault::FreedSource)
+        held.magic = CopyStamp::kFreed; // what a releasing sender writes over the region
+    else if (fault == CopyFault::ExpiredLease)
+        held.version = stamp.version - 1; // the holder's copy from before its lease expired
+    return held;
 }
 
 void CopyTransport::onDeliver(const Event& ev)
 {
-    Pending pending = m_pending[ev.target];
+    Pending& slot = m_pending[ev.target];
+    slot.inFlight = false;
+    Pending pending = slot;
     m_free.push_back(ev.target);
     pending.info.delivered = m_sim.now();
     m_lastActivity = m_sim.now();
     pending.endpoint->onFlowDelivered(pending.info);
 }
 
-void CopyTransport::refuse(const FlowInfo& info, const Route& route, const CopyResult& result) const
+void CopyTransport::checkDelivered() const
+{
+    for (const Pending& p : m_pending) {
+        if (!p.inFlight)
+            continue;
+        const Route& route = m_routing.route(p.info.route);
+        throw CopyCheckError(fmt::format("real-cpu: message {} ({} -> {}, {:.0f} B, sent at {} ns) was copied but its "
+                                         "completion never arrived: a lost completion, the receiver's owner still "
+                                         "waits for it when the run runs out of events",
+                                         p.message, m_topology.nodes[route.src].id, m_topology.nodes[route.dst].id,
+                                         p.info.bytes, p.info.start));
+    }
+}
+
+void CopyTransport::refuse(const FlowInfo& info, const Route& route, const CopyStamp& expected,
+                           const CopyResult& result) const
 {
     const auto& src = m_topology.nodes[route.src].id;
     const auto& dst = m_topology.nodes[route.dst].id;
-    // The stamp first: a copy that does not start with its message is stale or partly written, whatever else differs.
-    const std::string what =
-        !result.stampOk ? std::string("does not start with its message's stamp (a stale or partly written copy)")
-                        : fmt::format("differs from its source at byte {}", result.firstBad);
+    const CopyDefect defect = classifyCopy(expected, result.held, result.stampBytes, result.firstBad);
+    const std::string what = defect == CopyDefect::Corrupted
+                                 ? fmt::format("differs from its source at byte {}: corrupted", result.firstBad)
+                                 : std::string(describeDefect(defect));
     throw CopyCheckError(fmt::format("real-cpu: the copy of message {} ({} -> {}, {:.0f} B) {}: the receiver's memory "
                                      "does not hold what was sent",
-                                     m_messages, src, dst, info.bytes, what));
+                                     expected.message, src, dst, info.bytes, what));
 }
 
 void CopyTransport::linkFailed(std::uint32_t)

@@ -45,24 +45,33 @@ class CopyTransport final : public Transport {
     SimTime lastActivity() const override { return m_lastActivity; }
     BackendSummary describe() const override;
 
-    // Fault injection: the next copy goes wrong this way (a byte flipped, or its first cache line never written);
-    // the check must stop the run naming that message and what is wrong.
+    // A message copied whose completion never arrived stops the run here, named (a lost completion).
+    void checkDelivered() const override;
+
+    // Fault injection: the next copy goes wrong this way (CopyFault); the checks must stop the run naming that
+    // message and what is wrong.
     void injectIntoNextCopy(CopyFault fault) { m_nextFault = fault; }
 
   private:
     struct Pending {
         FlowInfo info;
         FlowEndpoint* endpoint = nullptr;
+        std::uint64_t message = 0; // its stamp's number; 0: nothing copied
+        bool inFlight = false;
     };
-    [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyResult& result) const;
+    // What the sender's region holds when the copy reads it: the message's stamp, unless a fault says otherwise.
+    static CopyStamp sourceStamp(const CopyStamp& stamp, CopyFault fault);
+    [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyStamp& expected,
+                             const CopyResult& result) const;
 
     const Topology& m_topology;
     Routing& m_routing;
     Simulator& m_sim;
     std::uint32_t m_deliverKind;
     NodeWorkers& m_workers;
-    std::vector<std::size_t> m_cursor; // per node: where the next copy into its arena goes
-    std::vector<Pending> m_pending;    // slots, reused through m_free
+    std::vector<std::size_t> m_cursor;     // per node: where the next copy into its arena goes
+    std::vector<std::uint32_t> m_versions; // per node: its data's version, one more per message it sends
+    std::vector<Pending> m_pending;        // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::uint64_t m_messages = 0;
     CopyFault m_nextFault = CopyFault::None;

@@ -8,11 +8,17 @@
 
 namespace coh::core::real {
 
-// What a copy carries at its start, so a receiver can tell its message from a stale or misplaced one.
+// What a copy carries at its start, so a receiver can tell its message from a stale, freed or misplaced one
+// (core/real/copy_check.h names what it finds).
 struct CopyStamp {
+    static constexpr std::uint32_t kLive = 0x4b56434fu;  // "OCVK": a region holding a message's data
+    static constexpr std::uint32_t kFreed = 0xdeadf7eeu; // what a sender writes over a region it releases
+    std::uint32_t magic = kLive;
+    std::uint32_t version = 0; // of the sender's data: the receiver expects the latest
     std::uint64_t message = 0; // the transport's sequence number
     std::uint32_t src = 0, dst = 0;
     std::uint64_t bytes = 0;
+    bool operator==(const CopyStamp&) const = default;
 };
 
 class NodeArena {

@@ -116,10 +116,9 @@ CopyResult NodeWorker::copy(const Job& job)
     CopyResult result;
     result.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     result.firstBad = firstDifference(*job.src, *m_arena, job.offset, job.bytes);
-    CopyStamp held;
-    const std::size_t n = std::min({job.bytes, sizeof held, m_arena->size() - job.offset});
-    std::memcpy(&held, m_arena->data() + job.offset, n);
-    result.stampOk = std::memcmp(&held, &job.stamp, n) == 0;
+    result.stampBytes = std::min({job.bytes, sizeof result.held, m_arena->size() - job.offset});
+    std::memcpy(&result.held, m_arena->data() + job.offset, result.stampBytes);
+    result.stampOk = std::memcmp(&result.held, &job.stamp, result.stampBytes) == 0;
     return result;
 }
 

@@ -15,17 +15,24 @@
 
 namespace coh::core::real {
 
-// What a copy does wrong on purpose (fault injection): the check after it must catch each.
+// What a copy does wrong on purpose (fault injection), one per failure class real KV engines have shipped: the
+// checks must catch each on the bytes and name it (copy_check.h). The worker plays the first two, the transport the
+// rest.
 enum class CopyFault : std::uint8_t {
     None,
-    FlipByte,     // one byte of the destination flipped after the copy
-    PartialWrite, // the first cache line never written: the destination keeps what it held before
+    FlipByte,       // one byte of the destination flipped after the copy
+    PartialWrite,   // the first cache line never written: the destination keeps what it held before
+    FreedSource,    // the sender released the region before the copy read it: a freed buffer is copied
+    ExpiredLease,   // served from a copy whose lease had expired: it holds the version before the latest
+    LostCompletion, // copied, but the completion never reaches the receiver's owner
 };
 
 struct CopyResult {
     std::int64_t ns = 0;        // measured time of the copy
     std::int64_t firstBad = -1; // the first byte of the destination that differs from the source, -1: none
-    bool stampOk = true;        // the destination's first bytes hold the message's stamp
+    CopyStamp held;             // what the destination's first bytes hold where the stamp should be
+    std::size_t stampBytes = 0; // how much of the stamp the message covers (a short message holds part of it)
+    bool stampOk = true;        // those bytes are the message's stamp
 };
 
 class NodeWorker {

@@ -17,7 +17,7 @@ CalibratedCompute::CalibratedCompute(const CostModel& cost, const ModelSpec& mod
 {
 }
 
-SimTime CalibratedCompute::decode(const InstanceState& inst, std::span<const std::uint32_t>)
+SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch&)
 {
     const auto batch = static_cast<std::uint32_t>(inst.active.size());
     const SimTime linear = m_cost.decodeLinear(batch, inst.hw);

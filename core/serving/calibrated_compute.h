@@ -20,7 +20,7 @@ class CalibratedCompute final : public ComputeCost {
     {
         return m_cost.prefill(tokens, sumSquaredLengths, hw);
     }
-    SimTime decode(const InstanceState& inst, std::span<const std::uint32_t> contexts) override;
+    SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     bool wantsContexts() const override { return false; }
     void describe(BackendSummary& summary) const override;
 

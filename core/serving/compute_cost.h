@@ -10,14 +10,21 @@
 
 namespace coh::core {
 
+// A decode step's batch as the seam sees it when wantsContexts(): per active sequence, in the batch's order, its cached
+// tokens and how many of its blocks this step read at an older version than the latest (KvMemory::stepStaleBlocks).
+struct DecodeBatch {
+    std::span<const std::uint32_t> contexts;
+    std::span<const std::uint32_t> staleBlocks;
+};
+
 class ComputeCost {
   public:
     virtual ~ComputeCost() = default;
     // A prefill batch of `tokens` prompt tokens whose prompt lengths squared sum to `sumSquaredLengths`.
     virtual SimTime prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) = 0;
-    // A decode step of the instance's active batch; `contexts` holds each active sequence's cached tokens when
-    // wantsContexts(), else it is empty (the roofline needs only their sum, inst.contextTokens).
-    virtual SimTime decode(const InstanceState& inst, std::span<const std::uint32_t> contexts) = 0;
+    // A decode step of the instance's active batch; `batch` holds each active sequence's context when wantsContexts(),
+    // else it is empty (the roofline needs only their sum, inst.contextTokens).
+    virtual SimTime decode(const InstanceState& inst, const DecodeBatch& batch) = 0;
     virtual bool wantsContexts() const = 0;
     // Adds what it measured to the run's backend summary.
     virtual void describe(BackendSummary&) const {}
@@ -34,7 +41,7 @@ class RooflineCompute final : public ComputeCost {
     {
         return m_cost.prefill(tokens, sumSquaredLengths, hw);
     }
-    SimTime decode(const InstanceState& inst, std::span<const std::uint32_t>) override
+    SimTime decode(const InstanceState& inst, const DecodeBatch&) override
     {
         return m_cost.decode(static_cast<std::uint32_t>(inst.active.size()), inst.contextTokens, inst.hw);
     }

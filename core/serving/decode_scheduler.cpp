@@ -173,10 +173,13 @@ void DecodeScheduler::runCompute(InstanceState& inst, std::uint32_t index)
 {
     // The whole batch waits for its slowest sequence's coherence, then computes together.
     m_contexts.clear();
+    m_staleBlocks.clear();
     if (m_compute.wantsContexts())
-        for (const std::uint32_t r : inst.active)
+        for (const std::uint32_t r : inst.active) {
             m_contexts.push_back(m_metrics[r].promptTokens + m_state[r].generated);
-    inst.stepCompute = m_compute.decode(inst, m_contexts);
+            m_staleBlocks.push_back(m_kv.stepStaleBlocks(m_state[r].kv));
+        }
+    inst.stepCompute = m_compute.decode(inst, {m_contexts, m_staleBlocks});
     m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index, inst.generation);
 }
 

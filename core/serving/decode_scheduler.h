@@ -94,7 +94,8 @@ class DecodeScheduler {
     LatencyHistogram m_interTokenGaps;
     std::uint64_t m_finished = 0;
     std::uint64_t m_rejected = 0;
-    std::vector<std::uint32_t> m_contexts; // scratch: the step's contexts, when the compute wants them
+    std::vector<std::uint32_t> m_contexts;    // scratch: the step's contexts, when the compute wants them
+    std::vector<std::uint32_t> m_staleBlocks; // scratch: how many blocks of each the step read stale
 };
 
 } // namespace coh::core

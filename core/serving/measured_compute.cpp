@@ -1,5 +1,7 @@
 #include "core/serving/measured_compute.h"
 
+#include "core/real/stale_read.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -113,10 +115,10 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     return *p;
 }
 
-SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::uint32_t> contexts)
+SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& batch)
 {
-    const auto batch = static_cast<std::uint32_t>(inst.active.size());
-    const SimTime linear = m_cost.decodeLinear(batch, inst.hw);
+    const std::span<const std::uint32_t> contexts = batch.contexts;
+    const SimTime linear = m_cost.decodeLinear(static_cast<std::uint32_t>(inst.active.size()), inst.hw);
     if (contexts.empty() || inst.nodes.empty())
         return linear;
     const std::uint32_t node = inst.nodes.front();
@@ -155,6 +157,8 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::
     StepTask task{&p.shape, &p.k, &p.v, &p.q, &p.sequences, &p.out, 1.0f / std::sqrt(static_cast<float>(shape.headDim)),
                   layers};
     m_lastNs = std::max<std::int64_t>(1, m_workers[node].runTimed(&runStep, &task));
+    if (!batch.staleBlocks.empty())
+        measureStaleReads(p, batch, task.scale);
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
     m_attentionBytes += shape.kvBytes(tokens) * layers;
@@ -163,8 +167,27 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, std::span<const std::
     return addTime(linear, static_cast<SimTime>(std::llround(scaled)), "a decode step");
 }
 
+void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale)
+{
+    const std::size_t headFloats = std::size_t{p.shape.queryHeads} * p.shape.headDim;
+    for (std::size_t s = 0; s < p.sequences.size() && s < batch.staleBlocks.size(); ++s) {
+        if (batch.staleBlocks[s] == 0)
+            continue;
+        // Read stale, a block holds the bytes it had before its latest version: here the pool blocks after this step's
+        // tables, whose rows belong to no sequence of the batch (a freed block's earlier contents, in a real pool).
+        const real::PagedSequence& fresh = p.sequences[s];
+        std::vector<std::uint32_t> staleTable(fresh.blocks.begin(), fresh.blocks.end());
+        const std::size_t n = std::min<std::size_t>(batch.staleBlocks[s], staleTable.size());
+        for (std::size_t b = 0; b < n; ++b)
+            staleTable[b] = p.order[(p.cursor + b) % p.blocks];
+        const auto q = std::span<const float>(p.q).subspan(s * headFloats, headFloats);
+        m_staleReads.push_back(real::measureStaleRead(p.shape, p.k, p.v, q, fresh, staleTable, scale));
+    }
+}
+
 void MeasuredCompute::describe(BackendSummary& summary) const
 {
+    summary.staleReads = m_staleReads;
     summary.decodeSteps = m_steps;
     summary.attentionMs = m_attentionNs * 1e-6;
     summary.attentionBytes = m_attentionBytes;

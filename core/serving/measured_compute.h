@@ -26,7 +26,7 @@ class MeasuredCompute final : public ComputeCost {
     {
         return m_cost.prefill(tokens, sumSquaredLengths, hw);
     }
-    SimTime decode(const InstanceState& inst, std::span<const std::uint32_t> contexts) override;
+    SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     bool wantsContexts() const override { return true; }
     void describe(BackendSummary& summary) const override;
 
@@ -41,6 +41,8 @@ class MeasuredCompute final : public ComputeCost {
     // A node's K and V pools, allocated and filled by its worker (first touch), and its scratch for a step.
     struct NodePool;
     NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
+    // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared.
+    void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
 
     const CostModel& m_cost;
     const ModelSpec& m_model;
@@ -52,6 +54,7 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
     std::size_t m_poolBytes = 0; // of the last pool made, for the summary
+    std::vector<StaleReadError> m_staleReads;
 };
 
 } // namespace coh::core

@@ -183,6 +183,8 @@ RunResult ServingEngine::run(const RunOptions& options)
     for (auto* waiting : {&m_waitingPrefill, &m_waitingDecode})
         for (auto r : std::exchange(*waiting, {}))
             giveUp(r);
+    // A message that never arrived is what a waiting sequence waits on, so it is named first.
+    m_transport->checkDelivered();
     m_kv->checkFinished();
     if (m_prefix)
         m_prefix->checkFinished();

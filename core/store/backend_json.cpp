@@ -20,6 +20,15 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["decode_steps"] = s.decodeSteps;
     j["attention_ms"] = s.attentionMs;
     j["attention_bytes"] = s.attentionBytes;
+    if (!s.staleReads.empty()) {
+        auto reads = nlohmann::ordered_json::array();
+        for (const auto& r : s.staleReads)
+            reads.push_back({{"stale_tokens", r.staleTokens},
+                             {"context_tokens", r.contextTokens},
+                             {"rel_l2", r.relL2},
+                             {"max_abs", r.maxAbs}});
+        j["stale_reads"] = std::move(reads);
+    }
     return j;
 }
 
@@ -40,6 +49,12 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.decodeSteps = countField(j, "decode_steps");
     s.attentionMs = numberField(j, "attention_ms");
     s.attentionBytes = numberField(j, "attention_bytes");
+    if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
+        for (const auto& r : *it)
+            if (r.is_object())
+                s.staleReads.push_back({static_cast<std::uint32_t>(countField(r, "stale_tokens")),
+                                        static_cast<std::uint32_t>(countField(r, "context_tokens")),
+                                        numberField(r, "rel_l2"), numberField(r, "max_abs")});
     return s;
 }
 

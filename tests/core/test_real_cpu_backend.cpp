@@ -4,6 +4,7 @@
 #include "core/engine/traffic_counts.h"
 #include "core/real/backend.h"
 #include "core/real/copy_bench.h"
+#include "core/real/copy_check.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
@@ -187,6 +188,97 @@ TEST(RealCpuBackend, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
     EXPECT_THROW(h.transport.send(route, std::numeric_limits<double>::infinity(), h, 6), real::CopyCheckError);
 }
 
+// The failure classes real KV engines have shipped: each is injected into a real copy and caught on the bytes, by
+// name.
+std::string caughtCopy(Harness& h, real::CopyFault fault, double bytes, std::uint64_t tag)
+{
+    h.transport.injectIntoNextCopy(fault);
+    try {
+        h.transport.send(h.routing.routeId(0, 1), bytes, h, tag);
+    } catch (const real::CopyCheckError& e) {
+        return e.what();
+    }
+    return "passed its check";
+}
+
+TEST(RealCpuBackend, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
+{
+    Harness h(twoGpuScenario().topology);
+    EXPECT_NE(caughtCopy(h, real::CopyFault::FreedSource, 4096, 1)
+                  .find("message 1 (p0 -> d0, 4096 B) holds the freed pattern: a copy from a buffer its sender had "
+                        "freed"),
+              std::string::npos);
+    EXPECT_NE(caughtCopy(h, real::CopyFault::ExpiredLease, 4096, 2)
+                  .find("message 2 (p0 -> d0, 4096 B) holds an older version than the sender's latest: a read after "
+                        "its lease expired"),
+              std::string::npos);
+    // A refused copy does not move the receiver's cursor: the next lands where the stale one did, and a partial
+    // write there finds that message's stamp.
+    EXPECT_NE(caughtCopy(h, real::CopyFault::PartialWrite, 512, 3).find("holds another message's stamp"),
+              std::string::npos);
+    // A message shorter than the stamp still tells a freed buffer (its magic) from a partial write (the seeded bytes).
+    Harness fresh(twoGpuScenario().topology);
+    EXPECT_NE(caughtCopy(fresh, real::CopyFault::PartialWrite, 6, 1).find("a partly written block"), std::string::npos);
+    EXPECT_NE(caughtCopy(fresh, real::CopyFault::FreedSource, 6, 2).find("the freed pattern"), std::string::npos);
+    // Neither fault touched the transport: the next message copies and arrives.
+    h.transport.send(h.routing.routeId(0, 1), 4096, h, 4);
+    h.sim.run(h);
+    EXPECT_TRUE(h.delivered.count(4));
+    EXPECT_NO_THROW(h.transport.checkDelivered());
+}
+
+TEST(RealCpuBackend, ALostCompletionIsNamedWhenTheRunEnds)
+{
+    Harness h(twoGpuScenario().topology);
+    const auto route = h.routing.routeId(0, 1);
+    h.transport.send(route, 2048, h, 1);
+    h.transport.injectIntoNextCopy(real::CopyFault::LostCompletion);
+    h.transport.send(route, 4096, h, 2); // copied and checked: the bytes are right, only the completion is lost
+    h.transport.send(route, 512, h, 3);
+    h.sim.run(h);
+    EXPECT_TRUE(h.delivered.count(1) && h.delivered.count(3));
+    EXPECT_FALSE(h.delivered.count(2));
+    EXPECT_EQ(h.transport.describe().verified, 3u);
+    try {
+        h.transport.checkDelivered();
+        FAIL() << "the lost completion went unnoticed";
+    } catch (const real::CopyCheckError& e) {
+        EXPECT_NE(std::string(e.what()).find("message 2 (p0 -> d0, 4096 B, sent at 0 ns) was copied but its completion "
+                                             "never arrived: a lost completion"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(RealCpuBackend, CopyDefectsAreToldApartByTheirStamp)
+{
+    const real::CopyStamp sent{.version = 7, .message = 42, .src = 1, .dst = 2, .bytes = 4096};
+    using real::CopyDefect;
+    const auto classify = [&](real::CopyStamp held, std::size_t n = sizeof(real::CopyStamp), std::int64_t bad = -1) {
+        return real::classifyCopy(sent, held, n, bad);
+    };
+    EXPECT_EQ(classify(sent), CopyDefect::None);
+    EXPECT_EQ(classify(sent, sizeof sent, 100), CopyDefect::Corrupted);
+    auto freed = sent;
+    freed.magic = real::CopyStamp::kFreed;
+    EXPECT_EQ(classify(freed), CopyDefect::FreedSource);
+    auto old = sent;
+    old.version = 6;
+    EXPECT_EQ(classify(old), CopyDefect::StaleVersion);
+    // A newer version is not stale, and another message's region is misplaced, whatever its version.
+    auto newer = sent;
+    newer.version = 8;
+    EXPECT_EQ(classify(newer), CopyDefect::Misplaced);
+    auto other = old;
+    other.message = 41;
+    EXPECT_EQ(classify(other), CopyDefect::Misplaced);
+    real::CopyStamp garbage;
+    garbage.magic = 0x12345678;
+    EXPECT_EQ(classify(garbage), CopyDefect::PartlyWritten);
+    // A 4-byte message holds only the magic: it cannot tell versions, and a matching magic is all it can check.
+    EXPECT_EQ(classify(old, 4), CopyDefect::None);
+}
+
 TEST(RealCpuBackend, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
 {
     Harness h(twoGpuScenario().topology);
@@ -264,7 +356,7 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     inst.hw = cost.hardware(s.topology, inst.nodes);
     inst.active = {0, 1, 2};
     const std::vector<std::uint32_t> contexts{40, 1, 700};
-    const SimTime step = compute.decode(inst, contexts);
+    const SimTime step = compute.decode(inst, {contexts, {}});
     // Two of the four layers ran, so the measured time counts twice; the rest is the roofline without attention.
     EXPECT_EQ(step, cost.decodeLinear(3, inst.hw) + 2 * compute.lastAttentionNs());
     EXPECT_GT(compute.lastAttentionNs(), 0);

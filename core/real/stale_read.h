@@ -1,0 +1,20 @@
+#pragma once
+// What a stale read does to decode (docs/real-backend.md#stale-reads): one sequence's paged decode attention over
+// its blocks as they are now, and again with some of its blocks read from the bytes they held before, compared
+// element by element. The same kernel computes both, so the error is the one the stale bytes cause.
+#include "core/net/backend_summary.h"
+#include "core/real/paged_attention.h"
+
+#include <span>
+#include <vector>
+
+namespace coh::core::real {
+
+// `fresh`: the sequence as it is; `staleTable`: its block table with each block read stale replaced by the pool
+// block holding that block's older bytes (as long as fresh's). `q` is the sequence's [queryHeads][headDim] query.
+// Throws std::invalid_argument as pagedDecodeAttention does.
+StaleReadError measureStaleRead(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
+                                std::span<const float> q, const PagedSequence& fresh,
+                                std::span<const std::uint32_t> staleTable, float scale);
+
+} // namespace coh::core::real
