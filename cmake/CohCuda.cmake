@@ -4,7 +4,9 @@ include(CheckLanguage)
 set(COH_HAVE_CUDA OFF)
 if(NOT COH_ENABLE_CUDA STREQUAL "OFF")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-    set(CMAKE_CUDA_ARCHITECTURES "75;90" CACHE STRING "CUDA architectures to build for")
+    # Machine code for Hopper (sm_90: H100, H200) and PTX for Turing onwards, which the driver compiles for any
+    # newer GPU: portable, and fast where it matters.
+    set(CMAKE_CUDA_ARCHITECTURES "90-real;75-virtual" CACHE STRING "CUDA architectures to build for")
   endif()
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)

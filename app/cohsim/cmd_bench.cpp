@@ -1,13 +1,15 @@
 // cohsim bench phold|scenario|copy|attention: the event-loop and whole-scenario benchmarks, runnable without Google
-// Benchmark (tests/bench has the same two as Google Benchmark executables), and the real-cpu backend's copies and
-// attention.
+// Benchmark (tests/bench has the same two as Google Benchmark executables), and the real backends' copies and
+// attention (the CPU kernel, or the CUDA one where there is a GPU).
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
 #include "core/coherence/protocol_phold.h"
 #include "core/coherence/protocol_registry.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/real/attention_bench.h"
 #include "core/real/copy_bench.h"
+#include "core/real/gpu_attention_bench.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/sim/phold.h"
@@ -40,9 +42,10 @@ struct BenchOptions {
     int caches = 3;
     std::string executorName = "automaton"; // bench phold --executor
     std::size_t automatonStates = core::coherence::kDefaultAutomatonStates;
-    int copyRounds = 15;     // bench copy --repeat
-    int attentionRounds = 7; // bench attention --repeat
-    std::uint32_t attentionSequences = 1;
+    int copyRounds = 15;                             // bench copy --repeat
+    int attentionRounds = 7;                         // bench attention --repeat
+    std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
+    std::string attentionBackend = "real-cpu";       // bench attention --backend
 };
 
 core::coherence::ProtocolExecutor executor(const BenchOptions& options)
@@ -195,11 +198,63 @@ void benchCopy(const BenchOptions& options)
                "waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
 }
 
+void benchGpuAttention(const BenchOptions& options)
+{
+    const core::GpuInventory gpus = core::probeGpus();
+    if (gpus.devices.empty())
+        throw std::runtime_error(fmt::format("bench attention --backend real-cuda needs a GPU and found none ({}); "
+                                             "--backend real-cpu runs the CPU kernel",
+                                             gpus.reason));
+    core::real::GpuAttentionBenchOptions bench;
+    bench.rounds = std::max(1, options.attentionRounds);
+    bench.sequences = options.attentionSequences.value_or(bench.sequences);
+    const auto rows = core::real::runGpuAttentionBench(bench);
+    const auto& shape = bench.shape;
+    const auto& gpu = gpus.devices.front();
+    if (options.json) {
+        auto out = nlohmann::ordered_json::array();
+        for (const auto& r : rows)
+            out.push_back({{"context", r.context},
+                           {"kv_bytes", r.kvBytes},
+                           {"attention_ms", r.attentionMs},
+                           {"copy_ms", r.copyMs},
+                           {"attention_gbps", r.attentionGBps()},
+                           {"copy_gbps", r.copyGBps()}});
+        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "attention"},
+                                                  {"backend", "real-cuda"},
+                                                  {"device", gpu.name},
+                                                  {"query_heads", shape.queryHeads},
+                                                  {"kv_heads", shape.kvHeads},
+                                                  {"head_dim", shape.headDim},
+                                                  {"block_tokens", shape.blockTokens},
+                                                  {"sequences", bench.sequences},
+                                                  {"rounds", bench.rounds},
+                                                  {"contexts", out}}
+                               .dump(2));
+        return;
+    }
+    fmt::print("CUDA paged decode attention on {} ({} query heads, {} KV heads of {}, blocks of {} tokens, fp16 K/V, "
+               "{} sequences per step) against a device-to-device copy of its K and V bytes, alternating, medians of "
+               "{} rounds\n",
+               gpu.name, shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, bench.sequences,
+               bench.rounds);
+    fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
+               "ATTENTION GB/s", "D2D COPY GB/s", "OF COPY");
+    for (const auto& r : rows)
+        fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>7}%\n", r.context, scaled(r.kvBytes, "B"),
+                   number(r.attentionMs * 1e3), number(r.attentionGBps()), number(r.copyGBps()),
+                   number(100.0 * r.attentionGBps() / r.copyGBps()));
+}
+
 void benchAttention(const BenchOptions& options)
 {
+    if (options.attentionBackend == "real-cuda") {
+        benchGpuAttention(options);
+        return;
+    }
     core::real::AttentionBenchOptions bench;
     bench.rounds = std::max(1, options.attentionRounds);
-    bench.sequences = options.attentionSequences;
+    bench.sequences = options.attentionSequences.value_or(1);
     // K and V of the longest context for every sequence, in fp32 (and as much again for the copy beside it).
     const double bytes =
         4.0 * 2.0 * bench.sequences * bench.contexts.back() * bench.shape.kvHeads * bench.shape.headDim;
@@ -247,7 +302,7 @@ void benchAttention(const BenchOptions& options)
 static const bool registered = registerCommand("bench", [](CLI::App& app, GlobalOptions&) {
     auto options = std::make_shared<BenchOptions>();
     auto* bench = app.add_subcommand(
-        "bench", "Measure the event loop (PHOLD), a whole scenario, or the real-cpu copies and attention");
+        "bench", "Measure the event loop (PHOLD), a whole scenario, or the real backends' copies and attention");
     bench->require_subcommand(1);
 
     auto* phold = bench->add_subcommand("phold", "The standard PHOLD discrete-event benchmark");
@@ -297,12 +352,18 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     copy->callback([options] { benchCopy(*options); });
 
     auto* attention =
-        bench->add_subcommand("attention", "The CPU paged decode attention against a copy of its KV, per context");
+        bench->add_subcommand("attention", "The paged decode attention against a copy of its KV, per context");
+    attention
+        ->add_option("--backend", options->attentionBackend,
+                     "real-cpu (the CPU kernel against memcpy) or real-cuda (the CUDA kernel against a device copy)")
+        ->check(CLI::IsMember({"real-cpu", "real-cuda"}))
+        ->capture_default_str();
     attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
         ->capture_default_str();
-    attention->add_option("--sequences", options->attentionSequences, "Sequences per decode step")
-        ->check(CLI::Range(1, 64))
-        ->capture_default_str();
+    attention
+        ->add_option("--sequences", options->attentionSequences,
+                     "Sequences per decode step (default 1 on the CPU, 64 on a GPU)")
+        ->check(CLI::Range(1, 64));
     attention->add_flag("--json", options->json, "Print JSON");
     attention->callback([options] { benchAttention(*options); });
 });

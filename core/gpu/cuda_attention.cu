@@ -1,0 +1,266 @@
+// The CUDA paged decode attention and device copies (cuda_attention.h).
+#include "core/gpu/cuda_attention.h"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace coh::core {
+
+namespace {
+
+// Every CUDA call goes through here: a failure names the call and what the runtime says.
+void check(cudaError_t err, const char* call)
+{
+    if (err != cudaSuccess)
+        throw GpuError(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+}
+#define COH_CUDA(call) check((call), #call)
+
+// One device allocation, freed however the scope is left.
+template <class T> class DeviceBuffer {
+  public:
+    explicit DeviceBuffer(std::size_t count)
+    {
+        COH_CUDA(cudaMalloc(reinterpret_cast<void**>(&m_data), std::max<std::size_t>(1, count) * sizeof(T)));
+    }
+    ~DeviceBuffer() { cudaFree(m_data); } // a failure to free cannot be reported from here
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return m_data; }
+    void upload(const std::vector<T>& host)
+    {
+        COH_CUDA(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    }
+
+  private:
+    T* m_data = nullptr;
+};
+
+class DeviceEvent {
+  public:
+    DeviceEvent() { COH_CUDA(cudaEventCreate(&m_event)); }
+    ~DeviceEvent() { cudaEventDestroy(m_event); }
+    DeviceEvent(const DeviceEvent&) = delete;
+    DeviceEvent& operator=(const DeviceEvent&) = delete;
+    cudaEvent_t get() const { return m_event; }
+
+  private:
+    cudaEvent_t m_event{};
+};
+
+constexpr int kLanes = 32;
+constexpr int kPerLane = kGpuMaxHeadDim / kLanes;
+constexpr int kWarpsPerBlock = 4;
+
+struct KernelShape {
+    std::uint32_t queryHeads, kvHeads, headDim, blockTokens, group;
+};
+
+// One warp per (sequence, query head): each lane holds up to eight of the head's dimensions of the query and of the
+// running output; each token's score is the warp's sum, and the softmax is kept online (running maximum and sum).
+__global__ void pagedDecodeAttentionKernel(const __half* __restrict__ k, const __half* __restrict__ v,
+                                           const float* __restrict__ q, const std::uint32_t* __restrict__ tables,
+                                           const std::uint32_t* __restrict__ tableOffsets,
+                                           const std::uint32_t* __restrict__ contexts, float* __restrict__ out,
+                                           KernelShape shape, float scale, std::uint32_t sequences)
+{
+    const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / kLanes;
+    const std::uint32_t lane = threadIdx.x % kLanes;
+    if (warp >= sequences * shape.queryHeads)
+        return;
+    const std::uint32_t s = warp / shape.queryHeads;
+    const std::uint32_t h = warp % shape.queryHeads;
+    const std::uint32_t kvHead = h / shape.group;
+    const std::size_t head = (std::size_t{s} * shape.queryHeads + h) * shape.headDim;
+
+    float qv[kPerLane], acc[kPerLane];
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+        const std::uint32_t d = lane + kLanes * i;
+        qv[i] = d < shape.headDim ? q[head + d] : 0.0f;
+        acc[i] = 0.0f;
+    }
+    float running = -INFINITY, sum = 0.0f;
+    const std::uint32_t n = contexts[s];
+    const std::uint32_t* table = tables + tableOffsets[s];
+    for (std::uint32_t t = 0; t < n; ++t) {
+        const std::size_t row = (std::size_t{table[t / shape.blockTokens]} * shape.kvHeads * shape.blockTokens +
+                                 std::size_t{kvHead} * shape.blockTokens + t % shape.blockTokens) *
+                                shape.headDim;
+        float dot = 0.0f;
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) {
+            const std::uint32_t d = lane + kLanes * i;
+            if (d < shape.headDim)
+                dot += qv[i] * __half2float(k[row + d]);
+        }
+#pragma unroll
+        for (int offset = kLanes / 2; offset > 0; offset /= 2)
+            dot += __shfl_xor_sync(0xffffffffu, dot, offset);
+        const float score = dot * scale;
+        const float top = fmaxf(running, score);
+        const float rescale = expf(running - top); // 0 on the first token (running is -inf)
+        const float p = expf(score - top);
+        sum = sum * rescale + p;
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) {
+            const std::uint32_t d = lane + kLanes * i;
+            if (d < shape.headDim)
+                acc[i] = acc[i] * rescale + p * __half2float(v[row + d]);
+        }
+        running = top;
+    }
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+        const std::uint32_t d = lane + kLanes * i;
+        if (d < shape.headDim)
+            out[head + d] = n > 0 ? acc[i] / sum : 0.0f;
+    }
+}
+
+void validateShape(const GpuKvShape& shape, const std::vector<float>& kPool, const std::vector<float>& vPool)
+{
+    if (shape.kvHeads == 0 || shape.queryHeads % shape.kvHeads != 0 || shape.headDim == 0 ||
+        shape.headDim > kGpuMaxHeadDim || shape.blockTokens == 0)
+        throw std::invalid_argument("GPU paged attention: query heads must be a positive multiple of the KV heads and "
+                                    "the head dimension at most 256");
+    if (kPool.size() != vPool.size() || kPool.size() % shape.blockElements() != 0)
+        throw std::invalid_argument("GPU paged attention: the K and V pools must be the same whole number of blocks");
+}
+
+void validateBatch(const GpuKvShape& shape, std::size_t poolElements, const std::vector<float>& q,
+                   const GpuAttentionBatch& batch)
+{
+    const std::size_t sequences = batch.contexts.size();
+    if (batch.tableOffsets.size() != sequences || q.size() < sequences * shape.queryHeads * shape.headDim)
+        throw std::invalid_argument("GPU paged attention: q or the tables do not match the sequences");
+    for (std::size_t s = 0; s < sequences; ++s) {
+        const std::size_t blocks = (std::size_t{batch.contexts[s]} + shape.blockTokens - 1) / shape.blockTokens;
+        if (batch.tableOffsets[s] + blocks > batch.tables.size())
+            throw std::invalid_argument("GPU paged attention: a block table is shorter than its context");
+        for (std::size_t b = 0; b < blocks; ++b)
+            if ((std::size_t{batch.tables[batch.tableOffsets[s] + b]} + 1) * shape.blockElements() > poolElements)
+                throw std::invalid_argument("GPU paged attention: a block table names a block past the pool");
+    }
+}
+
+std::vector<__half> toHalf(const std::vector<float>& values)
+{
+    std::vector<__half> halves(values.size());
+    std::transform(values.begin(), values.end(), halves.begin(), [](float x) { return __float2half(x); });
+    return halves;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+} // namespace
+
+struct GpuPagedAttention::Device {
+    int index;
+    GpuKvShape shape;
+    std::size_t poolElements;
+    DeviceBuffer<__half> k, v;
+};
+
+GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const std::vector<float>& kPool,
+                                     const std::vector<float>& vPool)
+{
+    validateShape(shape, kPool, vPool);
+    COH_CUDA(cudaSetDevice(device));
+    auto* d =
+        new Device{device, shape, kPool.size(), DeviceBuffer<__half>(kPool.size()), DeviceBuffer<__half>(vPool.size())};
+    try {
+        d->k.upload(toHalf(kPool));
+        d->v.upload(toHalf(vPool));
+    } catch (...) {
+        delete d;
+        throw;
+    }
+    m_device = d;
+}
+
+GpuPagedAttention::~GpuPagedAttention()
+{
+    delete m_device;
+}
+
+GpuAttentionRun GpuPagedAttention::run(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale,
+                                       int timedRuns)
+{
+    const GpuKvShape& shape = m_device->shape;
+    validateBatch(shape, m_device->poolElements, q, batch);
+    COH_CUDA(cudaSetDevice(m_device->index));
+    const auto sequences = static_cast<std::uint32_t>(batch.contexts.size());
+    const std::size_t outFloats = std::size_t{sequences} * shape.queryHeads * shape.headDim;
+    DeviceBuffer<float> dq(q.size()), dout(outFloats);
+    dq.upload(q);
+    DeviceBuffer<std::uint32_t> tables(batch.tables.size()), offsets(sequences), contexts(sequences);
+    tables.upload(batch.tables);
+    offsets.upload(batch.tableOffsets);
+    contexts.upload(batch.contexts);
+
+    const KernelShape ks{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens,
+                         shape.queryHeads / shape.kvHeads};
+    const std::uint32_t warps = sequences * shape.queryHeads;
+    const std::uint32_t blocks = std::max(1u, (warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    const auto launch = [&] {
+        pagedDecodeAttentionKernel<<<blocks, kWarpsPerBlock * kLanes>>>(m_device->k.get(), m_device->v.get(), dq.get(),
+                                                                        tables.get(), offsets.get(), contexts.get(),
+                                                                        dout.get(), ks, scale, sequences);
+        COH_CUDA(cudaGetLastError());
+    };
+
+    GpuAttentionRun run;
+    launch();
+    COH_CUDA(cudaDeviceSynchronize());
+    run.out.resize(outFloats);
+    COH_CUDA(cudaMemcpy(run.out.data(), dout.get(), outFloats * sizeof(float), cudaMemcpyDeviceToHost));
+
+    std::vector<double> ms;
+    DeviceEvent start, stop;
+    for (int r = 0; r < timedRuns; ++r) {
+        COH_CUDA(cudaEventRecord(start.get()));
+        launch();
+        COH_CUDA(cudaEventRecord(stop.get()));
+        COH_CUDA(cudaEventSynchronize(stop.get()));
+        float elapsed = 0;
+        COH_CUDA(cudaEventElapsedTime(&elapsed, start.get(), stop.get()));
+        ms.push_back(elapsed);
+    }
+    run.medianMs = median(ms);
+    double tokens = 0;
+    for (const std::uint32_t c : batch.contexts)
+        tokens += c;
+    run.kvBytes = tokens * 2.0 * shape.kvHeads * shape.headDim * sizeof(__half);
+    return run;
+}
+
+double gpuDeviceCopyMs(int device, std::size_t bytes, int timedRuns)
+{
+    COH_CUDA(cudaSetDevice(device));
+    DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+    COH_CUDA(cudaMemset(src.get(), 0x5a, std::max<std::size_t>(1, bytes)));
+    DeviceEvent start, stop;
+    COH_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); // warm up
+    std::vector<double> ms;
+    for (int r = 0; r < timedRuns; ++r) {
+        COH_CUDA(cudaEventRecord(start.get()));
+        COH_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));
+        COH_CUDA(cudaEventRecord(stop.get()));
+        COH_CUDA(cudaEventSynchronize(stop.get()));
+        float elapsed = 0;
+        COH_CUDA(cudaEventElapsedTime(&elapsed, start.get(), stop.get()));
+        ms.push_back(elapsed);
+    }
+    return median(ms);
+}
+
+} // namespace coh::core
