@@ -1,5 +1,6 @@
 #include "ui/run_history_model.h"
 
+#include "ui/backend_description.h"
 #include "ui/qt_text.h"
 
 #include <QDateTime>
@@ -40,8 +41,28 @@ void RunHistoryModel::refresh()
     }
     beginResetModel();
     m_runs = std::move(runs);
+    m_backendToolTips.clear();
     endResetModel();
     setError(error);
+}
+
+QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
+{
+    // A real run's mapping and measurements are in its stored summary: read once, when first pointed at.
+    if (const auto it = m_backendToolTips.find(run.id); it != m_backendToolTips.end())
+        return it->second;
+    core::BackendSummary backend;
+    backend.name = run.backend;
+    if (backend.real() && run.hasSummary) {
+        try {
+            core::RunStore store(toStdString(m_path));
+            if (const auto summary = store.runSummary(run.id))
+                backend = summary->backend;
+        } catch (const std::exception& e) {
+            return toQString(e.what());
+        }
+    }
+    return m_backendToolTips[run.id] = backendDescription(backend);
 }
 
 int RunHistoryModel::rowCount(const QModelIndex& parent) const
@@ -82,6 +103,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue<qint64>(run->id);
     if (role == Qt::ToolTipRole && index.column() == Status && !run->error.empty())
         return toQString(run->error);
+    if (role == Qt::ToolTipRole && index.column() == Backend)
+        return backendToolTip(*run);
     if (role == Qt::TextAlignmentRole)
         return index.column() < Seed || index.column() == Status || index.column() == Created
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
@@ -214,7 +237,8 @@ QString RunHistoryModel::headerToolTip(int section)
     case TierProtocols:
         return tr("The protocol of the KV kept in each memory tier that names one");
     case Backend:
-        return tr("What executed the run (\"simulated\": the discrete-event simulator)");
+        return tr("What executed the run (\"simulated\": the discrete-event simulator; \"real-cpu\": real copies and "
+                  "attention on this machine). Point at a run's backend for what each node ran on and measured");
     case Messages:
         return tr("Protocol messages, one per KV block (the sum of the Replay legend)");
     case Flows:

@@ -9,6 +9,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <map>
 #include <vector>
 
 namespace coh::ui {
@@ -66,11 +67,13 @@ class RunHistoryModel : public QAbstractTableModel {
 
   private:
     static QString headerToolTip(int section);
+    QString backendToolTip(const core::RunInfo& run) const;
     void setError(const QString& error);
 
     QString m_path;
     QString m_error;
     std::vector<core::RunInfo> m_runs;
+    mutable std::map<qint64, QString> m_backendToolTips; // per run id, made when first asked for
 };
 
 } // namespace coh::ui

@@ -418,6 +418,43 @@ class TstRunHistory : public QObject {
         QVERIFY(model->rowCount() > 0);
     }
 
+    void backendToolTipShowsWhatEachNodeRanOn()
+    {
+        // A real-cpu run and a simulated one of the same scenario, in a database of their own.
+        const QString db = m_dir.filePath(QStringLiteral("backends.db"));
+        std::ifstream in(COH_TEST_DATA_DIR "/scenarios/minimal.json");
+        nlohmann::json json = nlohmann::json::parse(in);
+        json["workload"]["requests"] = 3;
+        const core::Scenario scenario = core::parseScenario(json, "minimal.json");
+        const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+        core::RunStore store(db.toStdString());
+        core::RunOptions real;
+        real.backend.name = "real-cpu";
+        real.backend.realCpu.arenaBytes = 1 << 20;
+        const auto result = core::runAndStore(store, scenario, workload, real, "real");
+        core::runAndStore(store, scenario, workload, {}, "simulated");
+        const auto& mapping = result.summary.backend.mapping;
+        QVERIFY(!mapping.empty());
+
+        RunHistoryModel model;
+        model.setDatabasePath(db);
+        QCOMPARE(model.rowCount(), 2);
+        const QString realTip = model.index(1, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+        QVERIFY2(realTip.contains(QStringLiteral("<b>real-cpu</b>")), qPrintable(realTip));
+        QVERIFY2(realTip.contains(QStringLiteral("%1 copies")
+                                      .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.copies)))),
+                 qPrintable(realTip));
+        QVERIFY(realTip.contains(QStringLiteral("Decode attention")));
+        // Every node the run mapped, with the resource it ran on, as the stored summary says.
+        for (const auto& m : mapping) {
+            QVERIFY2(realTip.contains(QString::fromStdString(m.node).toHtmlEscaped()), qPrintable(realTip));
+            QVERIFY2(realTip.contains(QString::fromStdString(m.resource).toHtmlEscaped()), qPrintable(realTip));
+        }
+        const QString simTip = model.index(0, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+        QVERIFY2(simTip.startsWith(QStringLiteral("<b>Simulated</b>")), qPrintable(simTip));
+        QVERIFY(!simTip.contains(QStringLiteral("ran on")));
+    }
+
     void modelShowsWhatRanAndItsTraffic()
     {
         RunHistoryModel model;

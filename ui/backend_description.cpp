@@ -1,0 +1,66 @@
+#include "ui/backend_description.h"
+
+#include "core/engine/run_summary.h"
+#include "ui/metric_format.h"
+#include "ui/qt_text.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <vector>
+
+namespace coh::ui {
+
+namespace {
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("BackendDescription", text);
+}
+QString html(const std::string& text)
+{
+    return toQString(text).toHtmlEscaped();
+}
+} // namespace
+
+QString backendDescription(const core::BackendSummary& b)
+{
+    if (!b.real()) {
+        QString text = tr("<b>Simulated</b>: messages are flows of the max-min fair network, compute is the roofline.");
+        if (!b.scaledDown.empty())
+            text += QStringLiteral("<br>") + html(b.scaledDown);
+        return text;
+    }
+    using core::MetricUnit;
+    const QLocale locale;
+    QString text =
+        tr("<b>%1</b>: %2 copies of %3, %4 measured, each checked byte for byte (%5 passed)")
+            .arg(html(b.name), locale.toString(static_cast<qulonglong>(b.copies)),
+                 formatMetric(b.bytesCopied, MetricUnit::Bytes), formatMetric(b.copyMs, MetricUnit::Milliseconds),
+                 locale.toString(static_cast<qulonglong>(b.verified)));
+    if (b.decodeSteps > 0)
+        text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3")
+                    .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),
+                         formatMetric(b.attentionBytes, MetricUnit::Bytes),
+                         formatMetric(b.attentionMs, MetricUnit::Milliseconds));
+    if (!b.staleReads.empty()) {
+        std::vector<double> relL2;
+        for (const auto& r : b.staleReads)
+            relL2.push_back(r.relL2);
+        const auto d = core::distributionOf(relL2);
+        text += tr("<br>Stale reads: %1 decode reads of stale blocks, attention output error (relative L2) p50 %2, "
+                   "max %3")
+                    .arg(locale.toString(static_cast<qulonglong>(b.staleReads.size())), locale.toString(d.p50, 'g', 3),
+                         locale.toString(d.max, 'g', 3));
+    }
+    if (!b.mapping.empty()) {
+        text += tr("<br><br>Each node ran on:<table>");
+        for (const auto& m : b.mapping)
+            text += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2</td></tr>").arg(html(m.node), html(m.resource));
+        text += QStringLiteral("</table>");
+    }
+    if (!b.scaledDown.empty())
+        text += tr("<br>Scaled down: %1").arg(html(b.scaledDown));
+    return text;
+}
+
+} // namespace coh::ui
