@@ -138,7 +138,11 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     onRealCpu = executeOn->addAction(QMainWindow::tr("Real &CPU (this machine)"));
     onRealCpu->setToolTip(QMainWindow::tr("Every message is a real copy between worker threads' memories and every "
                                           "decode step runs real attention, timed (F1: The real backend)"));
-    for (QAction* a : {onSimulator, onRealCpu}) {
+    onSimVsReal = executeOn->addAction(QMainWindow::tr("Simulator &Against Real CPU"));
+    onSimVsReal->setToolTip(
+        QMainWindow::tr("Calibrate this machine, run on the real CPU, then simulate on the calibrated "
+                        "profile; both runs are stored and open side by side in Compare"));
+    for (QAction* a : {onSimulator, onRealCpu, onSimVsReal}) {
         a->setCheckable(true);
         backends->addAction(a);
     }
@@ -268,7 +272,13 @@ QPalette MainActions::makeDarkPalette()
 
 QString MainActions::backend() const
 {
-    return onRealCpu && onRealCpu->isChecked() ? QStringLiteral("real-cpu") : QStringLiteral("simulated");
+    return (onRealCpu && onRealCpu->isChecked()) || simVsReal() ? QStringLiteral("real-cpu")
+                                                                : QStringLiteral("simulated");
+}
+
+bool MainActions::simVsReal() const
+{
+    return onSimVsReal && onSimVsReal->isChecked();
 }
 
 } // namespace coh::ui

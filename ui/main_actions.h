@@ -38,6 +38,7 @@ struct MainActions {
     // Run > Execute On: the simulator, or real copies and attention on this machine's CPU (docs/real-backend.md).
     QAction* onSimulator = nullptr;
     QAction* onRealCpu = nullptr;
+    QAction* onSimVsReal = nullptr; // real-cpu, then the simulator on the calibrated profile, compared
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide
@@ -47,6 +48,7 @@ struct MainActions {
     void build(QMainWindow* window, QUndoStack* undoStack, const QList<QAction*>& editActions);
     // The backend the checked Execute On action names, as core::backendNames() spells it.
     QString backend() const;
+    bool simVsReal() const; // Execute On > Simulator Against Real CPU
 
     // Open Preset: one entry per datasets/presets/*.json. Open Recent: the QSettings list, newest first.
     void fillPresets(const std::function<void(const QString&)>& open);

@@ -7,6 +7,7 @@
 #include "ui/help_window.h"
 #include "ui/main_toolbar.h"
 #include "ui/qt_text.h"
+#include "ui/run_compare_dialog.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
 #include "ui/run_history_widget.h"
@@ -201,6 +202,7 @@ void MainWindow::connectActions()
     connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
     connect(a.onRealCpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
+    connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
     m_actions.fillGuides(HelpWindow::guides(), [this](const QString& file) { showHelp(file); });
@@ -255,6 +257,15 @@ void MainWindow::connectRunner()
         setStatus(tr("Run #%1 stored in %2").arg(id).arg(m_databasePath));
         emit runShown(id);
     });
+    // Sim against real: the real run is in Replay; both open side by side in Compare, the error in the status bar.
+    connect(m_runner, &RunController::comparedWithReal, this,
+            [this](qint64 realId, qint64 simulatedId, const QString& comparison) {
+                auto* dialog = new RunCompareDialog(m_databasePath, {realId, simulatedId}, this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->show();
+                setStatus(tr("Runs #%1 and #%2 stored: %3").arg(realId).arg(simulatedId).arg(comparison));
+                emit comparedWithReal(dialog);
+            });
     connect(m_runner, &RunController::failed, this, [this](const QString& error) {
         m_runError = error;
         updateRunEnabled();
@@ -319,7 +330,10 @@ void MainWindow::updateRunEnabled()
     const bool canRun = !running && m_validationError.isEmpty();
     const QString why = running ? tr("A run is in progress")
                         : m_validationError.isEmpty()
-                            ? tipWithShortcut(m_actions.onRealCpu->isChecked()
+                            ? tipWithShortcut(m_actions.simVsReal()
+                                                  ? tr("Run the scenario on this machine's CPU, then simulate it on "
+                                                       "the machine's calibrated profile; store both and compare them")
+                                              : m_actions.onRealCpu->isChecked()
                                                   ? tr("Run the scenario on this machine's CPU (real copies and "
                                                        "attention, measured) and store the run")
                                                   : tr("Simulate the scenario and store the run"),
@@ -344,7 +358,11 @@ void MainWindow::runScenario()
     m_runError.clear();
     m_runScenario = m_document->json();
     m_progress->setValue(0);
-    if (m_runner->start(m_runScenario, m_document->filePath(), m_databasePath, m_actions.backend())) {
+    const bool started =
+        m_actions.simVsReal()
+            ? m_runner->startSimVsReal(m_runScenario, m_document->filePath(), m_databasePath)
+            : m_runner->start(m_runScenario, m_document->filePath(), m_databasePath, m_actions.backend());
+    if (started) {
         setStatus(tr("Starting run…"));
         updateRunEnabled();
     }

@@ -23,6 +23,8 @@ class QTimer;
 
 namespace coh::ui {
 
+class RunCompareDialog;
+
 class ChartsPanel;
 class DockLayout;
 class HelpWindow;
@@ -76,6 +78,8 @@ class MainWindow : public QMainWindow {
     // A stored run is in the Replay and Charts tabs, Replay showing: after a run completes, or after openRun()
     // (which loads it off the GUI thread).
     void runShown(qint64 runId);
+    // Sim against real finished: its Compare dialog, open over the window.
+    void comparedWithReal(coh::ui::RunCompareDialog* dialog);
 
   protected:
     void closeEvent(QCloseEvent* event) override;

@@ -5,6 +5,7 @@
 #include "core/store/default_paths.h"
 #include "core/store/run_and_store.h"
 #include "core/store/run_store.h"
+#include "core/store/sim_vs_real.h"
 #include "core/workload/workload_builder.h"
 #include "ui/qt_text.h"
 
@@ -19,6 +20,8 @@ struct RunController::Outcome {
     qint64 runId = 0;
     std::shared_ptr<const core::RunResult> result;
     QString error;
+    qint64 simulatedRunId = 0; // sim against real: the simulator's run on the profile
+    QString comparison;        // sim against real: the error per metric, in words
 };
 
 namespace {
@@ -84,6 +87,18 @@ QString RunController::defaultDatabasePath(QString* error)
 bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
                           const QString& databasePath, const QString& backend)
 {
+    return launch(scenarioJson, scenarioPath, databasePath, backend, false);
+}
+
+bool RunController::startSimVsReal(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
+                                   const QString& databasePath)
+{
+    return launch(scenarioJson, scenarioPath, databasePath, QStringLiteral("real-cpu"), true);
+}
+
+bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
+                           const QString& databasePath, const QString& backend, bool simVsReal)
+{
     if (m_running) {
         emit failed(tr("A run is already in progress."));
         return false;
@@ -107,13 +122,13 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
         return false;
     }
 
-    m_runName = toQString(core::defaultRunName(*scenario));
+    m_runName = toQString(simVsReal ? core::simVsRealRunName(*scenario, true) : core::defaultRunName(*scenario));
     m_scenarioPath = scenarioPath;
     m_cancel = false;
     m_running = true;
     const std::string dbPath = toStdString(m_databasePath);
     QPointer<RunController> self = this;
-    auto work = [this, self, scenario, dbPath, backendOptions,
+    auto work = [this, self, scenario, dbPath, backendOptions, simVsReal,
                  name = toStdString(m_runName)]() -> std::shared_ptr<Outcome> {
         auto outcome = std::make_shared<Outcome>();
         std::unique_ptr<core::RunStore> store;
@@ -151,6 +166,10 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
                 Qt::QueuedConnection);
         };
         hooks.cancelReason = "cancelled by the user (Run > Cancel)";
+        if (simVsReal) {
+            runSimVsReal(*store, *scenario, workload, listener, *outcome);
+            return outcome;
+        }
         try {
             // Stored exactly as `cohsim run` stores it: the same name, row life and result.
             outcome->result =
@@ -167,6 +186,46 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
     return true;
 }
 
+void RunController::runSimVsReal(core::RunStore& store, const core::Scenario& scenario, const core::Workload& workload,
+                                 core::ProgressListener& listener, Outcome& outcome)
+{
+    core::SimVsRealOptions compare;
+    compare.cancel = &m_cancel;
+    compare.progress = &listener;
+    QPointer<RunController> self = this;
+    compare.stage = [self](const std::string& stage) {
+        QMetaObject::invokeMethod(
+            self,
+            [self, text = toQString(stage)] {
+                if (self && self->isRunning())
+                    emit self->progress(0, text);
+            },
+            Qt::QueuedConnection);
+    };
+    try {
+        const core::SimVsReal result = core::runSimVsReal(&store, scenario, workload, compare);
+        outcome.runId = result.realId;
+        outcome.result = std::make_shared<core::RunResult>(result.real);
+        outcome.simulatedRunId = result.simulatedId;
+        QStringList errors;
+        for (const auto& row : result.rows)
+            if (row.metric.find("p50") != std::string::npos)
+                errors << tr("%1 %2%").arg(toQString(row.metric).remove(QStringLiteral(" (ms)")),
+                                           QString::asprintf("%+.1f", row.errorPct()));
+        outcome.comparison =
+            tr("the simulator on this machine's profile against real-cpu: %1; messages, flows and "
+               "bytes %2")
+                .arg(errors.join(QStringLiteral(", ")), result.countsEqual ? tr("equal")
+                                                                           : tr("differ (event order followed measured "
+                                                                                "times)"));
+        outcome.kind = Outcome::Kind::Completed;
+    } catch (const core::RunCancelled&) {
+        outcome.kind = Outcome::Kind::Cancelled;
+    } catch (const std::exception& e) {
+        outcome.error = toQString(e.what());
+    }
+}
+
 void RunController::cancel()
 {
     if (m_running)
@@ -180,6 +239,8 @@ void RunController::onWorkerDone()
     switch (outcome->kind) {
     case Outcome::Kind::Completed:
         emit finished(outcome->runId, outcome->result);
+        if (outcome->simulatedRunId > 0)
+            emit comparedWithReal(outcome->runId, outcome->simulatedRunId, outcome->comparison);
         break;
     case Outcome::Kind::Cancelled:
         emit cancelled();

@@ -3,6 +3,8 @@
 // failRun). The scenario JSON is copied in, the RunResult handed back whole; progress arrives as queued signals.
 
 #include "core/engine/run_result.h"
+#include "core/serving/run_options.h"
+#include "core/store/run_store.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,11 @@
 
 #include <atomic>
 #include <memory>
+
+namespace coh::core {
+struct Scenario;
+struct Workload;
+} // namespace coh::core
 
 namespace coh::ui {
 
@@ -28,6 +35,11 @@ class RunController : public QObject {
     // the scenario does not validate or the backend cannot run it.
     bool start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
                const QString& databasePath = {}, const QString& backend = QStringLiteral("simulated"));
+    // Execute On > Simulator Against Real CPU: calibrates this machine, runs the scenario on real-cpu, then on the
+    // simulator over the calibrated profile (core::runSimVsReal), storing both. finished() carries the real run,
+    // then comparedWithReal() both ids and the simulator's error in words.
+    bool startSimVsReal(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
+                        const QString& databasePath = {});
     void cancel();
     bool isRunning() const { return m_running; }
     // The database the last run went to (the default path resolved).
@@ -44,9 +56,15 @@ class RunController : public QObject {
     void finished(qint64 runId, std::shared_ptr<const coh::core::RunResult> result);
     void failed(const QString& error);
     void cancelled();
+    void comparedWithReal(qint64 realRunId, qint64 simulatedRunId, const QString& comparison);
 
   private:
     struct Outcome;
+    bool launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath, const QString& databasePath,
+                const QString& backend, bool simVsReal);
+    // On the worker: both runs of sim against real into `outcome`.
+    void runSimVsReal(core::RunStore& store, const core::Scenario& scenario, const core::Workload& workload,
+                      core::ProgressListener& listener, Outcome& outcome);
     void onWorkerDone();
 
     QFutureWatcher<std::shared_ptr<Outcome>>* m_watcher = nullptr;

@@ -3,14 +3,12 @@
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
-#include "core/engine/traffic_counts.h"
-#include "core/real/backend.h"
 #include "core/real/calibration.h"
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
-#include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
+#include "core/store/sim_vs_real.h"
 #include "core/workload/workload_builder.h"
 
 #include <fmt/format.h>
@@ -34,38 +32,6 @@ struct CompareRealOptions {
     bool noStore = false;
 };
 
-struct Row {
-    std::string metric;
-    double real = 0, simulated = 0;
-    double errorPct() const { return real != 0 ? 100.0 * (simulated - real) / real : 0.0; }
-};
-
-std::vector<Row> rowsOf(const core::RunSummary& real, const core::RunSummary& sim)
-{
-    const auto rt = core::trafficCounts(real), st = core::trafficCounts(sim);
-    return {{"TTFT p50 (ms)", real.ttftMs.p50, sim.ttftMs.p50},
-            {"TTFT p99 (ms)", real.ttftMs.p99, sim.ttftMs.p99},
-            {"TPOT p50 (ms)", real.tpotMs.p50, sim.tpotMs.p50},
-            {"TPOT p99 (ms)", real.tpotMs.p99, sim.tpotMs.p99},
-            {"KV transfer p50 (ms)", real.transferMs.p50, sim.transferMs.p50},
-            {"KV transfer p99 (ms)", real.transferMs.p99, sim.transferMs.p99},
-            {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages)},
-            {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows)},
-            {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes}};
-}
-
-// The shape real-cpu's decode steps attend with on the scenario's first decode instance: what to calibrate.
-core::real::PagedKvShape decodeShape(const core::Scenario& s)
-{
-    std::size_t tp = 1;
-    for (const auto& inst : s.serving.instances)
-        if (inst.role != core::InstanceRole::Prefill) {
-            tp = inst.nodes.size();
-            break;
-        }
-    return core::decodeAttentionShape(s.model, s.serving.blockTokens, tp);
-}
-
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
 {
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
@@ -75,50 +41,28 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         core::limitRequests(scenario.workload, *options.maxRequests);
     const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
 
-    core::RunOptions real;
-    real.backend.name = "real-cpu";
-    real.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
-    real.backend.realCpu.layers = options.layers;
-    core::checkBackendRuns(real.backend, scenario);
-
-    core::real::HardwareProfile profile;
-    if (!options.profile.empty()) {
-        profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
-    } else {
-        if (!global.quiet)
-            fmt::print(stderr, "Calibrating real-cpu on this machine (`cohsim calibrate -o FILE` keeps a profile)\n");
-        core::real::CalibrationOptions calibration;
-        calibration.attention.shape = decodeShape(scenario);
-        // Copies walk, and attention reads, memories of the size the real run's nodes get.
-        calibration.copy.arenaBytes = real.backend.realCpu.arenaBytes;
-        calibration.attention.poolBytes = real.backend.realCpu.arenaBytes;
-        profile = core::real::calibrate(calibration);
-    }
-    const core::Scenario simScenario = core::real::profiledScenario(scenario, profile);
-    core::RunOptions sim;
-    sim.backend.profile = profile;
-
+    core::SimVsRealOptions compare;
+    compare.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
+    compare.realCpu.layers = options.layers;
+    if (!options.profile.empty())
+        compare.profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
+    compare.stage = [&](const std::string& stage) {
+        if (global.quiet)
+            return;
+        if (stage.rfind("Running", 0) == 0)
+            fmt::print(stderr, "{} ({} requests, seed {})\n", stage, workload.requests.size(), scenario.seed);
+        else
+            fmt::print(stderr, "{} (`cohsim calibrate -o FILE` keeps a profile)\n", stage);
+    };
     std::unique_ptr<core::RunStore> store;
     if (!options.noStore)
         store = openRunStore(global);
+    const core::SimVsReal result = core::runSimVsReal(store.get(), scenario, workload, compare);
+    const auto& rows = result.rows;
+    const auto& profile = result.profile;
+    const std::int64_t realId = result.realId, simId = result.simulatedId;
+    const bool countsEqual = result.countsEqual;
     const std::string base = core::defaultRunName(scenario);
-    std::int64_t realId = 0, simId = 0;
-    const auto runOne = [&](const core::Scenario& s, const core::RunOptions& o, const std::string& name,
-                            std::int64_t& id) {
-        if (!global.quiet)
-            fmt::print(stderr, "Running {} ({} requests, seed {})\n", name, workload.requests.size(), s.seed);
-        if (!store)
-            return core::runScenario(s, workload, o);
-        core::StoredRunHooks hooks;
-        hooks.begun = [&id](std::int64_t begun) { id = begun; };
-        return core::runAndStore(*store, s, workload, o, name, hooks);
-    };
-    const core::RunResult realRun = runOne(scenario, real, base + " \u00b7 real-cpu", realId);
-    const core::RunResult simRun = runOne(simScenario, sim, base + " \u00b7 simulated on its profile", simId);
-    const auto rows = rowsOf(realRun.summary, simRun.summary);
-    const auto rt = core::trafficCounts(realRun.summary), st = core::trafficCounts(simRun.summary);
-    const bool countsEqual = rt.messages == st.messages && realRun.summary.flows == simRun.summary.flows &&
-                             rt.dataBytes + rt.controlBytes == st.dataBytes + st.controlBytes;
 
     if (options.json) {
         auto metrics = nlohmann::ordered_json::array();

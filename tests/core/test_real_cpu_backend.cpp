@@ -8,6 +8,7 @@
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
+#include "core/store/sim_vs_real.h"
 #include "engine_fixtures.h"
 #include "temp_dir.h"
 
@@ -336,6 +337,50 @@ TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
     const RunResult loaded = store.loadRun(runs[0].id);
     EXPECT_EQ(loaded.summary.backend, result.summary.backend);
     EXPECT_EQ(loaded.summary.backend.mapping.size(), 3u);
+}
+
+TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const Scenario s = threeGpuScenario("msi-directory");
+    SimVsRealOptions options;
+    options.realCpu.arenaBytes = 1 << 20;
+    options.calibrationRounds = 1; // a rough profile: this checks the plumbing, not the fit
+    std::vector<std::string> stages;
+    options.stage = [&](const std::string& stage) { stages.push_back(stage); };
+    const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
+    ASSERT_EQ(stages.size(), 3u);
+    EXPECT_EQ(stages[0].rfind("Calibrating", 0), 0u);
+    EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false));
+    EXPECT_EQ(store.runInfo(out.realId)->backend, "real-cpu");
+    EXPECT_EQ(store.runInfo(out.simulatedId)->backend, "simulated");
+    EXPECT_EQ(store.runInfo(out.realId)->name, simVsRealRunName(s, true));
+    // Spaced requests: the same messages, flows and bytes on both, and each row is the two runs' own figure.
+    EXPECT_TRUE(out.countsEqual);
+    ASSERT_EQ(out.rows.size(), 9u);
+    EXPECT_EQ(out.rows[2].metric, "TPOT p50 (ms)");
+    EXPECT_DOUBLE_EQ(out.rows[2].real, out.real.summary.tpotMs.p50);
+    EXPECT_DOUBLE_EQ(out.rows[2].simulated, out.simulated.summary.tpotMs.p50);
+    EXPECT_DOUBLE_EQ(out.rows[6].errorPct(), 0.0); // messages
+    EXPECT_GT(out.profile.copyBytesPerNs, 0.0);
+
+    // A given profile skips calibration; a scenario real-cpu cannot run is refused before anything is stored.
+    SimVsRealOptions again;
+    again.profile = out.profile;
+    stages.clear();
+    again.stage = options.stage;
+    Scenario failing = s;
+    failing.failures.events.push_back({});
+    failing.failures.events.back().link = "p0-d0";
+    EXPECT_THROW(runSimVsReal(&store, failing, spacedWorkload(), again), InputError);
+    EXPECT_TRUE(stages.empty());
+    EXPECT_EQ(store.listRuns().size(), 2u);
+    // Cancelled before the first run: RunCancelled, and nothing more stored.
+    std::atomic<bool> cancel{true};
+    again.cancel = &cancel;
+    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), again), RunCancelled);
+    EXPECT_EQ(store.listRuns().size(), 2u);
 }
 
 TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScaledToTheModel)

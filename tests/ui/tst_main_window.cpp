@@ -95,7 +95,13 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(!a.onSimulator->isChecked());
         QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
         QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's CPU")));
+        // ... or both, compared: the real run goes first, so its backend is real-cpu.
+        a.onSimVsReal->setChecked(true);
+        QVERIFY(!a.onRealCpu->isChecked() && a.simVsReal());
+        QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
+        QVERIFY(a.run->toolTip().contains(QStringLiteral("store both and compare them")));
         a.onSimulator->setChecked(true);
+        QVERIFY(!a.simVsReal());
 
         // A preset opens untitled (Save must not overwrite the shipped file) and validates as shipped.
         QAction* preset = a.presets->actions().constFirst();

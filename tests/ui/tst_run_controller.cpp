@@ -77,6 +77,40 @@ class TstRunController : public QObject {
         QCOMPARE(store.listRuns().size(), before);
     }
 
+    void simVsRealStoresBothRunsAndTheirComparison()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 3;
+        RunController controller;
+        QSignalSpy progress(&controller, &RunController::progress);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QSignalSpy compared(&controller, &RunController::comparedWithReal);
+        QSignalSpy failed(&controller, &RunController::failed);
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(compared.wait(180000));
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(finished.count(), 1);
+        const qint64 realId = compared.at(0).at(0).toLongLong();
+        const qint64 simId = compared.at(0).at(1).toLongLong();
+        // The real run is the one finished() hands over (it opens in Replay), under its sim-against-real name.
+        QCOMPARE(finished.at(0).at(0).toLongLong(), realId);
+        QVERIFY(controller.runName().endsWith(QStringLiteral("real-cpu")));
+        coh::core::RunStore store(m_db.toStdString());
+        QCOMPARE(store.runInfo(realId)->backend, std::string("real-cpu"));
+        QCOMPARE(store.runInfo(simId)->backend, std::string("simulated"));
+        QVERIFY(
+            QString::fromStdString(store.runInfo(simId)->name).endsWith(QStringLiteral("simulated on its profile")));
+        const QString comparison = compared.at(0).at(2).toString();
+        QVERIFY2(comparison.contains(QStringLiteral("TTFT p50 ")) && comparison.contains(QStringLiteral("TPOT p50")),
+                 qPrintable(comparison));
+        // Each stage was announced: calibration, then each run.
+        QStringList stages;
+        for (const auto& p : progress)
+            stages << p.at(1).toString();
+        QVERIFY2(stages.join(QLatin1Char('\n')).contains(QStringLiteral("Calibrating")),
+                 qPrintable(stages.join(QLatin1Char('\n'))));
+    }
+
     void smallRunCompletesAndIsStored()
     {
         auto json = readJson(fixture("minimal.json"));

@@ -1,0 +1,99 @@
+#include "core/store/sim_vs_real.h"
+
+#include "core/engine/traffic_counts.h"
+#include "core/serving/measured_compute.h"
+#include "core/serving/serving_engine.h"
+#include "core/store/run_and_store.h"
+
+#include <algorithm>
+
+namespace coh::core {
+
+namespace {
+
+std::vector<SimVsRealRow> rowsOf(const RunSummary& real, const RunSummary& sim)
+{
+    const auto rt = trafficCounts(real), st = trafficCounts(sim);
+    return {{"TTFT p50 (ms)", real.ttftMs.p50, sim.ttftMs.p50},
+            {"TTFT p99 (ms)", real.ttftMs.p99, sim.ttftMs.p99},
+            {"TPOT p50 (ms)", real.tpotMs.p50, sim.tpotMs.p50},
+            {"TPOT p99 (ms)", real.tpotMs.p99, sim.tpotMs.p99},
+            {"KV transfer p50 (ms)", real.transferMs.p50, sim.transferMs.p50},
+            {"KV transfer p99 (ms)", real.transferMs.p99, sim.transferMs.p99},
+            {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages)},
+            {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows)},
+            {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes}};
+}
+
+// The shape real-cpu's decode steps attend with on the scenario's first decode instance: what to calibrate.
+real::PagedKvShape decodeShape(const Scenario& s)
+{
+    std::size_t tp = 1;
+    for (const auto& inst : s.serving.instances)
+        if (inst.role != InstanceRole::Prefill) {
+            tp = inst.nodes.size();
+            break;
+        }
+    return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
+}
+
+} // namespace
+
+std::string simVsRealRunName(const Scenario& scenario, bool real)
+{
+    return defaultRunName(scenario) + (real ? " \u00b7 real-cpu" : " \u00b7 simulated on its profile");
+}
+
+SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
+                       const SimVsRealOptions& options)
+{
+    RunOptions real;
+    real.cancel = options.cancel;
+    real.progress = options.progress;
+    real.backend.name = "real-cpu";
+    real.backend.realCpu = options.realCpu;
+    checkBackendRuns(real.backend, scenario);
+
+    SimVsReal out;
+    if (options.profile) {
+        out.profile = *options.profile;
+    } else {
+        if (options.stage)
+            options.stage("Calibrating real-cpu on this machine");
+        real::CalibrationOptions calibration;
+        if (options.calibrationRounds) {
+            calibration.copy.rounds = std::max(1, *options.calibrationRounds);
+            calibration.attention.rounds = std::max(1, *options.calibrationRounds);
+        }
+        calibration.attention.shape = decodeShape(scenario);
+        // Copies walk, and attention reads, memories of the size the real run's nodes get.
+        calibration.copy.arenaBytes = options.realCpu.arenaBytes;
+        calibration.attention.poolBytes = options.realCpu.arenaBytes;
+        out.profile = real::calibrate(calibration);
+    }
+    if (options.cancel && *options.cancel)
+        throw RunCancelled();
+    RunOptions sim = real;
+    sim.backend = {};
+    sim.backend.profile = out.profile;
+    const Scenario simScenario = real::profiledScenario(scenario, out.profile);
+
+    const auto runOne = [&](const Scenario& s, const RunOptions& o, const std::string& name, std::int64_t& id) {
+        if (options.stage)
+            options.stage("Running " + name);
+        if (!store)
+            return runScenario(s, workload, o);
+        StoredRunHooks hooks;
+        hooks.begun = [&id](std::int64_t begun) { id = begun; };
+        return runAndStore(*store, s, workload, o, name, hooks);
+    };
+    out.real = runOne(scenario, real, simVsRealRunName(scenario, true), out.realId);
+    out.simulated = runOne(simScenario, sim, simVsRealRunName(scenario, false), out.simulatedId);
+    out.rows = rowsOf(out.real.summary, out.simulated.summary);
+    const auto rt = trafficCounts(out.real.summary), st = trafficCounts(out.simulated.summary);
+    out.countsEqual = rt.messages == st.messages && out.real.summary.flows == out.simulated.summary.flows &&
+                      rt.dataBytes + rt.controlBytes == st.dataBytes + st.controlBytes;
+    return out;
+}
+
+} // namespace coh::core

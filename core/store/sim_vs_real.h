@@ -1,0 +1,50 @@
+#pragma once
+// The simulator against real execution on this machine (docs/real-backend.md#sim-against-real): a scenario runs on
+// real-cpu, then on the simulator over the scenario as real-cpu plays it (real::profiledScenario) with the machine's
+// calibrated profile, both stored when a store is given; the simulator's error is taken per metric against what
+// real-cpu measured. `cohsim compare-real` and the desktop app's Execute On > Simulator Against Real CPU share it.
+#include "core/real/calibration.h"
+#include "core/serving/run_options.h"
+#include "core/store/run_store.h"
+#include "core/workload/request.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coh::core {
+
+struct SimVsRealOptions {
+    real::RealCpuOptions realCpu;
+    std::optional<real::HardwareProfile> profile; // none: calibrate now, for the scenario's decode shape
+    std::optional<int> calibrationRounds;         // rounds per copy size and context; none: calibrate()'s own
+    // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
+    const std::atomic<bool>* cancel = nullptr;
+    ProgressListener* progress = nullptr;
+    std::function<void(const std::string& stage)> stage;
+};
+
+struct SimVsRealRow {
+    std::string metric;
+    double real = 0, simulated = 0;
+    double errorPct() const { return real != 0 ? 100.0 * (simulated - real) / real : 0.0; }
+};
+
+struct SimVsReal {
+    RunResult real, simulated;
+    std::int64_t realId = 0, simulatedId = 0; // 0 without a store
+    real::HardwareProfile profile;
+    std::vector<SimVsRealRow> rows; // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
+    bool countsEqual = false;       // messages, flows and coherence bytes
+};
+
+// The run names: "<scenario> · real-cpu" and "<scenario> · simulated on its profile".
+std::string simVsRealRunName(const Scenario& scenario, bool real);
+
+// Throws InputError when real-cpu cannot run the scenario (before anything runs or is stored), RunCancelled when
+// cancelled (the run under way is stored as cancelled), and what a run throws.
+SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
+                       const SimVsRealOptions& options);
+
+} // namespace coh::core
