@@ -32,11 +32,13 @@ QString backendDescription(const core::BackendSummary& b)
     }
     using core::MetricUnit;
     const QLocale locale;
-    QString text =
-        tr("<b>%1</b>: %2 copies of %3, %4 measured, each checked byte for byte (%5 passed)")
-            .arg(html(b.name), locale.toString(static_cast<qulonglong>(b.copies)),
-                 formatMetric(b.bytesCopied, MetricUnit::Bytes), formatMetric(b.copyMs, MetricUnit::Milliseconds),
-                 locale.toString(static_cast<qulonglong>(b.verified)));
+    QString text = tr("<b>%1</b>: %2 copies of %3 in %4 descriptors, %5 measured, each checked byte for byte (%6 "
+                      "passed)")
+                       .arg(html(b.name), locale.toString(static_cast<qulonglong>(b.copies)),
+                            formatMetric(b.bytesCopied, MetricUnit::Bytes),
+                            locale.toString(static_cast<qulonglong>(b.descriptors)),
+                            formatMetric(b.copyMs, MetricUnit::Milliseconds),
+                            locale.toString(static_cast<qulonglong>(b.verified)));
     if (b.decodeSteps > 0)
         text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3")
                     .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),

@@ -44,6 +44,7 @@ struct BenchOptions {
     std::size_t automatonStates = core::coherence::kDefaultAutomatonStates;
     int copyRounds = 15;                             // bench copy --repeat
     int attentionRounds = 7;                         // bench attention --repeat
+    std::uint32_t descriptorKib = 0;                 // bench copy --descriptor-kib
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
 };
@@ -172,6 +173,7 @@ void benchCopy(const BenchOptions& options)
 {
     core::real::CopyBenchOptions copy;
     copy.rounds = std::max(1, options.copyRounds);
+    copy.descriptorBytes = std::size_t{options.descriptorKib} << 10;
     const auto rows = core::real::runCopyBench(copy);
     if (options.json) {
         auto out = nlohmann::ordered_json::array();
@@ -180,14 +182,21 @@ void benchCopy(const BenchOptions& options)
                            {"memcpy_ns", r.plainNs},
                            {"copy_ns", r.copyNs},
                            {"message_ns", r.messageNs},
+                           {"descriptors", r.descriptors},
                            {"memcpy_gbps", r.plainGBps()},
                            {"copy_gbps", r.copyGBps()},
                            {"ratio", r.ratio()}});
-        fmt::print("{}\n",
-                   nlohmann::ordered_json{{"benchmark", "copy"}, {"rounds", copy.rounds}, {"sizes", out}}.dump(2));
+        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "copy"},
+                                                  {"rounds", copy.rounds},
+                                                  {"descriptor_bytes", copy.descriptorBytes},
+                                                  {"sizes", out}}
+                               .dump(2));
         return;
     }
-    fmt::print("real-cpu copies against memcpy, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+    fmt::print("real-cpu copies{} against memcpy, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+               copy.descriptorBytes > 0
+                   ? fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10)
+                   : std::string(),
                copy.rounds, copy.arenaBytes >> 20);
     fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", "MEMCPY GB/s", "REAL-CPU GB/s", "RATIO",
                "PER MESSAGE ns");
@@ -348,6 +357,10 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     auto* copy = bench->add_subcommand("copy", "The real-cpu backend's copies against plain memcpy, side by side");
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
         ->capture_default_str();
+    copy->add_option("--descriptor-kib", options->descriptorKib,
+                     "Copy in pieces of this many KiB scattered over both arenas, as a run does (0: whole)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1 << 20));
     copy->add_flag("--json", options->json, "Print JSON");
     copy->callback([options] { benchCopy(*options); });
 

@@ -18,6 +18,7 @@ struct CalibrateOptions {
     std::string output;
     int rounds = 0; // 0: the defaults (15 per copy size, 5 per context)
     bool json = false;
+    std::uint32_t descriptorKib = 64; // Llama-3-8B: 16 tokens x K and V x 8 heads x 128 x fp16
 };
 
 void printProfile(const core::real::HardwareProfile& p)
@@ -33,6 +34,10 @@ void printProfile(const core::real::HardwareProfile& p)
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
+    if (p.descriptorBytes > 0)
+        fmt::print("  descriptors each piece of {} B beyond a message's first adds {} ns: whole descriptors copy at {} "
+                   "GB/s\n",
+                   p.descriptorBytes, number(p.descriptorNs), number(p.effectiveCopyBytesPerNs()));
 }
 
 void runCalibrate(const CalibrateOptions& options)
@@ -43,6 +48,7 @@ void runCalibrate(const CalibrateOptions& options)
     core::real::CalibrationOptions calibration;
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
+    calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
     const auto profile = core::real::calibrate(calibration);
     const auto json = core::real::toJson(profile);
     if (!options.output.empty()) {
@@ -70,6 +76,10 @@ static const bool registered = registerCommand("calibrate", [](CLI::App& app, Gl
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
     cmd->add_option("--rounds", options->rounds, "Rounds per size and context (medians; default 15 and 5)")
         ->check(CLI::Range(1, 1000));
+    cmd->add_option("--descriptor-kib", options->descriptorKib,
+                    "The piece a run copies in, in KiB (one layer's K and V of a block; 0: do not measure)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1 << 20));
     cmd->add_flag("--json", options->json, "Print the profile as JSON");
     cmd->callback([options] { runCalibrate(*options); });
 });

@@ -12,6 +12,7 @@
 #include "core/workload/workload_builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -30,6 +31,7 @@ struct CompareRealOptions {
     std::uint32_t layers = 1;
     bool json = false;
     bool noStore = false;
+    int repeat = 1; // real runs, median
 };
 
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
@@ -44,6 +46,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     core::SimVsRealOptions compare;
     compare.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     compare.realCpu.layers = options.layers;
+    compare.realRuns = options.repeat;
     if (!options.profile.empty())
         compare.profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
     compare.stage = [&](const std::string& stage) {
@@ -70,19 +73,25 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             metrics.push_back(
                 {{"metric", r.metric}, {"real", r.real}, {"simulated", r.simulated}, {"error_pct", r.errorPct()}});
         const auto id = [&](std::int64_t v) { return store ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
-        const nlohmann::ordered_json out = {{"scenario", scenario.name},
-                                            {"seed", scenario.seed},
-                                            {"requests", workload.requests.size()},
-                                            {"real_run_id", id(realId)},
-                                            {"simulated_run_id", id(simId)},
-                                            {"profile", core::real::toJson(profile)},
-                                            {"counts_equal", countsEqual},
-                                            {"metrics", metrics}};
+        const nlohmann::ordered_json out = {
+            {"scenario", scenario.name},
+            {"seed", scenario.seed},
+            {"requests", workload.requests.size()},
+            {"real_run_id", id(realId)},
+            {"real_runs", result.realRuns},
+            {"real_run_ids", store ? nlohmann::ordered_json(result.realIds) : nlohmann::ordered_json::array()},
+            {"simulated_run_id", id(simId)},
+            {"profile", core::real::toJson(profile)},
+            {"counts_equal", countsEqual},
+            {"metrics", metrics}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
-    fmt::print("{} on real-cpu{} against the simulator on this machine's profile{}\n", base,
-               store ? fmt::format(" (run {})", realId) : std::string(),
+    const std::string realRuns =
+        result.realRuns > 1 ? fmt::format(" (the median of {} runs{})", result.realRuns,
+                                          store ? fmt::format(": {}", fmt::join(result.realIds, ", ")) : std::string())
+                            : (store ? fmt::format(" (run {})", realId) : std::string());
+    fmt::print("{} on real-cpu{} against the simulator on this machine's profile{}\n", base, realRuns,
                store ? fmt::format(" (run {})", simId) : std::string());
     fmt::print("  profile: copies {} ns + bytes / {} GB/s; attention {} ns + bytes / {} GB/s per layer\n",
                number(profile.copyLatencyNs), number(profile.copyBytesPerNs), number(profile.attentionStepNs),
@@ -115,6 +124,10 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--layers", options->layers, "real-cpu: attention layers each decode step runs for real")
         ->capture_default_str();
+    cmd->add_option("--repeat", options->repeat,
+                    "Real runs to take the median of (this machine's speed drifts); the simulator runs once")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 15));
     cmd->add_flag("--json", options->json, "Print JSON");
     cmd->add_flag("--no-store", options->noStore, "Do not store the two runs");
     cmd->callback([&global, options] { runCompareReal(global, *options); });

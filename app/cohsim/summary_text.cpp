@@ -259,9 +259,9 @@ void printRunSummary(const core::RunSummary& s)
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
-        fmt::print("  backend         {}: {} copies of {} in {} ms measured, each checked byte for byte ({} passed); "
-                   "largest copy at {} GB/s\n",
-                   b.name, b.copies, scaled(b.bytesCopied, "B"), number(b.copyMs), b.verified,
+        fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked byte for "
+                   "byte ({} passed); largest copy at {} GB/s\n",
+                   b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
                    number(b.largestCopyGBps));
         if (b.decodeSteps > 0)
             fmt::print("  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "

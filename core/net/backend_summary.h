@@ -29,6 +29,7 @@ struct BackendSummary {
     std::vector<BackendNodeMapping> mapping; // real backends: the nodes that sent or received, in topology order
     std::string scaledDown;                  // what the run left out to fit this machine; empty: nothing
     std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
+    std::uint64_t descriptors = 0;           // the pieces they were copied in, each to its own place
     double bytesCopied = 0;
     double copyMs = 0;                      // the copies' measured times, summed
     double largestCopyGBps = 0;             // bandwidth of the largest copy (bytes / its measured time)

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace coh::core {
 
 const std::vector<std::string>& backendNames()
@@ -50,12 +52,22 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
                          fmt::format("give 1 to {}", scenario.model.layers));
 }
 
+std::size_t descriptorBytesFor(const Scenario& scenario)
+{
+    const auto layers = std::max<std::uint64_t>(1, scenario.model.layers);
+    return static_cast<std::size_t>(std::max<std::uint64_t>(
+        1, scenario.model.kvBytesPerToken() / layers * std::max<std::uint32_t>(1, scenario.serving.blockTokens)));
+}
+
 std::unique_ptr<real::NodeWorkers> makeWorkers(const BackendOptions& options, const Scenario& scenario)
 {
     checkBackendRuns(options, scenario);
     if (canonicalBackendName(options.name) == "simulated")
         return nullptr;
-    return std::make_unique<real::NodeWorkers>(scenario.topology, options.realCpu, scenario.seed);
+    real::RealCpuOptions realCpu = options.realCpu;
+    if (realCpu.descriptorBytes == 0)
+        realCpu.descriptorBytes = descriptorBytesFor(scenario);
+    return std::make_unique<real::NodeWorkers>(scenario.topology, realCpu, scenario.seed);
 }
 
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,

@@ -24,6 +24,10 @@ struct BackendOptions {
     std::optional<real::HardwareProfile> profile;
 };
 
+// The size of one descriptor of a real-cpu copy: one layer's K and V of one KV block, the contiguous piece of a
+// cache laid out per layer as vLLM lays it out (RealCpuOptions::descriptorBytes).
+std::size_t descriptorBytesFor(const Scenario& scenario);
+
 // The names makeTransport() knows, in the order a user is offered them.
 const std::vector<std::string>& backendNames();
 // "sim" is taken for "simulated"; anything else unknown is an InputError naming the choices.

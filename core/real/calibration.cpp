@@ -57,13 +57,34 @@ std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double
     return {intercept, slope > 0 ? 1.0 / slope : 0.0};
 }
 
+double descriptorCost(const HardwareProfile& p)
+{
+    // Per size cut into several pieces: what the pieces cost beyond the whole copy's fit, per piece after the first.
+    std::vector<double> perPiece;
+    for (const auto& r : p.descriptorRows)
+        if (r.descriptors > 1 && p.copyBytesPerNs > 0)
+            perPiece.push_back((r.copyNs - p.copyNs(static_cast<double>(r.bytes))) /
+                               static_cast<double>(r.descriptors - 1));
+    if (perPiece.empty())
+        return 0;
+    std::sort(perPiece.begin(), perPiece.end());
+    return std::max(0.0, perPiece[perPiece.size() / 2]);
+}
+
 HardwareProfile calibrate(const CalibrationOptions& options)
 {
     HardwareProfile p;
     p.host = hostName();
     p.cpu = cpuModel();
     p.cores = std::thread::hardware_concurrency();
-    p.copyRows = runCopyBench(options.copy);
+    CopyBenchOptions whole = options.copy;
+    whole.descriptorBytes = 0;
+    p.copyRows = runCopyBench(whole);
+    if (options.descriptorBytes > 0) {
+        CopyBenchOptions pieces = options.copy;
+        pieces.descriptorBytes = options.descriptorBytes;
+        p.descriptorRows = runCopyBench(pieces);
+    }
     p.attentionRows = runAttentionBench(options.attention);
     p.attentionShape = options.attention.shape;
 
@@ -76,6 +97,8 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
     if (!p.copyRows.empty())
         p.messageOverheadNs = p.copyRows.front().messageNs - p.copyRows.front().copyNs;
+    p.descriptorNs = descriptorCost(p);
+    p.descriptorBytes = p.descriptorRows.empty() ? 0 : options.descriptorBytes;
     return p;
 }
 
@@ -85,6 +108,9 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
     for (const auto& r : p.copyRows)
         copies.push_back(
             {{"bytes", r.bytes}, {"copy_ns", r.copyNs}, {"memcpy_ns", r.plainNs}, {"message_ns", r.messageNs}});
+    auto pieces = nlohmann::ordered_json::array();
+    for (const auto& r : p.descriptorRows)
+        pieces.push_back({{"bytes", r.bytes}, {"descriptors", r.descriptors}, {"copy_ns", r.copyNs}});
     auto steps = nlohmann::ordered_json::array();
     for (const auto& r : p.attentionRows)
         steps.push_back({{"context", r.context}, {"kv_bytes", r.kvBytes}, {"attention_ns", r.attentionNs}});
@@ -96,7 +122,10 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
              {{"latency_ns", p.copyLatencyNs},
               {"bandwidth_gbps", p.copyBytesPerNs},
               {"message_overhead_ns", p.messageOverheadNs},
-              {"measured", copies}}},
+              {"descriptor_bytes", p.descriptorBytes},
+              {"descriptor_ns", p.descriptorNs},
+              {"measured", copies},
+              {"measured_in_descriptors", pieces}}},
             {"attention",
              {{"query_heads", p.attentionShape.queryHeads},
               {"kv_heads", p.attentionShape.kvHeads},
@@ -157,6 +186,15 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.copyBytesPerNs = figure("copy", "bandwidth_gbps", true);
     if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
         p.messageOverheadNs = v->get<double>();
+    // The descriptor cost came later: a profile without it copies whole.
+    if (member("copy", "descriptor_bytes")) {
+        p.descriptorNs = figure("copy", "descriptor_ns", false);
+        const nlohmann::json* d = member("copy", "descriptor_bytes");
+        if (d->is_number_unsigned())
+            p.descriptorBytes = static_cast<std::size_t>(std::min<std::uint64_t>(d->get<std::uint64_t>(), 1ull << 40));
+        else
+            problems.push_back({file, "/copy/descriptor_bytes", "the profile has no byte count here", fix});
+    }
     p.attentionStepNs = figure("attention", "step_ns", false);
     p.attentionBytesPerNs = figure("attention", "bandwidth_gbps", true);
     p.attentionShape.queryHeads = count("query_heads");
@@ -184,7 +222,7 @@ Topology profiledTopology(const Topology& topology, const HardwareProfile& profi
             l.id = l.a + "~" + l.b;
             l.kind = LinkKind::OnChip;
             l.latency = static_cast<SimTime>(std::llround(profile.copyLatencyNs));
-            l.bandwidthBytesPerSec = profile.copyBytesPerNs * 1e9;
+            l.bandwidthBytesPerSec = profile.effectiveCopyBytesPerNs() * 1e9;
             l.source = "cohsim calibrate: a real-cpu copy on " +
                        (profile.host.empty() ? std::string("this machine") : profile.host);
             t.links.push_back(std::move(l));

@@ -16,8 +16,11 @@
 namespace coh::core::real {
 
 struct CalibrationOptions {
-    CopyBenchOptions copy;
+    CopyBenchOptions copy; // its descriptorBytes is ignored: the copies are measured whole and in descriptors
     AttentionBenchOptions attention;
+    // The descriptor a run copies in (real::descriptorBytesFor): one layer's K and V of a Llama-3-8B block of 16
+    // tokens by default. 0: no descriptor cost is measured.
+    std::size_t descriptorBytes = std::size_t{64} << 10;
     CalibrationOptions()
     {
         attention.contexts = {256, 1024, 4096, 16384};
@@ -32,18 +35,29 @@ struct HardwareProfile {
     double copyLatencyNs = 0;  // fixed cost of a copy (fit intercept, >= 0)
     double copyBytesPerNs = 0; // GB/s (fit slope's inverse)
     double messageOverheadNs =
-        0;                       // median hand-over, check and wake-up of the smallest message (wall, not on the clock)
-    PagedKvShape attentionShape; // the shape the attention was measured with
-    double attentionStepNs = 0;  // fixed cost of one layer of a step
+        0; // median hand-over, check and wake-up of the smallest message (wall, not on the clock)
+    std::size_t descriptorBytes = 0; // the piece size the descriptor cost was measured with (0: not measured)
+    double descriptorNs = 0;         // what each piece beyond the first adds to a copy (median of the sizes, >= 0)
+    PagedKvShape attentionShape;     // the shape the attention was measured with
+    double attentionStepNs = 0;      // fixed cost of one layer of a step
     double attentionBytesPerNs = 0;
     std::vector<CopyBenchRow> copyRows;
+    std::vector<CopyBenchRow> descriptorRows; // the same sizes, copied in descriptors
     std::vector<AttentionBenchRow> attentionRows;
 
     double copyNs(double bytes) const { return copyLatencyNs + bytes / copyBytesPerNs; }
+    // The bandwidth a copy of whole descriptors sees: bytes / bandwidth plus, per descriptor, descriptorNs.
+    double effectiveCopyBytesPerNs() const
+    {
+        return descriptorBytes > 0 ? 1.0 / (1.0 / copyBytesPerNs + descriptorNs / static_cast<double>(descriptorBytes))
+                                   : copyBytesPerNs;
+    }
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
 };
 
 HardwareProfile calibrate(const CalibrationOptions& options);
+// The profile's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
+double descriptorCost(const HardwareProfile& profile);
 
 // Least squares y = a + x / b over the points, each weighted by 1 / y^2 (relative error, so the smallest points
 // set the fixed cost and the largest the bandwidth), a clamped at 0: returns {a, b}.
@@ -54,8 +68,9 @@ nlohmann::ordered_json toJson(const HardwareProfile& profile);
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
 
 // The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV
-// (all but switches) joined directly by a link of the profile's copy latency and bandwidth, and no other link. The
-// simulator then pays what a real copy pays: no hops, and no sharing but between messages of one pair.
+// (all but switches) joined directly by a link of the profile's copy latency and effective bandwidth (descriptors
+// included), and no other link. The simulator then pays what a real copy pays: no hops, and no sharing but between
+// messages of one pair.
 Topology profiledTopology(const Topology& topology, const HardwareProfile& profile);
 // The scenario with profiledTopology() for its topology: what `cohsim compare-real` simulates.
 Scenario profiledScenario(const Scenario& scenario, const HardwareProfile& profile);

@@ -1,11 +1,12 @@
 #include "core/real/copy_bench.h"
 
+#include "core/real/arena_slots.h"
 #include "core/real/bench_clock.h"
-
 #include "core/real/node_worker.h"
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 namespace coh::core::real {
 
@@ -17,6 +18,10 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
     const std::size_t arena = src.size();
     std::vector<CopyBenchRow> rows;
     std::uint64_t message = 0;
+    std::unique_ptr<ArenaSlots> slots;
+    if (options.descriptorBytes > 0 && options.descriptorBytes < arena)
+        slots = std::make_unique<ArenaSlots>(arena, options.descriptorBytes, 4);
+    std::vector<CopyPiece> pieces;
     for (const std::size_t bytes : options.sizes) {
         std::vector<double> plainNs, copyNs, messageNs;
         std::size_t offset = 0;
@@ -26,15 +31,23 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
             copyRegion(src, plain, offset, bytes);
             plainNs.push_back(std::max(1.0, nsSince(start)));
 
+            // The backend's copy: in descriptors scattered over slots on both sides, or as the same region.
+            pieces.clear();
+            if (slots)
+                for (std::size_t at = 0; at < bytes; at += options.descriptorBytes)
+                    pieces.push_back({slots->next(), slots->next(), std::min(options.descriptorBytes, bytes - at)});
+            else
+                pieces.push_back({offset, offset, bytes});
             const CopyStamp stamp{.message = ++message, .src = 0, .dst = 1, .bytes = bytes};
-            src.stamp(offset, stamp, bytes);
+            src.stamp(pieces.front().srcOffset, stamp, pieces.front().bytes);
             start = BenchClock::now();
-            const CopyResult result = worker.copyFrom(src, offset, bytes, stamp);
+            const CopyResult result = worker.copyFrom(src, pieces, stamp);
             messageNs.push_back(nsSince(start));
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));
             offset = nextOffset(offset, bytes, arena);
         }
-        rows.push_back({bytes, median(plainNs), median(copyNs), median(messageNs)});
+        const std::size_t descriptors = slots ? (bytes + options.descriptorBytes - 1) / options.descriptorBytes : 1;
+        rows.push_back({bytes, median(plainNs), median(copyNs), median(messageNs), descriptors});
     }
     return rows;
 }

@@ -10,6 +10,9 @@ struct CopyBenchOptions {
     std::vector<std::size_t> sizes{64, 4096, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
     int rounds = 15;                                 // per size, each a plain copy then a backend copy
     std::size_t arenaBytes = std::size_t{128} << 20; // the walked memory: past the last-level cache
+    // The backend copies in pieces of this size scattered over both arenas, as a run does (RealCpuOptions); 0: as one
+    // region. memcpy always copies one region: the difference is what the descriptors cost.
+    std::size_t descriptorBytes = 0;
 };
 
 struct CopyBenchRow {
@@ -17,6 +20,7 @@ struct CopyBenchRow {
     double plainNs = 0;   // median: memcpy on the calling thread
     double copyNs = 0;    // median: the backend's copy as its worker timed it (what a run's clock gets)
     double messageNs = 0; // median: the whole message as the sender waits for it (hand-over, copy, check, wake-up)
+    std::size_t descriptors = 1; // pieces the backend copied it in
     double plainGBps() const { return static_cast<double>(bytes) / plainNs; }
     double copyGBps() const { return static_cast<double>(bytes) / copyNs; }
     double ratio() const { return plainNs / copyNs; } // backend bandwidth / memcpy bandwidth

@@ -1,5 +1,6 @@
 #include "core/real/copy_transport.h"
 
+#include "core/real/arena_slots.h"
 #include "core/real/copy_check.h"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@ CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulat
     , m_workers(workers)
     , m_cursor(topology.nodes.size(), 0)
     , m_versions(topology.nodes.size(), 0)
+    , m_slots(topology.nodes.size())
     , m_usage(topology.links.size() * 2, linkInterval)
 {
     m_summary.name = "real-cpu";
@@ -45,18 +47,18 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         const auto size = static_cast<std::size_t>(std::ceil(bytes));
         NodeWorker& from = m_workers[route.src];
         NodeWorker& to = m_workers[route.dst];
-        std::size_t& cursor = m_cursor[route.dst];
-        const std::size_t offset = cursor;
+        const std::size_t next = placePieces(route.src, route.dst, size, to.arena().size());
         message = ++m_messages;
         const CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
-        from.arena().stamp(offset, sourceStamp(stamp, fault), size);
-        const CopyResult result = to.copyFrom(from.arena(), offset, size, stamp, fault);
+        from.arena().stamp(m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
+        const CopyResult result = to.copyFrom(from.arena(), m_pieces, stamp, fault);
         if (result.firstBad >= 0 || !result.stampOk)
             refuse(info, route, stamp, result);
-        cursor = nextOffset(offset, size, to.arena().size());
+        m_cursor[route.dst] = next;
         took = std::max<SimTime>(1, result.ns);
         ++m_summary.copies;
+        m_summary.descriptors += m_pieces.size();
         ++m_summary.verified;
         m_summary.bytesCopied += static_cast<double>(size);
         m_summary.copyMs += static_cast<double>(took) * 1e-6;
@@ -79,6 +81,25 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     // A lost completion: the bytes are there, but nothing tells the receiver's owner (checkDelivered finds it).
     if (fault != CopyFault::LostCompletion)
         m_sim.scheduleIn(took, m_deliverKind, slot);
+}
+
+std::size_t CopyTransport::placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena)
+{
+    m_pieces.clear();
+    const std::size_t piece = m_workers.options().descriptorBytes;
+    if (piece == 0 || piece >= arena) {
+        // One region, contiguous and at the same offset on both sides, walking the receiver's arena.
+        const std::size_t offset = m_cursor[dst];
+        m_pieces.push_back({offset, offset, size});
+        return nextOffset(offset, size, arena);
+    }
+    // One piece per descriptor, each in a slot of its own on each side.
+    for (auto node : {src, dst})
+        if (!m_slots[node])
+            m_slots[node] = std::make_unique<ArenaSlots>(arena, piece, node + 1);
+    for (std::size_t at = 0; at < size; at += piece)
+        m_pieces.push_back({m_slots[src]->next(), m_slots[dst]->next(), std::min(piece, size - at)});
+    return m_cursor[dst];
 }
 
 CopyStamp CopyTransport::sourceStamp(const CopyStamp& stamp, CopyFault fault)

@@ -16,6 +16,8 @@
 
 namespace coh::core::real {
 
+class ArenaSlots;
+
 // A copy that does not hold what was sent: the run stops with this, naming the message.
 class CopyCheckError : public std::runtime_error {
   public:
@@ -59,6 +61,9 @@ class CopyTransport final : public Transport {
         std::uint64_t message = 0; // its stamp's number; 0: nothing copied
         bool inFlight = false;
     };
+    // Cuts a message of `size` bytes into m_pieces (RealCpuOptions::descriptorBytes each, scattered over slots on
+    // both sides; or one region) and returns where the receiver's next whole-region copy starts.
+    std::size_t placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena);
     // What the sender's region holds when the copy reads it: the message's stamp, unless a fault says otherwise.
     static CopyStamp sourceStamp(const CopyStamp& stamp, CopyFault fault);
     [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyStamp& expected,
@@ -69,9 +74,11 @@ class CopyTransport final : public Transport {
     Simulator& m_sim;
     std::uint32_t m_deliverKind;
     NodeWorkers& m_workers;
-    std::vector<std::size_t> m_cursor;     // per node: where the next copy into its arena goes
-    std::vector<std::uint32_t> m_versions; // per node: its data's version, one more per message it sends
-    std::vector<Pending> m_pending;        // slots, reused through m_free
+    std::vector<std::size_t> m_cursor;                // per node: where the next copy into its arena goes
+    std::vector<std::uint32_t> m_versions;            // per node: its data's version, one more per message it sends
+    std::vector<std::unique_ptr<ArenaSlots>> m_slots; // per node, made at its first piece
+    std::vector<CopyPiece> m_pieces;                  // scratch: the message being copied
+    std::vector<Pending> m_pending;                   // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::uint64_t m_messages = 0;
     CopyFault m_nextFault = CopyFault::None;

@@ -34,37 +34,41 @@ void NodeArena::stamp(std::size_t offset, const CopyStamp& stamp, std::size_t by
 }
 
 namespace {
-// Calls f(offset, n) for the pieces of a region of `bytes` from `offset`, wrapping at `size`.
-template <class F> void forPieces(std::size_t size, std::size_t offset, std::size_t bytes, F&& f)
+// Calls f(srcAt, dstAt, n) for the pieces of a region of `bytes`, each side wrapping at `size` on its own.
+template <class F> void forPieces(std::size_t size, const CopyPiece& piece, std::size_t bytes, F&& f)
 {
+    std::size_t src = piece.srcOffset % size, dst = piece.dstOffset % size;
     while (bytes > 0) {
-        const std::size_t n = std::min(bytes, size - offset);
-        f(offset, n);
+        const std::size_t n = std::min({bytes, size - src, size - dst});
+        f(src, dst, n);
         bytes -= n;
-        offset = (offset + n) % size;
+        src = (src + n) % size;
+        dst = (dst + n) % size;
     }
 }
 } // namespace
 
-void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes)
+void copyPiece(const NodeArena& src, NodeArena& dst, const CopyPiece& piece)
 {
-    forPieces(dst.size(), offset, bytes,
-              [&](std::size_t at, std::size_t n) { std::memcpy(dst.data() + at, src.data() + at, n); });
+    forPieces(dst.size(), piece, piece.bytes, [&](std::size_t from, std::size_t to, std::size_t n) {
+        std::memcpy(dst.data() + to, src.data() + from, n);
+    });
 }
 
-std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::size_t offset, std::size_t bytes)
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const CopyPiece& piece)
 {
     std::int64_t found = -1;
     std::size_t seen = 0;
-    forPieces(dst.size(), offset, std::min(bytes, dst.size()), [&](std::size_t at, std::size_t n) {
-        if (found < 0 && std::memcmp(dst.data() + at, src.data() + at, n) != 0)
-            for (std::size_t i = 0; i < n; ++i)
-                if (dst.data()[at + i] != src.data()[at + i]) {
-                    found = static_cast<std::int64_t>(seen + i);
-                    break;
-                }
-        seen += n;
-    });
+    forPieces(dst.size(), piece, std::min(piece.bytes, dst.size()),
+              [&](std::size_t from, std::size_t to, std::size_t n) {
+                  if (found < 0 && std::memcmp(dst.data() + to, src.data() + from, n) != 0)
+                      for (std::size_t i = 0; i < n; ++i)
+                          if (dst.data()[to + i] != src.data()[from + i]) {
+                              found = static_cast<std::int64_t>(seen + i);
+                              break;
+                          }
+                  seen += n;
+              });
     return found;
 }
 

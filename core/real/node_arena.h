@@ -50,10 +50,20 @@ inline std::size_t nextOffset(std::size_t offset, std::size_t bytes, std::size_t
     return (offset + step) % arenaSize;
 }
 
-// Copies `bytes` from `src` to `dst` at `offset`, wrapping at the arenas' end (both the same size) as often as a
-// message larger than an arena needs: every byte is copied, the arena bounds the memory.
-void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes);
-// The first byte of the region (up to one arena's worth) where `dst` differs from `src`, or -1 when none does.
-std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::size_t offset, std::size_t bytes);
+// One piece of a message (a descriptor, as a copy engine takes them): `bytes` from `srcOffset` in the sender's arena to
+// `dstOffset` in the receiver's. It wraps at the arenas' end (both the same size) as often as a piece larger than an
+// arena needs: every byte is copied, the arena bounds the memory.
+struct CopyPiece {
+    std::size_t srcOffset = 0, dstOffset = 0, bytes = 0;
+};
+void copyPiece(const NodeArena& src, NodeArena& dst, const CopyPiece& piece);
+// The first byte of the piece (up to one arena's worth) where `dst` differs from `src`, or -1 when none does.
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const CopyPiece& piece);
+
+// A contiguous region, the same offset on both sides.
+inline void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes)
+{
+    copyPiece(src, dst, {offset, offset, bytes});
+}
 
 } // namespace coh::core::real

@@ -1,5 +1,6 @@
 #include "core/real/node_worker.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <utility>
@@ -40,10 +41,10 @@ NodeWorker::~NodeWorker()
     m_thread.join();
 }
 
-CopyResult NodeWorker::copyFrom(const NodeArena& src, std::size_t offset, std::size_t bytes, const CopyStamp& stamp,
+CopyResult NodeWorker::copyFrom(const NodeArena& src, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                                 CopyFault fault)
 {
-    return post(Job{&src, nullptr, nullptr, offset, bytes, stamp, fault});
+    return post(Job{&src, nullptr, nullptr, pieces, stamp, fault});
 }
 
 std::int64_t NodeWorker::runTimed(void (*task)(void*), void* context)
@@ -105,19 +106,44 @@ void NodeWorker::loop(std::size_t arenaBytes, std::uint64_t seed)
 CopyResult NodeWorker::copy(const Job& job)
 {
     using Clock = std::chrono::steady_clock;
-    // A partial write leaves the first cache line as it was (or the whole of a shorter message).
-    const std::size_t skip =
-        job.fault == CopyFault::PartialWrite ? std::min(job.bytes, NodeArena::kAlign) : std::size_t{0};
-    const auto start = Clock::now();
-    copyRegion(*job.src, *m_arena, (job.offset + skip) % m_arena->size(), job.bytes - skip);
-    const auto end = Clock::now();
-    if (job.fault == CopyFault::FlipByte && job.bytes > 0)
-        m_arena->data()[(job.offset + job.bytes / 2) % m_arena->size()] ^= std::byte{0x5a};
     CopyResult result;
+    if (job.pieces.empty())
+        return result;
+    std::size_t total = 0;
+    for (const CopyPiece& p : job.pieces)
+        total += p.bytes;
+    // A partial write leaves the first cache line as it was (or the whole of a shorter first piece).
+    const CopyPiece& first = job.pieces.front();
+    const std::size_t skip =
+        job.fault == CopyFault::PartialWrite ? std::min(first.bytes, NodeArena::kAlign) : std::size_t{0};
+    const auto start = Clock::now();
+    copyPiece(*job.src, *m_arena, {first.srcOffset + skip, first.dstOffset + skip, first.bytes - skip});
+    for (std::size_t i = 1; i < job.pieces.size(); ++i)
+        copyPiece(*job.src, *m_arena, job.pieces[i]);
+    const auto end = Clock::now();
+    if (job.fault == CopyFault::FlipByte && total > 0) {
+        // The message's middle byte, wherever its piece landed.
+        std::size_t at = total / 2;
+        for (const CopyPiece& p : job.pieces) {
+            if (at < p.bytes) {
+                m_arena->data()[(p.dstOffset + at) % m_arena->size()] ^= std::byte{0x5a};
+                break;
+            }
+            at -= p.bytes;
+        }
+    }
     result.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
-    result.firstBad = firstDifference(*job.src, *m_arena, job.offset, job.bytes);
-    result.stampBytes = std::min({job.bytes, sizeof result.held, m_arena->size() - job.offset});
-    std::memcpy(&result.held, m_arena->data() + job.offset, result.stampBytes);
+    std::size_t seen = 0;
+    for (const CopyPiece& p : job.pieces) {
+        if (const std::int64_t bad = firstDifference(*job.src, *m_arena, p); bad >= 0) {
+            result.firstBad = static_cast<std::int64_t>(seen) + bad;
+            break;
+        }
+        seen += p.bytes;
+    }
+    const std::size_t at = first.dstOffset % m_arena->size();
+    result.stampBytes = std::min({first.bytes, sizeof result.held, m_arena->size() - at});
+    std::memcpy(&result.held, m_arena->data() + at, result.stampBytes);
     result.stampOk = std::memcmp(&result.held, &job.stamp, result.stampBytes) == 0;
     return result;
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <span>
 #include <thread>
 
 namespace coh::core::real {
@@ -48,17 +49,24 @@ class NodeWorker {
     // Runs `task(context)` on the worker thread and waits; returns its measured time in ns.
     std::int64_t runTimed(void (*task)(void*), void* context);
 
-    // Copies the stamped region of `src` into this node's arena on the worker thread, checks it and waits for it.
-    // One thread posts to a worker at a time, and waits for each job.
-    CopyResult copyFrom(const NodeArena& src, std::size_t offset, std::size_t bytes, const CopyStamp& stamp,
+    // Copies a message's pieces from `src` into this node's arena on the worker thread, checks them and waits. The
+    // first piece starts with the stamp. One thread posts to a worker at a time, and waits for each job.
+    CopyResult copyFrom(const NodeArena& src, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                         CopyFault fault = CopyFault::None);
+    // One contiguous region at the same offset on both sides.
+    CopyResult copyFrom(const NodeArena& src, std::size_t offset, std::size_t bytes, const CopyStamp& stamp,
+                        CopyFault fault = CopyFault::None)
+    {
+        const CopyPiece piece{offset, offset, bytes};
+        return copyFrom(src, std::span(&piece, 1), stamp, fault);
+    }
 
   private:
     struct Job {
         const NodeArena* src = nullptr; // a copy from here, or
         void (*task)(void*) = nullptr;  // a task to time; neither: stop
         void* context = nullptr;
-        std::size_t offset = 0, bytes = 0;
+        std::span<const CopyPiece> pieces; // the poster's, alive until the job is done
         CopyStamp stamp;
         CopyFault fault = CopyFault::None;
     };

@@ -15,6 +15,10 @@ namespace coh::core::real {
 struct RealCpuOptions {
     std::size_t arenaBytes = std::size_t{64} << 20; // per node: larger than a last-level cache, so copies reach DRAM
     std::uint32_t layers = 1; // decode attention layers run for real per step; the step's time scales to the model's
+    // A message is copied in pieces of this many bytes, each to its own place on each side, as a copy engine takes
+    // one descriptor per piece of a paged cache; 0: a message is one contiguous region. A run takes one layer's K and
+    // V of a block (descriptorBytesFor) unless told otherwise.
+    std::size_t descriptorBytes = 0;
 };
 
 class NodeWorkers {

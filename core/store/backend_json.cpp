@@ -13,6 +13,7 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     if (!s.scaledDown.empty())
         j["scaled_down"] = s.scaledDown;
     j["copies"] = s.copies;
+    j["descriptors"] = s.descriptors;
     j["bytes_copied"] = s.bytesCopied;
     j["copy_ms"] = s.copyMs;
     j["largest_copy_gbps"] = s.largestCopyGBps;
@@ -42,6 +43,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                 s.mapping.push_back({textField(m, "node", ""), textField(m, "resource", "")});
     s.scaledDown = textField(j, "scaled_down", "");
     s.copies = countField(j, "copies");
+    s.descriptors = countField(j, "descriptors");
     s.bytesCopied = numberField(j, "bytes_copied");
     s.copyMs = numberField(j, "copy_ms");
     s.largestCopyGBps = numberField(j, "largest_copy_gbps");

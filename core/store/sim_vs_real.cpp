@@ -5,6 +5,8 @@
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace coh::core {
@@ -39,9 +41,11 @@ real::PagedKvShape decodeShape(const Scenario& s)
 
 } // namespace
 
-std::string simVsRealRunName(const Scenario& scenario, bool real)
+std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs)
 {
-    return defaultRunName(scenario) + (real ? " \u00b7 real-cpu" : " \u00b7 simulated on its profile");
+    if (!real)
+        return defaultRunName(scenario) + " \u00b7 simulated on its profile";
+    return defaultRunName(scenario) + " \u00b7 real-cpu" + (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
 }
 
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
@@ -66,6 +70,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
         calibration.attention.shape = decodeShape(scenario);
+        calibration.descriptorBytes =
+            options.realCpu.descriptorBytes > 0 ? options.realCpu.descriptorBytes : descriptorBytesFor(scenario);
         // Copies walk, and attention reads, memories of the size the real run's nodes get.
         calibration.copy.arenaBytes = options.realCpu.arenaBytes;
         calibration.attention.poolBytes = options.realCpu.arenaBytes;
@@ -87,12 +93,38 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         hooks.begun = [&id](std::int64_t begun) { id = begun; };
         return runAndStore(*store, s, workload, o, name, hooks);
     };
-    out.real = runOne(scenario, real, simVsRealRunName(scenario, true), out.realId);
+    out.realRuns = std::max(1, options.realRuns);
+    std::vector<RunSummary> reals;
+    for (int k = 1; k <= out.realRuns; ++k) {
+        std::int64_t id = 0;
+        RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns), id);
+        out.realIds.push_back(id);
+        reals.push_back(r.summary);
+        if (k == 1) {
+            out.real = std::move(r);
+            out.realId = id;
+        }
+    }
     out.simulated = runOne(simScenario, sim, simVsRealRunName(scenario, false), out.simulatedId);
-    out.rows = rowsOf(out.real.summary, out.simulated.summary);
-    const auto rt = trafficCounts(out.real.summary), st = trafficCounts(out.simulated.summary);
-    out.countsEqual = rt.messages == st.messages && out.real.summary.flows == out.simulated.summary.flows &&
-                      rt.dataBytes + rt.controlBytes == st.dataBytes + st.controlBytes;
+    // Each metric's real figure is its median over the real runs; the counts must be equal in every one.
+    out.countsEqual = true;
+    std::vector<std::vector<double>> figures;
+    for (const RunSummary& r : reals) {
+        const auto rows = rowsOf(r, out.simulated.summary);
+        if (out.rows.empty())
+            out.rows = rows;
+        figures.resize(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            figures[i].push_back(rows[i].real);
+        const auto rt = trafficCounts(r), st = trafficCounts(out.simulated.summary);
+        out.countsEqual = out.countsEqual && rt.messages == st.messages && r.flows == out.simulated.summary.flows &&
+                          rt.dataBytes + rt.controlBytes == st.dataBytes + st.controlBytes;
+    }
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        std::sort(figures[i].begin(), figures[i].end());
+        const std::size_t n = figures[i].size();
+        out.rows[i].real = n % 2 ? figures[i][n / 2] : (figures[i][n / 2 - 1] + figures[i][n / 2]) / 2;
+    }
     return out;
 }
 

@@ -19,6 +19,9 @@ struct SimVsRealOptions {
     real::RealCpuOptions realCpu;
     std::optional<real::HardwareProfile> profile; // none: calibrate now, for the scenario's decode shape
     std::optional<int> calibrationRounds;         // rounds per copy size and context; none: calibrate()'s own
+    // Real runs to take the median of (this machine's speed drifts between identical runs); the simulator's run is
+    // deterministic, so it runs once.
+    int realRuns = 1;
     // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
     const std::atomic<bool>* cancel = nullptr;
     ProgressListener* progress = nullptr;
@@ -32,15 +35,18 @@ struct SimVsRealRow {
 };
 
 struct SimVsReal {
-    RunResult real, simulated;
+    RunResult real, simulated;                // `real`: the first real run
     std::int64_t realId = 0, simulatedId = 0; // 0 without a store
+    std::vector<std::int64_t> realIds;        // every real run's, in order
+    int realRuns = 1;                         // the rows' real figures are the median over these
     real::HardwareProfile profile;
     std::vector<SimVsRealRow> rows; // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
     bool countsEqual = false;       // messages, flows and coherence bytes
 };
 
-// The run names: "<scenario> · real-cpu" and "<scenario> · simulated on its profile".
-std::string simVsRealRunName(const Scenario& scenario, bool real);
+// The run names: "<scenario> · real-cpu" (with " k/N" when there are several) and "<scenario> · simulated on its
+// profile".
+std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1);
 
 // Throws InputError when real-cpu cannot run the scenario (before anything runs or is stored), RunCancelled when
 // cancelled (the run under way is stored as cancelled), and what a run throws.

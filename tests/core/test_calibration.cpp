@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace coh::test {
 namespace {
 
@@ -59,6 +61,45 @@ TEST(Calibration, MeasuresThisMachineAndRoundTripsAsJson)
     EXPECT_DOUBLE_EQ(back.attentionBytesPerNs, p.attentionBytesPerNs);
     EXPECT_EQ(back.attentionShape.headDim, 32u);
     EXPECT_EQ(back.host, p.host);
+    // The copies were measured again in descriptors of 64 KiB: 1, 1 and 16 pieces.
+    ASSERT_EQ(p.descriptorRows.size(), 3u);
+    EXPECT_EQ(p.descriptorRows[2].descriptors, 16u);
+    EXPECT_EQ(p.descriptorBytes, std::size_t{64} << 10);
+    EXPECT_GE(p.descriptorNs, 0);
+    EXPECT_DOUBLE_EQ(back.descriptorNs, p.descriptorNs);
+    EXPECT_EQ(back.descriptorBytes, p.descriptorBytes);
+    // A profile from before descriptors were measured reads as copying whole.
+    auto old = nlohmann::json::parse(toJson(p).dump());
+    old["copy"].erase("descriptor_bytes");
+    old["copy"].erase("descriptor_ns");
+    const HardwareProfile whole = core::real::profileFromJson(old, "old.json");
+    EXPECT_EQ(whole.descriptorBytes, 0u);
+    EXPECT_DOUBLE_EQ(whole.effectiveCopyBytesPerNs(), whole.copyBytesPerNs);
+}
+
+TEST(Calibration, EachDescriptorBeyondTheFirstCostsWhatTheRowsSayAndSlowsTheProfiledLinks)
+{
+    HardwareProfile p;
+    p.copyLatencyNs = 100;
+    p.copyBytesPerNs = 10;
+    p.descriptorBytes = 1000;
+    // Three sizes cut into 4, 16 and 64 pieces, each piece after the first adding 400, 500 and 700 ns.
+    const std::tuple<double, unsigned, double> sizes[] = {
+        {4000.0, 4u, 400.0}, {16000.0, 16u, 500.0}, {64000.0, 64u, 700.0}};
+    for (const auto& [bytes, pieces, each] : sizes)
+        p.descriptorRows.push_back(
+            {static_cast<std::size_t>(bytes), 0, 100 + bytes / 10 + (pieces - 1) * each, 0, pieces});
+    p.descriptorRows.push_back({500, 0, 1, 0, 1});          // one piece: no descriptor cost to see
+    EXPECT_DOUBLE_EQ(core::real::descriptorCost(p), 500.0); // the median
+    p.descriptorNs = 500;
+    // A byte costs 0.1 ns and its share of a descriptor 0.5 ns: 1.67 GB/s for whole descriptors.
+    EXPECT_NEAR(p.effectiveCopyBytesPerNs(), 1.0 / 0.6, 1e-12);
+    Topology t;
+    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("b", NodeRole::Decode)};
+    EXPECT_NEAR(core::real::profiledTopology(t, p).links.at(0).bandwidthBytesPerSec, 1e9 / 0.6, 1e-3);
+    // Pieces faster than the whole copy's fit (noise) cost nothing, not a negative time.
+    p.descriptorRows = {{4000, 0, 100, 0, 4}};
+    EXPECT_EQ(core::real::descriptorCost(p), 0.0);
 }
 
 TEST(Calibration, ABrokenProfileNamesTheFieldAndTheFix)

@@ -136,10 +136,10 @@ struct Harness : FlowEndpoint {
     real::CopyTransport transport;
     std::map<std::uint64_t, FlowInfo> delivered;
 
-    explicit Harness(Topology t)
+    explicit Harness(Topology t, std::size_t descriptorBytes = 0)
         : topo(std::move(t))
         , routing(topo)
-        , workers(topo, real::RealCpuOptions{64 << 10, 1}, 1)
+        , workers(topo, real::RealCpuOptions{64 << 10, 1, descriptorBytes}, 1)
         , transport(topo, routing, sim, Deliver, kSecond, workers)
     {
     }
@@ -280,6 +280,40 @@ TEST(RealCpuBackend, CopyDefectsAreToldApartByTheirStamp)
     EXPECT_EQ(classify(old, 4), CopyDefect::None);
 }
 
+TEST(RealCpuBackend, AMessageIsCopiedInScatteredDescriptorsAndStillCheckedByteForByte)
+{
+    // Pieces of 1000 B: a 4096 B message is five, each in a slot of its own on each side.
+    Harness h(twoGpuScenario().topology, 1000);
+    const auto route = h.routing.routeId(0, 1);
+    h.transport.send(route, 4096, h, 1);
+    h.transport.send(route, 200000, h, 2); // more pieces than the 64 KiB arena has slots: they are used again
+    h.sim.run(h);
+    ASSERT_TRUE(h.delivered.count(1) && h.delivered.count(2));
+    EXPECT_EQ(h.transport.describe().descriptors, 5u + 200u);
+    // The faults are found wherever the pieces landed: the middle byte is in the third piece.
+    h.transport.injectIntoNextCopy(real::CopyFault::FlipByte);
+    try {
+        h.transport.send(route, 4096, h, 3);
+        FAIL() << "the corrupted copy passed its check";
+    } catch (const real::CopyCheckError& e) {
+        EXPECT_NE(std::string(e.what()).find("differs from its source at byte 2048"), std::string::npos) << e.what();
+    }
+    h.transport.injectIntoNextCopy(real::CopyFault::PartialWrite);
+    EXPECT_THROW(h.transport.send(route, 4096, h, 4), real::CopyCheckError);
+}
+
+TEST(RealCpuBackend, ARunCopiesInOneLayersKAndVOfABlock)
+{
+    const Scenario s = threeGpuScenario("msi-directory");
+    const std::size_t piece = descriptorBytesFor(s);
+    EXPECT_EQ(piece, std::size_t{s.serving.blockTokens} * 2 * s.model.kvHeads * s.model.headDim * s.model.dtypeBytes);
+    const RunResult real = runOn(s, spacedWorkload(), realCpu());
+    const auto& b = real.summary.backend;
+    // Every data message is whole blocks, so at least one piece per layer of each block it carries.
+    EXPECT_GE(static_cast<double>(b.descriptors), b.bytesCopied / static_cast<double>(piece));
+    EXPECT_GT(b.descriptors, b.copies);
+}
+
 TEST(RealCpuBackend, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
 {
     Harness h(twoGpuScenario().topology);
@@ -365,6 +399,18 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_DOUBLE_EQ(out.rows[6].errorPct(), 0.0); // messages
     EXPECT_GT(out.profile.copyBytesPerNs, 0.0);
 
+    // Several real runs: each stored, every metric's real figure their median (of two: the mean).
+    SimVsRealOptions twice;
+    twice.profile = out.profile;
+    twice.realRuns = 2;
+    const SimVsReal two = runSimVsReal(&store, s, spacedWorkload(), twice);
+    ASSERT_EQ(two.realIds.size(), 2u);
+    EXPECT_EQ(store.runInfo(two.realIds[1])->name, simVsRealRunName(s, true, 2, 2));
+    const auto second = store.loadRun(two.realIds[1]).summary;
+    EXPECT_NEAR(two.rows[2].real, (two.real.summary.tpotMs.p50 + second.tpotMs.p50) / 2, 1e-9);
+    EXPECT_TRUE(two.countsEqual);
+    EXPECT_EQ(store.listRuns().size(), 5u);
+
     // A given profile skips calibration; a scenario real-cpu cannot run is refused before anything is stored.
     SimVsRealOptions again;
     again.profile = out.profile;
@@ -375,12 +421,12 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     failing.failures.events.back().link = "p0-d0";
     EXPECT_THROW(runSimVsReal(&store, failing, spacedWorkload(), again), InputError);
     EXPECT_TRUE(stages.empty());
-    EXPECT_EQ(store.listRuns().size(), 2u);
+    EXPECT_EQ(store.listRuns().size(), 5u);
     // Cancelled before the first run: RunCancelled, and nothing more stored.
     std::atomic<bool> cancel{true};
     again.cancel = &cancel;
     EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), again), RunCancelled);
-    EXPECT_EQ(store.listRuns().size(), 2u);
+    EXPECT_EQ(store.listRuns().size(), 5u);
 }
 
 TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScaledToTheModel)
