@@ -207,6 +207,16 @@ void benchCopy(const BenchOptions& options)
                "waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
 }
 
+// `bench attention --json`: the shape and rounds, then one entry per context; the CPU and the GPU kernel alike.
+template <class Shape>
+nlohmann::ordered_json attentionBenchJson(const Shape& shape, std::uint32_t sequences, int rounds,
+                                          nlohmann::ordered_json contexts)
+{
+    return {{"benchmark", "attention"},  {"query_heads", shape.queryHeads},   {"kv_heads", shape.kvHeads},
+            {"head_dim", shape.headDim}, {"block_tokens", shape.blockTokens}, {"sequences", sequences},
+            {"rounds", rounds},          {"contexts", std::move(contexts)}};
+}
+
 void benchGpuAttention(const BenchOptions& options)
 {
     const core::GpuInventory gpus = core::probeGpus();
@@ -229,17 +239,10 @@ void benchGpuAttention(const BenchOptions& options)
                            {"copy_ms", r.copyMs},
                            {"attention_gbps", r.attentionGBps()},
                            {"copy_gbps", r.copyGBps()}});
-        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "attention"},
-                                                  {"backend", "real-cuda"},
-                                                  {"device", gpu.name},
-                                                  {"query_heads", shape.queryHeads},
-                                                  {"kv_heads", shape.kvHeads},
-                                                  {"head_dim", shape.headDim},
-                                                  {"block_tokens", shape.blockTokens},
-                                                  {"sequences", bench.sequences},
-                                                  {"rounds", bench.rounds},
-                                                  {"contexts", out}}
-                               .dump(2));
+        auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
+        json["backend"] = "real-cuda";
+        json["device"] = gpu.name;
+        fmt::print("{}\n", json.dump(2));
         return;
     }
     fmt::print("CUDA paged decode attention on {} ({} query heads, {} KV heads of {}, blocks of {} tokens, fp16 K/V, "
@@ -284,15 +287,7 @@ void benchAttention(const BenchOptions& options)
                            {"attention_gbps", r.attentionGBps()},
                            {"copy_gbps", r.copyGBps()},
                            {"ns_per_token", r.nsPerToken()}});
-        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "attention"},
-                                                  {"query_heads", shape.queryHeads},
-                                                  {"kv_heads", shape.kvHeads},
-                                                  {"head_dim", shape.headDim},
-                                                  {"block_tokens", shape.blockTokens},
-                                                  {"sequences", bench.sequences},
-                                                  {"rounds", bench.rounds},
-                                                  {"contexts", out}}
-                               .dump(2));
+        fmt::print("{}\n", attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out)).dump(2));
         return;
     }
     fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, fp32, {} "

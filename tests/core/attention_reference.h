@@ -2,6 +2,8 @@
 // The float64 reference the CPU and the CUDA paged attention are checked against.
 #include "core/real/paged_attention.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -45,6 +47,34 @@ inline std::vector<double> reference(const PagedKvShape& shape, const std::vecto
                     out[(s * shape.queryHeads + h) * dim + d] += score[t] / sum * double(v[at(t) + d]);
         }
     return out;
+}
+
+// Checks `out` against the reference per sequence and head: relative L2 error under `relL2` and no element off by
+// `maxAbs` or more; a sequence with no context must give exact zeros.
+inline void expectMatchesReference(const std::vector<float>& out, const std::vector<double>& want,
+                                   const PagedKvShape& shape, const std::vector<std::uint32_t>& contexts, double relL2,
+                                   double maxAbs)
+{
+    ASSERT_EQ(out.size(), want.size());
+    const std::size_t dim = shape.headDim;
+    for (std::size_t s = 0; s < contexts.size(); ++s)
+        for (std::uint32_t h = 0; h < shape.queryHeads; ++h) {
+            double err = 0, norm = 0, worst = 0;
+            for (std::size_t d = 0; d < dim; ++d) {
+                const std::size_t i = (s * shape.queryHeads + h) * dim + d;
+                err += (out[i] - want[i]) * (out[i] - want[i]);
+                norm += want[i] * want[i];
+                worst = std::max(worst, std::abs(out[i] - want[i]));
+            }
+            SCOPED_TRACE(testing::Message() << "sequence " << s << ", head " << h);
+            if (contexts[s] == 0) {
+                EXPECT_EQ(norm, 0.0);
+                EXPECT_EQ(err, 0.0);
+                continue;
+            }
+            EXPECT_LT(std::sqrt(err / norm), relL2);
+            EXPECT_LT(worst, maxAbs);
+        }
 }
 
 } // namespace coh::test
