@@ -23,8 +23,6 @@ class QTimer;
 
 namespace coh::ui {
 
-class RunCompareDialog;
-
 class ChartsPanel;
 class DockLayout;
 class HelpWindow;
@@ -78,8 +76,8 @@ class MainWindow : public QMainWindow {
     // A stored run is in the Replay and Charts tabs, Replay showing: after a run completes, or after openRun()
     // (which loads it off the GUI thread).
     void runShown(qint64 runId);
-    // Sim against real finished: its Compare dialog, open over the window.
-    void comparedWithReal(coh::ui::RunCompareDialog* dialog);
+    // Sim against real finished: both runs are stored and open side by side in a Compare dialog over the window.
+    void comparedWithReal(qint64 realRunId, qint64 simulatedRunId);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
