@@ -11,8 +11,6 @@ namespace {
 }
 } // namespace
 
-struct GpuPagedAttention::Device {};
-
 GpuPagedAttention::GpuPagedAttention(int, const GpuKvShape&, const std::vector<float>&, const std::vector<float>&)
 {
     noCuda();

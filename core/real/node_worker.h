@@ -53,13 +53,6 @@ class NodeWorker {
     // first piece starts with the stamp. One thread posts to a worker at a time, and waits for each job.
     CopyResult copyFrom(const NodeArena& src, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                         CopyFault fault = CopyFault::None);
-    // One contiguous region at the same offset on both sides.
-    CopyResult copyFrom(const NodeArena& src, std::size_t offset, std::size_t bytes, const CopyStamp& stamp,
-                        CopyFault fault = CopyFault::None)
-    {
-        const CopyPiece piece{offset, offset, bytes};
-        return copyFrom(src, std::span(&piece, 1), stamp, fault);
-    }
 
   private:
     struct Job {

@@ -7,15 +7,16 @@
 namespace coh::core::real {
 
 StaleReadError measureStaleRead(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
-                                std::span<const float> q, const PagedSequence& fresh,
+                                std::span<const float> q, const PagedSequence& fresh, std::span<const float> freshOut,
                                 std::span<const std::uint32_t> staleTable, float scale)
 {
     if (staleTable.size() != fresh.blocks.size())
         throw std::invalid_argument("measureStaleRead: the stale block table is not as long as the fresh one");
     const std::size_t floats = std::size_t{shape.queryHeads} * shape.headDim;
-    std::vector<float> freshOut(floats), staleOut(floats);
+    if (freshOut.size() != floats)
+        throw std::invalid_argument("measureStaleRead: the fresh output is not one sequence's");
+    std::vector<float> staleOut(floats);
     const PagedSequence stale{staleTable, fresh.contextTokens};
-    pagedDecodeAttention(shape, kPool, vPool, q, std::span(&fresh, 1), scale, freshOut);
     pagedDecodeAttention(shape, kPool, vPool, q, std::span(&stale, 1), scale, staleOut);
 
     StaleReadError e;

@@ -10,11 +10,12 @@
 
 namespace coh::core::real {
 
-// `fresh`: the sequence as it is; `staleTable`: its block table with each block read stale replaced by the pool
-// block holding that block's older bytes (as long as fresh's). `q` is the sequence's [queryHeads][headDim] query.
-// Throws std::invalid_argument as pagedDecodeAttention does.
+// `fresh`: the sequence as it is, and `freshOut` the attention output the step already computed over it (its
+// [queryHeads][headDim]); `staleTable`: its block table with each block read stale replaced by the pool block holding
+// that block's older bytes (as long as fresh's). `q` is the sequence's query. Only the stale side is computed here.
+// Throws std::invalid_argument as pagedDecodeAttention does, or when freshOut is not one sequence's output.
 StaleReadError measureStaleRead(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
-                                std::span<const float> q, const PagedSequence& fresh,
+                                std::span<const float> q, const PagedSequence& fresh, std::span<const float> freshOut,
                                 std::span<const std::uint32_t> staleTable, float scale);
 
 } // namespace coh::core::real

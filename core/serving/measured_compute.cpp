@@ -180,8 +180,10 @@ void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, f
         const std::size_t n = std::min<std::size_t>(batch.staleBlocks[s], staleTable.size());
         for (std::size_t b = 0; b < n; ++b)
             staleTable[b] = p.order[(p.cursor + b) % p.blocks];
+        // The step's own output is the fresh side: only the stale one is computed again.
         const auto q = std::span<const float>(p.q).subspan(s * headFloats, headFloats);
-        m_staleReads.push_back(real::measureStaleRead(p.shape, p.k, p.v, q, fresh, staleTable, scale));
+        const auto out = std::span<const float>(p.out).subspan(s * headFloats, headFloats);
+        m_staleReads.push_back(real::measureStaleRead(p.shape, p.k, p.v, q, fresh, out, staleTable, scale));
     }
 }
 

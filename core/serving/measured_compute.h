@@ -41,7 +41,8 @@ class MeasuredCompute final : public ComputeCost {
     // A node's K and V pools, allocated and filled by its worker (first touch), and its scratch for a step.
     struct NodePool;
     NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
-    // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared.
+    // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared with
+    // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
 
     const CostModel& m_cost;

@@ -40,7 +40,10 @@ struct Pool {
     core::StaleReadError measure(const std::vector<std::uint32_t>& fresh, const std::vector<std::uint32_t>& stale,
                                  std::uint32_t context) const
     {
-        return core::real::measureStaleRead(shape, k, v, q, PagedSequence{fresh, context}, stale, 0.125f);
+        const PagedSequence sequence{fresh, context};
+        std::vector<float> out(q.size());
+        core::real::pagedDecodeAttention(shape, k, v, q, std::span(&sequence, 1), 0.125f, out);
+        return core::real::measureStaleRead(shape, k, v, q, sequence, out, stale, 0.125f);
     }
 };
 
