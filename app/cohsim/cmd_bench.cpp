@@ -13,12 +13,15 @@
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/sim/phold.h"
+#include "core/tune/study_parser.h"
+#include "core/tune/tune_bench.h"
 #include "core/workload/workload_builder.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <sys/resource.h>
 
@@ -47,6 +50,9 @@ struct BenchOptions {
     std::uint32_t descriptorKib = 0;                 // bench copy --descriptor-kib
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
+    std::string study;                               // bench tune
+    unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
+    bool tuneNoStore = false;                        // bench tune --no-store
 };
 
 core::coherence::ProtocolExecutor executor(const BenchOptions& options)
@@ -301,6 +307,42 @@ void benchAttention(const BenchOptions& options)
                    number(100.0 * r.attentionGBps() / r.copyGBps()));
 }
 
+void benchTune(const BenchOptions& options)
+{
+    const core::StudySpec study = core::loadStudyFile(options.study);
+    core::TuneBenchOptions bench;
+    bench.threads = {1, options.tuneThreads};
+    bench.rounds = std::max(1, options.repeat);
+    bench.store = !options.tuneNoStore;
+    bench.folder = std::filesystem::temp_directory_path().string();
+    const auto rows = core::runTuneBench(study, bench);
+    const double base = rows.front().runsPerSecond();
+    if (options.json) {
+        auto out = nlohmann::ordered_json::array();
+        for (const auto& r : rows)
+            out.push_back({{"threads", r.threads},
+                           {"runs", r.runs},
+                           {"wall_s", r.wallSeconds},
+                           {"median_s", r.medianSeconds()},
+                           {"runs_per_s", r.runsPerSecond()},
+                           {"speedup", base > 0 ? r.runsPerSecond() / base : 0.0}});
+        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "tune"},
+                                                  {"study", study.name},
+                                                  {"stored", bench.store},
+                                                  {"rounds", bench.rounds},
+                                                  {"rows", out}}
+                               .dump(2));
+        return;
+    }
+    fmt::print("{}: {} runs per study, {}; thread counts alternating, medians of {} rounds\n", study.name,
+               rows.front().runs, bench.store ? "each round stored into a fresh database" : "nothing stored",
+               bench.rounds);
+    fmt::print("  {:>7}  {:>10}  {:>8}  {:>8}\n", "THREADS", "MEDIAN s", "RUNS/s", "SPEED-UP");
+    for (const auto& r : rows)
+        fmt::print("  {:>7}  {:>10}  {:>8}  {:>8}\n", r.threads, number(r.medianSeconds()), number(r.runsPerSecond()),
+                   number(base > 0 ? r.runsPerSecond() / base : 0.0));
+}
+
 } // namespace
 
 static const bool registered = registerCommand("bench", [](CLI::App& app, GlobalOptions&) {
@@ -374,6 +416,16 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::Range(1, 64));
     attention->add_flag("--json", options->json, "Print JSON");
     attention->callback([options] { benchAttention(*options); });
+
+    auto* tune = bench->add_subcommand("tune", "A tuning study on one thread and on every core, side by side");
+    tune->add_option("study", options->study, "Study JSON file (docs/tuning.md)")->required();
+    tune->add_option("--threads", options->tuneThreads, "The thread count set against one (default: one per core)")
+        ->check(CLI::Range(1, 1024));
+    tune->add_option("--repeat", options->repeat, "Rounds (alternating thread counts); medians are reported")
+        ->capture_default_str();
+    tune->add_flag("--no-store", options->tuneNoStore, "Store nothing: the runs alone, without the writer");
+    tune->add_flag("--json", options->json, "Print JSON");
+    tune->callback([options] { benchTune(*options); });
 });
 
 } // namespace coh::cli

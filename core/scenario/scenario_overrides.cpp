@@ -11,22 +11,12 @@ namespace coh::core {
 
 using nlohmann::json;
 
-void applyOverride(json& root, std::string_view assignment, const std::string& file)
+void setScenarioField(json& root, const std::string& pointerText, json value, const std::string& file,
+                      const std::string& fix)
 {
-    const auto eq = assignment.find('=');
-    const std::string pointerText(assignment.substr(0, eq));
-    const auto refuse = [&](const std::string& message) {
-        throw InputError(file, pointerText, message,
-                         "write --set /json/pointer=value, e.g. --set /coherence/decode=lazy-causal or --set "
-                         "/serving/replication/factor=2 (null removes the member)");
-    };
-    if (eq == std::string_view::npos || pointerText.empty() || pointerText.front() != '/')
-        refuse(fmt::format("--set {} is not POINTER=VALUE with a pointer starting with '/'", assignment));
-    const std::string valueText(assignment.substr(eq + 1));
-    // A JSON value if it reads as one; otherwise the text itself (protocol and node names need no quotes).
-    json value = json::parse(valueText, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded())
-        value = valueText;
+    const auto refuse = [&](const std::string& message) { throw InputError(file, pointerText, message, fix); };
+    if (pointerText.empty() || pointerText.front() != '/')
+        refuse(fmt::format("'{}' is not a JSON pointer: it must start with '/'", pointerText));
     try {
         const json::json_pointer pointer(pointerText);
         if (value.is_null()) {
@@ -59,8 +49,26 @@ void applyOverride(json& root, std::string_view assignment, const std::string& f
         }
         *at = std::move(value);
     } catch (const json::exception& e) {
-        refuse(fmt::format("--set {}: {}", pointerText, e.what()));
+        refuse(fmt::format("{}: {}", pointerText, e.what()));
     }
+}
+
+void applyOverride(json& root, std::string_view assignment, const std::string& file)
+{
+    const auto eq = assignment.find('=');
+    const std::string pointerText(assignment.substr(0, eq));
+    const std::string fix = "write --set /json/pointer=value, e.g. --set /coherence/decode=lazy-causal or --set "
+                            "/serving/replication/factor=2 (null removes the member)";
+    if (eq == std::string_view::npos || pointerText.empty() || pointerText.front() != '/')
+        throw InputError(file, pointerText,
+                         fmt::format("--set {} is not POINTER=VALUE with a pointer starting with '/'", assignment),
+                         fix);
+    const std::string valueText(assignment.substr(eq + 1));
+    // A JSON value if it reads as one; otherwise the text itself (protocol and node names need no quotes).
+    json value = json::parse(valueText, nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded())
+        value = valueText;
+    setScenarioField(root, pointerText, std::move(value), file, fix);
 }
 
 } // namespace coh::core

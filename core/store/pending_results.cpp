@@ -61,13 +61,7 @@ std::string savePendingResult(const std::string& databasePath, std::int64_t id, 
         SQLite::Database db(temporary, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         migrateRunDatabase(db, temporary);
         SQLite::Transaction transaction(db);
-        SQLite::Statement insert(db, "INSERT INTO runs (id, name, scenario_json, seed, version, status, created_at) "
-                                     "VALUES (?, '', '{}', ?, ?, 'running', '')");
-        insert.bind(1, id);
-        insert.bind(2, static_cast<std::int64_t>(result.seed));
-        insert.bind(3, COH_VERSION);
-        insert.exec();
-        writeCompletedRun(db, id, result, {});
+        writeDetachedRun(db, id, result);
         transaction.commit();
     }
     fs::rename(temporary, target);

@@ -99,6 +99,17 @@ std::vector<std::array<std::uint32_t, 2>> linkEndsFromScenario(const std::string
 
 } // namespace
 
+void writeDetachedRun(SQLite::Database& db, std::int64_t id, const RunResult& result)
+{
+    SQLite::Statement insert(db, "INSERT INTO runs (id, name, scenario_json, seed, version, status, created_at) "
+                                 "VALUES (?, '', '{}', ?, ?, 'running', '')");
+    insert.bind(1, id);
+    insert.bind(2, static_cast<std::int64_t>(result.seed));
+    insert.bind(3, COH_VERSION);
+    insert.exec();
+    writeCompletedRun(db, id, result, {});
+}
+
 std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& path, std::int64_t id)
 {
     SQLite::Statement q(db, "SELECT scenario_name, seed, summary_json, link_interval_ns, node_ids_json, "

@@ -22,6 +22,10 @@ namespace coh::core {
 void writeCompletedRun(SQLite::Database& db, std::int64_t id, const RunResult& result,
                        const std::function<void(std::string_view)>& step);
 
+// Writes `result` as run `id` of a file that holds nothing else (a pending result, a run sent between processes):
+// a bare `runs` row, then writeCompletedRun. Call inside a transaction on a migrated database.
+void writeDetachedRun(SQLite::Database& db, std::int64_t id, const RunResult& result);
+
 // Reads run `id` back as writeCompletedRun stored it; a run that never completed reads as an empty result.
 // nullopt when there is no such run. Throws InputError naming `path` when stored JSON is not valid.
 std::optional<RunResult> readStoredRun(SQLite::Database& db, const std::string& path, std::int64_t id);

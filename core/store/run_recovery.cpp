@@ -91,9 +91,13 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
     }
 
     const std::string runRow = copyStatement(db, "runs", "id");
-    // Child tables the old file has (node_blocks only from schema 4 on).
+    // Child tables the old file has (node_blocks only from schema 4 on). Studies are not runs' children: a
+    // recovered file keeps every readable run, and a study run again there finds its points' runs by key only
+    // through study_points, so it runs them again (docs/tuning.md).
     std::vector<std::string> childRows;
     for (const auto& table : runStoreTables(runStoreSchemaVersion())) {
+        if (table == "studies" || table == "study_points")
+            continue;
         SQLite::Statement has(db, "SELECT count(*) FROM old.sqlite_schema WHERE type = 'table' AND name = ?");
         has.bind(1, table);
         if (table != "runs" && has.executeStep() && has.getColumn(0).getInt() > 0)

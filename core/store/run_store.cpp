@@ -8,6 +8,8 @@
 #include "core/store/process_probe.h"
 #include "core/store/run_record.h"
 #include "core/store/run_serialization.h"
+#include "core/store/run_store_guarded.h"
+#include "core/store/sql_text.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -40,16 +42,6 @@ constexpr const char* kRunInfoColumns =
     "json_each(summary_json, '$.messages_by_kind')) END END, "
     // The scenario's protocols, as its small "coherence" object (readProtocols): one extraction per run.
     "CASE WHEN json_valid(scenario_json) THEN json_extract(scenario_json, '$.coherence') END";
-
-std::string utcNow()
-{
-    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
-}
-
-std::string textOrEmpty(const SQLite::Column& c)
-{
-    return c.isNull() ? std::string{} : c.getString();
-}
 
 // The protocols the scenario's "coherence" section names (its JSON text; empty when it has none): decode's,
 // prefill's and each tier's, in the file's order ("cxl: sealed-lease, dram: msi-directory").
@@ -142,24 +134,6 @@ std::optional<RunStatus> parseRunStatus(std::string_view text)
     return std::nullopt;
 }
 
-template <class F> decltype(auto) RunStore::guarded(const std::string& doing, F&& f)
-{
-    try {
-        return f();
-    } catch (const SQLite::Exception& e) {
-        const int code = e.getErrorCode() & 0xFF;
-        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-            foundCorruption({e.what()}); // so the next open says so before anything else is read or written
-        throwStoreError(m_path, e, doing, m_busy->last);
-    } catch (const nlohmann::json::exception& e) {
-        // Stored JSON that parses but lacks what completeRun wrote (a key, a type): the file was damaged or edited.
-        foundCorruption({e.what()});
-        throw InputError(
-            m_path, "", fmt::format("cannot {}: a stored value is damaged ({})", doing, e.what()),
-            fmt::format("run `cohsim db check --db {}`; copy what can be read with `cohsim db recover`", m_path));
-    }
-}
-
 void RunStore::requireWritable(const std::string& doing) const
 {
     if (m_readOnly)
@@ -206,24 +180,30 @@ std::int64_t RunStore::beginRun(const std::string& name, const std::string& scen
     requireWritable("begin a run");
     requireSound("begin a run");
     return guarded("begin a run", [&] {
-        SQLite::Statement insert(*m_db, "INSERT INTO runs (name, scenario_name, scenario_json, seed, version, "
-                                        "backend, status, created_at, pid, host, process_start) "
-                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        const std::int64_t pid = currentProcessId();
-        insert.bind(1, name);
-        insert.bind(2, nameFromScenarioJson(scenarioJson));
-        insert.bind(3, scenarioJson);
-        insert.bind(4, static_cast<std::int64_t>(seed));
-        insert.bind(5, COH_VERSION);
-        insert.bind(6, backend);
-        insert.bind(7, toString(RunStatus::Running));
-        insert.bind(8, utcNow());
-        insert.bind(9, pid);
-        insert.bind(10, currentHostName());
-        insert.bind(11, processStartToken(pid));
-        insert.exec(); // autocommit: the row is visible to other processes at once
-        return m_db->getLastInsertRowid();
+        return insertRunRow(name, scenarioJson, seed, backend); // autocommit: visible to other processes at once
     });
+}
+
+std::int64_t RunStore::insertRunRow(const std::string& name, const std::string& scenarioJson, std::uint64_t seed,
+                                    const std::string& backend)
+{
+    SQLite::Statement insert(*m_db, "INSERT INTO runs (name, scenario_name, scenario_json, seed, version, "
+                                    "backend, status, created_at, pid, host, process_start) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::int64_t pid = currentProcessId();
+    insert.bind(1, name);
+    insert.bind(2, nameFromScenarioJson(scenarioJson));
+    insert.bind(3, scenarioJson);
+    insert.bind(4, static_cast<std::int64_t>(seed));
+    insert.bind(5, COH_VERSION);
+    insert.bind(6, backend);
+    insert.bind(7, toString(RunStatus::Running));
+    insert.bind(8, utcNow());
+    insert.bind(9, pid);
+    insert.bind(10, currentHostName());
+    insert.bind(11, processStartToken(pid));
+    insert.exec();
+    return m_db->getLastInsertRowid();
 }
 
 void RunStore::completeRun(std::int64_t id, const RunResult& result)

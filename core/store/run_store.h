@@ -57,6 +57,33 @@ struct RunInfo {
     std::uint64_t flows = 0;    // network flows that crossed a link
 };
 
+// A tuning study (docs/tuning.md): a study file's canonical JSON and how its last execution ended. Its points are
+// runs of this store, linked through StudyPoint.
+struct StudyInfo {
+    std::int64_t id = 0;
+    std::string name;
+    std::string hash; // of the canonical study JSON: running the same study again resumes this row
+    std::string json;
+    RunStatus status = RunStatus::Running;
+    std::string error;
+    std::string createdAt, finishedAt;
+};
+
+// Why a study point has no run: its scenario is invalid (final: it is never tried again), or its run failed here
+// (a trace that could not be read, memory: a later execution tries it again).
+enum class StudyPointError { None, Invalid, Failed };
+
+// One evaluated point of a study: the values it gave the varied fields and the run that measured it, or why it
+// has none. `key` identifies the resolved scenario (with its request limit), so identical points share a key.
+struct StudyPoint {
+    std::string key;
+    std::string paramsJson;
+    std::uint32_t requests = 0; // the request limit it ran with; 0: the scenario's own
+    std::optional<std::int64_t> runId;
+    std::string error;
+    StudyPointError errorKind = StudyPointError::None;
+};
+
 // How a RunStore waits for other processes and what it agrees to open.
 struct RunStoreOptions {
     // How long a statement waits for another connection's lock before it fails as "locked by another process".
@@ -122,6 +149,24 @@ class RunStore {
     };
     NodeBlocks nodeBlocks(std::int64_t id);
 
+    // Studies. openStudy returns the newest study with `hash` (set Running again, so an interrupted or cancelled
+    // study resumes) or records a new one. A Running study found at open belongs to no live process (only one
+    // writer runs a study) and reads as Interrupted until it is opened again.
+    std::int64_t openStudy(const std::string& name, const std::string& hash, const std::string& json);
+    void endStudy(std::int64_t id, RunStatus status, const std::string& error = {});
+    std::vector<StudyInfo> listStudies(); // newest first
+    std::optional<StudyInfo> studyInfo(std::int64_t id);
+    // Records (or replaces) a point of a study, in one statement.
+    void recordStudyPoint(std::int64_t studyId, const StudyPoint& point);
+    // Stores a finished simulation of a study's point as a completed run and links it to the point, in one
+    // transaction: a kill leaves the point whole or absent. Returns the run's id.
+    std::int64_t storeStudyRun(std::int64_t studyId, StudyPoint point, const std::string& runName,
+                               const std::string& scenarioJson, std::uint64_t seed, const RunResult& result);
+    std::vector<StudyPoint> studyPoints(std::int64_t studyId);
+    // A point with `key` in any study whose run completed, or whose scenario is invalid (running it again cannot
+    // mend that): what makes identical points run once.
+    std::optional<StudyPoint> finishedStudyPoint(const std::string& key);
+
     bool deleteRun(std::int64_t id); // false when there was no such run; deletes its pending file too
     bool renameRun(std::int64_t id, const std::string& name);
 
@@ -146,7 +191,11 @@ class RunStore {
     void doMaintenance();
     void importPendingResults();
     void markInterruptedRuns();
+    void markInterruptedStudies();
     void requireWritable(const std::string& doing) const;
+    std::int64_t insertRunRow(const std::string& name, const std::string& scenarioJson, std::uint64_t seed,
+                              const std::string& backend);
+    void insertStudyPoint(std::int64_t studyId, const StudyPoint& point);
     void requireRunning(std::int64_t id);
     [[noreturn]] void throwNoSuchRun(std::int64_t id) const;
     template <class F> decltype(auto) guarded(const std::string& doing, F&& f);

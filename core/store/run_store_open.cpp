@@ -8,6 +8,7 @@
 #include "core/store/process_probe.h"
 #include "core/store/run_record.h"
 #include "core/store/schema.h"
+#include "core/store/sql_text.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -23,15 +24,6 @@
 #include <thread>
 
 namespace coh::core {
-
-namespace {
-
-std::string textOrEmpty(const SQLite::Column& c)
-{
-    return c.isNull() ? std::string{} : c.getString();
-}
-
-} // namespace
 
 // Replaces sqlite3_busy_timeout: the same backoff, but it says once that it is waiting, can be told to stop,
 // and remembers how long it waited for the error message.
@@ -217,6 +209,7 @@ void RunStore::doMaintenance()
     try {
         importPendingResults();
         markInterruptedRuns();
+        markInterruptedStudies();
     } catch (const SQLite::Exception& e) {
         const int code = e.getErrorCode() & 0xFF;
         if (code != SQLITE_BUSY && code != SQLITE_LOCKED)

@@ -141,6 +141,36 @@ ALTER TABLE request_metrics ADD COLUMN failure_hits INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE request_metrics ADD COLUMN restored_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE request_metrics ADD COLUMN recomputed_tokens INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 7: tuning studies (docs/tuning.md) and the runs behind their points.
+    R"sql(
+CREATE TABLE studies (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    study_hash TEXT NOT NULL,              -- of the canonical study JSON: the same study file resumes this row
+    study_json TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled', 'interrupted')),
+    error TEXT,
+    created_at TEXT NOT NULL,
+    finished_at TEXT,
+    pid INTEGER,                           -- the process running it, as for runs: a dead one means Interrupted
+    host TEXT,
+    process_start TEXT
+);
+CREATE INDEX studies_hash ON studies(study_hash);
+
+CREATE TABLE study_points (
+    study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    point_key TEXT NOT NULL,               -- hash of the resolved scenario: identical points share it
+    params_json TEXT NOT NULL,             -- the varied fields' values, by JSON pointer
+    requests INTEGER NOT NULL DEFAULT 0,   -- the request limit it ran with (successive halving), 0: the scenario's
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    error TEXT,                            -- why the point has no run
+    error_kind TEXT CHECK (error_kind IN ('invalid', 'failed')), -- invalid scenario (final) or failed run (retried)
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (study_id, point_key)
+) WITHOUT ROWID;
+CREATE INDEX study_points_key ON study_points(point_key);
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)
@@ -168,6 +198,10 @@ std::vector<std::string> runStoreTables(int version)
         tables = {"runs", "request_metrics", "link_series", "messages"};
     if (version >= 4)
         tables.push_back("node_blocks");
+    if (version >= 7) {
+        tables.push_back("studies");
+        tables.push_back("study_points");
+    }
     return tables;
 }
 

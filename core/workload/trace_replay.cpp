@@ -51,9 +51,7 @@ std::string readTraceFile(const std::string& path, const char* formatName)
 Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t>& hashes, const std::string& path,
                      double timeScale, std::uint32_t maxRequests)
 {
-    if (!std::isfinite(timeScale) || timeScale <= 0)
-        throw InputError(path, "/workload/time_scale", fmt::format("a time_scale of {} is not positive", timeScale),
-                         "give a time_scale above 0 (1 replays at the recorded pace, 0.5 twice as fast)");
+    checkTimeScale(timeScale, path);
     if (rows.empty())
         throw InputError(path, "", "the trace holds no requests",
                          "point the workload at a trace with at least one request row");
@@ -68,20 +66,15 @@ Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t
     workload.requests.reserve(rows.size());
     const std::int64_t start = rows.front().timeNs;
     std::int64_t span = 0;
-    if (__builtin_sub_overflow(rows.back().timeNs, start, &span) || double(span) * timeScale >= 9.2e18)
-        throw InputError(
-            path, timeScale == 1.0 ? "timestamp" : "/workload/time_scale",
-            fmt::format("the trace spans {:.3g} s from its first to its last request{}, beyond the "
-                        "64-bit nanosecond clock (about 292 years)",
-                        (double(rows.back().timeNs) - double(start)) * 1e-9 * timeScale,
-                        timeScale == 1.0 ? "" : fmt::format(" at the scenario's time_scale of {}", timeScale)),
-            timeScale == 1.0 ? "check the rows' timestamps for a wrong date or unit"
-                             : "give a time_scale nearer 1, or check the rows' timestamps");
+    if (__builtin_sub_overflow(rows.back().timeNs, start, &span))
+        throw InputError(path, "timestamp",
+                         fmt::format("the trace spans {:.3g} s from its first to its last request, beyond the 64-bit "
+                                     "nanosecond clock (about 292 years)",
+                                     (double(rows.back().timeNs) - double(start)) * 1e-9),
+                         "check the rows' timestamps for a wrong date or unit");
     for (const TraceRow& row : rows) {
         Request r;
-        // Scaling the offset from the first request scales every inter-arrival time by the same factor.
-        const std::int64_t offset = row.timeNs - start; // within span: checked above
-        r.arrival = timeScale == 1.0 ? offset : std::llround(double(offset) * timeScale);
+        r.arrival = row.timeNs - start; // within span: checked above; scaled below
         r.promptTokens = row.promptTokens;
         r.outputTokens = row.outputTokens;
         // Copy only the kept rows' hashes, in request order, so prefixHashes holds nothing unused.
@@ -91,7 +84,37 @@ Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t
                                      hashes.begin() + row.prefixOffset + row.prefixCount);
         workload.requests.push_back(r);
     }
+    scaleArrivals(workload, timeScale, path);
     return workload;
+}
+
+void checkTimeScale(double timeScale, const std::string& path)
+{
+    if (!std::isfinite(timeScale) || timeScale <= 0)
+        throw InputError(path, "/workload/time_scale", fmt::format("a time_scale of {} is not positive", timeScale),
+                         "give a time_scale above 0 (1 replays at the recorded pace, 0.5 twice as fast)");
+}
+
+void scaleArrivals(Workload& workload, double timeScale, const std::string& path)
+{
+    checkTimeScale(timeScale, path);
+    if (workload.requests.empty())
+        return;
+    const double span = double(workload.requests.back().arrival);
+    if (span * timeScale >= 9.2e18)
+        throw InputError(
+            path, timeScale == 1.0 ? "timestamp" : "/workload/time_scale",
+            fmt::format("the trace spans {:.3g} s from its first to its last request{}, beyond the 64-bit nanosecond "
+                        "clock (about 292 years)",
+                        span * 1e-9 * timeScale,
+                        timeScale == 1.0 ? "" : fmt::format(" at the scenario's time_scale of {}", timeScale)),
+            timeScale == 1.0 ? "check the rows' timestamps for a wrong date or unit"
+                             : "give a time_scale nearer 1, or check the rows' timestamps");
+    if (timeScale == 1.0)
+        return;
+    // Scaling the offset from the first request scales every inter-arrival time by the same factor.
+    for (Request& r : workload.requests)
+        r.arrival = std::llround(double(r.arrival) * timeScale);
 }
 
 } // namespace coh::core

@@ -26,4 +26,10 @@ std::string readTraceFile(const std::string& path, const char* formatName);
 Workload finishTrace(std::vector<TraceRow> rows, const std::vector<std::uint32_t>& hashes, const std::string& path,
                      double timeScale, std::uint32_t maxRequests);
 
+// Multiplies every arrival (an offset from the first request's) by timeScale, as finishTrace does: a replay at
+// another pace is the same trace, read once, scaled. Throws InputError naming `path` when timeScale is not positive
+// or the scaled span leaves the 64-bit nanosecond clock.
+void scaleArrivals(Workload& workload, double timeScale, const std::string& path);
+void checkTimeScale(double timeScale, const std::string& path);
+
 } // namespace coh::core

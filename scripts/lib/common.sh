@@ -12,7 +12,8 @@ COH_BUILD_DIR=${COH_BUILD_DIR:-$COH_ROOT/build}
 coh_packages() {
     echo cmake ninja-build g++ pkg-config \
         libboost-dev libboost-graph-dev nlohmann-json3-dev libfmt-dev libcli11-dev \
-        libsqlite3-dev libsqlitecpp-dev libgtest-dev libbenchmark-dev rumur
+        libsqlite3-dev libsqlitecpp-dev libgtest-dev libbenchmark-dev rumur libpagmo-dev \
+        libboost-mpi-dev libopenmpi-dev openmpi-bin
     if [ -f "$COH_ROOT/ui/CMakeLists.txt" ]; then
         echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev xvfb xauth
     fi

@@ -81,7 +81,8 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
               "ALTER TABLE messages DROP COLUMN transition", "ALTER TABLE messages DROP COLUMN from_state",
               "ALTER TABLE messages DROP COLUMN to_state", "ALTER TABLE request_metrics DROP COLUMN failure_hits",
               "ALTER TABLE request_metrics DROP COLUMN restored_tokens",
-              "ALTER TABLE request_metrics DROP COLUMN recomputed_tokens"})
+              "ALTER TABLE request_metrics DROP COLUMN recomputed_tokens", "DROP TABLE study_points",
+              "DROP TABLE studies"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -116,6 +117,8 @@ TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
             db.exec(std::string("ALTER TABLE node_blocks DROP COLUMN ") + column);
         for (const char* column : {"failure_hits", "restored_tokens", "recomputed_tokens"})
             db.exec(std::string("ALTER TABLE request_metrics DROP COLUMN ") + column);
+        db.exec("DROP TABLE study_points");
+        db.exec("DROP TABLE studies");
         db.exec("PRAGMA user_version = 4");
     }
     RunStore store(path);
