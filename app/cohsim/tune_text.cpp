@@ -70,6 +70,11 @@ void printStudyResult(const core::StudySpec& study, const core::StudyResult& res
     fmt::print("  points {}: ran {}, from the store {}, invalid {}, excluded {}; {:.1f} s, {:.2f} runs/s\n",
                result.points.size(), result.ran, result.cached, result.invalid, result.excluded, result.wallSeconds,
                result.wallSeconds > 0 ? result.ran / result.wallSeconds : 0.0);
+    if (study.capacity.enabled())
+        fmt::print("  capacity at {:.0f}% SLO attainment over {}: {} runs searched it (a bisection to the same "
+                   "{:.1f}% would have run {})\n",
+                   100 * study.capacity.attainment, study.capacity.field, result.capacityProbes,
+                   100 * study.capacity.tolerance, result.bisectionProbes);
     if (result.feasible.empty()) {
         fmt::print("No full-workload point met every constraint.\n");
     } else {

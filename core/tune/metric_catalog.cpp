@@ -60,6 +60,9 @@ const std::vector<MetricInfo>& metricCatalog()
          [](const RunSummary& s) { return static_cast<double>(s.failures.failed); }},
         {"availability", "fraction", D::Maximize, "instance time up over instance time",
          [](const RunSummary& s) { return s.failures.availability; }},
+        {"capacity_at_slo", "x offered load", D::Maximize,
+         "the highest load meeting the SLO attainment of the study's \"capacity\", as a multiple of the scenario's",
+         nullptr},
     };
     return catalog;
 }
@@ -75,7 +78,7 @@ std::vector<double> readMetrics(const RunSummary& summary)
 {
     std::vector<double> values;
     for (const auto& m : metricCatalog())
-        values.push_back(m.read(summary));
+        values.push_back(m.read ? m.read(summary) : 0.0);
     return values;
 }
 

@@ -16,7 +16,7 @@ struct MetricInfo {
     const char* unit;
     Direction better; // the direction an objective on it takes unless the study says otherwise
     const char* meaning;
-    double (*read)(const RunSummary&);
+    double (*read)(const RunSummary&); // null: not a run's figure (capacity_at_slo, found by a search of runs)
 };
 
 const std::vector<MetricInfo>& metricCatalog();

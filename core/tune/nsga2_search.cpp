@@ -1,5 +1,6 @@
 #include "core/tune/nsga2_search.h"
 
+#include "core/tune/capacity_search.h"
 #include "core/tune/point_designs.h"
 #include "core/tune/study_analysis.h"
 
@@ -20,7 +21,7 @@ namespace {
 // What the pagmo problem evaluates through; pagmo copies problems, so they hold only a pointer to it.
 struct SearchContext {
     const StudySpec* study = nullptr;
-    PointEvaluator* evaluator = nullptr;
+    const MeasureBatch* measure = nullptr;
     std::string stage;
 };
 
@@ -45,7 +46,7 @@ class StudyProblem {
         for (std::size_t at = 0; at + dims <= xs.size(); at += dims)
             points.push_back(pointAt(study, {xs.begin() + static_cast<std::ptrdiff_t>(at),
                                              xs.begin() + static_cast<std::ptrdiff_t>(at + dims)}));
-        const auto outcomes = m_context->evaluator->evaluate(points, 0, m_context->stage);
+        const auto outcomes = (*m_context->measure)(points, m_context->stage);
         pagmo::vector_double out;
         for (const PointOutcome& o : outcomes) {
             if (!o.measured()) {
@@ -83,11 +84,11 @@ class StudyProblem {
 
 } // namespace
 
-void runNsga2(const StudySpec& study, PointEvaluator& evaluator)
+void runNsga2(const StudySpec& study, PointEvaluator& evaluator, const MeasureBatch& measure)
 {
     const StrategySpec& s = study.strategy;
-    evaluator.setExpectedTotal(std::uint64_t{s.population} * (s.generations + 1));
-    SearchContext context{&study, &evaluator, "generation 0"};
+    evaluator.setExpectedTotal(std::uint64_t{s.population} * (s.generations + 1) * expectedRunsPerPoint(study));
+    SearchContext context{&study, &measure, "generation 0"};
     const pagmo::problem problem{StudyProblem(&context)};
     const auto seed = static_cast<unsigned>(s.seed ^ (s.seed >> 32));
     pagmo::population population(problem, pagmo::bfe{pagmo::member_bfe{}}, s.population, seed);

@@ -71,7 +71,7 @@ void fillSensitivity(const StudySpec& study, StudyResult& result)
 {
     std::vector<std::size_t> full;
     for (std::size_t i = 0; i < result.points.size(); ++i)
-        if (result.points[i].measured() && result.points[i].requests == 0)
+        if (result.points[i].measured() && result.points[i].requests == 0 && !result.points[i].probe)
             full.push_back(i);
     if (full.size() < 2)
         return;
@@ -204,7 +204,7 @@ void analyseStudy(const StudySpec& study, StudyResult& result)
     std::vector<std::vector<double>> objectives;
     for (std::size_t i = 0; i < result.points.size(); ++i) {
         const PointOutcome& p = result.points[i];
-        if (p.measured() && p.requests == 0 && constraintViolation(study, p) == 0) {
+        if (p.measured() && p.requests == 0 && !p.probe && constraintViolation(study, p) == 0) {
             result.feasible.push_back(i);
             objectives.push_back(minimisedObjectives(study, p));
         }

@@ -26,9 +26,13 @@ ojson studyResultJson(const StudySpec& study, const StudyResult& result, unsigne
     ojson points = ojson::array();
     for (std::size_t i = 0; i < result.points.size(); ++i) {
         const PointOutcome& p = result.points[i];
-        ojson point = {{"params", pointParams(study, p.point)},         {"requests", p.requests},
-                       {"run_id", p.runId ? ojson(*p.runId) : ojson()}, {"cached", p.cached},
-                       {"feasible", contains(result.feasible, i)},      {"front", contains(result.front, i)}};
+        ojson point = {{"params", pointParams(study, p.point)},
+                       {"requests", p.requests},
+                       {"run_id", p.runId ? ojson(*p.runId) : ojson()},
+                       {"cached", p.cached},
+                       {"probe", p.probe},
+                       {"feasible", contains(result.feasible, i)},
+                       {"front", contains(result.front, i)}};
         if (!p.error.empty())
             point["error"] = p.error;
         if (p.measured()) {
@@ -64,7 +68,9 @@ ojson studyResultJson(const StudySpec& study, const StudyResult& result, unsigne
                    {"cached", result.cached},
                    {"invalid", result.invalid},
                    {"excluded", result.excluded},
-                   {"feasible", result.feasible.size()}}},
+                   {"feasible", result.feasible.size()},
+                   {"capacity_probes", result.capacityProbes},
+                   {"bisection_probes", result.bisectionProbes}}},
                  {"wall_s", result.wallSeconds},
                  {"runs_per_s", result.wallSeconds > 0 ? measured / result.wallSeconds : 0.0},
                  {"front", result.front},

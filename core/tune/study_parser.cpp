@@ -447,6 +447,65 @@ void readHalving(ObjectReader& r, StudySpec& study)
                   "remove \"halving\", or use grid, random, lhs or sobol");
 }
 
+void readCapacity(ObjectReader& r, StudySpec& study)
+{
+    const json* value = r.get("capacity");
+    const bool asked = std::any_of(study.objectives.begin(), study.objectives.end(),
+                                   [](const Objective& o) { return o.metric == "capacity_at_slo"; }) ||
+                       std::any_of(study.constraints.begin(), study.constraints.end(),
+                                   [](const Constraint& c) { return c.metric == "capacity_at_slo"; });
+    constexpr const char* kExample =
+        R"({ "field": "/workload/time_scale", "min": 0.02, "max": 1, "slo_attainment": 0.9 })";
+    if (!value) {
+        if (asked)
+            r.problem("capacity", "capacity_at_slo is asked for but the study has no \"capacity\" search",
+                      fmt::format("add \"capacity\": {}", kExample));
+        return;
+    }
+    ObjectReader c(r.problems(), *value, r.pointerTo("capacity"), kExample);
+    if (!c.valid())
+        return;
+    CapacitySpec& cap = study.capacity;
+    cap.field = c.string("field", requiredAs("\"/workload/time_scale\"")).value_or("");
+    cap.min = c.positive("min", requiredAs("0.02")).value_or(0);
+    cap.max = c.positive("max", requiredAs("1")).value_or(0);
+    cap.attainment = c.fraction("slo_attainment").value_or(cap.attainment);
+    cap.tolerance = c.positive("tolerance").value_or(cap.tolerance);
+    const auto larger = c.string("larger_is");
+    cap.inverse = larger ? *larger == "lighter" : cap.field.ends_with("time_scale");
+    if (larger && *larger != "lighter" && *larger != "heavier")
+        c.problem("larger_is", fmt::format("'{}' is neither \"lighter\" nor \"heavier\"", *larger),
+                  "say whether a larger value of the field is a lighter load (time_scale) or a heavier one (a rate)");
+    c.finish();
+    if (cap.min > 0 && cap.max > 0 && !(cap.min < cap.max))
+        c.problem("max", "max must be greater than min", "widen the range");
+    if (cap.tolerance >= 1)
+        c.problem("tolerance", "the tolerance is relative and below 1", "write e.g. 0.025 (2.5%)");
+    if (cap.field.empty() || cap.field.front() != '/') {
+        if (!cap.field.empty())
+            c.problem("field", fmt::format("'{}' is not a JSON pointer", cap.field), "start it with '/'");
+        cap.field.clear();
+        return;
+    }
+    for (const Parameter& p : study.parameters)
+        if (p.pointer == cap.field)
+            c.problem("field", fmt::format("{} is varied by a parameter too", cap.field),
+                      "search the load over a field that is not varied");
+    const json* base = nullptr;
+    try {
+        const auto pointer = json::json_pointer(cap.field);
+        base = study.baseScenario.contains(pointer) ? &study.baseScenario.at(pointer) : nullptr;
+    } catch (const json::exception&) {
+        // not a pointer into this scenario: reported below
+    }
+    if (!base || !base->is_number() || base->get<double>() <= 0)
+        c.problem("field", fmt::format("the base scenario has no positive number at {}", cap.field),
+                  "name the workload's load knob: /workload/time_scale for a trace, /workload/arrival/rate for a "
+                  "synthetic workload");
+    else
+        cap.base = base->get<double>();
+}
+
 double gridSize(const StudySpec& study)
 {
     double size = 1;
@@ -477,6 +536,7 @@ StudySpec parseStudy(const json& root, const std::string& sourcePath)
     readConstraints(r, study);
     readStrategy(r, study);
     readHalving(r, study);
+    readCapacity(r, study);
     study.recordMessages = r.count("record_messages").value_or(study.recordMessages);
     if (const auto keep = r.string("keep")) {
         if (*keep == "summary")

@@ -15,6 +15,8 @@ nlohmann::ordered_json pointParams(const StudySpec& study, const Point& point)
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < study.parameters.size() && i < point.values.size(); ++i)
         params[study.parameters[i].pointer] = point.values[i];
+    if (point.load)
+        params[study.capacity.field] = *point.load;
     return params;
 }
 
@@ -40,6 +42,8 @@ nlohmann::json resolvePoint(const StudySpec& study, const Point& point, std::uin
     nlohmann::json scenario = study.baseScenario;
     for (std::size_t i = 0; i < study.parameters.size(); ++i)
         setScenarioField(scenario, study.parameters[i].pointer, point.values.at(i), study.sourcePath, fix);
+    if (point.load)
+        setScenarioField(scenario, study.capacity.field, *point.load, study.sourcePath, fix);
     for (const DerivedField& derived : study.derived) {
         const auto from = nlohmann::json::json_pointer(derived.from);
         if (scenario.contains(from))

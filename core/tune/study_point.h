@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace coh::core {
 
 struct Point {
     std::vector<nlohmann::json> values; // parallel to StudySpec::parameters
+    std::optional<double> load;         // a capacity search's probe: the load field's value (StudySpec::capacity)
     bool operator==(const Point&) const = default;
 };
 

@@ -20,6 +20,7 @@ struct PointOutcome {
     std::string error;           // why it has no metrics: an invalid scenario, a failed run, an excluded combination
     bool excluded = false;       // matched an exclusion; never run
     bool cached = false;         // an identical point had run before (this study or another): not run again
+    bool probe = false;          // one run of a capacity search; the point itself is the run the search chose
     std::vector<double> metrics; // parallel to metricCatalog(); empty when it has none
 
     bool measured() const { return !metrics.empty(); }
@@ -44,6 +45,8 @@ struct StudyResult {
     std::optional<std::size_t> best;   // feasible point best in the first objective (ties: the next ones)
     std::vector<SensitivityRow> sensitivity;
     std::uint64_t ran = 0, cached = 0, invalid = 0, excluded = 0;
+    // Capacity searches: the probes they ran, and what a bisection to the same tolerance would have run.
+    std::uint64_t capacityProbes = 0, bisectionProbes = 0;
     double wallSeconds = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/run_options.h"
+#include "core/tune/capacity_search.h"
 #include "core/tune/nsga2_search.h"
 #include "core/tune/point_designs.h"
 #include "core/tune/study_analysis.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 namespace coh::core {
 
@@ -26,7 +28,9 @@ std::uint32_t fullRequests(const StudySpec& study)
 
 // Successive halving: all points on the shortest rung, then the best 1/eta of those measured (by dominance rank,
 // infeasible and failed points last) on the next, up to the full workload.
-void runHalving(const StudySpec& study, PointEvaluator& evaluator, const std::vector<Point>& design)
+void runHalving(const StudySpec& study, PointEvaluator& evaluator, const std::vector<Point>& design,
+                const std::function<std::vector<PointOutcome>(const std::vector<Point>&, std::uint32_t,
+                                                              const std::string&)>& measure)
 {
     const auto rungs = halvingRungs(study.halving, fullRequests(study));
     std::vector<Point> candidates = design;
@@ -34,11 +38,11 @@ void runHalving(const StudySpec& study, PointEvaluator& evaluator, const std::ve
     for (std::size_t r = 0, n = candidates.size(); r < rungs.size();
          ++r, n = std::max<std::size_t>(1, n / study.halving.eta))
         expected += n;
-    evaluator.setExpectedTotal(expected);
+    evaluator.setExpectedTotal(expected * expectedRunsPerPoint(study));
     for (std::size_t r = 0; r < rungs.size(); ++r) {
         const std::string stage =
             rungs[r] ? fmt::format("{} requests (rung {} of {})", rungs[r], r + 1, rungs.size()) : "full workload";
-        const auto outcomes = evaluator.evaluate(candidates, rungs[r], stage);
+        const auto outcomes = measure(candidates, rungs[r], stage);
         if (r + 1 == rungs.size())
             break;
         std::vector<std::size_t> measured, rest;
@@ -89,6 +93,12 @@ StudyResult runStudy(const StudySpec& study, RunStore* store, const EvaluatorOpt
     if (store)
         result.studyId = store->openStudy(study.name, studyHash(study), study.canonicalJson);
     PointEvaluator evaluator(study, store, result.studyId, options);
+    // Every strategy measures through here: with the study's capacity search, each point is its run at capacity.
+    std::vector<PointOutcome> finals;
+    CapacityCounts capacity;
+    const auto measure = [&](const std::vector<Point>& points, std::uint32_t limit, const std::string& stage) {
+        return measurePoints(study, evaluator, points, limit, stage, finals, capacity);
+    };
     const auto end = [&](RunStatus status, const std::string& why) {
         if (!store)
             return;
@@ -100,14 +110,16 @@ StudyResult runStudy(const StudySpec& study, RunStore* store, const EvaluatorOpt
     };
     try {
         if (study.strategy.kind == StrategyKind::Nsga2) {
-            runNsga2(study, evaluator);
+            runNsga2(study, evaluator, [&](const std::vector<Point>& points, const std::string& stage) {
+                return measure(points, 0, stage);
+            });
         } else {
             const auto design = designPoints(study);
             if (study.halving.enabled()) {
-                runHalving(study, evaluator, design);
+                runHalving(study, evaluator, design, measure);
             } else {
-                evaluator.setExpectedTotal(design.size());
-                evaluator.evaluate(design, 0, "full workload");
+                evaluator.setExpectedTotal(design.size() * expectedRunsPerPoint(study));
+                measure(design, 0, "full workload");
             }
         }
     } catch (const RunCancelled&) {
@@ -120,7 +132,17 @@ StudyResult runStudy(const StudySpec& study, RunStore* store, const EvaluatorOpt
     if (store)
         store->endStudy(result.studyId, RunStatus::Completed);
     result.points = evaluator.outcomes();
+    if (study.capacity.enabled()) {
+        // Every run was a probe; the points are the runs their searches chose.
+        for (PointOutcome& p : result.points)
+            p.probe = true;
+        result.points.insert(result.points.end(), finals.begin(), finals.end());
+        result.capacityProbes = capacity.probes;
+        result.bisectionProbes = capacity.bisectionProbes;
+    }
     for (const PointOutcome& p : result.points) {
+        if (study.capacity.enabled() && !p.probe)
+            continue; // counted as the probe it copies
         if (p.excluded)
             ++result.excluded;
         else if (!p.measured())

@@ -74,6 +74,23 @@ struct HalvingSpec {
     bool enabled() const { return minRequests > 0; }
 };
 
+// Capacity at an SLO (as Vidur's config search): for every point, the highest load at which at least
+// `attainment` of the requests meet both SLOs, found by a search over `field` (the load knob) between `min` and
+// `max` to a relative `tolerance`. Each point's metrics are then those of its run at that load, plus
+// capacity_at_slo: that load as a multiple of the base scenario's.
+struct CapacitySpec {
+    std::string field;       // "/workload/time_scale" or "/workload/arrival/rate"
+    bool inverse = true;     // a larger value means less load (time_scale); false: more (a rate)
+    double min = 0, max = 0; // the field's range to search, in its own units
+    double attainment = 0.9;
+    double tolerance = 0.025;
+    double base = 1; // the field's value in the base scenario: capacity 1 is the scenario's own load
+    bool enabled() const { return !field.empty(); }
+    // The field's value for a load multiple, and back.
+    double valueFor(double load) const { return inverse ? base / load : base * load; }
+    double loadFor(double value) const { return inverse ? base / value : value / base; }
+};
+
 struct StudySpec {
     std::string name;
     std::string description;
@@ -87,6 +104,7 @@ struct StudySpec {
     std::vector<Constraint> constraints;
     StrategySpec strategy;
     HalvingSpec halving;
+    CapacitySpec capacity;
     std::uint32_t recordMessages = 2000; // record.max_messages of every point's run: a replay sample, small stores
     // "keep": "summary": a point's stored run keeps its summary and link series but not its per-request rows, message
     // record or block counts (a study of thousands of whole-trace runs would otherwise write gigabytes).

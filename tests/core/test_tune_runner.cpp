@@ -7,6 +7,7 @@
 #include "core/scenario/scenario_overrides.h"
 #include "core/serving/serving_engine.h"
 #include "core/tune/metric_catalog.h"
+#include "core/tune/study_analysis.h"
 #include "core/tune/study_point.h"
 #include "core/tune/study_runner.h"
 #include "core/workload/workload_builder.h"
@@ -236,6 +237,45 @@ TEST(TuneRunner, SuccessiveHalvingScreensOnShortRunsThenRunsTheBestInFull)
     EXPECT_EQ(perRung[0], 1);              // the best third of those on all 50
     EXPECT_EQ(result.feasible.size(), 1u); // only full runs count
     EXPECT_EQ(result.ran, 17u);
+}
+
+TEST(TuneRunner, CapacityAtTheSloIsTheHighestLoadThatMeetsItFoundInFewerRunsThanBisection)
+{
+    json j = smallStudyJson();
+    j["objectives"] = {"capacity_at_slo", "coherence_bytes_per_token"};
+    j["capacity"] = {{"field", "/workload/arrival/rate"}, {"min", 0.5}, {"max", 400}, {"slo_attainment", 0.9}};
+    const auto study = parseStudyJson(j);
+    EXPECT_FALSE(study.capacity.inverse); // a rate: larger is heavier
+    EXPECT_EQ(study.capacity.base, 4.0);  // the scenario's own rate is load 1
+    TempDir dir("coh-tune");
+    core::RunStore store(dir.file("runs.db"));
+    const auto result = core::runStudy(study, &store, threads(2));
+    std::size_t finals = 0;
+    for (const auto& p : result.points) {
+        if (p.probe)
+            continue;
+        ++finals;
+        ASSERT_TRUE(p.measured()) << p.error;
+        ASSERT_TRUE(p.point.load);
+        const double capacity = core::metricValue(p, "capacity_at_slo");
+        // The point's run is the one at its capacity: the rate there is capacity × 4 requests/s.
+        EXPECT_NEAR(*p.point.load, capacity * 4.0, 1e-4 * capacity * 4.0);
+        EXPECT_GE(core::metricValue(p, "slo_attainment"), 0.9);
+        // A probe of the same point a tolerance above it missed the attainment: the capacity is tight.
+        bool tight = capacity * 4.0 >= 400 * 0.999;
+        for (const auto& q : result.points)
+            if (q.probe && q.measured() && q.point.values == p.point.values && *q.point.load > *p.point.load &&
+                *q.point.load <= *p.point.load * 1.026 && core::metricValue(q, "slo_attainment") < 0.9)
+                tight = true;
+        EXPECT_TRUE(tight) << p.point.values[0] << " " << p.point.values[1] << " capacity " << capacity;
+    }
+    EXPECT_EQ(finals, 6u);
+    EXPECT_LT(result.capacityProbes, result.bisectionProbes);
+    EXPECT_FALSE(result.front.empty());
+    // Resumed: every probe comes from the store, the same capacities.
+    const auto again = core::runStudy(study, &store, threads(2));
+    EXPECT_EQ(again.ran, 0u);
+    EXPECT_EQ(metricsByKey(again), metricsByKey(result));
 }
 
 TEST(TuneRunner, Nsga2IsDeterministicAndResumesFromTheStore)

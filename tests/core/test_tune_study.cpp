@@ -117,6 +117,21 @@ TEST(TuneStudy, CategoricalWithoutValuesHugeRangesAndImpossibleExclusionsAreRefu
     EXPECT_EQ(problems[0].field, "/scenario");
 }
 
+TEST(TuneStudy, CapacityAtTheSloNeedsASearchOverAnUnvariedLoadField)
+{
+    json study = smallStudyJson();
+    study["objectives"] = {"capacity_at_slo"};
+    ASSERT_TRUE(findProblem(studyProblems(study), "/capacity"));
+    study["capacity"] = {{"field", "/serving/block_tokens"}, {"min", 1}, {"max", 8}};
+    ASSERT_TRUE(findProblem(studyProblems(study), "/capacity/field")); // varied by a parameter
+    study["capacity"] = {{"field", "/workload/time_scale"}, {"min", 1}, {"max", 8}};
+    ASSERT_TRUE(findProblem(studyProblems(study), "/capacity/field")); // not in a synthetic workload
+    study["capacity"] = {{"field", "/workload/arrival/rate"}, {"min", 8}, {"max", 1}, {"tolerance", 2}};
+    const auto problems = studyProblems(study);
+    ASSERT_TRUE(findProblem(problems, "/capacity/max"));
+    ASSERT_TRUE(findProblem(problems, "/capacity/tolerance"));
+}
+
 TEST(TuneStudy, AMissingScenarioAndAnOversizedGridAreRefused)
 {
     json study = smallStudyJson();
