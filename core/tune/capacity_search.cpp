@@ -116,8 +116,11 @@ std::vector<PointOutcome> measurePoints(const StudySpec& study, PointEvaluator& 
                 const PointOutcome& o = outcomes[k];
                 const double x = s.x;
                 if (!o.measured()) {
-                    if (!s.passing)
-                        s.lightest = o; // a failed or invalid run: the point has no capacity to tell
+                    // A failed or invalid run: the search stops at what it knows.
+                    if (s.passing)
+                        s.capacity = std::exp(*s.xLow);
+                    else
+                        s.lightest = o;
                     s.done = true;
                     continue;
                 }
@@ -130,8 +133,8 @@ std::vector<PointOutcome> measurePoints(const StudySpec& study, PointEvaluator& 
                     s.xHigh = x;
                     s.fHigh = gap(o);
                     s.kept = s.kept >= 0 ? s.kept + 1 : 1; // the low end is kept once more
-                    if (!s.passing && (!s.lightest || x <= s.xHigh.value_or(x)))
-                        s.lightest = o;
+                    if (!s.passing)
+                        s.lightest = o; // until one passes the search only steps down: the lightest so far
                 }
                 if (!s.xHigh) { // met so far: look higher
                     if (x >= xMax) {
