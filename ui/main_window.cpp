@@ -22,6 +22,7 @@
 #include "ui/replay_widget.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
+#include "ui/tuner_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -76,6 +77,7 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
 
     connect(m_files, &DocumentFiles::status, this, &MainWindow::setStatus);
     m_history->setDatabasePath(m_databasePath);
+    m_tuner->setDatabasePath(m_databasePath);
     if (!dbError.isEmpty())
         setStatus(dbError);
 
@@ -124,6 +126,9 @@ void MainWindow::buildTabs()
     m_history = new RunHistoryWidget(m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
+    m_tuner = new TunerPanel(m_tabs);
+    m_tabs->addTab(m_tuner, tr("Tuner"));
+    connect(m_tuner, &TunerPanel::openRunRequested, this, &MainWindow::openRun);
     connect(m_history, &RunHistoryWidget::exported, this,
             [this](qint64 id, const QString& path) { setStatus(tr("Exported run #%1 to %2").arg(id).arg(path)); });
     connect(m_start, &StartPage::openRequested, this, [this](const QString& path) {

@@ -35,6 +35,7 @@ class ScenarioDocument;
 class ScenarioPanel;
 class StartPage;
 class TopologyEditor;
+class TunerPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -49,6 +50,7 @@ class MainWindow : public QMainWindow {
     ScenarioDocument* document() const { return m_document; }
     RunController* runController() const { return m_runner; }
     RunHistoryWidget* historyWidget() const { return m_history; }
+    TunerPanel* tunerPanel() const { return m_tuner; }
     ScenarioPanel* scenarioPanel() const { return m_panel; }
     QListWidget* problemsList() const { return m_problems; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -102,6 +104,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* m_tabs = nullptr;
     ScenarioPanel* m_panel = nullptr;
     RunHistoryWidget* m_history = nullptr;
+    TunerPanel* m_tuner = nullptr;
     ReplayWidget* m_replay = nullptr;
     ChartsPanel* m_charts = nullptr;
     LabWidget* m_lab = nullptr;

@@ -59,7 +59,7 @@ int runRankZero(boost::mpi::communicator& world, const Options& options)
         if (world.size() > 1)
             evaluator.executor = &mpiExecutor;
         const unsigned slots =
-            world.size() > 1 ? mpiExecutor.slots() : coh::core::ThreadExecutor(options.threads).slots();
+            world.size() > 1 ? mpiExecutor.concurrency() : coh::core::ThreadExecutor(options.threads).concurrency();
         if (!options.json)
             fmt::print(stderr, "Tuning {} on {}\n", study.name,
                        world.size() > 1 ? fmt::format("{} worker ranks", slots) : fmt::format("{} threads", slots));

@@ -17,7 +17,7 @@ MpiExecutor::MpiExecutor(boost::mpi::communicator& world)
 {
 }
 
-unsigned MpiExecutor::slots() const
+unsigned MpiExecutor::concurrency() const
 {
     return static_cast<unsigned>(m_world.size() - 1);
 }

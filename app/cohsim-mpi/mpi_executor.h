@@ -10,7 +10,7 @@ namespace coh::mpi {
 class MpiExecutor final : public core::PointExecutor {
   public:
     explicit MpiExecutor(boost::mpi::communicator& world);
-    unsigned slots() const override;
+    unsigned concurrency() const override;
     // A cancel (`halt`) sends no new points; the ranks' running points finish and are stored.
     void run(const std::vector<core::PointTask>& tasks, const std::function<void(core::PointTaskResult&)>& finished,
              const std::function<void()>& idle, std::atomic<bool>& halt) override;

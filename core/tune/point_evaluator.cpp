@@ -52,7 +52,7 @@ PointEvaluator::PointEvaluator(const StudySpec& study, RunStore* store, std::int
 
 unsigned PointEvaluator::threads() const
 {
-    return m_executor->slots();
+    return m_executor->concurrency();
 }
 
 PointEvaluator::~PointEvaluator() = default;
@@ -77,6 +77,8 @@ void PointEvaluator::finished(const PointOutcome& outcome, const std::string& st
         m_progress.etaSeconds = m_progress.total > 0 ? 0 : -1;
     if (outcome.cached)
         m_progress.cached += 1;
+    if (m_options.pointDone)
+        m_options.pointDone(outcome);
     if (m_options.progress)
         m_options.progress(m_progress);
 }

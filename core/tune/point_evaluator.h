@@ -32,6 +32,7 @@ struct EvaluatorOptions {
     PointExecutor* executor = nullptr;         // where the simulations run; null: a ThreadExecutor of `threads`
     const std::atomic<bool>* cancel = nullptr; // polled by the writer and by every run
     std::function<void(const StudyProgress&)> progress; // on the writer's thread, after each point
+    std::function<void(const PointOutcome&)> pointDone; // on the writer's thread: each point as it is known
 };
 
 class PointEvaluator {

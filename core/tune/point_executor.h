@@ -33,7 +33,7 @@ class PointExecutor {
   public:
     virtual ~PointExecutor() = default;
     // How many simulations run at once.
-    virtual unsigned slots() const = 0;
+    virtual unsigned concurrency() const = 0;
     // Runs every task and calls `finished` once for each, on the calling thread, as they complete. `idle` is called
     // on the calling thread at least every 50 ms while it waits. Once `halt` is set no task starts, and running
     // ones stop where they can (they come back cancelled). Exceptions from `finished` or `idle` stop the tasks and
@@ -46,7 +46,7 @@ class PointExecutor {
 class ThreadExecutor final : public PointExecutor {
   public:
     explicit ThreadExecutor(unsigned threads); // 0: one per core
-    unsigned slots() const override { return m_threads; }
+    unsigned concurrency() const override { return m_threads; }
     void run(const std::vector<PointTask>& tasks, const std::function<void(PointTaskResult&)>& finished,
              const std::function<void()>& idle, std::atomic<bool>& halt) override;
 

@@ -126,19 +126,20 @@ class TstScreenshotTour : public QObject {
         QVERIFY(!window->actions().darkPalette->isChecked());
 
         ScreenshotTour tour(window.get(), out);
-        // Six tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery at
-        // 1600x1000 with compare and lab-delivery at 1024x700 too: 2 x (6 x 2 + 6 + 2) = 40.
-        QCOMPARE(tour.expectedCount(), 40);
+        // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery at
+        // 1600x1000 with compare and lab-delivery at 1024x700 too: 2 x (7 x 2 + 6 + 2) = 44.
+        QCOMPARE(tour.expectedCount(), 44);
         QSignalSpy finished(&tour, &ScreenshotTour::finished);
         tour.start();
         QVERIFY(finished.count() == 1 || finished.wait(120000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
-        QCOMPARE(tour.saved().size(), 40);
+        QCOMPARE(tour.saved().size(), 44);
 
         // Every file the tour says it saved, and nothing else, each at the size its name says.
         QStringList expected;
         const QStringList tabs{QStringLiteral("start"),  QStringLiteral("topology"), QStringLiteral("replay"),
-                               QStringLiteral("charts"), QStringLiteral("lab"),      QStringLiteral("history")};
+                               QStringLiteral("charts"), QStringLiteral("lab"),      QStringLiteral("history"),
+                               QStringLiteral("tuner")};
         for (const bool dark : {false, true})
             for (const QSize& size : ScreenshotTour::sizes()) {
                 for (const QString& tab : tabs)

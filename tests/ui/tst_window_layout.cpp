@@ -84,7 +84,8 @@ class TstWindowLayout : public QObject, coh::ui::test::WindowFixture {
         QTest::addColumn<bool>("dark");
         // Built before the window exists: the tab titles are fixed (MainWindow::buildTabs).
         const QStringList titles{QStringLiteral("Start"),  QStringLiteral("Topology"), QStringLiteral("Replay"),
-                                 QStringLiteral("Charts"), QStringLiteral("Lab"),      QStringLiteral("History")};
+                                 QStringLiteral("Charts"), QStringLiteral("Lab"),      QStringLiteral("History"),
+                                 QStringLiteral("Tuner")};
         for (int i = 0; i < titles.size(); ++i)
             for (const bool dark : {false, true})
                 QTest::newRow(qPrintable(titles[i] + (dark ? QStringLiteral(" dark") : QStringLiteral(" light"))))
@@ -97,7 +98,7 @@ class TstWindowLayout : public QObject, coh::ui::test::WindowFixture {
         QFETCH(bool, dark);
         MainActions::applyPalette(dark);
         QTabWidget* tabs = m_window->tabs();
-        QCOMPARE(tabs->count(), 6);
+        QCOMPARE(tabs->count(), 7);
         tabs->setCurrentIndex(tab);
         QTest::qWait(20); // layouts and paints settle
         QWidget* page = tabs->currentWidget();

@@ -1,0 +1,92 @@
+#pragma once
+// The Tuner tab: open a study file (docs/tuning.md), run it off the GUI thread on every core with progress, an
+// estimate of the time left and cancel, watch its points arrive on a scatter of any two metrics (the front and the
+// points that meet the constraints marked; coherence bytes per token against token latency is one click), read
+// every point in a table, and open the run behind a point in Replay by clicking it.
+#include "core/tune/study_result.h"
+#include "core/tune/study_spec.h"
+
+#include <QFutureWatcher>
+#include <QString>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QScatterSeries;
+class QTableWidget;
+
+namespace coh::ui {
+
+class ChartView;
+
+class TunerPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TunerPanel(QWidget* parent = nullptr);
+    ~TunerPanel() override;
+
+    void setDatabasePath(const QString& path);
+    // Reads a study file; false with the problems shown (file, field, fix) when it cannot be read.
+    bool openStudy(const QString& path);
+    bool isRunning() const;
+
+    // For tests and screenshots.
+    QTableWidget* table() const { return m_table; }
+    ChartView* chartView() const { return m_chart; }
+    QComboBox* xAxisChoice() const { return m_x; }
+    QComboBox* yAxisChoice() const { return m_y; }
+    QLabel* statusLabel() const { return m_status; }
+    const core::StudyResult* result() const { return m_result.get(); }
+    // The scatter's series: every full-workload point measured, those meeting the constraints, the front.
+    QScatterSeries* pointsSeries() const { return m_points; }
+    QScatterSeries* feasibleSeries() const { return m_feasible; }
+    QScatterSeries* frontSeries() const { return m_front; }
+
+  public slots:
+    void chooseStudy(); // a file dialog
+    void run();
+    void cancel();
+
+  signals:
+    void openRunRequested(qint64 runId);
+    void finished(bool completed); // false: cancelled or failed (the status says which)
+
+  private:
+    void onProgress(const QString& text, int done, int total);
+    void onPoint(const core::PointOutcome& point);
+    void onFinished();
+    void redraw();
+    void fillTable();
+    void updateButtons();
+    int metricIndex(const QComboBox* box) const;
+
+    QString m_databasePath;
+    std::unique_ptr<core::StudySpec> m_study;
+    std::unique_ptr<core::StudyResult> m_result;
+    std::shared_ptr<core::StudyResult> m_pending; // the running study's, filled by its thread
+    std::vector<core::PointOutcome> m_live;       // points as they arrive, until the result replaces them
+    std::atomic<bool> m_cancel{false};
+    QFutureWatcher<void> m_watcher;
+    QString m_error; // the run's failure, shown once it has ended
+
+    QPushButton* m_open = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_stop = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QComboBox* m_x = nullptr;
+    QComboBox* m_y = nullptr;
+    ChartView* m_chart = nullptr;
+    QScatterSeries* m_points = nullptr;
+    QScatterSeries* m_feasible = nullptr;
+    QScatterSeries* m_front = nullptr;
+    QTableWidget* m_table = nullptr;
+};
+
+} // namespace coh::ui
