@@ -129,6 +129,17 @@ void MainWindow::buildTabs()
     m_tuner = new TunerPanel(m_tabs);
     m_tabs->addTab(m_tuner, tr("Tuner"));
     connect(m_tuner, &TunerPanel::openRunRequested, this, &MainWindow::openRun);
+    connect(m_tuner, &TunerPanel::applyBestRequested, this, [this] {
+        const auto assignments = m_tuner->bestAssignments();
+        if (assignments.empty())
+            return;
+        // One undo step for the whole point.
+        m_document->undoStack()->beginMacro(tr("Apply the study's best point"));
+        for (const auto& [pointer, value] : assignments)
+            m_document->setValue(pointer, nlohmann::ordered_json::parse(value.dump()), tr("Apply the best point"));
+        m_document->undoStack()->endMacro();
+        setStatus(tr("Applied the study's best point: %1 fields").arg(assignments.size()));
+    });
     connect(m_history, &RunHistoryWidget::exported, this,
             [this](qint64 id, const QString& path) { setStatus(tr("Exported run #%1 to %2").arg(id).arg(path)); });
     connect(m_start, &StartPage::openRequested, this, [this](const QString& path) {

@@ -62,6 +62,8 @@ TunerPanel::TunerPanel(QWidget* parent)
     m_open = new QPushButton(tr("Open Study…"), this);
     m_run = new QPushButton(tr("Run Study"), this);
     m_stop = new QPushButton(tr("Cancel"), this);
+    m_apply = new QPushButton(tr("Apply Best"), this);
+    m_apply->setToolTip(tr("Write the best point under the constraints into the current scenario (one undo step)"));
     m_title = new QLabel(tr("No study: open a study file (datasets/studies/, docs/tuning.md)."), this);
     m_title->setTextFormat(Qt::RichText);
     m_progress = new QProgressBar(this);
@@ -83,6 +85,7 @@ TunerPanel::TunerPanel(QWidget* parent)
     controls->addWidget(m_open);
     controls->addWidget(m_run);
     controls->addWidget(m_stop);
+    controls->addWidget(m_apply);
     controls->addWidget(m_progress, 1);
     auto* axes = new QHBoxLayout;
     axes->addWidget(new QLabel(tr("X"), this));
@@ -163,6 +166,7 @@ TunerPanel::TunerPanel(QWidget* parent)
     connect(m_open, &QPushButton::clicked, this, &TunerPanel::chooseStudy);
     connect(m_run, &QPushButton::clicked, this, &TunerPanel::run);
     connect(m_stop, &QPushButton::clicked, this, &TunerPanel::cancel);
+    connect(m_apply, &QPushButton::clicked, this, &TunerPanel::applyBestRequested);
     connect(m_x, &QComboBox::currentIndexChanged, this, &TunerPanel::redraw);
     connect(m_y, &QComboBox::currentIndexChanged, this, &TunerPanel::redraw);
     connect(&m_watcher, &QFutureWatcher<void>::finished, this, &TunerPanel::onFinished);
@@ -446,6 +450,22 @@ void TunerPanel::updateButtons()
     m_open->setEnabled(!running);
     m_run->setEnabled(m_study && !running);
     m_stop->setEnabled(running);
+    m_apply->setEnabled(!running && m_study && m_result && m_result->best);
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> TunerPanel::bestAssignments() const
+{
+    std::vector<std::pair<std::string, nlohmann::json>> out;
+    if (!m_study || !m_result || !m_result->best)
+        return out;
+    const core::PointOutcome& best = m_result->points[*m_result->best];
+    for (std::size_t i = 0; i < m_study->parameters.size() && i < best.point.values.size(); ++i)
+        out.emplace_back(m_study->parameters[i].pointer, best.point.values[i]);
+    for (const core::DerivedField& derived : m_study->derived)
+        for (const auto& [pointer, value] : std::vector(out))
+            if (pointer == derived.from)
+                out.emplace_back(derived.pointer, value);
+    return out;
 }
 
 } // namespace coh::ui

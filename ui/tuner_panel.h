@@ -6,12 +6,17 @@
 #include "core/tune/study_result.h"
 #include "core/tune/study_spec.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 
 #include <atomic>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -41,6 +46,10 @@ class TunerPanel : public QWidget {
     QComboBox* xAxisChoice() const { return m_x; }
     QComboBox* yAxisChoice() const { return m_y; }
     QLabel* statusLabel() const { return m_status; }
+    QPushButton* applyBestButton() const { return m_apply; }
+    // What Apply Best writes into the current scenario: the best point's varied fields and the fields derived from
+    // them, by JSON pointer (the load a capacity search ran it at is an operating point, not a setting: left out).
+    std::vector<std::pair<std::string, nlohmann::json>> bestAssignments() const;
     const core::StudyResult* result() const { return m_result.get(); }
     // The scatter's series: every full-workload point measured, those meeting the constraints, the front.
     QScatterSeries* pointsSeries() const { return m_points; }
@@ -54,6 +63,7 @@ class TunerPanel : public QWidget {
 
   signals:
     void openRunRequested(qint64 runId);
+    void applyBestRequested();     // the window applies bestAssignments() to its scenario as one undo step
     void finished(bool completed); // false: cancelled or failed (the status says which)
 
   private:
@@ -77,6 +87,7 @@ class TunerPanel : public QWidget {
     QPushButton* m_open = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;
+    QPushButton* m_apply = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;

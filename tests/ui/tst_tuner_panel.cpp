@@ -2,15 +2,19 @@
 // scatter and the table from what core found, cancels cleanly, and a point opens its run.
 #include "core/tune/study_analysis.h"
 #include "ui/chart_view.h"
+#include "ui/main_window.h"
+#include "ui/scenario_document.h"
 #include "ui/tuner_panel.h"
 
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +98,30 @@ class TunerPanelTest : public QObject {
         QVERIFY(finished.wait(60000));
         QCOMPARE(panel.result()->ran, std::uint64_t{0});
         QCOMPARE(panel.result()->cached, std::uint64_t{6});
+    }
+
+    void applyBestWritesThePointIntoTheScenarioAsOneUndoStep()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow window(dir.filePath(QStringLiteral("runs.db")));
+        QVERIFY(window.openScenario(QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json")));
+        auto* document = window.document();
+        auto* panel = window.tunerPanel();
+        QVERIFY(!panel->applyBestButton()->isEnabled());
+        QVERIFY(panel->openStudy(writeSmallStudy(dir)));
+        QSignalSpy finished(panel, &ui::TunerPanel::finished);
+        panel->run();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(panel->applyBestButton()->isEnabled());
+        const auto best = panel->result()->points[*panel->result()->best].point.values;
+        const int steps = document->undoStack()->count();
+        panel->applyBestButton()->click();
+        QVERIFY(document->value("/coherence/decode") == nlohmann::ordered_json(best[0].get<std::string>()));
+        QVERIFY(document->value("/serving/block_tokens") == nlohmann::ordered_json(best[1].get<int>()));
+        QCOMPARE(document->undoStack()->count(), steps + 1);
+        document->undoStack()->undo();
+        QVERIFY(!document->value("/coherence/decode")); // minimal.json has no coherence section
+        QVERIFY(document->value("/serving/block_tokens") == nlohmann::ordered_json(32));
     }
 
     void aBadStudyShowsItsProblemsAndCannotRun()
