@@ -1,6 +1,7 @@
 #include "ui/tuner_panel.h"
 
 #include "core/base/input_error.h"
+#include "core/scenario/scenario_loader.h"
 #include "core/serving/run_options.h"
 #include "core/store/run_store.h"
 #include "core/tune/metric_catalog.h"
@@ -16,6 +17,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -125,15 +129,27 @@ TunerPanel::TunerPanel(QWidget* parent)
                 emit openRunRequested(*run);
         });
     }
+    m_xSlo = new QLineSeries;
+    m_ySlo = new QLineSeries;
+    for (QLineSeries* line : {m_xSlo, m_ySlo}) {
+        QPen pen(QColor(0xc6, 0x28, 0x28));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        line->setPen(pen);
+        m_chart->chart()->addSeries(line);
+    }
+    m_xSlo->setName(tr("SLO"));
+    m_ySlo->setName(tr("SLO"));
     auto* xAxis = new QValueAxis;
     auto* yAxis = new QValueAxis;
     m_chart->chart()->addAxis(xAxis, Qt::AlignBottom);
     m_chart->chart()->addAxis(yAxis, Qt::AlignLeft);
-    for (QScatterSeries* s : {m_points, m_feasible, m_front}) {
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_points, m_feasible, m_front, m_xSlo, m_ySlo}) {
         s->attachAxis(xAxis);
         s->attachAxis(yAxis);
     }
     m_chart->restyle();
+    hideSecondSloMarker();
     m_chart->setEmptyText(tr("Open a study and run it: its points appear here as they finish."));
 
     m_table = new QTableWidget(this);
@@ -156,6 +172,7 @@ TunerPanel::TunerPanel(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
+    split->setSizes({600, 300}); // the scatter first: the table scrolls
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_title);
@@ -218,6 +235,14 @@ bool TunerPanel::openStudy(const QString& path)
     }
     m_result.reset();
     m_live.clear();
+    m_sloTtftMs = m_sloTpotMs = 0;
+    try {
+        const core::Scenario base = core::parseScenario(m_study->baseScenario, m_study->scenarioPath);
+        m_sloTtftMs = core::toMilliseconds(base.slo.ttft);
+        m_sloTpotMs = core::toMilliseconds(base.slo.tpot);
+    } catch (const std::exception&) {
+        // the study reader has read it already; without it there are no SLO lines
+    }
     // The name line stays one line; the description is the tooltip, so the scatter keeps its room.
     m_title->setText(tr("<b>%1</b> · %2 over %3 · %4 parameters, %5 objectives")
                          .arg(QString::fromStdString(m_study->name).toHtmlEscaped(),
@@ -382,17 +407,48 @@ void TunerPanel::redraw()
         const double span = hi > lo ? hi - lo : std::max(std::abs(hi), 1.0);
         return std::pair{lo - span * 0.06, hi + span * 0.06};
     };
-    auto* xAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Horizontal).front());
-    auto* yAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Vertical).front());
+    // The SLO a metric is held to, when the axis shows a TTFT, a TPOT or a token gap: drawn as a dashed line, and
+    // kept in view.
+    const auto sloOf = [this](const QComboBox* box) {
+        const QString metric = box->currentData().toString();
+        if (metric.startsWith(QStringLiteral("ttft_")))
+            return m_sloTtftMs;
+        if (metric.startsWith(QStringLiteral("tpot_")) || metric.startsWith(QStringLiteral("itl_")))
+            return m_sloTpotMs;
+        return 0.0;
+    };
+    const double xSlo = sloOf(m_x), ySlo = sloOf(m_y);
+    if (xSlo > 0) {
+        x0 = std::min(x0, xSlo);
+        x1 = std::max(x1, xSlo);
+    }
+    if (ySlo > 0) {
+        y0 = std::min(y0, ySlo);
+        y1 = std::max(y1, ySlo);
+    }
     const auto [xa, xb] = pad(x0, x1);
     const auto [ya, yb] = pad(y0, y1);
-    xAxis->setRange(xa, xb);
-    yAxis->setRange(ya, yb);
+    auto* xAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Horizontal).front());
+    auto* yAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Vertical).front());
+    // No negative latencies or bytes below a range that starts at or above zero.
+    xAxis->setRange(x0 >= 0 ? std::max(0.0, xa) : xa, xb);
+    yAxis->setRange(y0 >= 0 ? std::max(0.0, ya) : ya, yb);
     xAxis->applyNiceNumbers();
     yAxis->applyNiceNumbers();
+    // Across the whole plot, as the axes ended up.
+    m_xSlo->replace(xSlo > 0 ? QList<QPointF>{{xSlo, yAxis->min()}, {xSlo, yAxis->max()}} : QList<QPointF>{});
+    m_ySlo->replace(ySlo > 0 ? QList<QPointF>{{xAxis->min(), ySlo}, {xAxis->max(), ySlo}} : QList<QPointF>{});
     xAxis->setTitleText(m_x->currentText());
     yAxis->setTitleText(m_y->currentText());
     m_chart->restyle();
+    hideSecondSloMarker();
+}
+
+void TunerPanel::hideSecondSloMarker()
+{
+    // One legend entry for both SLO lines (restyling shows every marker again).
+    for (QLegendMarker* marker : m_chart->chart()->legend()->markers(m_ySlo))
+        marker->setVisible(false);
 }
 
 void TunerPanel::fillTable()

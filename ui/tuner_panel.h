@@ -22,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QLineSeries;
 class QScatterSeries;
 class QTableWidget;
 
@@ -55,6 +56,9 @@ class TunerPanel : public QWidget {
     QScatterSeries* pointsSeries() const { return m_points; }
     QScatterSeries* feasibleSeries() const { return m_feasible; }
     QScatterSeries* frontSeries() const { return m_front; }
+    // The SLO lines: at the base scenario's TTFT SLO when an axis shows a TTFT, at its TPOT SLO for TPOT or ITL.
+    QLineSeries* xSloLine() const { return m_xSlo; }
+    QLineSeries* ySloLine() const { return m_ySlo; }
 
   public slots:
     void chooseStudy(); // a file dialog
@@ -71,6 +75,7 @@ class TunerPanel : public QWidget {
     void onPoint(const core::PointOutcome& point);
     void onFinished();
     void redraw();
+    void hideSecondSloMarker();
     void fillTable();
     void updateButtons();
     int metricIndex(const QComboBox* box) const;
@@ -97,6 +102,9 @@ class TunerPanel : public QWidget {
     QScatterSeries* m_points = nullptr;
     QScatterSeries* m_feasible = nullptr;
     QScatterSeries* m_front = nullptr;
+    QLineSeries* m_xSlo = nullptr;
+    QLineSeries* m_ySlo = nullptr;
+    double m_sloTtftMs = 0, m_sloTpotMs = 0; // the base scenario's SLOs (0: unknown)
     QTableWidget* m_table = nullptr;
 };
 

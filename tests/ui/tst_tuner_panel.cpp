@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
@@ -79,6 +80,10 @@ class TunerPanelTest : public QObject {
                               p.y() == core::metricValue(best, "tpot_p99_ms"));
         QVERIFY(found);
 
+        // TPOT on Y: the scenario's TPOT SLO (minimal.json: the default 100 ms) is a horizontal line; no TTFT on X.
+        QCOMPARE(panel.ySloLine()->count(), 2);
+        QCOMPARE(panel.ySloLine()->at(0).y(), 100.0);
+        QCOMPARE(panel.xSloLine()->count(), 0);
         // Another view of the same points: coherence bytes per token against TTFT p90.
         panel.yAxisChoice()->setCurrentIndex(panel.yAxisChoice()->findData(QStringLiteral("ttft_p90_ms")));
         bool moved = false;
