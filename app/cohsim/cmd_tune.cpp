@@ -4,6 +4,7 @@
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/tune_text.h"
 #include "core/serving/run_options.h"
+#include "core/tune/point_executor.h"
 #include "core/tune/study_json.h"
 #include "core/tune/study_parser.h"
 #include "core/tune/study_runner.h"
@@ -59,7 +60,7 @@ void tuneCommand(const GlobalOptions& global, const TuneOptions& options)
         if (delayMs > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
     };
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = core::ThreadExecutor(options.threads).concurrency();
     if (!global.quiet && !options.json)
         fmt::print(stderr, "Tuning {} on {} threads{}\n", study.name, threads,
                    store ? fmt::format(", storing in {}", store->path()) : std::string());

@@ -59,31 +59,29 @@ std::int64_t RunStore::openStudy(const std::string& name, const std::string& has
         SQLite::Statement find(*m_db, "SELECT id FROM studies WHERE study_hash = ? ORDER BY id DESC LIMIT 1");
         find.bind(1, hash);
         std::int64_t id = 0;
-        const std::int64_t pid = currentProcessId();
         if (find.executeStep()) {
             id = find.getColumn(0).getInt64();
-            SQLite::Statement resume(*m_db, "UPDATE studies SET status = ?, error = NULL, finished_at = NULL, "
-                                            "pid = ?, host = ?, process_start = ? WHERE id = ?");
-            resume.bind(1, toString(RunStatus::Running));
-            resume.bind(2, pid);
-            resume.bind(3, currentHostName());
-            resume.bind(4, processStartToken(pid));
-            resume.bind(5, id);
-            resume.exec();
         } else {
-            SQLite::Statement insert(*m_db, "INSERT INTO studies (name, study_hash, study_json, status, created_at, "
-                                            "pid, host, process_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+            SQLite::Statement insert(*m_db, "INSERT INTO studies (name, study_hash, study_json, status, created_at) "
+                                            "VALUES (?, ?, ?, ?, ?)");
             insert.bind(1, name);
             insert.bind(2, hash);
             insert.bind(3, json);
             insert.bind(4, toString(RunStatus::Running));
             insert.bind(5, utcNow());
-            insert.bind(6, pid);
-            insert.bind(7, currentHostName());
-            insert.bind(8, processStartToken(pid));
             insert.exec();
             id = m_db->getLastInsertRowid();
         }
+        // New or resumed: running, by this process.
+        const std::int64_t pid = currentProcessId();
+        SQLite::Statement running(*m_db, "UPDATE studies SET status = ?, error = NULL, finished_at = NULL, pid = ?, "
+                                         "host = ?, process_start = ? WHERE id = ?");
+        running.bind(1, toString(RunStatus::Running));
+        running.bind(2, pid);
+        running.bind(3, currentHostName());
+        running.bind(4, processStartToken(pid));
+        running.bind(5, id);
+        running.exec();
         transaction.commit();
         return id;
     });

@@ -14,15 +14,6 @@ namespace coh::core {
 
 namespace {
 
-std::size_t capacityIndex()
-{
-    const auto& catalog = metricCatalog();
-    for (std::size_t i = 0; i < catalog.size(); ++i)
-        if (std::string_view(catalog[i].name) == "capacity_at_slo")
-            return i;
-    return catalog.size();
-}
-
 // One point's search, in x = ln(load multiple): from a first guess it steps up while the attainment is met and down
 // while it is not, doubling the step, until it holds a bracket (a load that meets it, one that does not) or reaches
 // an end of the range; then it narrows the bracket by regula falsi on the attainment's gap (Illinois variant), kept
@@ -179,7 +170,7 @@ std::vector<PointOutcome> measurePoints(const StudySpec& study, PointEvaluator& 
             counts.found.push_back(searches[i].capacity);
     runWave(firstWave, points.size());
 
-    const std::size_t index = capacityIndex();
+    const std::size_t index = metricIndex("capacity_at_slo");
     const std::uint64_t bisection = bisectionRuns(cap);
     std::vector<PointOutcome> out;
     for (std::size_t i = 0; i < points.size(); ++i) {

@@ -3,6 +3,7 @@
 #include "core/engine/traffic_counts.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace coh::core {
 
@@ -72,6 +73,13 @@ const MetricInfo* findMetric(std::string_view name)
     const auto& catalog = metricCatalog();
     const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const MetricInfo& m) { return m.name == name; });
     return it == catalog.end() ? nullptr : &*it;
+}
+
+std::size_t metricIndex(std::string_view name)
+{
+    if (const MetricInfo* metric = findMetric(name))
+        return static_cast<std::size_t>(metric - metricCatalog().data());
+    throw std::out_of_range("unknown metric " + std::string(name));
 }
 
 std::vector<double> readMetrics(const RunSummary& summary)

@@ -21,6 +21,8 @@ struct MetricInfo {
 
 const std::vector<MetricInfo>& metricCatalog();
 const MetricInfo* findMetric(std::string_view name);
+// The position of `name` in the catalog (and in a point's metrics); throws std::out_of_range for an unknown name.
+std::size_t metricIndex(std::string_view name);
 std::vector<std::string> metricNames();
 // Every catalog metric of a run, in the catalog's order.
 std::vector<double> readMetrics(const RunSummary& summary);

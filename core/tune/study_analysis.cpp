@@ -16,15 +16,6 @@ namespace coh::core {
 
 namespace {
 
-std::size_t metricIndex(const std::string& metric)
-{
-    const auto& catalog = metricCatalog();
-    for (std::size_t i = 0; i < catalog.size(); ++i)
-        if (metric == catalog[i].name)
-            return i;
-    throw std::out_of_range("unknown metric " + metric);
-}
-
 bool dominates(const std::vector<double>& a, const std::vector<double>& b)
 {
     bool better = false;

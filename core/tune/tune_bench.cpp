@@ -1,6 +1,7 @@
 #include "core/tune/tune_bench.h"
 
 #include "core/store/run_store.h"
+#include "core/tune/point_executor.h"
 #include "core/tune/study_runner.h"
 
 #include <fmt/format.h>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <thread>
 #include <unistd.h>
 
 namespace coh::core {
@@ -34,7 +34,7 @@ std::vector<TuneBenchRow> runTuneBench(const StudySpec& study, const TuneBenchOp
     std::vector<TuneBenchRow> rows;
     for (const unsigned t : options.threads) {
         TuneBenchRow row;
-        row.threads = t ? t : std::max(1u, std::thread::hardware_concurrency());
+        row.threads = ThreadExecutor(t).concurrency();
         rows.push_back(row);
     }
     for (int round = 0; round < std::max(1, options.rounds); ++round) {
