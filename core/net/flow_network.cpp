@@ -57,6 +57,9 @@ void FlowNetwork::send(std::uint32_t route, double bytes, FlowEndpoint& endpoint
     flow.endpoint = &endpoint;
     flow.remaining = bytes;
     flow.rate = 0;
+    flow.members = 1;
+    flow.nextMember = flow.lastMember = 0;
+    flow.joinable = false;
     flow.route = &m_routing.route(route);
     if (m_linksFailed != 0 && bytes > 0 && !usable(*flow.route)) [[unlikely]] {
         stop(slot);
@@ -71,7 +74,10 @@ void FlowNetwork::launch(std::uint32_t slot)
     const Route& r = *flow.route;
     const double bytes = flow.info.bytes;
     if (r.channels.empty() || bytes <= 0) {
-        m_sim.scheduleIn(r.latency, m_deliverKind, slot);
+        if (!joinBundle(slot)) {
+            flow.joinable = true;
+            m_sim.scheduleIn(r.latency, m_deliverKind, slot);
+        }
         return;
     }
     const SimTime now = m_sim.now();
@@ -81,11 +87,21 @@ void FlowNetwork::launch(std::uint32_t slot)
         // less than a tick (a control message on NVLink or PCIe).
         for (auto c : r.channels)
             m_usage.addAt(c, now, bytes);
-        m_sim.scheduleIn(r.latency + kSmallMessageNs, m_deliverKind, slot);
+        if (!joinBundle(slot)) {
+            flow.joinable = true;
+            m_sim.scheduleIn(r.latency + kSmallMessageNs, m_deliverKind, slot);
+        }
         return;
     }
     advanceTo(now);
+    if (joinBundle(slot)) {
+        // One more flow on the bundle's channels: its share and its neighbours' change.
+        markDirty(r.channels);
+        solveSoon();
+        return;
+    }
     m_active.push_back(slot);
+    flow.joinable = true;
     if (attach(slot)) {
         // Alone on its links: it runs at its bottleneck's rate and nobody else's rate changes.
         flow.rate = r.bottleneckBytesPerNs;
@@ -95,6 +111,36 @@ void FlowNetwork::launch(std::uint32_t slot)
         return;
     }
     markDirty(r.channels);
+    solveSoon();
+}
+
+bool FlowNetwork::joinBundle(std::uint32_t slot)
+{
+    const Flow& flow = m_flows[slot];
+    const std::uint32_t route = flow.info.route;
+    if (route >= m_bundleOf.size())
+        m_bundleOf.resize(route + 1, 0);
+    const std::uint32_t leaderSlot = m_bundleOf[route];
+    m_bundleOf[route] = slot + 1;
+    if (leaderSlot == 0 || leaderSlot == slot + 1)
+        return false;
+    Flow& leader = m_flows[leaderSlot - 1];
+    // Started this instant over this route with this size and neither drained nor delivered: no byte of it has
+    // moved, so from now on the new flow is indistinguishable from it and arrives when it does.
+    if (!leader.joinable || leader.info.route != route || leader.info.start != flow.info.start ||
+        leader.info.bytes != flow.info.bytes)
+        return false;
+    m_bundleOf[route] = leaderSlot;
+    const std::uint32_t tail = leader.lastMember != 0 ? leader.lastMember : leaderSlot;
+    m_flows[tail - 1].nextMember = slot + 1;
+    leader.lastMember = slot + 1;
+    ++leader.members;
+    return true;
+}
+
+void FlowNetwork::solveSoon()
+{
+    const SimTime now = m_sim.now();
     // The first send of an instant is solved at once (most sends are alone). A decode step sends a message per
     // sequence at one instant: the rest of such a burst is solved once, in a wake at this same time after the
     // senders, instead of once per send. No time passes in between, so no flow moves a byte at a rate that is
@@ -124,12 +170,19 @@ void FlowNetwork::onWake(const Event& ev)
 
 void FlowNetwork::onDeliver(const Event& ev)
 {
-    const std::uint32_t slot = ev.target;
-    FlowInfo info = m_flows[slot].info;
-    FlowEndpoint& endpoint = *m_flows[slot].endpoint;
-    info.delivered = m_sim.now();
-    m_free.push_back(slot);
-    endpoint.onFlowDelivered(info);
+    // A bundle arrives member by member, in the order they were sent; each slot is freed before its delivery,
+    // which may send again, and the chain is read before that.
+    m_flows[ev.target].joinable = false;
+    for (std::uint32_t slot = ev.target + 1; slot != 0;) {
+        const Flow& flow = m_flows[slot - 1];
+        FlowInfo info = flow.info;
+        FlowEndpoint& endpoint = *flow.endpoint;
+        const std::uint32_t next = flow.nextMember;
+        info.delivered = m_sim.now();
+        m_free.push_back(slot - 1);
+        endpoint.onFlowDelivered(info);
+        slot = next;
+    }
 }
 
 void FlowNetwork::advanceTo(SimTime t)
@@ -153,6 +206,7 @@ void FlowNetwork::completeDrained()
         // Completion times are rounded up to whole ns, so a drained flow may show a sliver of bytes.
         if (flow.remaining <= flow.rate + 1e-9 * flow.info.bytes) {
             m_sim.scheduleIn(flow.route->latency, m_deliverKind, slot);
+            m_flows[slot].joinable = false;
             if (!detach(slot))
                 markDirty(flow.route->channels);
             m_active[i] = m_active.back();
@@ -233,7 +287,10 @@ void FlowNetwork::solveDirty()
     for (auto c : m_componentChannels) {
         m_channelMark[c] = 0;
         m_spare[c] = m_capacity[c];
-        m_unfrozen[c] = static_cast<std::uint32_t>(m_flowsOn[c].size());
+        std::uint32_t flows = 0;
+        for (auto slot : m_flowsOn[c])
+            flows += m_flows[slot].members;
+        m_unfrozen[c] = flows;
         m_newRate[c] = 0;
     }
     while (left > 0) {
@@ -258,10 +315,11 @@ void FlowNetwork::solveDirty()
             m_flowMark[slot] = 0;
             --left;
             m_flows[slot].rate = share;
+            const std::uint32_t members = m_flows[slot].members;
             for (auto c : m_flows[slot].route->channels) {
-                m_spare[c] -= share;
-                --m_unfrozen[c];
-                m_newRate[c] += share;
+                m_spare[c] -= share * members;
+                m_unfrozen[c] -= members;
+                m_newRate[c] += share * members;
             }
         }
     }

@@ -5,6 +5,8 @@
 // Max-min rates decompose over the connected components of the flow-channel graph, so a flow's start or end
 // re-solves only the component it touches: most messages travel alone and cost no solve at all. A message small
 // enough to drain within one nanosecond at its bottleneck's full rate is not fair-shared at all (see send()).
+// Messages of one size sent over one route at one instant (a decode step's per-sequence writes) are one bundle:
+// they share every rate and drain together, so the solver and the wakes handle them as one flow of weight k.
 #include "core/net/link_usage.h"
 #include "core/net/routing.h"
 #include "core/net/transport.h"
@@ -61,14 +63,28 @@ class FlowNetwork final : public Transport {
         double remaining = 0;         // bytes not yet through the bottleneck
         double rate = 0;              // bytes/ns
         SimTime stoppedAt = 0;        // when a failed link stopped it
+        // A bundle's leader drains for all its members (each as one flow of its own would: `rate` and `remaining`
+        // are per member); the members wait in a chain, in the order they were sent, to be delivered with it.
+        std::uint32_t members = 1;    // the leader and the flows chained to it
+        std::uint32_t nextMember = 0; // slot + 1 of the next member; 0: none
+        std::uint32_t lastMember = 0; // the leader's: slot + 1 of its chain's end
+        // It may still take members: started this instant, not drained (fair-shared) or not delivered (the rest).
+        bool joinable = false;
     };
 
     // Starts a flow whose route is set: delivered at once without hops, alone past its bottleneck when short,
     // else fair-shared.
     void launch(std::uint32_t slot);
+    // Joins the flow to a bundle of its route's started at this instant with its size, to be delivered with it;
+    // false when there is none (it may lead the next). The caller re-solves a fair-shared bundle's rates.
+    bool joinBundle(std::uint32_t slot);
+    // Rates on the dirty channels change at this instant: solved now, or once after a burst of sends (see launch).
+    void solveSoon();
     // Its route is reachable and crosses no failed link.
     bool usable(const Route& route) const;
     void stop(std::uint32_t slot);
+    // A failed link stops a drained-in-part bundle member by member: each waits and is sent again on its own.
+    void stopBundle(std::uint32_t leader);
     // Sends the waiting messages again, each over the route it would take now, unless that is not usable either.
     void sendWaitingAgain();
 
@@ -98,7 +114,8 @@ class FlowNetwork final : public Transport {
     std::vector<std::string> m_linkIds; // per link, to name one in an error
     std::vector<Flow> m_flows;          // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
-    std::vector<std::uint32_t> m_active; // slots of flows still draining
+    std::vector<std::uint32_t> m_active;   // slots of flows still draining (bundles' leaders)
+    std::vector<std::uint32_t> m_bundleOf; // per route id: slot + 1 of the bundle last started over it
     SimTime m_lastAdvance = 0;
     std::uint64_t m_generation = 0; // wake events from older generations are stale
     bool m_wakePending = false;     // the current generation's wake has not fired yet

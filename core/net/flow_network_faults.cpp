@@ -24,6 +24,18 @@ void FlowNetwork::stop(std::uint32_t slot)
     ++m_faults.stopped;
 }
 
+void FlowNetwork::stopBundle(std::uint32_t leader)
+{
+    m_flows[leader].joinable = false;
+    for (std::uint32_t slot = leader + 1; slot != 0;) {
+        Flow& flow = m_flows[slot - 1];
+        slot = flow.nextMember;
+        flow.members = 1;
+        flow.nextMember = flow.lastMember = 0;
+        stop(static_cast<std::uint32_t>(&flow - m_flows.data()));
+    }
+}
+
 void FlowNetwork::linkFailed(std::uint32_t link)
 {
     if (m_linkFailed[link])
@@ -41,12 +53,12 @@ void FlowNetwork::linkFailed(std::uint32_t link)
             ++i;
             continue;
         }
-        m_faults.bytesResent += flow.info.bytes - std::max(flow.remaining, 0.0);
+        m_faults.bytesResent += (flow.info.bytes - std::max(flow.remaining, 0.0)) * flow.members;
         if (!detach(slot))
             markDirty(channels);
         m_active[i] = m_active.back();
         m_active.pop_back();
-        stop(slot);
+        stopBundle(slot);
     }
     reallocate();
 }

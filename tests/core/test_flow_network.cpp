@@ -125,6 +125,36 @@ TEST(FlowNetwork, EachFlowIsDeliveredToTheEndpointThatSentItWithItsTag)
     EXPECT_EQ(h.delivered.at(7), 3 * kMicrosecond); // an empty message takes the route's latency
 }
 
+TEST(FlowNetwork, IdenticalMessagesSentAtOneInstantShareAsSeparateFlowsAndArriveInOrder)
+{
+    Harness h(chain());
+    Recorder bundle;
+    // Three equal messages a -> b at one instant (one bundle), and one of half their size s -> b beside them.
+    for (std::uint64_t tag : {3, 1, 2})
+        h.net.send(h.routing.routeId(0, 2), 1e9, bundle, tag);
+    h.net.send(h.routing.routeId(1, 2), 0.5e9, h, 9);
+    // Two more over a -> b: a smaller one, not of the bundle, and an empty one (latency only).
+    h.net.send(h.routing.routeId(0, 2), 0.25e9, h, 10);
+    h.net.send(h.routing.routeId(0, 2), 0, h, 11);
+    h.run();
+    // Five flows share s-b (5 GB/s) at 1 GB/s each: flow 10 drains at 0.25 s; then four at 1.25 GB/s: flow 9 has
+    // 0.25e9 B left, 0.2 s more; the three then have 0.5e9 B left each at 5/3 GB/s: 0.3 s more.
+    EXPECT_EQ(h.delivered.at(10), 250 * kMillisecond + 3 * kMicrosecond);
+    EXPECT_EQ(h.delivered.at(9), 450 * kMillisecond + 2 * kMicrosecond);
+    EXPECT_EQ(h.delivered.at(11), 3 * kMicrosecond);
+    ASSERT_EQ(bundle.got.size(), 3u);
+    const SimTime end = 450 * kMillisecond + 300 * kMillisecond + 3 * kMicrosecond;
+    for (std::size_t i = 0; i < 3; ++i)
+        EXPECT_EQ(bundle.got[i].second, end) << i;
+    EXPECT_EQ(bundle.got[0].first, 3u) << "a bundle arrives in the order it was sent";
+    EXPECT_EQ(bundle.got[1].first, 1u);
+    EXPECT_EQ(bundle.got[2].first, 2u);
+    // Every byte of every member crossed both links.
+    const LinkUsage& usage = h.net.usage();
+    EXPECT_NEAR(usage.totalBytes(channelOf(0, true)), 3.25e9, 1.0);
+    EXPECT_NEAR(usage.totalBytes(channelOf(1, true)), 3.75e9, 1.0);
+}
+
 TEST(FlowNetwork, LinkUsageCountsEveryByteInTheRightBucket)
 {
     Harness h(chain());

@@ -92,6 +92,27 @@ Topology star()
     return t;
 }
 
+TEST(LinkFailures, ABundleOfEqualMessagesStopsMemberByMemberAndIsSentAgainWhole)
+{
+    LinkHarness h(diamond());
+    for (std::uint64_t tag : {1, 2, 3}) // one instant, one route, one size: one bundle at 10/3 GB/s each
+        h.sendAt(0, "a", "b", 1e9, tag);
+    h.linkAt(60 * kMillisecond, LinkHarness::Fail, "a-s1");
+    h.linkAt(90 * kMillisecond, LinkHarness::Detect, "a-s1");
+    h.run();
+    // Sent again at 90 ms over a-s2-b, the three sharing 5 GB/s: 4 us + 3e9 B / 5 GB/s.
+    for (std::uint64_t tag : {1, 2, 3}) {
+        EXPECT_EQ(h.at(tag), 90 * kMillisecond + 4 * kMicrosecond + 600 * kMillisecond) << tag;
+        EXPECT_EQ(h.delivered.at(tag).start, 0) << tag;
+    }
+    const auto& f = h.net.faultCounts();
+    EXPECT_EQ(f.stopped, 3u);
+    EXPECT_EQ(f.rerouted, 3u);
+    EXPECT_NEAR(f.bytesResent, 6e8, 1.0); // 60 ms at 10 GB/s, a third each
+    EXPECT_DOUBLE_EQ(f.stalledNs, 3 * 30e6);
+    EXPECT_EQ(h.net.waitingFlows(), 0u);
+}
+
 TEST(LinkFailures, RoutingAvoidsADownLinkAndGivesAPathFoundAgainItsId)
 {
     const Topology t = diamond();
