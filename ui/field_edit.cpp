@@ -2,10 +2,15 @@
 
 #include "ui/field_problems.h"
 #include "ui/scenario_document.h"
+#include "ui/vary_action.h"
 
+#include <QContextMenuEvent>
 #include <QFocusEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QUndoStack>
+
+#include <memory>
 
 namespace coh::ui {
 
@@ -140,6 +145,14 @@ void FieldEdit::focusOutEvent(QFocusEvent* event)
     // Left for another field, the text reads from its start again; a context menu is still editing it.
     if (event->reason() != Qt::PopupFocusReason)
         setCursorPosition(0);
+}
+
+void FieldEdit::contextMenuEvent(QContextMenuEvent* event)
+{
+    const std::unique_ptr<QMenu> menu(createStandardContextMenu());
+    if (!m_pointer.empty())
+        addVaryAction(menu.get(), m_document, m_pointer, {});
+    menu->exec(event->globalPos());
 }
 
 void FieldEdit::keyPressEvent(QKeyEvent* event)

@@ -47,6 +47,8 @@ class FieldEdit : public QLineEdit {
   protected:
     void keyPressEvent(QKeyEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
+    // The line edit's menu, and "Vary in a Study…" for the field it edits.
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
   private:
     QString storedText() const;

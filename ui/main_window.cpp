@@ -128,6 +128,8 @@ void MainWindow::buildTabs()
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
     m_tuner = new TunerPanel(m_tabs);
     m_tabs->addTab(m_tuner, tr("Tuner"));
+    m_tuner->setDocument(m_document);
+    connect(m_tuner, &TunerPanel::showRequested, this, [this] { m_tabs->setCurrentWidget(m_tuner); });
     connect(m_tuner, &TunerPanel::openRunRequested, this, &MainWindow::openRun);
     connect(m_tuner, &TunerPanel::applyBestRequested, this, [this] {
         const auto assignments = m_tuner->bestAssignments();

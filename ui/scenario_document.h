@@ -92,7 +92,12 @@ class ScenarioDocument : public QObject {
     // empty when the loader would read it. Forms refuse such a value instead of storing it.
     QString checkField(const std::string& pointer, const nlohmann::ordered_json& value) const;
 
+    // The user asked to vary the field at `pointer` in a study ("Vary in a Study" on a form field; `choices`: the
+    // names a choice offers). The Tuner listens; the document only passes the request on, as every form has it.
+    void requestVary(const std::string& pointer, const QStringList& choices) { emit varyRequested(pointer, choices); }
+
   signals:
+    void varyRequested(const std::string& pointer, const QStringList& choices);
     // `pointer` is the JSON pointer that changed; empty means "everything" (open, reset, undo of a compound).
     void changed(const QString& pointer);
     // File path or modified state changed (window title, Save action).

@@ -4,6 +4,7 @@
 #include "ui/field_problems.h"
 #include "ui/qt_text.h"
 #include "ui/scenario_document.h"
+#include "ui/vary_action.h"
 
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -70,6 +71,7 @@ QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& wha
         combo->addItem(tr("(default: %1)").arg(defaultText), QString());
     for (const QString& v : values)
         combo->addItem(v, v);
+    offerVary(combo, m_document, pointer);
     m_choices.push_back({pointer, combo, what});
     const Choice choice = m_choices.back();
     connect(combo, &QComboBox::activated, this, [this, choice] { commit(choice); });
@@ -78,8 +80,12 @@ QComboBox* ScenarioFields::choice(const std::string& pointer, const QString& wha
 
 void ScenarioFields::watch(QWidget* widget, const std::string& pointer)
 {
-    if (widget->objectName().isEmpty())
+    if (widget->objectName().isEmpty()) {
         widget->setObjectName(toQString(pointer)); // the first pointer it answers for (ScenarioPanel::showField)
+        // A form's own choice (the decode protocol) varies the field it answers for first.
+        if (auto* combo = qobject_cast<QComboBox*>(widget))
+            offerVary(combo, m_document, pointer);
+    }
     m_watched.emplace_back(widget, pointer);
 }
 

@@ -9,6 +9,14 @@
 #include "core/tune/study_parser.h"
 #include "core/tune/study_runner.h"
 #include "ui/chart_view.h"
+#include "ui/scenario_document.h"
+#include "ui/study_builder_dialog.h"
+
+#include <QAreaSeries>
+#include <QDir>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QStandardPaths>
 
 #include <QChart>
 #include <QComboBox>
@@ -31,6 +39,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 namespace coh::ui {
@@ -63,6 +73,8 @@ TunerPanel::TunerPanel(QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("tunerPanel"));
+    m_new = new QPushButton(tr("New Study…"), this);
+    m_new->setToolTip(tr("Build a study over the open scenario: fields to vary, objectives, constraints, strategy"));
     m_open = new QPushButton(tr("Open Study…"), this);
     m_run = new QPushButton(tr("Run Study"), this);
     m_stop = new QPushButton(tr("Cancel"), this);
@@ -86,6 +98,7 @@ TunerPanel::TunerPanel(QWidget* parent)
         box->setMinimumContentsLength(16);
     }
     auto* controls = new QHBoxLayout;
+    controls->addWidget(m_new);
     controls->addWidget(m_open);
     controls->addWidget(m_run);
     controls->addWidget(m_stop);
@@ -98,6 +111,13 @@ TunerPanel::TunerPanel(QWidget* parent)
     axes->addWidget(m_y, 1);
 
     m_chart = new ChartView(tr("Points"), this);
+    // Under the points: where the shown metrics meet their SLOs and constraints.
+    m_region = new QAreaSeries(new QLineSeries(this), new QLineSeries(this));
+    m_region->setName(tr("meets the SLOs and constraints"));
+    m_chart->chart()->addSeries(m_region);
+    // After addSeries, which gives a series the theme's colours: a faint wash the points stay readable on.
+    m_region->setPen(Qt::NoPen);
+    m_region->setBrush(QColor(46, 125, 50, 40));
     m_points = new QScatterSeries;
     m_points->setName(tr("points"));
     m_points->setMarkerSize(7);
@@ -144,7 +164,8 @@ TunerPanel::TunerPanel(QWidget* parent)
     auto* yAxis = new QValueAxis;
     m_chart->chart()->addAxis(xAxis, Qt::AlignBottom);
     m_chart->chart()->addAxis(yAxis, Qt::AlignLeft);
-    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_points, m_feasible, m_front, m_xSlo, m_ySlo}) {
+    for (QAbstractSeries* s :
+         std::initializer_list<QAbstractSeries*>{m_region, m_points, m_feasible, m_front, m_xSlo, m_ySlo}) {
         s->attachAxis(xAxis);
         s->attachAxis(yAxis);
     }
@@ -180,6 +201,7 @@ TunerPanel::TunerPanel(QWidget* parent)
     layout->addLayout(axes);
     layout->addWidget(split, 1);
 
+    connect(m_new, &QPushButton::clicked, this, &TunerPanel::openBuilder);
     connect(m_open, &QPushButton::clicked, this, &TunerPanel::chooseStudy);
     connect(m_run, &QPushButton::clicked, this, &TunerPanel::run);
     connect(m_stop, &QPushButton::clicked, this, &TunerPanel::cancel);
@@ -200,6 +222,134 @@ TunerPanel::~TunerPanel()
 void TunerPanel::setDatabasePath(const QString& path)
 {
     m_databasePath = path;
+}
+
+void TunerPanel::setDocument(ScenarioDocument* document)
+{
+    m_document = document;
+    connect(document, &ScenarioDocument::varyRequested, this, &TunerPanel::varyField);
+}
+
+void TunerPanel::varyField(const std::string& pointer, const QStringList& choices)
+{
+    if (m_builder)
+        m_draft = m_builder->draft(); // keep what the user typed
+    std::optional<nlohmann::ordered_json> current;
+    if (m_document)
+        current = m_document->value(pointer);
+    m_draft.vary(DraftParameter::forField(pointer, current, choices));
+    openBuilder();
+    emit showRequested();
+}
+
+void TunerPanel::openBuilder()
+{
+    if (!m_builder) {
+        m_builder = new StudyBuilderDialog(this);
+        connect(m_builder, &StudyBuilderDialog::runRequested, this, &TunerPanel::runDraft);
+        connect(m_builder, &StudyBuilderDialog::saveRequested, this, &TunerPanel::saveDraft);
+        connect(m_builder, &QDialog::finished, this, [this] { m_draft = m_builder->draft(); });
+    }
+    m_builder->setDraft(m_draft);
+    m_builder->showProblems({});
+    m_builder->show();
+    m_builder->raise();
+}
+
+QString TunerPanel::studiesFolder() const
+{
+    const QString base = !m_databasePath.isEmpty() ? QFileInfo(m_databasePath).absolutePath()
+                                                   : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return QDir(base).filePath(QStringLiteral("studies"));
+}
+
+bool TunerPanel::writeDraft(const StudyDraft& draft, const QString& path, QString* error) const
+{
+    if (!m_document) {
+        *error = tr("No scenario is open to vary.");
+        return false;
+    }
+    const QFileInfo target(path);
+    if (!QDir().mkpath(target.absolutePath())) {
+        *error = tr("Cannot create the folder %1.").arg(target.absolutePath());
+        return false;
+    }
+    // The study names its base scenario by path: the scenario's own file when it is saved as shown, else a copy
+    // of what the editor shows beside the study (a trace it names next to its own file keeps being found).
+    QString scenario = m_document->filePath();
+    if (scenario.isEmpty() || m_document->isModified()) {
+        nlohmann::ordered_json copy = m_document->json();
+        if (const auto trace = m_document->value("/workload/path"); trace && trace->is_string()) {
+            const std::filesystem::path relative(trace->get<std::string>());
+            if (relative.is_relative() && !m_document->filePath().isEmpty()) {
+                const auto beside =
+                    std::filesystem::path(QFileInfo(m_document->filePath()).absolutePath().toStdString()) / relative;
+                std::error_code ec;
+                if (std::filesystem::is_regular_file(beside, ec))
+                    copy["workload"]["path"] = beside.string();
+            }
+        }
+        scenario = target.absoluteDir().filePath(target.completeBaseName() + QStringLiteral(".scenario.json"));
+        std::ofstream out(scenario.toStdString());
+        out << copy.dump(2) << '\n';
+        if (!out) {
+            *error = tr("Cannot write %1.").arg(scenario);
+            return false;
+        }
+    }
+    std::ofstream out(path.toStdString());
+    out << draft.toJson(QFileInfo(scenario).absoluteFilePath().toStdString()).dump(2) << '\n';
+    if (!out) {
+        *error = tr("Cannot write %1.").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void TunerPanel::runDraft()
+{
+    if (isRunning())
+        return;
+    m_draft = m_builder->draft();
+    QString name = m_draft.name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    if (name.isEmpty())
+        name = QStringLiteral("study");
+    const QString path = QDir(studiesFolder()).filePath(name + QStringLiteral(".json"));
+    QString error;
+    if (!writeDraft(m_draft, path, &error)) {
+        m_builder->showProblems(error);
+        return;
+    }
+    if (!openStudy(path)) {
+        // Core's words, naming the study's fields (/parameters/0/values/1) and the fix.
+        m_builder->showProblems(m_status->text());
+        return;
+    }
+    m_builder->showProblems({});
+    m_builder->hide();
+    run();
+}
+
+void TunerPanel::saveDraft()
+{
+    const StudyDraft draft = m_builder->draft();
+    const QString path = QFileDialog::getSaveFileName(
+        m_builder, tr("Save Study"), QDir(studiesFolder()).filePath(draft.name + QStringLiteral(".json")),
+        tr("Study files (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!writeDraft(draft, path, &error)) {
+        m_builder->showProblems(error);
+        return;
+    }
+    try {
+        core::loadStudyFile(path.toStdString());
+        m_builder->showProblems({});
+    } catch (const core::InputError& e) {
+        m_builder->showProblems(tr("Saved, but core refuses it:\n%1").arg(QString::fromStdString(e.what())));
+    }
 }
 
 bool TunerPanel::isRunning() const
@@ -438,10 +588,47 @@ void TunerPanel::redraw()
     // Across the whole plot, as the axes ended up.
     m_xSlo->replace(xSlo > 0 ? QList<QPointF>{{xSlo, yAxis->min()}, {xSlo, yAxis->max()}} : QList<QPointF>{});
     m_ySlo->replace(ySlo > 0 ? QList<QPointF>{{xAxis->min(), ySlo}, {xAxis->max(), ySlo}} : QList<QPointF>{});
+    shadeCompliantRegion(xSlo, ySlo);
     xAxis->setTitleText(m_x->currentText());
     yAxis->setTitleText(m_y->currentText());
     m_chart->restyle();
     hideSecondSloMarker();
+}
+
+void TunerPanel::shadeCompliantRegion(double xSlo, double ySlo)
+{
+    auto* xAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Horizontal).front());
+    auto* yAxis = qobject_cast<QValueAxis*>(m_chart->chart()->axes(Qt::Vertical).front());
+    // Per axis, the interval its metric must lie in: at most its SLO, and within the study's constraints on it.
+    const auto bounds = [this](const QComboBox* box, double slo, double lo, double hi) {
+        bool bounded = slo > 0;
+        if (slo > 0)
+            hi = std::min(hi, slo);
+        const std::string metric = box->currentData().toString().toStdString();
+        if (m_study)
+            for (const core::Constraint& c : m_study->constraints) {
+                if (c.metric != metric)
+                    continue;
+                bounded = true;
+                if (c.min)
+                    lo = std::max(lo, *c.min);
+                if (c.max)
+                    hi = std::min(hi, *c.max);
+            }
+        return std::tuple{bounded, lo, hi};
+    };
+    const auto [xBounded, x0, x1] = bounds(m_x, xSlo, xAxis->min(), xAxis->max());
+    const auto [yBounded, y0, y1] = bounds(m_y, ySlo, yAxis->min(), yAxis->max());
+    QList<QPointF> upper, lower;
+    if ((xBounded || yBounded) && x0 < x1 && y0 < y1) {
+        upper = {{x0, y1}, {x1, y1}};
+        lower = {{x0, y0}, {x1, y0}};
+    }
+    m_region->upperSeries()->replace(upper);
+    m_region->lowerSeries()->replace(lower);
+    m_region->setVisible(!upper.isEmpty());
+    for (QLegendMarker* marker : m_chart->chart()->legend()->markers(m_region))
+        marker->setVisible(!upper.isEmpty());
 }
 
 void TunerPanel::hideSecondSloMarker()
@@ -504,6 +691,7 @@ void TunerPanel::updateButtons()
     const bool running = isRunning();
     m_progress->setVisible(running);
     m_open->setEnabled(!running);
+    m_new->setEnabled(!running);
     m_run->setEnabled(m_study && !running);
     m_stop->setEnabled(running);
     m_apply->setEnabled(!running && m_study && m_result && m_result->best);

@@ -5,6 +5,7 @@
 // every point in a table, and open the run behind a point in Replay by clicking it.
 #include "core/tune/study_result.h"
 #include "core/tune/study_spec.h"
+#include "ui/study_draft.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+class QAreaSeries;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -29,6 +31,8 @@ class QTableWidget;
 namespace coh::ui {
 
 class ChartView;
+class ScenarioDocument;
+class StudyBuilderDialog;
 
 class TunerPanel : public QWidget {
     Q_OBJECT
@@ -37,6 +41,8 @@ class TunerPanel : public QWidget {
     ~TunerPanel() override;
 
     void setDatabasePath(const QString& path);
+    // The open scenario: a built study varies it ("Vary in a Study…" on its fields lands here).
+    void setDocument(ScenarioDocument* document);
     // Reads a study file; false with the problems shown (file, field, fix) when it cannot be read.
     bool openStudy(const QString& path);
     bool isRunning() const;
@@ -59,9 +65,20 @@ class TunerPanel : public QWidget {
     // The SLO lines: at the base scenario's TTFT SLO when an axis shows a TTFT, at its TPOT SLO for TPOT or ITL.
     QLineSeries* xSloLine() const { return m_xSlo; }
     QLineSeries* ySloLine() const { return m_ySlo; }
+    // Where every shown metric meets its SLO and the constraints on it: shaded; empty when no axis has a bound.
+    QAreaSeries* compliantRegion() const { return m_region; }
+    // The study being built (New Study…), and its dialog once opened.
+    const StudyDraft& draft() const { return m_draft; }
+    StudyBuilderDialog* builder() const { return m_builder; }
+    // Writes the draft as a study file at `path` over the open scenario (saved to a file beside it when the
+    // document has unsaved edits or no file); false with the reason in `error`.
+    bool writeDraft(const StudyDraft& draft, const QString& path, QString* error) const;
 
   public slots:
     void chooseStudy(); // a file dialog
+    void openBuilder(); // New Study…
+    // Adds the field at `pointer` to the study being built (its values guessed from the scenario) and shows it.
+    void varyField(const std::string& pointer, const QStringList& choices);
     void run();
     void cancel();
 
@@ -69,6 +86,7 @@ class TunerPanel : public QWidget {
     void openRunRequested(qint64 runId);
     void applyBestRequested();     // the window applies bestAssignments() to its scenario as one undo step
     void finished(bool completed); // false: cancelled or failed (the status says which)
+    void showRequested();          // the window brings the Tuner tab forward
 
   private:
     void onProgress(const QString& text, int done, int total);
@@ -76,11 +94,20 @@ class TunerPanel : public QWidget {
     void onFinished();
     void redraw();
     void hideSecondSloMarker();
+    void shadeCompliantRegion(double xSlo, double ySlo);
+    void runDraft();
+    void saveDraft();
+    QString studiesFolder() const;
     void fillTable();
     void updateButtons();
     int metricIndex(const QComboBox* box) const;
 
     QString m_databasePath;
+    ScenarioDocument* m_document = nullptr;
+    StudyDraft m_draft = StudyDraft::withDefaults();
+    StudyBuilderDialog* m_builder = nullptr;
+    QPushButton* m_new = nullptr;
+    QAreaSeries* m_region = nullptr;
     std::unique_ptr<core::StudySpec> m_study;
     std::unique_ptr<core::StudyResult> m_result;
     std::shared_ptr<core::StudyResult> m_pending; // the running study's, filled by its thread
