@@ -1,8 +1,13 @@
-// cohsim export ID --format csv|json [--summary] [-o FILE]: a stored run for spreadsheets and scripts.
+// cohsim export ID --format csv|json|perfetto [--summary] [-o FILE]: a stored run for spreadsheets, scripts and
+// trace viewers.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
+#include "core/store/perfetto_trace.h"
 #include "core/store/run_export.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <iostream>
@@ -13,35 +18,84 @@ namespace coh::cli {
 namespace {
 
 struct ExportOptions {
-    std::string id;
+    std::vector<std::string> ids;
     std::string format = "csv";
     std::string output; // empty: stdout
     bool summary = false;
 };
 
 void write(const core::RunInfo& info, const std::string& scenario, const core::RunResult& result,
-           const ExportOptions& options, std::ostream& out)
+           const ExportOptions& options, bool quiet, std::ostream& out)
 {
-    if (options.format == "json")
+    if (options.format == "perfetto") {
+        core::PerfettoCounts counts;
+        out << core::perfettoTrace(result, {info.name, core::instanceNodesOf(result, scenario)}, &counts).dump()
+            << '\n';
+        if (!quiet)
+            std::cerr << "Perfetto trace: " << counts.tracks << " tracks, " << counts.slices << " slices, "
+                      << counts.flows << " flows, " << counts.counters
+                      << " counter samples (open it in ui.perfetto.dev or chrome://tracing)\n";
+    } else if (options.format == "json") {
         out << core::exportJson(info, scenario, result).dump(2) << '\n';
-    else if (options.summary)
+    } else if (options.summary) {
         core::writeSummaryCsv(out, result.summary);
-    else
+    } else {
         core::writeRequestsCsv(out, result);
+    }
+}
+
+// Several runs in one Perfetto trace, each run's tracks named "#ID · ..." (a simulated and a real run of one
+// scenario side by side).
+void writeMergedTrace(core::RunStore& store, const std::vector<std::int64_t>& ids, bool quiet, std::ostream& out)
+{
+    nlohmann::json events = nlohmann::json::array();
+    core::PerfettoCounts total;
+    int pidBase = 0;
+    for (const std::int64_t id : ids) {
+        const auto info = store.runInfo(id);
+        const core::RunResult result = store.loadRun(id);
+        core::PerfettoOptions options{info->name, core::instanceNodesOf(result, store.scenarioJson(id).value_or("")),
+                                      pidBase, fmt::format("#{} · ", id)};
+        core::PerfettoCounts counts;
+        nlohmann::json trace = core::perfettoTrace(result, options, &counts);
+        for (auto& e : trace["traceEvents"])
+            events.push_back(std::move(e));
+        pidBase += core::perfettoPidSpan(result);
+        total.tracks += counts.tracks;
+        total.slices += counts.slices;
+        total.flows += counts.flows;
+        total.counters += counts.counters;
+    }
+    out << nlohmann::json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}}.dump() << '\n';
+    if (!quiet)
+        std::cerr << "Perfetto trace of " << ids.size() << " runs: " << total.tracks << " tracks, " << total.slices
+                  << " slices, " << total.flows << " flows, " << total.counters << " counter samples\n";
 }
 
 void exportRun(const GlobalOptions& global, const ExportOptions& options)
 {
-    const std::int64_t id = parseRunId(options.id);
+    std::vector<std::int64_t> ids;
+    for (const std::string& text : options.ids)
+        ids.push_back(parseRunId(text));
+    if (ids.size() > 1 && options.format != "perfetto")
+        throw core::InputError("command line", "ID", "several runs export only as one Perfetto trace",
+                               "give one ID, or add --format perfetto");
     auto store = openRunStore(global);
+    for (const std::int64_t id : ids)
+        if (!store->runInfo(id))
+            throwUnknownRun(*store, id);
+    const std::int64_t id = ids.front();
     const auto info = store->runInfo(id);
-    if (!info)
-        throwUnknownRun(*store, id);
-    const core::RunResult result = store->loadRun(id);
-    const std::string scenario = store->scenarioJson(id).value_or("");
+    const auto writeTo = [&](std::ostream& out) {
+        if (ids.size() > 1) {
+            writeMergedTrace(*store, ids, global.quiet, out);
+            return;
+        }
+        write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), options, global.quiet, out);
+    };
 
     if (options.output.empty() || options.output == "-") {
-        write(*info, scenario, result, options, std::cout);
+        writeTo(std::cout);
         std::cout.flush();
         return;
     }
@@ -49,22 +103,28 @@ void exportRun(const GlobalOptions& global, const ExportOptions& options)
     if (!file)
         throw core::InputError(options.output, "-o", "cannot write the export file",
                                "check that its folder exists and is writable");
-    write(*info, scenario, result, options, file);
+    writeTo(file);
     file.close();
     if (!file)
         throw core::InputError(options.output, "-o", "writing the export file failed (disk full?)",
                                "free some space or write elsewhere");
     if (!global.quiet)
-        std::cerr << "Wrote run " << id << " to " << options.output << '\n';
+        std::cerr << "Wrote run" << (ids.size() > 1 ? "s " : " ") << fmt::format("{}", fmt::join(ids, ", ")) << " to "
+                  << options.output << '\n';
 }
 
 } // namespace
 
 static const bool registered = registerCommand("export", [](CLI::App& app, GlobalOptions& global) {
     auto options = std::make_shared<ExportOptions>();
-    auto* cmd = app.add_subcommand("export", "Export a stored run as CSV (per request, or --summary) or JSON");
-    cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
-    cmd->add_option("--format", options->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
+    auto* cmd = app.add_subcommand("export",
+                                   "Export a stored run as CSV (per request, or --summary), JSON, or a Perfetto trace");
+    cmd->add_option("ID", options->ids,
+                    "Run id (see `cohsim runs list`); with --format perfetto, several runs in one trace")
+        ->required();
+    cmd->add_option("--format", options->format,
+                    "csv, json, or perfetto (a trace for ui.perfetto.dev or chrome://tracing)")
+        ->check(CLI::IsMember({"csv", "json", "perfetto"}));
     cmd->add_flag("--summary", options->summary, "CSV: the summary as key,value rows instead of one row per request");
     cmd->add_option("-o,--output", options->output, "Output file (default: stdout)");
     cmd->callback([&global, options] { exportRun(global, *options); });

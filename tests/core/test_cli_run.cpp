@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace coh::test {
 namespace {
@@ -64,6 +65,42 @@ TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
     const CliResult csv = runCohsim("export " + std::to_string(id) + " --format csv " + db(), Stderr::Discard);
     ASSERT_EQ(csv.exitCode, 0) << csv.output;
     EXPECT_EQ(std::count(csv.output.begin(), csv.output.end(), '\n'), 301); // header + one row per request
+}
+
+TEST_F(CliRun, APerfettoExportParsesWithATrackPerNodeAndItsPrefillBatchesAndFlows)
+{
+    const CliResult run = runCohsim("run " + defaultScenario() + " " + db() + " --json", Stderr::Discard);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto summary = nlohmann::json::parse(run.output);
+    const std::string id = std::to_string(summary.at("run_id").get<int>());
+    const std::string out = (m_dir / "trace.json").string();
+    const CliResult exported = runCohsim("export " + id + " --format perfetto -o " + out + " " + db());
+    ASSERT_EQ(exported.exitCode, 0) << exported.output;
+    EXPECT_NE(exported.output.find(" flows, "), std::string::npos) << exported.output;
+    std::ifstream in(out);
+    const auto trace = nlohmann::json::parse(in);
+    std::set<std::string> processes;
+    int prefillBatches = 0, decodes = 0, flowStarts = 0, flowEnds = 0, requests = 0;
+    for (const auto& e : trace.at("traceEvents")) {
+        if (e.at("ph") == "M" && e.at("name") == "process_name")
+            processes.insert(e.at("args").at("name").get<std::string>());
+        if (e.at("ph") == "X" && e.at("name") == "prefill batch") {
+            ++prefillBatches;
+            requests += e.at("args").at("requests").get<int>();
+        }
+        decodes += e.at("ph") == "b" && e.at("cat") == "decode";
+        flowStarts += e.at("ph") == "s";
+        flowEnds += e.at("ph") == "f";
+    }
+    // The DGX preset's eight GPUs and its switch, each a track; every request's prefill sits in one batch.
+    for (const char* node : {"gpu0", "gpu7", "nvswitch"})
+        EXPECT_EQ(processes.count(node), 1u) << node;
+    EXPECT_EQ(requests, 300);
+    EXPECT_GT(prefillBatches, 0);
+    EXPECT_LE(prefillBatches, 300);
+    EXPECT_EQ(decodes, 300);
+    EXPECT_GT(flowStarts, 0); // MSI's requests, forwards and data linked
+    EXPECT_EQ(flowStarts, flowEnds);
 }
 
 TEST_F(CliRun, HumanSummaryShowsTtftAndTpotPercentiles)
