@@ -1,0 +1,57 @@
+// cohsim-report --db FILE --run ID --format html -o FILE: one run's report (docs/reports.md). `cohsim report` runs it;
+// it draws on Qt's offscreen platform, so no display is needed. Exit 2 with the file, the field and the fix on bad
+// input, as cohsim.
+#include "core/base/input_error.h"
+#include "core/store/run_store.h"
+#include "ui/run_report.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QApplication>
+#include <QFile>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+int main(int argc, char** argv)
+{
+    // Before QApplication: a report never needs a screen.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    CLI::App cli{"Render a stored run's report (docs/reports.md); `cohsim report` runs this"};
+    std::string db, output, format = "html";
+    std::int64_t id = 0;
+    cli.add_option("--db", db, "Run database")->required();
+    cli.add_option("--run", id, "Run id")->required();
+    cli.add_option("--format", format, "html")->check(CLI::IsMember({"html"}));
+    cli.add_option("-o,--output", output, "Report file")->required();
+    CLI11_PARSE(cli, argc, argv);
+
+    QApplication app(argc, argv);
+    try {
+        coh::core::RunStore store(db);
+        const auto info = store.runInfo(id);
+        if (!info)
+            throw coh::core::InputError(db, "ID", "there is no run " + std::to_string(id),
+                                        "see the runs with `cohsim runs list`");
+        if (info->status != coh::core::RunStatus::Completed)
+            throw coh::core::InputError(db, "ID",
+                                        "run " + std::to_string(id) + " has not completed: no figures to report",
+                                        "report a completed run (`cohsim runs list`)");
+        coh::ui::RunReportInput input{*info, store.scenarioJson(id).value_or("{}"),
+                                      std::make_shared<const coh::core::RunResult>(store.loadRun(id))};
+        const QString html = coh::ui::runReportHtml(input);
+        QFile file(QString::fromStdString(output));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html.toUtf8()) < 0 || !file.flush())
+            throw coh::core::InputError(output, "-o", "cannot write the report",
+                                        "check that its folder exists and is writable");
+        return 0;
+    } catch (const coh::core::InputError& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    }
+}

@@ -1,0 +1,104 @@
+// cohsim report ID --format html -o FILE: a run's report to hand to a colleague (docs/reports.md). The report is drawn
+// by the desktop app's chart code, so cohsim (which stays free of Qt) runs the report tool cohsim-report, built
+// with the UI, on Qt's offscreen platform: no display is needed.
+#include "app/cohsim/command.h"
+#include "app/cohsim/store_access.h"
+#include "core/base/input_error.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace coh::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReportOptions {
+    std::string id;
+    std::string format = "html";
+    std::string output;
+};
+
+// $COH_REPORT_TOOL, else cohsim-report next to cohsim (installed) or in the build tree's app/cohsim-report.
+std::string findReportTool()
+{
+    if (const char* tool = std::getenv("COH_REPORT_TOOL"); tool && *tool)
+        return tool;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const fs::path& candidate : {self.parent_path() / "cohsim-report",
+                                          self.parent_path().parent_path() / "cohsim-report" / "cohsim-report"})
+            if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
+                return candidate.string();
+    }
+    throw core::InputError("cohsim report", "--format",
+                           "the report tool cohsim-report is not built here (it draws the charts with Qt)",
+                           "build with the desktop app (-DCOH_BUILD_UI=ON, which scripts/run and scripts/test do), "
+                           "or set COH_REPORT_TOOL to its path");
+}
+
+int runTool(const std::string& tool, const std::vector<std::string>& args)
+{
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(tool.c_str()));
+    for (const std::string& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::cout.flush();
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        throw std::runtime_error("cohsim report: fork failed");
+    if (pid == 0) {
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        ::execv(tool.c_str(), argv.data());
+        std::cerr << "error: cannot run " << tool << '\n';
+        ::_exit(127);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            throw std::runtime_error("cohsim report: waiting for the report tool failed");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+void report(const GlobalOptions& global, const ReportOptions& options)
+{
+    const std::int64_t id = parseRunId(options.id);
+    const std::string db = runDatabasePath(global);
+    {
+        auto store = openRunStore(global); // the same checks and messages as every command, before the tool runs
+        if (!store->runInfo(id))
+            throwUnknownRun(*store, id);
+    }
+    const std::string tool = findReportTool();
+    const int rc =
+        runTool(tool, {"--db", db, "--run", std::to_string(id), "--format", options.format, "-o", options.output});
+    if (rc != 0)
+        std::exit(rc); // the tool said why on stderr
+    if (!global.quiet)
+        std::cerr << "Wrote the report of run " << id << " to " << options.output << '\n';
+}
+
+} // namespace
+
+static const bool registered = registerCommand("report", [](CLI::App& app, GlobalOptions& global) {
+    auto options = std::make_shared<ReportOptions>();
+    auto* cmd =
+        app.add_subcommand("report", "Write a stored run's report: scenario, figures, charts (docs/reports.md)");
+    cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
+    cmd->add_option("--format", options->format, "html")->check(CLI::IsMember({"html"}));
+    cmd->add_option("-o,--output", options->output, "Report file")->required();
+    cmd->callback([&global, options] { report(global, *options); });
+});
+
+} // namespace coh::cli
