@@ -101,6 +101,9 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     saveAs->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence::SaveAs));
     exportRun = file->addAction(QMainWindow::tr("&Export Run…"));
     exportRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportReport = file->addAction(QMainWindow::tr("Export &Report…"));
+    exportReport->setObjectName(QStringLiteral("exportReport"));
+    exportReport->setToolTip(QMainWindow::tr("The run shown as one HTML, PDF or Markdown report with its charts"));
     file->addSeparator();
     quit = file->addAction(QMainWindow::tr("&Quit"));
     quit->setShortcuts(keys(QKeySequence(Qt::CTRL | Qt::Key_Q), QKeySequence::Quit));

@@ -26,6 +26,7 @@ struct MainActions {
     QAction* save = nullptr;
     QAction* saveAs = nullptr;
     QAction* exportRun = nullptr;
+    QAction* exportReport = nullptr;
     QAction* quit = nullptr;
     QAction* undo = nullptr;
     QAction* redo = nullptr;

@@ -20,6 +20,7 @@
 #include "ui/lab_widget.h"
 #include "ui/replay_model.h"
 #include "ui/replay_widget.h"
+#include "ui/report_export.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 #include "ui/tuner_panel.h"
@@ -212,6 +213,14 @@ void MainWindow::connectActions()
     connect(a.save, &QAction::triggered, m_files, &DocumentFiles::save);
     connect(a.saveAs, &QAction::triggered, m_files, &DocumentFiles::saveAs);
     connect(a.exportRun, &QAction::triggered, this, &MainWindow::exportCurrentRun);
+    connect(a.exportReport, &QAction::triggered, this, [this] {
+        if (m_currentRunId <= 0)
+            return;
+        const qint64 id = m_currentRunId;
+        exportReportWithDialog(this, m_databasePath, id, [this, id](const QString& path) {
+            setStatus(tr("Wrote the report of run #%1 to %2").arg(id).arg(path));
+        });
+    });
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.darkPalette, &QAction::toggled, this, [this](bool dark) {
         MainActions::applyPalette(dark);
@@ -369,6 +378,7 @@ void MainWindow::updateRunEnabled()
     m_start->setRunState(canRun, why);
     m_actions.cancel->setEnabled(running);
     m_actions.exportRun->setEnabled(m_currentRunId > 0);
+    m_actions.exportReport->setEnabled(m_currentRunId > 0);
     m_progress->setVisible(running);
 }
 

@@ -1,16 +1,15 @@
-// cohsim-report --db FILE --run ID --format html -o FILE: one run's report (docs/reports.md). `cohsim report` runs it;
-// it draws on Qt's offscreen platform, so no display is needed. Exit 2 with the file, the field and the fix on bad
-// input, as cohsim.
+// cohsim-report --db FILE --run ID --format html|md|pdf -o FILE: one run's report (docs/reports.md). `cohsim report`
+// runs it; it draws on Qt's offscreen platform, so no display is needed. Exit 2 with the file, the field and the fix
+// on bad input, as cohsim.
 #include "core/base/input_error.h"
 #include "core/store/run_store.h"
-#include "ui/run_report.h"
+#include "ui/report_content.h"
+#include "ui/report_writers.h"
 
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
-#include <QFile>
 
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -19,12 +18,19 @@ int main(int argc, char** argv)
     // Before QApplication: a report never needs a screen.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The offscreen platform says, for every chart laid out, that it cannot pass size hints to a window manager it
+    // does not have: nothing a report's reader can act on.
+    static const QtMessageHandler previous = qInstallMessageHandler(nullptr);
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (!message.contains(QLatin1String("propagateSizeHints")) && previous)
+            previous(type, context, message);
+    });
     CLI::App cli{"Render a stored run's report (docs/reports.md); `cohsim report` runs this"};
     std::string db, output, format = "html";
     std::int64_t id = 0;
     cli.add_option("--db", db, "Run database")->required();
     cli.add_option("--run", id, "Run id")->required();
-    cli.add_option("--format", format, "html")->check(CLI::IsMember({"html"}));
+    cli.add_option("--format", format, "html, md or pdf")->check(CLI::IsMember({"html", "md", "pdf"}));
     cli.add_option("-o,--output", output, "Report file")->required();
     CLI11_PARSE(cli, argc, argv);
 
@@ -39,12 +45,12 @@ int main(int argc, char** argv)
             throw coh::core::InputError(db, "ID",
                                         "run " + std::to_string(id) + " has not completed: no figures to report",
                                         "report a completed run (`cohsim runs list`)");
-        coh::ui::RunReportInput input{*info, store.scenarioJson(id).value_or("{}"),
-                                      std::make_shared<const coh::core::RunResult>(store.loadRun(id))};
-        const QString html = coh::ui::runReportHtml(input);
-        QFile file(QString::fromStdString(output));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html.toUtf8()) < 0 || !file.flush())
-            throw coh::core::InputError(output, "-o", "cannot write the report",
+        const coh::ui::ReportContent report =
+            coh::ui::buildRunReport({*info, store.scenarioJson(id).value_or("{}"),
+                                     std::make_shared<const coh::core::RunResult>(store.loadRun(id))});
+        QString error;
+        if (!coh::ui::writeReport(report, QString::fromStdString(format), QString::fromStdString(output), &error))
+            throw coh::core::InputError(output, "-o", "cannot write the report (" + error.toStdString() + ")",
                                         "check that its folder exists and is writable");
         return 0;
     } catch (const coh::core::InputError& e) {

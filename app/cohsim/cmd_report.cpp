@@ -1,6 +1,6 @@
-// cohsim report ID --format html -o FILE: a run's report to hand to a colleague (docs/reports.md). The report is drawn
-// by the desktop app's chart code, so cohsim (which stays free of Qt) runs the report tool cohsim-report, built
-// with the UI, on Qt's offscreen platform: no display is needed.
+// cohsim report ID [--format html|md|pdf] -o FILE: a run's report to hand to a colleague (docs/reports.md). The report
+// is drawn by the desktop app's chart code, so cohsim (which stays free of Qt) runs the report tool cohsim-report,
+// built with the UI, on Qt's offscreen platform: no display is needed.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
@@ -96,7 +96,8 @@ static const bool registered = registerCommand("report", [](CLI::App& app, Globa
     auto* cmd =
         app.add_subcommand("report", "Write a stored run's report: scenario, figures, charts (docs/reports.md)");
     cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
-    cmd->add_option("--format", options->format, "html")->check(CLI::IsMember({"html"}));
+    cmd->add_option("--format", options->format, "html (default), md (charts as SVG files beside it) or pdf")
+        ->check(CLI::IsMember({"html", "md", "pdf"}));
     cmd->add_option("-o,--output", options->output, "Report file")->required();
     cmd->callback([&global, options] { report(global, *options); });
 });

@@ -15,7 +15,9 @@ coh_packages() {
         libsqlite3-dev libsqlitecpp-dev libgtest-dev libbenchmark-dev rumur libpagmo-dev \
         libboost-mpi-dev libopenmpi-dev openmpi-bin
     if [ -f "$COH_ROOT/ui/CMakeLists.txt" ]; then
-        echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev xvfb xauth
+        # poppler-utils: the report tests read the PDF back with pdftotext and pdfinfo.
+        echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev xvfb xauth \
+            poppler-utils
     fi
 }
 

@@ -1,5 +1,9 @@
 // `cohsim report`: a stored run's HTML report, written by the report tool on the offscreen platform with the
 // Charts tab's own charts as SVG, is well-formed XML, carries the run's numbers, and escapes every user string.
+#include "ui/main_window.h"
+#include "ui/report_export.h"
+
+#include <QAction>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -74,6 +78,86 @@ class RunReportTest : public QObject {
         // The name is text wherever it appears: escaped in the title and the heading, never markup.
         QVERIFY(!html.contains(QStringLiteral("<script")));
         QCOMPARE(html.count(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt; &amp; co")), 2);
+    }
+
+    void theSameReportAsPdfAndMarkdown()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const Ran run =
+            cohsim({QStringLiteral("run"), QStringLiteral(COH_DATASETS_DIR "/scenarios/default.json"),
+                    QStringLiteral("--db"), db, QStringLiteral("--name"), kHostile, QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        const auto summary = nlohmann::json::parse(run.out.toStdString()).at("summary");
+        const QString ttftP99 = QString::number(summary.at("ttft_ms").at("p99").get<double>(), 'f', 3);
+
+        // PDF: pages, and text a reader can select: the headline numbers and the name as written.
+        const QString pdf = dir.filePath(QStringLiteral("report.pdf"));
+        const Ran madePdf = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--format"),
+                                    QStringLiteral("pdf"), QStringLiteral("--db"), db, QStringLiteral("-o"), pdf});
+        QVERIFY2(madePdf.exitCode == 0, madePdf.err.constData());
+        QVERIFY2(!madePdf.err.contains("propagateSizeHints"), madePdf.err.constData());
+        QProcess info;
+        info.start(QStringLiteral("pdfinfo"), {pdf});
+        QVERIFY2(info.waitForFinished(30000) && info.exitCode() == 0,
+                 "pdfinfo (poppler-utils; scripts/test installs it)");
+        const QString infoText = QString::fromUtf8(info.readAllStandardOutput());
+        const auto pages = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(infoText);
+        QVERIFY2(pages.hasMatch() && pages.captured(1).toInt() >= 3, qPrintable(infoText));
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(30000) && text.exitCode() == 0);
+        const QString pdfText = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(pdfText.contains(ttftP99), qPrintable(ttftP99));
+        QVERIFY(pdfText.contains(kHostile));
+        QVERIFY(pdfText.contains(QStringLiteral("Staleness and failures"))); // the last section: every page drawn
+
+        // Markdown: tables of the same numbers, the charts as SVG files beside it, the name escaped.
+        const QString md = dir.filePath(QStringLiteral("report.md"));
+        const Ran madeMd = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--format"),
+                                   QStringLiteral("md"), QStringLiteral("--db"), db, QStringLiteral("-o"), md});
+        QVERIFY2(madeMd.exitCode == 0, madeMd.err.constData());
+        QFile file(md);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString markdown = QString::fromUtf8(file.readAll());
+        QVERIFY(markdown.contains(QStringLiteral("| TTFT | %1 |").arg(summary.at("ttft_ms").at("count").get<int>())));
+        QVERIFY(markdown.contains(ttftP99));
+        QVERIFY(markdown.startsWith(QStringLiteral("# \\<script\\>alert\\(1\\)\\</script\\> \\& co\n")));
+        for (int chart = 1; chart <= 6; ++chart) {
+            const QString name = QStringLiteral("report-files/chart-%1.svg").arg(chart);
+            QVERIFY2(markdown.contains(QStringLiteral("](%1)").arg(name)), qPrintable(name));
+            QFile svg(dir.filePath(name));
+            QVERIFY2(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"), qPrintable(name));
+        }
+    }
+
+    void fileExportReportWritesTheRunShown()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                         QStringLiteral("--db"), db, QStringLiteral("-q")})
+                     .exitCode,
+                 0);
+        coh::ui::MainWindow window(db);
+        auto* action = window.findChild<QAction*>(QStringLiteral("exportReport"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled()); // no run shown yet
+        window.openRun(1);
+        QTRY_VERIFY(action->isEnabled());
+        // What the action writes once a file is chosen: the run's report, here as PDF and as HTML.
+        for (const QString format : {QStringLiteral("pdf"), QStringLiteral("html")}) {
+            const QString path = dir.filePath(QStringLiteral("report.") + format);
+            QString error;
+            QVERIFY2(coh::ui::exportReport(db, 1, format, path, &error), qPrintable(error));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY(format == QLatin1String("pdf") ? bytes.startsWith("%PDF") : bytes.contains("<svg"));
+        }
+        QString error;
+        QVERIFY(!coh::ui::exportReport(db, 9, QStringLiteral("html"), dir.filePath(QStringLiteral("x.html")), &error));
+        QVERIFY(error.contains(QStringLiteral("#9")));
     }
 
     void anUnknownRunOrAFolderThatCannotTakeTheFileExitsTwo()

@@ -1,0 +1,226 @@
+#include "ui/report_content.h"
+
+#include "ui/chart_view.h"
+#include "ui/charts_panel.h"
+#include "ui/time_chart_view.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QLineSeries>
+
+#include <algorithm>
+
+namespace coh::ui {
+
+namespace {
+
+using json = nlohmann::json;
+
+QString number(double v, int decimals = 3)
+{
+    return QString::number(v, 'f', decimals);
+}
+
+QString text(const json& value)
+{
+    if (value.is_string())
+        return QString::fromStdString(value.get<std::string>());
+    if (value.is_null())
+        return QStringLiteral("—");
+    return QString::fromStdString(value.dump());
+}
+
+const json* at(const json& root, const char* pointer)
+{
+    const json::json_pointer p(pointer);
+    return root.contains(p) ? &root.at(p) : nullptr;
+}
+
+QStringList distribution(const QString& name, const core::Distribution& d)
+{
+    return {name, QString::number(d.count), number(d.mean), number(d.p50), number(d.p90), number(d.p99), number(d.max)};
+}
+
+void addScenario(ReportContent& report, const json& scenario)
+{
+    report.heading(QStringLiteral("Scenario"));
+    if (const json* d = at(scenario, "/description"))
+        report.paragraph(text(*d));
+    ReportTable facts;
+    const std::pair<const char*, const char*> fields[] = {
+        {"Model", "/model"},
+        {"Workload", "/workload/type"},
+        {"Trace", "/workload/path"},
+        {"Requests", "/workload/max_requests"},
+        {"Time scale", "/workload/time_scale"},
+        {"Decode protocol", "/coherence/decode"},
+        {"Prefill protocol", "/coherence/prefill"},
+        {"Protocols per tier", "/coherence/tiers"},
+        {"Router", "/serving/router"},
+        {"Replication", "/serving/replication"},
+        {"KV tiers", "/serving/kv_tiers"},
+        {"Failures", "/failures"},
+        {"SLOs", "/slo"},
+        {"Seed", "/seed"},
+    };
+    for (const auto& [label, pointer] : fields)
+        if (const json* v = at(scenario, pointer))
+            facts.rows.append({QString::fromLatin1(label), text(*v)});
+    report.table(facts);
+    if (const json* nodes = at(scenario, "/topology/nodes"); nodes && nodes->is_array()) {
+        report.subheading(QStringLiteral("Topology"));
+        ReportTable table{
+            {QStringLiteral("node"), QStringLiteral("kind"), QStringLiteral("role"), QStringLiteral("memory")}, {}};
+        for (const json& n : *nodes) {
+            QStringList tiers;
+            if (const json* memory = at(n, "/memory"); memory && memory->is_array())
+                for (const json& m : *memory)
+                    tiers << text(m.value("tier", json())) + QStringLiteral(" ") + text(m.value("capacity", json()));
+            table.rows.append({text(n.value("id", json())), text(n.value("kind", json())),
+                               text(n.value("role", json())), tiers.join(QStringLiteral(", "))});
+        }
+        report.table(table);
+    }
+    if (const json* links = at(scenario, "/topology/links"); links && links->is_array()) {
+        ReportTable table{{QStringLiteral("link"), QStringLiteral("between"), QStringLiteral("kind"),
+                           QStringLiteral("bandwidth"), QStringLiteral("latency")},
+                          {}};
+        for (const json& l : *links)
+            table.rows.append({text(l.value("id", json())),
+                               text(l.value("a", json())) + QStringLiteral(" – ") + text(l.value("b", json())),
+                               text(l.value("kind", json())), text(l.value("bandwidth", json())),
+                               text(l.value("latency", json()))});
+        report.table(table);
+    }
+}
+
+} // namespace
+
+ReportContent::ReportContent(QString title)
+    : m_title(std::move(title))
+{
+}
+
+ReportContent::~ReportContent() = default;
+ReportContent::ReportContent(ReportContent&&) noexcept = default;
+ReportContent& ReportContent::operator=(ReportContent&&) noexcept = default;
+
+void ReportContent::add(ReportBlock::Kind kind, const QString& text)
+{
+    ReportBlock block;
+    block.kind = kind;
+    block.text = text;
+    m_blocks.push_back(std::move(block));
+}
+
+void ReportContent::table(ReportTable table)
+{
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Table;
+    block.table = std::move(table);
+    m_blocks.push_back(std::move(block));
+}
+
+void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
+{
+    auto panel = std::make_unique<ChartsPanel>();
+    panel->setRun(run);
+    for (TimeChartView* view : {panel->ttftChart(), panel->tpotChart(), panel->splitChart(), panel->linkChart()})
+        view->cursor()->setVisible(false); // the replay's time: nothing on a page
+    const std::pair<QWidget*, QString> charts[] = {
+        {panel->ttftChart(), QStringLiteral("TTFT of each request over time")},
+        {panel->tpotChart(), QStringLiteral("TPOT of each request over time")},
+        {panel->cdfChart(), QStringLiteral("Latency CDFs")},
+        {panel->splitChart(), QStringLiteral("Where each token's time went: compute, KV transfer, coherence stall")},
+        {panel->linkChart(), QStringLiteral("Utilisation of the busiest link directions")},
+        {panel->kindChart(), QStringLiteral("Messages by kind")},
+    };
+    for (const auto& [view, caption] : charts) {
+        ReportBlock block;
+        block.kind = ReportBlock::Kind::Chart;
+        block.text = caption;
+        block.chart = view;
+        block.size = QSize(860, view == panel->kindChart() ? std::max(360, view->minimumHeight()) : 360);
+        m_blocks.push_back(std::move(block));
+    }
+    m_panels.push_back(std::move(panel));
+}
+
+ReportContent buildRunReport(const RunReportInput& input)
+{
+    const core::RunInfo& info = input.info;
+    const core::RunSummary& s = input.run->summary;
+    json scenario = json::object();
+    try {
+        scenario = json::parse(input.scenarioJson);
+    } catch (const std::exception&) {
+        // a stored scenario that no longer parses: the report goes on without its section's details
+    }
+    ReportContent report(QString::fromStdString(info.name));
+    report.note(QStringLiteral("Run #%1 · scenario %2 · %3 backend · %4 · seed %5 · Coherence Studio %6")
+                    .arg(info.id)
+                    .arg(QString::fromStdString(info.scenarioName), QString::fromStdString(info.backend),
+                         QString::fromStdString(info.createdAt))
+                    .arg(info.seed)
+                    .arg(QString::fromStdString(info.version)));
+
+    report.heading(QStringLiteral("Headline"));
+    ReportTable latency{{QStringLiteral("ms"), QStringLiteral("count"), QStringLiteral("mean"), QStringLiteral("p50"),
+                         QStringLiteral("p90"), QStringLiteral("p99"), QStringLiteral("max")},
+                        {}};
+    latency.rows = {distribution(QStringLiteral("TTFT"), s.ttftMs),
+                    distribution(QStringLiteral("TPOT"), s.tpotMs),
+                    distribution(QStringLiteral("ITL"), s.itlMs),
+                    distribution(QStringLiteral("E2E"), s.e2eMs),
+                    distribution(QStringLiteral("TPOT compute"), s.tpotComputeMs),
+                    distribution(QStringLiteral("TPOT transfer"), s.tpotTransferMs),
+                    distribution(QStringLiteral("TPOT coherence stall"), s.tpotStallMs)};
+    report.table(latency);
+    ReportTable figures;
+    figures.rows = {
+        {QStringLiteral("Requests"), QStringLiteral("%1 of %2 completed").arg(s.completed).arg(s.requests)},
+        {QStringLiteral("Output tokens"), QString::number(s.outputTokens)},
+        {QStringLiteral("Throughput"), number(s.throughputTokensPerSec, 1) + QStringLiteral(" tokens/s")},
+        {QStringLiteral("Goodput"), number(s.goodputRequestsPerSec, 3) + QStringLiteral(" requests/s")},
+        {QStringLiteral("SLO attainment"), number(100 * s.sloAttainment, 1) + QStringLiteral(" %")},
+        {QStringLiteral("KV protocol"), QString::fromStdString(s.protocol)},
+    };
+    report.table(figures);
+
+    addScenario(report, scenario);
+
+    report.heading(QStringLiteral("Charts"));
+    report.charts(input.run);
+
+    report.heading(QStringLiteral("Coherence traffic"));
+    ReportTable kinds{{QStringLiteral("kind"), QStringLiteral("role"), QStringLiteral("carries"),
+                       QStringLiteral("messages"), QStringLiteral("bytes")},
+                      {}};
+    for (const core::MessageKindStats& k : s.messagesByKind)
+        if (k.count > 0)
+            kinds.rows.append({QString::fromStdString(k.name), QString::fromStdString(k.role),
+                               k.data ? QStringLiteral("data") : QStringLiteral("control"), QString::number(k.count),
+                               QString::number(k.bytes, 'g', 6)});
+    report.table(kinds);
+    ReportTable links{{QStringLiteral("link"), QStringLiteral("direction"), QStringLiteral("bytes"),
+                       QStringLiteral("mean utilisation %"), QStringLiteral("peak utilisation %")},
+                      {}};
+    for (const core::LinkTotal& l : s.links)
+        links.rows.append({QString::fromStdString(l.link), l.forward ? QStringLiteral("a→b") : QStringLiteral("b→a"),
+                           QString::number(l.bytes, 'g', 6), number(100 * l.meanUtilization, 2),
+                           number(100 * l.peakUtilization, 2)});
+    report.table(links);
+
+    report.heading(QStringLiteral("Staleness and failures"));
+    ReportTable health;
+    health.rows = {
+        {QStringLiteral("Stale block reads (decode)"), QString::number(s.staleness.staleReads)},
+        {QStringLiteral("Requests given up after failures"), QString::number(s.failures.failed)},
+        {QStringLiteral("Availability"), number(100 * s.failures.availability, 2) + QStringLiteral(" %")},
+    };
+    report.table(health);
+    report.note(QStringLiteral("Made by Coherence Studio from the run database; every figure is the stored run's."));
+    return report;
+}
+
+} // namespace coh::ui

@@ -1,0 +1,65 @@
+#include "ui/report_export.h"
+
+#include "core/base/input_error.h"
+#include "core/store/run_store.h"
+#include "ui/export_folder.h"
+#include "ui/report_content.h"
+#include "ui/report_writers.h"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QMessageBox>
+
+#include <memory>
+
+namespace coh::ui {
+
+bool exportReport(const QString& databasePath, qint64 id, const QString& format, const QString& path, QString* error)
+{
+    try {
+        core::RunStore store(databasePath.toStdString());
+        const auto info = store.runInfo(id);
+        if (!info || info->status != core::RunStatus::Completed) {
+            *error = QApplication::tr("There is no completed run #%1 in %2: no figures to report.")
+                         .arg(id)
+                         .arg(databasePath);
+            return false;
+        }
+        const ReportContent report = buildRunReport(
+            {*info, store.scenarioJson(id).value_or("{}"), std::make_shared<const core::RunResult>(store.loadRun(id))});
+        return writeReport(report, format, path, error);
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void exportReportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
+                            std::function<void(const QString& path)> written)
+{
+    const QString html = QApplication::tr("Web page (*.html)"), pdf = QApplication::tr("PDF (*.pdf)"),
+                  md = QApplication::tr("Markdown, charts as SVG files beside it (*.md)");
+    QString filter = html;
+    const QString path = QFileDialog::getSaveFileName(parent, QApplication::tr("Export the report of run %1").arg(id),
+                                                      suggestedExportPath(QStringLiteral("run-%1-report.html").arg(id)),
+                                                      QStringList{html, pdf, md}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty())
+        return;
+    rememberExportFolder(path);
+    const QString format =
+        filter == pdf || path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? QStringLiteral("pdf")
+        : filter == md || path.endsWith(QLatin1String(".md"), Qt::CaseInsensitive) ? QStringLiteral("md")
+                                                                                   : QStringLiteral("html");
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    QString error;
+    const bool ok = exportReport(databasePath, id, format, path, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        QMessageBox::warning(parent, QApplication::tr("Export failed"), error);
+        return;
+    }
+    if (written)
+        written(path);
+}
+
+} // namespace coh::ui
