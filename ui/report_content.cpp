@@ -1,7 +1,12 @@
 #include "ui/report_content.h"
 
+#include "core/compare/compare_summary.h"
+#include "core/compare/run_comparison.h"
+#include "ui/chart_builders.h"
 #include "ui/chart_view.h"
 #include "ui/charts_panel.h"
+#include "ui/compare_cdf_chart.h"
+#include "ui/metric_format.h"
 #include "ui/time_chart_view.h"
 
 #include <nlohmann/json.hpp>
@@ -94,6 +99,77 @@ void addScenario(ReportContent& report, const json& scenario)
     }
 }
 
+QString verdictWord(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Baseline:
+        return QStringLiteral("baseline");
+    case core::Verdict::Same:
+        return QStringLiteral("about the same");
+    case core::Verdict::Better:
+        return QStringLiteral("better");
+    case core::Verdict::Worse:
+        return QStringLiteral("worse");
+    case core::Verdict::Differs:
+        return QStringLiteral("differs");
+    }
+    return {};
+}
+
+// Compare's numbers (core/compare), as the History tab's Compare shows them: what differs, the sentences, every
+// metric with each run's difference from the first and its verdict, and the latency CDFs overlaid.
+void addComparison(ReportContent& report, const std::vector<const RunReportInput*>& runs)
+{
+    std::vector<core::ComparedRun> compared;
+    for (const RunReportInput* r : runs)
+        compared.push_back({r->info, &r->run->summary, &r->run->requests});
+    const core::RunComparison comparison = core::compareRuns(compared);
+    QStringList ids;
+    for (const RunReportInput* r : runs)
+        ids << QStringLiteral("#%1").arg(r->info.id);
+    report.heading(QStringLiteral("Comparison of runs %1").arg(ids.join(QStringLiteral(", "))));
+    for (const std::string& sentence : comparison.summary)
+        report.paragraph(QString::fromStdString(sentence));
+    QStringList titles;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        titles << QStringLiteral("%1 %2").arg(
+            ids[static_cast<qsizetype>(i)],
+            i < comparison.titles.size() ? QString::fromStdString(comparison.titles[i]) : QString());
+    ReportTable properties{QStringList{QStringLiteral("what ran")} + titles, {}};
+    for (const core::PropertyRow& p : comparison.properties) {
+        QStringList row{QString::fromStdString(p.label)};
+        for (const std::string& v : p.values)
+            row << QString::fromStdString(v);
+        properties.rows.append(row);
+    }
+    report.table(properties);
+    ReportTable metrics{QStringList{QStringLiteral("metric")} + titles, {}};
+    for (const core::MetricRow& m : comparison.metrics) {
+        QStringList row{
+            QStringLiteral("%1: %2").arg(QString::fromLatin1(m.spec->group), QString::fromLatin1(m.spec->label))};
+        for (std::size_t i = 0; i < m.values.size(); ++i) {
+            QString text = formatMetric(m.values[i], m.spec->unit);
+            if (i > 0)
+                text += QStringLiteral(" (%1; %2)")
+                            .arg(formatDelta(m.delta[i], m.relative[i], m.spec->unit), verdictWord(m.verdicts[i]));
+            row << text;
+        }
+        metrics.rows.append(row);
+    }
+    report.table(metrics);
+    QStringList names;
+    std::vector<std::vector<double>> ttft, tpot;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        names << titles[static_cast<qsizetype>(i)];
+        ttft.push_back(charts::ttftMs(*runs[i]->run));
+        tpot.push_back(charts::tpotMs(*runs[i]->run));
+    }
+    report.chart(makeCompareCdfChart(QStringLiteral("TTFT"), QStringLiteral("TTFT"), names, ttft, nullptr),
+                 QStringLiteral("TTFT of the compared runs"), QSize(860, 340));
+    report.chart(makeCompareCdfChart(QStringLiteral("TPOT"), QStringLiteral("TPOT"), names, tpot, nullptr),
+                 QStringLiteral("TPOT of the compared runs"), QSize(860, 340));
+}
+
 } // namespace
 
 ReportContent::ReportContent(QString title)
@@ -121,6 +197,17 @@ void ReportContent::table(ReportTable table)
     m_blocks.push_back(std::move(block));
 }
 
+void ReportContent::chart(QWidget* view, const QString& caption, QSize size)
+{
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Chart;
+    block.text = caption;
+    block.chart = view;
+    block.size = size;
+    m_blocks.push_back(std::move(block));
+    m_charts.emplace_back(view);
+}
+
 void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
 {
     auto panel = std::make_unique<ChartsPanel>();
@@ -146,7 +233,7 @@ void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
     m_panels.push_back(std::move(panel));
 }
 
-ReportContent buildRunReport(const RunReportInput& input)
+ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others)
 {
     const core::RunInfo& info = input.info;
     const core::RunSummary& s = input.run->summary;
@@ -186,6 +273,13 @@ ReportContent buildRunReport(const RunReportInput& input)
         {QStringLiteral("KV protocol"), QString::fromStdString(s.protocol)},
     };
     report.table(figures);
+
+    if (!others.empty()) {
+        std::vector<const RunReportInput*> runs{&input};
+        for (const RunReportInput& other : others)
+            runs.push_back(&other);
+        addComparison(report, runs);
+    }
 
     addScenario(report, scenario);
 

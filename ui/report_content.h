@@ -57,6 +57,8 @@ class ReportContent {
     void table(ReportTable table);
     // Adds the run's charts (the Charts tab's views) with their captions.
     void charts(const std::shared_ptr<const core::RunResult>& run);
+    // Adds a chart the content owns from now on.
+    void chart(QWidget* view, const QString& caption, QSize size);
 
   private:
     void add(ReportBlock::Kind kind, const QString& text);
@@ -64,9 +66,11 @@ class ReportContent {
     QString m_title;
     std::vector<ReportBlock> m_blocks;
     std::vector<std::unique_ptr<ChartsPanel>> m_panels; // own the chart views the blocks point at
+    std::vector<std::unique_ptr<QWidget>> m_charts;     // and the charts added one by one
 };
 
-// One run: title line, headline latencies, scenario, charts, traffic, staleness and failures.
-ReportContent buildRunReport(const RunReportInput& input);
+// One run: title line, headline latencies, scenario, charts, traffic, staleness and failures; with `others`, a
+// comparison of the run against them first (Compare's verdicts and sentences, overlaid latency CDFs).
+ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others = {});
 
 } // namespace coh::ui

@@ -12,6 +12,7 @@
 
 #include <iostream>
 #include <memory>
+#include <vector>
 
 int main(int argc, char** argv)
 {
@@ -28,8 +29,10 @@ int main(int argc, char** argv)
     CLI::App cli{"Render a stored run's report (docs/reports.md); `cohsim report` runs this"};
     std::string db, output, format = "html";
     std::int64_t id = 0;
+    std::vector<std::int64_t> compare;
     cli.add_option("--db", db, "Run database")->required();
     cli.add_option("--run", id, "Run id")->required();
+    cli.add_option("--compare", compare, "Runs to compare the run with");
     cli.add_option("--format", format, "html, md or pdf")->check(CLI::IsMember({"html", "md", "pdf"}));
     cli.add_option("-o,--output", output, "Report file")->required();
     CLI11_PARSE(cli, argc, argv);
@@ -37,17 +40,23 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     try {
         coh::core::RunStore store(db);
-        const auto info = store.runInfo(id);
-        if (!info)
-            throw coh::core::InputError(db, "ID", "there is no run " + std::to_string(id),
-                                        "see the runs with `cohsim runs list`");
-        if (info->status != coh::core::RunStatus::Completed)
-            throw coh::core::InputError(db, "ID",
-                                        "run " + std::to_string(id) + " has not completed: no figures to report",
-                                        "report a completed run (`cohsim runs list`)");
-        const coh::ui::ReportContent report =
-            coh::ui::buildRunReport({*info, store.scenarioJson(id).value_or("{}"),
-                                     std::make_shared<const coh::core::RunResult>(store.loadRun(id))});
+        // A completed run of the store, with what its report needs.
+        const auto load = [&store, &db](std::int64_t run) {
+            const auto info = store.runInfo(run);
+            if (!info)
+                throw coh::core::InputError(db, "ID", "there is no run " + std::to_string(run),
+                                            "see the runs with `cohsim runs list`");
+            if (info->status != coh::core::RunStatus::Completed)
+                throw coh::core::InputError(db, "ID",
+                                            "run " + std::to_string(run) + " has not completed: no figures to report",
+                                            "report a completed run (`cohsim runs list`)");
+            return coh::ui::RunReportInput{*info, store.scenarioJson(run).value_or("{}"),
+                                           std::make_shared<const coh::core::RunResult>(store.loadRun(run))};
+        };
+        std::vector<coh::ui::RunReportInput> others;
+        for (const std::int64_t other : compare)
+            others.push_back(load(other));
+        const coh::ui::ReportContent report = coh::ui::buildRunReport(load(id), others);
         QString error;
         if (!coh::ui::writeReport(report, QString::fromStdString(format), QString::fromStdString(output), &error))
             throw coh::core::InputError(output, "-o", "cannot write the report (" + error.toStdString() + ")",

@@ -1,6 +1,6 @@
-// cohsim report ID [--format html|md|pdf] -o FILE: a run's report to hand to a colleague (docs/reports.md). The report
-// is drawn by the desktop app's chart code, so cohsim (which stays free of Qt) runs the report tool cohsim-report,
-// built with the UI, on Qt's offscreen platform: no display is needed.
+// cohsim report ID [--compare ID2 ...] [--format html|md|pdf] -o FILE: a run's report to hand to a colleague
+// (docs/reports.md). The report is drawn by the desktop app's chart code, so cohsim (which stays free of Qt) runs the
+// report tool cohsim-report, built with the UI, on Qt's offscreen platform: no display is needed.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 
 struct ReportOptions {
     std::string id;
+    std::vector<std::string> compare;
     std::string format = "html";
     std::string output;
 };
@@ -74,15 +75,20 @@ int runTool(const std::string& tool, const std::vector<std::string>& args)
 void report(const GlobalOptions& global, const ReportOptions& options)
 {
     const std::int64_t id = parseRunId(options.id);
-    const std::string db = runDatabasePath(global);
+    std::vector<std::string> args{"--db", runDatabasePath(global), "--run", std::to_string(id)};
     {
         auto store = openRunStore(global); // the same checks and messages as every command, before the tool runs
         if (!store->runInfo(id))
             throwUnknownRun(*store, id);
+        for (const std::string& text : options.compare) {
+            const std::int64_t other = parseRunId(text);
+            if (!store->runInfo(other))
+                throwUnknownRun(*store, other);
+            args.insert(args.end(), {"--compare", std::to_string(other)});
+        }
     }
-    const std::string tool = findReportTool();
-    const int rc =
-        runTool(tool, {"--db", db, "--run", std::to_string(id), "--format", options.format, "-o", options.output});
+    args.insert(args.end(), {"--format", options.format, "-o", options.output});
+    const int rc = runTool(findReportTool(), args);
     if (rc != 0)
         std::exit(rc); // the tool said why on stderr
     if (!global.quiet)
@@ -96,6 +102,7 @@ static const bool registered = registerCommand("report", [](CLI::App& app, Globa
     auto* cmd =
         app.add_subcommand("report", "Write a stored run's report: scenario, figures, charts (docs/reports.md)");
     cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
+    cmd->add_option("--compare", options->compare, "Runs to compare it with: a comparison section, CDFs overlaid");
     cmd->add_option("--format", options->format, "html (default), md (charts as SVG files beside it) or pdf")
         ->check(CLI::IsMember({"html", "md", "pdf"}));
     cmd->add_option("-o,--output", options->output, "Report file")->required();

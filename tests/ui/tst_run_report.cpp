@@ -131,6 +131,40 @@ class RunReportTest : public QObject {
         }
     }
 
+    void aComparisonSectionPutsCompareVerdictsAndOverlaidCdfsFirst()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        for (const char* protocol : {"msi-directory", "lazy-causal"})
+            QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                             QStringLiteral("--set"), QStringLiteral("/coherence/decode=%1").arg(QLatin1String(protocol)),
+                             QStringLiteral("--db"), db, QStringLiteral("-q")})
+                         .exitCode,
+                     0);
+        const QString report = dir.filePath(QStringLiteral("compare.html"));
+        const Ran made = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--compare"),
+                                 QStringLiteral("2"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QXmlStreamReader xml(html);
+        int svgs = 0;
+        while (!xml.atEnd())
+            svgs += xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg");
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(svgs, 8); // the run's six, and TTFT and TPOT of both runs overlaid
+        QVERIFY(html.contains(QStringLiteral("<h2>Comparison of runs #1, #2</h2>")));
+        QVERIFY(html.contains(QStringLiteral("lazy-causal")));
+        QVERIFY(html.contains(QStringLiteral("about the same")) || html.contains(QStringLiteral("worse")) ||
+                html.contains(QStringLiteral("better")));
+        // The comparison comes before the run's own scenario.
+        QVERIFY(html.indexOf(QStringLiteral("Comparison of runs")) < html.indexOf(QStringLiteral("<h2>Scenario</h2>")));
+        const Ran unknown = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--compare"),
+                                    QStringLiteral("5"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+        QCOMPARE(unknown.exitCode, 2);
+    }
+
     void fileExportReportWritesTheRunShown()
     {
         QTemporaryDir dir;
