@@ -7,10 +7,13 @@
 #include "ui/charts_panel.h"
 #include "ui/compare_cdf_chart.h"
 #include "ui/metric_format.h"
+#include "ui/scenario_document.h"
 #include "ui/time_chart_view.h"
+#include "ui/topology_scene.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QGraphicsView>
 #include <QLineSeries>
 
 #include <algorithm>
@@ -46,11 +49,47 @@ QStringList distribution(const QString& name, const core::Distribution& d)
     return {name, QString::number(d.count), number(d.mean), number(d.p50), number(d.p90), number(d.p99), number(d.max)};
 }
 
-void addScenario(ReportContent& report, const json& scenario)
+// The scenario's topology as the editor draws it (TopologyScene over a document of the stored scenario), fitted to
+// whatever size the report gives it.
+class TopologyPicture : public QGraphicsView {
+  public:
+    explicit TopologyPicture(const std::string& scenarioJson)
+        : m_document(new ScenarioDocument(this))
+    {
+        m_document->reset(nlohmann::ordered_json::parse(scenarioJson));
+        auto* scene = new TopologyScene(m_document, this);
+        scene->sync();
+        setScene(scene);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setRenderHint(QPainter::Antialiasing);
+    }
+    bool empty() const { return scene()->items().isEmpty(); }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QGraphicsView::resizeEvent(event);
+        fitInView(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    }
+
+  private:
+    ScenarioDocument* m_document;
+};
+
+void addScenario(ReportContent& report, const json& scenario, const std::string& scenarioJson)
 {
     report.heading(QStringLiteral("Scenario"));
     if (const json* d = at(scenario, "/description"))
         report.paragraph(text(*d));
+    try {
+        auto picture = std::make_unique<TopologyPicture>(scenarioJson);
+        if (!picture->empty())
+            report.chart(picture.release(), QStringLiteral("The topology, as the editor draws it"), QSize(860, 420));
+    } catch (const std::exception&) {
+        // a stored scenario that no longer parses: its tables below say what they can
+    }
     ReportTable facts;
     const std::pair<const char*, const char*> fields[] = {
         {"Model", "/model"},
@@ -281,7 +320,7 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         addComparison(report, runs);
     }
 
-    addScenario(report, scenario);
+    addScenario(report, scenario, input.scenarioJson);
 
     report.heading(QStringLiteral("Charts"));
     report.charts(input.run);

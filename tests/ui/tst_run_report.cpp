@@ -67,7 +67,7 @@ class RunReportTest : public QObject {
             }
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-        QCOMPARE(svgs, 6); // TTFT and TPOT over time, CDFs, the TPOT split, links, kinds
+        QCOMPARE(svgs, 7); // the topology; TTFT and TPOT over time, CDFs, the TPOT split, links, kinds
         QVERIFY(tables >= 6);
         // The run's own numbers, as the summary has them.
         for (const char* metric : {"ttft_ms", "tpot_ms"})
@@ -123,7 +123,7 @@ class RunReportTest : public QObject {
         QVERIFY(markdown.contains(QStringLiteral("| TTFT | %1 |").arg(summary.at("ttft_ms").at("count").get<int>())));
         QVERIFY(markdown.contains(ttftP99));
         QVERIFY(markdown.startsWith(QStringLiteral("# \\<script\\>alert\\(1\\)\\</script\\> \\& co\n")));
-        for (int chart = 1; chart <= 6; ++chart) {
+        for (int chart = 1; chart <= 7; ++chart) {
             const QString name = QStringLiteral("report-files/chart-%1.svg").arg(chart);
             QVERIFY2(markdown.contains(QStringLiteral("](%1)").arg(name)), qPrintable(name));
             QFile svg(dir.filePath(name));
@@ -136,11 +136,12 @@ class RunReportTest : public QObject {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.db"));
         for (const char* protocol : {"msi-directory", "lazy-causal"})
-            QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
-                             QStringLiteral("--set"), QStringLiteral("/coherence/decode=%1").arg(QLatin1String(protocol)),
-                             QStringLiteral("--db"), db, QStringLiteral("-q")})
-                         .exitCode,
-                     0);
+            QCOMPARE(
+                cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                        QStringLiteral("--set"), QStringLiteral("/coherence/decode=%1").arg(QLatin1String(protocol)),
+                        QStringLiteral("--db"), db, QStringLiteral("-q")})
+                    .exitCode,
+                0);
         const QString report = dir.filePath(QStringLiteral("compare.html"));
         const Ran made = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--compare"),
                                  QStringLiteral("2"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
@@ -153,7 +154,7 @@ class RunReportTest : public QObject {
         while (!xml.atEnd())
             svgs += xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg");
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-        QCOMPARE(svgs, 8); // the run's six, and TTFT and TPOT of both runs overlaid
+        QCOMPARE(svgs, 9); // the run's seven, and TTFT and TPOT of both runs overlaid
         QVERIFY(html.contains(QStringLiteral("<h2>Comparison of runs #1, #2</h2>")));
         QVERIFY(html.contains(QStringLiteral("lazy-causal")));
         QVERIFY(html.contains(QStringLiteral("about the same")) || html.contains(QStringLiteral("worse")) ||
