@@ -7,6 +7,7 @@
 #include "ui/charts_panel.h"
 #include "ui/compare_cdf_chart.h"
 #include "ui/metric_format.h"
+#include "ui/report_study.h"
 #include "ui/scenario_document.h"
 #include "ui/time_chart_view.h"
 #include "ui/topology_scene.h"
@@ -272,7 +273,8 @@ void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
     m_panels.push_back(std::move(panel));
 }
 
-ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others)
+ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others,
+                             const StudyReportInput* study)
 {
     const core::RunInfo& info = input.info;
     const core::RunSummary& s = input.run->summary;
@@ -319,6 +321,8 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
             runs.push_back(&other);
         addComparison(report, runs);
     }
+    if (study)
+        addStudy(report, *study);
 
     addScenario(report, scenario, input.scenarioJson);
 

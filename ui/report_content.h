@@ -69,8 +69,12 @@ class ReportContent {
     std::vector<std::unique_ptr<QWidget>> m_charts;     // and the charts added one by one
 };
 
+struct StudyReportInput;
+
 // One run: title line, headline latencies, scenario, charts, traffic, staleness and failures; with `others`, a
-// comparison of the run against them first (Compare's verdicts and sentences, overlaid latency CDFs).
-ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others = {});
+// comparison of the run against them first (Compare's verdicts and sentences, overlaid latency CDFs); with `study`,
+// that study's Pareto front (report_study.h).
+ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunReportInput>& others = {},
+                             const StudyReportInput* study = nullptr);
 
 } // namespace coh::ui

@@ -4,6 +4,7 @@
 #include "core/base/input_error.h"
 #include "core/store/run_store.h"
 #include "ui/report_content.h"
+#include "ui/report_study.h"
 #include "ui/report_writers.h"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 int main(int argc, char** argv)
@@ -30,9 +32,11 @@ int main(int argc, char** argv)
     std::string db, output, format = "html";
     std::int64_t id = 0;
     std::vector<std::int64_t> compare;
+    std::int64_t studyId = 0;
     cli.add_option("--db", db, "Run database")->required();
     cli.add_option("--run", id, "Run id")->required();
     cli.add_option("--compare", compare, "Runs to compare the run with");
+    cli.add_option("--study", studyId, "A study whose Pareto front the report shows");
     cli.add_option("--format", format, "html, md or pdf")->check(CLI::IsMember({"html", "md", "pdf"}));
     cli.add_option("-o,--output", output, "Report file")->required();
     CLI11_PARSE(cli, argc, argv);
@@ -56,7 +60,14 @@ int main(int argc, char** argv)
         std::vector<coh::ui::RunReportInput> others;
         for (const std::int64_t other : compare)
             others.push_back(load(other));
-        const coh::ui::ReportContent report = coh::ui::buildRunReport(load(id), others);
+        std::optional<coh::ui::StudyReportInput> study;
+        if (studyId != 0) {
+            study = coh::ui::loadStudyForReport(store, studyId);
+            if (!study)
+                throw coh::core::InputError(db, "--study", "there is no study " + std::to_string(studyId),
+                                            "give a study id of this database (`cohsim tune` prints it)");
+        }
+        const coh::ui::ReportContent report = coh::ui::buildRunReport(load(id), others, study ? &*study : nullptr);
         QString error;
         if (!coh::ui::writeReport(report, QString::fromStdString(format), QString::fromStdString(output), &error))
             throw coh::core::InputError(output, "-o", "cannot write the report (" + error.toStdString() + ")",

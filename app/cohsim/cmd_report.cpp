@@ -1,6 +1,6 @@
-// cohsim report ID [--compare ID2 ...] [--format html|md|pdf] -o FILE: a run's report to hand to a colleague
-// (docs/reports.md). The report is drawn by the desktop app's chart code, so cohsim (which stays free of Qt) runs the
-// report tool cohsim-report, built with the UI, on Qt's offscreen platform: no display is needed.
+// cohsim report ID [--compare ID2 ...] [--study S] [--format html|md|pdf] -o FILE: a run's report to hand to a
+// colleague (docs/reports.md). The report is drawn by the desktop app's chart code, so cohsim (which stays free of Qt)
+// runs the report tool cohsim-report, built with the UI, on Qt's offscreen platform: no display is needed.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 struct ReportOptions {
     std::string id;
     std::vector<std::string> compare;
+    std::string study;
     std::string format = "html";
     std::string output;
 };
@@ -87,6 +88,8 @@ void report(const GlobalOptions& global, const ReportOptions& options)
             args.insert(args.end(), {"--compare", std::to_string(other)});
         }
     }
+    if (!options.study.empty())
+        args.insert(args.end(), {"--study", std::to_string(parseRunId(options.study))});
     args.insert(args.end(), {"--format", options.format, "-o", options.output});
     const int rc = runTool(findReportTool(), args);
     if (rc != 0)
@@ -103,6 +106,7 @@ static const bool registered = registerCommand("report", [](CLI::App& app, Globa
         app.add_subcommand("report", "Write a stored run's report: scenario, figures, charts (docs/reports.md)");
     cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
     cmd->add_option("--compare", options->compare, "Runs to compare it with: a comparison section, CDFs overlaid");
+    cmd->add_option("--study", options->study, "A study (id from `cohsim tune`) whose Pareto front it shows");
     cmd->add_option("--format", options->format, "html (default), md (charts as SVG files beside it) or pdf")
         ->check(CLI::IsMember({"html", "md", "pdf"}));
     cmd->add_option("-o,--output", options->output, "Report file")->required();

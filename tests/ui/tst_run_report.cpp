@@ -166,6 +166,50 @@ class RunReportTest : public QObject {
         QCOMPARE(unknown.exitCode, 2);
     }
 
+    void aStudysParetoFrontIsReadBackFromTheDatabase()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const nlohmann::json study = {
+            {"name", "small"},
+            {"scenario", std::string(COH_TEST_DATA_DIR) + "/scenarios/minimal.json"},
+            {"parameters",
+             {{{"field", "/coherence/decode"}, {"values", {"msi-directory", "lazy-causal", "sealed-lease"}}},
+              {{"field", "/serving/block_tokens"}, {"values", {16, 32}}}}},
+            {"objectives", {"tpot_p99_ms", "coherence_bytes_per_token"}},
+        };
+        const QString studyFile = dir.filePath(QStringLiteral("small.json"));
+        QFile out(studyFile);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(study.dump()));
+        out.close();
+        const Ran tuned =
+            cohsim({QStringLiteral("tune"), studyFile, QStringLiteral("--json"), QStringLiteral("--db"), db});
+        QCOMPARE(tuned.exitCode, 0);
+        const auto result = nlohmann::json::parse(tuned.out.toStdString());
+        const int studyId = result.at("study_id").get<int>();
+        const auto front = result.at("front");
+        const QString report = dir.filePath(QStringLiteral("study.html"));
+        const Ran made = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--study"),
+                                 QString::number(studyId), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.contains(QStringLiteral("<h2>Study #%1: small</h2>").arg(studyId)));
+        // The same front as the tuner found: its size and each of its runs.
+        QVERIFY2(html.contains(
+                     QStringLiteral("6 points, 6 meeting the constraints, %1 on the Pareto front").arg(front.size())),
+                 qPrintable(html.mid(html.indexOf(QStringLiteral("Study #")), 300)));
+        for (const auto& index : front) // indices into the points
+            QVERIFY(html.contains(QStringLiteral("<td>#%1</td>")
+                                      .arg(result.at("points").at(index.get<std::size_t>()).at("run_id").get<int>())));
+        const Ran unknown = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--study"),
+                                    QStringLiteral("9"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.contains("there is no study 9"));
+    }
+
     void fileExportReportWritesTheRunShown()
     {
         QTemporaryDir dir;

@@ -1,0 +1,170 @@
+#include "ui/report_study.h"
+
+#include "core/tune/metric_catalog.h"
+#include "core/tune/study_analysis.h"
+#include "ui/chart_view.h"
+#include "ui/report_content.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QChart>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+namespace coh::ui {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The objectives and constraints of the stored study file, read as the study parser reads them (the study's
+// scenario need not be at hand: only the metrics matter here).
+core::StudySpec goalsOf(const json& study)
+{
+    core::StudySpec spec;
+    spec.name = study.value("name", std::string());
+    for (const json& o : study.value("objectives", json::array())) {
+        core::Objective objective;
+        objective.metric = o.is_string() ? o.get<std::string>() : o.value("metric", std::string());
+        const core::MetricInfo* info = core::findMetric(objective.metric);
+        if (!info)
+            continue;
+        objective.direction = info->better;
+        if (o.is_object() && o.contains("direction"))
+            objective.direction = o["direction"].get<std::string>().rfind("max", 0) == 0 ? core::Direction::Maximize
+                                                                                         : core::Direction::Minimize;
+        spec.objectives.push_back(objective);
+    }
+    for (const json& c : study.value("constraints", json::array())) {
+        core::Constraint constraint;
+        constraint.metric = c.value("metric", std::string());
+        if (c.contains("min"))
+            constraint.min = c["min"].get<double>();
+        if (c.contains("max"))
+            constraint.max = c["max"].get<double>();
+        if (core::findMetric(constraint.metric))
+            spec.constraints.push_back(constraint);
+    }
+    return spec;
+}
+
+QString paramsText(const std::string& paramsJson)
+{
+    QStringList parts;
+    try {
+        const json params = json::parse(paramsJson); // items() only refers to it
+        for (const auto& [pointer, value] : params.items())
+            parts << QStringLiteral("%1 = %2").arg(
+                QString::fromStdString(pointer.substr(pointer.rfind('/') + 1)),
+                QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump()));
+    } catch (const std::exception&) {
+        return QString::fromStdString(paramsJson);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+std::optional<StudyReportInput> loadStudyForReport(core::RunStore& store, std::int64_t id)
+{
+    auto info = store.studyInfo(id);
+    if (!info)
+        return std::nullopt;
+    StudyReportInput input{*info, store.studyPoints(id), {}};
+    for (const core::StudyPoint& p : input.points)
+        input.summaries.push_back(p.runId ? store.runSummary(*p.runId) : std::nullopt);
+    return input;
+}
+
+void addStudy(ReportContent& report, const StudyReportInput& input)
+{
+    report.heading(QStringLiteral("Study #%1: %2").arg(input.info.id).arg(QString::fromStdString(input.info.name)));
+    json study;
+    try {
+        study = json::parse(input.info.json);
+    } catch (const std::exception&) {
+        report.paragraph(QStringLiteral("The stored study file cannot be read."));
+        return;
+    }
+    if (study.contains("capacity")) {
+        report.paragraph(QStringLiteral("A capacity study: each point's capacity comes from a search over several "
+                                        "runs, which the run database does not tie together; `cohsim tune` prints "
+                                        "its front."));
+        return;
+    }
+    const core::StudySpec spec = goalsOf(study);
+    if (spec.objectives.empty()) {
+        report.paragraph(QStringLiteral("The study names no objective this version knows."));
+        return;
+    }
+    // The study's points as the tuner saw them: full-workload runs with their metrics.
+    core::StudyResult result;
+    std::vector<const core::StudyPoint*> stored;
+    for (std::size_t i = 0; i < input.points.size(); ++i) {
+        const core::StudyPoint& p = input.points[i];
+        core::PointOutcome outcome;
+        outcome.requests = p.requests;
+        outcome.runId = p.runId;
+        if (input.summaries[i])
+            outcome.metrics = core::readMetrics(*input.summaries[i]);
+        result.points.push_back(std::move(outcome));
+        stored.push_back(&p);
+    }
+    core::analyseStudy(spec, result);
+    QStringList goals;
+    for (const core::Objective& o : spec.objectives)
+        goals << QStringLiteral("%1 (%2)").arg(QString::fromStdString(o.metric),
+                                               o.direction == core::Direction::Minimize ? QStringLiteral("minimised")
+                                                                                        : QStringLiteral("maximised"));
+    report.paragraph(QStringLiteral("%1 points, %2 meeting the constraints, %3 on the Pareto front of %4. Status: "
+                                    "%5.")
+                         .arg(input.points.size())
+                         .arg(result.feasible.size())
+                         .arg(result.front.size())
+                         .arg(goals.join(QStringLiteral(", ")))
+                         .arg(QString::fromLatin1(core::toString(input.info.status))));
+    ReportTable front{QStringList{QStringLiteral("run"), QStringLiteral("varied fields")}, {}};
+    for (const core::Objective& o : spec.objectives)
+        front.header << QString::fromStdString(o.metric);
+    for (const std::size_t i : result.front) {
+        QStringList row{QStringLiteral("#%1").arg(result.points[i].runId.value_or(0)),
+                        paramsText(stored[i]->paramsJson)};
+        for (const core::Objective& o : spec.objectives)
+            row << QString::number(core::metricValue(result.points[i], o.metric), 'g', 6);
+        front.rows.append(row);
+    }
+    report.table(front);
+
+    // The first two objectives (or the one against coherence bytes per token), every point and the front.
+    const std::string xMetric = spec.objectives.size() > 1 ? spec.objectives[1].metric : "coherence_bytes_per_token";
+    const std::string yMetric = spec.objectives.front().metric;
+    auto* view = new ChartView(QStringLiteral("Study points"));
+    auto* all = new QScatterSeries;
+    all->setName(QStringLiteral("points meeting the constraints"));
+    all->setMarkerSize(7);
+    auto* onFront = new QScatterSeries;
+    onFront->setName(QStringLiteral("Pareto front"));
+    onFront->setMarkerSize(12);
+    for (const std::size_t i : result.feasible) {
+        const QPointF at(core::metricValue(result.points[i], xMetric), core::metricValue(result.points[i], yMetric));
+        (std::find(result.front.begin(), result.front.end(), i) != result.front.end() ? onFront : all)->append(at);
+    }
+    view->chart()->addSeries(all);
+    view->chart()->addSeries(onFront);
+    view->chart()->createDefaultAxes();
+    const auto axes = view->chart()->axes();
+    for (QAbstractAxis* axis : axes) {
+        auto* values = qobject_cast<QValueAxis*>(axis);
+        if (!values)
+            continue;
+        values->applyNiceNumbers();
+        values->setTitleText(QString::fromStdString(axis->orientation() == Qt::Horizontal ? xMetric : yMetric));
+    }
+    view->restyle();
+    report.chart(view,
+                 QStringLiteral("%1 against %2: every point meeting the constraints, the front larger")
+                     .arg(QString::fromStdString(yMetric), QString::fromStdString(xMetric)),
+                 QSize(860, 380));
+}
+
+} // namespace coh::ui
