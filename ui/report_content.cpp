@@ -2,6 +2,7 @@
 
 #include "core/compare/compare_summary.h"
 #include "core/compare/run_comparison.h"
+#include "core/store/sim_vs_real.h"
 #include "ui/chart_builders.h"
 #include "ui/chart_view.h"
 #include "ui/charts_panel.h"
@@ -197,6 +198,26 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
         metrics.rows.append(row);
     }
     report.table(metrics);
+    // A real run against a simulated one: the simulator's error on the figures it is judged on (real-backend.md).
+    const auto isReal = [](const RunReportInput* r) { return r->info.backend.rfind("real", 0) == 0; };
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        if (isReal(runs[0]) == isReal(runs[i]))
+            continue;
+        const RunReportInput* real = isReal(runs[0]) ? runs[0] : runs[i];
+        const RunReportInput* simulated = isReal(runs[0]) ? runs[i] : runs[0];
+        report.subheading(QStringLiteral("Simulator against real execution: #%1 (%2) and #%3 (%4)")
+                              .arg(real->info.id)
+                              .arg(QString::fromStdString(real->info.backend))
+                              .arg(simulated->info.id)
+                              .arg(QString::fromStdString(simulated->info.backend)));
+        ReportTable error{
+            {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")},
+            {}};
+        for (const core::SimVsRealRow& row : core::simVsRealRows(real->run->summary, simulated->run->summary))
+            error.rows.append({QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
+                               QString::number(row.simulated, 'g', 6), number(row.errorPct(), 1)});
+        report.table(error);
+    }
     QStringList names;
     std::vector<std::vector<double>> ttft, tpot;
     for (std::size_t i = 0; i < runs.size(); ++i) {

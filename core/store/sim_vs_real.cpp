@@ -11,9 +11,7 @@
 
 namespace coh::core {
 
-namespace {
-
-std::vector<SimVsRealRow> rowsOf(const RunSummary& real, const RunSummary& sim)
+std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& sim)
 {
     const auto rt = trafficCounts(real), st = trafficCounts(sim);
     return {{"TTFT p50 (ms)", real.ttftMs.p50, sim.ttftMs.p50},
@@ -26,6 +24,8 @@ std::vector<SimVsRealRow> rowsOf(const RunSummary& real, const RunSummary& sim)
             {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows)},
             {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes}};
 }
+
+namespace {
 
 // The shape real-cpu's decode steps attend with on the scenario's first decode instance: what to calibrate.
 real::PagedKvShape decodeShape(const Scenario& s)
@@ -110,7 +110,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     out.countsEqual = true;
     std::vector<std::vector<double>> figures;
     for (const RunSummary& r : reals) {
-        const auto rows = rowsOf(r, out.simulated.summary);
+        const auto rows = simVsRealRows(r, out.simulated.summary);
         if (out.rows.empty())
             out.rows = rows;
         figures.resize(rows.size());

@@ -44,6 +44,10 @@ struct SimVsReal {
     bool countsEqual = false;       // messages, flows and coherence bytes
 };
 
+// The figures the simulator is judged on, real against simulated: TTFT, TPOT and KV transfer p50/p99, messages,
+// flows, coherence bytes (the rows of SimVsReal, and of a report comparing a real run with a simulated one).
+std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated);
+
 // The run names: "<scenario> · real-cpu" (with " k/N" when there are several) and "<scenario> · simulated on its
 // profile".
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1);

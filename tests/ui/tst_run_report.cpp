@@ -166,6 +166,28 @@ class RunReportTest : public QObject {
         QCOMPARE(unknown.exitCode, 2);
     }
 
+    void aRealRunComparedWithASimulatedOneShowsTheSimulatorsError()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        for (const char* backend : {"real-cpu", "simulated"})
+            QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                             QStringLiteral("--backend"), QLatin1String(backend), QStringLiteral("--max-requests"),
+                             QStringLiteral("4"), QStringLiteral("--db"), db, QStringLiteral("-q")})
+                         .exitCode,
+                     0);
+        const QString report = dir.filePath(QStringLiteral("simreal.html"));
+        const Ran made = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--compare"),
+                                 QStringLiteral("2"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.contains(QStringLiteral("Simulator against real execution: #1 (real-cpu) and #2 (simulated)")));
+        for (const char* row : {"TTFT p50 (ms)", "TPOT p99 (ms)", "messages", "coherence bytes"})
+            QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(QLatin1String(row))), row);
+    }
+
     void aStudysParetoFrontIsReadBackFromTheDatabase()
     {
         QTemporaryDir dir;
