@@ -11,22 +11,30 @@
 #include <QMessageBox>
 
 #include <memory>
+#include <vector>
 
 namespace coh::ui {
 
-bool exportReport(const QString& databasePath, qint64 id, const QString& format, const QString& path, QString* error)
+bool exportReport(const QString& databasePath, qint64 id, const QString& format, const QString& path, QString* error,
+                  const QList<qint64>& compareWith)
 {
     try {
         core::RunStore store(databasePath.toStdString());
-        const auto info = store.runInfo(id);
-        if (!info || info->status != core::RunStatus::Completed) {
-            *error = QApplication::tr("There is no completed run #%1 in %2: no figures to report.")
-                         .arg(id)
-                         .arg(databasePath);
-            return false;
+        std::vector<RunReportInput> runs;
+        for (const qint64 run : QList<qint64>{id} + compareWith) {
+            const auto info = store.runInfo(run);
+            if (!info || info->status != core::RunStatus::Completed) {
+                *error = QApplication::tr("There is no completed run #%1 in %2: no figures to report.")
+                             .arg(run)
+                             .arg(databasePath);
+                return false;
+            }
+            runs.push_back({*info, store.scenarioJson(run).value_or("{}"),
+                            std::make_shared<const core::RunResult>(store.loadRun(run))});
         }
-        const ReportContent report = buildRunReport(
-            {*info, store.scenarioJson(id).value_or("{}"), std::make_shared<const core::RunResult>(store.loadRun(id))});
+        const RunReportInput first = runs.front();
+        runs.erase(runs.begin());
+        const ReportContent report = buildRunReport(first, runs);
         return writeReport(report, format, path, error);
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());
@@ -35,14 +43,16 @@ bool exportReport(const QString& databasePath, qint64 id, const QString& format,
 }
 
 void exportReportWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
-                            std::function<void(const QString& path)> written)
+                            std::function<void(const QString& path)> written, const QList<qint64>& compareWith)
 {
     const QString html = QApplication::tr("Web page (*.html)"), pdf = QApplication::tr("PDF (*.pdf)"),
                   md = QApplication::tr("Markdown, charts as SVG files beside it (*.md)");
     QString filter = html;
-    const QString path = QFileDialog::getSaveFileName(parent, QApplication::tr("Export the report of run %1").arg(id),
-                                                      suggestedExportPath(QStringLiteral("run-%1-report.html").arg(id)),
-                                                      QStringList{html, pdf, md}.join(QStringLiteral(";;")), &filter);
+    const QString path = QFileDialog::getSaveFileName(
+        parent, QApplication::tr("Export the report of run %1").arg(id),
+        suggestedExportPath(compareWith.isEmpty() ? QStringLiteral("run-%1-report.html").arg(id)
+                                                  : QStringLiteral("run-%1-compared-report.html").arg(id)),
+        QStringList{html, pdf, md}.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
     rememberExportFolder(path);
@@ -52,7 +62,7 @@ void exportReportWithDialog(QWidget* parent, const QString& databasePath, qint64
                                                                                    : QStringLiteral("html");
     QApplication::setOverrideCursor(Qt::BusyCursor);
     QString error;
-    const bool ok = exportReport(databasePath, id, format, path, &error);
+    const bool ok = exportReport(databasePath, id, format, path, &error, compareWith);
     QApplication::restoreOverrideCursor();
     if (!ok) {
         QMessageBox::warning(parent, QApplication::tr("Export failed"), error);

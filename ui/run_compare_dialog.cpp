@@ -4,6 +4,7 @@
 #include "ui/chart_view.h"
 #include "ui/compare_cdf_chart.h"
 #include "ui/qt_text.h"
+#include "ui/report_export.h"
 #include "ui/run_compare_model.h"
 #include "ui/theme.h"
 #include "ui/window_size.h"
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
@@ -158,8 +160,24 @@ void RunCompareDialog::build()
     layout->addWidget(m_tabs, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_exportReport = buttons->addButton(tr("Export Report…"), QDialogButtonBox::ActionRole);
+    m_exportReport->setObjectName(QStringLiteral("exportCompareReport"));
+    m_exportReport->setToolTip(tr("The first run's report with this comparison: HTML, PDF or Markdown"));
+    m_exportReport->setVisible(false); // until the database is known (setDatabasePath)
+    connect(m_exportReport, &QPushButton::clicked, this, [this] {
+        QList<qint64> others;
+        for (std::size_t i = 1; i < m_runs.size(); ++i)
+            others << m_runs[i].info.id;
+        exportReportWithDialog(this, m_databasePath, m_runs.front().info.id, {}, others);
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+}
+
+void RunCompareDialog::setDatabasePath(const QString& path)
+{
+    m_databasePath = path;
+    m_exportReport->setVisible(!path.isEmpty() && m_runs.size() > 1);
 }
 
 QSize RunCompareDialog::initialSize(const QSize& window, const QSize& screen)

@@ -15,6 +15,7 @@
 
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QTabWidget;
 class QTableView;
 
@@ -51,6 +52,9 @@ class RunCompareDialog : public QDialog {
     ChartView* ttftChart() const { return m_ttftChart; }
     ChartView* tpotChart() const { return m_tpotChart; }
     QString errorText() const { return m_error; }
+    // Where the runs are stored: offers Export Report… (the first run's report with the comparison) once known.
+    void setDatabasePath(const QString& path);
+    QPushButton* exportReportButton() const { return m_exportReport; }
 
     QTabWidget* tabs() const { return m_tabs; }
     // The CDFs side by side (from 900 px wide) or one above the other.
@@ -78,6 +82,8 @@ class RunCompareDialog : public QDialog {
     QTableView* m_table = nullptr;
     QGridLayout* m_chartGrid = nullptr;
     ChartView* m_ttftChart = nullptr;
+    QString m_databasePath;
+    QPushButton* m_exportReport = nullptr;
     ChartView* m_tpotChart = nullptr;
     std::optional<bool> m_sideBySide; // how the charts are laid out; none before the first layout
 };

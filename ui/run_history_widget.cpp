@@ -314,6 +314,7 @@ void RunHistoryWidget::compareSelected()
             unsetCursor();
             updateButtons();
             auto* dialog = new RunCompareDialog(std::move(loaded), this);
+            dialog->setDatabasePath(databasePath());
             dialog->setAttribute(Qt::WA_DeleteOnClose);
             dialog->show();
         });

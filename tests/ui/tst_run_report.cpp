@@ -2,10 +2,12 @@
 // Charts tab's own charts as SVG, is well-formed XML, carries the run's numbers, and escapes every user string.
 #include "ui/main_window.h"
 #include "ui/report_export.h"
+#include "ui/run_compare_dialog.h"
 
 #include <QAction>
 #include <QFile>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -259,6 +261,22 @@ class RunReportTest : public QObject {
         QString error;
         QVERIFY(!coh::ui::exportReport(db, 9, QStringLiteral("html"), dir.filePath(QStringLiteral("x.html")), &error));
         QVERIFY(error.contains(QStringLiteral("#9")));
+
+        // History's Compare offers the same report with the comparison once it knows the database.
+        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                         QStringLiteral("--set"), QStringLiteral("/coherence/decode=lazy-causal"),
+                         QStringLiteral("--db"), db, QStringLiteral("-q")})
+                     .exitCode,
+                 0);
+        coh::ui::RunCompareDialog compare(db, {1, 2});
+        QVERIFY(compare.exportReportButton()->isHidden());
+        compare.setDatabasePath(db);
+        QVERIFY(!compare.exportReportButton()->isHidden());
+        const QString compared = dir.filePath(QStringLiteral("compared.html"));
+        QVERIFY2(coh::ui::exportReport(db, 1, QStringLiteral("html"), compared, &error, {2}), qPrintable(error));
+        QFile file(compared);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("<h2>Comparison of runs #1, #2</h2>"));
     }
 
     void anUnknownRunOrAFolderThatCannotTakeTheFileExitsTwo()
