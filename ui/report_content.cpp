@@ -1,5 +1,6 @@
 #include "ui/report_content.h"
 
+#include "core/base/input_error.h"
 #include "core/compare/compare_summary.h"
 #include "core/compare/run_comparison.h"
 #include "core/store/sim_vs_real.h"
@@ -232,6 +233,19 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
 }
 
 } // namespace
+
+RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id)
+{
+    const auto info = store.runInfo(id);
+    if (!info)
+        throw core::InputError(store.path(), "ID", "there is no run #" + std::to_string(id),
+                               "see the runs with `cohsim runs list`");
+    if (info->status != core::RunStatus::Completed)
+        throw core::InputError(store.path(), "ID",
+                               "run #" + std::to_string(id) + " has not completed: no figures to report",
+                               "report a completed run (`cohsim runs list`)");
+    return {*info, store.scenarioJson(id).value_or("{}"), std::make_shared<const core::RunResult>(store.loadRun(id))};
+}
 
 ReportContent::ReportContent(QString title)
     : m_title(std::move(title))

@@ -26,6 +26,10 @@ struct RunReportInput {
     std::shared_ptr<const core::RunResult> run;
 };
 
+// Run `id` of the store with what its report needs; throws InputError naming the database when there is no such
+// run or it has not completed (no figures to report).
+RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id);
+
 struct ReportTable {
     QStringList header; // empty: a two-column list of names and values
     QList<QStringList> rows;

@@ -20,21 +20,11 @@ bool exportReport(const QString& databasePath, qint64 id, const QString& format,
 {
     try {
         core::RunStore store(databasePath.toStdString());
-        std::vector<RunReportInput> runs;
-        for (const qint64 run : QList<qint64>{id} + compareWith) {
-            const auto info = store.runInfo(run);
-            if (!info || info->status != core::RunStatus::Completed) {
-                *error = QApplication::tr("There is no completed run #%1 in %2: no figures to report.")
-                             .arg(run)
-                             .arg(databasePath);
-                return false;
-            }
-            runs.push_back({*info, store.scenarioJson(run).value_or("{}"),
-                            std::make_shared<const core::RunResult>(store.loadRun(run))});
-        }
-        const RunReportInput first = runs.front();
-        runs.erase(runs.begin());
-        const ReportContent report = buildRunReport(first, runs);
+        const RunReportInput run = loadRunForReport(store, id);
+        std::vector<RunReportInput> others;
+        for (const qint64 other : compareWith)
+            others.push_back(loadRunForReport(store, other));
+        const ReportContent report = buildRunReport(run, others);
         return writeReport(report, format, path, error);
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());

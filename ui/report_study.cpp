@@ -2,6 +2,7 @@
 
 #include "core/tune/metric_catalog.h"
 #include "core/tune/study_analysis.h"
+#include "core/tune/study_parser.h"
 #include "ui/chart_view.h"
 #include "ui/report_content.h"
 
@@ -16,37 +17,6 @@ namespace coh::ui {
 namespace {
 
 using json = nlohmann::json;
-
-// The objectives and constraints of the stored study file, read as the study parser reads them (the study's
-// scenario need not be at hand: only the metrics matter here).
-core::StudySpec goalsOf(const json& study)
-{
-    core::StudySpec spec;
-    spec.name = study.value("name", std::string());
-    for (const json& o : study.value("objectives", json::array())) {
-        core::Objective objective;
-        objective.metric = o.is_string() ? o.get<std::string>() : o.value("metric", std::string());
-        const core::MetricInfo* info = core::findMetric(objective.metric);
-        if (!info)
-            continue;
-        objective.direction = info->better;
-        if (o.is_object() && o.contains("direction"))
-            objective.direction = o["direction"].get<std::string>().rfind("max", 0) == 0 ? core::Direction::Maximize
-                                                                                         : core::Direction::Minimize;
-        spec.objectives.push_back(objective);
-    }
-    for (const json& c : study.value("constraints", json::array())) {
-        core::Constraint constraint;
-        constraint.metric = c.value("metric", std::string());
-        if (c.contains("min"))
-            constraint.min = c["min"].get<double>();
-        if (c.contains("max"))
-            constraint.max = c["max"].get<double>();
-        if (core::findMetric(constraint.metric))
-            spec.constraints.push_back(constraint);
-    }
-    return spec;
-}
 
 QString paramsText(const std::string& paramsJson)
 {
@@ -92,9 +62,11 @@ void addStudy(ReportContent& report, const StudyReportInput& input)
                                         "its front."));
         return;
     }
-    const core::StudySpec spec = goalsOf(study);
-    if (spec.objectives.empty()) {
-        report.paragraph(QStringLiteral("The study names no objective this version knows."));
+    core::StudySpec spec;
+    try {
+        spec = core::parseStudyGoals(study, "study #" + std::to_string(input.info.id));
+    } catch (const std::exception& e) {
+        report.paragraph(QStringLiteral("Its objectives cannot be read: %1").arg(QString::fromStdString(e.what())));
         return;
     }
     // The study's points as the tuner saw them: full-workload runs with their metrics.

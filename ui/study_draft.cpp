@@ -1,5 +1,7 @@
 #include "ui/study_draft.h"
 
+#include "ui/scenario_fields.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,19 +12,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A list entry as the value it stands for: a number where it reads as one, else the text.
-json listValue(const QString& text)
-{
-    bool ok = false;
-    const qlonglong i = text.toLongLong(&ok);
-    if (ok)
-        return i;
-    const double d = text.toDouble(&ok);
-    if (ok && std::isfinite(d))
-        return d;
-    return text.toStdString();
-}
-
 QStringList splitValues(const QString& text)
 {
     QStringList out;
@@ -30,13 +19,6 @@ QStringList splitValues(const QString& text)
         if (const QString v = part.trimmed(); !v.isEmpty())
             out << v;
     return out;
-}
-
-QString valueText(const json& value)
-{
-    if (value.is_string())
-        return QString::fromStdString(value.get<std::string>());
-    return QString::fromStdString(value.dump());
 }
 
 } // namespace
@@ -91,7 +73,7 @@ DraftParameter DraftParameter::forField(const std::string& pointer, const std::o
         return p;
     }
     if (current)
-        p.values = valueText(*current);
+        p.values = ScenarioFields::valueText(*current);
     return p;
 }
 
@@ -155,7 +137,7 @@ json StudyDraft::toJson(const std::string& scenarioPath) const
         if (p.kind == DraftParameter::Kind::Values) {
             json values = json::array();
             for (const QString& v : splitValues(p.values))
-                values.push_back(listValue(v));
+                values.push_back(ScenarioFields::parseValue(v)); // as a form field reads it
             entry["values"] = values;
         } else {
             entry["type"] = toString(p.kind);

@@ -44,22 +44,9 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     try {
         coh::core::RunStore store(db);
-        // A completed run of the store, with what its report needs.
-        const auto load = [&store, &db](std::int64_t run) {
-            const auto info = store.runInfo(run);
-            if (!info)
-                throw coh::core::InputError(db, "ID", "there is no run " + std::to_string(run),
-                                            "see the runs with `cohsim runs list`");
-            if (info->status != coh::core::RunStatus::Completed)
-                throw coh::core::InputError(db, "ID",
-                                            "run " + std::to_string(run) + " has not completed: no figures to report",
-                                            "report a completed run (`cohsim runs list`)");
-            return coh::ui::RunReportInput{*info, store.scenarioJson(run).value_or("{}"),
-                                           std::make_shared<const coh::core::RunResult>(store.loadRun(run))};
-        };
         std::vector<coh::ui::RunReportInput> others;
         for (const std::int64_t other : compare)
-            others.push_back(load(other));
+            others.push_back(coh::ui::loadRunForReport(store, other));
         std::optional<coh::ui::StudyReportInput> study;
         if (studyId != 0) {
             study = coh::ui::loadStudyForReport(store, studyId);
@@ -67,7 +54,8 @@ int main(int argc, char** argv)
                 throw coh::core::InputError(db, "--study", "there is no study " + std::to_string(studyId),
                                             "give a study id of this database (`cohsim tune` prints it)");
         }
-        const coh::ui::ReportContent report = coh::ui::buildRunReport(load(id), others, study ? &*study : nullptr);
+        const coh::ui::ReportContent report =
+            coh::ui::buildRunReport(coh::ui::loadRunForReport(store, id), others, study ? &*study : nullptr);
         QString error;
         if (!coh::ui::writeReport(report, QString::fromStdString(format), QString::fromStdString(output), &error))
             throw coh::core::InputError(output, "-o", "cannot write the report (" + error.toStdString() + ")",

@@ -25,51 +25,48 @@ struct ExportOptions {
 };
 
 void write(const core::RunInfo& info, const std::string& scenario, const core::RunResult& result,
-           const ExportOptions& options, bool quiet, std::ostream& out)
+           const ExportOptions& options, std::ostream& out)
 {
-    if (options.format == "perfetto") {
-        core::PerfettoCounts counts;
-        out << core::perfettoTrace(result, {info.name, core::instanceNodesOf(result, scenario)}, &counts).dump()
-            << '\n';
-        if (!quiet)
-            std::cerr << "Perfetto trace: " << counts.tracks << " tracks, " << counts.slices << " slices, "
-                      << counts.flows << " flows, " << counts.counters
-                      << " counter samples (open it in ui.perfetto.dev or chrome://tracing)\n";
-    } else if (options.format == "json") {
+    if (options.format == "json")
         out << core::exportJson(info, scenario, result).dump(2) << '\n';
-    } else if (options.summary) {
+    else if (options.summary)
         core::writeSummaryCsv(out, result.summary);
-    } else {
+    else
         core::writeRequestsCsv(out, result);
-    }
 }
 
-// Several runs in one Perfetto trace, each run's tracks named "#ID · ..." (a simulated and a real run of one
+// One run, or several in one trace, each run's tracks then named "#ID · ..." (a simulated and a real run of one
 // scenario side by side).
-void writeMergedTrace(core::RunStore& store, const std::vector<std::int64_t>& ids, bool quiet, std::ostream& out)
+void writePerfetto(core::RunStore& store, const std::vector<std::int64_t>& ids, bool quiet, std::ostream& out)
 {
-    nlohmann::json events = nlohmann::json::array();
+    nlohmann::json trace;
     core::PerfettoCounts total;
     int pidBase = 0;
     for (const std::int64_t id : ids) {
         const auto info = store.runInfo(id);
         const core::RunResult result = store.loadRun(id);
         core::PerfettoOptions options{info->name, core::instanceNodesOf(result, store.scenarioJson(id).value_or("")),
-                                      pidBase, fmt::format("#{} · ", id)};
+                                      pidBase, ids.size() > 1 ? fmt::format("#{} · ", id) : std::string()};
         core::PerfettoCounts counts;
-        nlohmann::json trace = core::perfettoTrace(result, options, &counts);
-        for (auto& e : trace["traceEvents"])
-            events.push_back(std::move(e));
+        nlohmann::json one = core::perfettoTrace(result, options, &counts);
+        if (trace.is_null()) {
+            trace = std::move(one); // the first run's, with its description
+        } else {
+            trace.erase("otherData"); // describes one run only
+            for (auto& e : one["traceEvents"])
+                trace["traceEvents"].push_back(std::move(e));
+        }
         pidBase += core::perfettoPidSpan(result);
         total.tracks += counts.tracks;
         total.slices += counts.slices;
         total.flows += counts.flows;
         total.counters += counts.counters;
     }
-    out << nlohmann::json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}}.dump() << '\n';
+    out << trace.dump() << '\n';
     if (!quiet)
-        std::cerr << "Perfetto trace of " << ids.size() << " runs: " << total.tracks << " tracks, " << total.slices
-                  << " slices, " << total.flows << " flows, " << total.counters << " counter samples\n";
+        std::cerr << "Perfetto trace" << (ids.size() > 1 ? fmt::format(" of {} runs", ids.size()) : std::string())
+                  << ": " << total.tracks << " tracks, " << total.slices << " slices, " << total.flows << " flows, "
+                  << total.counters << " counter samples (open it in ui.perfetto.dev or chrome://tracing)\n";
 }
 
 void exportRun(const GlobalOptions& global, const ExportOptions& options)
@@ -87,11 +84,10 @@ void exportRun(const GlobalOptions& global, const ExportOptions& options)
     const std::int64_t id = ids.front();
     const auto info = store->runInfo(id);
     const auto writeTo = [&](std::ostream& out) {
-        if (ids.size() > 1) {
-            writeMergedTrace(*store, ids, global.quiet, out);
-            return;
-        }
-        write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), options, global.quiet, out);
+        if (options.format == "perfetto")
+            writePerfetto(*store, ids, global.quiet, out);
+        else
+            write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), options, out);
     };
 
     if (options.output.empty() || options.output == "-") {

@@ -518,6 +518,21 @@ double gridSize(const StudySpec& study)
 
 } // namespace
 
+StudySpec parseStudyGoals(const json& root, const std::string& sourcePath)
+{
+    ProblemList problems(sourcePath);
+    StudySpec study;
+    study.sourcePath = sourcePath;
+    ObjectReader r(problems, root, "", R"({ "scenario": "...", "parameters": [...], "objectives": [...] })");
+    if (r.valid()) {
+        study.name = r.string("name").value_or(fs::path(sourcePath).stem().string());
+        readObjectives(r, study);
+        readConstraints(r, study);
+    }
+    problems.throwIfAny(); // no finish(): the other keys are parseStudy's to check
+    return study;
+}
+
 StudySpec parseStudy(const json& root, const std::string& sourcePath)
 {
     ProblemList problems(sourcePath);

@@ -15,6 +15,10 @@ StudySpec loadStudyFile(const std::string& path);
 // folder, as scenario trace paths).
 StudySpec parseStudy(const nlohmann::json& root, const std::string& sourcePath);
 
+// Only a study file's name, objectives and constraints, checked as parseStudy checks them: what reading its points
+// back needs, without its scenario (which may have moved since it ran). Throws InputError on a problem with them.
+StudySpec parseStudyGoals(const nlohmann::json& root, const std::string& sourcePath);
+
 // Identifies a study: its canonical JSON together with its base scenario's, so an edited scenario is a new study.
 std::string studyHash(const StudySpec& study);
 
