@@ -160,6 +160,30 @@ QString verdictWord(core::Verdict verdict)
 
 // Compare's numbers (core/compare), as the History tab's Compare shows them: what differs, the sentences, every
 // metric with each run's difference from the first and its verdict, and the latency CDFs overlaid.
+bool isRealBackend(const core::RunInfo& info)
+{
+    return info.backend.rfind("real", 0) == 0;
+}
+
+QString simVsRealTitle(const core::RunInfo& real, const core::RunInfo& simulated)
+{
+    return QStringLiteral("Simulator against real execution: #%1 (%2) and #%3 (%4)")
+        .arg(real.id)
+        .arg(QString::fromStdString(real.backend))
+        .arg(simulated.id)
+        .arg(QString::fromStdString(simulated.backend));
+}
+
+ReportTable simVsRealTable(const core::RunSummary& real, const core::RunSummary& simulated)
+{
+    ReportTable error{
+        {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")}, {}};
+    for (const core::SimVsRealRow& row : core::simVsRealRows(real, simulated))
+        error.rows.append({QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
+                           QString::number(row.simulated, 'g', 6), number(row.errorPct(), 1)});
+    return error;
+}
+
 void addComparison(ReportContent& report, const std::vector<const RunReportInput*>& runs)
 {
     std::vector<core::ComparedRun> compared;
@@ -200,24 +224,14 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
     }
     report.table(metrics);
     // A real run against a simulated one: the simulator's error on the figures it is judged on (real-backend.md).
-    const auto isReal = [](const RunReportInput* r) { return r->info.backend.rfind("real", 0) == 0; };
+    const auto isReal = [](const RunReportInput* r) { return isRealBackend(r->info); };
     for (std::size_t i = 1; i < runs.size(); ++i) {
         if (isReal(runs[0]) == isReal(runs[i]))
             continue;
         const RunReportInput* real = isReal(runs[0]) ? runs[0] : runs[i];
         const RunReportInput* simulated = isReal(runs[0]) ? runs[i] : runs[0];
-        report.subheading(QStringLiteral("Simulator against real execution: #%1 (%2) and #%3 (%4)")
-                              .arg(real->info.id)
-                              .arg(QString::fromStdString(real->info.backend))
-                              .arg(simulated->info.id)
-                              .arg(QString::fromStdString(simulated->info.backend)));
-        ReportTable error{
-            {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")},
-            {}};
-        for (const core::SimVsRealRow& row : core::simVsRealRows(real->run->summary, simulated->run->summary))
-            error.rows.append({QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
-                               QString::number(row.simulated, 'g', 6), number(row.errorPct(), 1)});
-        report.table(error);
+        report.subheading(simVsRealTitle(real->info, simulated->info));
+        report.table(simVsRealTable(real->run->summary, simulated->run->summary));
     }
     QStringList names;
     std::vector<std::vector<double>> ttft, tpot;
@@ -244,7 +258,20 @@ RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id)
         throw core::InputError(store.path(), "ID",
                                "run #" + std::to_string(id) + " has not completed: no figures to report",
                                "report a completed run (`cohsim runs list`)");
-    return {*info, store.scenarioJson(id).value_or("{}"), std::make_shared<const core::RunResult>(store.loadRun(id))};
+    RunReportInput input{*info, store.scenarioJson(id).value_or("{}"),
+                         std::make_shared<const core::RunResult>(store.loadRun(id)), std::nullopt};
+    std::vector<std::int64_t> twins = store.modelsOf(id);
+    if (info->modelsRun != 0)
+        twins.insert(twins.begin(), info->modelsRun);
+    for (const std::int64_t twin : twins) {
+        const auto twinInfo = store.runInfo(twin);
+        const auto summary = twinInfo ? store.runSummary(twin) : std::nullopt;
+        if (summary) {
+            input.twin = RunReportInput::Twin{*twinInfo, *summary};
+            break;
+        }
+    }
+    return input;
 }
 
 ReportContent::ReportContent(QString title)
@@ -348,7 +375,34 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         {QStringLiteral("SLO attainment"), number(100 * s.sloAttainment, 1) + QStringLiteral(" %")},
         {QStringLiteral("KV protocol"), QString::fromStdString(s.protocol)},
     };
+    if (const auto& iterations = input.run->iterations; !iterations.empty()) {
+        double sequences = 0, waitMs = 0;
+        for (const core::DecodeIterationRecord& it : iterations) {
+            sequences += it.sequences;
+            waitMs += static_cast<double>(it.computeStart - it.start) / 1e6;
+        }
+        const double n = static_cast<double>(iterations.size());
+        figures.rows.append({QStringLiteral("Decode iterations"),
+                             QStringLiteral("%1 (of %2 recorded: mean batch %3 sequences, mean coherence wait %4 ms)")
+                                 .arg(s.decodeIterations)
+                                 .arg(iterations.size())
+                                 .arg(number(sequences / n, 2), number(waitMs / n, 3))});
+    }
     report.table(figures);
+
+    // The run's compare-real twin, unless it is compared below anyway.
+    const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {
+                                  return other.info.id == input.twin->info.id;
+                              });
+    if (input.twin && !twinCompared) {
+        const bool real = isRealBackend(info);
+        const core::RunInfo& realInfo = real ? info : input.twin->info;
+        const core::RunInfo& simulatedInfo = real ? input.twin->info : info;
+        report.heading(simVsRealTitle(realInfo, simulatedInfo));
+        report.paragraph(QStringLiteral("cohsim compare-real ran the scenario for real and on the simulator with this "
+                                        "machine's calibrated profile; error = (simulated − real) / real."));
+        report.table(real ? simVsRealTable(s, input.twin->summary) : simVsRealTable(input.twin->summary, s));
+    }
 
     if (!others.empty()) {
         std::vector<const RunReportInput*> runs{&input};

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,17 @@ struct RunReportInput {
     core::RunInfo info;
     std::string scenarioJson;
     std::shared_ptr<const core::RunResult> run;
+    // The run's twin from `cohsim compare-real`: the real run a simulated one models, or the newest simulated run
+    // that models a real one. The report shows the simulator's error against it.
+    struct Twin {
+        core::RunInfo info;
+        core::RunSummary summary;
+    };
+    std::optional<Twin> twin;
 };
 
-// Run `id` of the store with what its report needs; throws InputError naming the database when there is no such
-// run or it has not completed (no figures to report).
+// Run `id` of the store with what its report needs (its twin, when it has a completed one); throws InputError
+// naming the database when there is no such run or it has not completed (no figures to report).
 RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id);
 
 struct ReportTable {

@@ -230,6 +230,11 @@ QWidget* ScenarioPanel::buildLimits()
                                         QString::number(core::RecordSpec{}.maxMessages), page);
     maxMessages->setToolTip(tr("Messages kept for replay; beyond this the record is a uniform sample (0 = none)"));
     form->addRow(tr("Recorded messages"), maxMessages);
+    auto* maxIterations = m_fields->value("/record/max_iterations", tr("recorded decode iterations"),
+                                          QString::number(core::RecordSpec{}.maxIterations), page);
+    maxIterations->setToolTip(
+        tr("Decode iterations kept for traces and reports; beyond this the record is a uniform sample (0 = none)"));
+    form->addRow(tr("Recorded decode iterations"), maxIterations);
     form->addRow(tr("Link series interval"), m_fields->value("/metrics/link_interval", tr("link series interval"),
                                                              ms(core::MetricsSpec{}.linkInterval), page));
     return page;

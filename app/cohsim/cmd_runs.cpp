@@ -96,6 +96,10 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         fmt::print("  error           {}\n", info->error);
     fmt::print("  scenario        {} (seed {})\n", info->scenarioName.empty() ? "-" : info->scenarioName, info->seed);
     fmt::print("  backend         {} (Coherence Studio {})\n", info->backend, info->version);
+    if (info->modelsRun != 0)
+        fmt::print("  models          real run {} (its simulator's error: cohsim report {})\n", info->modelsRun, id);
+    for (const std::int64_t model : store->modelsOf(id))
+        fmt::print("  modelled by     simulated run {} (cohsim report {})\n", model, id);
     fmt::print("  created         {} UTC\n", readableTime(info->createdAt));
     if (!info->finishedAt.empty())
         fmt::print("  finished        {} UTC\n", readableTime(info->finishedAt));

@@ -178,6 +178,9 @@ void printRunSummary(const core::RunSummary& s)
                number(s.throughputRequestsPerSec));
     fmt::print("  goodput         {} req/s, SLO attainment {}%\n", number(s.goodputRequestsPerSec),
                number(100 * s.sloAttainment));
+    if (s.decodeIterations > 0)
+        fmt::print("  decode          {} iterations of continuous batching, {} output tokens per iteration\n",
+                   s.decodeIterations, number(static_cast<double>(s.outputTokens) / s.decodeIterations));
     // Every count below comes from core::trafficCounts, as in the desktop app (docs/engine.md#traffic).
     const core::TrafficCounts t = core::trafficCounts(s);
     fmt::print("  KV protocol     {}: {} block data messages across links ({})\n", s.protocol, s.kvTransfers,

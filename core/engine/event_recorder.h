@@ -1,6 +1,7 @@
 #pragma once
 // The event record for replay: every network message, or a uniform sample (reservoir) once the scenario's
 // limit is reached, so long runs keep a bounded, unbiased record.
+#include "core/engine/reservoir.h"
 #include "core/engine/run_result.h"
 #include "core/net/transport.h"
 
@@ -16,17 +17,14 @@ class EventRecorder {
   public:
     EventRecorder(std::uint32_t limit, std::uint64_t seed);
 
-    void add(const MessageRecord& message);
+    void add(const MessageRecord& message) { m_sample.add(message); }
 
-    std::uint64_t total() const { return m_total; }
+    std::uint64_t total() const { return m_sample.total(); }
     // The kept messages, ordered by start time (the sample is gathered out of order).
     std::vector<MessageRecord> takeSorted();
 
   private:
-    std::uint32_t m_limit;
-    std::uint64_t m_state; // splitmix64, to pick reservoir slots
-    std::uint64_t m_total = 0;
-    std::vector<MessageRecord> m_kept;
+    Reservoir<MessageRecord> m_sample;
 };
 
 } // namespace coh::core

@@ -253,9 +253,10 @@ struct RunSummary {
     // What was sent, per message kind (MessageRecord::kind indexes this). Messages, data and control bytes,
     // write-backs, invalidations, ... are all read from here through trafficCounts() (traffic_counts.h).
     std::vector<MessageKindStats> messagesByKind;
-    std::uint64_t flows = 0;      // network flows that crossed a link: what RunResult::messages holds or samples
-    std::vector<LinkTotal> links; // link directions that carried traffic, busiest first
-    std::uint64_t upgrades = 0;   // stores that had to upgrade a readable copy (not a message)
+    std::uint64_t flows = 0;            // network flows that crossed a link: what RunResult::messages holds or samples
+    std::uint64_t decodeIterations = 0; // batched decode iterations: what RunResult::iterations holds or samples
+    std::vector<LinkTotal> links;       // link directions that carried traffic, busiest first
+    std::uint64_t upgrades = 0;         // stores that had to upgrade a readable copy (not a message)
     StalenessSummary staleness;
     LeaseSummary lease;
     PrefixPoolSummary prefixPool;
@@ -293,6 +294,15 @@ struct MessageRecord {
     MessageProtocol protocol = MessageProtocol::Kv;
     std::uint8_t fromState = 0, toState = 0; // the sender's state before and after the transition
     std::uint16_t transition = 0;            // index into the sender's ControllerTable::transitions
+};
+
+// One iteration of a decode instance's continuous batch: every sequence in it waits for its coherence (its
+// reads and its append), then the batch computes one token each. computeStart - start is the coherence wait.
+struct DecodeIterationRecord {
+    SimTime start = 0, computeStart = 0, end = 0;
+    std::uint32_t instance = 0;
+    std::uint32_t sequences = 0;     // in the batch
+    std::uint64_t contextTokens = 0; // the tokens the batch attended over
 };
 
 // A routed path as directed link hops; `forward` is false when a hop runs b -> a.
@@ -340,6 +350,8 @@ struct RunResult {
     std::vector<PathRecord> paths;
     // The event record: every flow that crossed a link, or a uniform sample of summary.flows of them.
     std::vector<MessageRecord> messages;
+    // Decode iterations by start time: every one, or a uniform sample of summary.decodeIterations of them.
+    std::vector<DecodeIterationRecord> iterations;
 };
 
 } // namespace coh::core

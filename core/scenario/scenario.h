@@ -193,7 +193,8 @@ struct SloSpec {
 };
 
 struct RecordSpec {
-    std::uint32_t maxMessages = 100000; // beyond this the event record is a uniform sample
+    std::uint32_t maxMessages = 100000;   // beyond this the event record is a uniform sample
+    std::uint32_t maxIterations = 100000; // the same for decode iterations
 };
 
 struct MetricsSpec {

@@ -59,8 +59,10 @@ void readSmallSections(ObjectReader& top, Scenario& s)
         r.finish();
     }
     if (const json* record = top.get("record")) {
-        ObjectReader r(problems, *record, top.pointerTo("record"), R"({ "max_messages": 100000 })");
+        ObjectReader r(problems, *record, top.pointerTo("record"),
+                       R"({ "max_messages": 100000, "max_iterations": 100000 })");
         s.record.maxMessages = r.count("max_messages").value_or(s.record.maxMessages);
+        s.record.maxIterations = r.count("max_iterations").value_or(s.record.maxIterations);
         r.finish();
     }
     if (const json* metrics = top.get("metrics")) {

@@ -8,13 +8,15 @@ namespace coh::core {
 
 DecodeScheduler::DecodeScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                                  std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                                 std::uint32_t blockTokens, KvTiers* tiers)
+                                 Reservoir<DecodeIterationRecord>& iterations, std::uint32_t blockTokens,
+                                 KvTiers* tiers)
     : m_sim(sim)
     , m_compute(compute)
     , m_instances(instances)
     , m_metrics(metrics)
     , m_state(state)
     , m_kv(kv)
+    , m_iterations(iterations)
     , m_blockTokens(blockTokens)
     , m_tiers(tiers)
 {
@@ -187,6 +189,8 @@ void DecodeScheduler::onIterationDone(std::uint32_t index)
 {
     InstanceState& inst = m_instances[index];
     const SimTime now = m_sim.now();
+    m_iterations.add({inst.stepStart, now - inst.stepCompute, now, index,
+                      static_cast<std::uint32_t>(inst.active.size()), inst.contextTokens});
     bool freed = false;
     for (std::size_t i = 0; i < inst.active.size();) {
         const std::uint32_t r = inst.active[i];

@@ -6,6 +6,7 @@
 // whenever its tail fills; when HBM has none left, victims go below HBM (KvTiers) and come back first.
 #include "core/engine/kv_memory.h"
 #include "core/engine/latency_histogram.h"
+#include "core/engine/reservoir.h"
 #include "core/engine/run_result.h"
 #include "core/serving/compute_cost.h"
 #include "core/serving/instance_state.h"
@@ -22,7 +23,7 @@ class DecodeScheduler {
   public:
     DecodeScheduler(Simulator& sim, ComputeCost& compute, std::span<InstanceState> instances,
                     std::span<RequestMetrics> metrics, std::span<RequestState> state, KvMemory& kv,
-                    std::uint32_t blockTokens, KvTiers* tiers = nullptr);
+                    Reservoir<DecodeIterationRecord>& iterations, std::uint32_t blockTokens, KvTiers* tiers = nullptr);
 
     // A prefilled request routed to decode `instance` joins its admission queue (tryAdmit admits it).
     void enqueue(std::uint32_t request, std::uint32_t instance);
@@ -88,6 +89,7 @@ class DecodeScheduler {
     std::span<RequestMetrics> m_metrics;
     std::span<RequestState> m_state;
     KvMemory& m_kv;
+    Reservoir<DecodeIterationRecord>& m_iterations; // the iterations' record: each one as it ends
     std::uint32_t m_blockTokens;
     KvTiers* m_tiers; // null: no tiers, every sequence reserves its whole KV at admission
     std::uint32_t m_admissions = 0;

@@ -77,6 +77,11 @@ RunResult ServingEngine::collect()
         s.failures.stalledMs = faults.stalledNs * 1e-6;
     }
     s.flows = m_recorder.total();
+    s.decodeIterations = m_iterations.total();
+    result.iterations = std::move(m_iterations.kept());
+    // Recorded as they end; a sample is in slot order. By start, as the record's readers expect.
+    std::stable_sort(result.iterations.begin(), result.iterations.end(),
+                     [](const auto& a, const auto& b) { return a.start < b.start; });
 
     const LinkUsage& usage = m_transport->usage();
     // One grid for the link and block series: the scenario's interval, doubled until the run's end fits in

@@ -41,6 +41,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
     , m_workers(makeWorkers(backend, scenario))
     , m_transport(makeTransport(scenario, m_routing, m_sim, NetWake, NetDeliver, m_workers.get()))
     , m_recorder(scenario.record.maxMessages, scenario.seed)
+    , m_iterations(scenario.record.maxIterations, scenario.seed ^ 0x5851F42D4C957F2Dull)
     , m_cost(scenario.model, scenario.serving)
     , m_compute(makeCompute(m_cost, scenario, backend, m_workers.get()))
     , m_instances(buildInstances(scenario, m_cost))
@@ -102,7 +103,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
     m_prefill = std::make_unique<PrefillScheduler>(m_sim, *m_compute, m_instances, m_metrics, m_state, *m_kv,
                                                    m_prefix.get(), m_local.get(), m_resume.get());
     m_decode = std::make_unique<DecodeScheduler>(m_sim, *m_compute, m_instances, m_metrics, m_state, *m_kv,
-                                                 scenario.serving.blockTokens, m_tiers.get());
+                                                 m_iterations, scenario.serving.blockTokens, m_tiers.get());
     for (std::uint32_t r = 0; r < workload.requests.size(); ++r) {
         m_metrics[r].id = r;
         m_metrics[r].arrival = workload.requests[r].arrival;

@@ -127,6 +127,7 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     std::unique_ptr<real::NodeWorkers> m_workers; // a real backend's worker threads; null when simulated
     std::unique_ptr<Transport> m_transport;       // the backend's: the simulated network or real copies
     EventRecorder m_recorder;
+    Reservoir<DecodeIterationRecord> m_iterations; // the decode iterations' record (record.max_iterations)
     CostModel m_cost;
     std::unique_ptr<ComputeCost> m_compute; // the roofline, or measured kernels on a real backend
     std::vector<InstanceState> m_instances;

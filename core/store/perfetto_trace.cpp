@@ -42,7 +42,7 @@ class Lanes {
 };
 
 // Thread ids within a process, by what runs on them.
-constexpr int kPrefillTid = 1000, kLocalTid = 2000, kMessageTid = 1;
+constexpr int kPrefillTid = 1000, kLocalTid = 2000, kDecodeTid = 3000, kMessageTid = 1;
 
 class TraceBuilder {
   public:
@@ -196,7 +196,8 @@ json perfettoTrace(const RunResult& run, const PerfettoOptions& options, Perfett
     };
 
     // Compute: prefill batches (requests of one batch share their instance, start and end), then each request's
-    // KV transfer and decode as async slices, and the requests decoding on each node as a counter.
+    // KV transfer and decode as async slices, the requests decoding on each node as a counter, and the recorded
+    // decode iterations.
     // Ids are the format's, global to the file: each run of a merged trace keeps its own.
     const std::uint64_t asyncBase = static_cast<std::uint64_t>(base) << 40;
     std::map<std::tuple<std::uint32_t, SimTime, SimTime>, std::pair<std::uint32_t, std::uint64_t>> batches;
@@ -228,6 +229,29 @@ json perfettoTrace(const RunResult& run, const PerfettoOptions& options, Perfett
     }
     for (auto& [pid, deltas] : decoding)
         trace.counterSteps(pid, "requests decoding", std::move(deltas));
+
+    // Decode iterations: the batch's coherence wait, then its compute, nested in one slice per iteration.
+    std::map<int, Lanes> decodeLanes;
+    std::map<int, std::vector<std::pair<SimTime, double>>> batchSize;
+    for (const DecodeIterationRecord& it : run.iterations) {
+        const int pid = instancePid(it.instance);
+        const int tid = kDecodeTid + decodeLanes[pid].take(it.start, it.end);
+        trace.thread(pid, tid, tid == kDecodeTid ? "decode" : fmt::format("decode {}", tid - kDecodeTid + 1));
+        const SimTime computeStart = std::clamp(it.computeStart, it.start, it.end);
+        trace.slice(pid, tid, "decode iteration", "compute", it.start, it.end,
+                    {{"instance", instanceName(it.instance)},
+                     {"sequences", it.sequences},
+                     {"context_tokens", it.contextTokens},
+                     {"coherence_wait_us", micros(computeStart - it.start)},
+                     {"compute_us", micros(it.end - computeStart)}});
+        if (computeStart > it.start)
+            trace.slice(pid, tid, "coherence wait", "coherence", it.start, computeStart, json::object());
+        trace.slice(pid, tid, "compute", "compute", computeStart, it.end, json::object());
+        batchSize[pid].push_back({it.start, static_cast<double>(it.sequences)});
+        batchSize[pid].push_back({it.end, -static_cast<double>(it.sequences)});
+    }
+    for (auto& [pid, deltas] : batchSize)
+        trace.counterSteps(pid, "decode batch (sequences)", std::move(deltas));
 
     // Messages: a slice on every link direction they cross (a message with no hop: on its node), lanes where they
     // overlap; the first slice is where its flows bind.

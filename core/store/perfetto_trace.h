@@ -4,9 +4,10 @@
 // the run's nanoseconds (simulated, or measured on a real backend) from its start, so a simulated and a real run of
 // one scenario open side by side on the same clock (docs/run-store.md#perfetto).
 //
-// Tracks: a process per node (prefill batches and the KV blocks its caches hold by state; decode as one async slice
-// per request, with a counter of the requests decoding) and per link direction (each recorded message that crosses
-// it as a slice, lanes where messages overlap; its utilisation and the bytes of recorded messages in flight as
+// Tracks: a process per node (prefill batches and the KV blocks its caches hold by state; each recorded decode
+// iteration as a slice holding its coherence wait and its compute, with a counter of its batch size; decode as one
+// async slice per request, with a counter of the requests decoding) and per link direction (each recorded message that
+// crosses it as a slice, lanes where messages overlap; its utilisation and the bytes of recorded messages in flight as
 // counters). Flows link the messages of one coherence transaction: a message and the one its arrival made its
 // receiver send (same block, sent by the receiver at the instant it arrived: a request, its forward, the data, the
 // acknowledgement).

@@ -162,11 +162,22 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
              {"state", series.state},
              {"peak_blocks", series.peakBlocks},
              {"blocks_per_bucket", series.blocksPerBucket}});
+    // The recorded decode iterations (all of them, or a sample of summary.decode_iterations), by start.
+    auto iterations = nlohmann::ordered_json::array();
+    const auto ms = [](SimTime ns) { return static_cast<double>(ns) / 1e6; };
+    for (const DecodeIterationRecord& it : result.iterations)
+        iterations.push_back({{"instance", instanceName(result, it.instance)},
+                              {"start_ms", ms(it.start)},
+                              {"compute_start_ms", ms(it.computeStart)},
+                              {"end_ms", ms(it.end)},
+                              {"sequences", it.sequences},
+                              {"context_tokens", it.contextTokens}});
     return {{"run", std::move(run)},
             {"summary", toJson(result.summary)},
             {"requests", std::move(requests)},
             {"link_series", std::move(links)},
-            {"node_blocks", std::move(nodeBlocks)}};
+            {"node_blocks", std::move(nodeBlocks)},
+            {"decode_iterations", std::move(iterations)}};
 }
 
 } // namespace coh::core

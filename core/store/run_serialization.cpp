@@ -3,6 +3,7 @@
 #include "core/engine/traffic_counts.h"
 #include "core/store/backend_json.h"
 #include "core/store/failures_json.h"
+#include "core/store/iteration_rows.h"
 #include "core/store/kv_tiers_json.h"
 #include "core/store/lease_json.h"
 #include "core/store/legacy_traffic.h"
@@ -113,6 +114,7 @@ nlohmann::ordered_json toJson(const RunSummary& s)
     const TrafficCounts traffic = trafficCounts(s);
     j["messages"] = traffic.messages;
     j["flows"] = s.flows;
+    j["decode_iterations"] = s.decodeIterations;
     j["protocol"] = s.protocol;
     j["data_messages"] = traffic.dataMessages;
     j["control_messages"] = traffic.controlMessages;
@@ -294,6 +296,7 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     s.kvTransfers = readCount(j, "kv_transfers");
     s.kvBytes = readNumber(j, "kv_bytes");
     s.flows = readCount(j, "flows");
+    s.decodeIterations = readCount(j, "decode_iterations");
     s.protocol = j.value("protocol", std::string("direct"));
     if (const auto it = j.find("messages_by_kind"); it != j.end() && it->is_array())
         for (const auto& k : *it)
@@ -364,6 +367,7 @@ nlohmann::ordered_json toJson(const RunInfo& info)
         {"wall_s", summaryValue(info.wallSeconds)},
         {"messages", summaryValue(info.messages)},
         {"flows", summaryValue(info.flows)},
+        {"models_run", info.modelsRun != 0 ? nlohmann::ordered_json(info.modelsRun) : nlohmann::ordered_json()},
     };
 }
 
@@ -562,6 +566,8 @@ void insertRunRows(SQLite::Database& db, std::int64_t runId, const RunResult& re
         message.reset();
     }
     notify("messages");
+    insertIterationRows(db, runId, result.iterations);
+    notify("decode_iterations");
 }
 
 std::vector<NodeBlocksSeries> loadNodeBlocks(SQLite::Database& db, std::int64_t runId)
@@ -662,6 +668,7 @@ void loadRunRows(SQLite::Database& db, std::int64_t runId, RunResult& result)
         m.toState = static_cast<std::uint8_t>(message.getColumn(14).getInt());
         result.messages.push_back(m);
     }
+    result.iterations = loadIterationRows(db, runId);
 }
 
 } // namespace coh::core

@@ -41,7 +41,8 @@ constexpr const char* kRunInfoColumns =
     "json_extract(summary_json, '$.messages') ELSE (SELECT total(json_extract(value, '$.count')) FROM "
     "json_each(summary_json, '$.messages_by_kind')) END END, "
     // The scenario's protocols, as its small "coherence" object (readProtocols): one extraction per run.
-    "CASE WHEN json_valid(scenario_json) THEN json_extract(scenario_json, '$.coherence') END";
+    "CASE WHEN json_valid(scenario_json) THEN json_extract(scenario_json, '$.coherence') END, "
+    "models_run";
 
 // The protocols the scenario's "coherence" section names (its JSON text; empty when it has none): decode's,
 // prefill's and each tier's, in the file's order ("cxl: sealed-lease, dram: msi-directory").
@@ -91,6 +92,7 @@ RunInfo readRunInfo(SQLite::Statement& q)
     info.flows = static_cast<std::uint64_t>(q.getColumn(22).getInt64());
     info.messages = static_cast<std::uint64_t>(q.getColumn(23).getInt64());
     readProtocols(textOrEmpty(q.getColumn(24)), info);
+    info.modelsRun = q.getColumn(25).isNull() ? 0 : q.getColumn(25).getInt64();
     return info;
 }
 
@@ -356,6 +358,35 @@ bool RunStore::renameRun(std::int64_t id, const std::string& name)
         q.bind(1, name);
         q.bind(2, id);
         return q.exec() > 0;
+    });
+}
+
+void RunStore::setModelsRun(std::int64_t simulated, std::int64_t real)
+{
+    const std::string doing = fmt::format("link run {} to the real run {} it models", simulated, real);
+    requireWritable(doing);
+    guarded(doing, [&] {
+        SQLite::Statement q(*m_db, "UPDATE runs SET models_run = ? WHERE id = ? AND EXISTS "
+                                   "(SELECT 1 FROM runs WHERE id = ?)");
+        q.bind(1, real);
+        q.bind(2, simulated);
+        q.bind(3, real);
+        if (q.exec() == 0)
+            throw InputError(m_path, fmt::format("runs/{}", simulated),
+                             fmt::format("run {} or run {} does not exist", simulated, real),
+                             "link two runs of this database (`cohsim runs list`)");
+    });
+}
+
+std::vector<std::int64_t> RunStore::modelsOf(std::int64_t real)
+{
+    return guarded(fmt::format("read the runs that model run {}", real), [&] {
+        std::vector<std::int64_t> ids;
+        SQLite::Statement q(*m_db, "SELECT id FROM runs WHERE models_run = ? ORDER BY id DESC");
+        q.bind(1, real);
+        while (q.executeStep())
+            ids.push_back(q.getColumn(0).getInt64());
+        return ids;
     });
 }
 

@@ -55,6 +55,9 @@ struct RunInfo {
     double wallSeconds = 0;
     std::uint64_t messages = 0; // protocol messages, per block (traffic_counts.h)
     std::uint64_t flows = 0;    // network flows that crossed a link
+    // A simulated run of `cohsim compare-real`: the real run it models (its simulator's error is taken against
+    // that run's figures); 0 for every other run.
+    std::int64_t modelsRun = 0;
 };
 
 // A tuning study (docs/tuning.md): a study file's canonical JSON and how its last execution ended. Its points are
@@ -169,6 +172,10 @@ class RunStore {
 
     bool deleteRun(std::int64_t id); // false when there was no such run; deletes its pending file too
     bool renameRun(std::int64_t id, const std::string& name);
+    // Records that run `simulated` models the real run `real` (RunInfo::modelsRun); throws InputError when either
+    // is missing. modelsOf: the runs that model `real`, newest first.
+    void setModelsRun(std::int64_t simulated, std::int64_t real);
+    std::vector<std::int64_t> modelsOf(std::int64_t real);
 
     // Called by completeRun between its steps ("requests", "link_series", "messages", "summary") inside the
     // transaction; a hook that throws lets tests prove the rollback.

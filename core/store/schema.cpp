@@ -171,6 +171,21 @@ CREATE TABLE study_points (
 ) WITHOUT ROWID;
 CREATE INDEX study_points_key ON study_points(point_key);
 )sql",
+    // 8: decode iterations (the event record's compute side), and the real run a simulated one models.
+    R"sql(
+CREATE TABLE decode_iterations (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    instance INTEGER NOT NULL,             -- index into the run's instance_ids_json
+    start_ns INTEGER NOT NULL,
+    compute_start_ns INTEGER NOT NULL,     -- the batch's coherence wait ends here
+    end_ns INTEGER NOT NULL,
+    sequences INTEGER NOT NULL,
+    context_tokens INTEGER NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+ALTER TABLE runs ADD COLUMN models_run INTEGER REFERENCES runs(id) ON DELETE SET NULL;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)
@@ -202,6 +217,8 @@ std::vector<std::string> runStoreTables(int version)
         tables.push_back("studies");
         tables.push_back("study_points");
     }
+    if (version >= 8)
+        tables.push_back("decode_iterations");
     return tables;
 }
 

@@ -106,6 +106,9 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         }
     }
     out.simulated = runOne(simScenario, sim, simVsRealRunName(scenario, false), out.simulatedId);
+    // The simulated run names the (first) real run it models: a report of either shows the simulator's error.
+    if (store && out.simulatedId != 0 && out.realId != 0)
+        store->setModelsRun(out.simulatedId, out.realId);
     // Each metric's real figure is its median over the real runs; the counts must be equal in every one.
     out.countsEqual = true;
     std::vector<std::vector<double>> figures;

@@ -175,6 +175,7 @@ void PointEvaluator::store(Job& job, PointTaskResult& ran)
         result.requests.clear();
         result.messages.clear();
         result.nodeBlocks.clear();
+        result.iterations.clear();
     }
     if (m_store) // the run and its point in one transaction: a kill leaves both or neither
         outcome.runId = m_store->storeStudyRun(m_studyId, {job.key, params, outcome.requests, std::nullopt, ""},

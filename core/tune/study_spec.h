@@ -105,7 +105,8 @@ struct StudySpec {
     StrategySpec strategy;
     HalvingSpec halving;
     CapacitySpec capacity;
-    std::uint32_t recordMessages = 2000; // record.max_messages of every point's run: a replay sample, small stores
+    // record.max_messages and record.max_iterations of every point's run: a replay sample, small stores
+    std::uint32_t recordMessages = 2000;
     // "keep": "summary": a point's stored run keeps its summary and link series but not its per-request rows, message
     // record or block counts (a study of thousands of whole-trace runs would otherwise write gigabytes).
     bool keepRequests = true;

@@ -117,6 +117,9 @@ RunResult makeResult()
         m.toState = static_cast<std::uint8_t>(250 - i);
         r.messages.push_back(m);
     }
+    // Two decode iterations of instance 1; the second waited on nothing. Context tokens beyond 32 bits.
+    r.summary.decodeIterations = 9;
+    r.iterations = {{100, 130, 190, 1, 2, 5'000'000'000ull}, {190, 190, 250, 1, 3, 7}};
     return r;
 }
 
@@ -165,6 +168,7 @@ void expectEqual(const RunResult& a, const RunResult& b)
     EXPECT_EQ(s.kvTransfers, t.kvTransfers);
     EXPECT_EQ(s.kvBytes, t.kvBytes);
     EXPECT_EQ(s.flows, t.flows);
+    EXPECT_EQ(s.decodeIterations, t.decodeIterations);
     EXPECT_EQ(s.protocol, t.protocol);
     ASSERT_EQ(s.messagesByKind.size(), t.messagesByKind.size());
     for (std::size_t k = 0; k < s.messagesByKind.size(); ++k) {
@@ -296,6 +300,17 @@ void expectEqual(const RunResult& a, const RunResult& b)
         EXPECT_EQ(x.transition, y.transition);
         EXPECT_EQ(x.fromState, y.fromState);
         EXPECT_EQ(x.toState, y.toState);
+    }
+    ASSERT_EQ(a.iterations.size(), b.iterations.size());
+    for (std::size_t i = 0; i < a.iterations.size(); ++i) {
+        SCOPED_TRACE(i);
+        const auto &x = a.iterations[i], &y = b.iterations[i];
+        EXPECT_EQ(x.start, y.start);
+        EXPECT_EQ(x.computeStart, y.computeStart);
+        EXPECT_EQ(x.end, y.end);
+        EXPECT_EQ(x.instance, y.instance);
+        EXPECT_EQ(x.sequences, y.sequences);
+        EXPECT_EQ(x.contextTokens, y.contextTokens);
     }
 }
 

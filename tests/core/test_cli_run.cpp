@@ -265,6 +265,9 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_EQ(runs[0].at("id"), out.at("simulated_run_id"));
     EXPECT_EQ(runs[0].at("backend"), "simulated");
     EXPECT_EQ(runs[1].at("backend"), "real-cpu");
+    // The simulated run names the real run it models.
+    EXPECT_EQ(runs[0].at("models_run"), out.at("real_run_id"));
+    EXPECT_TRUE(runs[1].at("models_run").is_null());
     const CliResult show =
         runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(show.output.find("simulated on the calibrated profile"), std::string::npos) << show.output;

@@ -155,6 +155,48 @@ TEST(PerfettoTrace, InstancesWithoutNodesGetTracksOfTheirOwn)
     EXPECT_TRUE(named);
 }
 
+TEST(PerfettoTrace, DecodeIterationsHoldTheirCoherenceWaitAndComputeAsNestedSlices)
+{
+    core::RunResult run = smallRun();
+    // d0 (on node b) runs two iterations of both requests; the first waited 400 ns on coherence, the second none.
+    run.iterations = {{2000, 2400, 3000, 1, 2, 200}, {3000, 3000, 4000, 1, 2, 202}};
+    core::PerfettoCounts before, counts;
+    core::perfettoTrace(smallRun(), {"small run", {{0}, {2}}}, &before);
+    const json trace = json::parse(core::perfettoTrace(run, {"small run", {{0}, {2}}}, &counts).dump());
+    EXPECT_EQ(counts.tracks, before.tracks);
+    // Two iterations, each with its compute, and one wait.
+    EXPECT_EQ(counts.slices, before.slices + 5);
+    // The batch size: 2 at 2000, still 2 at 3000 (one iteration ends as the next starts), 0 at 4000.
+    EXPECT_EQ(counts.counters, before.counters + 3);
+
+    std::vector<json> decode;
+    std::vector<double> batch;
+    std::string threadName;
+    for (const json& e : trace["traceEvents"]) {
+        if (e["ph"] == "X" && e["pid"] == 3 && e["tid"] == 3000)
+            decode.push_back(e);
+        if (e["ph"] == "C" && e["name"] == "decode batch (sequences)")
+            batch.push_back(e["args"]["value"]);
+        if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 3 && e["tid"] == 3000)
+            threadName = e["args"]["name"];
+    }
+    EXPECT_EQ(threadName, "decode");
+    ASSERT_EQ(decode.size(), 5u);
+    EXPECT_EQ(decode[0]["name"], "decode iteration");
+    EXPECT_EQ(decode[0]["ts"], 2.0);
+    EXPECT_EQ(decode[0]["dur"], 1.0);
+    EXPECT_EQ(decode[0]["args"]["sequences"], 2);
+    EXPECT_EQ(decode[0]["args"]["context_tokens"], 200);
+    EXPECT_EQ(decode[0]["args"]["coherence_wait_us"], 0.4);
+    EXPECT_EQ(decode[1]["name"], "coherence wait");
+    EXPECT_EQ(decode[1]["dur"], 0.4);
+    EXPECT_EQ(decode[2]["name"], "compute");
+    EXPECT_EQ(decode[2]["ts"], 2.4);
+    EXPECT_EQ(decode[3]["name"], "decode iteration");
+    EXPECT_EQ(decode[4]["name"], "compute"); // no wait: no wait slice
+    EXPECT_EQ(batch, (std::vector<double>{2, 2, 0}));
+}
+
 TEST(PerfettoTrace, TwoRunsShareATraceWithoutSharingATrackOrAnId)
 {
     const core::RunResult run = smallRun();

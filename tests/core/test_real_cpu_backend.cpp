@@ -390,6 +390,11 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.runInfo(out.realId)->backend, "real-cpu");
     EXPECT_EQ(store.runInfo(out.simulatedId)->backend, "simulated");
     EXPECT_EQ(store.runInfo(out.realId)->name, simVsRealRunName(s, true));
+    // The simulated run names the real run it models; the real one models nothing.
+    EXPECT_EQ(store.runInfo(out.simulatedId)->modelsRun, out.realId);
+    EXPECT_EQ(store.runInfo(out.realId)->modelsRun, 0);
+    EXPECT_EQ(store.modelsOf(out.realId), std::vector<std::int64_t>{out.simulatedId});
+    EXPECT_TRUE(store.modelsOf(out.simulatedId).empty());
     // Spaced requests: the same messages, flows and bytes on both, and each row is the two runs' own figure.
     EXPECT_TRUE(out.countsEqual);
     ASSERT_EQ(out.rows.size(), 9u);

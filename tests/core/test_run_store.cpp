@@ -67,6 +67,24 @@ TEST(RunStore, RoundTripsEveryFieldOfARunResult)
     EXPECT_EQ(reopened.scenarioJson(id), R"({"name": "from-json", "seed": 5})");
 }
 
+TEST(RunStore, ASimulatedRunNamesTheRealRunItModelsUntilThatOneIsDeleted)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const auto real = store.beginRun("real", "{}", 1);
+    const auto simulated = store.beginRun("simulated", "{}", 1);
+    EXPECT_EQ(store.runInfo(simulated)->modelsRun, 0);
+    store.setModelsRun(simulated, real);
+    EXPECT_EQ(store.runInfo(simulated)->modelsRun, real);
+    EXPECT_EQ(store.listRuns().front().modelsRun, real); // the listing reads it too
+    EXPECT_EQ(store.modelsOf(real), std::vector<std::int64_t>{simulated});
+    EXPECT_THROW(store.setModelsRun(simulated, real + 100), InputError);
+    EXPECT_THROW(store.setModelsRun(real + 100, real), InputError);
+    EXPECT_EQ(store.runInfo(simulated)->modelsRun, real); // a refused link changes nothing
+    ASSERT_TRUE(store.deleteRun(real));
+    EXPECT_EQ(store.runInfo(simulated)->modelsRun, 0);
+}
+
 TEST(RunStore, StatusFollowsTheRunsLife)
 {
     TempDir dir;
@@ -111,7 +129,7 @@ TEST(RunStore, FailureMidCompleteRollsBackEverything)
     const std::string path = dir.file("runs.db");
     RunStore store(path);
     const auto id = store.beginRun("atomic", "{}", 1);
-    for (const char* failAt : {"requests", "messages", "summary"}) {
+    for (const char* failAt : {"requests", "messages", "decode_iterations", "summary"}) {
         SCOPED_TRACE(failAt);
         store.setCompleteHookForTesting([failAt](std::string_view step) {
             if (step == failAt)
@@ -123,6 +141,7 @@ TEST(RunStore, FailureMidCompleteRollsBackEverything)
         EXPECT_EQ(countRows(path, "request_metrics", id), 0);
         EXPECT_EQ(countRows(path, "messages", id), 0);
         EXPECT_EQ(countRows(path, "link_series", id), 0);
+        EXPECT_EQ(countRows(path, "decode_iterations", id), 0);
     }
     store.setCompleteHookForTesting({});
     store.completeRun(id, makeResult()); // nothing left behind to collide with
@@ -182,10 +201,12 @@ TEST(RunStore, DeleteCascadesToEveryChildTable)
     EXPECT_EQ(countRows(path, "link_series", gone), 0);
     EXPECT_EQ(countRows(path, "node_blocks", gone), 0);
     EXPECT_EQ(countRows(path, "messages", gone), 0);
+    EXPECT_EQ(countRows(path, "decode_iterations", gone), 0);
     EXPECT_EQ(countRows(path, "request_metrics", kept), 3);
     EXPECT_EQ(countRows(path, "link_series", kept), 2);
     EXPECT_EQ(countRows(path, "node_blocks", kept), 2);
     EXPECT_EQ(countRows(path, "messages", kept), 4);
+    EXPECT_EQ(countRows(path, "decode_iterations", kept), 2);
 }
 
 TEST(RunStore, StoresALargeRunQuickly)

@@ -82,7 +82,7 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
               "ALTER TABLE messages DROP COLUMN to_state", "ALTER TABLE request_metrics DROP COLUMN failure_hits",
               "ALTER TABLE request_metrics DROP COLUMN restored_tokens",
               "ALTER TABLE request_metrics DROP COLUMN recomputed_tokens", "DROP TABLE study_points",
-              "DROP TABLE studies"})
+              "DROP TABLE studies", "DROP TABLE decode_iterations", "ALTER TABLE runs DROP COLUMN models_run"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -94,6 +94,8 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
     EXPECT_EQ(loaded.requests[0].staleReads, 0u);
     EXPECT_EQ(loaded.requests[0].cachedTokens, 0u);
     EXPECT_TRUE(loaded.nodeBlocks.empty()); // runs stored before migration 4 have none
+    EXPECT_TRUE(loaded.iterations.empty()); // nor decode iterations before migration 8
+    EXPECT_EQ(store.runInfo(id)->modelsRun, 0);
     SQLite::Database db(path);
     EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), runStoreSchemaVersion());
 }
@@ -119,6 +121,8 @@ TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
             db.exec(std::string("ALTER TABLE request_metrics DROP COLUMN ") + column);
         db.exec("DROP TABLE study_points");
         db.exec("DROP TABLE studies");
+        db.exec("DROP TABLE decode_iterations");
+        db.exec("ALTER TABLE runs DROP COLUMN models_run");
         db.exec("PRAGMA user_version = 4");
     }
     RunStore store(path);

@@ -109,7 +109,8 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
     Simulator sim;
     RecordingKv kv;
     RooflineCompute compute(cost);
-    DecodeScheduler decode(sim, compute, instances, metrics, state, kv, 16);
+    Reservoir<DecodeIterationRecord> iterations(100, 1);
+    DecodeScheduler decode(sim, compute, instances, metrics, state, kv, iterations, 16);
     for (std::uint32_t r = 0; r < 3; ++r)
         decode.enqueue(r, 0);
     EXPECT_EQ(instances[0].assigned, 3u);
@@ -136,6 +137,11 @@ TEST(DecodeScheduler, AdmitsInOrderWhileKvFitsAndRejectsWhatNeverFits)
     EXPECT_EQ(instances[0].kvBlocksFree, 7u);
     EXPECT_EQ(instances[0].held, (std::vector<std::uint32_t>{2}));
     EXPECT_EQ(instances[0].assigned, 1u);
+    // The iteration is recorded: request 0 alone, over its 127-token prompt.
+    ASSERT_EQ(iterations.total(), 1u);
+    EXPECT_EQ(iterations.kept()[0].sequences, 1u);
+    EXPECT_EQ(iterations.kept()[0].contextTokens, 127u);
+    EXPECT_EQ(iterations.kept()[0].instance, 0u);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -190,6 +191,43 @@ class RunReportTest : public QObject {
             QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(QLatin1String(row))), row);
     }
 
+    void compareRealsTwinsShowTheSimulatorsErrorInEachOthersReport()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const QString profile = dir.filePath(QStringLiteral("profile.json"));
+        QCOMPARE(cohsim({QStringLiteral("calibrate"), QStringLiteral("--rounds"), QStringLiteral("2"),
+                         QStringLiteral("-o"), profile})
+                     .exitCode,
+                 0);
+        const Ran compared = cohsim(
+            {QStringLiteral("compare-real"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+             QStringLiteral("--profile"), profile, QStringLiteral("--max-requests"), QStringLiteral("4"),
+             QStringLiteral("--arena-mib"), QStringLiteral("8"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(compared.exitCode == 0, compared.err.constData());
+        const auto out = nlohmann::json::parse(compared.out.toStdString());
+        const QString title = QStringLiteral("Simulator against real execution: #%1 (real-cpu) and #%2 (simulated)")
+                                  .arg(out.at("real_run_id").get<int>())
+                                  .arg(out.at("simulated_run_id").get<int>());
+        for (const char* id : {"real_run_id", "simulated_run_id"}) {
+            const QString report = dir.filePath(QStringLiteral("%1.html").arg(QLatin1String(id)));
+            const Ran made = cohsim({QStringLiteral("report"), QString::number(out.at(id).get<int>()),
+                                     QStringLiteral("--db"), db, QStringLiteral("-o"), report});
+            QVERIFY2(made.exitCode == 0, made.err.constData());
+            QFile file(report);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString html = QString::fromUtf8(file.readAll());
+            QVERIFY2(html.contains(title), id);
+            // The rows are compare-real's own: its TPOT p50, real and simulated.
+            const auto& tpot = out.at("metrics").at(2);
+            QCOMPARE(QString::fromStdString(tpot.at("metric").get<std::string>()), QStringLiteral("TPOT p50 (ms)"));
+            QVERIFY2(
+                html.contains(
+                    QStringLiteral("<td>%1</td>").arg(QString::number(tpot.at("simulated").get<double>(), 'g', 6))),
+                id);
+        }
+    }
+
     void aStudysParetoFrontIsReadBackFromTheDatabase()
     {
         QTemporaryDir dir;
@@ -261,6 +299,32 @@ class RunReportTest : public QObject {
         QString error;
         QVERIFY(!coh::ui::exportReport(db, 9, QStringLiteral("html"), dir.filePath(QStringLiteral("x.html")), &error));
         QVERIFY(error.contains(QStringLiteral("#9")));
+
+        // The app's own path: read off the GUI thread behind a progress dialog, written, then finished(true).
+        const QString async = dir.filePath(QStringLiteral("async.pdf"));
+        auto* job = coh::ui::ReportExport::start(&window, db, 1, QStringLiteral("pdf"), async);
+        QSignalSpy done(job, &coh::ui::ReportExport::finished);
+        QVERIFY(job->progress());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(done.at(0).at(0).toBool(), true);
+        QCOMPARE(done.at(0).at(1).toString(), async);
+        QVERIFY(QFile(async).size() > 1000);
+        // An unknown run ends with the store's reason; Cancel ends at once, and no file appears afterwards.
+        auto* unknown =
+            coh::ui::ReportExport::start(&window, db, 9, QStringLiteral("html"), async + QStringLiteral(".html"));
+        QSignalSpy failed(unknown, &coh::ui::ReportExport::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QCOMPARE(failed.at(0).at(0).toBool(), false);
+        QVERIFY(failed.at(0).at(2).toString().contains(QStringLiteral("#9")));
+        const QString cancelled = dir.filePath(QStringLiteral("cancelled.html"));
+        auto* dropped = coh::ui::ReportExport::start(&window, db, 1, QStringLiteral("html"), cancelled);
+        QSignalSpy ended(dropped, &coh::ui::ReportExport::finished);
+        dropped->cancel();
+        QCOMPARE(ended.count(), 1);
+        QCOMPARE(ended.at(0).at(0).toBool(), false);
+        QVERIFY(ended.at(0).at(2).toString().isEmpty());
+        QTest::qWait(1500); // the read it started ends on its own; nothing is written
+        QVERIFY(!QFile::exists(cancelled));
 
         // History's Compare offers the same report with the comparison once it knows the database.
         QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
