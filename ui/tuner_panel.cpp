@@ -9,6 +9,8 @@
 #include "core/tune/study_parser.h"
 #include "core/tune/study_runner.h"
 #include "ui/chart_view.h"
+#include "ui/parallel_coordinates.h"
+#include "ui/study_parallel.h"
 
 #include <QAreaSeries>
 
@@ -26,6 +28,7 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -177,11 +180,33 @@ TunerPanel::TunerPanel(QWidget* parent)
             emit openRunRequested(id);
     });
 
-    m_chart->setMinimumHeight(220);
-    m_table->setMinimumHeight(90);
+    m_parallel = new ParallelCoordinatesView(this);
+    m_parallelHint = new QLabel(this);
+    m_parallelHint->setWordWrap(true);
+    connect(m_parallel, &ParallelCoordinatesView::lineClicked, this, &TunerPanel::openRunRequested);
+    connect(m_parallel, &ParallelCoordinatesView::brushesChanged, this, [this](int passing) {
+        m_parallelHint->setText(
+            tr("<span style='color:%1'>━</span> front · <span style='color:%2'>━</span> meet the constraints · "
+               "%3 of %4 shown · drag along an axis to keep a range, click a line to open its run")
+                .arg(m_parallel->frontColor().name(), m_parallel->feasibleColor().name())
+                .arg(passing)
+                .arg(m_parallel->lines().size()));
+    });
+    auto* parallelPage = new QWidget(this);
+    auto* parallelLayout = new QVBoxLayout(parallelPage);
+    parallelLayout->setContentsMargins(0, 0, 0, 0);
+    parallelLayout->addWidget(m_parallel, 1);
+    parallelLayout->addWidget(m_parallelHint);
+    m_pointViews = new QTabWidget(this);
+    m_pointViews->setDocumentMode(true);
+    m_pointViews->addTab(m_table, tr("Table"));
+    m_pointViews->addTab(parallelPage, tr("Parallel coordinates"));
+
+    m_chart->setMinimumHeight(170);
+    m_pointViews->setMinimumHeight(170);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
-    split->addWidget(m_table);
+    split->addWidget(m_pointViews);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -507,6 +532,7 @@ void TunerPanel::fillTable()
     m_table->setSortingEnabled(false);
     m_table->clear();
     m_table->setRowCount(0);
+    m_parallel->setData({}, {});
     if (!m_study)
         return;
     QStringList header = {tr("run")};
@@ -548,6 +574,9 @@ void TunerPanel::fillTable()
     }
     m_table->setSortingEnabled(true);
     m_table->resizeColumnsToContents();
+    StudyParallelData parallel = studyParallelData(*m_study, *m_result);
+    m_parallel->setKindColors(m_front->color(), m_feasible->color()); // as the scatter marks them
+    m_parallel->setData(std::move(parallel.axes), std::move(parallel.lines));
 }
 
 void TunerPanel::updateButtons()

@@ -2,7 +2,8 @@
 // The Tuner tab: open a study file (docs/tuning.md), run it off the GUI thread on every core with progress, an
 // estimate of the time left and cancel, watch its points arrive on a scatter of any two metrics (the front and the
 // points that meet the constraints marked; coherence bytes per token against token latency is one click), read
-// every point in a table, and open the run behind a point in Replay by clicking it.
+// every point in a table or as parallel coordinates (filtered by dragging along an axis), and open the run behind a
+// point in Replay by clicking it.
 #include "core/tune/study_result.h"
 #include "core/tune/study_spec.h"
 #include "ui/study_draft.h"
@@ -26,11 +27,13 @@ class QProgressBar;
 class QPushButton;
 class QLineSeries;
 class QScatterSeries;
+class QTabWidget;
 class QTableWidget;
 
 namespace coh::ui {
 
 class ChartView;
+class ParallelCoordinatesView;
 class ScenarioDocument;
 class StudyBuilderDialog;
 
@@ -49,6 +52,8 @@ class TunerPanel : public QWidget {
 
     // For tests and screenshots.
     QTableWidget* table() const { return m_table; }
+    ParallelCoordinatesView* parallelView() const { return m_parallel; }
+    QTabWidget* pointViews() const { return m_pointViews; }
     ChartView* chartView() const { return m_chart; }
     QComboBox* xAxisChoice() const { return m_x; }
     QComboBox* yAxisChoice() const { return m_y; }
@@ -133,6 +138,9 @@ class TunerPanel : public QWidget {
     QLineSeries* m_ySlo = nullptr;
     double m_sloTtftMs = 0, m_sloTpotMs = 0; // the base scenario's SLOs (0: unknown)
     QTableWidget* m_table = nullptr;
+    ParallelCoordinatesView* m_parallel = nullptr; // the same points across their fields and objectives
+    QLabel* m_parallelHint = nullptr;
+    QTabWidget* m_pointViews = nullptr;
 };
 
 } // namespace coh::ui

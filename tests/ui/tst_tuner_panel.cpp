@@ -3,6 +3,7 @@
 #include "core/tune/study_analysis.h"
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
+#include "ui/parallel_coordinates.h"
 #include "ui/scenario_document.h"
 #include "ui/tuner_panel.h"
 
@@ -97,6 +98,25 @@ class TunerPanelTest : public QObject {
         emit panel.frontSeries()->clicked(at);
         QCOMPARE(open.count(), 1);
         QVERIFY(open.front().front().toLongLong() > 0);
+
+        // The same points as parallel coordinates: an axis per field and objective, a line per point, the front's
+        // marked, every line with its run.
+        ui::ParallelCoordinatesView* parallel = panel.parallelView();
+        QCOMPARE(parallel->axes().size(), std::size_t{4});
+        QCOMPARE(parallel->axes()[0].categories,
+                 (QStringList{QStringLiteral("msi-directory"), QStringLiteral("lazy-causal"),
+                              QStringLiteral("sealed-lease")}));
+        QVERIFY(parallel->axes()[2].smallerAtTop); // tpot_p99_ms, minimised
+        QCOMPARE(parallel->lines().size(), std::size_t{6});
+        std::size_t frontLines = 0;
+        for (const ui::ParallelLine& line : parallel->lines()) {
+            frontLines += line.kind == ui::ParallelLine::Kind::Front;
+            QVERIFY(line.runId > 0);
+        }
+        QCOMPARE(frontLines, result->front.size());
+        // Keep only sealed-lease (the top third of the protocol axis): two points, one per block size.
+        parallel->setBrush(0, std::pair{2.0 / 3.0, 1.0});
+        QCOMPARE(parallel->passingCount(), 2);
 
         // Run again: every point comes from the store.
         panel.run();
