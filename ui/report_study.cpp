@@ -56,12 +56,9 @@ void addStudy(ReportContent& report, const StudyReportInput& input)
         report.paragraph(QStringLiteral("The stored study file cannot be read."));
         return;
     }
-    if (study.contains("capacity")) {
-        report.paragraph(QStringLiteral("A capacity study: each point's capacity comes from a search over several "
-                                        "runs, which the run database does not tie together; `cohsim tune` prints "
-                                        "its front."));
-        return;
-    }
+    // A capacity study's points are the runs its searches chose (the probes are runs of History), each with the
+    // capacity found; a study stored before schema 8 has none marked.
+    const bool capacity = study.contains("capacity");
     core::StudySpec spec;
     try {
         spec = core::parseStudyGoals(study, "study #" + std::to_string(input.info.id));
@@ -74,13 +71,23 @@ void addStudy(ReportContent& report, const StudyReportInput& input)
     std::vector<const core::StudyPoint*> stored;
     for (std::size_t i = 0; i < input.points.size(); ++i) {
         const core::StudyPoint& p = input.points[i];
+        if (capacity && !p.capacityAtSlo)
+            continue; // a probe the search did not choose
         core::PointOutcome outcome;
         outcome.requests = p.requests;
         outcome.runId = p.runId;
-        if (input.summaries[i])
+        if (input.summaries[i]) {
             outcome.metrics = core::readMetrics(*input.summaries[i]);
+            if (capacity)
+                outcome.metrics.at(core::metricIndex("capacity_at_slo")) = *p.capacityAtSlo;
+        }
         result.points.push_back(std::move(outcome));
         stored.push_back(&p);
+    }
+    if (capacity && result.points.empty()) {
+        report.paragraph(QStringLiteral("A capacity study with no point's search finished (or stored before Coherence "
+                                        "Studio recorded the capacities found): `cohsim tune` prints its front."));
+        return;
     }
     core::analyseStudy(spec, result);
     QStringList goals;
@@ -90,7 +97,7 @@ void addStudy(ReportContent& report, const StudyReportInput& input)
                                                                                         : QStringLiteral("maximised"));
     report.paragraph(QStringLiteral("%1 points, %2 meeting the constraints, %3 on the Pareto front of %4. Status: "
                                     "%5.")
-                         .arg(input.points.size())
+                         .arg(result.points.size())
                          .arg(result.feasible.size())
                          .arg(result.front.size())
                          .arg(goals.join(QStringLiteral(", ")))

@@ -85,6 +85,9 @@ struct StudyPoint {
     std::optional<std::int64_t> runId;
     std::string error;
     StudyPointError errorKind = StudyPointError::None;
+    // A capacity study's chosen run: the capacity its point's search found (x the base scenario's load; 0 when even
+    // the lightest load missed the attainment). None for other points and for probes the search did not choose.
+    std::optional<double> capacityAtSlo;
 };
 
 // How a RunStore waits for other processes and what it agrees to open.
@@ -161,6 +164,8 @@ class RunStore {
     std::optional<StudyInfo> studyInfo(std::int64_t id);
     // Records (or replaces) a point of a study, in one statement.
     void recordStudyPoint(std::int64_t studyId, const StudyPoint& point);
+    // Marks the point `key` of the study as the run its capacity search chose, at `capacity`.
+    void setStudyPointCapacity(std::int64_t studyId, const std::string& key, double capacity);
     // Stores a finished simulation of a study's point as a completed run and links it to the point, in one
     // transaction: a kill leaves the point whole or absent. Returns the run's id.
     std::int64_t storeStudyRun(std::int64_t studyId, StudyPoint point, const std::string& runName,

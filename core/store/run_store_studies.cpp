@@ -30,7 +30,7 @@ StudyInfo readStudy(SQLite::Statement& q)
     return s;
 }
 
-constexpr const char* kPointColumns = "point_key, params_json, requests, run_id, error, error_kind";
+constexpr const char* kPointColumns = "point_key, params_json, requests, run_id, error, error_kind, capacity_at_slo";
 
 StudyPoint readPoint(SQLite::Statement& q)
 {
@@ -45,6 +45,8 @@ StudyPoint readPoint(SQLite::Statement& q)
     p.errorKind = kind == "invalid"  ? StudyPointError::Invalid
                   : kind == "failed" ? StudyPointError::Failed
                                      : StudyPointError::None;
+    if (!q.getColumn(6).isNull())
+        p.capacityAtSlo = q.getColumn(6).getDouble();
     return p;
 }
 
@@ -155,6 +157,18 @@ void RunStore::insertStudyPoint(std::int64_t studyId, const StudyPoint& point)
     upsert.exec();
 }
 
+void RunStore::setStudyPointCapacity(std::int64_t studyId, const std::string& key, double capacity)
+{
+    requireWritable("record a point's capacity");
+    guarded("record a point's capacity", [&] {
+        SQLite::Statement q(*m_db, "UPDATE study_points SET capacity_at_slo = ? WHERE study_id = ? AND point_key = ?");
+        q.bind(1, capacity);
+        q.bind(2, studyId);
+        q.bind(3, key);
+        q.exec();
+    });
+}
+
 std::int64_t RunStore::storeStudyRun(std::int64_t studyId, StudyPoint point, const std::string& runName,
                                      const std::string& scenarioJson, std::uint64_t seed, const RunResult& result)
 {
@@ -192,7 +206,8 @@ std::optional<StudyPoint> RunStore::finishedStudyPoint(const std::string& key)
                             fmt::format("SELECT {} FROM study_points p LEFT JOIN runs r ON r.id = p.run_id WHERE "
                                         "p.point_key = ? AND (r.status = 'completed' OR (p.run_id IS NULL AND "
                                         "p.error_kind = 'invalid')) LIMIT 1",
-                                        "p.point_key, p.params_json, p.requests, p.run_id, p.error, p.error_kind"));
+                                        "p.point_key, p.params_json, p.requests, p.run_id, p.error, p.error_kind, "
+                                        "p.capacity_at_slo"));
         q.bind(1, key);
         if (!q.executeStep())
             return std::nullopt;

@@ -171,7 +171,8 @@ CREATE TABLE study_points (
 ) WITHOUT ROWID;
 CREATE INDEX study_points_key ON study_points(point_key);
 )sql",
-    // 8: decode iterations (the event record's compute side), and the real run a simulated one models.
+    // 8: decode iterations (the event record's compute side), the real run a simulated one models, and the capacity
+    // a capacity search found for its point.
     R"sql(
 CREATE TABLE decode_iterations (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -185,6 +186,7 @@ CREATE TABLE decode_iterations (
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 ALTER TABLE runs ADD COLUMN models_run INTEGER REFERENCES runs(id) ON DELETE SET NULL;
+ALTER TABLE study_points ADD COLUMN capacity_at_slo REAL; -- the capacity search chose this run, at this capacity
 )sql",
 };
 

@@ -183,6 +183,7 @@ std::vector<PointOutcome> measurePoints(const StudySpec& study, PointEvaluator& 
         o.probe = false;
         if (o.measured())
             o.metrics.at(index) = s.passing ? s.capacity : 0.0;
+        evaluator.recordCapacity(o.key, s.passing ? s.capacity : 0.0);
         finals.push_back(o);
         out.push_back(std::move(o));
     }

@@ -56,6 +56,12 @@ unsigned PointEvaluator::threads() const
 
 PointEvaluator::~PointEvaluator() = default;
 
+void PointEvaluator::recordCapacity(const std::string& key, double capacity)
+{
+    if (m_store && !key.empty())
+        m_store->setStudyPointCapacity(m_studyId, key, capacity);
+}
+
 std::vector<PointOutcome> PointEvaluator::outcomes() const
 {
     std::vector<PointOutcome> out;

@@ -53,6 +53,8 @@ class PointEvaluator {
     std::vector<PointOutcome> outcomes() const;
     const StudyProgress& progress() const { return m_progress; }
     unsigned threads() const;
+    // A capacity search chose the point `key`'s run at `capacity`: the store says so (StudyPoint::capacityAtSlo).
+    void recordCapacity(const std::string& key, double capacity);
 
   private:
     struct Job;

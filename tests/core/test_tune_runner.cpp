@@ -272,6 +272,17 @@ TEST(TuneRunner, CapacityAtTheSloIsTheHighestLoadThatMeetsItFoundInFewerRunsThan
     EXPECT_EQ(finals, 6u);
     EXPECT_LT(result.capacityProbes, result.bisectionProbes);
     EXPECT_FALSE(result.front.empty());
+    // The store marks each point's chosen run with its capacity, and no other row: a report reads the front back.
+    std::map<std::string, double> chosen;
+    for (const core::StudyPoint& row : store.studyPoints(result.studyId))
+        if (row.capacityAtSlo)
+            chosen[row.key] = *row.capacityAtSlo;
+    EXPECT_EQ(chosen.size(), 6u);
+    for (const auto& p : result.points)
+        if (!p.probe) {
+            ASSERT_EQ(chosen.count(p.key), 1u);
+            EXPECT_EQ(chosen[p.key], core::metricValue(p, "capacity_at_slo"));
+        }
     // Resumed: every probe comes from the store, the same capacities.
     const auto again = core::runStudy(study, &store, threads(2));
     EXPECT_EQ(again.ran, 0u);

@@ -270,6 +270,40 @@ class RunReportTest : public QObject {
                                     QStringLiteral("9"), QStringLiteral("--db"), db, QStringLiteral("-o"), report});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains("there is no study 9"));
+
+        // A capacity study: its points are the runs the searches chose, with the capacities they found.
+        nlohmann::json capacity = study;
+        capacity["name"] = "capacity";
+        capacity["objectives"] = {"capacity_at_slo", "coherence_bytes_per_token"};
+        capacity["capacity"] = {{"field", "/workload/arrival/rate"}, {"min", 0.5}, {"max", 400}};
+        QFile capacityOut(studyFile);
+        QVERIFY(capacityOut.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        capacityOut.write(QByteArray::fromStdString(capacity.dump()));
+        capacityOut.close();
+        const Ran searched =
+            cohsim({QStringLiteral("tune"), studyFile, QStringLiteral("--json"), QStringLiteral("--db"), db});
+        QVERIFY2(searched.exitCode == 0, searched.err.constData());
+        const auto found = nlohmann::json::parse(searched.out.toStdString());
+        const QString capacityReport = dir.filePath(QStringLiteral("capacity.html"));
+        const Ran capacityMade = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--study"),
+                                         QString::number(found.at("study_id").get<int>()), QStringLiteral("--db"), db,
+                                         QStringLiteral("-o"), capacityReport});
+        QVERIFY2(capacityMade.exitCode == 0, capacityMade.err.constData());
+        QFile capacityFile(capacityReport);
+        QVERIFY(capacityFile.open(QIODevice::ReadOnly));
+        const QString capacityHtml = QString::fromUtf8(capacityFile.readAll());
+        QVERIFY2(capacityHtml.contains(QStringLiteral("6 points, 6 meeting the constraints, %1 on the Pareto front")
+                                           .arg(found.at("front").size())),
+                 qPrintable(capacityHtml.mid(capacityHtml.indexOf(QStringLiteral("Study #")), 300)));
+        for (const auto& index : found.at("front")) {
+            const auto& point = found.at("points").at(index.get<std::size_t>());
+            QVERIFY(capacityHtml.contains(QStringLiteral("<td>#%1</td>").arg(point.at("run_id").get<int>())));
+            // Its capacity, as the tuner found it.
+            QVERIFY2(capacityHtml.contains(
+                         QStringLiteral("<td>%1</td>")
+                             .arg(QString::number(point.at("metrics").at("capacity_at_slo").get<double>(), 'g', 6))),
+                     qPrintable(QString::fromStdString(point.dump())));
+        }
     }
 
     void fileExportReportWritesTheRunShown()
