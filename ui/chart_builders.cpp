@@ -3,6 +3,7 @@
 #include "ui/qt_text.h"
 
 #include <algorithm>
+#include <map>
 
 namespace coh::ui::charts {
 namespace {
@@ -192,6 +193,31 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
                                   100.0 * s->bytesPerBucket[b] / (s->bandwidthBytesPerSec * interval)));
         line.points = downsample(points);
         out.push_back(std::move(line));
+    }
+    return out;
+}
+
+std::vector<DecodeBatchSeries> decodeBatches(const core::RunResult& run)
+{
+    std::map<std::uint32_t, std::vector<const core::DecodeIterationRecord*>> byInstance;
+    for (const core::DecodeIterationRecord& it : run.iterations)
+        byInstance[it.instance].push_back(&it);
+    std::vector<DecodeBatchSeries> out;
+    for (const auto& [instance, iterations] : byInstance) {
+        DecodeBatchSeries series;
+        series.name = instance < run.instanceIds.size() ? QString::fromStdString(run.instanceIds[instance])
+                                                        : QStringLiteral("instance %1").arg(instance);
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(iterations.size()));
+        for (const core::DecodeIterationRecord* it : iterations) {
+            points.append(QPointF(seconds(it->start), it->sequences));
+            series.meanSequences += it->sequences;
+            series.meanWaitMs += static_cast<double>(it->computeStart - it->start) / 1e6;
+        }
+        series.meanSequences /= static_cast<double>(iterations.size());
+        series.meanWaitMs /= static_cast<double>(iterations.size());
+        series.points = downsample(points);
+        out.push_back(std::move(series));
     }
     return out;
 }

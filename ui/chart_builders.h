@@ -46,6 +46,15 @@ struct LinkUtilizationSeries {
 };
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count = 5);
 
+// The sequences in each recorded decode iteration (RunResult::iterations), one series per decode instance in
+// instance order: (the iteration's start in seconds, its sequences), downsampled. Empty for a run without a record.
+struct DecodeBatchSeries {
+    QString name; // the instance's id
+    QList<QPointF> points;
+    double meanSequences = 0, meanWaitMs = 0; // over its recorded iterations
+};
+std::vector<DecodeBatchSeries> decodeBatches(const core::RunResult& run);
+
 // A step function as the corners of its staircase, in seconds: (0, 0), then per step (at, the count before it) and
 // (at, its count), and (endSeconds, the last count) when the run goes on after the last step. More than kMaxPoints
 // corners: the steps are first downsampled (downsample()), so the line stays a staircase through the extremes.

@@ -107,6 +107,8 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_tiers->hide(); // only for runs with tiers
     m_availability = new TimeChartView(tr("Availability"), tr("serving instances up"), content);
     m_availability->hide(); // only for runs with failures
+    m_batches = new TimeChartView(tr("Decode batches"), tr("sequences per iteration"), content);
+    m_batches->hide(); // only for runs with a record of their decode iterations
     // Tall enough that a vertical axis title reads in full under the title and above the legend.
     for (ChartView* view : allViews())
         view->setMinimumHeight(kChartHeight);
@@ -130,12 +132,12 @@ ChartsPanel::ChartsPanel(QWidget* parent)
 
 QList<TimeChartView*> ChartsPanel::timeViews() const
 {
-    return {m_ttft, m_tpot, m_split, m_links, m_tiers, m_availability};
+    return {m_ttft, m_tpot, m_split, m_links, m_batches, m_tiers, m_availability};
 }
 
 QList<ChartView*> ChartsPanel::allViews() const
 {
-    return {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links, m_tiers, m_availability};
+    return {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links, m_batches, m_tiers, m_availability};
 }
 
 void ChartsPanel::layoutCharts(int columns, bool force)
@@ -144,8 +146,9 @@ void ChartsPanel::layoutCharts(int columns, bool force)
         return;
     m_columns = columns;
     QList<ChartView*> order = {m_ttft, m_tpot, m_cdf, m_split, m_kinds, m_links};
-    // The tiers' and the availability charts take a place in the grid only when shown: else the grid is as it was.
-    for (TimeChartView* view : {m_tiers, m_availability}) {
+    // The batches', the tiers' and the availability charts take a place in the grid only when shown: else the grid is
+    // as it was.
+    for (TimeChartView* view : {m_batches, m_tiers, m_availability}) {
         m_grid->removeWidget(view);
         if (!view->isHidden())
             order.append(view);
@@ -183,11 +186,13 @@ void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
         fillLinks();
         fillTiers();
         fillAvailability();
+        fillBatches();
     }
     for (ChartView* view : allViews())
         view->restyle();
     m_tiers->setVisible(m_run && m_run->summary.kvTiers.enabled);
     m_availability->setVisible(m_run && m_run->summary.failures.enabled);
+    m_batches->setVisible(m_run && !m_run->iterations.empty());
     layoutCharts(m_columns, true);
     setCursorTime(m_cursorTime);
 }
@@ -506,6 +511,34 @@ void ChartsPanel::fillAvailability()
     m_availability->setEmptyText(!m_run->summary.failures.enabled ? tr("This run has no node failures.")
                                  : a.up.isEmpty()                 ? tr("The run recorded no count of the instances up.")
                                                                   : QString());
+}
+
+void ChartsPanel::fillBatches()
+{
+    const auto batches = charts::decodeBatches(*m_run);
+    double yMax = 0;
+    for (const charts::DecodeBatchSeries& instance : batches) {
+        auto* series = new QScatterSeries();
+        series->setName(instance.name);
+        series->setMarkerSize(5);
+        series->setPen(Qt::NoPen);
+        series->replace(instance.points);
+        m_batches->addData(series);
+        m_batches->hoverPoints(series, [name = instance.name, mean = instance.meanSequences,
+                                        wait = instance.meanWaitMs](const QPointF& at) {
+            return tr("%1: %2 sequences in the iteration starting at %3 s (over the run: %4 a batch, %5 ms of "
+                      "coherence wait before computing)")
+                .arg(name, exact(at.y(), 0), exact(at.x()), exact(mean, 1), exact(wait));
+        });
+        yMax = std::max(yMax, maxY(instance.points));
+    }
+    const bool sampled = m_run->summary.decodeIterations > m_run->iterations.size();
+    m_batches->setYTitle(sampled
+                             ? tr("sequences per iteration (a sample of %1)")
+                                   .arg(QLocale().toString(static_cast<qulonglong>(m_run->summary.decodeIterations)))
+                             : tr("sequences per iteration"));
+    m_batches->setRanges(endSeconds(*m_run), yMax + 1);
+    m_batches->setEmptyText(batches.empty() ? tr("This run has no record of its decode iterations.") : QString());
 }
 
 } // namespace coh::ui

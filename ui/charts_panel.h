@@ -1,9 +1,9 @@
 #pragma once
 // The run's charts: TTFT and TPOT over time, latency CDFs, the TPOT split, messages by kind, the busiest
-// links' utilisation, for a run with KV tiers below HBM the blocks each tier held, and for a run with node failures the
-// serving instances up. Time charts show the replay's
-// time as a cursor and report clicks as times. Every chart has round ticks, axis titles with units, a tooltip with the
-// exact value under the mouse, and a message when there is nothing to draw.
+// links' utilisation, the sequences in each decode iteration, for a run with KV tiers below HBM the blocks each tier
+// held, and for a run with node failures the serving instances up. Time charts show the replay's time as a cursor and
+// report clicks as times. Every chart has round ticks, axis titles with units, a tooltip with the exact value under the
+// mouse, and a message when there is nothing to draw.
 #include "core/engine/run_result.h"
 
 #include <QList>
@@ -34,6 +34,8 @@ class ChartsPanel : public QWidget {
     TimeChartView* tierChart() const { return m_tiers; }
     // In the grid only while the run has node failures (summary.failures.enabled), after the tiers'; hidden otherwise.
     TimeChartView* availabilityChart() const { return m_availability; }
+    // In the grid only while the run recorded decode iterations (runs stored before schema 8 have none).
+    TimeChartView* batchChart() const { return m_batches; }
     ChartView* cdfChart() const { return m_cdf; }
     ChartView* kindChart() const { return m_kinds; }
     // Two charts a row when there is room for them to read, else one.
@@ -62,6 +64,7 @@ class ChartsPanel : public QWidget {
     void fillLinks();
     void fillTiers();
     void fillAvailability();
+    void fillBatches();
 
     std::shared_ptr<const core::RunResult> m_run;
     QGridLayout* m_grid = nullptr;
@@ -72,6 +75,7 @@ class ChartsPanel : public QWidget {
     TimeChartView* m_links = nullptr;
     TimeChartView* m_tiers = nullptr;
     TimeChartView* m_availability = nullptr;
+    TimeChartView* m_batches = nullptr;
     ChartView* m_cdf = nullptr;
     ChartView* m_kinds = nullptr;
     qint64 m_cursorTime = 0;

@@ -314,9 +314,10 @@ void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
 {
     auto panel = std::make_unique<ChartsPanel>();
     panel->setRun(run);
-    for (TimeChartView* view : {panel->ttftChart(), panel->tpotChart(), panel->splitChart(), panel->linkChart()})
+    for (TimeChartView* view :
+         {panel->ttftChart(), panel->tpotChart(), panel->splitChart(), panel->linkChart(), panel->batchChart()})
         view->cursor()->setVisible(false); // the replay's time: nothing on a page
-    const std::pair<QWidget*, QString> charts[] = {
+    std::vector<std::pair<QWidget*, QString>> charts = {
         {panel->ttftChart(), QStringLiteral("TTFT of each request over time")},
         {panel->tpotChart(), QStringLiteral("TPOT of each request over time")},
         {panel->cdfChart(), QStringLiteral("Latency CDFs")},
@@ -324,6 +325,9 @@ void ReportContent::charts(const std::shared_ptr<const core::RunResult>& run)
         {panel->linkChart(), QStringLiteral("Utilisation of the busiest link directions")},
         {panel->kindChart(), QStringLiteral("Messages by kind")},
     };
+    if (!run->iterations.empty())
+        charts.emplace_back(panel->batchChart(),
+                            QStringLiteral("Sequences in each decode iteration (continuous batching), per instance"));
     for (const auto& [view, caption] : charts) {
         ReportBlock block;
         block.kind = ReportBlock::Kind::Chart;

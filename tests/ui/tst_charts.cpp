@@ -32,8 +32,10 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+
 #include <QTest>
 #include <QValueAxis>
+#include <map>
 
 #include <algorithm>
 #include <fstream>
@@ -136,6 +138,7 @@ class TestCharts : public QObject {
     void tierStepPointsAreExact();
     void tierChartHasOneStaircasePerTier();
     void noTierChartWithoutTiers();
+    void decodeBatchesHoldEveryRecordedIteration();
     void cleanupTestCase() { delete m_panel; }
 
   private:
@@ -474,7 +477,8 @@ void TestCharts::chartsReadAtEverySizeInBothPalettes()
             for (ui::ChartView* view :
                  {static_cast<ui::ChartView*>(m_panel->ttftChart()), static_cast<ui::ChartView*>(m_panel->tpotChart()),
                   m_panel->cdfChart(), static_cast<ui::ChartView*>(m_panel->splitChart()), m_panel->kindChart(),
-                  static_cast<ui::ChartView*>(m_panel->linkChart())}) {
+                  static_cast<ui::ChartView*>(m_panel->linkChart()),
+                  static_cast<ui::ChartView*>(m_panel->batchChart())}) {
                 const QStringList elided = elidedTexts(view);
                 QVERIFY2(elided.isEmpty(), qPrintable(where + QStringLiteral(" ") + view->chart()->title() +
                                                       QStringLiteral(": ") + elided.join(QStringLiteral(", "))));
@@ -634,7 +638,7 @@ void TestCharts::tierChartHasOneStaircasePerTier()
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     ui::TimeChartView* view = panel.tierChart();
     QVERIFY(view->isVisible() && !view->isEmptyStateShown());
-    QCOMPARE(view->parentWidget()->layout()->indexOf(view), 6); // after the six charts of every run
+    QCOMPARE(view->parentWidget()->layout()->indexOf(view), 7); // after the six charts of every run and the batches
     QCOMPARE(view->axisY()->titleText(), QStringLiteral("KV blocks"));
     QCOMPARE(view->axisX()->titleText(), panel.ttftChart()->axisX()->titleText());
     QList<QLineSeries*> lines = dataLines(view);
@@ -693,7 +697,43 @@ void TestCharts::noTierChartWithoutTiers()
     QVERIFY(!view->isHidden());
     m_panel->setRun(m_run);
     QVERIFY(view->isHidden() && grid->indexOf(view) == -1);
-    QCOMPARE(grid->count(), 6);
+    QCOMPARE(grid->count(), 7); // the six, and the decode batches
+}
+
+void TestCharts::decodeBatchesHoldEveryRecordedIteration()
+{
+    ui::TimeChartView* view = m_panel->batchChart();
+    QVERIFY(!m_run->iterations.empty());
+    QVERIFY(!view->isHidden());
+    // A series per decode instance; together every recorded iteration (fewer than the downsampling limit), each at
+    // its start with its sequences.
+    std::map<std::uint32_t, std::size_t> perInstance;
+    std::uint64_t sequences = 0;
+    for (const core::DecodeIterationRecord& it : m_run->iterations) {
+        ++perInstance[it.instance];
+        sequences += it.sequences;
+    }
+    QList<QXYSeries*> series;
+    for (QAbstractSeries* s : view->chart()->series())
+        if (auto* xy = qobject_cast<QScatterSeries*>(s))
+            series.append(xy);
+    QCOMPARE(series.size(), static_cast<qsizetype>(perInstance.size()));
+    std::size_t points = 0;
+    double sum = 0;
+    for (QXYSeries* s : series) {
+        points += static_cast<std::size_t>(s->count());
+        for (const QPointF& p : s->points())
+            sum += p.y();
+    }
+    QCOMPARE(points, m_run->iterations.size());
+    QCOMPARE(sum, static_cast<double>(sequences));
+    // A run without the record (stored before schema 8) has no such chart.
+    auto old = std::make_shared<core::RunResult>(*m_run);
+    old->iterations.clear();
+    m_panel->setRun(old);
+    QVERIFY(view->isHidden());
+    m_panel->setRun(m_run);
+    QVERIFY(!view->isHidden());
 }
 
 QTEST_MAIN(TestCharts)

@@ -70,7 +70,8 @@ class RunReportTest : public QObject {
             }
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-        QCOMPARE(svgs, 7); // the topology; TTFT and TPOT over time, CDFs, the TPOT split, links, kinds
+        // The topology; TTFT and TPOT over time, CDFs, the TPOT split, links, kinds, decode batches.
+        QCOMPARE(svgs, 8);
         QVERIFY(tables >= 6);
         // The run's own numbers, as the summary has them.
         for (const char* metric : {"ttft_ms", "tpot_ms"})
@@ -126,7 +127,7 @@ class RunReportTest : public QObject {
         QVERIFY(markdown.contains(QStringLiteral("| TTFT | %1 |").arg(summary.at("ttft_ms").at("count").get<int>())));
         QVERIFY(markdown.contains(ttftP99));
         QVERIFY(markdown.startsWith(QStringLiteral("# \\<script\\>alert\\(1\\)\\</script\\> \\& co\n")));
-        for (int chart = 1; chart <= 7; ++chart) {
+        for (int chart = 1; chart <= 8; ++chart) {
             const QString name = QStringLiteral("report-files/chart-%1.svg").arg(chart);
             QVERIFY2(markdown.contains(QStringLiteral("](%1)").arg(name)), qPrintable(name));
             QFile svg(dir.filePath(name));
@@ -157,7 +158,7 @@ class RunReportTest : public QObject {
         while (!xml.atEnd())
             svgs += xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg");
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-        QCOMPARE(svgs, 9); // the run's seven, and TTFT and TPOT of both runs overlaid
+        QCOMPARE(svgs, 10); // the run's eight, and TTFT and TPOT of both runs overlaid
         QVERIFY(html.contains(QStringLiteral("<h2>Comparison of runs #1, #2</h2>")));
         QVERIFY(html.contains(QStringLiteral("lazy-causal")));
         QVERIFY(html.contains(QStringLiteral("about the same")) || html.contains(QStringLiteral("worse")) ||
