@@ -1,11 +1,14 @@
 #include "ui/screenshot_tour.h"
 
+#include "core/scenario/datasets_dir.h"
 #include "ui/charts_panel.h"
 #include "ui/help_window.h"
 #include "ui/lab_model.h"
 #include "ui/lab_widget.h"
 #include "ui/main_actions.h"
 #include "ui/main_window.h"
+#include "ui/parallel_coordinates.h"
+#include "ui/qt_text.h"
 #include "ui/replay_inspector.h"
 #include "ui/replay_widget.h"
 #include "ui/run_compare_dialog.h"
@@ -13,14 +16,17 @@
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/screenshot_scenes.h"
+#include "ui/study_builder_dialog.h"
 #include "ui/time_chart_view.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
+#include "ui/tuner_panel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -87,7 +93,8 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
     // little room to show what the picture is for: those are taken large only.
     return {{QStringLiteral("replay-message"), false}, {QStringLiteral("compare"), true},
             {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
-            {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true}};
+            {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
+            {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false}};
 }
 
 int ScreenshotTour::expectedCount() const
@@ -150,9 +157,34 @@ bool ScreenshotTour::runCompared()
     return m_comparedRunId != 0;
 }
 
+// The Tuner's pictures need a study's points: the scenario's decode protocols, block sizes and routers (20 runs of
+// the default scenario: about a second here).
+bool ScreenshotTour::runStudy()
+{
+    TunerPanel* tuner = m_window->tunerPanel();
+    const QString study = toQString(core::datasetsDir()) + QStringLiteral("/studies/decode-protocols.json");
+    if (!tuner->openStudy(study)) {
+        m_studyError = tr("the study %1 did not open: %2").arg(study, tuner->statusLabel()->text());
+        return false;
+    }
+    bool completed = false;
+    QEventLoop loop;
+    connect(tuner, &TunerPanel::finished, &loop, [&completed, &loop](bool ok) {
+        completed = ok;
+        loop.quit();
+    });
+    tuner->run();
+    if (tuner->isRunning())
+        loop.exec();
+    if (!completed)
+        m_studyError = tr("the Tuner's study did not complete: %1").arg(tuner->statusLabel()->text());
+    return completed;
+}
+
 void ScreenshotTour::afterRun()
 {
     runCompared();
+    runStudy();
     auto* replay = m_window->findChild<ReplayWidget*>();
     if (replay && replay->isLoading()) {
         // The replay builds its model on a worker: wait until it is on show rather than count on timing.
@@ -183,6 +215,8 @@ void ScreenshotTour::afterRun()
     QStringList problems;
     if (!m_comparedError.isEmpty())
         problems << m_comparedError;
+    if (!m_studyError.isEmpty())
+        problems << m_studyError;
     if (!m_failedSaves.isEmpty())
         problems << tr("not saved: %1").arg(m_failedSaves.join(QStringLiteral(", ")));
     emit finished(ok, ok ? QString()
@@ -282,6 +316,10 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         picture = m_window->grab();
     } else if (view == QLatin1String("lab-delivery") && lab) {
         picture = grabLabDelivery();
+    } else if (view == QLatin1String("tuner-parallel") && m_studyError.isEmpty()) {
+        picture = grabTunerParallel();
+    } else if (view == QLatin1String("study-builder")) {
+        picture = grabStudyBuilder();
     }
     if (picture.isNull())
         m_failedSaves << name;
@@ -338,6 +376,54 @@ QPixmap ScreenshotTour::grabLabDelivery()
     lab->sideTabs()->setCurrentIndex(1); // Play: the ops and the messages in flight
     settle(100);
     return m_window->grab();
+}
+
+// The study's points as parallel coordinates, a band kept on the first objective's better part, the view given
+// the room a reader would drag the splitter to; the tab is put back afterwards.
+QPixmap ScreenshotTour::grabTunerParallel()
+{
+    TunerPanel* tuner = m_window->tunerPanel();
+    m_window->tabs()->setCurrentWidget(tuner);
+    tuner->pointViews()->setCurrentIndex(1);
+    auto* split = qobject_cast<QSplitter*>(tuner->pointViews()->parentWidget());
+    const QList<int> before = split ? split->sizes() : QList<int>();
+    if (split)
+        split->setSizes(m_window->height() < 800 ? QList<int>{120, 400} : QList<int>{400, 500});
+    ParallelCoordinatesView* parallel = tuner->parallelView();
+    const auto& axes = parallel->axes();
+    for (int a = 0; a < static_cast<int>(axes.size()); ++a)
+        if (axes[static_cast<std::size_t>(a)].smallerAtTop) {
+            parallel->setBrush(a, std::pair{0.72, 1.0});
+            break;
+        }
+    settle(100);
+    const QPixmap picture = m_window->grab();
+    parallel->clearBrushes();
+    tuner->pointViews()->setCurrentIndex(0);
+    if (split)
+        split->setSizes(before);
+    return picture;
+}
+
+// New Study with three of the scenario's fields varied, as right-clicking them would (the names a choice offers
+// are the decode protocols the scenario's menu lists).
+QPixmap ScreenshotTour::grabStudyBuilder()
+{
+    TunerPanel* tuner = m_window->tunerPanel();
+    m_window->tabs()->setCurrentWidget(tuner);
+    if (!tuner->builder() || tuner->draft().parameters.empty()) {
+        tuner->varyField("/coherence/decode", {QStringLiteral("msi-directory"), QStringLiteral("mesi-directory"),
+                                               QStringLiteral("moesi-directory"), QStringLiteral("lazy-causal"),
+                                               QStringLiteral("sealed-lease")});
+        tuner->varyField("/serving/block_tokens", {});
+        tuner->varyField("/workload/time_scale", {});
+    } else {
+        tuner->openBuilder();
+    }
+    settle(150);
+    const QPixmap picture = grabOver(m_window, tuner->builder());
+    tuner->builder()->hide();
+    return picture;
 }
 
 void ScreenshotTour::save(const QPixmap& picture, const QString& name)

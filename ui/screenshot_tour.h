@@ -5,7 +5,9 @@
 // scripts/screenshots under Xvfb for docs/images/. Beyond the tabs (extras()): a data message selected in the
 // replay's inspector, Compare on this run and the same scenario under another decode protocol (which the tour
 // runs too) with its CDF tab, the help window, a Lab bug hunt with its answer hidden, and the Lab's messages in
-// flight waiting for the learner to pick one.
+// flight waiting for the learner to pick one; the Tuner after a study of the scenario's decode protocols
+// (datasets/studies/decode-protocols.json, which the tour runs before its pictures) as parallel coordinates with a
+// band kept on TPOT, and the New Study dialog with three fields varied.
 
 #include <QList>
 #include <QObject>
@@ -51,6 +53,7 @@ class ScreenshotTour : public QObject {
   private:
     void afterRun();
     bool runCompared();
+    bool runStudy();
     void resetViews();
     void captureAll(bool dark, const QSize& size);
     void captureTab(int tab, const QString& name);
@@ -59,6 +62,8 @@ class ScreenshotTour : public QObject {
     QPixmap grabMessageDetails(ReplayWidget* replay);
     QPixmap grabCompare(int tab);
     QPixmap grabLabDelivery();
+    QPixmap grabTunerParallel();
+    QPixmap grabStudyBuilder();
     void save(const QPixmap& picture, const QString& name);
 
     MainWindow* m_window;
@@ -66,6 +71,7 @@ class ScreenshotTour : public QObject {
     QStringList m_saved;
     QStringList m_failedSaves;
     QString m_comparedError; // why the second run for Compare failed
+    QString m_studyError;    // why the Tuner's study did not complete
     qint64 m_runId = 0;
     qint64 m_comparedRunId = 0;
     qint64 m_busiest = 0;

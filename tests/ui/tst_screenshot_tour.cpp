@@ -12,6 +12,7 @@
 #include "ui/scenario_document.h"
 #include "ui/screenshot_scenes.h"
 #include "ui/screenshot_tour.h"
+#include "ui/tuner_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,6 +22,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -126,14 +128,17 @@ class TstScreenshotTour : public QObject {
         QVERIFY(!window->actions().darkPalette->isChecked());
 
         ScreenshotTour tour(window.get(), out);
-        // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery at
-        // 1600x1000 with compare and lab-delivery at 1024x700 too: 2 x (7 x 2 + 6 + 2) = 44.
-        QCOMPARE(tour.expectedCount(), 44);
+        // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery,
+        // tuner-parallel and study-builder at 1600x1000, with compare, lab-delivery and tuner-parallel at 1024x700
+        // too: 2 x (7 x 2 + 8 + 3) = 50.
+        QCOMPARE(tour.expectedCount(), 50);
         QSignalSpy finished(&tour, &ScreenshotTour::finished);
         tour.start();
         QVERIFY(finished.count() == 1 || finished.wait(120000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
-        QCOMPARE(tour.saved().size(), 44);
+        QCOMPARE(tour.saved().size(), 50);
+        // The Tuner has the study's points: its table lists them, and parallel coordinates is another picture.
+        QCOMPARE(window->tunerPanel()->table()->rowCount(), 20);
 
         // Every file the tour says it saved, and nothing else, each at the size its name says.
         QStringList expected;
@@ -169,6 +174,9 @@ class TstScreenshotTour : public QObject {
                 QVERIFY2(dark + 40 < light,
                          qPrintable(QStringLiteral("%1 %2, %3 %4").arg(file).arg(light).arg(twin).arg(dark)));
             }
+        const QImage tuner(QDir(out).filePath(QStringLiteral("tuner-light-1600x1000.png")));
+        const QImage parallel(QDir(out).filePath(QStringLiteral("tuner-parallel-light-1600x1000.png")));
+        QVERIFY(tuner.copy(400, 700, 1000, 200) != parallel.copy(400, 700, 1000, 200));
         // Compare is drawn over History: the two pictures differ where the dialog sits.
         const QImage history(QDir(out).filePath(QStringLiteral("history-light-1600x1000.png")));
         const QImage compare(QDir(out).filePath(QStringLiteral("compare-light-1600x1000.png")));
