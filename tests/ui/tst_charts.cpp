@@ -137,8 +137,6 @@ class TestCharts : public QObject {
     void clickOnATimeChartGivesItsTime();
     void tierStepPointsAreExact();
     void tierChartHasOneStaircasePerTier();
-    void noTierChartWithoutTiers();
-    void decodeBatchesHoldEveryRecordedIteration();
     void cleanupTestCase() { delete m_panel; }
 
   private:
@@ -682,58 +680,6 @@ void TestCharts::tierChartHasOneStaircasePerTier()
     QCoreApplication::processEvents();
     QVERIFY(ui::test::clippedControls(&panel).isEmpty());
     QVERIFY2(elidedTexts(view).isEmpty(), qPrintable(elidedTexts(view).join(QStringLiteral(", "))));
-}
-
-void TestCharts::noTierChartWithoutTiers()
-{
-    QVERIFY(!m_run->summary.kvTiers.enabled);
-    ui::TimeChartView* view = m_panel->tierChart();
-    QLayout* grid = view->parentWidget()->layout();
-    QVERIFY(view->isHidden() && grid->indexOf(view) == -1);
-    // A run with tiers brings it in; the next run without takes it out again.
-    auto tiered = std::make_shared<core::RunResult>(*m_run);
-    tiered->summary.kvTiers = twoTiers(400, 300);
-    m_panel->setRun(tiered);
-    QVERIFY(!view->isHidden());
-    m_panel->setRun(m_run);
-    QVERIFY(view->isHidden() && grid->indexOf(view) == -1);
-    QCOMPARE(grid->count(), 7); // the six, and the decode batches
-}
-
-void TestCharts::decodeBatchesHoldEveryRecordedIteration()
-{
-    ui::TimeChartView* view = m_panel->batchChart();
-    QVERIFY(!m_run->iterations.empty());
-    QVERIFY(!view->isHidden());
-    // A series per decode instance; together every recorded iteration (fewer than the downsampling limit), each at
-    // its start with its sequences.
-    std::map<std::uint32_t, std::size_t> perInstance;
-    std::uint64_t sequences = 0;
-    for (const core::DecodeIterationRecord& it : m_run->iterations) {
-        ++perInstance[it.instance];
-        sequences += it.sequences;
-    }
-    QList<QXYSeries*> series;
-    for (QAbstractSeries* s : view->chart()->series())
-        if (auto* xy = qobject_cast<QScatterSeries*>(s))
-            series.append(xy);
-    QCOMPARE(series.size(), static_cast<qsizetype>(perInstance.size()));
-    std::size_t points = 0;
-    double sum = 0;
-    for (QXYSeries* s : series) {
-        points += static_cast<std::size_t>(s->count());
-        for (const QPointF& p : s->points())
-            sum += p.y();
-    }
-    QCOMPARE(points, m_run->iterations.size());
-    QCOMPARE(sum, static_cast<double>(sequences));
-    // A run without the record (stored before schema 8) has no such chart.
-    auto old = std::make_shared<core::RunResult>(*m_run);
-    old->iterations.clear();
-    m_panel->setRun(old);
-    QVERIFY(view->isHidden());
-    m_panel->setRun(m_run);
-    QVERIFY(!view->isHidden());
 }
 
 QTEST_MAIN(TestCharts)
