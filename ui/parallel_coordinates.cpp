@@ -157,7 +157,9 @@ double ParallelCoordinatesView::fraction(int axis, double value) const
         f = (value + 0.5) / a.categories.size();
     } else {
         const auto [lo, hi] = m_ranges[static_cast<std::size_t>(axis)];
-        if (hi > lo)
+        if (a.logScale && lo > 0 && value > 0 && hi > lo)
+            f = std::log(value / lo) / std::log(hi / lo);
+        else if (hi > lo)
             f = (value - lo) / (hi - lo);
     }
     return a.smallerAtTop ? 1.0 - f : f;

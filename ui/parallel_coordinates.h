@@ -20,6 +20,7 @@ struct ParallelAxis {
     QString title;
     QStringList categories;    // non-empty: a categorical axis, values are indices into it
     bool smallerAtTop = false; // a minimised objective: the better end on top, as for a maximised one
+    bool logScale = false;     // positions by the logarithm (a log-scale field); needs positive values
 };
 
 struct ParallelLine {

@@ -35,6 +35,7 @@ StudyParallelData studyParallelData(const core::StudySpec& study, const core::St
         if (p.kind == core::ParameterKind::Categorical)
             for (const auto& v : p.values)
                 axis.categories << categoryText(v);
+        axis.logScale = p.kind == core::ParameterKind::LogReal && p.min > 0;
         out.axes.push_back(axis);
     }
     for (const core::Objective& o : study.objectives) {

@@ -110,6 +110,24 @@ class ParallelCoordinatesTest : public QObject {
         QCOMPARE(view.lineAt(view.pointOf(2, 0)), -1);
     }
 
+    void aLogScaleAxisPlacesValuesByTheirLogarithm()
+    {
+        ParallelCoordinatesView view;
+        view.resize(600, 300);
+        std::vector<ParallelAxis> axes(2);
+        axes[0].title = QStringLiteral("time_scale");
+        axes[0].logScale = true;
+        axes[1].title = QStringLiteral("linear");
+        view.setData(std::move(axes), {{{0.01, 0.01}, ParallelLine::Kind::Other, 1},
+                                       {{0.1, 0.1}, ParallelLine::Kind::Other, 2},
+                                       {{1.0, 1.0}, ParallelLine::Kind::Other, 3}});
+        // 0.1 is halfway between 0.01 and 1 on the log axis, near the bottom on the linear one.
+        const double bottom = view.pointOf(0, 0).y(), top = view.pointOf(2, 0).y();
+        QVERIFY(std::abs(view.pointOf(1, 0).y() - (bottom + top) / 2) < 0.5);
+        const double linearMid = view.pointOf(1, 1).y();
+        QVERIFY(linearMid > (bottom + top) / 2 + 10);
+    }
+
     void brushesFollowTheirAxisAcrossNewData()
     {
         ParallelCoordinatesView view;
