@@ -553,6 +553,7 @@ StudySpec parseStudy(const json& root, const std::string& sourcePath)
     readHalving(r, study);
     readCapacity(r, study);
     study.recordMessages = r.count("record_messages").value_or(study.recordMessages);
+    study.recordIterations = r.count("record_iterations").value_or(study.recordIterations);
     if (const auto keep = r.string("keep")) {
         if (*keep == "summary")
             study.keepRequests = false;

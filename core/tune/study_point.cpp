@@ -51,7 +51,7 @@ nlohmann::json resolvePoint(const StudySpec& study, const Point& point, std::uin
     }
     // Replay samples, not whole records: a study's database stays small.
     setScenarioField(scenario, "/record/max_messages", study.recordMessages, study.sourcePath, fix);
-    setScenarioField(scenario, "/record/max_iterations", study.recordMessages, study.sourcePath, fix);
+    setScenarioField(scenario, "/record/max_iterations", study.recordIterations, study.sourcePath, fix);
     if (requestLimit > 0 && scenario.contains("workload") && scenario["workload"].is_object()) {
         auto& workload = scenario["workload"];
         const bool trace = workload.contains("type") && workload["type"] == "trace";

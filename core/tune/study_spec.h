@@ -105,8 +105,10 @@ struct StudySpec {
     StrategySpec strategy;
     HalvingSpec halving;
     CapacitySpec capacity;
-    // record.max_messages and record.max_iterations of every point's run: a replay sample, small stores
-    std::uint32_t recordMessages = 2000;
+    std::uint32_t recordMessages = 2000; // record.max_messages of every point's run: a replay sample, small stores
+    // record.max_iterations of every point's run: none unless asked for (storing 2,000 a run made the writer the
+    // bottleneck of a study of short runs: 2 threads 30% slower on bench-200)
+    std::uint32_t recordIterations = 0;
     // "keep": "summary": a point's stored run keeps its summary and link series but not its per-request rows, message
     // record or block counts (a study of thousands of whole-trace runs would otherwise write gigabytes).
     bool keepRequests = true;

@@ -239,6 +239,10 @@ TEST(TuneStudy, ExclusionsAndDerivedFieldsShapeTheResolvedScenario)
     EXPECT_EQ(resolved.at("serving").at("block_tokens"), 32);
     EXPECT_EQ(resolved.at("workload").at("requests"), 20);
     EXPECT_EQ(resolved.at("record").at("max_messages"), study.recordMessages);
+    EXPECT_EQ(resolved.at("record").at("max_iterations"), 0); // none unless the study asks (record_iterations)
+    auto recording = study;
+    recording.recordIterations = 50;
+    EXPECT_EQ(core::resolvePoint(recording, lazy, 20).at("record").at("max_iterations"), 50);
     // Keys: equal scenarios, equal keys; any field changed, another key.
     EXPECT_EQ(core::scenarioKey(resolved), core::scenarioKey(core::resolvePoint(study, lazy, 20)));
     EXPECT_NE(core::scenarioKey(resolved), core::scenarioKey(core::resolvePoint(study, lazy, 21)));
