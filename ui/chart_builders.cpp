@@ -197,11 +197,25 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
     return out;
 }
 
+IterationMeans iterationMeans(const std::vector<core::DecodeIterationRecord>& iterations)
+{
+    IterationMeans means;
+    if (iterations.empty())
+        return means;
+    for (const core::DecodeIterationRecord& it : iterations) {
+        means.sequences += it.sequences;
+        means.waitMs += ms(it.coherenceWait());
+    }
+    means.sequences /= static_cast<double>(iterations.size());
+    means.waitMs /= static_cast<double>(iterations.size());
+    return means;
+}
+
 std::vector<DecodeBatchSeries> decodeBatches(const core::RunResult& run)
 {
-    std::map<std::uint32_t, std::vector<const core::DecodeIterationRecord*>> byInstance;
+    std::map<std::uint32_t, std::vector<core::DecodeIterationRecord>> byInstance;
     for (const core::DecodeIterationRecord& it : run.iterations)
-        byInstance[it.instance].push_back(&it);
+        byInstance[it.instance].push_back(it);
     std::vector<DecodeBatchSeries> out;
     for (const auto& [instance, iterations] : byInstance) {
         DecodeBatchSeries series;
@@ -209,14 +223,10 @@ std::vector<DecodeBatchSeries> decodeBatches(const core::RunResult& run)
                                                         : QStringLiteral("instance %1").arg(instance);
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(iterations.size()));
-        for (const core::DecodeIterationRecord* it : iterations) {
-            points.append(QPointF(seconds(it->start), it->sequences));
-            series.meanSequences += it->sequences;
-            series.meanWaitMs += static_cast<double>(it->computeStart - it->start) / 1e6;
-        }
-        series.meanSequences /= static_cast<double>(iterations.size());
-        series.meanWaitMs /= static_cast<double>(iterations.size());
+        for (const core::DecodeIterationRecord& it : iterations)
+            points.append(QPointF(seconds(it.start), it.sequences));
         series.points = downsample(points);
+        series.means = iterationMeans(iterations);
         out.push_back(std::move(series));
     }
     return out;

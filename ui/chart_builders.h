@@ -48,10 +48,16 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
 
 // The sequences in each recorded decode iteration (RunResult::iterations), one series per decode instance in
 // instance order: (the iteration's start in seconds, its sequences), downsampled. Empty for a run without a record.
+// Over some recorded decode iterations: sequences a batch, and coherence wait before computing (ms). Zero for none.
+struct IterationMeans {
+    double sequences = 0, waitMs = 0;
+};
+IterationMeans iterationMeans(const std::vector<core::DecodeIterationRecord>& iterations);
+
 struct DecodeBatchSeries {
     QString name; // the instance's id
     QList<QPointF> points;
-    double meanSequences = 0, meanWaitMs = 0; // over its recorded iterations
+    IterationMeans means; // over its recorded iterations
 };
 std::vector<DecodeBatchSeries> decodeBatches(const core::RunResult& run);
 

@@ -524,8 +524,8 @@ void ChartsPanel::fillBatches()
         series->setPen(Qt::NoPen);
         series->replace(instance.points);
         m_batches->addData(series);
-        m_batches->hoverPoints(series, [name = instance.name, mean = instance.meanSequences,
-                                        wait = instance.meanWaitMs](const QPointF& at) {
+        m_batches->hoverPoints(series, [name = instance.name, mean = instance.means.sequences,
+                                        wait = instance.means.waitMs](const QPointF& at) {
             return tr("%1: %2 sequences in the iteration starting at %3 s (over the run: %4 a batch, %5 ms of "
                       "coherence wait before computing)")
                 .arg(name, exact(at.y(), 0), exact(at.x()), exact(mean, 1), exact(wait));

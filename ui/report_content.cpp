@@ -158,13 +158,6 @@ QString verdictWord(core::Verdict verdict)
     return {};
 }
 
-// Compare's numbers (core/compare), as the History tab's Compare shows them: what differs, the sentences, every
-// metric with each run's difference from the first and its verdict, and the latency CDFs overlaid.
-bool isRealBackend(const core::RunInfo& info)
-{
-    return info.backend.rfind("real", 0) == 0;
-}
-
 QString simVsRealTitle(const core::RunInfo& real, const core::RunInfo& simulated)
 {
     return QStringLiteral("Simulator against real execution: #%1 (%2) and #%3 (%4)")
@@ -184,6 +177,8 @@ ReportTable simVsRealTable(const core::RunSummary& real, const core::RunSummary&
     return error;
 }
 
+// Compare's numbers (core/compare), as the History tab's Compare shows them: what differs, the sentences, every
+// metric with each run's difference from the first and its verdict, and the latency CDFs overlaid.
 void addComparison(ReportContent& report, const std::vector<const RunReportInput*>& runs)
 {
     std::vector<core::ComparedRun> compared;
@@ -224,7 +219,7 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
     }
     report.table(metrics);
     // A real run against a simulated one: the simulator's error on the figures it is judged on (real-backend.md).
-    const auto isReal = [](const RunReportInput* r) { return isRealBackend(r->info); };
+    const auto isReal = [](const RunReportInput* r) { return r->run->summary.backend.real(); };
     for (std::size_t i = 1; i < runs.size(); ++i) {
         if (isReal(runs[0]) == isReal(runs[i]))
             continue;
@@ -380,17 +375,12 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         {QStringLiteral("KV protocol"), QString::fromStdString(s.protocol)},
     };
     if (const auto& iterations = input.run->iterations; !iterations.empty()) {
-        double sequences = 0, waitMs = 0;
-        for (const core::DecodeIterationRecord& it : iterations) {
-            sequences += it.sequences;
-            waitMs += static_cast<double>(it.computeStart - it.start) / 1e6;
-        }
-        const double n = static_cast<double>(iterations.size());
+        const charts::IterationMeans means = charts::iterationMeans(iterations);
         figures.rows.append({QStringLiteral("Decode iterations"),
                              QStringLiteral("%1 (of %2 recorded: mean batch %3 sequences, mean coherence wait %4 ms)")
                                  .arg(s.decodeIterations)
                                  .arg(iterations.size())
-                                 .arg(number(sequences / n, 2), number(waitMs / n, 3))});
+                                 .arg(number(means.sequences, 2), number(means.waitMs, 3))});
     }
     report.table(figures);
 
@@ -399,7 +389,7 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
                                   return other.info.id == input.twin->info.id;
                               });
     if (input.twin && !twinCompared) {
-        const bool real = isRealBackend(info);
+        const bool real = s.backend.real();
         const core::RunInfo& realInfo = real ? info : input.twin->info;
         const core::RunInfo& simulatedInfo = real ? input.twin->info : info;
         report.heading(simVsRealTitle(realInfo, simulatedInfo));

@@ -95,14 +95,13 @@ void ReportExport::cancel()
 {
     if (m_ended)
         return;
-    m_cancelled = true;
     end(false, {}); // the read under way ends on its own; its result is dropped with the job
 }
 
 void ReportExport::onLoaded(const std::shared_ptr<Loaded>& loaded)
 {
-    if (m_cancelled || m_ended)
-        return;
+    if (m_ended)
+        return; // cancelled while reading
     if (!loaded->error.isEmpty()) {
         end(false, loaded->error);
         return;

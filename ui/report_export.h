@@ -45,7 +45,7 @@ class ReportExport : public QObject {
 
     QString m_format, m_path;
     QProgressDialog* m_progress = nullptr;
-    bool m_cancelled = false, m_ended = false;
+    bool m_ended = false; // finished() was emitted (written, failed or cancelled)
 };
 
 // Asks where (the format follows the file type chosen), exports with a ReportExport, then calls `written` with the

@@ -1,5 +1,6 @@
 #include "ui/screenshot_tour.h"
 
+#include "core/coherence/protocol_registry.h"
 #include "core/scenario/datasets_dir.h"
 #include "ui/charts_panel.h"
 #include "ui/help_window.h"
@@ -405,18 +406,21 @@ QPixmap ScreenshotTour::grabTunerParallel()
     return picture;
 }
 
-// New Study with three of the scenario's fields varied, as right-clicking them would (the names a choice offers
-// are the decode protocols the scenario's menu lists).
+// New Study with three of the scenario's fields varied, through the request right-clicking them makes (the decode
+// protocol with the names its menu offers: every protocol a scenario may name).
 QPixmap ScreenshotTour::grabStudyBuilder()
 {
     TunerPanel* tuner = m_window->tunerPanel();
     m_window->tabs()->setCurrentWidget(tuner);
     if (!tuner->builder() || tuner->draft().parameters.empty()) {
-        tuner->varyField("/coherence/decode", {QStringLiteral("msi-directory"), QStringLiteral("mesi-directory"),
-                                               QStringLiteral("moesi-directory"), QStringLiteral("lazy-causal"),
-                                               QStringLiteral("sealed-lease")});
-        tuner->varyField("/serving/block_tokens", {});
-        tuner->varyField("/workload/time_scale", {});
+        QStringList protocols;
+        for (const auto& p : core::coherence::allProtocols())
+            if (!p.bugHunt)
+                protocols << toQString(p.name);
+        ScenarioDocument* document = m_window->document();
+        document->requestVary("/coherence/decode", protocols);
+        document->requestVary("/serving/block_tokens", {});
+        document->requestVary("/workload/time_scale", {});
     } else {
         tuner->openBuilder();
     }

@@ -303,6 +303,7 @@ struct DecodeIterationRecord {
     std::uint32_t instance = 0;
     std::uint32_t sequences = 0;     // in the batch
     std::uint64_t contextTokens = 0; // the tokens the batch attended over
+    SimTime coherenceWait() const { return computeStart - start; }
 };
 
 // A routed path as directed link hops; `forward` is false when a hop runs b -> a.

@@ -237,7 +237,7 @@ json perfettoTrace(const RunResult& run, const PerfettoOptions& options, Perfett
         const int pid = instancePid(it.instance);
         const int tid = kDecodeTid + decodeLanes[pid].take(it.start, it.end);
         trace.thread(pid, tid, tid == kDecodeTid ? "decode" : fmt::format("decode {}", tid - kDecodeTid + 1));
-        const SimTime computeStart = std::clamp(it.computeStart, it.start, it.end);
+        const SimTime computeStart = std::clamp(it.computeStart, it.start, std::max(it.start, it.end));
         trace.slice(pid, tid, "decode iteration", "compute", it.start, it.end,
                     {{"instance", instanceName(it.instance)},
                      {"sequences", it.sequences},
