@@ -1,5 +1,6 @@
 #include "ui/main_actions.h"
 
+#include "core/gpu/cuda_devices.h"
 #include "core/scenario/datasets_dir.h"
 #include "ui/qt_text.h"
 #include "ui/theme.h"
@@ -141,11 +142,21 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     onRealCpu = executeOn->addAction(QMainWindow::tr("Real &CPU (this machine)"));
     onRealCpu->setToolTip(QMainWindow::tr("Every message is a real copy between worker threads' memories and every "
                                           "decode step runs real attention, timed (F1: The real backend)"));
+    onRealCuda = executeOn->addAction(QMainWindow::tr("Real &GPU (CUDA, this machine)"));
+    // Offered only where there is a GPU to run on; otherwise its tooltip says why not.
+    const core::GpuInventory gpus = core::probeGpus();
+    onRealCuda->setEnabled(!gpus.devices.empty());
+    onRealCuda->setToolTip(
+        gpus.devices.empty()
+            ? QMainWindow::tr("No GPU here: %1").arg(QString::fromStdString(gpus.reason))
+            : QMainWindow::tr("Every message is a real copy between partitions of %1 and every decode step runs the "
+                              "CUDA attention, timed with CUDA events (F1: The real backend)")
+                  .arg(QString::fromStdString(gpus.devices.front().name)));
     onSimVsReal = executeOn->addAction(QMainWindow::tr("Simulator &Against Real CPU"));
     onSimVsReal->setToolTip(
         QMainWindow::tr("Calibrate this machine, run on the real CPU, then simulate on the calibrated "
                         "profile; both runs are stored and open side by side in Compare"));
-    for (QAction* a : {onSimulator, onRealCpu, onSimVsReal}) {
+    for (QAction* a : {onSimulator, onRealCpu, onRealCuda, onSimVsReal}) {
         a->setCheckable(true);
         backends->addAction(a);
     }
@@ -275,6 +286,8 @@ QPalette MainActions::makeDarkPalette()
 
 QString MainActions::backend() const
 {
+    if (onRealCuda && onRealCuda->isChecked())
+        return QStringLiteral("real-cuda");
     return (onRealCpu && onRealCpu->isChecked()) || simVsReal() ? QStringLiteral("real-cpu")
                                                                 : QStringLiteral("simulated");
 }

@@ -39,6 +39,7 @@ struct MainActions {
     // Run > Execute On: the simulator, or real copies and attention on this machine's CPU (docs/real-backend.md).
     QAction* onSimulator = nullptr;
     QAction* onRealCpu = nullptr;
+    QAction* onRealCuda = nullptr;  // enabled only where probeGpus() finds a GPU
     QAction* onSimVsReal = nullptr; // real-cpu, then the simulator on the calibrated profile, compared
     QMenu* help = nullptr;
     QAction* about = nullptr;

@@ -229,6 +229,7 @@ void MainWindow::connectActions()
     connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
     connect(a.onRealCpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
+    connect(a.onRealCuda, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
@@ -362,17 +363,19 @@ void MainWindow::updateRunEnabled()
 {
     const bool running = m_runner->isRunning();
     const bool canRun = !running && m_validationError.isEmpty();
-    const QString why = running ? tr("A run is in progress")
-                        : m_validationError.isEmpty()
-                            ? tipWithShortcut(m_actions.simVsReal()
-                                                  ? tr("Run the scenario on this machine's CPU, then simulate it on "
-                                                       "the machine's calibrated profile; store both and compare them")
-                                              : m_actions.onRealCpu->isChecked()
-                                                  ? tr("Run the scenario on this machine's CPU (real copies and "
-                                                       "attention, measured) and store the run")
-                                                  : tr("Simulate the scenario and store the run"),
-                                              m_actions.run)
-                            : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError);
+    const QString why =
+        running ? tr("A run is in progress")
+        : m_validationError.isEmpty()
+            ? tipWithShortcut(
+                  m_actions.simVsReal()              ? tr("Run the scenario on this machine's CPU, then simulate it on "
+                                                                       "the machine's calibrated profile; store both and compare them")
+                  : m_actions.onRealCpu->isChecked() ? tr("Run the scenario on this machine's CPU (real copies and "
+                                                          "attention, measured) and store the run")
+                  : m_actions.onRealCuda->isChecked() ? tr("Run the scenario on this machine's GPU (real copies and "
+                                                           "attention, measured) and store the run")
+                                                      : tr("Simulate the scenario and store the run"),
+                  m_actions.run)
+            : tr("Fix the scenario first (see Problems):\n%1").arg(m_validationError);
     m_actions.run->setEnabled(canRun);
     m_actions.run->setToolTip(why);
     m_start->setRunState(canRun, why);

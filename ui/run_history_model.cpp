@@ -237,8 +237,9 @@ QString RunHistoryModel::headerToolTip(int section)
     case TierProtocols:
         return tr("The protocol of the KV kept in each memory tier that names one");
     case Backend:
-        return tr("What executed the run (\"simulated\": the discrete-event simulator; \"real-cpu\": real copies and "
-                  "attention on this machine). Point at a run's backend for what each node ran on and measured");
+        return tr("What executed the run (\"simulated\": the discrete-event simulator; \"real-cpu\" and "
+                  "\"real-cuda\": real copies and attention on this machine's CPU or GPU). Point at a run's backend "
+                  "for what each node ran on and measured");
     case Messages:
         return tr("Protocol messages, one per KV block (the sum of the Replay legend)");
     case Flows:

@@ -210,14 +210,16 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     run->add_option("--backend", options->backend,
-                    "What executes the messages: simulated (sim), or real-cpu for real copies between worker threads' "
-                    "memories on this machine, measured (docs/real-backend.md)")
+                    "What executes the messages: simulated (sim); real-cpu for real copies between worker threads' "
+                    "memories on this machine, measured; real-cuda for real copies between partitions of this "
+                    "machine's GPUs and the CUDA attention, measured (docs/real-backend.md)")
         ->capture_default_str();
-    run->add_option("--arena-mib", options->arenaMib, "real-cpu: the memory each node's worker copies into, in MiB")
+    run->add_option("--arena-mib", options->arenaMib,
+                    "real backends: the memory each node copies into, and its K/V pool, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
     run->add_option("--layers", options->layers,
-                    "real-cpu: attention layers each decode step runs for real; its time scales to the model's")
+                    "real backends: attention layers each decode step runs for real; its time scales to the model's")
         ->capture_default_str();
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");

@@ -61,7 +61,7 @@ static const bool registered = registerCommand("validate", [](CLI::App& app, Glo
     auto backend = std::make_shared<std::string>("simulated");
     auto* cmd = app.add_subcommand("validate", "Check scenario files; list every problem with its field and fix");
     cmd->add_option("files", *files, "Scenario JSON files")->required();
-    cmd->add_option("--backend", *backend, "Also check that this backend can run them (simulated, real-cpu)")
+    cmd->add_option("--backend", *backend, "Also check that this backend can run them (simulated, real-cpu, real-cuda)")
         ->capture_default_str();
     cmd->callback([files, backend] {
         core::BackendOptions options;

@@ -1,56 +1,22 @@
 // The CUDA paged decode attention and device copies (cuda_attention.h).
 #include "core/gpu/cuda_attention.h"
 
+#include "core/gpu/cuda_support.cuh"
+
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 namespace coh::core {
 
 namespace {
 
-// Every CUDA call goes through here: a failure names the call and what the runtime says.
-void check(cudaError_t err, const char* call)
-{
-    if (err != cudaSuccess)
-        throw GpuError(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
-}
-#define COH_CUDA(call) check((call), #call)
-
-// One device allocation, freed however the scope is left.
-template <class T> class DeviceBuffer {
-  public:
-    explicit DeviceBuffer(std::size_t count)
-    {
-        COH_CUDA(cudaMalloc(reinterpret_cast<void**>(&m_data), std::max<std::size_t>(1, count) * sizeof(T)));
-    }
-    ~DeviceBuffer() { cudaFree(m_data); } // a failure to free cannot be reported from here
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_data; }
-    void upload(const std::vector<T>& host)
-    {
-        COH_CUDA(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    }
-
-  private:
-    T* m_data = nullptr;
-};
-
-class DeviceEvent {
-  public:
-    DeviceEvent() { COH_CUDA(cudaEventCreate(&m_event)); }
-    ~DeviceEvent() { cudaEventDestroy(m_event); }
-    DeviceEvent(const DeviceEvent&) = delete;
-    DeviceEvent& operator=(const DeviceEvent&) = delete;
-    cudaEvent_t get() const { return m_event; }
-
-  private:
-    cudaEvent_t m_event{};
-};
+using cuda::DeviceBuffer;
+using cuda::DeviceEvent;
 
 constexpr int kLanes = 32;
 constexpr int kPerLane = kGpuMaxHeadDim / kLanes;
@@ -161,6 +127,19 @@ double median(std::vector<double> values)
     return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
+// A buffer that grows to what a step needs and is kept for the next.
+template <class T> void fit(std::unique_ptr<DeviceBuffer<T>>& buffer, std::size_t count)
+{
+    if (!buffer || buffer->count() < count)
+        buffer = std::make_unique<DeviceBuffer<T>>(count);
+}
+
+template <class T> void uploadInto(std::unique_ptr<DeviceBuffer<T>>& buffer, const std::vector<T>& host)
+{
+    fit(buffer, host.size());
+    buffer->upload(host);
+}
+
 } // namespace
 
 struct GpuPagedAttention::Device {
@@ -168,15 +147,44 @@ struct GpuPagedAttention::Device {
     GpuKvShape shape;
     std::size_t poolElements;
     DeviceBuffer<__half> k, v;
+    // step()'s buffers, kept between steps
+    std::unique_ptr<DeviceBuffer<float>> q, out;
+    std::unique_ptr<DeviceBuffer<std::uint32_t>> tables, offsets, contexts;
 };
+
+namespace {
+
+void launchAttention(const __half* k, const __half* v, const GpuKvShape& shape, const float* q,
+                     const std::uint32_t* tables, const std::uint32_t* offsets, const std::uint32_t* contexts,
+                     float* out, float scale, std::uint32_t sequences)
+{
+    const KernelShape ks{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens,
+                         shape.queryHeads / shape.kvHeads};
+    const std::uint32_t warps = sequences * shape.queryHeads;
+    const std::uint32_t blocks = std::max(1u, (warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    pagedDecodeAttentionKernel<<<blocks, kWarpsPerBlock * kLanes>>>(k, v, q, tables, offsets, contexts, out, ks, scale,
+                                                                    sequences);
+    COH_CUDA(cudaGetLastError());
+}
+
+double kvBytesOf(const GpuKvShape& shape, const GpuAttentionBatch& batch)
+{
+    double tokens = 0;
+    for (const std::uint32_t c : batch.contexts)
+        tokens += c;
+    return tokens * 2.0 * shape.kvHeads * shape.headDim * sizeof(__half);
+}
+
+} // namespace
 
 GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const std::vector<float>& kPool,
                                      const std::vector<float>& vPool)
 {
     validateShape(shape, kPool, vPool);
     COH_CUDA(cudaSetDevice(device));
-    auto* d =
-        new Device{device, shape, kPool.size(), DeviceBuffer<__half>(kPool.size()), DeviceBuffer<__half>(vPool.size())};
+    auto* d = new Device{
+        device, shape, kPool.size(), DeviceBuffer<__half>(kPool.size()), DeviceBuffer<__half>(vPool.size()), {}, {}, {},
+        {},     {}};
     try {
         d->k.upload(toHalf(kPool));
         d->v.upload(toHalf(vPool));
@@ -206,16 +214,9 @@ GpuAttentionRun GpuPagedAttention::run(const std::vector<float>& q, const GpuAtt
     tables.upload(batch.tables);
     offsets.upload(batch.tableOffsets);
     contexts.upload(batch.contexts);
-
-    const KernelShape ks{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens,
-                         shape.queryHeads / shape.kvHeads};
-    const std::uint32_t warps = sequences * shape.queryHeads;
-    const std::uint32_t blocks = std::max(1u, (warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     const auto launch = [&] {
-        pagedDecodeAttentionKernel<<<blocks, kWarpsPerBlock * kLanes>>>(m_device->k.get(), m_device->v.get(), dq.get(),
-                                                                        tables.get(), offsets.get(), contexts.get(),
-                                                                        dout.get(), ks, scale, sequences);
-        COH_CUDA(cudaGetLastError());
+        launchAttention(m_device->k.get(), m_device->v.get(), shape, dq.get(), tables.get(), offsets.get(),
+                        contexts.get(), dout.get(), scale, sequences);
     };
 
     GpuAttentionRun run;
@@ -236,10 +237,38 @@ GpuAttentionRun GpuPagedAttention::run(const std::vector<float>& q, const GpuAtt
         ms.push_back(elapsed);
     }
     run.medianMs = median(ms);
-    double tokens = 0;
-    for (const std::uint32_t c : batch.contexts)
-        tokens += c;
-    run.kvBytes = tokens * 2.0 * shape.kvHeads * shape.headDim * sizeof(__half);
+    run.kvBytes = kvBytesOf(shape, batch);
+    return run;
+}
+
+GpuAttentionRun GpuPagedAttention::step(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale,
+                                        int launches)
+{
+    Device& d = *m_device;
+    validateBatch(d.shape, d.poolElements, q, batch);
+    COH_CUDA(cudaSetDevice(d.index));
+    const auto sequences = static_cast<std::uint32_t>(batch.contexts.size());
+    const std::size_t outFloats = std::size_t{sequences} * d.shape.queryHeads * d.shape.headDim;
+    uploadInto(d.q, q);
+    uploadInto(d.tables, batch.tables);
+    uploadInto(d.offsets, batch.tableOffsets);
+    uploadInto(d.contexts, batch.contexts);
+    fit(d.out, outFloats);
+
+    GpuAttentionRun run;
+    DeviceEvent start, stop;
+    COH_CUDA(cudaEventRecord(start.get()));
+    for (int l = 0; l < std::max(1, launches); ++l)
+        launchAttention(d.k.get(), d.v.get(), d.shape, d.q->get(), d.tables->get(), d.offsets->get(), d.contexts->get(),
+                        d.out->get(), scale, sequences);
+    COH_CUDA(cudaEventRecord(stop.get()));
+    COH_CUDA(cudaEventSynchronize(stop.get()));
+    float elapsed = 0;
+    COH_CUDA(cudaEventElapsedTime(&elapsed, start.get(), stop.get()));
+    run.medianMs = elapsed;
+    run.out.resize(outFloats);
+    COH_CUDA(cudaMemcpy(run.out.data(), d.out->get(), outFloats * sizeof(float), cudaMemcpyDeviceToHost));
+    run.kvBytes = kvBytesOf(d.shape, batch);
     return run;
 }
 

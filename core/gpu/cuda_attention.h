@@ -55,6 +55,10 @@ class GpuPagedAttention {
     // Runs the batch once for its output, then `timedRuns` more, each timed. `q` is [sequences][queryHeads][headDim]
     // in fp32. Throws std::invalid_argument when q or a table does not fit (as the CPU kernel does).
     GpuAttentionRun run(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale, int timedRuns);
+    // A decode step as the real-cuda backend runs it: the batch `launches` times (one per layer it runs) between two
+    // CUDA events, `out` the last launch's, `medianMs` the time of all of them. Its buffers are kept for the next
+    // step, so a step allocates nothing once the batches stop growing.
+    GpuAttentionRun step(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale, int launches);
 
   private:
     struct Device;

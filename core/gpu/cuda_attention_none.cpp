@@ -23,6 +23,11 @@ GpuAttentionRun GpuPagedAttention::run(const std::vector<float>&, const GpuAtten
     noCuda();
 }
 
+GpuAttentionRun GpuPagedAttention::step(const std::vector<float>&, const GpuAttentionBatch&, float, int)
+{
+    noCuda();
+}
+
 double gpuDeviceCopyMs(int, std::size_t, int)
 {
     noCuda();

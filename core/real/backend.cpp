@@ -1,7 +1,11 @@
 #include "core/real/backend.h"
 
 #include "core/base/input_error.h"
+#include "core/gpu/cuda_devices.h"
+#include "core/gpu/gpu_memory.h"
 #include "core/net/flow_network.h"
+#include "core/real/gpu_nodes.h"
+#include "core/real/node_workers.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +15,7 @@ namespace coh::core {
 
 const std::vector<std::string>& backendNames()
 {
-    static const std::vector<std::string> names{"simulated", "real-cpu"};
+    static const std::vector<std::string> names{"simulated", "real-cpu", "real-cuda"};
     return names;
 }
 
@@ -45,6 +49,18 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
     if (options.realCpu.arenaBytes < real::NodeArena::kAlign)
         throw InputError("", "--arena-mib", "a node's arena must hold at least one cache line",
                          "give it 1 MiB or more");
+    if (name == "real-cuda") {
+        const GpuInventory gpus = probeGpus();
+        if (gpus.devices.empty())
+            throw InputError("", "--backend",
+                             fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
+                             "run it on a machine with an NVIDIA GPU and a CUDA build, or use --backend real-cpu");
+        if (scenario.model.headDim > kGpuMaxHeadDim)
+            throw InputError(scenario.sourcePath, "/model",
+                             fmt::format("the CUDA attention serves heads of at most {} dimensions, not {}",
+                                         kGpuMaxHeadDim, scenario.model.headDim),
+                             "run this model on real-cpu (--backend real-cpu) or the simulator");
+    }
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
         throw InputError("", "--layers",
                          fmt::format("{} attention layers per decode step is not between 1 and the model's {}",
@@ -59,23 +75,26 @@ std::size_t descriptorBytesFor(const Scenario& scenario)
         1, scenario.model.kvBytesPerToken() / layers * std::max<std::uint32_t>(1, scenario.serving.blockTokens)));
 }
 
-std::unique_ptr<real::NodeWorkers> makeWorkers(const BackendOptions& options, const Scenario& scenario)
+std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& options, const Scenario& scenario)
 {
     checkBackendRuns(options, scenario);
-    if (canonicalBackendName(options.name) == "simulated")
+    const std::string name = canonicalBackendName(options.name);
+    if (name == "simulated")
         return nullptr;
     real::RealCpuOptions realCpu = options.realCpu;
     if (realCpu.descriptorBytes == 0)
         realCpu.descriptorBytes = descriptorBytesFor(scenario);
+    if (name == "real-cuda")
+        return std::make_unique<real::GpuNodes>(scenario.topology, realCpu, scenario.seed, probeGpus().devices);
     return std::make_unique<real::NodeWorkers>(scenario.topology, realCpu, scenario.seed);
 }
 
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
-                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeWorkers* workers)
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes)
 {
-    if (workers)
+    if (nodes)
         return std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
-                                                     scenario.metrics.linkInterval, *workers);
+                                                     scenario.metrics.linkInterval, *nodes);
     return std::make_unique<FlowNetwork>(scenario.topology, routing, sim, wakeKind, deliverKind,
                                          scenario.metrics.linkInterval);
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The backends a run can execute on, by name (docs/real-backend.md): "simulated" (the flow network) and
-// "real-cpu" (real copies between worker threads' memories on this machine). Whatever the backend, the run goes
+// The backends a run can execute on, by name (docs/real-backend.md): "simulated" (the flow network), "real-cpu"
+// (real copies between worker threads' memories on this machine) and "real-cuda" (real copies between partitions of
+// this machine's GPUs, and the CUDA attention). Whatever the backend, the run goes
 // through the same engine, protocols, store and views; only the transport differs.
 #include "core/net/transport.h"
 #include "core/real/calibration.h"
@@ -18,7 +19,7 @@ namespace coh::core {
 
 struct BackendOptions {
     std::string name = "simulated"; // one of backendNames()
-    real::RealCpuOptions realCpu;
+    real::RealCpuOptions realCpu;   // for either real backend
     // Simulated only: a decode step's attention costs what this profile predicts real-cpu measures
     // (CalibratedCompute); run it on real::profiledScenario() to have the copies' costs too.
     std::optional<real::HardwareProfile> profile;
@@ -33,13 +34,13 @@ const std::vector<std::string>& backendNames();
 // "sim" is taken for "simulated"; anything else unknown is an InputError naming the choices.
 std::string canonicalBackendName(std::string_view name);
 
-// The worker threads a real backend runs on (none started yet); null for the simulated backend. Throws InputError
-// when the backend cannot run the scenario (e.g. real-cpu and a link failure: this machine's memory paths cannot
-// fail on cue), naming the field and the fix.
-std::unique_ptr<real::NodeWorkers> makeWorkers(const BackendOptions& options, const Scenario& scenario);
-// The backend's transport: the flow network without workers, real copies between them with.
+// What plays the nodes on a real backend (none made yet): worker threads for real-cpu, GPU partitions for real-cuda;
+// null for the simulated backend. Throws InputError when the backend cannot run the scenario (e.g. a link failure:
+// this machine's memory paths cannot fail on cue; real-cuda without a GPU), naming the field and the fix.
+std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& options, const Scenario& scenario);
+// The backend's transport: the flow network without real nodes, real copies between them with.
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
-                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeWorkers* workers);
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes);
 
 // What makeTransport() would refuse, without building anything: `cohsim validate` and the GUI ask first.
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario);

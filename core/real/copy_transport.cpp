@@ -11,18 +11,18 @@
 namespace coh::core::real {
 
 CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                             SimTime linkInterval, NodeWorkers& workers)
+                             SimTime linkInterval, NodeResources& nodes)
     : m_topology(topology)
     , m_routing(routing)
     , m_sim(sim)
     , m_deliverKind(deliverKind)
-    , m_workers(workers)
+    , m_nodes(nodes)
     , m_cursor(topology.nodes.size(), 0)
     , m_versions(topology.nodes.size(), 0)
     , m_slots(topology.nodes.size())
     , m_usage(topology.links.size() * 2, linkInterval)
 {
-    m_summary.name = "real-cpu";
+    m_summary.name = nodes.name();
 }
 
 CopyTransport::~CopyTransport() = default;
@@ -40,19 +40,17 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
-            throw CopyCheckError(fmt::format("real-cpu: a message of {:.3g} B from {} to {} is larger than any copy "
+            throw CopyCheckError(fmt::format("{}: a message of {:.3g} B from {} to {} is larger than any copy "
                                              "this backend makes ({:.3g} B)",
-                                             bytes, m_topology.nodes[route.src].id, m_topology.nodes[route.dst].id,
-                                             kMaxCopyBytes));
+                                             m_summary.name, bytes, m_topology.nodes[route.src].id,
+                                             m_topology.nodes[route.dst].id, kMaxCopyBytes));
         const auto size = static_cast<std::size_t>(std::ceil(bytes));
-        NodeWorker& from = m_workers[route.src];
-        NodeWorker& to = m_workers[route.dst];
-        const std::size_t next = placePieces(route.src, route.dst, size, to.arena().size());
+        const std::size_t next = placePieces(route.src, route.dst, size, m_nodes.memoryBytes(route.dst));
         message = ++m_messages;
         const CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
-        from.arena().stamp(m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
-        const CopyResult result = to.copyFrom(from.arena(), m_pieces, stamp, fault);
+        m_nodes.stamp(route.src, m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
+        const CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
         if (result.firstBad >= 0 || !result.stampOk)
             refuse(info, route, stamp, result);
         m_cursor[route.dst] = next;
@@ -86,7 +84,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
 std::size_t CopyTransport::placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena)
 {
     m_pieces.clear();
-    const std::size_t piece = m_workers.options().descriptorBytes;
+    const std::size_t piece = m_nodes.options().descriptorBytes;
     if (piece == 0 || piece >= arena) {
         // One region, contiguous and at the same offset on both sides, walking the receiver's arena.
         const std::size_t offset = m_cursor[dst];
@@ -129,11 +127,11 @@ void CopyTransport::checkDelivered() const
         if (!p.inFlight)
             continue;
         const Route& route = m_routing.route(p.info.route);
-        throw CopyCheckError(fmt::format("real-cpu: message {} ({} -> {}, {:.0f} B, sent at {} ns) was copied but its "
+        throw CopyCheckError(fmt::format("{}: message {} ({} -> {}, {:.0f} B, sent at {} ns) was copied but its "
                                          "completion never arrived: a lost completion, the receiver's owner still "
                                          "waits for it when the run runs out of events",
-                                         p.message, m_topology.nodes[route.src].id, m_topology.nodes[route.dst].id,
-                                         p.info.bytes, p.info.start));
+                                         m_summary.name, p.message, m_topology.nodes[route.src].id,
+                                         m_topology.nodes[route.dst].id, p.info.bytes, p.info.start));
     }
 }
 
@@ -146,28 +144,28 @@ void CopyTransport::refuse(const FlowInfo& info, const Route& route, const CopyS
     const std::string what = defect == CopyDefect::Corrupted
                                  ? fmt::format("differs from its source at byte {}: corrupted", result.firstBad)
                                  : std::string(describeDefect(defect));
-    throw CopyCheckError(fmt::format("real-cpu: the copy of message {} ({} -> {}, {:.0f} B) {}: the receiver's memory "
+    throw CopyCheckError(fmt::format("{}: the copy of message {} ({} -> {}, {:.0f} B) {}: the receiver's memory "
                                      "does not hold what was sent",
-                                     expected.message, src, dst, info.bytes, what));
+                                     m_summary.name, expected.message, src, dst, info.bytes, what));
 }
 
 void CopyTransport::linkFailed(std::uint32_t)
 {
-    throw std::logic_error("real-cpu: a link failure reached the copy transport");
+    throw std::logic_error("a real backend: a link failure reached the copy transport");
 }
 void CopyTransport::linkDetected(std::uint32_t)
 {
-    throw std::logic_error("real-cpu: a link failure reached the copy transport");
+    throw std::logic_error("a real backend: a link failure reached the copy transport");
 }
 void CopyTransport::linkRepaired(std::uint32_t)
 {
-    throw std::logic_error("real-cpu: a link failure reached the copy transport");
+    throw std::logic_error("a real backend: a link failure reached the copy transport");
 }
 
 BackendSummary CopyTransport::describe() const
 {
     BackendSummary s = m_summary;
-    s.mapping = m_workers.mapping();
+    s.mapping = m_nodes.mapping();
     return s;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
-// The real-cpu backend's transport (docs/real-backend.md): every message with bytes is a real copy from the
-// sender's arena into the receiver's, performed by the receiver's worker thread, timed, and checked byte for byte
-// and by its stamp. Its delivery is posted into the same event loop as a simulated flow's, at the send time plus
-// the measured copy time, so everything above the transport (protocols, invariants, metrics, the store) is the
-// simulator's own. Copies run one at a time: concurrent messages do not contend for memory bandwidth here.
+// A real backend's transport (docs/real-backend.md): every message with bytes is a real copy from the sender's
+// memory into the receiver's, made by the receiver's resource (real-cpu: its worker thread; real-cuda: its GPU's copy
+// engine), timed, and checked byte for byte and by its stamp. Its delivery is posted into the same event loop as a
+// simulated flow's, at the send time plus the measured copy time, so everything above the transport (protocols,
+// invariants, metrics, the store) is the simulator's own. Copies run one at a time: concurrent messages do not contend
+// for memory bandwidth here.
 #include "core/net/transport.h"
-#include "core/real/node_workers.h"
+#include "core/real/node_resources.h"
+#include "core/scenario/topology.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
@@ -28,7 +30,7 @@ class CopyTransport final : public Transport {
   public:
     static constexpr double kMaxCopyBytes = 1e15; // a petabyte: past any node's memory
     CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                  SimTime linkInterval, NodeWorkers& workers);
+                  SimTime linkInterval, NodeResources& nodes);
     ~CopyTransport() override;
 
     void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag) override;
@@ -73,7 +75,7 @@ class CopyTransport final : public Transport {
     Routing& m_routing;
     Simulator& m_sim;
     std::uint32_t m_deliverKind;
-    NodeWorkers& m_workers;
+    NodeResources& m_nodes;
     std::vector<std::size_t> m_cursor;                // per node: where the next copy into its arena goes
     std::vector<std::uint32_t> m_versions;            // per node: its data's version, one more per message it sends
     std::vector<std::unique_ptr<ArenaSlots>> m_slots; // per node, made at its first piece

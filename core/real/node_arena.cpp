@@ -33,24 +33,9 @@ void NodeArena::stamp(std::size_t offset, const CopyStamp& stamp, std::size_t by
     std::memcpy(m_data + offset, &stamp, n);
 }
 
-namespace {
-// Calls f(srcAt, dstAt, n) for the pieces of a region of `bytes`, each side wrapping at `size` on its own.
-template <class F> void forPieces(std::size_t size, const CopyPiece& piece, std::size_t bytes, F&& f)
-{
-    std::size_t src = piece.srcOffset % size, dst = piece.dstOffset % size;
-    while (bytes > 0) {
-        const std::size_t n = std::min({bytes, size - src, size - dst});
-        f(src, dst, n);
-        bytes -= n;
-        src = (src + n) % size;
-        dst = (dst + n) % size;
-    }
-}
-} // namespace
-
 void copyPiece(const NodeArena& src, NodeArena& dst, const CopyPiece& piece)
 {
-    forPieces(dst.size(), piece, piece.bytes, [&](std::size_t from, std::size_t to, std::size_t n) {
+    forContiguousRuns(dst.size(), piece, piece.bytes, [&](std::size_t from, std::size_t to, std::size_t n) {
         std::memcpy(dst.data() + to, src.data() + from, n);
     });
 }
@@ -59,16 +44,16 @@ std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const C
 {
     std::int64_t found = -1;
     std::size_t seen = 0;
-    forPieces(dst.size(), piece, std::min(piece.bytes, dst.size()),
-              [&](std::size_t from, std::size_t to, std::size_t n) {
-                  if (found < 0 && std::memcmp(dst.data() + to, src.data() + from, n) != 0)
-                      for (std::size_t i = 0; i < n; ++i)
-                          if (dst.data()[to + i] != src.data()[from + i]) {
-                              found = static_cast<std::int64_t>(seen + i);
-                              break;
-                          }
-                  seen += n;
-              });
+    forContiguousRuns(dst.size(), piece, std::min(piece.bytes, dst.size()),
+                      [&](std::size_t from, std::size_t to, std::size_t n) {
+                          if (found < 0 && std::memcmp(dst.data() + to, src.data() + from, n) != 0)
+                              for (std::size_t i = 0; i < n; ++i)
+                                  if (dst.data()[to + i] != src.data()[from + i]) {
+                                      found = static_cast<std::int64_t>(seen + i);
+                                      break;
+                                  }
+                          seen += n;
+                      });
     return found;
 }
 

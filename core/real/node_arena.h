@@ -2,6 +2,7 @@
 // A topology node's memory on the real-cpu backend: one buffer, filled with seeded values by the thread that owns
 // it (so the pages land on that thread's NUMA node where there is more than one). A message copies a region of
 // the sender's arena into the same region of the receiver's, the region's first bytes stamped with the message.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,19 @@ struct CopyPiece {
     std::size_t srcOffset = 0, dstOffset = 0, bytes = 0;
 };
 void copyPiece(const NodeArena& src, NodeArena& dst, const CopyPiece& piece);
+// Calls f(srcAt, dstAt, n) for the contiguous runs of the piece's first `bytes`, each side wrapping at `size` (both
+// memories' size) on its own: how any memory of this backend's lays a piece out.
+template <class F> void forContiguousRuns(std::size_t size, const CopyPiece& piece, std::size_t bytes, F&& f)
+{
+    std::size_t src = piece.srcOffset % size, dst = piece.dstOffset % size;
+    while (bytes > 0) {
+        const std::size_t n = std::min({bytes, size - src, size - dst});
+        f(src, dst, n);
+        bytes -= n;
+        src = (src + n) % size;
+        dst = (dst + n) % size;
+    }
+}
 // The first byte of the piece (up to one arena's worth) where `dst` differs from `src`, or -1 when none does.
 std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const CopyPiece& piece);
 

@@ -1,9 +1,8 @@
 #pragma once
-// The worker threads of a real-cpu run: one per topology node that sends, receives or computes, started at its first
-// job, each with its own arena (docs/real-backend.md#what-each-node-runs-on-the-mapping). The copy transport and the
-// measured compute share them, so a node's copies and its decode steps run on the same thread and memory.
-#include "core/net/backend_summary.h"
-#include "core/real/node_worker.h"
+// The real-cpu backend's nodes: one worker thread per topology node that sends, receives or computes, started at its
+// first job, each with its own arena (docs/real-backend.md#what-each-node-runs-on-the-mapping). The copy transport
+// and the measured compute share them, so a node's copies and its decode steps run on the same thread and memory.
+#include "core/real/node_resources.h"
 #include "core/scenario/scenario.h"
 
 #include <cstdint>
@@ -12,35 +11,42 @@
 
 namespace coh::core::real {
 
-struct RealCpuOptions {
-    std::size_t arenaBytes = std::size_t{64} << 20; // per node: larger than a last-level cache, so copies reach DRAM
-    std::uint32_t layers = 1; // decode attention layers run for real per step; the step's time scales to the model's
-    // A message is copied in pieces of this many bytes, each to its own place on each side, as a copy engine takes
-    // one descriptor per piece of a paged cache; 0: a message is one contiguous region. A run takes one layer's K and
-    // V of a block (descriptorBytesFor) unless told otherwise.
-    std::size_t descriptorBytes = 0;
-};
-
-class NodeWorkers {
+class NodeWorkers final : public NodeResources {
   public:
     NodeWorkers(const Topology& topology, const RealCpuOptions& options, std::uint64_t seed);
-    ~NodeWorkers();
+    ~NodeWorkers() override;
 
     // The node's worker, started now if it had none.
     NodeWorker& operator[](std::uint32_t node);
-    // The node runs decode steps too (the mapping says so).
-    void markComputing(std::uint32_t node) { m_computing[node] = 1; }
-    const RealCpuOptions& options() const { return m_options; }
 
-    // The nodes that have a worker, in topology order, and what plays each.
-    std::vector<BackendNodeMapping> mapping() const;
+    std::string name() const override { return "real-cpu"; }
+    const RealCpuOptions& options() const override { return m_options; }
+    std::size_t memoryBytes(std::uint32_t node) override { return (*this)[node].arena().size(); }
+    void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override
+    {
+        (*this)[node].arena().stamp(offset, stamp, bytes);
+    }
+    CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
+                    CopyFault fault) override
+    {
+        const NodeArena& from = (*this)[src].arena();
+        return (*this)[dst].copyFrom(from, pieces, stamp, fault);
+    }
+    // fp32 pools the worker allocated and filled (first touch), the CPU kernel run on the worker.
+    NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape) override;
+    std::vector<BackendNodeMapping> mapping() const override;
 
   private:
     const Topology& m_topology;
     RealCpuOptions m_options;
     std::uint64_t m_seed;
     std::vector<std::unique_ptr<NodeWorker>> m_workers; // per node
-    std::vector<std::uint8_t> m_computing;
+    std::vector<std::unique_ptr<NodeAttention>> m_attention;
 };
+
+// The pool a node attends over: K and V together as large as `poolBytes` allows in blocks of `shape` (at least one)
+// of elements of `elementBytes`, filled with seeded values in [-1, 1] (the same on every backend).
+std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::size_t elementBytes);
+void fillPool(std::vector<float>& k, std::vector<float>& v, std::size_t floats);
 
 } // namespace coh::core::real

@@ -18,7 +18,17 @@ StaleReadError measureStaleRead(const PagedKvShape& shape, std::span<const float
     std::vector<float> staleOut(floats);
     const PagedSequence stale{staleTable, fresh.contextTokens};
     pagedDecodeAttention(shape, kPool, vPool, q, std::span(&stale, 1), scale, staleOut);
+    return compareStaleRead(shape, fresh, freshOut, staleTable, staleOut);
+}
 
+StaleReadError compareStaleRead(const PagedKvShape& shape, const PagedSequence& fresh, std::span<const float> freshOut,
+                                std::span<const std::uint32_t> staleTable, std::span<const float> staleOut)
+{
+    if (staleTable.size() != fresh.blocks.size())
+        throw std::invalid_argument("compareStaleRead: the stale block table is not as long as the fresh one");
+    const std::size_t floats = std::size_t{shape.queryHeads} * shape.headDim;
+    if (freshOut.size() != floats || staleOut.size() != floats)
+        throw std::invalid_argument("compareStaleRead: an output is not one sequence's");
     StaleReadError e;
     e.contextTokens = fresh.contextTokens;
     double diff2 = 0, norm2 = 0;

@@ -18,4 +18,9 @@ StaleReadError measureStaleRead(const PagedKvShape& shape, std::span<const float
                                 std::span<const float> q, const PagedSequence& fresh, std::span<const float> freshOut,
                                 std::span<const std::uint32_t> staleTable, float scale);
 
+// The error itself, from both outputs (one sequence's [queryHeads][headDim] each), wherever the stale one was
+// computed (the CUDA kernel on real-cuda). Throws std::invalid_argument as measureStaleRead does.
+StaleReadError compareStaleRead(const PagedKvShape& shape, const PagedSequence& fresh, std::span<const float> freshOut,
+                                std::span<const std::uint32_t> staleTable, std::span<const float> staleOut);
+
 } // namespace coh::core::real

@@ -12,58 +12,13 @@
 namespace coh::core {
 
 struct MeasuredCompute::NodePool {
-    real::PagedKvShape shape;
-    std::uint32_t blocks = 0;
-    std::vector<float> k, v;
-    std::vector<std::uint32_t> order; // the pool's blocks in a shuffled order: block tables are scattered
-    std::uint32_t cursor = 0;         // where the next sequence's table starts in `order`
+    real::NodeAttention* attention = nullptr; // the node's, made by the resource
+    std::vector<std::uint32_t> order;         // the pool's blocks in a shuffled order: block tables are scattered
+    std::uint32_t cursor = 0;                 // where the next sequence's table starts in `order`
     std::vector<float> q, out;
     std::vector<std::uint32_t> tables;
     std::vector<real::PagedSequence> sequences;
 };
-
-namespace {
-
-// What a step hands its node's worker: the kernel's arguments, run `layers` times.
-struct StepTask {
-    const real::PagedKvShape* shape = nullptr;
-    const std::vector<float>* k = nullptr;
-    const std::vector<float>* v = nullptr;
-    const std::vector<float>* q = nullptr;
-    const std::vector<real::PagedSequence>* sequences = nullptr;
-    std::vector<float>* out = nullptr;
-    float scale = 1;
-    std::uint32_t layers = 1;
-};
-
-void runStep(void* context)
-{
-    const auto& t = *static_cast<const StepTask*>(context);
-    for (std::uint32_t l = 0; l < t.layers; ++l)
-        real::pagedDecodeAttention(*t.shape, *t.k, *t.v, *t.q, *t.sequences, t.scale, *t.out);
-}
-
-struct FillTask {
-    std::vector<float>* k = nullptr;
-    std::vector<float>* v = nullptr;
-    std::size_t floats = 0;
-};
-
-// Allocates and fills the pools on the node's worker, so their pages are that thread's (first touch).
-void fillPools(void* context)
-{
-    auto& t = *static_cast<FillTask*>(context);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    t.k->resize(t.floats);
-    t.v->resize(t.floats);
-    for (auto& x : *t.k)
-        x = uniform(rng);
-    for (auto& x : *t.v)
-        x = uniform(rng);
-}
-
-} // namespace
 
 real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel)
 {
@@ -78,11 +33,11 @@ real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t bl
 }
 
 MeasuredCompute::MeasuredCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
-                                 real::NodeWorkers& workers)
+                                 real::NodeResources& nodes)
     : m_cost(cost)
     , m_model(model)
     , m_blockTokens(std::max(1u, blockTokens))
-    , m_workers(workers)
+    , m_nodes(nodes)
 {
 }
 
@@ -93,26 +48,23 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     if (m_pools.size() <= node)
         m_pools.resize(node + 1);
     auto& p = m_pools[node];
-    const auto same = [](const real::PagedKvShape& a, const real::PagedKvShape& b) {
-        return a.queryHeads == b.queryHeads && a.kvHeads == b.kvHeads && a.headDim == b.headDim &&
-               a.blockTokens == b.blockTokens;
-    };
-    // A node that serves instances of another tensor-parallel width gets the pool of the shape it runs now.
-    if (!p || !same(p->shape, shape)) {
+    real::NodeAttention& attention = m_nodes.attention(node, shape);
+    // A pool made again (another tensor-parallel width) gets its order again.
+    if (!p || p->attention != &attention) {
         p = std::make_unique<NodePool>();
-        p->shape = shape;
-        // K and V together fill the node's arena size: past the last-level cache, so a step streams from memory.
-        const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(float);
-        p->blocks = static_cast<std::uint32_t>(std::max<std::size_t>(1, m_workers.options().arenaBytes / blockBytes));
-        FillTask fill{&p->k, &p->v, std::size_t{p->blocks} * shape.blockFloats()};
-        m_workers[node].runTimed(&fillPools, &fill);
-        p->order.resize(p->blocks);
+        p->attention = &attention;
+        p->order.resize(attention.blocks());
         std::iota(p->order.begin(), p->order.end(), 0u);
         std::shuffle(p->order.begin(), p->order.end(), std::mt19937(node));
-        m_poolBytes = std::size_t{p->blocks} * blockBytes;
-        m_workers.markComputing(node);
+        m_poolBytes = attention.poolBytes();
+        m_elementBytes = attention.kvBytes(1) / (2.0 * shape.kvHeads * shape.headDim);
     }
     return *p;
+}
+
+std::uint32_t MeasuredCompute::layersRun() const
+{
+    return std::min(m_nodes.options().layers, std::max(1u, m_model.layers));
 }
 
 SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& batch)
@@ -134,7 +86,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
         tokens += context;
         for (std::uint32_t b = 0; b < (context + m_blockTokens - 1) / m_blockTokens; ++b) {
             p.tables.push_back(p.order[p.cursor]);
-            p.cursor = (p.cursor + 1) % p.blocks;
+            p.cursor = (p.cursor + 1) % static_cast<std::uint32_t>(p.order.size());
         }
     }
     p.sequences.clear();
@@ -153,15 +105,14 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     }
     p.out.resize(p.q.size());
 
-    const std::uint32_t layers = std::min(m_workers.options().layers, std::max(1u, m_model.layers));
-    StepTask task{&p.shape, &p.k, &p.v, &p.q, &p.sequences, &p.out, 1.0f / std::sqrt(static_cast<float>(shape.headDim)),
-                  layers};
-    m_lastNs = std::max<std::int64_t>(1, m_workers[node].runTimed(&runStep, &task));
+    const std::uint32_t layers = layersRun();
+    const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
+    m_lastNs = std::max<std::int64_t>(1, p.attention->run(p.q, p.sequences, scale, layers, p.out));
     if (!batch.staleBlocks.empty())
-        measureStaleReads(p, batch, task.scale);
+        measureStaleReads(p, batch, scale);
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
-    m_attentionBytes += shape.kvBytes(tokens) * layers;
+    m_attentionBytes += p.attention->kvBytes(tokens) * layers;
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, static_cast<SimTime>(std::llround(scaled)), "a decode step");
@@ -169,7 +120,9 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
 
 void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale)
 {
-    const std::size_t headFloats = std::size_t{p.shape.queryHeads} * p.shape.headDim;
+    const real::PagedKvShape& shape = p.attention->shape();
+    const std::size_t headFloats = std::size_t{shape.queryHeads} * shape.headDim;
+    std::vector<float> staleOut(headFloats);
     for (std::size_t s = 0; s < p.sequences.size() && s < batch.staleBlocks.size(); ++s) {
         if (batch.staleBlocks[s] == 0)
             continue;
@@ -179,11 +132,13 @@ void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, f
         std::vector<std::uint32_t> staleTable(fresh.blocks.begin(), fresh.blocks.end());
         const std::size_t n = std::min<std::size_t>(batch.staleBlocks[s], staleTable.size());
         for (std::size_t b = 0; b < n; ++b)
-            staleTable[b] = p.order[(p.cursor + b) % p.blocks];
+            staleTable[b] = p.order[(p.cursor + b) % p.order.size()];
         // The step's own output is the fresh side: only the stale one is computed again.
         const auto q = std::span<const float>(p.q).subspan(s * headFloats, headFloats);
         const auto out = std::span<const float>(p.out).subspan(s * headFloats, headFloats);
-        m_staleReads.push_back(real::measureStaleRead(p.shape, p.k, p.v, q, fresh, out, staleTable, scale));
+        const real::PagedSequence stale{staleTable, fresh.contextTokens};
+        p.attention->run(q, std::span(&stale, 1), scale, 1, staleOut);
+        m_staleReads.push_back(real::compareStaleRead(shape, fresh, out, staleTable, staleOut));
     }
 }
 
@@ -195,12 +150,11 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionBytes = m_attentionBytes;
     if (m_steps == 0)
         return;
-    const std::uint32_t layers = std::min(m_workers.options().layers, std::max(1u, m_model.layers));
     summary.scaledDown = fmt::format(
-        "decode attention runs {} of the model's {} layers per step (fp32, over a {} MiB K/V pool per node whose "
+        "decode attention runs {} of the model's {} layers per step ({}, over a {} MiB K/V pool per node whose "
         "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "
         "the roofline's time",
-        layers, m_model.layers, m_poolBytes >> 20, m_model.layers);
+        layersRun(), m_model.layers, m_elementBytes == 2 ? "fp16" : "fp32", m_poolBytes >> 20, m_model.layers);
 }
 
 } // namespace coh::core

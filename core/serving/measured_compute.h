@@ -1,9 +1,10 @@
 #pragma once
-// The real-cpu backend's compute (docs/real-backend.md#decode-steps): each decode step runs the CPU paged attention
-// for real on the worker of the instance's first node, over as many K and V rows as the batch's sequences hold, and
-// takes its measured time, scaled from the layers it ran to the model's. What it cannot run here (prefill, and the
+// A real backend's compute (docs/real-backend.md#decode-steps): each decode step runs the paged attention for real
+// on the instance's first node (real-cpu: the CPU kernel on its worker; real-cuda: the CUDA kernel on its GPU), over
+// as many K and V rows as the batch's sequences hold, and takes its measured time, scaled from the layers it ran to
+// the model's. What it cannot run here (prefill, and the
 // linear layers of a decode step) keeps the roofline's time, and the run says so (BackendSummary::scaledDown).
-#include "core/real/node_workers.h"
+#include "core/real/node_resources.h"
 #include "core/real/paged_attention.h"
 #include "core/serving/compute_cost.h"
 
@@ -19,7 +20,7 @@ real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t bl
 class MeasuredCompute final : public ComputeCost {
   public:
     MeasuredCompute(const CostModel& cost, const ModelSpec& model, std::uint32_t blockTokens,
-                    real::NodeWorkers& workers);
+                    real::NodeResources& nodes);
     ~MeasuredCompute() override;
 
     SimTime prefill(std::uint64_t tokens, double sumSquaredLengths, const InstanceHardware& hw) override
@@ -38,23 +39,25 @@ class MeasuredCompute final : public ComputeCost {
     }
 
   private:
-    // A node's K and V pools, allocated and filled by its worker (first touch), and its scratch for a step.
+    // A node's pool (the resource's), the order its blocks are handed out in, and its scratch for a step.
     struct NodePool;
     NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
     // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared with
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
+    std::uint32_t layersRun() const;
 
     const CostModel& m_cost;
     const ModelSpec& m_model;
     std::uint32_t m_blockTokens;
-    real::NodeWorkers& m_workers;
+    real::NodeResources& m_nodes;
     std::vector<std::unique_ptr<NodePool>> m_pools; // per node
     std::uint64_t m_steps = 0;
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
     std::size_t m_poolBytes = 0; // of the last pool made, for the summary
+    double m_elementBytes = 4;   // of its K and V
     std::vector<StaleReadError> m_staleReads;
 };
 

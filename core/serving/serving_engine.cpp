@@ -20,13 +20,13 @@ namespace coh::core {
 using namespace serving_event;
 
 namespace {
-// Real-cpu measures its decode steps on its workers; a simulated run on a calibrated profile predicts them; any
+// A real backend measures its decode steps on its nodes; a simulated run on a calibrated profile predicts them; any
 // other simulated run takes the roofline.
 std::unique_ptr<ComputeCost> makeCompute(const CostModel& cost, const Scenario& scenario, const BackendOptions& backend,
-                                         real::NodeWorkers* workers)
+                                         real::NodeResources* nodes)
 {
-    if (workers)
-        return std::make_unique<MeasuredCompute>(cost, scenario.model, scenario.serving.blockTokens, *workers);
+    if (nodes)
+        return std::make_unique<MeasuredCompute>(cost, scenario.model, scenario.serving.blockTokens, *nodes);
     if (backend.profile)
         return std::make_unique<CalibratedCompute>(cost, scenario.model, scenario.serving.blockTokens,
                                                    *backend.profile);
@@ -38,7 +38,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
     : m_scenario(scenario)
     , m_workload(workload)
     , m_routing(scenario.topology)
-    , m_workers(makeWorkers(backend, scenario))
+    , m_workers(makeNodeResources(backend, scenario))
     , m_transport(makeTransport(scenario, m_routing, m_sim, NetWake, NetDeliver, m_workers.get()))
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_iterations(scenario.record.maxIterations, scenario.seed ^ 0x5851F42D4C957F2Dull)

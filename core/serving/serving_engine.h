@@ -124,8 +124,8 @@ class ServingEngine final : public KvListener, public PrefixLoadListener, public
     const Workload& m_workload;
     Simulator m_sim;
     Routing m_routing;
-    std::unique_ptr<real::NodeWorkers> m_workers; // a real backend's worker threads; null when simulated
-    std::unique_ptr<Transport> m_transport;       // the backend's: the simulated network or real copies
+    std::unique_ptr<real::NodeResources> m_workers; // what plays the nodes on a real backend; null when simulated
+    std::unique_ptr<Transport> m_transport;         // the backend's: the simulated network or real copies
     EventRecorder m_recorder;
     Reservoir<DecodeIterationRecord> m_iterations; // the decode iterations' record (record.max_iterations)
     CostModel m_cost;

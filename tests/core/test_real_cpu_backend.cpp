@@ -2,9 +2,12 @@
 #include "core/base/input_error.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/engine/traffic_counts.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/copy_bench.h"
 #include "core/real/copy_check.h"
+#include "core/real/gpu_nodes.h"
+#include "core/real/node_workers.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
@@ -64,16 +67,34 @@ std::vector<std::string> protocolsAndDirect()
     return names;
 }
 
-TEST(RealCpuBackend, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
+class RealRuns : public testing::TestWithParam<std::string> {
+  protected:
+    void SetUp() override
+    {
+        if (GetParam() == "real-cuda")
+            if (const auto gpus = probeGpus(); gpus.devices.empty())
+                GTEST_SKIP() << "no GPU: " << gpus.reason;
+    }
+    BackendOptions backend() const
+    {
+        BackendOptions b = realCpu();
+        b.name = GetParam();
+        return b;
+    }
+};
+INSTANTIATE_TEST_SUITE_P(Backends, RealRuns, testing::Values("real-cpu", "real-cuda"),
+                         [](const auto& info) { return info.param == "real-cpu" ? "Cpu" : "Cuda"; });
+
+TEST_P(RealRuns, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
 {
     const Workload w = spacedWorkload();
     for (const auto& protocol : protocolsAndDirect()) {
         SCOPED_TRACE(protocol);
         const Scenario s = threeGpuScenario(protocol);
         const RunResult sim = runOn(s, w, {});
-        const RunResult real = runOn(s, w, realCpu());
+        const RunResult real = runOn(s, w, backend());
         EXPECT_EQ(sim.summary.backend.name, "simulated");
-        EXPECT_EQ(real.summary.backend.name, "real-cpu");
+        EXPECT_EQ(real.summary.backend.name, GetParam());
         EXPECT_EQ(real.summary.completed, w.requests.size());
         EXPECT_EQ(real.summary.completed, sim.summary.completed);
         ASSERT_EQ(real.summary.messagesByKind.size(), sim.summary.messagesByKind.size());
@@ -90,6 +111,9 @@ TEST(RealCpuBackend, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
         EXPECT_EQ(real.summary.backend.verified, real.summary.backend.copies);
         EXPECT_GT(real.summary.backend.copyMs, 0.0);
         EXPECT_GE(real.summary.backend.bytesCopied, real.summary.kvBytes);
+        // Every decode step ran its attention where its node lives.
+        EXPECT_GT(real.summary.backend.decodeSteps, 0u);
+        EXPECT_GT(real.summary.backend.attentionMs, 0.0);
     }
 }
 
@@ -132,16 +156,24 @@ struct Harness : FlowEndpoint {
     Topology topo;
     Simulator sim;
     Routing routing;
-    real::NodeWorkers workers;
+    std::unique_ptr<real::NodeResources> nodes;
     real::CopyTransport transport;
     std::map<std::uint64_t, FlowInfo> delivered;
 
-    explicit Harness(Topology t, std::size_t descriptorBytes = 0)
+    // On either real backend: arenas of 64 KiB, messages in pieces of `descriptorBytes` (0: whole).
+    Harness(const std::string& backend, Topology t, std::size_t descriptorBytes = 0)
         : topo(std::move(t))
         , routing(topo)
-        , workers(topo, real::RealCpuOptions{64 << 10, 1, descriptorBytes}, 1)
-        , transport(topo, routing, sim, Deliver, kSecond, workers)
+        , nodes(makeNodes(backend, topo, real::RealCpuOptions{64 << 10, 1, descriptorBytes}))
+        , transport(topo, routing, sim, Deliver, kSecond, *nodes)
     {
+    }
+    static std::unique_ptr<real::NodeResources> makeNodes(const std::string& backend, const Topology& topo,
+                                                          const real::RealCpuOptions& options)
+    {
+        if (backend == "real-cuda")
+            return std::make_unique<real::GpuNodes>(topo, options, 1, probeGpus().devices);
+        return std::make_unique<real::NodeWorkers>(topo, options, 1);
     }
     void onFlowDelivered(const FlowInfo& f) override { delivered[f.tag] = f; }
     void operator()(const Event& ev)
@@ -151,9 +183,22 @@ struct Harness : FlowEndpoint {
     }
 };
 
-TEST(RealCpuBackend, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
+// The copy tests run on each real backend: real-cuda where there is a GPU, skipped where there is none.
+class RealCopies : public testing::TestWithParam<std::string> {
+  protected:
+    void SetUp() override
+    {
+        if (GetParam() == "real-cuda")
+            if (const auto gpus = probeGpus(); gpus.devices.empty())
+                GTEST_SKIP() << "no GPU: " << gpus.reason;
+    }
+};
+INSTANTIATE_TEST_SUITE_P(Backends, RealCopies, testing::Values("real-cpu", "real-cuda"),
+                         [](const auto& info) { return info.param == "real-cpu" ? "Cpu" : "Cuda"; });
+
+TEST_P(RealCopies, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
 {
-    Harness h(twoGpuScenario().topology);
+    Harness h(GetParam(), twoGpuScenario().topology);
     const auto route = h.routing.routeId(0, 1);
     h.transport.send(route, 100000, h, 1); // wraps the 64 KiB arenas once
     h.transport.injectIntoNextCopy(real::CopyFault::FlipByte);
@@ -202,9 +247,9 @@ std::string caughtCopy(Harness& h, real::CopyFault fault, double bytes, std::uin
     return "passed its check";
 }
 
-TEST(RealCpuBackend, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
+TEST_P(RealCopies, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
 {
-    Harness h(twoGpuScenario().topology);
+    Harness h(GetParam(), twoGpuScenario().topology);
     EXPECT_NE(caughtCopy(h, real::CopyFault::FreedSource, 4096, 1)
                   .find("message 1 (p0 -> d0, 4096 B) holds the freed pattern: a copy from a buffer its sender had "
                         "freed"),
@@ -218,7 +263,7 @@ TEST(RealCpuBackend, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
     EXPECT_NE(caughtCopy(h, real::CopyFault::PartialWrite, 512, 3).find("holds another message's stamp"),
               std::string::npos);
     // A message shorter than the stamp still tells a freed buffer (its magic) from a partial write (the seeded bytes).
-    Harness fresh(twoGpuScenario().topology);
+    Harness fresh(GetParam(), twoGpuScenario().topology);
     EXPECT_NE(caughtCopy(fresh, real::CopyFault::PartialWrite, 6, 1).find("a partly written block"), std::string::npos);
     EXPECT_NE(caughtCopy(fresh, real::CopyFault::FreedSource, 6, 2).find("the freed pattern"), std::string::npos);
     // Neither fault touched the transport: the next message copies and arrives.
@@ -228,9 +273,9 @@ TEST(RealCpuBackend, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
     EXPECT_NO_THROW(h.transport.checkDelivered());
 }
 
-TEST(RealCpuBackend, ALostCompletionIsNamedWhenTheRunEnds)
+TEST_P(RealCopies, ALostCompletionIsNamedWhenTheRunEnds)
 {
-    Harness h(twoGpuScenario().topology);
+    Harness h(GetParam(), twoGpuScenario().topology);
     const auto route = h.routing.routeId(0, 1);
     h.transport.send(route, 2048, h, 1);
     h.transport.injectIntoNextCopy(real::CopyFault::LostCompletion);
@@ -280,10 +325,10 @@ TEST(RealCpuBackend, CopyDefectsAreToldApartByTheirStamp)
     EXPECT_EQ(classify(old, 4), CopyDefect::None);
 }
 
-TEST(RealCpuBackend, AMessageIsCopiedInScatteredDescriptorsAndStillCheckedByteForByte)
+TEST_P(RealCopies, AMessageIsCopiedInScatteredDescriptorsAndStillCheckedByteForByte)
 {
     // Pieces of 1000 B: a 4096 B message is five, each in a slot of its own on each side.
-    Harness h(twoGpuScenario().topology, 1000);
+    Harness h(GetParam(), twoGpuScenario().topology, 1000);
     const auto route = h.routing.routeId(0, 1);
     h.transport.send(route, 4096, h, 1);
     h.transport.send(route, 200000, h, 2); // more pieces than the 64 KiB arena has slots: they are used again
@@ -314,9 +359,9 @@ TEST(RealCpuBackend, ARunCopiesInOneLayersKAndVOfABlock)
     EXPECT_GT(b.descriptors, b.copies);
 }
 
-TEST(RealCpuBackend, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
+TEST_P(RealCopies, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
 {
-    Harness h(twoGpuScenario().topology);
+    Harness h(GetParam(), twoGpuScenario().topology);
     h.transport.send(h.routing.routeId(1, 1), 0, h, 7);
     h.sim.run(h);
     ASSERT_TRUE(h.delivered.count(7));

@@ -2,6 +2,7 @@
 // database and shows it in Replay, undoes a Scenario panel edit and lists a bad bandwidth in Problems with Run
 // disabled.
 #include "core/coherence/protocol_registry.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/store/run_store.h"
 #include "ui/coherence_form.h"
 #include "ui/document_files.h"
@@ -95,6 +96,16 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(!a.onSimulator->isChecked());
         QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
         QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's CPU")));
+        // Real GPU is offered only where there is one; otherwise it is disabled and says why.
+        const coh::core::GpuInventory gpus = coh::core::probeGpus();
+        QCOMPARE(a.onRealCuda->isEnabled(), !gpus.devices.empty());
+        if (gpus.devices.empty()) {
+            QVERIFY(a.onRealCuda->toolTip().startsWith(QStringLiteral("No GPU here: ")));
+        } else {
+            a.onRealCuda->setChecked(true);
+            QCOMPARE(a.backend(), QStringLiteral("real-cuda"));
+            QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's GPU")));
+        }
         // ... or both, compared: the real run goes first, so its backend is real-cpu.
         a.onSimVsReal->setChecked(true);
         QVERIFY(!a.onRealCpu->isChecked() && a.simVsReal());

@@ -322,7 +322,7 @@ class RunReportTest : public QObject {
         window.openRun(1);
         QTRY_VERIFY(action->isEnabled());
         // What the action writes once a file is chosen: the run's report, here as PDF and as HTML.
-        for (const QString format : {QStringLiteral("pdf"), QStringLiteral("html")}) {
+        for (const QString& format : {QStringLiteral("pdf"), QStringLiteral("html")}) {
             const QString path = dir.filePath(QStringLiteral("report.") + format);
             QString error;
             QVERIFY2(coh::ui::exportReport(db, 1, format, path, &error), qPrintable(error));

@@ -1,0 +1,58 @@
+#pragma once
+// What every CUDA source of core/gpu shares: checked calls, and device buffers and events freed however a scope is
+// left. Included by .cu files only.
+#include "core/gpu/cuda_attention.h" // GpuError
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace coh::core::cuda {
+
+// Every CUDA call goes through here: a failure names the call and what the runtime says.
+inline void check(cudaError_t err, const char* call)
+{
+    if (err != cudaSuccess)
+        throw GpuError(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+}
+#define COH_CUDA(call) ::coh::core::cuda::check((call), #call)
+
+// One device allocation, freed however the scope is left.
+template <class T> class DeviceBuffer {
+  public:
+    explicit DeviceBuffer(std::size_t count)
+        : m_count(std::max<std::size_t>(1, count))
+    {
+        COH_CUDA(cudaMalloc(reinterpret_cast<void**>(&m_data), m_count * sizeof(T)));
+    }
+    ~DeviceBuffer() { cudaFree(m_data); } // a failure to free cannot be reported from here
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return m_data; }
+    std::size_t count() const { return m_count; }
+    void upload(const std::vector<T>& host)
+    {
+        COH_CUDA(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    }
+
+  private:
+    std::size_t m_count;
+    T* m_data = nullptr;
+};
+
+class DeviceEvent {
+  public:
+    DeviceEvent() { COH_CUDA(cudaEventCreate(&m_event)); }
+    ~DeviceEvent() { cudaEventDestroy(m_event); }
+    DeviceEvent(const DeviceEvent&) = delete;
+    DeviceEvent& operator=(const DeviceEvent&) = delete;
+    cudaEvent_t get() const { return m_event; }
+
+  private:
+    cudaEvent_t m_event{};
+};
+
+} // namespace coh::core::cuda

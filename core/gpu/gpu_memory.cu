@@ -1,0 +1,209 @@
+// A node's memory on one GPU, its copies and their check (gpu_memory.h).
+#include "core/gpu/gpu_memory.h"
+
+#include "core/gpu/cuda_support.cuh"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace coh::core {
+
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::DeviceEvent;
+
+constexpr std::size_t kAlign = 64;
+constexpr unsigned long long kNone = ~0ull;
+
+// splitmix64 of (seed advanced i + 1 times), the CPU arena's fill (real/node_arena.cpp), one word per thread.
+__global__ void fillKernel(unsigned long long* words, std::size_t count, unsigned long long seed)
+{
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+         i += std::size_t{gridDim.x} * blockDim.x) {
+        unsigned long long z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        words[i] = z ^ (z >> 31);
+    }
+}
+
+// One block row per segment (blockIdx.y, striding when there are more segments than rows); its threads stride
+// over the segment's bytes and keep the smallest message offset of a byte that differs.
+__global__ void differenceKernel(const unsigned char* src, const unsigned char* dst, const GpuSegment* segments,
+                                 std::size_t count, unsigned long long* first)
+{
+    for (std::size_t s = blockIdx.y; s < count; s += gridDim.y) {
+        const GpuSegment seg = segments[s];
+        for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < seg.bytes;
+             i += std::size_t{gridDim.x} * blockDim.x)
+            if (src[seg.srcOffset + i] != dst[seg.dstOffset + i]) {
+                atomicMin(first, static_cast<unsigned long long>(seg.at + i));
+                break; // this thread's later bytes lie further into the message
+            }
+    }
+}
+
+std::int64_t nanoseconds(const DeviceEvent& start, const DeviceEvent& stop)
+{
+    float ms = 0;
+    COH_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    return static_cast<std::int64_t>(static_cast<double>(ms) * 1e6);
+}
+
+// The check: run on the current device, off the copy's clock.
+std::int64_t compareOnDevice(const unsigned char* src, const unsigned char* dst,
+                             const std::vector<GpuSegment>& segments, cudaStream_t stream)
+{
+    DeviceBuffer<GpuSegment> onDevice(segments.size());
+    onDevice.upload(segments);
+    DeviceBuffer<unsigned long long> first(1);
+    COH_CUDA(cudaMemsetAsync(first.get(), 0xff, sizeof(unsigned long long), stream));
+    const dim3 grid(64, static_cast<unsigned>(std::min<std::size_t>(segments.size(), 65535)));
+    differenceKernel<<<grid, 256, 0, stream>>>(src, dst, onDevice.get(), segments.size(), first.get());
+    COH_CUDA(cudaGetLastError());
+    unsigned long long found = kNone;
+    COH_CUDA(cudaMemcpyAsync(&found, first.get(), sizeof found, cudaMemcpyDeviceToHost, stream));
+    COH_CUDA(cudaStreamSynchronize(stream));
+    return found == kNone ? -1 : static_cast<std::int64_t>(found);
+}
+
+// Lets `device` copy straight to and from every other GPU it can reach (once; cudaMemcpyPeerAsync stages through
+// the host otherwise).
+void enablePeerAccess(int device)
+{
+    int count = 0;
+    COH_CUDA(cudaGetDeviceCount(&count));
+    for (int peer = 0; peer < count; ++peer) {
+        int can = 0;
+        if (peer == device || cudaDeviceCanAccessPeer(&can, device, peer) != cudaSuccess || !can)
+            continue;
+        const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled)
+            cudaGetLastError(); // not an error here: clear it so the next checked call does not see it
+        else
+            COH_CUDA(err);
+    }
+}
+
+} // namespace
+
+struct GpuMemory::Device {
+    Device(int device, std::size_t n)
+        : index(device)
+        , size(n)
+        , bytes(n)
+    {
+    }
+    int index;
+    std::size_t size;
+    DeviceBuffer<unsigned char> bytes;
+    cudaStream_t stream{};
+    DeviceEvent start, stop;
+    ~Device() { cudaStreamDestroy(stream); }
+};
+
+GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed)
+{
+    COH_CUDA(cudaSetDevice(device));
+    enablePeerAccess(device);
+    const std::size_t size = std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+    auto d = std::make_unique<Device>(device, size);
+    COH_CUDA(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    const std::size_t words = size / sizeof(unsigned long long);
+    fillKernel<<<256, 256, 0, d->stream>>>(reinterpret_cast<unsigned long long*>(d->bytes.get()), words, seed);
+    COH_CUDA(cudaGetLastError());
+    COH_CUDA(cudaStreamSynchronize(d->stream));
+    m_device = d.release();
+}
+
+GpuMemory::~GpuMemory()
+{
+    delete m_device;
+}
+
+int GpuMemory::device() const
+{
+    return m_device->index;
+}
+
+std::size_t GpuMemory::size() const
+{
+    return m_device->size;
+}
+
+void GpuMemory::write(std::size_t offset, const void* bytes, std::size_t n)
+{
+    if (offset + n > m_device->size)
+        throw std::invalid_argument("GpuMemory::write: past the memory's end");
+    COH_CUDA(cudaSetDevice(m_device->index));
+    COH_CUDA(cudaMemcpyAsync(m_device->bytes.get() + offset, bytes, n, cudaMemcpyHostToDevice, m_device->stream));
+    COH_CUDA(cudaStreamSynchronize(m_device->stream));
+}
+
+void GpuMemory::read(std::size_t offset, void* out, std::size_t n) const
+{
+    if (offset + n > m_device->size)
+        throw std::invalid_argument("GpuMemory::read: past the memory's end");
+    COH_CUDA(cudaSetDevice(m_device->index));
+    COH_CUDA(cudaMemcpyAsync(out, m_device->bytes.get() + offset, n, cudaMemcpyDeviceToHost, m_device->stream));
+    COH_CUDA(cudaStreamSynchronize(m_device->stream));
+}
+
+std::int64_t GpuMemory::copyFrom(const GpuMemory& src, const std::vector<GpuSegment>& segments)
+{
+    Device& d = *m_device;
+    const Device& s = *src.m_device;
+    for (const GpuSegment& seg : segments)
+        if (seg.srcOffset + seg.bytes > s.size || seg.dstOffset + seg.bytes > d.size)
+            throw std::invalid_argument("GpuMemory::copyFrom: a segment lies past a memory's end");
+    COH_CUDA(cudaSetDevice(d.index));
+    // The sender's stream may still be writing (a stamp): the copy starts after it.
+    COH_CUDA(cudaStreamSynchronize(s.stream));
+    COH_CUDA(cudaEventRecord(d.start.get(), d.stream));
+    for (const GpuSegment& seg : segments) {
+        unsigned char* to = d.bytes.get() + seg.dstOffset;
+        const unsigned char* from = s.bytes.get() + seg.srcOffset;
+        if (s.index == d.index)
+            COH_CUDA(cudaMemcpyAsync(to, from, seg.bytes, cudaMemcpyDeviceToDevice, d.stream));
+        else
+            COH_CUDA(cudaMemcpyPeerAsync(to, d.index, from, s.index, seg.bytes, d.stream));
+    }
+    COH_CUDA(cudaEventRecord(d.stop.get(), d.stream));
+    COH_CUDA(cudaEventSynchronize(d.stop.get()));
+    return nanoseconds(d.start, d.stop);
+}
+
+std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<GpuSegment>& segments) const
+{
+    if (segments.empty())
+        return -1;
+    Device& d = *m_device;
+    const Device& s = *src.m_device;
+    if (s.index != d.index) {
+        // Compared on this GPU: the source's bytes are brought over first, segment by segment.
+        std::size_t total = 0;
+        for (const GpuSegment& seg : segments)
+            total += seg.bytes;
+        COH_CUDA(cudaSetDevice(d.index));
+        DeviceBuffer<unsigned char> staged(total);
+        std::vector<GpuSegment> local = segments;
+        std::size_t at = 0;
+        for (GpuSegment& seg : local) {
+            COH_CUDA(cudaMemcpyPeerAsync(staged.get() + at, d.index, s.bytes.get() + seg.srcOffset, s.index, seg.bytes,
+                                         d.stream));
+            seg.srcOffset = at;
+            at += seg.bytes;
+        }
+        COH_CUDA(cudaStreamSynchronize(d.stream));
+        return compareOnDevice(staged.get(), d.bytes.get(), local, d.stream);
+    }
+    COH_CUDA(cudaSetDevice(d.index));
+    return compareOnDevice(s.bytes.get(), d.bytes.get(), segments, d.stream);
+}
+
+} // namespace coh::core

@@ -1,0 +1,199 @@
+#include "core/real/gpu_nodes.h"
+
+#include "core/real/node_workers.h" // poolBlocks, fillPool
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace coh::core::real {
+
+namespace {
+
+// The GPU segments of pieces: each piece's first `limit(piece)` bytes, cut where either memory wraps; `at` counts
+// from the message's start as the pieces follow each other.
+template <class Limit>
+std::vector<GpuSegment> segmentsOf(std::span<const CopyPiece> pieces, std::size_t size, Limit&& limit)
+{
+    std::vector<GpuSegment> out;
+    std::size_t seen = 0;
+    for (const CopyPiece& p : pieces) {
+        std::size_t at = seen;
+        forContiguousRuns(size, p, limit(p), [&](std::size_t from, std::size_t to, std::size_t n) {
+            out.push_back({from, to, n, at});
+            at += n;
+        });
+        seen += p.bytes;
+    }
+    return out;
+}
+
+class GpuNodeAttention final : public NodeAttention {
+  public:
+    GpuNodeAttention(int device, const PagedKvShape& shape, std::size_t poolBytes)
+        : m_shape(shape)
+        , m_blocks(poolBlocks(shape, poolBytes, 2))
+        , m_gpu(makeKernel(device, shape, m_blocks))
+    {
+    }
+    const PagedKvShape& shape() const override { return m_shape; }
+    std::uint32_t blocks() const override { return m_blocks; }
+    double kvBytes(std::uint64_t tokens) const override
+    {
+        return static_cast<double>(tokens) * 2.0 * m_shape.kvHeads * m_shape.headDim * 2; // fp16
+    }
+    std::size_t poolBytes() const override { return 2 * std::size_t{m_blocks} * m_shape.blockFloats() * 2; }
+    std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                     std::uint32_t layers, std::span<float> out) override
+    {
+        m_batch.tables.clear();
+        m_batch.tableOffsets.clear();
+        m_batch.contexts.clear();
+        for (const PagedSequence& s : sequences) {
+            m_batch.tableOffsets.push_back(static_cast<std::uint32_t>(m_batch.tables.size()));
+            m_batch.tables.insert(m_batch.tables.end(), s.blocks.begin(), s.blocks.end());
+            m_batch.contexts.push_back(s.contextTokens);
+        }
+        const std::size_t floats = sequences.size() * std::size_t{m_shape.queryHeads} * m_shape.headDim;
+        if (q.size() < floats || out.size() < floats)
+            throw std::invalid_argument("real-cuda attention: q or out is shorter than the batch's heads");
+        m_q.assign(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(floats));
+        const GpuAttentionRun r = m_gpu.step(m_q, m_batch, scale, static_cast<int>(layers));
+        std::copy(r.out.begin(), r.out.end(), out.begin());
+        return static_cast<std::int64_t>(std::llround(r.medianMs * 1e6));
+    }
+
+  private:
+    static GpuPagedAttention makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks);
+
+    PagedKvShape m_shape;
+    std::uint32_t m_blocks;
+    GpuPagedAttention m_gpu;
+    GpuAttentionBatch m_batch;
+    std::vector<float> m_q;
+};
+
+GpuPagedAttention GpuNodeAttention::makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks)
+{
+    // The same seeded values as a real-cpu pool, uploaded as fp16.
+    std::vector<float> k, v;
+    fillPool(k, v, std::size_t{blocks} * shape.blockFloats());
+    return GpuPagedAttention(device, GpuKvShape{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens}, k,
+                             v);
+}
+
+} // namespace
+
+GpuNodes::GpuNodes(const Topology& topology, const RealCpuOptions& options, std::uint64_t seed,
+                   std::vector<GpuDevice> devices)
+    : m_topology(topology)
+    , m_options(options)
+    , m_seed(seed)
+    , m_devices(std::move(devices))
+    , m_memories(topology.nodes.size())
+    , m_partition(topology.nodes.size(), -1)
+    , m_perDevice(m_devices.size(), 0)
+    , m_attention(topology.nodes.size())
+{
+    if (m_devices.empty())
+        throw GpuError("real-cuda: no GPU to run on");
+}
+
+GpuNodes::~GpuNodes()
+{
+    m_attention.clear();
+}
+
+GpuMemory& GpuNodes::memory(std::uint32_t node)
+{
+    auto& m = m_memories[node];
+    if (!m) {
+        const std::size_t gpu = m_made % m_devices.size();
+        m = std::make_unique<GpuMemory>(m_devices[gpu].index, m_options.arenaBytes, m_seed * 1000003 + node);
+        m_partition[node] = m_perDevice[gpu]++;
+        ++m_made;
+    }
+    return *m;
+}
+
+void GpuNodes::stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes)
+{
+    GpuMemory& m = memory(node);
+    offset %= m.size();
+    m.write(offset, &stamp, std::min({bytes, sizeof stamp, m.size() - offset}));
+}
+
+CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                          const CopyStamp& stamp, CopyFault fault)
+{
+    CopyResult result;
+    if (pieces.empty())
+        return result;
+    const GpuMemory& from = memory(src);
+    GpuMemory& to = memory(dst);
+    const std::size_t size = to.size();
+    // A partial write leaves the first cache line as it was (or the whole of a shorter first piece), as on real-cpu.
+    std::vector<CopyPiece> copied(pieces.begin(), pieces.end());
+    const std::size_t skip = fault == CopyFault::PartialWrite ? std::min(copied.front().bytes, NodeArena::kAlign) : 0;
+    copied.front() = {copied.front().srcOffset + skip, copied.front().dstOffset + skip, copied.front().bytes - skip};
+    result.ns = to.copyFrom(from, segmentsOf(copied, size, [](const CopyPiece& p) { return p.bytes; }));
+
+    std::size_t total = 0;
+    for (const CopyPiece& p : pieces)
+        total += p.bytes;
+    if (fault == CopyFault::FlipByte && total > 0) {
+        // The message's middle byte, wherever its piece landed.
+        std::size_t at = total / 2;
+        for (const CopyPiece& p : pieces) {
+            if (at < p.bytes) {
+                const std::size_t where = (p.dstOffset + at) % size;
+                unsigned char byte = 0;
+                to.read(where, &byte, 1);
+                byte ^= 0x5a;
+                to.write(where, &byte, 1);
+                break;
+            }
+            at -= p.bytes;
+        }
+    }
+    result.firstBad =
+        to.firstDifference(from, segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
+    const std::size_t at = pieces.front().dstOffset % size;
+    result.stampBytes = std::min({pieces.front().bytes, sizeof result.held, size - at});
+    to.read(at, &result.held, result.stampBytes);
+    result.stampOk = std::memcmp(&result.held, &stamp, result.stampBytes) == 0;
+    return result;
+}
+
+NodeAttention& GpuNodes::attention(std::uint32_t node, const PagedKvShape& shape)
+{
+    auto& a = m_attention[node];
+    if (!a || a->shape().queryHeads != shape.queryHeads || a->shape().kvHeads != shape.kvHeads ||
+        a->shape().headDim != shape.headDim || a->shape().blockTokens != shape.blockTokens) {
+        a.reset();
+        a = std::make_unique<GpuNodeAttention>(memory(node).device(), shape, m_options.arenaBytes);
+    }
+    return *a;
+}
+
+std::vector<BackendNodeMapping> GpuNodes::mapping() const
+{
+    std::vector<BackendNodeMapping> out;
+    for (std::uint32_t node = 0; node < m_memories.size(); ++node) {
+        if (!m_memories[node])
+            continue;
+        const int device = m_memories[node]->device();
+        std::string name;
+        for (const GpuDevice& d : m_devices)
+            if (d.index == device)
+                name = d.name;
+        out.push_back({m_topology.nodes[node].id,
+                       fmt::format("GPU {} ({}) partition {}: {} MiB of device memory and a stream of its own{}",
+                                   device, name, m_partition[node], m_memories[node]->size() >> 20,
+                                   m_attention[node] ? "; runs its decode attention (fp16)" : "")});
+    }
+    return out;
+}
+
+} // namespace coh::core::real

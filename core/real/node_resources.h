@@ -1,0 +1,66 @@
+#pragma once
+// What plays a topology node on a real backend (docs/real-backend.md#what-each-node-runs-on-the-mapping): its memory,
+// the engine that copies a message into it, and the kernel its decode steps run. real-cpu gives each node a worker
+// thread and an arena (NodeWorkers); real-cuda a partition of a GPU: its own device memory and stream (GpuNodes).
+// The copy transport and the measured compute ask only this, so both backends share them and everything above.
+#include "core/net/backend_summary.h"
+#include "core/real/node_arena.h"
+#include "core/real/node_worker.h"
+#include "core/real/paged_attention.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace coh::core::real {
+
+struct RealCpuOptions {
+    std::size_t arenaBytes = std::size_t{64} << 20; // per node: larger than a last-level cache, so copies reach DRAM
+    std::uint32_t layers = 1; // decode attention layers run for real per step; the step's time scales to the model's
+    // A message is copied in pieces of this many bytes, each to its own place on each side, as a copy engine takes
+    // one descriptor per piece of a paged cache; 0: a message is one contiguous region. A run takes one layer's K and
+    // V of a block (descriptorBytesFor) unless told otherwise.
+    std::size_t descriptorBytes = 0;
+};
+
+// A node's K and V pool and the kernel that attends over it, on the node's own resource.
+class NodeAttention {
+  public:
+    virtual ~NodeAttention() = default;
+    virtual const PagedKvShape& shape() const = 0;
+    virtual std::uint32_t blocks() const = 0;
+    // The K and V bytes one layer of the kernel reads for `tokens` cached tokens (in the pool's element type).
+    virtual double kvBytes(std::uint64_t tokens) const = 0;
+    virtual std::size_t poolBytes() const = 0;
+    // Runs the kernel `layers` times over the sequences (block tables into this pool) and returns the time of all of
+    // them, measured where they ran, in ns; `out` ([sequences][queryHeads][headDim]) gets their output.
+    virtual std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                             std::uint32_t layers, std::span<float> out) = 0;
+};
+
+class NodeResources {
+  public:
+    virtual ~NodeResources() = default;
+    // The backend's name, as the run store records it ("real-cpu", "real-cuda").
+    virtual std::string name() const = 0;
+    virtual const RealCpuOptions& options() const = 0;
+
+    // The size of the node's memory, made now if it had none.
+    virtual std::size_t memoryBytes(std::uint32_t node) = 0;
+    // Writes (as much of) the stamp as `bytes` covers at `offset` of the node's memory.
+    virtual void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) = 0;
+    // Copies a message's pieces from `src`'s memory into `dst`'s as `dst`'s resource copies, checks them against the
+    // source and `stamp` (the first piece starts with it), and waits; `fault` plays a copy gone wrong (the worker's
+    // classes: FlipByte, PartialWrite).
+    virtual CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                            const CopyStamp& stamp, CopyFault fault) = 0;
+
+    // The node's K/V pool of this shape, made (or made again for another shape) now, filled where it lives.
+    virtual NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape) = 0;
+
+    // The nodes that have a resource, in topology order, and what plays each.
+    virtual std::vector<BackendNodeMapping> mapping() const = 0;
+};
+
+} // namespace coh::core::real

@@ -1,0 +1,101 @@
+// The real-cuda backend's own parts: its refusal where there is no GPU (which runs here), and, on a GPU, a node's
+// CUDA attention against real-cpu's over the same pool. Its copies, faults and whole runs are the real-cpu tests run
+// again on it (RealCopies/RealRuns .../Cuda in test_real_cpu_backend.cpp).
+#include "core/base/input_error.h"
+#include "core/gpu/cuda_devices.h"
+#include "core/real/backend.h"
+#include "core/real/gpu_nodes.h"
+#include "core/real/node_workers.h"
+#include "core/serving/serving_engine.h"
+#include "engine_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace coh::test {
+namespace {
+
+TEST(RealCudaBackend, WithoutAGpuItIsRefusedNamingWhyAndWhatToUseInstead)
+{
+    const GpuInventory gpus = probeGpus();
+    if (!gpus.devices.empty())
+        GTEST_SKIP() << "this machine has a GPU: RealRuns/RealCopies .../Cuda run on it instead";
+    const Scenario s = twoGpuScenario();
+    BackendOptions backend;
+    backend.name = "real-cuda";
+    EXPECT_EQ(canonicalBackendName("real-cuda"), "real-cuda");
+    try {
+        checkBackendRuns(backend, s);
+        FAIL() << "real-cuda ran without a GPU";
+    } catch (const InputError& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        EXPECT_EQ(e.problems()[0].field, "--backend");
+        EXPECT_NE(e.problems()[0].message.find("real-cuda needs a GPU, and there is none here: " + gpus.reason),
+                  std::string::npos)
+            << e.problems()[0].message;
+        EXPECT_NE(e.problems()[0].fix.find("--backend real-cpu"), std::string::npos);
+    }
+    // Nothing is made, and a run says the same before it starts.
+    EXPECT_THROW(makeNodeResources(backend, s), InputError);
+    Workload w;
+    w.requests.push_back({0, 1000, 4, 0, 0});
+    RunOptions options;
+    options.backend = backend;
+    EXPECT_THROW(runScenario(s, w, options), InputError);
+}
+
+TEST(RealCudaBackend, ANodesAttentionMatchesRealCpusOverTheSamePool)
+{
+    const GpuInventory gpus = probeGpus();
+    if (gpus.devices.empty())
+        GTEST_SKIP() << "no GPU: " << gpus.reason;
+    const Topology topo = twoGpuScenario().topology;
+    const real::RealCpuOptions options{1 << 20, 1, 0};
+    real::NodeWorkers cpu(topo, options, 1);
+    real::GpuNodes gpu(topo, options, 1, gpus.devices);
+    const real::PagedKvShape shape{8, 2, 64, 16};
+    real::NodeAttention& onCpu = cpu.attention(1, shape);
+    real::NodeAttention& onGpu = gpu.attention(1, shape);
+    // The same bytes hold twice as many fp16 blocks; the blocks both have hold the same values.
+    EXPECT_EQ(onGpu.blocks(), 2 * onCpu.blocks());
+    EXPECT_DOUBLE_EQ(onGpu.kvBytes(100), onCpu.kvBytes(100) / 2);
+
+    // Three sequences over scattered, shared blocks of the CPU pool's range; one with a partly filled last block.
+    std::vector<std::uint32_t> order(onCpu.blocks());
+    std::iota(order.begin(), order.end(), 0u);
+    std::reverse(order.begin(), order.end());
+    const std::vector<std::uint32_t> contexts{40, 16, 100};
+    std::vector<std::uint32_t> tables;
+    for (const std::uint32_t c : contexts)
+        for (std::uint32_t b = 0; b < (c + 15) / 16; ++b)
+            tables.push_back(order[(tables.size() * 7) % order.size()]);
+    std::vector<real::PagedSequence> sequences;
+    std::size_t at = 0;
+    for (const std::uint32_t c : contexts) {
+        const std::size_t n = (c + 15) / 16;
+        sequences.push_back({std::span<const std::uint32_t>(tables).subspan(at, n), c});
+        at += n;
+    }
+    const std::size_t floats = contexts.size() * shape.queryHeads * shape.headDim;
+    std::vector<float> q(floats);
+    for (std::size_t i = 0; i < floats; ++i)
+        q[i] = std::sin(0.37f * static_cast<float>(i));
+    std::vector<float> cpuOut(floats), gpuOut(floats);
+    EXPECT_GT(onCpu.run(q, sequences, 0.125f, 2, cpuOut), 0);
+    EXPECT_GT(onGpu.run(q, sequences, 0.125f, 2, gpuOut), 0);
+    // fp16 K and V (11 bits of mantissa) against fp32: outputs of values in [-1, 1] agree to a few thousandths.
+    for (std::size_t i = 0; i < floats; ++i)
+        ASSERT_NEAR(gpuOut[i], cpuOut[i], 5e-3) << "at " << i;
+    // The mapping names the GPU and the partition of each node that has a resource.
+    const auto mapping = gpu.mapping();
+    ASSERT_EQ(mapping.size(), 1u);
+    EXPECT_EQ(mapping[0].node, "d0");
+    EXPECT_NE(mapping[0].resource.find("GPU " + std::to_string(gpus.devices.front().index)), std::string::npos);
+    EXPECT_NE(mapping[0].resource.find("partition 0"), std::string::npos);
+    EXPECT_NE(mapping[0].resource.find("runs its decode attention (fp16)"), std::string::npos);
+}
+
+} // namespace
+} // namespace coh::test
