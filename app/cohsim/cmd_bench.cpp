@@ -10,6 +10,7 @@
 #include "core/real/attention_bench.h"
 #include "core/real/copy_bench.h"
 #include "core/real/gpu_attention_bench.h"
+#include "core/real/gpu_copy_bench.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/sim/phold.h"
@@ -50,6 +51,7 @@ struct BenchOptions {
     std::uint32_t descriptorKib = 0;                 // bench copy --descriptor-kib
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
+    std::string copyBackend = "real-cpu";            // bench copy --backend
     std::string study;                               // bench tune
     unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
     bool tuneNoStore = false;                        // bench tune --no-store
@@ -180,7 +182,15 @@ void benchCopy(const BenchOptions& options)
     core::real::CopyBenchOptions copy;
     copy.rounds = std::max(1, options.copyRounds);
     copy.descriptorBytes = std::size_t{options.descriptorKib} << 10;
-    const auto rows = core::real::runCopyBench(copy);
+    const bool cuda = options.copyBackend == "real-cuda";
+    if (cuda)
+        if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
+            throw std::runtime_error(fmt::format("bench copy --backend real-cuda needs a GPU and found none ({}); "
+                                                 "--backend real-cpu measures the CPU's copies",
+                                                 gpus.reason));
+    const auto rows = cuda ? core::real::runGpuCopyBench(copy) : core::real::runCopyBench(copy);
+    // real-cuda's plain side is one device copy of the whole region, where real-cpu's is memcpy.
+    const std::string plain = cuda ? "device copy" : "memcpy";
     if (options.json) {
         auto out = nlohmann::ordered_json::array();
         for (const auto& r : rows)
@@ -193,24 +203,31 @@ void benchCopy(const BenchOptions& options)
                            {"copy_gbps", r.copyGBps()},
                            {"ratio", r.ratio()}});
         fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "copy"},
+                                                  {"backend", options.copyBackend},
+                                                  {"plain", plain},
                                                   {"rounds", copy.rounds},
                                                   {"descriptor_bytes", copy.descriptorBytes},
                                                   {"sizes", out}}
                                .dump(2));
         return;
     }
-    fmt::print("real-cpu copies{} against memcpy, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+    fmt::print("{} copies{} against {}, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+               options.copyBackend,
                copy.descriptorBytes > 0
                    ? fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10)
                    : std::string(),
-               copy.rounds, copy.arenaBytes >> 20);
-    fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", "MEMCPY GB/s", "REAL-CPU GB/s", "RATIO",
-               "PER MESSAGE ns");
+               plain, copy.rounds, copy.arenaBytes >> 20);
+    fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", cuda ? "DEVICE GB/s" : "MEMCPY GB/s",
+               cuda ? "REAL-CUDA GB/s" : "REAL-CPU GB/s", "RATIO", "PER MESSAGE ns");
     for (const auto& r : rows)
         fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", r.bytes, number(r.plainGBps()), number(r.copyGBps()),
                    number(r.ratio()), number(r.messageNs));
-    fmt::print("  (real-cpu: the copy as its worker timed it, which a run's clock gets; per message: what the sender "
-               "waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
+    if (cuda)
+        fmt::print("  (real-cuda: the copy between CUDA events, which a run's clock gets; per message: what the sender "
+                   "waits, with the check on the device)\n");
+    else
+        fmt::print("  (real-cpu: the copy as its worker timed it, which a run's clock gets; per message: what the "
+                   "sender waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
 }
 
 // `bench attention --json`: the shape and rounds, then one entry per context; the CPU and the GPU kernel alike.
@@ -391,7 +408,12 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     scenario->add_flag("--json", options->json, "Print JSON");
     scenario->callback([options] { benchScenario(*options); });
 
-    auto* copy = bench->add_subcommand("copy", "The real-cpu backend's copies against plain memcpy, side by side");
+    auto* copy = bench->add_subcommand(
+        "copy", "A real backend's copies against plain memcpy (real-cuda: one device copy), side by side");
+    copy->add_option("--backend", options->copyBackend,
+                     "real-cpu (worker copies against memcpy) or real-cuda (GPU partitions against one device copy)")
+        ->check(CLI::IsMember({"real-cpu", "real-cuda"}))
+        ->capture_default_str();
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
         ->capture_default_str();
     copy->add_option("--descriptor-kib", options->descriptorKib,

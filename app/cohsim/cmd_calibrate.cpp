@@ -1,7 +1,9 @@
-// cohsim calibrate: measure what real-cpu costs on this machine and write it as a hardware profile.
+// cohsim calibrate: measure what a real backend (real-cpu, real-cuda) costs on this machine and write it as a
+// hardware profile.
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/calibration.h"
 
@@ -23,7 +25,7 @@ struct CalibrateOptions {
 
 void printProfile(const core::real::HardwareProfile& p)
 {
-    fmt::print("real-cpu on {} ({}, {} cores)\n", p.host, p.cpu, p.cores);
+    fmt::print("{} on {} ({}, {} cores)\n", p.backend, p.host, p.cpu, p.cores);
     fmt::print("  copy        {} ns + bytes / {} GB/s (fit to {} sizes); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copyLatencyNs), number(p.copyBytesPerNs), p.copyRows.size(), number(p.messageOverheadNs));
@@ -42,10 +44,17 @@ void printProfile(const core::real::HardwareProfile& p)
 
 void runCalibrate(const CalibrateOptions& options)
 {
-    if (core::canonicalBackendName(options.backend) != "real-cpu")
+    const std::string backend = core::canonicalBackendName(options.backend);
+    if (backend == "simulated")
         throw core::InputError("", "--backend", fmt::format("there is nothing to calibrate on \"{}\"", options.backend),
-                               "calibrate real-cpu (--backend real-cpu)");
+                               "calibrate real-cpu or real-cuda (--backend real-cpu)");
+    if (backend == "real-cuda")
+        if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
+            throw core::InputError("", "--backend",
+                                   fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
+                                   "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
     core::real::CalibrationOptions calibration;
+    calibration.backend = backend;
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
     calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
@@ -62,8 +71,8 @@ void runCalibrate(const CalibrateOptions& options)
     else
         printProfile(profile);
     if (!options.output.empty() && !options.json)
-        fmt::print("profile written to {}; `cohsim compare-real SCENARIO --profile {}` uses it\n", options.output,
-                   options.output);
+        fmt::print("profile written to {}; `cohsim compare-real SCENARIO --backend {} --profile {}` uses it\n",
+                   options.output, backend, options.output);
 }
 
 } // namespace
@@ -71,8 +80,9 @@ void runCalibrate(const CalibrateOptions& options)
 static const bool registered = registerCommand("calibrate", [](CLI::App& app, GlobalOptions&) {
     auto options = std::make_shared<CalibrateOptions>();
     auto* cmd = app.add_subcommand(
-        "calibrate", "Measure real-cpu's copies and attention on this machine and fit a hardware profile");
-    cmd->add_option("--backend", options->backend, "The backend to measure")->capture_default_str();
+        "calibrate", "Measure a real backend's copies and attention on this machine and fit a hardware profile");
+    cmd->add_option("--backend", options->backend, "The backend to measure: real-cpu or real-cuda (needs a GPU)")
+        ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
     cmd->add_option("--rounds", options->rounds, "Rounds per size and context (medians; default 15 and 5)")
         ->check(CLI::Range(1, 1000));

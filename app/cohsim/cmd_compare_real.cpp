@@ -1,5 +1,5 @@
-// cohsim compare-real SCENARIO: run a scenario on real-cpu and on the simulator with this machine's calibrated
-// profile, store both, and report the simulator's error against what real-cpu measured.
+// cohsim compare-real SCENARIO: run a scenario on a real backend (real-cpu, real-cuda) and on the simulator with this
+// machine's calibrated profile of it, store both, and report the simulator's error against what was measured.
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
@@ -15,6 +15,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -24,6 +26,7 @@ namespace {
 
 struct CompareRealOptions {
     std::string scenario;
+    std::string backend = "real-cpu";
     std::string profile; // empty: calibrate now
     std::optional<std::uint64_t> seed;
     std::optional<std::uint32_t> maxRequests;
@@ -44,6 +47,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
 
     core::SimVsRealOptions compare;
+    compare.backend = options.backend;
     compare.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     compare.realCpu.layers = options.layers;
     compare.realRuns = options.repeat;
@@ -77,6 +81,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"scenario", scenario.name},
             {"seed", scenario.seed},
             {"requests", workload.requests.size()},
+            {"backend", profile.backend},
             {"real_run_id", id(realId)},
             {"real_runs", result.realRuns},
             {"real_run_ids", store ? nlohmann::ordered_json(result.realIds) : nlohmann::ordered_json::array()},
@@ -91,12 +96,15 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         result.realRuns > 1 ? fmt::format(" (the median of {} runs{})", result.realRuns,
                                           store ? fmt::format(": {}", fmt::join(result.realIds, ", ")) : std::string())
                             : (store ? fmt::format(" (run {})", realId) : std::string());
-    fmt::print("{} on real-cpu{} against the simulator on this machine's profile{}\n", base, realRuns,
+    fmt::print("{} on {}{} against the simulator on this machine's profile{}\n", base, profile.backend, realRuns,
                store ? fmt::format(" (run {})", simId) : std::string());
     fmt::print("  profile: copies {} ns + bytes / {} GB/s; attention {} ns + bytes / {} GB/s per layer\n",
                number(profile.copyLatencyNs), number(profile.copyBytesPerNs), number(profile.attentionStepNs),
                number(profile.attentionBytesPerNs));
-    std::vector<std::vector<std::string>> table{{"  METRIC", "REAL-CPU", "SIMULATED", "ERROR"}};
+    std::string realHeader = profile.backend;
+    std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::vector<std::vector<std::string>> table{{"  METRIC", realHeader, "SIMULATED", "ERROR"}};
     for (const auto& r : rows)
         table.push_back({"  " + r.metric, number(r.real), number(r.simulated), fmt::format("{:+.1f}%", r.errorPct())});
     printTable(table, 1);
@@ -111,18 +119,19 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
 
 static const bool registered = registerCommand("compare-real", [](CLI::App& app, GlobalOptions& global) {
     auto options = std::make_shared<CompareRealOptions>();
-    auto* cmd = app.add_subcommand(
-        "compare-real",
-        "Run a scenario on real-cpu and on the simulator with this machine's calibrated profile; report the error");
+    auto* cmd = app.add_subcommand("compare-real", "Run a scenario on a real backend and on the simulator with this "
+                                                   "machine's calibrated profile; report the error");
     cmd->add_option("scenario", options->scenario, "Scenario JSON file")->required();
+    cmd->add_option("--backend", options->backend, "The real side: real-cpu, or real-cuda (needs a GPU)")
+        ->capture_default_str();
     cmd->add_option("--profile", options->profile,
-                    "A profile from `cohsim calibrate -o FILE` (default: calibrate now)");
+                    "A profile of the same backend from `cohsim calibrate -o FILE` (default: calibrate now)");
     cmd->add_option("--seed", options->seed, "Override the scenario's seed");
     cmd->add_option("--max-requests", options->maxRequests, "Run at most this many requests");
-    cmd->add_option("--arena-mib", options->arenaMib, "real-cpu: each node's memory, in MiB")
+    cmd->add_option("--arena-mib", options->arenaMib, "the real backend: each node's memory, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
-    cmd->add_option("--layers", options->layers, "real-cpu: attention layers each decode step runs for real")
+    cmd->add_option("--layers", options->layers, "the real backend: attention layers each decode step runs for real")
         ->capture_default_str();
     cmd->add_option("--repeat", options->repeat,
                     "Real runs to take the median of (this machine's speed drifts); the simulator runs once")

@@ -1,6 +1,9 @@
 #include "core/real/calibration.h"
 
 #include "core/base/input_error.h"
+#include "core/gpu/cuda_devices.h"
+#include "core/real/gpu_attention_bench.h"
+#include "core/real/gpu_copy_bench.h"
 
 #include <fmt/format.h>
 
@@ -71,21 +74,54 @@ double descriptorCost(const HardwareProfile& p)
     return std::max(0.0, perPiece[perPiece.size() / 2]);
 }
 
+namespace {
+
+// real-cuda's attention rows: the CUDA kernel over an fp16 pool of the same size, the batch's sequences at once.
+std::vector<AttentionBenchRow> gpuAttentionRows(const CalibrationOptions& options, int device)
+{
+    const PagedKvShape& shape = options.attention.shape;
+    GpuAttentionBenchOptions gpu;
+    gpu.shape = GpuKvShape{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens};
+    gpu.contexts = options.attention.contexts;
+    gpu.sequences = std::max(1u, options.cudaSequences);
+    gpu.rounds = options.attention.rounds;
+    gpu.poolBytes = std::max<std::size_t>(options.attention.poolBytes, 1);
+    gpu.device = device;
+    std::vector<AttentionBenchRow> rows;
+    for (const GpuAttentionBenchRow& r : runGpuAttentionBench(gpu))
+        rows.push_back({r.context, r.kvBytes, r.attentionMs * 1e6, r.copyMs * 1e6});
+    return rows;
+}
+
+} // namespace
+
 HardwareProfile calibrate(const CalibrationOptions& options)
 {
     HardwareProfile p;
+    p.backend = options.backend;
     p.host = hostName();
     p.cpu = cpuModel();
     p.cores = std::thread::hardware_concurrency();
+    const bool cuda = options.backend == "real-cuda";
+    const auto copyBench = cuda ? &runGpuCopyBench : &runCopyBench;
+    if (cuda) {
+        const GpuInventory gpus = probeGpus();
+        if (gpus.devices.empty())
+            throw GpuError("real-cuda: there is no GPU to calibrate: " + gpus.reason);
+        p.cpu = gpus.devices.front().name;
+        p.attentionElementBytes = 2;
+        p.attentionRows = gpuAttentionRows(options, gpus.devices.front().index);
+    } else {
+        p.attentionRows = runAttentionBench(options.attention);
+    }
     CopyBenchOptions whole = options.copy;
     whole.descriptorBytes = 0;
-    p.copyRows = runCopyBench(whole);
+    p.copyRows = copyBench(whole);
     if (options.descriptorBytes > 0) {
         CopyBenchOptions pieces = options.copy;
         pieces.descriptorBytes = options.descriptorBytes;
-        p.descriptorRows = runCopyBench(pieces);
+        p.descriptorRows = copyBench(pieces);
     }
-    p.attentionRows = runAttentionBench(options.attention);
     p.attentionShape = options.attention.shape;
 
     std::vector<std::pair<double, double>> copies, steps;
@@ -114,7 +150,7 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
     auto steps = nlohmann::ordered_json::array();
     for (const auto& r : p.attentionRows)
         steps.push_back({{"context", r.context}, {"kv_bytes", r.kvBytes}, {"attention_ns", r.attentionNs}});
-    return {{"profile", "real-cpu"},
+    return {{"profile", p.backend},
             {"host", p.host},
             {"cpu", p.cpu},
             {"cores", p.cores},
@@ -131,6 +167,7 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
               {"kv_heads", p.attentionShape.kvHeads},
               {"head_dim", p.attentionShape.headDim},
               {"block_tokens", p.attentionShape.blockTokens},
+              {"element_bytes", p.attentionElementBytes},
               {"step_ns", p.attentionStepNs},
               {"bandwidth_gbps", p.attentionBytesPerNs},
               {"measured", steps}}}};
@@ -178,6 +215,21 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
     HardwareProfile p;
+    // Profiles made before real-cuda name no backend: they are real-cpu's.
+    if (const auto it = j.find("profile"); it != j.end()) {
+        if (it->is_string() && (*it == "real-cpu" || *it == "real-cuda"))
+            p.backend = it->get<std::string>();
+        else
+            problems.push_back({file, "/profile", "a profile is of \"real-cpu\" or \"real-cuda\"", fix});
+    }
+    p.attentionElementBytes = p.backend == "real-cuda" ? 2 : 4;
+    if (const nlohmann::json* v = member("attention", "element_bytes")) {
+        if (v->is_number() && (v->get<double>() == 2 || v->get<double>() == 4))
+            p.attentionElementBytes = v->get<double>();
+        else
+            problems.push_back(
+                {file, "/attention/element_bytes", "K and V elements are of 2 (fp16) or 4 (fp32) bytes", fix});
+    }
     p.host = text("host");
     p.cpu = text("cpu");
     if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
@@ -223,7 +275,7 @@ Topology profiledTopology(const Topology& topology, const HardwareProfile& profi
             l.kind = LinkKind::OnChip;
             l.latency = static_cast<SimTime>(std::llround(profile.copyLatencyNs));
             l.bandwidthBytesPerSec = profile.effectiveCopyBytesPerNs() * 1e9;
-            l.source = "cohsim calibrate: a real-cpu copy on " +
+            l.source = "cohsim calibrate: a " + profile.backend + " copy on " +
                        (profile.host.empty() ? std::string("this machine") : profile.host);
             t.links.push_back(std::move(l));
         }

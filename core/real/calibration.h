@@ -1,8 +1,8 @@
 #pragma once
-// `cohsim calibrate`: what this machine's real-cpu backend costs, measured, as a hardware profile the simulator can
-// run (docs/real-backend.md#calibration). A copy of b bytes costs copyLatencyNs + b / copyBytesPerNs as the
-// backend's worker times it; one layer of a decode step's attention costs attentionStepNs + (K and V bytes read) /
-// attentionBytesPerNs. Both are least-squares fits to medians measured in one run.
+// `cohsim calibrate`: what one of this machine's real backends (real-cpu, real-cuda) costs, measured, as a hardware
+// profile the simulator can run (docs/real-backend.md#calibration). A copy of b bytes costs copyLatencyNs + b /
+// copyBytesPerNs as the backend's worker times it; one layer of a decode step's attention costs attentionStepNs + (K
+// and V bytes read) / attentionBytesPerNs. Both are least-squares fits to medians measured in one run.
 #include "core/net/backend_summary.h"
 #include "core/real/attention_bench.h"
 #include "core/real/copy_bench.h"
@@ -16,8 +16,11 @@
 namespace coh::core::real {
 
 struct CalibrationOptions {
+    std::string backend = "real-cpu"; // or "real-cuda": its copies between GPU partitions and its CUDA attention
     CopyBenchOptions copy; // its descriptorBytes is ignored: the copies are measured whole and in descriptors
     AttentionBenchOptions attention;
+    // real-cuda: sequences per measured step (a GPU needs many warps busy; real-cpu measures one sequence).
+    std::uint32_t cudaSequences = 16;
     // The descriptor a run copies in (real::descriptorBytesFor): one layer's K and V of a Llama-3-8B block of 16
     // tokens by default. 0: no descriptor cost is measured.
     std::size_t descriptorBytes = std::size_t{64} << 10;
@@ -30,7 +33,8 @@ struct CalibrationOptions {
 };
 
 struct HardwareProfile {
-    std::string host, cpu;
+    std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
+    std::string host, cpu;            // cpu: the GPU's name for real-cuda
     unsigned cores = 0;
     double copyLatencyNs = 0;  // fixed cost of a copy (fit intercept, >= 0)
     double copyBytesPerNs = 0; // GB/s (fit slope's inverse)
@@ -41,6 +45,7 @@ struct HardwareProfile {
     PagedKvShape attentionShape;     // the shape the attention was measured with
     double attentionStepNs = 0;      // fixed cost of one layer of a step
     double attentionBytesPerNs = 0;
+    double attentionElementBytes = 4; // of the K and V the kernel read: fp32 on real-cpu, fp16 on real-cuda
     std::vector<CopyBenchRow> copyRows;
     std::vector<CopyBenchRow> descriptorRows; // the same sizes, copied in descriptors
     std::vector<AttentionBenchRow> attentionRows;

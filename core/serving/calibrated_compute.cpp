@@ -23,9 +23,10 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch&)
     const SimTime linear = m_cost.decodeLinear(batch, inst.hw);
     if (inst.contextTokens == 0 || inst.nodes.empty())
         return linear;
-    // The rows real-cpu's kernel reads for one layer: every cached token's K and V of the instance's KV heads.
+    // The rows the real kernel reads for one layer: every cached token's K and V of the instance's KV heads, in the
+    // element size it read (fp32 on real-cpu, fp16 on real-cuda).
     const real::PagedKvShape shape = decodeAttentionShape(m_model, m_blockTokens, inst.nodes.size());
-    const double bytes = shape.kvBytes(inst.contextTokens);
+    const double bytes = shape.kvBytes(inst.contextTokens) * m_profile.attentionElementBytes / sizeof(float);
     const double ns = m_profile.attentionNs(bytes) * std::max(1u, m_model.layers);
     return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
 }
@@ -34,10 +35,10 @@ void CalibratedCompute::describe(BackendSummary& summary) const
 {
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
-        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s, as real-cpu "
+        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s, as {} "
         "measured them",
         m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copyLatencyNs,
-        m_profile.copyBytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs);
+        m_profile.copyBytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs, m_profile.backend);
 }
 
 } // namespace coh::core

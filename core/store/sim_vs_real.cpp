@@ -1,5 +1,6 @@
 #include "core/store/sim_vs_real.h"
 
+#include "core/base/input_error.h"
 #include "core/engine/traffic_counts.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
@@ -41,11 +42,11 @@ real::PagedKvShape decodeShape(const Scenario& s)
 
 } // namespace
 
-std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs)
+std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs, const std::string& backend)
 {
     if (!real)
         return defaultRunName(scenario) + " \u00b7 simulated on its profile";
-    return defaultRunName(scenario) + " \u00b7 real-cpu" + (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
+    return defaultRunName(scenario) + " \u00b7 " + backend + (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
 }
 
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
@@ -54,7 +55,10 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     RunOptions real;
     real.cancel = options.cancel;
     real.progress = options.progress;
-    real.backend.name = "real-cpu";
+    real.backend.name = canonicalBackendName(options.backend);
+    if (real.backend.name == "simulated")
+        throw InputError("", "--backend", "the simulator cannot stand for the real side of a comparison",
+                         "compare against real-cpu or real-cuda");
     real.backend.realCpu = options.realCpu;
     checkBackendRuns(real.backend, scenario);
 
@@ -63,8 +67,9 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         out.profile = *options.profile;
     } else {
         if (options.stage)
-            options.stage("Calibrating real-cpu on this machine");
+            options.stage("Calibrating " + real.backend.name + " on this machine");
         real::CalibrationOptions calibration;
+        calibration.backend = real.backend.name;
         if (options.calibrationRounds) {
             calibration.copy.rounds = std::max(1, *options.calibrationRounds);
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
@@ -79,6 +84,13 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     }
     if (options.cancel && *options.cancel)
         throw RunCancelled();
+    if (out.profile.backend != real.backend.name)
+        throw InputError("", "--profile",
+                         fmt::format("the profile measured {}, and the real side runs on {}", out.profile.backend,
+                                     real.backend.name),
+                         fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`), or run without "
+                                     "--profile to calibrate now",
+                                     real.backend.name));
     RunOptions sim = real;
     sim.backend = {};
     sim.backend.profile = out.profile;
@@ -97,7 +109,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     std::vector<RunSummary> reals;
     for (int k = 1; k <= out.realRuns; ++k) {
         std::int64_t id = 0;
-        RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns), id);
+        RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns, real.backend.name), id);
         out.realIds.push_back(id);
         reals.push_back(r.summary);
         if (k == 1) {

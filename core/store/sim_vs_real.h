@@ -16,6 +16,7 @@
 namespace coh::core {
 
 struct SimVsRealOptions {
+    std::string backend = "real-cpu"; // the real side: "real-cpu" or "real-cuda"
     real::RealCpuOptions realCpu;
     std::optional<real::HardwareProfile> profile; // none: calibrate now, for the scenario's decode shape
     std::optional<int> calibrationRounds;         // rounds per copy size and context; none: calibrate()'s own
@@ -48,12 +49,13 @@ struct SimVsReal {
 // flows, coherence bytes (the rows of SimVsReal, and of a report comparing a real run with a simulated one).
 std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated);
 
-// The run names: "<scenario> · real-cpu" (with " k/N" when there are several) and "<scenario> · simulated on its
-// profile".
-std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1);
+// The run names: "<scenario> · real-cpu" (or real-cuda; with " k/N" when there are several) and "<scenario> ·
+// simulated on its profile".
+std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1,
+                             const std::string& backend = "real-cpu");
 
-// Throws InputError when real-cpu cannot run the scenario (before anything runs or is stored), RunCancelled when
-// cancelled (the run under way is stored as cancelled), and what a run throws.
+// Throws InputError when the real backend cannot run the scenario (before anything runs or is stored), RunCancelled
+// when cancelled (the run under way is stored as cancelled), and what a run throws.
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
                        const SimVsRealOptions& options);
 

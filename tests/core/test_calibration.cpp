@@ -1,9 +1,12 @@
-// Calibration of real-cpu, the profile it writes, and the simulator running on it.
+// Calibration of the real backends, the profile it writes, and the simulator running on it.
 #include "core/base/input_error.h"
+#include "core/gpu/cuda_attention.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/real/calibration.h"
 #include "core/serving/calibrated_compute.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/sim_vs_real.h"
 #include "engine_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -217,6 +220,118 @@ TEST(Calibration, AProfileIsRefusedOnARealBackend)
     b.name = "real-cpu";
     b.profile = HardwareProfile{};
     EXPECT_THROW(checkBackendRuns(b, twoGpuScenario()), core::InputError);
+}
+
+TEST(Calibration, AProfileSaysWhichBackendItMeasuredAndInWhatElementSize)
+{
+    HardwareProfile cuda = smallCalibration();
+    EXPECT_EQ(cuda.backend, "real-cpu");
+    EXPECT_DOUBLE_EQ(cuda.attentionElementBytes, 4);
+    cuda.backend = "real-cuda";
+    cuda.attentionElementBytes = 2;
+    const auto j = nlohmann::json::parse(toJson(cuda).dump());
+    EXPECT_EQ(j.at("profile"), "real-cuda");
+    const HardwareProfile back = core::real::profileFromJson(j, "gpu.json");
+    EXPECT_EQ(back.backend, "real-cuda");
+    EXPECT_DOUBLE_EQ(back.attentionElementBytes, 2);
+    // A profile from before real-cuda names neither: it is real-cpu's, fp32.
+    auto old = nlohmann::json::parse(toJson(smallCalibration()).dump());
+    old.erase("profile");
+    old["attention"].erase("element_bytes");
+    const HardwareProfile cpu = core::real::profileFromJson(old, "old.json");
+    EXPECT_EQ(cpu.backend, "real-cpu");
+    EXPECT_DOUBLE_EQ(cpu.attentionElementBytes, 4);
+    // Anything else is named.
+    auto bad = j;
+    bad["profile"] = "tpu";
+    bad["attention"]["element_bytes"] = 3;
+    try {
+        core::real::profileFromJson(bad, "bad.json");
+        FAIL() << "a profile of no backend was taken";
+    } catch (const core::InputError& e) {
+        ASSERT_EQ(e.problems().size(), 2u);
+        EXPECT_EQ(e.problems()[0].field, "/profile");
+        EXPECT_EQ(e.problems()[1].field, "/attention/element_bytes");
+    }
+}
+
+TEST(Calibration, AnFp16ProfilePredictsAttentionOverHalfTheBytes)
+{
+    Scenario s = twoGpuScenario();
+    s.model.layers = 1;
+    s.model.heads = 8;
+    s.model.kvHeads = 2;
+    s.model.headDim = 32;
+    HardwareProfile p;
+    p.attentionStepNs = 0;
+    p.attentionBytesPerNs = 2;
+    const CostModel cost(s.model, s.serving);
+    InstanceState inst;
+    inst.nodes = {1};
+    inst.hw = cost.hardware(s.topology, inst.nodes);
+    inst.active = {0};
+    inst.contextTokens = 500;
+    const SimTime linear = cost.decodeLinear(1, inst.hw);
+    CalibratedCompute fp32(cost, s.model, 16, p);
+    // 500 tokens x (K and V) x 2 KV heads x 32 x 4 bytes / 2 bytes per ns = 128000 ns; in fp16, half.
+    EXPECT_EQ(fp32.decode(inst, {}), linear + 128000);
+    p.backend = "real-cuda";
+    p.attentionElementBytes = 2;
+    CalibratedCompute fp16(cost, s.model, 16, p);
+    EXPECT_EQ(fp16.decode(inst, {}), linear + 64000);
+    BackendSummary summary;
+    fp16.describe(summary);
+    EXPECT_NE(summary.scaledDown.find("as real-cuda measured them"), std::string::npos) << summary.scaledDown;
+}
+
+TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
+{
+    Scenario s = twoGpuScenario();
+    Workload w;
+    w.requests.push_back({0, 1000, 4, 0, 0});
+    SimVsRealOptions options;
+    options.profile = smallCalibration();
+    options.profile->backend = "real-cuda";
+    options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
+    try {
+        runSimVsReal(nullptr, s, w, options);
+        FAIL() << "a real-cuda profile stood for real-cpu";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems()[0].field, "--profile");
+        EXPECT_NE(e.problems()[0].message.find("the profile measured real-cuda, and the real side runs on real-cpu"),
+                  std::string::npos);
+        EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate --backend real-cpu"), std::string::npos);
+    }
+    options.backend = "simulated";
+    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), core::InputError);
+}
+
+TEST(Calibration, RealCudaIsCalibratedOnAGpu)
+{
+    const core::GpuInventory gpus = core::probeGpus();
+    core::real::CalibrationOptions options;
+    options.backend = "real-cuda";
+    options.copy.sizes = {4096, 1 << 20, 8 << 20};
+    options.copy.rounds = 3;
+    options.copy.arenaBytes = 16 << 20;
+    options.attention.contexts = {256, 2048};
+    options.attention.rounds = 3;
+    options.attention.poolBytes = 16 << 20;
+    if (gpus.devices.empty()) {
+        // Without a GPU there is nothing to measure, and it says why.
+        EXPECT_THROW(core::real::calibrate(options), core::GpuError);
+        return;
+    }
+    const HardwareProfile p = core::real::calibrate(options);
+    EXPECT_EQ(p.backend, "real-cuda");
+    EXPECT_EQ(p.cpu, gpus.devices.front().name);
+    EXPECT_DOUBLE_EQ(p.attentionElementBytes, 2);
+    EXPECT_EQ(p.copyRows.size(), 3u);
+    EXPECT_EQ(p.attentionRows.size(), 2u);
+    EXPECT_GT(p.copyBytesPerNs, 0);
+    EXPECT_GT(p.attentionBytesPerNs, 0);
+    ASSERT_EQ(p.descriptorRows.size(), 3u);
+    EXPECT_EQ(p.descriptorRows[2].descriptors, 128u); // 8 MiB in 64 KiB pieces
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // End to end through the real binary: cohsim run stores a run that runs/export can read back, bad input
 // exits 2 with the file, the field and the fix, and a seed makes runs repeatable.
 #include "cli_runner.h"
+#include "core/gpu/cuda_devices.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -279,6 +280,21 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
         runCohsim("compare-real " + defaultScenario() + " --no-store --profile " + file("broken.json", broken.dump()));
     EXPECT_EQ(bad.exitCode, 2) << bad.output;
     EXPECT_NE(bad.output.find("/copy/bandwidth_gbps"), std::string::npos) << bad.output;
+}
+
+TEST_F(CliRun, RealCudaWithoutAGpuExitsTwoSayingWhyInEveryCommand)
+{
+    if (!core::probeGpus().devices.empty())
+        GTEST_SKIP() << "this machine has a GPU";
+    for (const std::string& command : std::vector<std::string>{
+             "run " + defaultScenario() + " --backend real-cuda --no-store",
+             "validate " + defaultScenario() + " --backend real-cuda", "calibrate --backend real-cuda",
+             "compare-real " + defaultScenario() + " --backend real-cuda --no-store --max-requests 2"}) {
+        SCOPED_TRACE(command);
+        const CliResult r = runCohsim(command);
+        EXPECT_EQ(r.exitCode, 2) << r.output;
+        EXPECT_NE(r.output.find("real-cuda needs a GPU, and there is none here"), std::string::npos) << r.output;
+    }
 }
 
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
