@@ -1,36 +1,29 @@
 // Build without CUDA: there is no GPU kernel to run, and callers check probeGpus() first.
 #include "core/gpu/cuda_attention.h"
+#include "core/gpu/no_cuda.h"
 
 namespace coh::core {
 
-namespace {
-[[noreturn]] void noCuda()
-{
-    throw GpuError("this build has no CUDA backend (configure with -DCOH_ENABLE_CUDA=AUTO or ON where nvcc is "
-                   "installed)");
-}
-} // namespace
-
 GpuPagedAttention::GpuPagedAttention(int, const GpuKvShape&, const std::vector<float>&, const std::vector<float>&)
 {
-    noCuda();
+    throwNoCuda();
 }
 
 GpuPagedAttention::~GpuPagedAttention() = default;
 
 GpuAttentionRun GpuPagedAttention::run(const std::vector<float>&, const GpuAttentionBatch&, float, int)
 {
-    noCuda();
+    throwNoCuda();
 }
 
 GpuAttentionRun GpuPagedAttention::step(const std::vector<float>&, const GpuAttentionBatch&, float, int)
 {
-    noCuda();
+    throwNoCuda();
 }
 
 double gpuDeviceCopyMs(int, std::size_t, int)
 {
-    noCuda();
+    throwNoCuda();
 }
 
 } // namespace coh::core

@@ -10,6 +10,18 @@
 
 namespace coh::core::real {
 
+void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pieceBytes, std::size_t offset,
+                 std::size_t bytes)
+{
+    out.clear();
+    if (!slots) {
+        out.push_back({offset, offset, bytes});
+        return;
+    }
+    for (std::size_t at = 0; at < bytes; at += pieceBytes)
+        out.push_back({slots->next(), slots->next(), std::min(pieceBytes, bytes - at)});
+}
+
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
 {
     NodeArena src(options.arenaBytes, 1);
@@ -32,12 +44,7 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
             plainNs.push_back(std::max(1.0, nsSince(start)));
 
             // The backend's copy: in descriptors scattered over slots on both sides, or as the same region.
-            pieces.clear();
-            if (slots)
-                for (std::size_t at = 0; at < bytes; at += options.descriptorBytes)
-                    pieces.push_back({slots->next(), slots->next(), std::min(options.descriptorBytes, bytes - at)});
-            else
-                pieces.push_back({offset, offset, bytes});
+            benchPieces(pieces, slots.get(), options.descriptorBytes, offset, bytes);
             const CopyStamp stamp{.message = ++message, .src = 0, .dst = 1, .bytes = bytes};
             src.stamp(pieces.front().srcOffset, stamp, pieces.front().bytes);
             start = BenchClock::now();

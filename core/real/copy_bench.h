@@ -1,6 +1,8 @@
 #pragma once
 // `cohsim bench copy`: the real-cpu backend's copies against plain memcpy on this machine, side by side in one run
 // (alternating, medians), so the ratio holds however the machine's speed drifts (docs/real-backend.md#copy-speed).
+#include "core/real/node_arena.h"
+
 #include <cstddef>
 #include <vector>
 
@@ -27,5 +29,11 @@ struct CopyBenchRow {
 };
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options);
+
+class ArenaSlots;
+// A bench message of `bytes` as the backend copies it: pieces of `pieceBytes` in slots taken in turn on both sides,
+// or (no slots) one region at `offset` on both sides. Returns the pieces into `out`.
+void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pieceBytes, std::size_t offset,
+                 std::size_t bytes);
 
 } // namespace coh::core::real

@@ -42,12 +42,7 @@ std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options)
                 std::max<std::int64_t>(1, nodes.copy(0, 1, std::span(&whole, 1), stamp, CopyFault::None).ns)));
 
             // The run's copy: in descriptors scattered over slots on both sides, or as the same region.
-            pieces.clear();
-            if (slots)
-                for (std::size_t at = 0; at < bytes; at += options.descriptorBytes)
-                    pieces.push_back({slots->next(), slots->next(), std::min(options.descriptorBytes, bytes - at)});
-            else
-                pieces.push_back(whole);
+            benchPieces(pieces, slots.get(), options.descriptorBytes, offset, bytes);
             stamp.message = ++message;
             nodes.stamp(0, pieces.front().srcOffset, stamp, pieces.front().bytes);
             const auto start = BenchClock::now();
