@@ -156,7 +156,13 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     onSimVsReal->setToolTip(
         QMainWindow::tr("Calibrate this machine, run on the real CPU, then simulate on the calibrated "
                         "profile; both runs are stored and open side by side in Compare"));
-    for (QAction* a : {onSimulator, onRealCpu, onRealCuda, onSimVsReal}) {
+    onSimVsRealGpu = executeOn->addAction(QMainWindow::tr("Simulator Against &Real GPU"));
+    onSimVsRealGpu->setEnabled(!gpus.devices.empty());
+    onSimVsRealGpu->setToolTip(gpus.devices.empty()
+                                   ? onRealCuda->toolTip()
+                                   : QMainWindow::tr("Calibrate this machine's GPU, run on it, then simulate on the "
+                                                     "calibrated profile; both runs open side by side in Compare"));
+    for (QAction* a : {onSimulator, onRealCpu, onRealCuda, onSimVsReal, onSimVsRealGpu}) {
         a->setCheckable(true);
         backends->addAction(a);
     }
@@ -286,7 +292,7 @@ QPalette MainActions::makeDarkPalette()
 
 QString MainActions::backend() const
 {
-    if (onRealCuda && onRealCuda->isChecked())
+    if ((onRealCuda && onRealCuda->isChecked()) || (onSimVsRealGpu && onSimVsRealGpu->isChecked()))
         return QStringLiteral("real-cuda");
     return (onRealCpu && onRealCpu->isChecked()) || simVsReal() ? QStringLiteral("real-cpu")
                                                                 : QStringLiteral("simulated");
@@ -294,7 +300,7 @@ QString MainActions::backend() const
 
 bool MainActions::simVsReal() const
 {
-    return onSimVsReal && onSimVsReal->isChecked();
+    return (onSimVsReal && onSimVsReal->isChecked()) || (onSimVsRealGpu && onSimVsRealGpu->isChecked());
 }
 
 } // namespace coh::ui

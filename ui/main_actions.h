@@ -39,8 +39,9 @@ struct MainActions {
     // Run > Execute On: the simulator, or real copies and attention on this machine's CPU (docs/real-backend.md).
     QAction* onSimulator = nullptr;
     QAction* onRealCpu = nullptr;
-    QAction* onRealCuda = nullptr;  // enabled only where probeGpus() finds a GPU
-    QAction* onSimVsReal = nullptr; // real-cpu, then the simulator on the calibrated profile, compared
+    QAction* onRealCuda = nullptr;     // enabled only where probeGpus() finds a GPU
+    QAction* onSimVsRealGpu = nullptr; // likewise
+    QAction* onSimVsReal = nullptr;    // real-cpu, then the simulator on the calibrated profile, compared
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide
@@ -50,7 +51,7 @@ struct MainActions {
     void build(QMainWindow* window, QUndoStack* undoStack, const QList<QAction*>& editActions);
     // The backend the checked Execute On action names, as core::backendNames() spells it.
     QString backend() const;
-    bool simVsReal() const; // Execute On > Simulator Against Real CPU
+    bool simVsReal() const; // Execute On > Simulator Against Real CPU (or GPU)
 
     // Open Preset: one entry per datasets/presets/*.json. Open Recent: the QSettings list, newest first.
     void fillPresets(const std::function<void(const QString&)>& open);

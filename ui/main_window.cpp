@@ -230,6 +230,7 @@ void MainWindow::connectActions()
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
     connect(a.onRealCpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onRealCuda, &QAction::toggled, this, &MainWindow::updateRunEnabled);
+    connect(a.onSimVsRealGpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
@@ -367,10 +368,12 @@ void MainWindow::updateRunEnabled()
         running ? tr("A run is in progress")
         : m_validationError.isEmpty()
             ? tipWithShortcut(
-                  m_actions.simVsReal()              ? tr("Run the scenario on this machine's CPU, then simulate it on "
-                                                                       "the machine's calibrated profile; store both and compare them")
-                  : m_actions.onRealCpu->isChecked() ? tr("Run the scenario on this machine's CPU (real copies and "
-                                                          "attention, measured) and store the run")
+                  m_actions.simVsReal()
+                      ? tr("Run the scenario on this machine's %1, then simulate it on the machine's calibrated "
+                           "profile; store both and compare them")
+                            .arg(m_actions.backend() == QLatin1String("real-cuda") ? tr("GPU") : tr("CPU"))
+                  : m_actions.onRealCpu->isChecked()  ? tr("Run the scenario on this machine's CPU (real copies and "
+                                                            "attention, measured) and store the run")
                   : m_actions.onRealCuda->isChecked() ? tr("Run the scenario on this machine's GPU (real copies and "
                                                            "attention, measured) and store the run")
                                                       : tr("Simulate the scenario and store the run"),
@@ -398,7 +401,7 @@ void MainWindow::runScenario()
     m_progress->setValue(0);
     const bool started =
         m_actions.simVsReal()
-            ? m_runner->startSimVsReal(m_runScenario, m_document->filePath(), m_databasePath)
+            ? m_runner->startSimVsReal(m_runScenario, m_document->filePath(), m_databasePath, m_actions.backend())
             : m_runner->start(m_runScenario, m_document->filePath(), m_databasePath, m_actions.backend());
     if (started) {
         setStatus(tr("Starting run…"));

@@ -91,9 +91,9 @@ bool RunController::start(const nlohmann::ordered_json& scenarioJson, const QStr
 }
 
 bool RunController::startSimVsReal(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
-                                   const QString& databasePath)
+                                   const QString& databasePath, const QString& backend)
 {
-    return launch(scenarioJson, scenarioPath, databasePath, QStringLiteral("real-cpu"), true);
+    return launch(scenarioJson, scenarioPath, databasePath, backend, true);
 }
 
 bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
@@ -122,7 +122,8 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         return false;
     }
 
-    m_runName = toQString(simVsReal ? core::simVsRealRunName(*scenario, true) : core::defaultRunName(*scenario));
+    m_runName = toQString(simVsReal ? core::simVsRealRunName(*scenario, true, 1, 1, backendOptions.name)
+                                    : core::defaultRunName(*scenario));
     m_scenarioPath = scenarioPath;
     m_cancel = false;
     m_running = true;
@@ -167,7 +168,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         };
         hooks.cancelReason = "cancelled by the user (Run > Cancel)";
         if (simVsReal) {
-            runSimVsReal(*store, *scenario, workload, listener, *outcome);
+            runSimVsReal(backendOptions.name, *store, *scenario, workload, listener, *outcome);
             return outcome;
         }
         try {
@@ -186,10 +187,11 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
     return true;
 }
 
-void RunController::runSimVsReal(core::RunStore& store, const core::Scenario& scenario, const core::Workload& workload,
-                                 core::ProgressListener& listener, Outcome& outcome)
+void RunController::runSimVsReal(const std::string& backend, core::RunStore& store, const core::Scenario& scenario,
+                                 const core::Workload& workload, core::ProgressListener& listener, Outcome& outcome)
 {
     core::SimVsRealOptions compare;
+    compare.backend = backend;
     compare.cancel = &m_cancel;
     compare.progress = &listener;
     QPointer<RunController> self = this;

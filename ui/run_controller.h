@@ -35,11 +35,11 @@ class RunController : public QObject {
     // the scenario does not validate or the backend cannot run it.
     bool start(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
                const QString& databasePath = {}, const QString& backend = QStringLiteral("simulated"));
-    // Execute On > Simulator Against Real CPU: calibrates this machine, runs the scenario on real-cpu, then on the
-    // simulator over the calibrated profile (core::runSimVsReal), storing both. finished() carries the real run,
-    // then comparedWithReal() both ids and the simulator's error in words.
+    // Execute On > Simulator Against Real CPU (or GPU): calibrates this machine's `backend` ("real-cpu",
+    // "real-cuda"), runs the scenario on it, then on the simulator over the calibrated profile (core::runSimVsReal),
+    // storing both. finished() carries the real run, then comparedWithReal() both ids and the simulator's error.
     bool startSimVsReal(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
-                        const QString& databasePath = {});
+                        const QString& databasePath = {}, const QString& backend = QStringLiteral("real-cpu"));
     void cancel();
     bool isRunning() const { return m_running; }
     // The database the last run went to (the default path resolved).
@@ -63,8 +63,8 @@ class RunController : public QObject {
     bool launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath, const QString& databasePath,
                 const QString& backend, bool simVsReal);
     // On the worker: both runs of sim against real into `outcome`.
-    void runSimVsReal(core::RunStore& store, const core::Scenario& scenario, const core::Workload& workload,
-                      core::ProgressListener& listener, Outcome& outcome);
+    void runSimVsReal(const std::string& backend, core::RunStore& store, const core::Scenario& scenario,
+                      const core::Workload& workload, core::ProgressListener& listener, Outcome& outcome);
     void onWorkerDone();
 
     QFutureWatcher<std::shared_ptr<Outcome>>* m_watcher = nullptr;

@@ -99,6 +99,7 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         // Real GPU is offered only where there is one; otherwise it is disabled and says why.
         const coh::core::GpuInventory gpus = coh::core::probeGpus();
         QCOMPARE(a.onRealCuda->isEnabled(), !gpus.devices.empty());
+        QCOMPARE(a.onSimVsRealGpu->isEnabled(), !gpus.devices.empty());
         if (gpus.devices.empty()) {
             QVERIFY(a.onRealCuda->toolTip().startsWith(QStringLiteral("No GPU here: ")));
         } else {
@@ -111,6 +112,12 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(!a.onRealCpu->isChecked() && a.simVsReal());
         QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
         QVERIFY(a.run->toolTip().contains(QStringLiteral("store both and compare them")));
+        if (!gpus.devices.empty()) {
+            a.onSimVsRealGpu->setChecked(true);
+            QVERIFY(a.simVsReal());
+            QCOMPARE(a.backend(), QStringLiteral("real-cuda"));
+            QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's GPU, then simulate")));
+        }
         a.onSimulator->setChecked(true);
         QVERIFY(!a.simVsReal());
 

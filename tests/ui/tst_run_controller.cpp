@@ -1,5 +1,6 @@
 // RunController end to end: a scenario runs off the GUI thread, is stored as `cohsim run` stores it, and shows
 // in the history model; a cancelled run is stored as cancelled; an invalid scenario fails with core's message.
+#include "core/gpu/cuda_devices.h"
 #include "core/store/run_store.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
@@ -109,6 +110,25 @@ class TstRunController : public QObject {
             stages << p.at(1).toString();
         QVERIFY2(stages.join(QLatin1Char('\n')).contains(QStringLiteral("Calibrating")),
                  qPrintable(stages.join(QLatin1Char('\n'))));
+    }
+
+    void realCudaWithoutAGpuIsRefusedAtOnceSayingWhy()
+    {
+        if (!coh::core::probeGpus().devices.empty())
+            QSKIP("this machine has a GPU");
+        auto json = readJson(fixture("minimal.json"));
+        RunController controller;
+        QSignalSpy failed(&controller, &RunController::failed);
+        const auto before = coh::core::RunStore(m_db.toStdString()).listRuns().size();
+        // A run and a comparison alike, before any thread or stored row.
+        QVERIFY(!controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cuda")));
+        QVERIFY(!controller.startSimVsReal(json, fixture("minimal.json"), m_db, QStringLiteral("real-cuda")));
+        QCOMPARE(failed.count(), 2);
+        for (const auto& f : failed)
+            QVERIFY2(f.at(0).toString().contains(QStringLiteral("real-cuda needs a GPU")),
+                     qPrintable(f.at(0).toString()));
+        QVERIFY(!controller.isRunning());
+        QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
     }
 
     void smallRunCompletesAndIsStored()
