@@ -182,6 +182,9 @@ GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const 
 {
     validateShape(shape, kPool, vPool);
     COH_CUDA(cudaSetDevice(device));
+    // CUDA loads kernels lazily, at their first launch: load it now, so no step's time includes loading it.
+    cudaFuncAttributes attributes{};
+    COH_CUDA(cudaFuncGetAttributes(&attributes, pagedDecodeAttentionKernel));
     auto* d = new Device{
         device, shape, kPool.size(), DeviceBuffer<__half>(kPool.size()), DeviceBuffer<__half>(vPool.size()), {}, {}, {},
         {},     {}};

@@ -55,38 +55,51 @@ std::int64_t nanoseconds(const DeviceEvent& start, const DeviceEvent& stop)
     return static_cast<std::int64_t>(static_cast<double>(ms) * 1e6);
 }
 
-// The check: run on the current device, off the copy's clock.
+// The check's buffers on one device, kept between messages (a cudaFree would synchronize the whole device).
+struct CheckBuffers {
+    std::unique_ptr<DeviceBuffer<GpuSegment>> segments;
+    std::unique_ptr<DeviceBuffer<unsigned long long>> first;
+};
+
+// The check: run on the current device and `stream`, off the copy's clock. Everything it uploads goes through the
+// same stream, so the kernel cannot read a table that has not arrived.
 std::int64_t compareOnDevice(const unsigned char* src, const unsigned char* dst,
-                             const std::vector<GpuSegment>& segments, cudaStream_t stream)
+                             const std::vector<GpuSegment>& segments, cudaStream_t stream, CheckBuffers& buffers)
 {
-    DeviceBuffer<GpuSegment> onDevice(segments.size());
-    onDevice.upload(segments);
-    DeviceBuffer<unsigned long long> first(1);
-    COH_CUDA(cudaMemsetAsync(first.get(), 0xff, sizeof(unsigned long long), stream));
+    if (!buffers.segments || buffers.segments->count() < segments.size())
+        buffers.segments = std::make_unique<DeviceBuffer<GpuSegment>>(segments.size());
+    if (!buffers.first)
+        buffers.first = std::make_unique<DeviceBuffer<unsigned long long>>(1);
+    COH_CUDA(cudaMemcpyAsync(buffers.segments->get(), segments.data(), segments.size() * sizeof(GpuSegment),
+                             cudaMemcpyHostToDevice, stream));
+    unsigned long long* first = buffers.first->get();
+    COH_CUDA(cudaMemsetAsync(first, 0xff, sizeof(unsigned long long), stream));
     const dim3 grid(64, static_cast<unsigned>(std::min<std::size_t>(segments.size(), 65535)));
-    differenceKernel<<<grid, 256, 0, stream>>>(src, dst, onDevice.get(), segments.size(), first.get());
+    differenceKernel<<<grid, 256, 0, stream>>>(src, dst, buffers.segments->get(), segments.size(), first);
     COH_CUDA(cudaGetLastError());
     unsigned long long found = kNone;
-    COH_CUDA(cudaMemcpyAsync(&found, first.get(), sizeof found, cudaMemcpyDeviceToHost, stream));
+    COH_CUDA(cudaMemcpyAsync(&found, first, sizeof found, cudaMemcpyDeviceToHost, stream));
     COH_CUDA(cudaStreamSynchronize(stream));
     return found == kNone ? -1 : static_cast<std::int64_t>(found);
 }
 
-// Lets `device` copy straight to and from every other GPU it can reach (once; cudaMemcpyPeerAsync stages through
-// the host otherwise).
+// Lets `device` copy straight to and from every other GPU it can reach. Where it cannot (or may not),
+// cudaMemcpyPeerAsync still copies, staged: so a failure here only means no direct path, and its error is cleared so
+// the next checked call does not report it.
 void enablePeerAccess(int device)
 {
     int count = 0;
-    COH_CUDA(cudaGetDeviceCount(&count));
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
     for (int peer = 0; peer < count; ++peer) {
         int can = 0;
-        if (peer == device || cudaDeviceCanAccessPeer(&can, device, peer) != cudaSuccess || !can)
+        if (peer == device)
             continue;
-        const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
-        if (err == cudaErrorPeerAccessAlreadyEnabled)
-            cudaGetLastError(); // not an error here: clear it so the next checked call does not see it
-        else
-            COH_CUDA(err);
+        if (cudaDeviceCanAccessPeer(&can, device, peer) != cudaSuccess || !can ||
+            cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess)
+            cudaGetLastError();
     }
 }
 
@@ -104,7 +117,12 @@ struct GpuMemory::Device {
     DeviceBuffer<unsigned char> bytes;
     cudaStream_t stream{};
     DeviceEvent start, stop;
-    ~Device() { cudaStreamDestroy(stream); }
+    CheckBuffers check;
+    ~Device()
+    {
+        if (stream)
+            cudaStreamDestroy(stream);
+    }
 };
 
 GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed)
@@ -200,10 +218,10 @@ std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<
             at += seg.bytes;
         }
         COH_CUDA(cudaStreamSynchronize(d.stream));
-        return compareOnDevice(staged.get(), d.bytes.get(), local, d.stream);
+        return compareOnDevice(staged.get(), d.bytes.get(), local, d.stream, d.check);
     }
     COH_CUDA(cudaSetDevice(d.index));
-    return compareOnDevice(s.bytes.get(), d.bytes.get(), segments, d.stream);
+    return compareOnDevice(s.bytes.get(), d.bytes.get(), segments, d.stream, d.check);
 }
 
 } // namespace coh::core

@@ -7,8 +7,17 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace coh::core::real {
+
+void checkBenchCopy(const CopyResult& result, std::size_t bytes)
+{
+    if (result.firstBad >= 0 || !result.stampOk)
+        throw std::runtime_error("bench copy: a copy of " + std::to_string(bytes) +
+                                 " B does not hold what was sent; its time is no figure");
+}
 
 void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pieceBytes, std::size_t offset,
                  std::size_t bytes)
@@ -49,6 +58,7 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
             src.stamp(pieces.front().srcOffset, stamp, pieces.front().bytes);
             start = BenchClock::now();
             const CopyResult result = worker.copyFrom(src, pieces, stamp);
+            checkBenchCopy(result, bytes);
             messageNs.push_back(nsSince(start));
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));
             offset = nextOffset(offset, bytes, arena);

@@ -2,6 +2,7 @@
 // `cohsim bench copy`: the real-cpu backend's copies against plain memcpy on this machine, side by side in one run
 // (alternating, medians), so the ratio holds however the machine's speed drifts (docs/real-backend.md#copy-speed).
 #include "core/real/node_arena.h"
+#include "core/real/node_worker.h"
 
 #include <cstddef>
 #include <vector>
@@ -29,6 +30,9 @@ struct CopyBenchRow {
 };
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options);
+
+// A bench copy that does not hold what was sent is not a figure: throws std::runtime_error naming its size.
+void checkBenchCopy(const CopyResult& result, std::size_t bytes);
 
 class ArenaSlots;
 // A bench message of `bytes` as the backend copies it: pieces of `pieceBytes` in slots taken in turn on both sides,

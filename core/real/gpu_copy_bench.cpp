@@ -38,8 +38,9 @@ std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options)
             const CopyPiece whole{offset, offset, bytes};
             CopyStamp stamp{.message = ++message, .src = 0, .dst = 1, .bytes = bytes};
             nodes.stamp(0, whole.srcOffset, stamp, whole.bytes);
-            plainNs.push_back(static_cast<double>(
-                std::max<std::int64_t>(1, nodes.copy(0, 1, std::span(&whole, 1), stamp, CopyFault::None).ns)));
+            const CopyResult plain = nodes.copy(0, 1, std::span(&whole, 1), stamp, CopyFault::None);
+            checkBenchCopy(plain, bytes);
+            plainNs.push_back(static_cast<double>(std::max<std::int64_t>(1, plain.ns)));
 
             // The run's copy: in descriptors scattered over slots on both sides, or as the same region.
             benchPieces(pieces, slots.get(), options.descriptorBytes, offset, bytes);
@@ -47,6 +48,7 @@ std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options)
             nodes.stamp(0, pieces.front().srcOffset, stamp, pieces.front().bytes);
             const auto start = BenchClock::now();
             const CopyResult result = nodes.copy(0, 1, pieces, stamp, CopyFault::None);
+            checkBenchCopy(result, bytes);
             messageNs.push_back(nsSince(start));
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));
             offset = nextOffset(offset, bytes, arena);

@@ -169,8 +169,7 @@ CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const 
 NodeAttention& GpuNodes::attention(std::uint32_t node, const PagedKvShape& shape)
 {
     auto& a = m_attention[node];
-    if (!a || a->shape().queryHeads != shape.queryHeads || a->shape().kvHeads != shape.kvHeads ||
-        a->shape().headDim != shape.headDim || a->shape().blockTokens != shape.blockTokens) {
+    if (!a || !sameShape(a->shape(), shape)) {
         a.reset();
         a = std::make_unique<GpuNodeAttention>(memory(node).device(), shape, m_options.arenaBytes);
     }
@@ -189,8 +188,8 @@ std::vector<BackendNodeMapping> GpuNodes::mapping() const
             if (d.index == device)
                 name = d.name;
         out.push_back({m_topology.nodes[node].id,
-                       fmt::format("GPU {} ({}) partition {}: {} MiB of device memory and a stream of its own{}",
-                                   device, name, m_partition[node], m_memories[node]->size() >> 20,
+                       fmt::format("GPU {} ({}) partition {}: {} of device memory and a stream of its own{}", device,
+                                   name, m_partition[node], memorySize(m_memories[node]->size()),
                                    m_attention[node] ? "; runs its decode attention (fp16)" : "")});
     }
     return out;

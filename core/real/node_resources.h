@@ -8,6 +8,8 @@
 #include "core/real/node_worker.h"
 #include "core/real/paged_attention.h"
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -23,6 +25,13 @@ struct RealCpuOptions {
     // V of a block (descriptorBytesFor) unless told otherwise.
     std::size_t descriptorBytes = 0;
 };
+
+// A node's memory as its mapping says it: MiB, or KiB below one.
+inline std::string memorySize(std::size_t bytes)
+{
+    return bytes >= (std::size_t{1} << 20) ? fmt::format("{} MiB", bytes >> 20)
+                                           : fmt::format("{} KiB", (bytes + 1023) >> 10);
+}
 
 // A node's K and V pool and the kernel that attends over it, on the node's own resource.
 class NodeAttention {

@@ -9,12 +9,6 @@ namespace coh::core::real {
 
 namespace {
 
-bool sameShape(const PagedKvShape& a, const PagedKvShape& b)
-{
-    return a.queryHeads == b.queryHeads && a.kvHeads == b.kvHeads && a.headDim == b.headDim &&
-           a.blockTokens == b.blockTokens;
-}
-
 class CpuNodeAttention final : public NodeAttention {
   public:
     CpuNodeAttention(NodeWorker& worker, const PagedKvShape& shape, std::size_t poolBytes)
@@ -126,9 +120,7 @@ std::vector<BackendNodeMapping> NodeWorkers::mapping() const
     for (std::uint32_t node = 0; node < m_workers.size(); ++node) {
         if (!m_workers[node])
             continue;
-        const std::size_t size = m_workers[node]->arena().size();
-        const std::string arena =
-            size >= (1u << 20) ? fmt::format("{} MiB", size >> 20) : fmt::format("{} KiB", (size + 1023) >> 10);
+        const std::string arena = memorySize(m_workers[node]->arena().size());
         out.push_back(
             {m_topology.nodes[node].id, fmt::format("cpu worker thread {}, {} arena it touched first{}", order++, arena,
                                                     m_attention[node] ? "; runs its decode attention" : "")});

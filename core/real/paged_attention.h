@@ -26,6 +26,12 @@ struct PagedKvShape {
     }
 };
 
+inline bool sameShape(const PagedKvShape& a, const PagedKvShape& b)
+{
+    return a.queryHeads == b.queryHeads && a.kvHeads == b.kvHeads && a.headDim == b.headDim &&
+           a.blockTokens == b.blockTokens;
+}
+
 struct PagedSequence {
     std::span<const std::uint32_t> blocks; // block table: pool index of the sequence's 1st, 2nd, ... block
     std::uint32_t contextTokens = 0;       // tokens cached; the last block may be partly filled

@@ -12,6 +12,7 @@
 namespace coh::core {
 
 struct MeasuredCompute::NodePool {
+    real::PagedKvShape shape;
     real::NodeAttention* attention = nullptr; // the node's, made by the resource
     std::vector<std::uint32_t> order;         // the pool's blocks in a shuffled order: block tables are scattered
     std::uint32_t cursor = 0;                 // where the next sequence's table starts in `order`
@@ -49,9 +50,11 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         m_pools.resize(node + 1);
     auto& p = m_pools[node];
     real::NodeAttention& attention = m_nodes.attention(node, shape);
-    // A pool made again (another tensor-parallel width) gets its order again.
-    if (!p || p->attention != &attention) {
+    // A pool made again (another tensor-parallel width) gets its order again. Its address alone cannot tell: a pool
+    // made again may well land where the one it replaced was.
+    if (!p || p->attention != &attention || !real::sameShape(p->shape, shape)) {
         p = std::make_unique<NodePool>();
+        p->shape = shape;
         p->attention = &attention;
         p->order.resize(attention.blocks());
         std::iota(p->order.begin(), p->order.end(), 0u);

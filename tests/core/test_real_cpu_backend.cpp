@@ -519,6 +519,35 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     EXPECT_NE(mapping[0].resource.find("runs its decode attention"), std::string::npos);
 }
 
+TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
+{
+    // Half the heads under two-way tensor parallelism make smaller blocks, so more of them fit the pool; back at one
+    // node the blocks are whole again and fewer: the block tables must be made for the pool of the shape run now.
+    Scenario s = twoGpuScenario();
+    s.model.layers = 1;
+    s.model.heads = 8;
+    s.model.kvHeads = 2;
+    s.model.headDim = 32;
+    real::RealCpuOptions options;
+    options.arenaBytes = 1 << 20;
+    real::NodeWorkers workers(s.topology, options, 1);
+    const CostModel cost(s.model, s.serving);
+    MeasuredCompute compute(cost, s.model, 16, workers);
+    const std::vector<std::uint32_t> contexts{3000, 3000};
+    for (const std::vector<std::uint32_t> nodes :
+         {std::vector<std::uint32_t>{1, 0}, std::vector<std::uint32_t>{1}, std::vector<std::uint32_t>{1, 0}}) {
+        InstanceState inst;
+        inst.nodes = nodes;
+        inst.hw = cost.hardware(s.topology, inst.nodes);
+        inst.active = {0, 1};
+        EXPECT_NO_THROW(compute.decode(inst, {contexts, {}})) << nodes.size() << " nodes";
+        EXPECT_EQ(workers.attention(1, compute.shapeFor(nodes.size())).shape().kvHeads, 2u / nodes.size());
+    }
+    BackendSummary summary;
+    compute.describe(summary);
+    EXPECT_EQ(summary.decodeSteps, 3u);
+}
+
 TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)
 {
     const Workload w = spacedWorkload();
