@@ -36,6 +36,10 @@ void printProfile(const core::real::HardwareProfile& p)
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
+    if (p.attentionSequenceBytesPerNs > 0)
+        fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
+                   "sequence's\n",
+                   number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
     if (p.descriptorBytes > 0)
         fmt::print("  descriptors each piece of {} B beyond a message's first adds {} ns: whole descriptors copy at {} "
                    "GB/s\n",

@@ -77,13 +77,13 @@ double descriptorCost(const HardwareProfile& p)
 namespace {
 
 // real-cuda's attention rows: the CUDA kernel over an fp16 pool of the same size, the batch's sequences at once.
-std::vector<AttentionBenchRow> gpuAttentionRows(const CalibrationOptions& options, int device)
+std::vector<AttentionBenchRow> gpuAttentionRows(const CalibrationOptions& options, int device, std::uint32_t sequences)
 {
     const PagedKvShape& shape = options.attention.shape;
     GpuAttentionBenchOptions gpu;
     gpu.shape = GpuKvShape{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens};
     gpu.contexts = options.attention.contexts;
-    gpu.sequences = std::max(1u, options.cudaSequences);
+    gpu.sequences = std::max(1u, sequences);
     gpu.rounds = options.attention.rounds;
     gpu.poolBytes = std::max<std::size_t>(options.attention.poolBytes, 1);
     gpu.device = device;
@@ -110,7 +110,8 @@ HardwareProfile calibrate(const CalibrationOptions& options)
             throw GpuError("real-cuda: there is no GPU to calibrate: " + gpus.reason);
         p.cpu = gpus.devices.front().name;
         p.attentionElementBytes = 2;
-        p.attentionRows = gpuAttentionRows(options, gpus.devices.front().index);
+        p.attentionRows = gpuAttentionRows(options, gpus.devices.front().index, options.cudaSequences);
+        p.sequenceRows = gpuAttentionRows(options, gpus.devices.front().index, 1);
     } else {
         p.attentionRows = runAttentionBench(options.attention);
     }
@@ -131,6 +132,13 @@ HardwareProfile calibrate(const CalibrationOptions& options)
         steps.emplace_back(r.kvBytes, r.attentionNs);
     std::tie(p.copyLatencyNs, p.copyBytesPerNs) = fitLatencyBandwidth(copies);
     std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
+    if (!p.sequenceRows.empty()) {
+        // The fixed cost is a lone sequence's (a launch); the batch's rows give the bandwidth of all side by side.
+        std::vector<std::pair<double, double>> alone;
+        for (const auto& r : p.sequenceRows)
+            alone.emplace_back(r.kvBytes, r.attentionNs);
+        std::tie(p.attentionStepNs, p.attentionSequenceBytesPerNs) = fitLatencyBandwidth(alone);
+    }
     if (!p.copyRows.empty())
         p.messageOverheadNs = p.copyRows.front().messageNs - p.copyRows.front().copyNs;
     p.descriptorNs = descriptorCost(p);
@@ -147,9 +155,14 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
     auto pieces = nlohmann::ordered_json::array();
     for (const auto& r : p.descriptorRows)
         pieces.push_back({{"bytes", r.bytes}, {"descriptors", r.descriptors}, {"copy_ns", r.copyNs}});
-    auto steps = nlohmann::ordered_json::array();
-    for (const auto& r : p.attentionRows)
-        steps.push_back({{"context", r.context}, {"kv_bytes", r.kvBytes}, {"attention_ns", r.attentionNs}});
+    const auto rowsJson = [](const std::vector<AttentionBenchRow>& rows) {
+        auto out = nlohmann::ordered_json::array();
+        for (const auto& r : rows)
+            out.push_back({{"context", r.context}, {"kv_bytes", r.kvBytes}, {"attention_ns", r.attentionNs}});
+        return out;
+    };
+    const auto steps = rowsJson(p.attentionRows);
+    const auto sequenceSteps = rowsJson(p.sequenceRows);
     return {{"profile", p.backend},
             {"host", p.host},
             {"cpu", p.cpu},
@@ -168,6 +181,8 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
               {"head_dim", p.attentionShape.headDim},
               {"block_tokens", p.attentionShape.blockTokens},
               {"element_bytes", p.attentionElementBytes},
+              {"sequence_bandwidth_gbps", p.attentionSequenceBytesPerNs},
+              {"measured_one_sequence", sequenceSteps},
               {"step_ns", p.attentionStepNs},
               {"bandwidth_gbps", p.attentionBytesPerNs},
               {"measured", steps}}}};
@@ -248,6 +263,8 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
             problems.push_back({file, "/copy/descriptor_bytes", "the profile has no byte count here", fix});
     }
     p.attentionStepNs = figure("attention", "step_ns", false);
+    if (member("attention", "sequence_bandwidth_gbps"))
+        p.attentionSequenceBytesPerNs = figure("attention", "sequence_bandwidth_gbps", false);
     p.attentionBytesPerNs = figure("attention", "bandwidth_gbps", true);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");

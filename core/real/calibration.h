@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ struct CalibrationOptions {
     std::string backend = "real-cpu"; // or "real-cuda": its copies between GPU partitions and its CUDA attention
     CopyBenchOptions copy; // its descriptorBytes is ignored: the copies are measured whole and in descriptors
     AttentionBenchOptions attention;
-    // real-cuda: sequences per measured step (a GPU needs many warps busy; real-cpu measures one sequence).
-    std::uint32_t cudaSequences = 16;
+    // real-cuda: sequences per step of the batch measurement (enough warps to keep a GPU's memory busy); one sequence
+    // alone is measured too, since a lone sequence's warps walk its context one token after another.
+    std::uint32_t cudaSequences = 64;
     // The descriptor a run copies in (real::descriptorBytesFor): one layer's K and V of a Llama-3-8B block of 16
     // tokens by default. 0: no descriptor cost is measured.
     std::size_t descriptorBytes = std::size_t{64} << 10;
@@ -46,9 +48,14 @@ struct HardwareProfile {
     double attentionStepNs = 0;      // fixed cost of one layer of a step
     double attentionBytesPerNs = 0;
     double attentionElementBytes = 4; // of the K and V the kernel read: fp32 on real-cpu, fp16 on real-cuda
+    // real-cuda: one sequence's K and V bytes over its time when the batch's sequences run side by side, each walked
+    // by its own warps; a step takes at least its longest sequence's. 0 (real-cpu, one thread): only the step's
+    // bytes count.
+    double attentionSequenceBytesPerNs = 0;
     std::vector<CopyBenchRow> copyRows;
     std::vector<CopyBenchRow> descriptorRows; // the same sizes, copied in descriptors
     std::vector<AttentionBenchRow> attentionRows;
+    std::vector<AttentionBenchRow> sequenceRows; // real-cuda: one sequence per step
 
     double copyNs(double bytes) const { return copyLatencyNs + bytes / copyBytesPerNs; }
     // The bandwidth a copy of whole descriptors sees: bytes / bandwidth plus, per descriptor, descriptorNs.
@@ -58,6 +65,12 @@ struct HardwareProfile {
                                    : copyBytesPerNs;
     }
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
+    // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
+    double attentionNs(double bytes, double longestBytes) const
+    {
+        const double alone = attentionSequenceBytesPerNs > 0 ? longestBytes / attentionSequenceBytesPerNs : 0;
+        return attentionStepNs + std::max(bytes / attentionBytesPerNs, alone);
+    }
 };
 
 HardwareProfile calibrate(const CalibrationOptions& options);

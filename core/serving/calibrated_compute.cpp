@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace coh::core {
@@ -17,17 +18,21 @@ CalibratedCompute::CalibratedCompute(const CostModel& cost, const ModelSpec& mod
 {
 }
 
-SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch&)
+SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& batch)
 {
-    const auto batch = static_cast<std::uint32_t>(inst.active.size());
-    const SimTime linear = m_cost.decodeLinear(batch, inst.hw);
+    const SimTime linear = m_cost.decodeLinear(static_cast<std::uint32_t>(inst.active.size()), inst.hw);
     if (inst.contextTokens == 0 || inst.nodes.empty())
         return linear;
     // The rows the real kernel reads for one layer: every cached token's K and V of the instance's KV heads, in the
     // element size it read (fp32 on real-cpu, fp16 on real-cuda).
     const real::PagedKvShape shape = decodeAttentionShape(m_model, m_blockTokens, inst.nodes.size());
-    const double bytes = shape.kvBytes(inst.contextTokens) * m_profile.attentionElementBytes / sizeof(float);
-    const double ns = m_profile.attentionNs(bytes) * std::max(1u, m_model.layers);
+    const double perByte = m_profile.attentionElementBytes / sizeof(float);
+    const double bytes = shape.kvBytes(inst.contextTokens) * perByte;
+    // Where sequences run side by side (real-cuda), the step lasts at least as long as its longest sequence alone.
+    std::uint32_t longest = 0;
+    for (const std::uint32_t c : batch.contexts)
+        longest = std::max(longest, c);
+    const double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest) * perByte) * std::max(1u, m_model.layers);
     return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
 }
 

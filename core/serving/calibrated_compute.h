@@ -21,7 +21,8 @@ class CalibratedCompute final : public ComputeCost {
         return m_cost.prefill(tokens, sumSquaredLengths, hw);
     }
     SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
-    bool wantsContexts() const override { return false; }
+    // The contexts, where a lone sequence bounds a step (a profile with a sequence bandwidth).
+    bool wantsContexts() const override { return m_profile.attentionSequenceBytesPerNs > 0; }
     void describe(BackendSummary& summary) const override;
 
   private:

@@ -284,6 +284,46 @@ TEST(Calibration, AnFp16ProfilePredictsAttentionOverHalfTheBytes)
     EXPECT_NE(summary.scaledDown.find("as real-cuda measured them"), std::string::npos) << summary.scaledDown;
 }
 
+TEST(Calibration, WhereSequencesRunSideBySideAStepLastsAtLeastItsLongestSequence)
+{
+    Scenario s = twoGpuScenario();
+    s.model.layers = 1;
+    s.model.heads = 8;
+    s.model.kvHeads = 2;
+    s.model.headDim = 32;
+    HardwareProfile p;
+    p.attentionStepNs = 1000;
+    p.attentionBytesPerNs = 2; // the batch side by side
+    const CostModel cost(s.model, s.serving);
+    InstanceState inst;
+    inst.nodes = {1};
+    inst.hw = cost.hardware(s.topology, inst.nodes);
+    inst.active = {0, 1};
+    inst.contextTokens = 500;
+    const std::vector<std::uint32_t> contexts{100, 400};
+    const SimTime linear = cost.decodeLinear(2, inst.hw);
+    // fp32 rows of 2 KV heads x 32: 512 bytes of K and V per token. All 500 tokens at 2 bytes per ns: 128000 ns.
+    CalibratedCompute batchOnly(cost, s.model, 16, p);
+    EXPECT_FALSE(batchOnly.wantsContexts());
+    EXPECT_EQ(batchOnly.decode(inst, {contexts, {}}), linear + 1000 + 128000);
+    // A lone sequence at 0.5 bytes per ns: the 400-token one alone takes 409600 ns, longer than the batch's bytes.
+    p.attentionSequenceBytesPerNs = 0.5;
+    CalibratedCompute bound(cost, s.model, 16, p);
+    EXPECT_TRUE(bound.wantsContexts());
+    EXPECT_EQ(bound.decode(inst, {contexts, {}}), linear + 1000 + 409600);
+    // Fast enough alone, and the batch's bytes set the time again.
+    p.attentionSequenceBytesPerNs = 100;
+    CalibratedCompute fast(cost, s.model, 16, p);
+    EXPECT_EQ(fast.decode(inst, {contexts, {}}), linear + 1000 + 128000);
+    // The figure round-trips; a profile without it has none.
+    p.copyBytesPerNs = 1;
+    const auto j = nlohmann::json::parse(toJson(p).dump());
+    EXPECT_DOUBLE_EQ(core::real::profileFromJson(j, "p.json").attentionSequenceBytesPerNs, 100);
+    auto old = j;
+    old["attention"].erase("sequence_bandwidth_gbps");
+    EXPECT_DOUBLE_EQ(core::real::profileFromJson(old, "old.json").attentionSequenceBytesPerNs, 0);
+}
+
 TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
 {
     Scenario s = twoGpuScenario();
@@ -332,6 +372,10 @@ TEST(Calibration, RealCudaIsCalibratedOnAGpu)
     EXPECT_GT(p.attentionBytesPerNs, 0);
     ASSERT_EQ(p.descriptorRows.size(), 3u);
     EXPECT_EQ(p.descriptorRows[2].descriptors, 128u); // 8 MiB in 64 KiB pieces
+    // One sequence alone, measured too: slower per byte than the batch side by side.
+    EXPECT_EQ(p.sequenceRows.size(), 2u);
+    EXPECT_GT(p.attentionSequenceBytesPerNs, 0);
+    EXPECT_LT(p.attentionSequenceBytesPerNs, p.attentionBytesPerNs);
 }
 
 } // namespace
