@@ -5,7 +5,9 @@
 
 namespace coh::core {
 
-GpuInventory probeGpus()
+namespace {
+
+GpuInventory probeNow()
 {
     GpuInventory inventory;
     inventory.cudaBuild = true;
@@ -36,6 +38,15 @@ GpuInventory probeGpus()
         d.memoryBandwidthBytesPerSec = 2.0 * clockKHz * 1e3 * (busWidth / 8.0);
         inventory.devices.push_back(d);
     }
+    return inventory;
+}
+
+} // namespace
+
+GpuInventory probeGpus()
+{
+    // The devices a process sees do not change while it runs: the runtime is asked once, however many callers ask.
+    static const GpuInventory inventory = probeNow();
     return inventory;
 }
 

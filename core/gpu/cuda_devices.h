@@ -23,6 +23,7 @@ struct GpuInventory {
     std::string reason; // why there are none, when there are none
 };
 
+// Asked of the runtime once per process.
 GpuInventory probeGpus();
 
 } // namespace coh::core

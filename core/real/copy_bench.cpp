@@ -12,6 +12,8 @@
 
 namespace coh::core::real {
 
+namespace {
+
 void checkBenchCopy(const CopyResult& result, std::size_t bytes)
 {
     if (result.firstBad >= 0 || !result.stampOk)
@@ -19,6 +21,8 @@ void checkBenchCopy(const CopyResult& result, std::size_t bytes)
                                  " B does not hold what was sent; its time is no figure");
 }
 
+// A message of `bytes` as the backend copies it: pieces of `pieceBytes` in slots taken in turn on both sides, or (no
+// slots) one region at `offset` on both sides.
 void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pieceBytes, std::size_t offset,
                  std::size_t bytes)
 {
@@ -31,35 +35,28 @@ void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pie
         out.push_back({slots->next(), slots->next(), std::min(pieceBytes, bytes - at)});
 }
 
-std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
+} // namespace
+
+std::vector<CopyBenchRow> runCopyRows(const CopyBenchOptions& options, std::size_t arena, const CopyBenchSides& sides)
 {
-    NodeArena src(options.arenaBytes, 1);
-    NodeArena plain(options.arenaBytes, 2);
-    NodeWorker worker(options.arenaBytes, 3);
-    const std::size_t arena = src.size();
-    std::vector<CopyBenchRow> rows;
-    std::uint64_t message = 0;
     std::unique_ptr<ArenaSlots> slots;
     if (options.descriptorBytes > 0 && options.descriptorBytes < arena)
         slots = std::make_unique<ArenaSlots>(arena, options.descriptorBytes, 4);
+    std::vector<CopyBenchRow> rows;
+    std::uint64_t message = 0;
     std::vector<CopyPiece> pieces;
     for (const std::size_t bytes : options.sizes) {
         std::vector<double> plainNs, copyNs, messageNs;
         std::size_t offset = 0;
         for (int round = 0; round < std::max(1, options.rounds); ++round) {
-            // Both copy the same region; the next round walks on, so large copies come from memory, not a cache.
-            auto start = BenchClock::now();
-            copyRegion(src, plain, offset, bytes);
-            plainNs.push_back(std::max(1.0, nsSince(start)));
-
-            // The backend's copy: in descriptors scattered over slots on both sides, or as the same region.
+            plainNs.push_back(std::max(1.0, sides.plain(offset, bytes, ++message)));
             benchPieces(pieces, slots.get(), options.descriptorBytes, offset, bytes);
             const CopyStamp stamp{.message = ++message, .src = 0, .dst = 1, .bytes = bytes};
-            src.stamp(pieces.front().srcOffset, stamp, pieces.front().bytes);
-            start = BenchClock::now();
-            const CopyResult result = worker.copyFrom(src, pieces, stamp);
-            checkBenchCopy(result, bytes);
+            sides.stamp(pieces.front(), stamp);
+            const auto start = BenchClock::now();
+            const CopyResult result = sides.copy(pieces, stamp);
             messageNs.push_back(nsSince(start));
+            checkBenchCopy(result, bytes);
             copyNs.push_back(static_cast<double>(std::max<std::int64_t>(1, result.ns)));
             offset = nextOffset(offset, bytes, arena);
         }
@@ -67,6 +64,26 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
         rows.push_back({bytes, median(plainNs), median(copyNs), median(messageNs), descriptors});
     }
     return rows;
+}
+
+std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
+{
+    NodeArena src(options.arenaBytes, 1);
+    NodeArena plain(options.arenaBytes, 2);
+    NodeWorker worker(options.arenaBytes, 3);
+    CopyBenchSides sides;
+    sides.plain = [&](std::size_t offset, std::size_t bytes, std::uint64_t) {
+        const auto start = BenchClock::now();
+        copyRegion(src, plain, offset, bytes);
+        return nsSince(start);
+    };
+    sides.stamp = [&](const CopyPiece& first, const CopyStamp& stamp) {
+        src.stamp(first.srcOffset, stamp, first.bytes);
+    };
+    sides.copy = [&](std::span<const CopyPiece> pieces, const CopyStamp& stamp) {
+        return worker.copyFrom(src, pieces, stamp);
+    };
+    return runCopyRows(options, src.size(), sides);
 }
 
 } // namespace coh::core::real

@@ -5,6 +5,8 @@
 #include "core/real/node_worker.h"
 
 #include <cstddef>
+#include <functional>
+#include <span>
 #include <vector>
 
 namespace coh::core::real {
@@ -31,13 +33,18 @@ struct CopyBenchRow {
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options);
 
-// A bench copy that does not hold what was sent is not a figure: throws std::runtime_error naming its size.
-void checkBenchCopy(const CopyResult& result, std::size_t bytes);
-
-class ArenaSlots;
-// A bench message of `bytes` as the backend copies it: pieces of `pieceBytes` in slots taken in turn on both sides,
-// or (no slots) one region at `offset` on both sides. Returns the pieces into `out`.
-void benchPieces(std::vector<CopyPiece>& out, ArenaSlots* slots, std::size_t pieceBytes, std::size_t offset,
-                 std::size_t bytes);
+// The two sides a copy bench alternates, on either real backend.
+struct CopyBenchSides {
+    // The plain copy of the region at `offset` (memcpy; one device copy on a GPU): its time in ns.
+    std::function<double(std::size_t offset, std::size_t bytes, std::uint64_t message)> plain;
+    // Writes the message's stamp into the sender's memory where its first piece starts (off the clock).
+    std::function<void(const CopyPiece& first, const CopyStamp& stamp)> stamp;
+    // The backend's copy of the message's pieces, made and checked as a run makes it.
+    std::function<CopyResult(std::span<const CopyPiece> pieces, const CopyStamp& stamp)> copy;
+};
+// Per size and round, the plain copy and then the backend's (in descriptors scattered over slots of both memories
+// of `arena` bytes, or as the same region), the offset walking on so large copies come from memory. A backend copy
+// that does not hold what was sent is no figure: throws std::runtime_error naming its size.
+std::vector<CopyBenchRow> runCopyRows(const CopyBenchOptions& options, std::size_t arena, const CopyBenchSides& sides);
 
 } // namespace coh::core::real

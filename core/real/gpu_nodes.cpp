@@ -39,11 +39,7 @@ class GpuNodeAttention final : public NodeAttention {
     }
     const PagedKvShape& shape() const override { return m_shape; }
     std::uint32_t blocks() const override { return m_blocks; }
-    double kvBytes(std::uint64_t tokens) const override
-    {
-        return static_cast<double>(tokens) * 2.0 * m_shape.kvHeads * m_shape.headDim * 2; // fp16
-    }
-    std::size_t poolBytes() const override { return 2 * std::size_t{m_blocks} * m_shape.blockFloats() * 2; }
+    std::size_t elementBytes() const override { return 2; } // fp16
     std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                      std::uint32_t layers, std::span<float> out) override
     {
@@ -133,34 +129,21 @@ CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const 
     const GpuMemory& from = memory(src);
     GpuMemory& to = memory(dst);
     const std::size_t size = to.size();
-    // A partial write leaves the first cache line as it was (or the whole of a shorter first piece), as on real-cpu.
+    // The faults play as on real-cpu (node_worker.h): the same bytes written, the same byte flipped.
     std::vector<CopyPiece> copied(pieces.begin(), pieces.end());
-    const std::size_t skip = fault == CopyFault::PartialWrite ? std::min(copied.front().bytes, NodeArena::kAlign) : 0;
-    copied.front() = {copied.front().srcOffset + skip, copied.front().dstOffset + skip, copied.front().bytes - skip};
+    copied.front() = writtenPart(copied.front(), fault);
     result.ns = to.copyFrom(from, segmentsOf(copied, size, [](const CopyPiece& p) { return p.bytes; }));
-
-    std::size_t total = 0;
-    for (const CopyPiece& p : pieces)
-        total += p.bytes;
-    if (fault == CopyFault::FlipByte && total > 0) {
-        // The message's middle byte, wherever its piece landed.
-        std::size_t at = total / 2;
-        for (const CopyPiece& p : pieces) {
-            if (at < p.bytes) {
-                const std::size_t where = (p.dstOffset + at) % size;
-                unsigned char byte = 0;
-                to.read(where, &byte, 1);
-                byte ^= 0x5a;
-                to.write(where, &byte, 1);
-                break;
-            }
-            at -= p.bytes;
+    if (fault == CopyFault::FlipByte)
+        if (const auto where = flippedByte(pieces, size)) {
+            unsigned char byte = 0;
+            to.read(*where, &byte, 1);
+            byte ^= 0x5a;
+            to.write(*where, &byte, 1);
         }
-    }
     result.firstBad =
         to.firstDifference(from, segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
-    const std::size_t at = pieces.front().dstOffset % size;
-    result.stampBytes = std::min({pieces.front().bytes, sizeof result.held, size - at});
+    const auto [at, stampBytes] = heldStamp(pieces.front(), size);
+    result.stampBytes = stampBytes;
     to.read(at, &result.held, result.stampBytes);
     result.stampOk = std::memcmp(&result.held, &stamp, result.stampBytes) == 0;
     return result;

@@ -39,9 +39,14 @@ class NodeAttention {
     virtual ~NodeAttention() = default;
     virtual const PagedKvShape& shape() const = 0;
     virtual std::uint32_t blocks() const = 0;
-    // The K and V bytes one layer of the kernel reads for `tokens` cached tokens (in the pool's element type).
-    virtual double kvBytes(std::uint64_t tokens) const = 0;
-    virtual std::size_t poolBytes() const = 0;
+    // Bytes per K or V element: 4 (fp32) on real-cpu, 2 (fp16) on real-cuda.
+    virtual std::size_t elementBytes() const = 0;
+    // The K and V bytes one layer of the kernel reads for `tokens` cached tokens.
+    double kvBytes(std::uint64_t tokens) const
+    {
+        return shape().kvBytes(tokens) * static_cast<double>(elementBytes()) / sizeof(float);
+    }
+    std::size_t poolBytes() const { return 2 * std::size_t{blocks()} * shape().blockFloats() * elementBytes(); }
     // Runs the kernel `layers` times over the sequences (block tables into this pool) and returns the time of all of
     // them, measured where they ran, in ns; `out` ([sequences][queryHeads][headDim]) gets their output.
     virtual std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,

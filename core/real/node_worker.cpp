@@ -103,35 +103,48 @@ void NodeWorker::loop(std::size_t arenaBytes, std::uint64_t seed)
     }
 }
 
+CopyPiece writtenPart(const CopyPiece& first, CopyFault fault)
+{
+    // A partial write leaves the first cache line as it was (or the whole of a shorter first piece).
+    const std::size_t skip = fault == CopyFault::PartialWrite ? std::min(first.bytes, NodeArena::kAlign) : 0;
+    return {first.srcOffset + skip, first.dstOffset + skip, first.bytes - skip};
+}
+
+std::optional<std::size_t> flippedByte(std::span<const CopyPiece> pieces, std::size_t size)
+{
+    std::size_t total = 0;
+    for (const CopyPiece& p : pieces)
+        total += p.bytes;
+    std::size_t at = total / 2;
+    for (const CopyPiece& p : pieces) {
+        if (at < p.bytes)
+            return (p.dstOffset + at) % size;
+        at -= p.bytes;
+    }
+    return std::nullopt;
+}
+
+std::pair<std::size_t, std::size_t> heldStamp(const CopyPiece& first, std::size_t size)
+{
+    const std::size_t at = first.dstOffset % size;
+    return {at, std::min({first.bytes, sizeof(CopyStamp), size - at})};
+}
+
 CopyResult NodeWorker::copy(const Job& job)
 {
     using Clock = std::chrono::steady_clock;
     CopyResult result;
     if (job.pieces.empty())
         return result;
-    std::size_t total = 0;
-    for (const CopyPiece& p : job.pieces)
-        total += p.bytes;
-    // A partial write leaves the first cache line as it was (or the whole of a shorter first piece).
     const CopyPiece& first = job.pieces.front();
-    const std::size_t skip =
-        job.fault == CopyFault::PartialWrite ? std::min(first.bytes, NodeArena::kAlign) : std::size_t{0};
     const auto start = Clock::now();
-    copyPiece(*job.src, *m_arena, {first.srcOffset + skip, first.dstOffset + skip, first.bytes - skip});
+    copyPiece(*job.src, *m_arena, writtenPart(first, job.fault));
     for (std::size_t i = 1; i < job.pieces.size(); ++i)
         copyPiece(*job.src, *m_arena, job.pieces[i]);
     const auto end = Clock::now();
-    if (job.fault == CopyFault::FlipByte && total > 0) {
-        // The message's middle byte, wherever its piece landed.
-        std::size_t at = total / 2;
-        for (const CopyPiece& p : job.pieces) {
-            if (at < p.bytes) {
-                m_arena->data()[(p.dstOffset + at) % m_arena->size()] ^= std::byte{0x5a};
-                break;
-            }
-            at -= p.bytes;
-        }
-    }
+    if (job.fault == CopyFault::FlipByte)
+        if (const auto at = flippedByte(job.pieces, m_arena->size()))
+            m_arena->data()[*at] ^= std::byte{0x5a};
     result.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     std::size_t seen = 0;
     for (const CopyPiece& p : job.pieces) {
@@ -141,8 +154,8 @@ CopyResult NodeWorker::copy(const Job& job)
         }
         seen += p.bytes;
     }
-    const std::size_t at = first.dstOffset % m_arena->size();
-    result.stampBytes = std::min({first.bytes, sizeof result.held, m_arena->size() - at});
+    const auto [at, stampBytes] = heldStamp(first, m_arena->size());
+    result.stampBytes = stampBytes;
     std::memcpy(&result.held, m_arena->data() + at, result.stampBytes);
     result.stampOk = std::memcmp(&result.held, &job.stamp, result.stampBytes) == 0;
     return result;

@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 #include <thread>
+#include <utility>
 
 namespace coh::core::real {
 
@@ -27,6 +29,16 @@ enum class CopyFault : std::uint8_t {
     ExpiredLease,   // served from a copy whose lease had expired: it holds the version before the latest
     LostCompletion, // copied, but the completion never reaches the receiver's owner
 };
+
+// How the worker's faults play on a message's pieces, in any memory of `size` bytes (real-cpu's arena, real-cuda's
+// device memory), so both backends fail alike:
+// - the part of the first piece a copy writes: all of it, or under PartialWrite all but its first cache line;
+CopyPiece writtenPart(const CopyPiece& first, CopyFault fault);
+// - where FlipByte flips: the message's middle byte, wherever its piece landed (none for an empty message);
+std::optional<std::size_t> flippedByte(std::span<const CopyPiece> pieces, std::size_t size);
+// - where the receiver's stamp is read back: the first piece's start, as much of the stamp as the piece and the
+//   memory's end leave (offset, bytes).
+std::pair<std::size_t, std::size_t> heldStamp(const CopyPiece& first, std::size_t size);
 
 struct CopyResult {
     std::int64_t ns = 0;        // measured time of the copy

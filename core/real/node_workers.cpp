@@ -21,8 +21,7 @@ class CpuNodeAttention final : public NodeAttention {
     }
     const PagedKvShape& shape() const override { return m_shape; }
     std::uint32_t blocks() const override { return m_blocks; }
-    double kvBytes(std::uint64_t tokens) const override { return m_shape.kvBytes(tokens); }
-    std::size_t poolBytes() const override { return 2 * std::size_t{m_blocks} * m_shape.blockFloats() * sizeof(float); }
+    std::size_t elementBytes() const override { return sizeof(float); }
     std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                      std::uint32_t layers, std::span<float> out) override
     {

@@ -60,7 +60,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         std::iota(p->order.begin(), p->order.end(), 0u);
         std::shuffle(p->order.begin(), p->order.end(), std::mt19937(node));
         m_poolBytes = attention.poolBytes();
-        m_elementBytes = attention.kvBytes(1) / (2.0 * shape.kvHeads * shape.headDim);
+        m_elementBytes = attention.elementBytes();
     }
     return *p;
 }

@@ -56,8 +56,8 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
-    std::size_t m_poolBytes = 0; // of the last pool made, for the summary
-    double m_elementBytes = 4;   // of its K and V
+    std::size_t m_poolBytes = 0;    // of the last pool made, for the summary
+    std::size_t m_elementBytes = 4; // of its K and V
     std::vector<StaleReadError> m_staleReads;
 };
 

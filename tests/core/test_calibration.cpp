@@ -7,6 +7,7 @@
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/sim_vs_real.h"
+#include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -159,21 +160,13 @@ TEST(Calibration, TheProfiledTopologyJoinsEveryPairOfMemoriesDirectly)
 
 TEST(Calibration, ACalibratedDecodeStepIsTheLinearRooflinePlusThePredictedAttention)
 {
-    Scenario s = twoGpuScenario();
-    s.model.layers = 3;
-    s.model.heads = 8;
-    s.model.kvHeads = 2;
-    s.model.headDim = 32;
+    const Scenario s = smallAttentionScenario(3);
     HardwareProfile p;
     p.attentionStepNs = 1000;
     p.attentionBytesPerNs = 2;
     const CostModel cost(s.model, s.serving);
     CalibratedCompute compute(cost, s.model, 16, p);
-    InstanceState inst;
-    inst.nodes = {1};
-    inst.hw = cost.hardware(s.topology, inst.nodes);
-    inst.active = {0, 1};
-    inst.contextTokens = 500;
+    const InstanceState inst = decodeInstance(cost, s, {1}, 2, 500);
     // Per layer: 1000 ns + 500 tokens x (K and V) x 2 KV heads x 32 x 4 bytes / 2 bytes per ns = 1000 + 128000.
     EXPECT_EQ(compute.decode(inst, {}), cost.decodeLinear(2, inst.hw) + 3 * 129000);
     BackendSummary summary;
@@ -257,20 +250,12 @@ TEST(Calibration, AProfileSaysWhichBackendItMeasuredAndInWhatElementSize)
 
 TEST(Calibration, AnFp16ProfilePredictsAttentionOverHalfTheBytes)
 {
-    Scenario s = twoGpuScenario();
-    s.model.layers = 1;
-    s.model.heads = 8;
-    s.model.kvHeads = 2;
-    s.model.headDim = 32;
+    const Scenario s = smallAttentionScenario(1);
     HardwareProfile p;
     p.attentionStepNs = 0;
     p.attentionBytesPerNs = 2;
     const CostModel cost(s.model, s.serving);
-    InstanceState inst;
-    inst.nodes = {1};
-    inst.hw = cost.hardware(s.topology, inst.nodes);
-    inst.active = {0};
-    inst.contextTokens = 500;
+    const InstanceState inst = decodeInstance(cost, s, {1}, 1, 500);
     const SimTime linear = cost.decodeLinear(1, inst.hw);
     CalibratedCompute fp32(cost, s.model, 16, p);
     // 500 tokens x (K and V) x 2 KV heads x 32 x 4 bytes / 2 bytes per ns = 128000 ns; in fp16, half.
@@ -286,20 +271,12 @@ TEST(Calibration, AnFp16ProfilePredictsAttentionOverHalfTheBytes)
 
 TEST(Calibration, WhereSequencesRunSideBySideAStepLastsAtLeastItsLongestSequence)
 {
-    Scenario s = twoGpuScenario();
-    s.model.layers = 1;
-    s.model.heads = 8;
-    s.model.kvHeads = 2;
-    s.model.headDim = 32;
+    const Scenario s = smallAttentionScenario(1);
     HardwareProfile p;
     p.attentionStepNs = 1000;
     p.attentionBytesPerNs = 2; // the batch side by side
     const CostModel cost(s.model, s.serving);
-    InstanceState inst;
-    inst.nodes = {1};
-    inst.hw = cost.hardware(s.topology, inst.nodes);
-    inst.active = {0, 1};
-    inst.contextTokens = 500;
+    const InstanceState inst = decodeInstance(cost, s, {1}, 2, 500);
     const std::vector<std::uint32_t> contexts{100, 400};
     const SimTime linear = cost.decodeLinear(2, inst.hw);
     // fp32 rows of 2 KV heads x 32: 512 bytes of K and V per token. All 500 tokens at 2 bytes per ns: 128000 ns.

@@ -12,6 +12,7 @@
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/sim_vs_real.h"
+#include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
 #include "temp_dir.h"
 
@@ -481,21 +482,14 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
 
 TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScaledToTheModel)
 {
-    Scenario s = twoGpuScenario();
-    s.model.layers = 4;
-    s.model.heads = 8;
-    s.model.kvHeads = 2;
-    s.model.headDim = 32;
+    const Scenario s = smallAttentionScenario(4);
     real::RealCpuOptions options;
     options.arenaBytes = 1 << 20;
     options.layers = 2;
     real::NodeWorkers workers(s.topology, options, 1);
     const CostModel cost(s.model, s.serving);
     MeasuredCompute compute(cost, s.model, 16, workers);
-    InstanceState inst;
-    inst.nodes = {1};
-    inst.hw = cost.hardware(s.topology, inst.nodes);
-    inst.active = {0, 1, 2};
+    const InstanceState inst = decodeInstance(cost, s, {1}, 3);
     const std::vector<std::uint32_t> contexts{40, 1, 700};
     const SimTime step = compute.decode(inst, {contexts, {}});
     // Two of the four layers ran, so the measured time counts twice; the rest is the roofline without attention.
@@ -523,23 +517,16 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
 {
     // Half the heads under two-way tensor parallelism make smaller blocks, so more of them fit the pool; back at one
     // node the blocks are whole again and fewer: the block tables must be made for the pool of the shape run now.
-    Scenario s = twoGpuScenario();
-    s.model.layers = 1;
-    s.model.heads = 8;
-    s.model.kvHeads = 2;
-    s.model.headDim = 32;
+    const Scenario s = smallAttentionScenario(1);
     real::RealCpuOptions options;
     options.arenaBytes = 1 << 20;
     real::NodeWorkers workers(s.topology, options, 1);
     const CostModel cost(s.model, s.serving);
     MeasuredCompute compute(cost, s.model, 16, workers);
     const std::vector<std::uint32_t> contexts{3000, 3000};
-    for (const std::vector<std::uint32_t> nodes :
+    for (const std::vector<std::uint32_t>& nodes :
          {std::vector<std::uint32_t>{1, 0}, std::vector<std::uint32_t>{1}, std::vector<std::uint32_t>{1, 0}}) {
-        InstanceState inst;
-        inst.nodes = nodes;
-        inst.hw = cost.hardware(s.topology, inst.nodes);
-        inst.active = {0, 1};
+        const InstanceState inst = decodeInstance(cost, s, nodes, 2);
         EXPECT_NO_THROW(compute.decode(inst, {contexts, {}})) << nodes.size() << " nodes";
         EXPECT_EQ(workers.attention(1, compute.shapeFor(nodes.size())).shape().kvHeads, 2u / nodes.size());
     }

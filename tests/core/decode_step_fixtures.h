@@ -1,0 +1,36 @@
+#pragma once
+// A decode step built by hand, for the compute seam's tests (measured and calibrated alike).
+#include "core/serving/instance_state.h"
+#include "engine_fixtures.h"
+
+#include <numeric>
+#include <vector>
+
+namespace coh::test {
+
+// twoGpuScenario with a model whose attention is small: 8 query heads, 2 KV heads of 32 (fp32 K and V: 512 bytes a
+// token), so a real step takes microseconds and predicted ones are easy sums.
+inline Scenario smallAttentionScenario(std::uint32_t layers)
+{
+    Scenario s = twoGpuScenario();
+    s.model.layers = layers;
+    s.model.heads = 8;
+    s.model.kvHeads = 2;
+    s.model.headDim = 32;
+    return s;
+}
+
+// An instance on `nodes` decoding `sequences` active sequences holding `contextTokens` cached tokens in all.
+inline InstanceState decodeInstance(const CostModel& cost, const Scenario& s, std::vector<std::uint32_t> nodes,
+                                    std::uint32_t sequences, std::uint64_t contextTokens = 0)
+{
+    InstanceState inst;
+    inst.nodes = std::move(nodes);
+    inst.hw = cost.hardware(s.topology, inst.nodes);
+    inst.active.resize(sequences);
+    std::iota(inst.active.begin(), inst.active.end(), 0u);
+    inst.contextTokens = contextTokens;
+    return inst;
+}
+
+} // namespace coh::test
