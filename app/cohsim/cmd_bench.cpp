@@ -51,6 +51,7 @@ struct BenchOptions {
     std::uint32_t descriptorKib = 0;                 // bench copy --descriptor-kib
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
+    std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
     std::string copyBackend = "real-cpu";            // bench copy --backend
     std::string study;                               // bench tune
     unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
@@ -242,6 +243,9 @@ nlohmann::ordered_json attentionBenchJson(const Shape& shape, std::uint32_t sequ
 
 void benchGpuAttention(const BenchOptions& options)
 {
+    if (options.attentionDtype != "fp16")
+        throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
+                               "leave --kv-dtype out, or bench real-cpu for fp32");
     const core::GpuInventory gpus = core::probeGpus();
     if (gpus.devices.empty())
         throw std::runtime_error(fmt::format("bench attention --backend real-cuda needs a GPU and found none ({}); "
@@ -264,6 +268,7 @@ void benchGpuAttention(const BenchOptions& options)
                            {"copy_gbps", r.copyGBps()}});
         auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
         json["backend"] = "real-cuda";
+        json["kv_dtype"] = "fp16";
         json["device"] = gpu.name;
         fmt::print("{}\n", json.dump(2));
         return;
@@ -290,9 +295,10 @@ void benchAttention(const BenchOptions& options)
     core::real::AttentionBenchOptions bench;
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences.value_or(1);
-    // K and V of the longest context for every sequence, in fp32 (and as much again for the copy beside it).
-    const double bytes =
-        4.0 * 2.0 * bench.sequences * bench.contexts.back() * bench.shape.kvHeads * bench.shape.headDim;
+    bench.elementBytes = options.attentionDtype == "fp32" ? 4 : 2;
+    // K and V of the longest context for every sequence (and as much again for the copy beside it).
+    const double bytes = 2.0 * bench.shape.kvBytes(std::uint64_t{bench.sequences} * bench.contexts.back(),
+                                                   static_cast<double>(bench.elementBytes));
     if (bytes > 4.0 * (1u << 30))
         throw core::InputError("", "--sequences",
                                fmt::format("{} sequences of {} tokens need {} of memory", bench.sequences,
@@ -310,12 +316,15 @@ void benchAttention(const BenchOptions& options)
                            {"attention_gbps", r.attentionGBps()},
                            {"copy_gbps", r.copyGBps()},
                            {"ns_per_token", r.nsPerToken()}});
-        fmt::print("{}\n", attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out)).dump(2));
+        auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
+        json["kv_dtype"] = options.attentionDtype;
+        fmt::print("{}\n", json.dump(2));
         return;
     }
-    fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, fp32, {} "
+    fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, {} K/V, {} "
                "sequence(s) per step) against a memcpy of its K and V bytes, alternating, medians of {} rounds\n",
-               shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, bench.sequences, bench.rounds);
+               shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, options.attentionDtype,
+               bench.sequences, bench.rounds);
     fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
                "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
     for (const auto& r : rows)
@@ -429,6 +438,11 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->add_option("--backend", options->attentionBackend,
                      "real-cpu (the CPU kernel against memcpy) or real-cuda (the CUDA kernel against a device copy)")
         ->check(CLI::IsMember({"real-cpu", "real-cuda"}))
+        ->capture_default_str();
+    attention
+        ->add_option("--kv-dtype", options->attentionDtype,
+                     "K and V elements on real-cpu: fp16 (as a model's cache holds them) or fp32; real-cuda reads fp16")
+        ->check(CLI::IsMember({"fp16", "fp32"}))
         ->capture_default_str();
     attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
         ->capture_default_str();

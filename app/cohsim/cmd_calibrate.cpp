@@ -20,6 +20,7 @@ struct CalibrateOptions {
     std::string output;
     int rounds = 0; // 0: the defaults (15 per copy size, 5 per context)
     bool json = false;
+    std::string dtype = "fp16";       // real-cpu's K/V element; a run holds its model's (kvElementBytes)
     std::uint32_t descriptorKib = 64; // Llama-3-8B: 16 tokens x K and V x 8 heads x 128 x fp16
 };
 
@@ -29,10 +30,11 @@ void printProfile(const core::real::HardwareProfile& p)
     fmt::print("  copy        {} ns + bytes / {} GB/s (fit to {} sizes); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copyLatencyNs), number(p.copyBytesPerNs), p.copyRows.size(), number(p.messageOverheadNs));
-    fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}; fit to {} "
-               "contexts)\n",
+    fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; fit "
+               "to {} contexts)\n",
                number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,
-               p.attentionShape.kvHeads, p.attentionShape.headDim, p.attentionRows.size());
+               p.attentionShape.kvHeads, p.attentionShape.headDim, core::real::kvDtypeName(p.attentionElementBytes),
+               p.attentionRows.size());
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
@@ -57,8 +59,12 @@ void runCalibrate(const CalibrateOptions& options)
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
+    if (backend == "real-cuda" && options.dtype != "fp16")
+        throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
+                               "leave --kv-dtype out, or calibrate real-cpu for fp32");
     core::real::CalibrationOptions calibration;
     calibration.backend = backend;
+    calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
     calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
@@ -88,6 +94,11 @@ static const bool registered = registerCommand("calibrate", [](CLI::App& app, Gl
     cmd->add_option("--backend", options->backend, "The backend to measure: real-cpu or real-cuda (needs a GPU)")
         ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
+    cmd->add_option("--kv-dtype", options->dtype,
+                    "K and V elements real-cpu's attention is measured over: fp16 (a run of an fp16 or bf16 model) or "
+                    "fp32 (a model of 4-byte elements); real-cuda reads fp16")
+        ->check(CLI::IsMember({"fp16", "fp32"}))
+        ->capture_default_str();
     cmd->add_option("--rounds", options->rounds, "Rounds per size and context (medians; default 15 and 5)")
         ->check(CLI::Range(1, 1000));
     cmd->add_option("--descriptor-kib", options->descriptorKib,

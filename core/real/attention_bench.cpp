@@ -8,23 +8,27 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <type_traits>
 
 namespace coh::core::real {
 
-std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& options)
+namespace {
+
+template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBenchOptions& options)
 {
     const PagedKvShape& shape = options.shape;
     std::vector<AttentionBenchRow> rows;
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    const auto fill = [&](std::vector<float>& v) {
+    const auto fill = [&](auto& v) {
         for (auto& x : v)
-            x = uniform(rng);
+            x = fromFloat<std::remove_reference_t<decltype(x)>>(uniform(rng));
     };
     // With a pool: one of poolBytes (K and V together) for every context, as real-cpu's decode steps read theirs.
-    const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(float);
+    const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(T);
     const auto fixedBlocks = static_cast<std::uint32_t>(options.poolBytes / blockBytes);
-    std::vector<float> k, v;
+    std::vector<T> k, v;
     if (options.poolBytes > 0) {
         k.resize(std::size_t{std::max(1u, fixedBlocks)} * shape.blockFloats());
         v.resize(k.size());
@@ -36,8 +40,8 @@ std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& op
         const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
         const std::uint32_t wanted = perSequence * options.sequences;
         if (options.poolBytes == 0) {
-            k.assign(std::size_t{wanted} * shape.blockFloats(), 0.0f);
-            v.assign(k.size(), 0.0f);
+            k.assign(std::size_t{wanted} * shape.blockFloats(), T{});
+            v.assign(k.size(), T{});
             fill(k);
             fill(v);
         }
@@ -54,7 +58,7 @@ std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& op
         const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
 
         const std::size_t used = std::size_t{context} * shape.kvHeads * shape.headDim * options.sequences;
-        std::vector<float> copy(std::min(2 * used, k.size() + v.size()));
+        std::vector<T> copy(std::min(2 * used, k.size() + v.size()));
         std::vector<double> attentionNs, copyNs;
         for (int round = 0; round < std::max(1, options.rounds); ++round) {
             // Each round reads the blocks after the last round's, as consecutive decode steps do.
@@ -68,22 +72,33 @@ std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& op
                     {std::span<const std::uint32_t>(tables).subspan(std::size_t{s} * perSequence, perSequence),
                      context});
             auto start = BenchClock::now();
-            pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
+            pagedDecodeAttention(shape, std::span<const T>(k), std::span<const T>(v), q, seqs, scale, out);
             attentionNs.push_back(std::max(1.0, nsSince(start)));
             // As many bytes copied, from the same memory (wrapped when the pool is smaller).
             start = BenchClock::now();
             for (std::size_t left = 2 * used; left > 0;) {
                 const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;
-                std::memcpy(copy.data(), k.data(), half * sizeof(float));
-                std::memcpy(copy.data() + half, v.data(), rest * sizeof(float));
+                std::memcpy(copy.data(), k.data(), half * sizeof(T));
+                std::memcpy(copy.data() + half, v.data(), rest * sizeof(T));
                 left -= half + rest;
             }
             copyNs.push_back(std::max(1.0, nsSince(start)));
         }
-        rows.push_back(
-            {context, shape.kvBytes(std::uint64_t{context} * options.sequences), median(attentionNs), median(copyNs)});
+        rows.push_back({context, shape.kvBytes(std::uint64_t{context} * options.sequences, sizeof(T)),
+                        median(attentionNs), median(copyNs)});
     }
     return rows;
+}
+
+} // namespace
+
+std::vector<AttentionBenchRow> runAttentionBench(const AttentionBenchOptions& options)
+{
+    if (options.elementBytes == sizeof(Half))
+        return benchOver<Half>(options);
+    if (options.elementBytes == sizeof(float))
+        return benchOver<float>(options);
+    throw std::invalid_argument("attention bench: K and V elements are of 2 (fp16) or 4 (fp32) bytes");
 }
 
 } // namespace coh::core::real

@@ -17,6 +17,7 @@ struct AttentionBenchOptions {
     // 0: K and V of exactly the step's size, per context. Else one pool of this many bytes (K and V together) that
     // every context's block tables take their blocks from in turn, wrapping: how real-cpu's decode steps read.
     std::size_t poolBytes = 0;
+    std::size_t elementBytes = 2; // of K and V: 2 (fp16, as a model's cache holds them) or 4 (fp32)
 };
 
 struct AttentionBenchRow {

@@ -113,6 +113,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
         p.attentionRows = gpuAttentionRows(options, gpus.devices.front().index, options.cudaSequences);
         p.sequenceRows = gpuAttentionRows(options, gpus.devices.front().index, 1);
     } else {
+        p.attentionElementBytes = static_cast<double>(options.attention.elementBytes);
         p.attentionRows = runAttentionBench(options.attention);
     }
     CopyBenchOptions whole = options.copy;

@@ -149,7 +149,7 @@ CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const 
     return result;
 }
 
-NodeAttention& GpuNodes::attention(std::uint32_t node, const PagedKvShape& shape)
+NodeAttention& GpuNodes::attention(std::uint32_t node, const PagedKvShape& shape, std::size_t)
 {
     auto& a = m_attention[node];
     if (!a || !sameShape(a->shape(), shape)) {

@@ -29,7 +29,8 @@ class GpuNodes final : public NodeResources {
     CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                     CopyFault fault) override;
     // fp16 pools on the node's GPU, the CUDA kernel.
-    NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape) override;
+    // Always fp16: the CUDA kernel's element, whatever the model's.
+    NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 
   private:

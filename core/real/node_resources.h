@@ -26,6 +26,14 @@ struct RealCpuOptions {
     std::size_t descriptorBytes = 0;
 };
 
+// The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
+// kernel reads fp16; real-cpu's fp16 for a model of 2 bytes or fewer (fp16, bf16: the same bytes; fp8 widened) and
+// fp32 for one of 4.
+inline std::size_t kvElementBytes(const std::string& backend, std::size_t modelElementBytes)
+{
+    return backend == "real-cuda" || modelElementBytes <= 2 ? 2 : 4;
+}
+
 // A node's memory as its mapping says it: MiB, or KiB below one.
 inline std::string memorySize(std::size_t bytes)
 {
@@ -39,13 +47,10 @@ class NodeAttention {
     virtual ~NodeAttention() = default;
     virtual const PagedKvShape& shape() const = 0;
     virtual std::uint32_t blocks() const = 0;
-    // Bytes per K or V element: 4 (fp32) on real-cpu, 2 (fp16) on real-cuda.
+    // Bytes per K or V element: 2 (fp16) or 4 (fp32); see kvElementBytes.
     virtual std::size_t elementBytes() const = 0;
     // The K and V bytes one layer of the kernel reads for `tokens` cached tokens.
-    double kvBytes(std::uint64_t tokens) const
-    {
-        return shape().kvBytes(tokens) * static_cast<double>(elementBytes()) / sizeof(float);
-    }
+    double kvBytes(std::uint64_t tokens) const { return shape().kvBytes(tokens, static_cast<double>(elementBytes())); }
     std::size_t poolBytes() const { return 2 * std::size_t{blocks()} * shape().blockFloats() * elementBytes(); }
     // Runs the kernel `layers` times over the sequences (block tables into this pool) and returns the time of all of
     // them, measured where they ran, in ns; `out` ([sequences][queryHeads][headDim]) gets their output.
@@ -70,8 +75,9 @@ class NodeResources {
     virtual CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
                             const CopyStamp& stamp, CopyFault fault) = 0;
 
-    // The node's K/V pool of this shape, made (or made again for another shape) now, filled where it lives.
-    virtual NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape) = 0;
+    // The node's K/V pool of this shape, of the element the backend holds a model of `modelElementBytes` in
+    // (kvElementBytes), made (or made again for another shape or element) now, filled where it lives.
+    virtual NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) = 0;
 
     // The nodes that have a resource, in topology order, and what plays each.
     virtual std::vector<BackendNodeMapping> mapping() const = 0;

@@ -9,19 +9,20 @@ namespace coh::core::real {
 
 namespace {
 
-class CpuNodeAttention final : public NodeAttention {
+// `T`: the pool's element, float (fp32) or Half (fp16).
+template <class T> class CpuNodeAttention final : public NodeAttention {
   public:
     CpuNodeAttention(NodeWorker& worker, const PagedKvShape& shape, std::size_t poolBytes)
         : m_worker(worker)
         , m_shape(shape)
-        , m_blocks(poolBlocks(shape, poolBytes, sizeof(float)))
+        , m_blocks(poolBlocks(shape, poolBytes, sizeof(T)))
     {
         // Allocated and filled on the node's worker, so the pages are that thread's (first touch).
         m_worker.runTimed(&fill, this);
     }
     const PagedKvShape& shape() const override { return m_shape; }
     std::uint32_t blocks() const override { return m_blocks; }
-    std::size_t elementBytes() const override { return sizeof(float); }
+    std::size_t elementBytes() const override { return sizeof(T); }
     std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                      std::uint32_t layers, std::span<float> out) override
     {
@@ -47,13 +48,14 @@ class CpuNodeAttention final : public NodeAttention {
     {
         const auto& s = *static_cast<const Step*>(context);
         for (std::uint32_t l = 0; l < s.layers; ++l)
-            pagedDecodeAttention(s.self->m_shape, s.self->m_k, s.self->m_v, s.q, s.sequences, s.scale, s.out);
+            pagedDecodeAttention(s.self->m_shape, std::span<const T>(s.self->m_k), std::span<const T>(s.self->m_v), s.q,
+                                 s.sequences, s.scale, s.out);
     }
 
     NodeWorker& m_worker;
     PagedKvShape m_shape;
     std::uint32_t m_blocks;
-    std::vector<float> m_k, m_v;
+    std::vector<T> m_k, m_v;
 };
 
 } // namespace
@@ -64,18 +66,20 @@ std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::
     return static_cast<std::uint32_t>(std::max<std::size_t>(1, poolBytes / blockBytes));
 }
 
-void fillPool(std::vector<float>& k, std::vector<float>& v, std::size_t floats)
+template <class T> void fillPool(std::vector<T>& k, std::vector<T>& v, std::size_t elements)
 {
     // K and V from streams of their own, so pools of different sizes agree on the blocks they share.
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     std::mt19937 kRng(7), vRng(8);
-    k.resize(floats);
-    v.resize(floats);
+    k.resize(elements);
+    v.resize(elements);
     for (auto& x : k)
-        x = uniform(kRng);
+        x = fromFloat<T>(uniform(kRng));
     for (auto& x : v)
-        x = uniform(vRng);
+        x = fromFloat<T>(uniform(vRng));
 }
+template void fillPool(std::vector<float>&, std::vector<float>&, std::size_t);
+template void fillPool(std::vector<Half>&, std::vector<Half>&, std::size_t);
 
 NodeWorkers::NodeWorkers(const Topology& topology, const RealCpuOptions& options, std::uint64_t seed)
     : m_topology(topology)
@@ -100,14 +104,18 @@ NodeWorker& NodeWorkers::operator[](std::uint32_t node)
     return *w;
 }
 
-NodeAttention& NodeWorkers::attention(std::uint32_t node, const PagedKvShape& shape)
+NodeAttention& NodeWorkers::attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes)
 {
     auto& a = m_attention[node];
+    const std::size_t element = kvElementBytes(name(), modelElementBytes);
     // A node that serves instances of another tensor-parallel width gets the pool of the shape it runs now.
-    if (!a || !sameShape(a->shape(), shape)) {
+    if (!a || !sameShape(a->shape(), shape) || a->elementBytes() != element) {
         a.reset();
         // K and V together fill the node's arena size: past the last-level cache, so a step streams from memory.
-        a = std::make_unique<CpuNodeAttention>((*this)[node], shape, m_options.arenaBytes);
+        if (element == sizeof(Half))
+            a = std::make_unique<CpuNodeAttention<Half>>((*this)[node], shape, m_options.arenaBytes);
+        else
+            a = std::make_unique<CpuNodeAttention<float>>((*this)[node], shape, m_options.arenaBytes);
     }
     return *a;
 }
@@ -120,9 +128,12 @@ std::vector<BackendNodeMapping> NodeWorkers::mapping() const
         if (!m_workers[node])
             continue;
         const std::string arena = memorySize(m_workers[node]->arena().size());
-        out.push_back(
-            {m_topology.nodes[node].id, fmt::format("cpu worker thread {}, {} arena it touched first{}", order++, arena,
-                                                    m_attention[node] ? "; runs its decode attention" : "")});
+        const std::string attention = m_attention[node]
+                                          ? fmt::format("; runs its decode attention ({})",
+                                                        m_attention[node]->elementBytes() == 2 ? "fp16" : "fp32")
+                                          : std::string();
+        out.push_back({m_topology.nodes[node].id,
+                       fmt::format("cpu worker thread {}, {} arena it touched first{}", order++, arena, attention)});
     }
     return out;
 }

@@ -32,8 +32,9 @@ class NodeWorkers final : public NodeResources {
         const NodeArena& from = (*this)[src].arena();
         return (*this)[dst].copyFrom(from, pieces, stamp, fault);
     }
-    // fp32 pools the worker allocated and filled (first touch), the CPU kernel run on the worker.
-    NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape) override;
+    // fp16 or fp32 pools (kvElementBytes) the worker allocated and filled (first touch), the CPU kernel run on the
+    // worker.
+    NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 
   private:
@@ -45,8 +46,11 @@ class NodeWorkers final : public NodeResources {
 };
 
 // The pool a node attends over: K and V together as large as `poolBytes` allows in blocks of `shape` (at least one)
-// of elements of `elementBytes`, filled with seeded values in [-1, 1] (the same on every backend).
+// of elements of `elementBytes`, filled with seeded values in [-1, 1] (the same on every backend; an fp16 pool holds
+// them rounded to fp16).
 std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::size_t elementBytes);
-void fillPool(std::vector<float>& k, std::vector<float>& v, std::size_t floats);
+template <class T> void fillPool(std::vector<T>& k, std::vector<T>& v, std::size_t elements);
+extern template void fillPool(std::vector<float>&, std::vector<float>&, std::size_t);
+extern template void fillPool(std::vector<Half>&, std::vector<Half>&, std::size_t);
 
 } // namespace coh::core::real

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace coh::core::real {
@@ -61,9 +62,12 @@ inline void fold(HeadState& head, const float* __restrict scores, const float* _
 #define COH_KERNEL_CLONES
 #endif
 
-COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
-                              std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
-                              std::span<float> out)
+// The kernel for either element; each clone below inlines it whole. An fp16 pool's rows of a block are widened into
+// fp32 scratch (a few KB, in L1) as the block is reached, so the arithmetic is the fp32 kernel's.
+template <class T>
+[[gnu::always_inline]] inline void
+attendOver(const PagedKvShape& shape, std::span<const T> kPool, std::span<const T> vPool, std::span<const float> q,
+           std::span<const PagedSequence> sequences, float scale, std::span<float> out)
 {
     const std::uint32_t dim = shape.headDim;
     const std::uint32_t group = shape.group();
@@ -72,6 +76,11 @@ COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const float> 
     std::vector<float> scores(std::size_t{group} * shape.blockTokens);
     std::vector<float> acc(std::size_t{group} * dim);
     std::vector<HeadState> heads(group);
+    std::vector<float> kWide, vWide;
+    if constexpr (!std::is_same_v<T, float>) {
+        kWide.resize(headBlockFloats);
+        vWide.resize(headBlockFloats);
+    }
     for (std::size_t s = 0; s < sequences.size(); ++s) {
         const PagedSequence& seq = sequences[s];
         for (std::uint32_t kvHead = 0; kvHead < shape.kvHeads; ++kvHead) {
@@ -83,15 +92,24 @@ COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const float> 
             for (std::size_t b = 0; left > 0 && b < seq.blocks.size(); ++b) {
                 const std::uint32_t tokens = std::min(left, shape.blockTokens);
                 const std::size_t base = std::size_t{seq.blocks[b]} * shape.blockFloats() + kvHead * headBlockFloats;
-                const float* k = kPool.data() + base;
+                const float* k = nullptr;
+                const float* vRows = nullptr;
+                if constexpr (std::is_same_v<T, float>) {
+                    k = kPool.data() + base;
+                    vRows = vPool.data() + base;
+                } else {
+                    widen(kPool.data() + base, kWide.data(), std::size_t{tokens} * dim);
+                    widen(vPool.data() + base, vWide.data(), std::size_t{tokens} * dim);
+                    k = kWide.data();
+                    vRows = vWide.data();
+                }
                 // Each key row once, against every query head of the group.
                 for (std::uint32_t t = 0; t < tokens; ++t)
                     for (std::uint32_t g = 0; g < group; ++g)
                         scores[std::size_t{g} * shape.blockTokens + t] =
                             dot(qGroup + std::size_t{g} * dim, k + std::size_t{t} * dim, dim) * scale;
                 for (std::uint32_t g = 0; g < group; ++g)
-                    fold(heads[g], scores.data() + std::size_t{g} * shape.blockTokens, vPool.data() + base, tokens,
-                         dim);
+                    fold(heads[g], scores.data() + std::size_t{g} * shape.blockTokens, vRows, tokens, dim);
                 left -= tokens;
             }
             for (std::uint32_t g = 0; g < group; ++g) {
@@ -104,13 +122,26 @@ COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const float> 
     }
 }
 
-} // namespace
-
-void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
-                          std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
-                          std::span<float> out)
+COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
+                              std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                              std::span<float> out)
 {
-    // The kernel trusts its arguments in the loops; they are checked once here.
+    attendOver(shape, kPool, vPool, q, sequences, scale, out);
+}
+
+COH_KERNEL_CLONES void attend(const PagedKvShape& shape, std::span<const Half> kPool, std::span<const Half> vPool,
+                              std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                              std::span<float> out)
+{
+    attendOver(shape, kPool, vPool, q, sequences, scale, out);
+}
+
+// The kernel trusts its arguments in the loops; they are checked once here.
+template <class T>
+void attendChecked(const PagedKvShape& shape, std::span<const T> kPool, std::span<const T> vPool,
+                   std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                   std::span<float> out)
+{
     if (shape.kvHeads == 0 || shape.queryHeads % shape.kvHeads != 0 || shape.headDim == 0 || shape.blockTokens == 0)
         throw std::invalid_argument("paged attention: query heads must be a positive multiple of the KV heads");
     const std::size_t heads = sequences.size() * shape.queryHeads * shape.headDim;
@@ -124,6 +155,22 @@ void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPoo
                 throw std::invalid_argument("paged attention: a block table names a block past the pool");
     }
     attend(shape, kPool, vPool, q, sequences, scale, out);
+}
+
+} // namespace
+
+void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
+                          std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                          std::span<float> out)
+{
+    attendChecked(shape, kPool, vPool, q, sequences, scale, out);
+}
+
+void pagedDecodeAttention(const PagedKvShape& shape, std::span<const Half> kPool, std::span<const Half> vPool,
+                          std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                          std::span<float> out)
+{
+    attendChecked(shape, kPool, vPool, q, sequences, scale, out);
 }
 
 } // namespace coh::core::real

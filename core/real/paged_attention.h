@@ -4,10 +4,19 @@
 // through the sequence's block table, as vLLM's PagedAttention keeps them. Grouped-query attention maps each
 // query head to its KV head (query head / (query heads / KV heads)); the softmax is computed online in one pass
 // over the blocks (running maximum and sum), so no score vector of the context's length is ever kept.
+#include "core/real/half.h"
+
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
 namespace coh::core::real {
+
+// What a K/V element of this many bytes is called: "fp16" (2) or "fp32" (4).
+inline const char* kvDtypeName(double elementBytes)
+{
+    return elementBytes == 2 ? "fp16" : "fp32";
+}
 
 struct PagedKvShape {
     std::uint32_t queryHeads = 32;
@@ -19,10 +28,10 @@ struct PagedKvShape {
     std::size_t blockFloats() const { return std::size_t{blockTokens} * kvHeads * headDim; }
     // Queries per KV head.
     std::uint32_t group() const { return queryHeads / kvHeads; }
-    // The K and V bytes one layer reads for `tokens` cached tokens (fp32).
-    double kvBytes(std::uint64_t tokens) const
+    // The K and V bytes one layer reads for `tokens` cached tokens of `elementBytes` each (2: fp16, 4: fp32).
+    double kvBytes(std::uint64_t tokens, double elementBytes) const
     {
-        return static_cast<double>(tokens) * 2.0 * kvHeads * headDim * sizeof(float);
+        return static_cast<double>(tokens) * 2.0 * kvHeads * headDim * elementBytes;
     }
 };
 
@@ -41,7 +50,11 @@ struct PagedSequence {
 // `out` are [sequences][queryHeads][headDim]; `kPool` and `vPool` are [blocks][kvHeads][blockTokens][headDim].
 // The query heads of one KV head are served together, so each K and V row is read once per step. A sequence with no
 // context gets zeros. Throws std::invalid_argument when the shape, the spans or a block table do not fit together.
+// The pools hold fp32 or fp16 (Half) elements; q, out and the arithmetic are fp32 either way.
 void pagedDecodeAttention(const PagedKvShape& shape, std::span<const float> kPool, std::span<const float> vPool,
+                          std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
+                          std::span<float> out);
+void pagedDecodeAttention(const PagedKvShape& shape, std::span<const Half> kPool, std::span<const Half> vPool,
                           std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                           std::span<float> out);
 

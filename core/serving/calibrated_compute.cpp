@@ -24,15 +24,15 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
     if (inst.contextTokens == 0 || inst.nodes.empty())
         return linear;
     // The rows the real kernel reads for one layer: every cached token's K and V of the instance's KV heads, in the
-    // element size it read (fp32 on real-cpu, fp16 on real-cuda).
+    // element size it read (fp16, or fp32 for a model of 4-byte elements on real-cpu).
     const real::PagedKvShape shape = decodeAttentionShape(m_model, m_blockTokens, inst.nodes.size());
-    const double perByte = m_profile.attentionElementBytes / sizeof(float);
-    const double bytes = shape.kvBytes(inst.contextTokens) * perByte;
+    const double element = m_profile.attentionElementBytes;
+    const double bytes = shape.kvBytes(inst.contextTokens, element);
     // Where sequences run side by side (real-cuda), the step lasts at least as long as its longest sequence alone.
     std::uint32_t longest = 0;
     for (const std::uint32_t c : batch.contexts)
         longest = std::max(longest, c);
-    const double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest) * perByte) * std::max(1u, m_model.layers);
+    const double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest, element)) * std::max(1u, m_model.layers);
     return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
 }
 

@@ -49,7 +49,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     if (m_pools.size() <= node)
         m_pools.resize(node + 1);
     auto& p = m_pools[node];
-    real::NodeAttention& attention = m_nodes.attention(node, shape);
+    real::NodeAttention& attention = m_nodes.attention(node, shape, m_model.dtypeBytes);
     // A pool made again (another tensor-parallel width) gets its order again. Its address alone cannot tell: a pool
     // made again may well land where the one it replaced was.
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape)) {
@@ -157,7 +157,8 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         "decode attention runs {} of the model's {} layers per step ({}, over a {} MiB K/V pool per node whose "
         "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "
         "the roofline's time",
-        layersRun(), m_model.layers, m_elementBytes == 2 ? "fp16" : "fp32", m_poolBytes >> 20, m_model.layers);
+        layersRun(), m_model.layers, real::kvDtypeName(static_cast<double>(m_elementBytes)), m_poolBytes >> 20,
+        m_model.layers);
 }
 
 } // namespace coh::core

@@ -61,6 +61,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                          "compare against real-cpu or real-cuda");
     real.backend.realCpu = options.realCpu;
     checkBackendRuns(real.backend, scenario);
+    // The K/V element the real run holds the model's cache in; the profile must have measured attention over it.
+    const std::size_t element = real::kvElementBytes(real.backend.name, scenario.model.dtypeBytes);
 
     SimVsReal out;
     if (options.profile) {
@@ -75,6 +77,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
         calibration.attention.shape = decodeShape(scenario);
+        calibration.attention.elementBytes = element;
         calibration.descriptorBytes =
             options.realCpu.descriptorBytes > 0 ? options.realCpu.descriptorBytes : descriptorBytesFor(scenario);
         // Copies walk, and attention reads, memories of the size the real run's nodes get.
@@ -91,6 +94,15 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                          fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`), or run without "
                                      "--profile to calibrate now",
                                      real.backend.name));
+    if (out.profile.attentionElementBytes != static_cast<double>(element))
+        throw InputError("", "--profile",
+                         fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is "
+                                     "held in {} on {}",
+                                     real::kvDtypeName(out.profile.attentionElementBytes), scenario.model.name,
+                                     real::kvDtypeName(static_cast<double>(element)), real.backend.name),
+                         fmt::format("calibrate again (`cohsim calibrate --backend {} --kv-dtype {} -o FILE`), or run "
+                                     "without --profile to calibrate now",
+                                     real.backend.name, real::kvDtypeName(static_cast<double>(element))));
     RunOptions sim = real;
     sim.backend = {};
     sim.backend.profile = out.profile;

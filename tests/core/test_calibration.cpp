@@ -219,7 +219,8 @@ TEST(Calibration, AProfileSaysWhichBackendItMeasuredAndInWhatElementSize)
 {
     HardwareProfile cuda = smallCalibration();
     EXPECT_EQ(cuda.backend, "real-cpu");
-    EXPECT_DOUBLE_EQ(cuda.attentionElementBytes, 4);
+    // real-cpu measures fp16 unless told otherwise: what a run of an fp16 (or bf16) model holds.
+    EXPECT_DOUBLE_EQ(cuda.attentionElementBytes, 2);
     cuda.backend = "real-cuda";
     cuda.attentionElementBytes = 2;
     const auto j = nlohmann::json::parse(toJson(cuda).dump());
@@ -320,6 +321,34 @@ TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
         EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate --backend real-cpu"), std::string::npos);
     }
     options.backend = "simulated";
+    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), core::InputError);
+}
+
+TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeAnyRun)
+{
+    // The scenario's model is fp16, so real-cpu attends over fp16: a profile measured over fp32 would predict twice
+    // the bytes at fp32's speed.
+    Scenario s = twoGpuScenario();
+    ASSERT_EQ(s.model.dtypeBytes, 2u);
+    Workload w;
+    w.requests.push_back({0, 1000, 4, 0, 0});
+    SimVsRealOptions options;
+    options.profile = smallCalibration();
+    options.profile->attentionElementBytes = 4;
+    options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
+    try {
+        runSimVsReal(nullptr, s, w, options);
+        FAIL() << "an fp32 profile stood for an fp16 model";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems()[0].field, "--profile");
+        EXPECT_NE(e.problems()[0].message.find("over fp32 K/V"), std::string::npos) << e.problems()[0].message;
+        EXPECT_NE(e.problems()[0].message.find("held in fp16 on real-cpu"), std::string::npos)
+            << e.problems()[0].message;
+        EXPECT_NE(e.problems()[0].fix.find("--kv-dtype fp16"), std::string::npos) << e.problems()[0].fix;
+    }
+    // A model of 4-byte elements is held in fp32: now that profile fits, and an fp16 one does not.
+    s.model.dtypeBytes = 4;
+    options.profile->attentionElementBytes = 2;
     EXPECT_THROW(runSimVsReal(nullptr, s, w, options), core::InputError);
 }
 

@@ -1,5 +1,6 @@
 // cohsim bench phold --protocol through the real binary: both executors take the same protocol steps on the
-// same PHOLD events, the JSON says which ran and how big the automaton grew, and a wrong executor is refused.
+// same PHOLD events, the JSON says which ran and how big the automaton grew, and a wrong executor is refused; bench
+// attention measures the K/V element it is asked for.
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -48,6 +49,28 @@ TEST(CliBench, AnUnknownExecutorIsRefusedNamingTheChoices)
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.output.find("--executor"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("automaton"), std::string::npos) << r.output;
+}
+
+TEST(CliBench, AttentionBenchesTheElementAsked)
+{
+    // fp16 (the default, as a model's cache holds K and V) reads half the bytes fp32 reads at every context.
+    const CliResult fp16 = runCohsim("bench attention --repeat 1 --json", Stderr::Inherit);
+    const CliResult fp32 = runCohsim("bench attention --repeat 1 --kv-dtype fp32 --json", Stderr::Inherit);
+    ASSERT_EQ(fp16.exitCode, 0) << fp16.output;
+    ASSERT_EQ(fp32.exitCode, 0) << fp32.output;
+    const auto half = nlohmann::json::parse(fp16.output), single = nlohmann::json::parse(fp32.output);
+    EXPECT_EQ(half["kv_dtype"], "fp16");
+    EXPECT_EQ(single["kv_dtype"], "fp32");
+    ASSERT_EQ(half["contexts"].size(), single["contexts"].size());
+    ASSERT_FALSE(half["contexts"].empty());
+    // Llama-3-8B's 8 KV heads of 128: a token's K and V are 4 KiB in fp16.
+    EXPECT_EQ(half["contexts"][0]["kv_bytes"].get<double>(), half["contexts"][0]["context"].get<double>() * 4096);
+    for (std::size_t i = 0; i < half["contexts"].size(); ++i)
+        EXPECT_EQ(2 * half["contexts"][i]["kv_bytes"].get<double>(), single["contexts"][i]["kv_bytes"].get<double>());
+    // The CUDA kernel reads fp16 only: asking it for fp32 is refused before any GPU is looked for.
+    const CliResult cuda = runCohsim("bench attention --backend real-cuda --kv-dtype fp32");
+    EXPECT_EQ(cuda.exitCode, 2) << cuda.output;
+    EXPECT_NE(cuda.output.find("--kv-dtype"), std::string::npos) << cuda.output;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <span>
 #include <vector>
 
 namespace coh::test {
@@ -65,6 +66,58 @@ TEST(PagedAttention, MatchesAFloat64ReferenceOnScatteredBlocks)
     // no element off by more than 1e-5 in absolute terms (the values are O(1)). An empty context gives zeros, not the
     // -1 the output held.
     expectMatchesReference(out, want, shape, contexts, 1e-5, 1e-5);
+}
+
+TEST(PagedAttention, AnFp16PoolMatchesAFloat64ReferenceOverItsOwnValues)
+{
+    // The fp16 kernel widens each element as it loads it and computes in fp32: against a float64 reference over the
+    // very fp16 values it held, it is as close as the fp32 kernel is over fp32 ones.
+    PagedKvShape shape;
+    shape.queryHeads = 8;
+    shape.kvHeads = 2;
+    shape.headDim = 100;
+    shape.blockTokens = 16;
+    const std::vector<std::uint32_t> contexts{0, 5, 16, 1000, 333};
+    std::uint32_t blocks = 3;
+    for (const auto c : contexts)
+        blocks += (c + shape.blockTokens - 1) / shape.blockTokens;
+    std::mt19937_64 rng(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<core::real::Half> k(std::size_t{blocks} * shape.blockFloats()), v(k.size());
+    std::vector<float> kWide(k.size()), vWide(v.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        k[i] = core::real::toHalf(normal(rng));
+        v[i] = core::real::toHalf(normal(rng));
+        kWide[i] = core::real::toFloat(k[i]);
+        vWide[i] = core::real::toFloat(v[i]);
+    }
+    std::vector<std::uint32_t> pool(blocks);
+    std::iota(pool.begin(), pool.end(), 0u);
+    std::shuffle(pool.begin(), pool.end(), rng);
+    std::vector<std::vector<std::uint32_t>> tables;
+    std::size_t next = 0;
+    for (const auto c : contexts) {
+        const std::size_t n = (c + shape.blockTokens - 1) / shape.blockTokens;
+        tables.emplace_back(pool.begin() + static_cast<std::ptrdiff_t>(next),
+                            pool.begin() + static_cast<std::ptrdiff_t>(next + n));
+        next += n;
+    }
+    std::vector<PagedSequence> seqs;
+    for (std::size_t i = 0; i < contexts.size(); ++i)
+        seqs.push_back({tables[i], contexts[i]});
+    std::vector<float> q(contexts.size() * shape.queryHeads * shape.headDim);
+    for (auto& x : q)
+        x = normal(rng);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
+    std::vector<float> out(q.size(), -1.0f);
+    core::real::pagedDecodeAttention(shape, std::span<const core::real::Half>(k), std::span<const core::real::Half>(v),
+                                     q, seqs, scale, out);
+    expectMatchesReference(out, reference(shape, kWide, vWide, q, seqs, scale), shape, contexts, 1e-5, 1e-5);
+    // A pool of the wrong size is refused as the fp32 one is.
+    EXPECT_THROW(core::real::pagedDecodeAttention(shape, std::span<const core::real::Half>(k),
+                                                  std::span<const core::real::Half>(v).first(v.size() - 1), q, seqs,
+                                                  scale, out),
+                 std::invalid_argument);
 }
 
 TEST(PagedAttention, OneTokenReturnsItsValueAndEqualScoresAverage)

@@ -8,6 +8,7 @@
 #include "core/real/copy_check.h"
 #include "core/real/gpu_nodes.h"
 #include "core/real/node_workers.h"
+#include "core/real/stale_read.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
@@ -20,6 +21,7 @@
 
 #include <limits>
 #include <map>
+#include <random>
 
 namespace coh::test {
 namespace {
@@ -503,8 +505,11 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     compute.describe(summary);
     EXPECT_EQ(summary.decodeSteps, 1u);
     EXPECT_NEAR(summary.attentionMs, compute.lastAttentionNs() * 1e-6, 1e-12);
-    // The rows read: 741 cached tokens x K and V x 2 KV heads x 32 floats of 4 bytes, in each of the 2 layers run.
-    EXPECT_DOUBLE_EQ(summary.attentionBytes, 741.0 * 2 * 2 * 32 * 4 * 2);
+    // The rows read: 741 cached tokens x K and V x 2 KV heads x 32 elements of the model's 2 bytes (fp16), in each of
+    // the 2 layers run.
+    ASSERT_EQ(s.model.dtypeBytes, 2u);
+    EXPECT_DOUBLE_EQ(summary.attentionBytes, 741.0 * 2 * 2 * 32 * 2 * 2);
+    EXPECT_NE(summary.scaledDown.find("fp16"), std::string::npos) << summary.scaledDown;
     EXPECT_NE(summary.scaledDown.find("2 of the model's 4 layers"), std::string::npos) << summary.scaledDown;
     // The step ran on the decode node's worker, which the mapping now says.
     const auto mapping = workers.mapping();
@@ -528,11 +533,48 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
          {std::vector<std::uint32_t>{1, 0}, std::vector<std::uint32_t>{1}, std::vector<std::uint32_t>{1, 0}}) {
         const InstanceState inst = decodeInstance(cost, s, nodes, 2);
         EXPECT_NO_THROW(compute.decode(inst, {contexts, {}})) << nodes.size() << " nodes";
-        EXPECT_EQ(workers.attention(1, compute.shapeFor(nodes.size())).shape().kvHeads, 2u / nodes.size());
+        EXPECT_EQ(workers.attention(1, compute.shapeFor(nodes.size()), s.model.dtypeBytes).shape().kvHeads,
+                  2u / nodes.size());
     }
     BackendSummary summary;
     compute.describe(summary);
     EXPECT_EQ(summary.decodeSteps, 3u);
+}
+
+TEST(RealCpuBackend, APoolHoldsTheModelsElementFp16OrFp32)
+{
+    // The same arena holds twice as many fp16 blocks as fp32 ones, and a step reads half the bytes; the outputs agree
+    // to fp16's rounding of the same seeded values.
+    Scenario s = smallAttentionScenario(1);
+    real::RealCpuOptions options;
+    options.arenaBytes = 1 << 20;
+    real::NodeWorkers workers(s.topology, options, 1);
+    const real::PagedKvShape shape{8, 2, 64, 16};
+    real::NodeAttention& fp32 = workers.attention(1, shape, 4);
+    EXPECT_EQ(fp32.elementBytes(), 4u);
+    const std::uint32_t fp32Blocks = fp32.blocks();
+    const std::vector<std::uint32_t> table{3, 1, 4, 0, 5, 9, 2};
+    const std::vector<real::PagedSequence> seqs{{table, 100}};
+    std::vector<float> q(shape.queryHeads * shape.headDim);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (auto& x : q)
+        x = uniform(rng);
+    std::vector<float> out32(q.size()), out16(q.size());
+    fp32.run(q, seqs, 0.125f, 1, out32);
+    const double bytes32 = fp32.kvBytes(100);
+    for (const std::size_t model : {std::size_t{2}, std::size_t{1}}) { // fp16 or bf16, and fp8 widened to fp16
+        real::NodeAttention& fp16 = workers.attention(1, shape, model);
+        EXPECT_EQ(fp16.elementBytes(), 2u);
+        EXPECT_EQ(fp16.blocks(), 2 * fp32Blocks);
+        EXPECT_DOUBLE_EQ(fp16.kvBytes(100), bytes32 / 2);
+        fp16.run(q, seqs, 0.125f, 1, out16);
+        const StaleReadError diff = real::compareStaleRead(shape, seqs[0], out32, table, out16);
+        // fp16 keeps 11 bits of each value in [-1, 1]: the output moves by well under 1e-3 of its norm.
+        EXPECT_LT(diff.relL2, 1e-3);
+        EXPECT_GT(diff.relL2, 0.0); // rounded, not the fp32 values
+    }
+    EXPECT_NE(workers.mapping()[0].resource.find("(fp16)"), std::string::npos) << workers.mapping()[0].resource;
 }
 
 TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)

@@ -56,8 +56,8 @@ TEST(RealCudaBackend, ANodesAttentionMatchesRealCpusOverTheSamePool)
     real::NodeWorkers cpu(topo, options, 1);
     real::GpuNodes gpu(topo, options, 1, gpus.devices);
     const real::PagedKvShape shape{8, 2, 64, 16};
-    real::NodeAttention& onCpu = cpu.attention(1, shape);
-    real::NodeAttention& onGpu = gpu.attention(1, shape);
+    real::NodeAttention& onCpu = cpu.attention(1, shape, 4); // fp32: a model of 4-byte elements
+    real::NodeAttention& onGpu = gpu.attention(1, shape, 4); // fp16 all the same
     // The same bytes hold twice as many fp16 blocks; the blocks both have hold the same values.
     EXPECT_EQ(onGpu.blocks(), 2 * onCpu.blocks());
     EXPECT_DOUBLE_EQ(onGpu.kvBytes(100), onCpu.kvBytes(100) / 2);
