@@ -52,6 +52,7 @@ struct BenchOptions {
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
+    std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
     std::string copyBackend = "real-cpu";            // bench copy --backend
     std::string study;                               // bench tune
     unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
@@ -254,6 +255,8 @@ void benchGpuAttention(const BenchOptions& options)
     core::real::GpuAttentionBenchOptions bench;
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences.value_or(bench.sequences);
+    if (!options.attentionContexts.empty())
+        bench.contexts = options.attentionContexts;
     const auto rows = core::real::runGpuAttentionBench(bench);
     const auto& shape = bench.shape;
     const auto& gpu = gpus.devices.front();
@@ -296,14 +299,17 @@ void benchAttention(const BenchOptions& options)
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences.value_or(1);
     bench.elementBytes = options.attentionDtype == "fp32" ? 4 : 2;
+    if (!options.attentionContexts.empty())
+        bench.contexts = options.attentionContexts;
     // K and V of the longest context for every sequence (and as much again for the copy beside it).
-    const double bytes = 2.0 * bench.shape.kvBytes(std::uint64_t{bench.sequences} * bench.contexts.back(),
-                                                   static_cast<double>(bench.elementBytes));
+    const std::uint32_t longest = *std::max_element(bench.contexts.begin(), bench.contexts.end());
+    const double bytes =
+        2.0 * bench.shape.kvBytes(std::uint64_t{bench.sequences} * longest, static_cast<double>(bench.elementBytes));
     if (bytes > 4.0 * (1u << 30))
-        throw core::InputError("", "--sequences",
-                               fmt::format("{} sequences of {} tokens need {} of memory", bench.sequences,
-                                           bench.contexts.back(), scaled(bytes, "B")),
-                               "give fewer sequences (--sequences 8 fits)");
+        throw core::InputError(
+            "", "--sequences",
+            fmt::format("{} sequences of {} tokens need {} of memory", bench.sequences, longest, scaled(bytes, "B")),
+            "give fewer sequences or shorter --contexts (--sequences 8 fits the default ones)");
     const auto rows = core::real::runAttentionBench(bench);
     const auto& shape = bench.shape;
     if (options.json) {
@@ -444,6 +450,11 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
                      "K and V elements on real-cpu: fp16 (as a model's cache holds them) or fp32; real-cuda reads fp16")
         ->check(CLI::IsMember({"fp16", "fp32"}))
         ->capture_default_str();
+    attention
+        ->add_option("--contexts", options->attentionContexts,
+                     "Context lengths in tokens, e.g. 128,2048 (default 128,512,2048,8192,32768)")
+        ->delimiter(',')
+        ->check(CLI::Range(1u, 1u << 20));
     attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
         ->capture_default_str();
     attention

@@ -54,14 +54,14 @@ void runCalibrate(const CalibrateOptions& options)
     if (backend == "simulated")
         throw core::InputError("", "--backend", fmt::format("there is nothing to calibrate on \"{}\"", options.backend),
                                "calibrate real-cpu or real-cuda (--backend real-cpu)");
+    if (backend == "real-cuda" && options.dtype != "fp16")
+        throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
+                               "leave --kv-dtype out, or calibrate real-cpu for fp32");
     if (backend == "real-cuda")
         if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
-    if (backend == "real-cuda" && options.dtype != "fp16")
-        throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
-                               "leave --kv-dtype out, or calibrate real-cpu for fp32");
     core::real::CalibrationOptions calibration;
     calibration.backend = backend;
     calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
@@ -95,7 +95,7 @@ static const bool registered = registerCommand("calibrate", [](CLI::App& app, Gl
         ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
     cmd->add_option("--kv-dtype", options->dtype,
-                    "K and V elements real-cpu's attention is measured over: fp16 (a run of an fp16 or bf16 model) or "
+                    "K and V elements real-cpu's attention is measured over: fp16 (a run of a model of 2 bytes) or "
                     "fp32 (a model of 4-byte elements); real-cuda reads fp16")
         ->check(CLI::IsMember({"fp16", "fp32"}))
         ->capture_default_str();

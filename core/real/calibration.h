@@ -48,7 +48,8 @@ struct HardwareProfile {
     double attentionStepNs = 0;      // fixed cost of one layer of a step
     double attentionBytesPerNs = 0;
     // Of the K and V the kernel read: fp16 on real-cuda; on real-cpu fp16 or fp32 (AttentionBenchOptions::elementBytes,
-    // as a run holds its model's: kvElementBytes). A profile that names none is of fp32 (made before fp16 on real-cpu).
+    // as a run holds its model's: kvElementBytes). A real-cpu profile that names none is of fp32 (made before fp16 on
+    // real-cpu).
     double attentionElementBytes = 4;
     // real-cuda: one sequence's K and V bytes over its time when the batch's sequences run side by side, each walked
     // by its own warps; a step takes at least its longest sequence's. 0 (real-cpu, one thread): only the step's

@@ -1,7 +1,7 @@
 #pragma once
-// IEEE binary16, the element a model's fp16 (or bf16: the same bytes) K/V cache holds, as bits. The compilers this
-// builds with do not all have a half type (_Float16 is missing on x86 before clang 15), so K and V are kept as bits
-// and converted here: one at a time in portable code, in bulk with F16C where the CPU has it.
+// IEEE binary16, the element a model's fp16 K/V cache holds (and a bf16 one's here: the same size), as bits. The
+// compilers this builds with do not all have a half type (_Float16 is missing on x86 before clang 15), so K and V are
+// kept as bits and converted here: one at a time in portable code, in bulk with F16C where the CPU has it.
 #include <bit>
 #include <cstddef>
 #include <cstdint>

@@ -27,8 +27,8 @@ struct RealCpuOptions {
 };
 
 // The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
-// kernel reads fp16; real-cpu's fp16 for a model of 2 bytes or fewer (fp16, bf16: the same bytes; fp8 widened) and
-// fp32 for one of 4.
+// kernel reads fp16; real-cpu's fp16 for a model of 2 bytes or fewer (fp16; bf16, the same size; fp8 widened, so
+// twice its bytes) and fp32 for more (fp32; any other size is read as fp32).
 inline std::size_t kvElementBytes(const std::string& backend, std::size_t modelElementBytes)
 {
     return backend == "real-cuda" || modelElementBytes <= 2 ? 2 : 4;

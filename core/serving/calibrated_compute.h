@@ -2,8 +2,8 @@
 // The simulated backend's compute on a machine's calibrated profile (docs/real-backend.md#sim-against-real): a decode
 // step costs what the profiled real backend's MeasuredCompute would measure, predicted from the profile instead of
 // run. The linear layers and prefill keep the roofline's time, as on a real backend; each of the model's layers of
-// attention costs the profile's fixed step time plus the K and V bytes that backend's kernel reads (fp32 on real-cpu,
-// fp16 on real-cuda; the instance's share of the heads) over its fitted bandwidth.
+// attention costs the profile's fixed step time plus the K and V bytes that backend's kernel reads (the profile's
+// element, fp16 or fp32; the instance's share of the heads) over its fitted bandwidth.
 #include "core/real/calibration.h"
 #include "core/serving/compute_cost.h"
 

@@ -346,10 +346,22 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
             << e.problems()[0].message;
         EXPECT_NE(e.problems()[0].fix.find("--kv-dtype fp16"), std::string::npos) << e.problems()[0].fix;
     }
-    // A model of 4-byte elements is held in fp32: now that profile fits, and an fp16 one does not.
+    // A model of 4-byte elements is held in fp32: an fp16 profile does not fit it, and an fp32 one gets past the
+    // check to the first run (the stage stops it there).
     s.model.dtypeBytes = 4;
     options.profile->attentionElementBytes = 2;
-    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), core::InputError);
+    try {
+        runSimVsReal(nullptr, s, w, options);
+        FAIL() << "an fp16 profile stood for an fp32 model";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems()[0].field, "--profile");
+        EXPECT_NE(e.problems()[0].message.find("held in fp32 on real-cpu"), std::string::npos)
+            << e.problems()[0].message;
+    }
+    struct Started {};
+    options.profile->attentionElementBytes = 4;
+    options.stage = [](const std::string&) { throw Started{}; };
+    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), Started);
 }
 
 TEST(Calibration, RealCudaIsCalibratedOnAGpu)

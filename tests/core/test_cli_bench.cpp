@@ -54,15 +54,17 @@ TEST(CliBench, AnUnknownExecutorIsRefusedNamingTheChoices)
 TEST(CliBench, AttentionBenchesTheElementAsked)
 {
     // fp16 (the default, as a model's cache holds K and V) reads half the bytes fp32 reads at every context.
-    const CliResult fp16 = runCohsim("bench attention --repeat 1 --json", Stderr::Inherit);
-    const CliResult fp32 = runCohsim("bench attention --repeat 1 --kv-dtype fp32 --json", Stderr::Inherit);
+    const CliResult fp16 = runCohsim("bench attention --repeat 1 --contexts 128,1000 --json", Stderr::Inherit);
+    const CliResult fp32 =
+        runCohsim("bench attention --repeat 1 --contexts 128,1000 --kv-dtype fp32 --json", Stderr::Inherit);
     ASSERT_EQ(fp16.exitCode, 0) << fp16.output;
     ASSERT_EQ(fp32.exitCode, 0) << fp32.output;
     const auto half = nlohmann::json::parse(fp16.output), single = nlohmann::json::parse(fp32.output);
     EXPECT_EQ(half["kv_dtype"], "fp16");
     EXPECT_EQ(single["kv_dtype"], "fp32");
-    ASSERT_EQ(half["contexts"].size(), single["contexts"].size());
-    ASSERT_FALSE(half["contexts"].empty());
+    ASSERT_EQ(half["contexts"].size(), 2u);
+    ASSERT_EQ(single["contexts"].size(), 2u);
+    EXPECT_EQ(half["contexts"][1]["context"], 1000);
     // Llama-3-8B's 8 KV heads of 128: a token's K and V are 4 KiB in fp16.
     EXPECT_EQ(half["contexts"][0]["kv_bytes"].get<double>(), half["contexts"][0]["context"].get<double>() * 4096);
     for (std::size_t i = 0; i < half["contexts"].size(); ++i)
@@ -71,6 +73,9 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     const CliResult cuda = runCohsim("bench attention --backend real-cuda --kv-dtype fp32");
     EXPECT_EQ(cuda.exitCode, 2) << cuda.output;
     EXPECT_NE(cuda.output.find("--kv-dtype"), std::string::npos) << cuda.output;
+    const CliResult calibrate = runCohsim("calibrate --backend real-cuda --kv-dtype fp32");
+    EXPECT_EQ(calibrate.exitCode, 2) << calibrate.output;
+    EXPECT_NE(calibrate.output.find("--kv-dtype"), std::string::npos) << calibrate.output;
 }
 
 } // namespace

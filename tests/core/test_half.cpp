@@ -58,10 +58,17 @@ TEST(Half, EveryHalfRoundTripsAndBulkWideningAgrees)
     std::vector<Half> all(65536);
     for (std::uint32_t b = 0; b < all.size(); ++b)
         all[b] = Half{static_cast<std::uint16_t>(b)};
-    std::vector<float> wide(all.size() + 3, -7.0f);
-    // An odd count, so the tail after the groups of eight is taken one at a time too.
-    core::real::widen(all.data(), wide.data(), all.size() - 1);
-    wide[all.size() - 1] = toFloat(all.back());
+    std::vector<float> wide(all.size() + 1, -7.0f);
+    core::real::widen(all.data(), wide.data(), all.size());
+    EXPECT_EQ(wide[all.size()], -7.0f); // nothing written past n
+    // Every tail length after the groups of eight (taken one at a time), each stopping exactly at n.
+    for (std::size_t n = 0; n <= 17; ++n) {
+        std::vector<float> some(n + 1, -7.0f);
+        core::real::widen(all.data() + 15360, some.data(), n); // halves from 1.0 up
+        for (std::size_t i = 0; i < n; ++i)
+            EXPECT_EQ(some[i], toFloat(all[15360 + i])) << n << " halves, the " << i << "th";
+        EXPECT_EQ(some[n], -7.0f) << n << " halves: one written past them";
+    }
     for (std::uint32_t b = 0; b < all.size(); ++b) {
         const float f = toFloat(all[b]);
         if (std::isnan(f)) {
@@ -73,7 +80,6 @@ TEST(Half, EveryHalfRoundTripsAndBulkWideningAgrees)
         ASSERT_EQ(toHalf(f).bits, b) << "half " << b << " came back as " << toHalf(f).bits;
         ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[b]), std::bit_cast<std::uint32_t>(f)) << "half " << b;
     }
-    EXPECT_EQ(wide[all.size()], -7.0f); // nothing written past n
 }
 
 } // namespace

@@ -17,21 +17,19 @@ namespace {
 using core::real::PagedKvShape;
 using core::real::PagedSequence;
 
-TEST(PagedAttention, MatchesAFloat64ReferenceOnScatteredBlocks)
+// Random K, V and queries over a shuffled pool (every block table scattered, some blocks used by no sequence), the
+// kernel's output against the float64 reference. Stated tolerance (docs/real-backend.md#attention): relative L2
+// error under 1e-5 per sequence and head, and no element off by more than 1e-5 in absolute terms (the values are
+// O(1)). An empty context gives zeros, not the -1 the output held.
+void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector<std::uint32_t>& contexts,
+                                    std::uint64_t seed)
 {
-    PagedKvShape shape;
-    shape.queryHeads = 8;
-    shape.kvHeads = 2;   // four query heads per KV head
-    shape.headDim = 100; // not a multiple of the kernel's eight lanes
-    shape.blockTokens = 16;
-    // Contexts: empty, inside one block, a block boundary exactly, long and ragged.
-    const std::vector<std::uint32_t> contexts{0, 5, 16, 1000, 333};
     std::uint32_t blocks = 0;
     for (const auto c : contexts)
         blocks += (c + shape.blockTokens - 1) / shape.blockTokens;
     blocks += 7; // blocks no sequence uses
 
-    std::mt19937_64 rng(42);
+    std::mt19937_64 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     std::vector<float> k(std::size_t{blocks} * shape.blockFloats()), v(k.size());
     for (auto& x : k)
@@ -60,12 +58,30 @@ TEST(PagedAttention, MatchesAFloat64ReferenceOnScatteredBlocks)
 
     std::vector<float> out(q.size(), -1.0f);
     core::real::pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
-    const auto want = reference(shape, k, v, q, seqs, scale);
+    expectMatchesReference(out, reference(shape, k, v, q, seqs, scale), shape, contexts, 1e-5, 1e-5);
+}
 
-    // Stated tolerance (docs/real-backend.md#attention): relative L2 error under 1e-5 per sequence and head, and
-    // no element off by more than 1e-5 in absolute terms (the values are O(1)). An empty context gives zeros, not the
-    // -1 the output held.
-    expectMatchesReference(out, want, shape, contexts, 1e-5, 1e-5);
+TEST(PagedAttention, MatchesAFloat64ReferenceOnScatteredBlocks)
+{
+    PagedKvShape shape;
+    shape.queryHeads = 8;
+    shape.kvHeads = 2;   // four query heads per KV head
+    shape.headDim = 100; // not a multiple of the kernel's eight lanes
+    shape.blockTokens = 16;
+    // Contexts: empty, inside one block, a block boundary exactly, long and ragged.
+    expectMatchesOnScatteredBlocks(shape, {0, 5, 16, 1000, 333}, 42);
+}
+
+TEST(PagedAttention, ModelShapesMatchAFloat64ReferenceOnScatteredBlocks)
+{
+    // Llama-3-8B's 32 query heads over 8 KV heads of 128, eight per KV head of 64 (as Llama-3-70B groups them), two per
+    // KV head, and blocks of 5 tokens: odd contexts leave partly filled last blocks.
+    for (const PagedKvShape shape : {PagedKvShape{32, 8, 128, 16}, PagedKvShape{16, 2, 64, 16},
+                                     PagedKvShape{8, 4, 128, 16}, PagedKvShape{8, 2, 16, 5}}) {
+        SCOPED_TRACE(::testing::Message() << shape.queryHeads << " heads over " << shape.kvHeads << " of "
+                                          << shape.headDim << ", blocks of " << shape.blockTokens);
+        expectMatchesOnScatteredBlocks(shape, {1, 7, 16, 33, 511}, 5);
+    }
 }
 
 TEST(PagedAttention, AnFp16PoolMatchesAFloat64ReferenceOverItsOwnValues)

@@ -575,6 +575,11 @@ TEST(RealCpuBackend, APoolHoldsTheModelsElementFp16OrFp32)
         EXPECT_GT(diff.relL2, 0.0); // rounded, not the fp32 values
     }
     EXPECT_NE(workers.mapping()[0].resource.find("(fp16)"), std::string::npos) << workers.mapping()[0].resource;
+    // Back to a model of 4 bytes: the node's pool is made again in fp32.
+    real::NodeAttention& again = workers.attention(1, shape, 4);
+    EXPECT_EQ(again.elementBytes(), 4u);
+    EXPECT_EQ(again.blocks(), fp32Blocks);
+    EXPECT_NE(workers.mapping()[0].resource.find("(fp32)"), std::string::npos) << workers.mapping()[0].resource;
 }
 
 TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)
