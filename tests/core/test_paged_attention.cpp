@@ -14,15 +14,17 @@
 namespace coh::test {
 namespace {
 
+using core::real::Half;
 using core::real::PagedKvShape;
 using core::real::PagedSequence;
 
 // Random K, V and queries over a shuffled pool (every block table scattered, some blocks used by no sequence), the
 // kernel's output against the float64 reference. Stated tolerance (docs/real-backend.md#attention): relative L2
 // error under 1e-5 per sequence and head, and no element off by more than 1e-5 in absolute terms (the values are
-// O(1)). An empty context gives zeros, not the -1 the output held.
+// O(1)). An empty context gives zeros, not the -1 the output held. `fp16`: the pool holds the values rounded to fp16,
+// and the reference reads those very values, so the kernel must be as close as over fp32 ones.
 void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector<std::uint32_t>& contexts,
-                                    std::uint64_t seed)
+                                    std::uint64_t seed, bool fp16 = false)
 {
     std::uint32_t blocks = 0;
     for (const auto c : contexts)
@@ -36,6 +38,16 @@ void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector
         x = normal(rng);
     for (auto& x : v)
         x = normal(rng);
+    std::vector<Half> kHalf, vHalf;
+    if (fp16) {
+        for (auto* pool : {&k, &v}) {
+            auto& half = pool == &k ? kHalf : vHalf;
+            for (auto& x : *pool) {
+                half.push_back(core::real::toHalf(x));
+                x = core::real::toFloat(half.back());
+            }
+        }
+    }
     // The pool's blocks handed out in a random order: every block table is scattered.
     std::vector<std::uint32_t> pool(blocks);
     std::iota(pool.begin(), pool.end(), 0u);
@@ -57,7 +69,11 @@ void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector
     const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
 
     std::vector<float> out(q.size(), -1.0f);
-    core::real::pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
+    if (fp16)
+        core::real::pagedDecodeAttention(shape, std::span<const Half>(kHalf), std::span<const Half>(vHalf), q, seqs,
+                                         scale, out);
+    else
+        core::real::pagedDecodeAttention(shape, k, v, q, seqs, scale, out);
     expectMatchesReference(out, reference(shape, k, v, q, seqs, scale), shape, contexts, 1e-5, 1e-5);
 }
 
@@ -86,53 +102,16 @@ TEST(PagedAttention, ModelShapesMatchAFloat64ReferenceOnScatteredBlocks)
 
 TEST(PagedAttention, AnFp16PoolMatchesAFloat64ReferenceOverItsOwnValues)
 {
-    // The fp16 kernel widens each element as it loads it and computes in fp32: against a float64 reference over the
-    // very fp16 values it held, it is as close as the fp32 kernel is over fp32 ones.
-    PagedKvShape shape;
-    shape.queryHeads = 8;
-    shape.kvHeads = 2;
-    shape.headDim = 100;
-    shape.blockTokens = 16;
-    const std::vector<std::uint32_t> contexts{0, 5, 16, 1000, 333};
-    std::uint32_t blocks = 3;
-    for (const auto c : contexts)
-        blocks += (c + shape.blockTokens - 1) / shape.blockTokens;
-    std::mt19937_64 rng(7);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::vector<core::real::Half> k(std::size_t{blocks} * shape.blockFloats()), v(k.size());
-    std::vector<float> kWide(k.size()), vWide(v.size());
-    for (std::size_t i = 0; i < k.size(); ++i) {
-        k[i] = core::real::toHalf(normal(rng));
-        v[i] = core::real::toHalf(normal(rng));
-        kWide[i] = core::real::toFloat(k[i]);
-        vWide[i] = core::real::toFloat(v[i]);
-    }
-    std::vector<std::uint32_t> pool(blocks);
-    std::iota(pool.begin(), pool.end(), 0u);
-    std::shuffle(pool.begin(), pool.end(), rng);
-    std::vector<std::vector<std::uint32_t>> tables;
-    std::size_t next = 0;
-    for (const auto c : contexts) {
-        const std::size_t n = (c + shape.blockTokens - 1) / shape.blockTokens;
-        tables.emplace_back(pool.begin() + static_cast<std::ptrdiff_t>(next),
-                            pool.begin() + static_cast<std::ptrdiff_t>(next + n));
-        next += n;
-    }
-    std::vector<PagedSequence> seqs;
-    for (std::size_t i = 0; i < contexts.size(); ++i)
-        seqs.push_back({tables[i], contexts[i]});
-    std::vector<float> q(contexts.size() * shape.queryHeads * shape.headDim);
-    for (auto& x : q)
-        x = normal(rng);
-    const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
-    std::vector<float> out(q.size(), -1.0f);
-    core::real::pagedDecodeAttention(shape, std::span<const core::real::Half>(k), std::span<const core::real::Half>(v),
-                                     q, seqs, scale, out);
-    expectMatchesReference(out, reference(shape, kWide, vWide, q, seqs, scale), shape, contexts, 1e-5, 1e-5);
-    // A pool of the wrong size is refused as the fp32 one is.
-    EXPECT_THROW(core::real::pagedDecodeAttention(shape, std::span<const core::real::Half>(k),
-                                                  std::span<const core::real::Half>(v).first(v.size() - 1), q, seqs,
-                                                  scale, out),
+    // The fp16 kernel widens each element as it reaches it and computes in fp32.
+    expectMatchesOnScatteredBlocks(PagedKvShape{8, 2, 100, 16}, {0, 5, 16, 1000, 333}, 7, true);
+    expectMatchesOnScatteredBlocks(PagedKvShape{32, 8, 128, 16}, {1, 7, 511}, 8, true);
+    // A pool of the wrong size is refused as an fp32 one is.
+    std::vector<Half> k(PagedKvShape{}.blockFloats()), v(k.size() - 1);
+    std::vector<float> q(PagedKvShape{}.queryHeads * PagedKvShape{}.headDim), out(q.size());
+    const std::vector<std::uint32_t> table{0};
+    const std::vector<PagedSequence> seqs{{table, 3}};
+    EXPECT_THROW(core::real::pagedDecodeAttention(PagedKvShape{}, std::span<const Half>(k), std::span<const Half>(v), q,
+                                                  seqs, 1.0f, out),
                  std::invalid_argument);
 }
 
