@@ -307,9 +307,12 @@ void benchAttention(const BenchOptions& options)
         2.0 * bench.shape.kvBytes(std::uint64_t{bench.sequences} * longest, static_cast<double>(bench.elementBytes));
     if (bytes > 4.0 * (1u << 30))
         throw core::InputError(
-            "", "--sequences",
-            fmt::format("{} sequences of {} tokens need {} of memory", bench.sequences, longest, scaled(bytes, "B")),
-            "give fewer sequences or shorter --contexts (--sequences 8 fits the default ones)");
+            "", options.attentionContexts.empty() ? "--sequences" : "--contexts",
+            fmt::format("{} sequence(s) of {} tokens need {} of memory, past the bench's 4 GiB", bench.sequences,
+                        longest, scaled(bytes, "B")),
+            options.attentionContexts.empty()
+                ? "give fewer sequences (--sequences 8 fits the default contexts)"
+                : "give shorter --contexts or fewer --sequences (one sequence of 262144 tokens fits in fp16)");
     const auto rows = core::real::runAttentionBench(bench);
     const auto& shape = bench.shape;
     if (options.json) {

@@ -73,6 +73,10 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     const CliResult cuda = runCohsim("bench attention --backend real-cuda --kv-dtype fp32");
     EXPECT_EQ(cuda.exitCode, 2) << cuda.output;
     EXPECT_NE(cuda.output.find("--kv-dtype"), std::string::npos) << cuda.output;
+    // A context past the bench's memory is refused naming the option that asked for it, before anything is allocated.
+    const CliResult huge = runCohsim("bench attention --contexts 128,1048576");
+    EXPECT_EQ(huge.exitCode, 2) << huge.output;
+    EXPECT_NE(huge.output.find("--contexts: 1 sequence(s) of 1048576 tokens need"), std::string::npos) << huge.output;
     const CliResult calibrate = runCohsim("calibrate --backend real-cuda --kv-dtype fp32");
     EXPECT_EQ(calibrate.exitCode, 2) << calibrate.output;
     EXPECT_NE(calibrate.output.find("--kv-dtype"), std::string::npos) << calibrate.output;
