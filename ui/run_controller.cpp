@@ -215,11 +215,11 @@ void RunController::runSimVsReal(const std::string& backend, core::RunStore& sto
                 errors << tr("%1 %2%").arg(toQString(row.metric).remove(QStringLiteral(" (ms)")),
                                            QString::asprintf("%+.1f", row.errorPct()));
         outcome.comparison =
-            tr("the simulator on this machine's profile against real-cpu: %1; messages, flows and "
-               "bytes %2")
-                .arg(errors.join(QStringLiteral(", ")), result.countsEqual ? tr("equal")
-                                                                           : tr("differ (event order followed measured "
-                                                                                "times)"));
+            tr("the simulator on this machine's profile against %1: %2; messages, flows and bytes %3")
+                .arg(toQString(result.profile.backend), errors.join(QStringLiteral(", ")),
+                     result.countsEqual() ? tr("equal")
+                                          : tr("differ in %n real run(s) (event order followed measured times)", "",
+                                               result.realRunsWithOtherCounts));
         outcome.kind = Outcome::Kind::Completed;
     } catch (const core::RunCancelled&) {
         outcome.kind = Outcome::Kind::Cancelled;

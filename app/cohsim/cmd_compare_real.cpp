@@ -68,7 +68,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     const auto& rows = result.rows;
     const auto& profile = result.profile;
     const std::int64_t realId = result.realId, simId = result.simulatedId;
-    const bool countsEqual = result.countsEqual;
+    const bool countsEqual = result.countsEqual();
     const std::string base = core::defaultRunName(scenario);
 
     if (options.json) {
@@ -88,6 +88,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"simulated_run_id", id(simId)},
             {"profile", core::real::toJson(profile)},
             {"counts_equal", countsEqual},
+            {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
             {"metrics", metrics}};
         fmt::print("{}\n", out.dump(2));
         return;
@@ -108,8 +109,14 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     for (const auto& r : rows)
         table.push_back({"  " + r.metric, number(r.real), number(r.simulated), fmt::format("{:+.1f}%", r.errorPct())});
     printTable(table, 1);
-    fmt::print("  messages, flows and bytes {}\n",
-               countsEqual ? "are equal on both" : "differ: the order of events depended on measured times");
+    if (countsEqual)
+        fmt::print("  messages, flows and bytes are equal on both{}\n",
+                   result.realRuns > 1 ? ", in every real run" : "");
+    else
+        fmt::print("  messages, flows or bytes differ from the simulator's in {} of {} real run(s): transfers raced, "
+                   "and the order of events followed measured times{}\n",
+                   result.realRunsWithOtherCounts, result.realRuns,
+                   result.realRuns > 1 ? " (the table's real figures are medians)" : "");
     if (store)
         fmt::print("  `cohsim runs show {}` and `cohsim runs show {}`, or Compare in the desktop app, show both\n",
                    realId, simId);

@@ -258,6 +258,9 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_EQ(out.at("requests"), 3);
     ASSERT_EQ(out.at("metrics").size(), 9u);
     EXPECT_EQ(out.at("metrics")[2].at("metric"), "TPOT p50 (ms)");
+    // How many real runs sent other counts than the simulator, and whether none did, agree.
+    EXPECT_EQ(out.at("counts_equal").get<bool>(), out.at("real_runs_with_other_counts").get<int>() == 0);
+    EXPECT_LE(out.at("real_runs_with_other_counts").get<int>(), out.at("real_runs").get<int>());
     EXPECT_GT(out.at("metrics")[2].at("real").get<double>(), 0.0);
     EXPECT_GT(out.at("metrics")[2].at("simulated").get<double>(), 0.0);
     const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);

@@ -444,7 +444,7 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.modelsOf(out.realId), std::vector<std::int64_t>{out.simulatedId});
     EXPECT_TRUE(store.modelsOf(out.simulatedId).empty());
     // Spaced requests: the same messages, flows and bytes on both, and each row is the two runs' own figure.
-    EXPECT_TRUE(out.countsEqual);
+    EXPECT_TRUE(out.countsEqual());
     ASSERT_EQ(out.rows.size(), 9u);
     EXPECT_EQ(out.rows[2].metric, "TPOT p50 (ms)");
     EXPECT_DOUBLE_EQ(out.rows[2].real, out.real.summary.tpotMs.p50);
@@ -461,7 +461,7 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.runInfo(two.realIds[1])->name, simVsRealRunName(s, true, 2, 2));
     const auto second = store.loadRun(two.realIds[1]).summary;
     EXPECT_NEAR(two.rows[2].real, (two.real.summary.tpotMs.p50 + second.tpotMs.p50) / 2, 1e-9);
-    EXPECT_TRUE(two.countsEqual);
+    EXPECT_TRUE(two.countsEqual());
     EXPECT_EQ(store.listRuns().size(), 5u);
 
     // A given profile skips calibration; a scenario real-cpu cannot run is refused before anything is stored.
