@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <string>
 
 namespace coh::core {
 
@@ -153,12 +154,18 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionBytes = m_attentionBytes;
     if (m_steps == 0)
         return;
+    // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.
+    const std::string element =
+        m_elementBytes == m_model.dtypeBytes
+            ? std::string(real::kvDtypeName(static_cast<double>(m_elementBytes)))
+            : fmt::format("{}, the model's {}-byte K/V held as {}",
+                          real::kvDtypeName(static_cast<double>(m_elementBytes)), m_model.dtypeBytes,
+                          real::kvDtypeName(static_cast<double>(m_elementBytes)));
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over a {} MiB K/V pool per node whose "
         "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "
         "the roofline's time",
-        layersRun(), m_model.layers, real::kvDtypeName(static_cast<double>(m_elementBytes)), m_poolBytes >> 20,
-        m_model.layers);
+        layersRun(), m_model.layers, element, m_poolBytes >> 20, m_model.layers);
 }
 
 } // namespace coh::core

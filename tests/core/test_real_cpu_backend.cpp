@@ -541,6 +541,26 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
     EXPECT_EQ(summary.decodeSteps, 3u);
 }
 
+TEST(RealCpuBackend, AStepOverAnotherElementThanTheModelsSaysSo)
+{
+    // An fp8 model's K/V is held as fp16 on real-cpu: twice the model's bytes, which the run must state.
+    Scenario s = smallAttentionScenario(4);
+    s.model.dtypeBytes = 1;
+    real::RealCpuOptions options;
+    options.arenaBytes = 1 << 20;
+    real::NodeWorkers workers(s.topology, options, 1);
+    const CostModel cost(s.model, s.serving);
+    MeasuredCompute compute(cost, s.model, 16, workers);
+    const std::vector<std::uint32_t> contexts{40};
+    compute.decode(decodeInstance(cost, s, {1}, 1), {contexts, {}});
+    BackendSummary summary;
+    compute.describe(summary);
+    EXPECT_NE(summary.scaledDown.find("(fp16, the model's 1-byte K/V held as fp16,"), std::string::npos)
+        << summary.scaledDown;
+    // 40 tokens x K and V x 2 KV heads x 32 elements of 2 bytes, in the one layer run.
+    EXPECT_DOUBLE_EQ(summary.attentionBytes, 40.0 * 2 * 2 * 32 * 2);
+}
+
 TEST(RealCpuBackend, APoolHoldsTheModelsElementFp16OrFp32)
 {
     // The same arena holds twice as many fp16 blocks as fp32 ones, and a step reads half the bytes; the outputs agree
