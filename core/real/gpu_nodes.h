@@ -28,8 +28,7 @@ class GpuNodes final : public NodeResources {
     void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override;
     CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                     CopyFault fault) override;
-    // fp16 pools on the node's GPU, the CUDA kernel.
-    // Always fp16: the CUDA kernel's element, whatever the model's.
+    // fp16 pools on the node's GPU (the CUDA kernel's element, whatever the model's), the CUDA kernel.
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 

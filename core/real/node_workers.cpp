@@ -128,10 +128,10 @@ std::vector<BackendNodeMapping> NodeWorkers::mapping() const
         if (!m_workers[node])
             continue;
         const std::string arena = memorySize(m_workers[node]->arena().size());
-        const std::string attention = m_attention[node]
-                                          ? fmt::format("; runs its decode attention ({})",
-                                                        m_attention[node]->elementBytes() == 2 ? "fp16" : "fp32")
-                                          : std::string();
+        const std::string attention =
+            m_attention[node] ? fmt::format("; runs its decode attention ({})",
+                                            kvDtypeName(static_cast<double>(m_attention[node]->elementBytes())))
+                              : std::string();
         out.push_back({m_topology.nodes[node].id,
                        fmt::format("cpu worker thread {}, {} arena it touched first{}", order++, arena, attention)});
     }

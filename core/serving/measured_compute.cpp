@@ -51,9 +51,10 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         m_pools.resize(node + 1);
     auto& p = m_pools[node];
     real::NodeAttention& attention = m_nodes.attention(node, shape, m_model.dtypeBytes);
-    // A pool made again (another tensor-parallel width) gets its order again. Its address alone cannot tell: a pool
-    // made again may well land where the one it replaced was.
-    if (!p || p->attention != &attention || !real::sameShape(p->shape, shape)) {
+    // A pool made again (another tensor-parallel width or element) gets its order again. Its address alone cannot
+    // tell: a pool made again may well land where the one it replaced was.
+    if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
+        p->order.size() != attention.blocks()) {
         p = std::make_unique<NodePool>();
         p->shape = shape;
         p->attention = &attention;

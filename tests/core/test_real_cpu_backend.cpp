@@ -561,6 +561,26 @@ TEST(RealCpuBackend, AStepOverAnotherElementThanTheModelsSaysSo)
     EXPECT_DOUBLE_EQ(summary.attentionBytes, 40.0 * 2 * 2 * 32 * 2);
 }
 
+TEST(RealCpuBackend, APoolMadeAgainForAnotherElementGetsItsBlockOrderAgain)
+{
+    // fp16 first (twice the blocks), then fp32: block tables taken from the fp16 pool's order would name blocks past
+    // the fp32 pool. (One run has one model; the compute reads the model it was given, so changing it here stands for
+    // a node's pool made again.)
+    Scenario s = smallAttentionScenario(1);
+    real::RealCpuOptions options;
+    options.arenaBytes = 1 << 20;
+    real::NodeWorkers workers(s.topology, options, 1);
+    const CostModel cost(s.model, s.serving);
+    MeasuredCompute compute(cost, s.model, 16, workers);
+    const std::vector<std::uint32_t> contexts{3000, 3000};
+    const InstanceState inst = decodeInstance(cost, s, {1}, 2);
+    for (const std::uint32_t bytes : {2u, 4u, 2u}) {
+        s.model.dtypeBytes = bytes;
+        EXPECT_NO_THROW(compute.decode(inst, {contexts, {}})) << bytes << "-byte elements";
+        EXPECT_EQ(workers.attention(1, compute.shapeFor(1), bytes).elementBytes(), bytes);
+    }
+}
+
 TEST(RealCpuBackend, APoolHoldsTheModelsElementFp16OrFp32)
 {
     // The same arena holds twice as many fp16 blocks as fp32 ones, and a step reads half the bytes; the outputs agree
