@@ -302,26 +302,40 @@ TEST(Calibration, WhereSequencesRunSideBySideAStepLastsAtLeastItsLongestSequence
     EXPECT_DOUBLE_EQ(core::real::profileFromJson(old, "old.json").attentionSequenceBytesPerNs, 0);
 }
 
-TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
+// compare-real of one request on `s` with the profile in `options`: refused before any run starts, the first problem
+// it names.
+Workload oneRequest()
 {
-    Scenario s = twoGpuScenario();
     Workload w;
     w.requests.push_back({0, 1000, 4, 0, 0});
+    return w;
+}
+
+core::InputProblem refusedProfile(const Scenario& s, SimVsRealOptions options, const std::string& why)
+{
+    options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
+    try {
+        runSimVsReal(nullptr, s, oneRequest(), options);
+        ADD_FAILURE() << why;
+    } catch (const core::InputError& e) {
+        return e.problems()[0];
+    }
+    return {};
+}
+
+TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
+{
+    const Scenario s = twoGpuScenario();
     SimVsRealOptions options;
     options.profile = smallCalibration();
     options.profile->backend = "real-cuda";
-    options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
-    try {
-        runSimVsReal(nullptr, s, w, options);
-        FAIL() << "a real-cuda profile stood for real-cpu";
-    } catch (const core::InputError& e) {
-        EXPECT_EQ(e.problems()[0].field, "--profile");
-        EXPECT_NE(e.problems()[0].message.find("the profile measured real-cuda, and the real side runs on real-cpu"),
-                  std::string::npos);
-        EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate --backend real-cpu"), std::string::npos);
-    }
+    const auto problem = refusedProfile(s, options, "a real-cuda profile stood for real-cpu");
+    EXPECT_EQ(problem.field, "--profile");
+    EXPECT_NE(problem.message.find("the profile measured real-cuda, and the real side runs on real-cpu"),
+              std::string::npos);
+    EXPECT_NE(problem.fix.find("cohsim calibrate --backend real-cpu"), std::string::npos);
     options.backend = "simulated";
-    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), core::InputError);
+    EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), core::InputError);
 }
 
 TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeAnyRun)
@@ -330,38 +344,25 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
     // the bytes at fp32's speed.
     Scenario s = twoGpuScenario();
     ASSERT_EQ(s.model.dtypeBytes, 2u);
-    Workload w;
-    w.requests.push_back({0, 1000, 4, 0, 0});
     SimVsRealOptions options;
     options.profile = smallCalibration();
     options.profile->attentionElementBytes = 4;
-    options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
-    try {
-        runSimVsReal(nullptr, s, w, options);
-        FAIL() << "an fp32 profile stood for an fp16 model";
-    } catch (const core::InputError& e) {
-        EXPECT_EQ(e.problems()[0].field, "--profile");
-        EXPECT_NE(e.problems()[0].message.find("over fp32 K/V"), std::string::npos) << e.problems()[0].message;
-        EXPECT_NE(e.problems()[0].message.find("held in fp16 on real-cpu"), std::string::npos)
-            << e.problems()[0].message;
-        EXPECT_NE(e.problems()[0].fix.find("--kv-dtype fp16"), std::string::npos) << e.problems()[0].fix;
-    }
+    const auto fp32 = refusedProfile(s, options, "an fp32 profile stood for an fp16 model");
+    EXPECT_EQ(fp32.field, "--profile");
+    EXPECT_NE(fp32.message.find("over fp32 K/V"), std::string::npos) << fp32.message;
+    EXPECT_NE(fp32.message.find("held in fp16 on real-cpu"), std::string::npos) << fp32.message;
+    EXPECT_NE(fp32.fix.find("--kv-dtype fp16"), std::string::npos) << fp32.fix;
     // A model of 4-byte elements is held in fp32: an fp16 profile does not fit it, and an fp32 one gets past the
     // check to the first run (the stage stops it there).
     s.model.dtypeBytes = 4;
     options.profile->attentionElementBytes = 2;
-    try {
-        runSimVsReal(nullptr, s, w, options);
-        FAIL() << "an fp16 profile stood for an fp32 model";
-    } catch (const core::InputError& e) {
-        EXPECT_EQ(e.problems()[0].field, "--profile");
-        EXPECT_NE(e.problems()[0].message.find("held in fp32 on real-cpu"), std::string::npos)
-            << e.problems()[0].message;
-    }
+    const auto fp16 = refusedProfile(s, options, "an fp16 profile stood for an fp32 model");
+    EXPECT_EQ(fp16.field, "--profile");
+    EXPECT_NE(fp16.message.find("held in fp32 on real-cpu"), std::string::npos) << fp16.message;
     struct Started {};
     options.profile->attentionElementBytes = 4;
     options.stage = [](const std::string&) { throw Started{}; };
-    EXPECT_THROW(runSimVsReal(nullptr, s, w, options), Started);
+    EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), Started);
 }
 
 TEST(Calibration, RealCudaIsCalibratedOnAGpu)

@@ -70,7 +70,8 @@ std::vector<std::string> protocolsAndDirect()
     return names;
 }
 
-class RealRuns : public testing::TestWithParam<std::string> {
+// A test run on each real backend: real-cuda where there is a GPU, skipped where there is none.
+class OnEachRealBackend : public testing::TestWithParam<std::string> {
   protected:
     void SetUp() override
     {
@@ -78,6 +79,15 @@ class RealRuns : public testing::TestWithParam<std::string> {
             if (const auto gpus = probeGpus(); gpus.devices.empty())
                 GTEST_SKIP() << "no GPU: " << gpus.reason;
     }
+};
+const auto kRealBackends = testing::Values("real-cpu", "real-cuda");
+std::string backendTestName(const testing::TestParamInfo<std::string>& info)
+{
+    return info.param == "real-cpu" ? "Cpu" : "Cuda";
+}
+
+class RealRuns : public OnEachRealBackend {
+  protected:
     BackendOptions backend() const
     {
         BackendOptions b = realCpu();
@@ -85,8 +95,7 @@ class RealRuns : public testing::TestWithParam<std::string> {
         return b;
     }
 };
-INSTANTIATE_TEST_SUITE_P(Backends, RealRuns, testing::Values("real-cpu", "real-cuda"),
-                         [](const auto& info) { return info.param == "real-cpu" ? "Cpu" : "Cuda"; });
+INSTANTIATE_TEST_SUITE_P(Backends, RealRuns, kRealBackends, backendTestName);
 
 TEST_P(RealRuns, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
 {
@@ -186,18 +195,9 @@ struct Harness : FlowEndpoint {
     }
 };
 
-// The copy tests run on each real backend: real-cuda where there is a GPU, skipped where there is none.
-class RealCopies : public testing::TestWithParam<std::string> {
-  protected:
-    void SetUp() override
-    {
-        if (GetParam() == "real-cuda")
-            if (const auto gpus = probeGpus(); gpus.devices.empty())
-                GTEST_SKIP() << "no GPU: " << gpus.reason;
-    }
-};
-INSTANTIATE_TEST_SUITE_P(Backends, RealCopies, testing::Values("real-cpu", "real-cuda"),
-                         [](const auto& info) { return info.param == "real-cpu" ? "Cpu" : "Cuda"; });
+// The copy tests run on each real backend.
+class RealCopies : public OnEachRealBackend {};
+INSTANTIATE_TEST_SUITE_P(Backends, RealCopies, kRealBackends, backendTestName);
 
 TEST_P(RealCopies, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
 {
