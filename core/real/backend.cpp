@@ -5,6 +5,7 @@
 #include "core/gpu/gpu_memory.h"
 #include "core/net/flow_network.h"
 #include "core/real/gpu_nodes.h"
+#include "core/real/memory_fit.h"
 #include "core/real/node_workers.h"
 
 #include <fmt/format.h>
@@ -55,12 +56,19 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
             throw InputError("", "--backend",
                              fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                              "run it on a machine with an NVIDIA GPU and a CUDA build, or use --backend real-cpu");
+        std::uint64_t gpuMemory = 0;
+        for (const GpuDevice& d : gpus.devices)
+            gpuMemory += d.memoryBytes;
+        real::checkMemoryFits(scenario, options.realCpu.arenaBytes, gpuMemory, "the GPUs' memory");
         if (scenario.model.headDim > kGpuMaxHeadDim)
             throw InputError(scenario.sourcePath, "/model",
                              fmt::format("the CUDA attention serves heads of at most {} dimensions, not {}",
                                          kGpuMaxHeadDim, scenario.model.headDim),
                              "run this model on real-cpu (--backend real-cpu) or the simulator");
     }
+    if (name == "real-cpu")
+        if (const auto available = real::availableHostMemory())
+            real::checkMemoryFits(scenario, options.realCpu.arenaBytes, *available, "this machine's memory");
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
         throw InputError("", "--layers",
                          fmt::format("{} attention layers per decode step is not between 1 and the model's {}",

@@ -202,19 +202,28 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         const auto v = s->find(key);
         return v == s->end() ? nullptr : &*v;
     };
-    // A figure: a number, >= 0 (or > 0 when `positive`).
-    const auto figure = [&](const char* section, const char* key, bool positive) {
+    // A figure: a number in [lo, hi], both within what a memory or a copy engine measures. A time past `hi` or a
+    // bandwidth outside its range is no measurement of this machine, and would carry the simulator's clock past
+    // its end (or leave a run with nothing to do for years of simulated time).
+    const auto inRange = [&](const char* section, const char* key, double lo, double hi, const char* what) {
         const std::string field = fmt::format("/{}/{}", section, key);
         const nlohmann::json* v = member(section, key);
         if (!v || !v->is_number()) {
             problems.push_back({file, field, "the profile has no number here", fix});
-            return 0.0;
+            return lo;
         }
         const double x = v->get<double>();
-        if (!std::isfinite(x) || x < 0 || (positive && x == 0))
-            problems.push_back(
-                {file, field, fmt::format("{} is not a {} figure", x, positive ? "positive" : "usable"), fix});
+        if (!std::isfinite(x) || x < lo || x > hi) {
+            problems.push_back({file, field, fmt::format("{:g} is not {} ({:g} to {:g})", x, what, lo, hi), fix});
+            return lo;
+        }
         return x;
+    };
+    const auto time = [&](const char* section, const char* key) {
+        return inRange(section, key, 0, kMaxProfileNs, "a time a copy or a step takes, in ns");
+    };
+    const auto bandwidth = [&](const char* section, const char* key) {
+        return inRange(section, key, kMinProfileGBps, kMaxProfileGBps, "a bandwidth in GB/s");
     };
     // A count of the attention shape: a positive integer.
     const auto count = [&](const char* key) {
@@ -250,23 +259,38 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.cpu = text("cpu");
     if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
         p.cores = static_cast<unsigned>(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 20));
-    p.copyLatencyNs = figure("copy", "latency_ns", false);
-    p.copyBytesPerNs = figure("copy", "bandwidth_gbps", true);
+    p.copyLatencyNs = time("copy", "latency_ns");
+    const std::size_t beforeBandwidth = problems.size();
+    p.copyBytesPerNs = bandwidth("copy", "bandwidth_gbps");
+    const bool copyBandwidthOk = problems.size() == beforeBandwidth;
     if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
         p.messageOverheadNs = v->get<double>();
     // The descriptor cost came later: a profile without it copies whole.
     if (member("copy", "descriptor_bytes")) {
-        p.descriptorNs = figure("copy", "descriptor_ns", false);
+        const std::size_t beforeDescriptor = problems.size();
+        p.descriptorNs = time("copy", "descriptor_ns");
         const nlohmann::json* d = member("copy", "descriptor_bytes");
-        if (d->is_number_unsigned())
-            p.descriptorBytes = static_cast<std::size_t>(std::min<std::uint64_t>(d->get<std::uint64_t>(), 1ull << 40));
+        if (d->is_number_integer() && d->get<std::int64_t>() >= 0 &&
+            static_cast<std::uint64_t>(d->get<std::int64_t>()) <= kMaxDescriptorBytes)
+            p.descriptorBytes = static_cast<std::size_t>(d->get<std::int64_t>());
         else
-            problems.push_back({file, "/copy/descriptor_bytes", "the profile has no byte count here", fix});
+            problems.push_back({file, "/copy/descriptor_bytes",
+                                fmt::format("the profile has no byte count here (0 to {})", kMaxDescriptorBytes), fix});
+        // Each descriptor's cost over its bytes must leave a copy a bandwidth too (when both were figures).
+        if (copyBandwidthOk && problems.size() == beforeDescriptor && p.descriptorBytes > 0 &&
+            p.effectiveCopyBytesPerNs() < kMinProfileGBps)
+            problems.push_back(
+                {file, "/copy/descriptor_ns",
+                 fmt::format("{:g} ns per descriptor of {} B leaves copies at {:.3g} GB/s, below "
+                             "{:g} GB/s",
+                             p.descriptorNs, p.descriptorBytes, p.effectiveCopyBytesPerNs(), kMinProfileGBps),
+                 fix});
     }
-    p.attentionStepNs = figure("attention", "step_ns", false);
-    if (member("attention", "sequence_bandwidth_gbps"))
-        p.attentionSequenceBytesPerNs = figure("attention", "sequence_bandwidth_gbps", false);
-    p.attentionBytesPerNs = figure("attention", "bandwidth_gbps", true);
+    p.attentionStepNs = time("attention", "step_ns");
+    // 0: none measured (real-cpu, one thread).
+    if (const nlohmann::json* v = member("attention", "sequence_bandwidth_gbps"); v && !(v->is_number() && *v == 0))
+        p.attentionSequenceBytesPerNs = bandwidth("attention", "sequence_bandwidth_gbps");
+    p.attentionBytesPerNs = bandwidth("attention", "bandwidth_gbps");
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");
     p.attentionShape.headDim = count("head_dim");
@@ -291,7 +315,7 @@ Topology profiledTopology(const Topology& topology, const HardwareProfile& profi
             l.b = t.nodes[ends[j]].id;
             l.id = l.a + "~" + l.b;
             l.kind = LinkKind::OnChip;
-            l.latency = static_cast<SimTime>(std::llround(profile.copyLatencyNs));
+            l.latency = roundToSimTime(profile.copyLatencyNs, "a profiled copy's fixed cost");
             l.bandwidthBytesPerSec = profile.effectiveCopyBytesPerNs() * 1e9;
             l.source = "cohsim calibrate: a " + profile.backend + " copy on " +
                        (profile.host.empty() ? std::string("this machine") : profile.host);

@@ -85,7 +85,14 @@ double descriptorCost(const HardwareProfile& profile);
 std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
 
 nlohmann::ordered_json toJson(const HardwareProfile& profile);
-// Throws InputError naming `file` and the field when a figure is missing or not positive.
+// What a profile's figures may be: a time (a copy's fixed cost, a descriptor's, an attention step's) under a second,
+// a bandwidth from a megabyte to a hundred terabytes a second (a CPU's memcpy is tens of GB/s, an H200's HBM about
+// 4,800), a descriptor of up to a gibibyte.
+inline constexpr double kMaxProfileNs = 1e9;
+inline constexpr double kMinProfileGBps = 1e-3;
+inline constexpr double kMaxProfileGBps = 1e5;
+inline constexpr std::uint64_t kMaxDescriptorBytes = std::uint64_t{1} << 30;
+// Throws InputError naming `file` and the field when a figure is missing or outside those ranges.
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
 
 // The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV

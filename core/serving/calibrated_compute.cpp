@@ -33,7 +33,7 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
     for (const std::uint32_t c : batch.contexts)
         longest = std::max(longest, c);
     const double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest, element)) * std::max(1u, m_model.layers);
-    return addTime(linear, static_cast<SimTime>(std::llround(ns)), "a decode step");
+    return addTime(linear, roundToSimTime(ns, "a decode step's attention"), "a decode step");
 }
 
 void CalibratedCompute::describe(BackendSummary& summary) const

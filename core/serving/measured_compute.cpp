@@ -120,7 +120,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     m_attentionBytes += p.attention->kvBytes(tokens) * layers;
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
-    return addTime(linear, static_cast<SimTime>(std::llround(scaled)), "a decode step");
+    return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
 }
 
 void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale)

@@ -33,6 +33,12 @@ inline SimTime ceilToSimTime(double ns, const char* what)
     return static_cast<SimTime>(std::ceil(ns));
 }
 
+// `ns` rounded to the nearest nanosecond. Throws TimeOverflow as ceilToSimTime does.
+inline SimTime roundToSimTime(double ns, const char* what)
+{
+    return ceilToSimTime(std::round(ns), what);
+}
+
 // t + delay, or TimeOverflow when the sum passes the clock's end.
 inline SimTime addTime(SimTime t, SimTime delay, const char* what)
 {

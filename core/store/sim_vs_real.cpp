@@ -49,6 +49,36 @@ std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int r
     return defaultRunName(scenario) + " \u00b7 " + backend + (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
 }
 
+void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
+                      std::size_t descriptorBytes)
+{
+    const auto refuse = [](std::string what, std::string fix) {
+        throw InputError("", "--profile", std::move(what),
+                         std::move(fix) + ", or run without --profile to calibrate now");
+    };
+    if (profile.backend != backend)
+        refuse(fmt::format("the profile measured {}, and the real side runs on {}", profile.backend, backend),
+               fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`)", backend));
+    const std::size_t element = real::kvElementBytes(backend, scenario.model.dtypeBytes);
+    if (profile.attentionElementBytes != static_cast<double>(element))
+        refuse(fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is held in {} "
+                           "on {}",
+                           real::kvDtypeName(profile.attentionElementBytes), scenario.model.name,
+                           real::kvDtypeName(static_cast<double>(element)), backend),
+               fmt::format("calibrate again (`cohsim calibrate --backend {} --kv-dtype {} -o FILE`)", backend,
+                           real::kvDtypeName(static_cast<double>(element))));
+    // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
+    // before descriptors were measured (0) copies whole, as it always did.
+    if (profile.descriptorBytes > 0 && profile.descriptorBytes != descriptorBytes)
+        refuse(fmt::format("the profile measured copies in descriptors of {} B, and this run copies in descriptors of "
+                           "{} B (one layer's K and V of a block of {})",
+                           profile.descriptorBytes, descriptorBytes, scenario.model.name),
+               descriptorBytes % 1024 == 0
+                   ? fmt::format("calibrate again (`cohsim calibrate --backend {} --descriptor-kib {} -o FILE`)",
+                                 backend, descriptorBytes / 1024)
+                   : std::string("calibrate again"));
+}
+
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
                        const SimVsRealOptions& options)
 {
@@ -61,8 +91,9 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                          "compare against real-cpu or real-cuda");
     real.backend.realCpu = options.realCpu;
     checkBackendRuns(real.backend, scenario);
-    // The K/V element the real run holds the model's cache in; the profile must have measured attention over it.
-    const std::size_t element = real::kvElementBytes(real.backend.name, scenario.model.dtypeBytes);
+    // The pieces the real run copies in (a layer's K and V of a block): the profile must have measured them.
+    const std::size_t descriptor =
+        options.realCpu.descriptorBytes > 0 ? options.realCpu.descriptorBytes : descriptorBytesFor(scenario);
 
     SimVsReal out;
     if (options.profile) {
@@ -77,9 +108,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
         calibration.attention.shape = decodeShape(scenario);
-        calibration.attention.elementBytes = element;
-        calibration.descriptorBytes =
-            options.realCpu.descriptorBytes > 0 ? options.realCpu.descriptorBytes : descriptorBytesFor(scenario);
+        calibration.attention.elementBytes = real::kvElementBytes(real.backend.name, scenario.model.dtypeBytes);
+        calibration.descriptorBytes = descriptor;
         // Copies walk, and attention reads, memories of the size the real run's nodes get.
         calibration.copy.arenaBytes = options.realCpu.arenaBytes;
         calibration.attention.poolBytes = options.realCpu.arenaBytes;
@@ -87,22 +117,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     }
     if (options.cancel && *options.cancel)
         throw RunCancelled();
-    if (out.profile.backend != real.backend.name)
-        throw InputError("", "--profile",
-                         fmt::format("the profile measured {}, and the real side runs on {}", out.profile.backend,
-                                     real.backend.name),
-                         fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`), or run without "
-                                     "--profile to calibrate now",
-                                     real.backend.name));
-    if (out.profile.attentionElementBytes != static_cast<double>(element))
-        throw InputError("", "--profile",
-                         fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is "
-                                     "held in {} on {}",
-                                     real::kvDtypeName(out.profile.attentionElementBytes), scenario.model.name,
-                                     real::kvDtypeName(static_cast<double>(element)), real.backend.name),
-                         fmt::format("calibrate again (`cohsim calibrate --backend {} --kv-dtype {} -o FILE`), or run "
-                                     "without --profile to calibrate now",
-                                     real.backend.name, real::kvDtypeName(static_cast<double>(element))));
+    checkProfileFits(out.profile, real.backend.name, scenario, descriptor);
     RunOptions sim = real;
     sim.backend = {};
     sim.backend.profile = out.profile;

@@ -57,6 +57,12 @@ std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1,
                              const std::string& backend = "real-cpu");
 
+// Throws InputError (field --profile, with the command that makes a fitting one) when the profile cannot stand for
+// `backend` running the scenario: measured on another backend, over another K/V element than the backend holds the
+// scenario's model in, or with copies in other descriptors than the run's (`descriptorBytes`).
+void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
+                      std::size_t descriptorBytes);
+
 // Throws InputError when the real backend cannot run the scenario (before anything runs or is stored), RunCancelled
 // when cancelled (the run under way is stored as cancelled), and what a run throws.
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,

@@ -10,6 +10,7 @@
 #include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -361,8 +362,82 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
     EXPECT_NE(fp16.message.find("held in fp32 on real-cpu"), std::string::npos) << fp16.message;
     struct Started {};
     options.profile->attentionElementBytes = 4;
+    options.profile->descriptorBytes = core::descriptorBytesFor(s); // fp32's pieces are twice fp16's
     options.stage = [](const std::string&) { throw Started{}; };
     EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), Started);
+}
+
+TEST(Calibration, CompareRealRefusesAProfileOfOtherDescriptorsBeforeAnyRun)
+{
+    // A descriptor's cost is per piece: measured on 64 KiB pieces, it is half the cost per byte of 32 KiB ones.
+    const Scenario s = twoGpuScenario();
+    SimVsRealOptions options;
+    options.profile = smallCalibration();
+    const std::size_t run = core::descriptorBytesFor(s);
+    options.profile->descriptorBytes = run * 2;
+    const auto problem = refusedProfile(s, options, "a profile of other descriptors stood for the run's");
+    EXPECT_EQ(problem.field, "--profile");
+    EXPECT_NE(problem.message.find(
+                  fmt::format("descriptors of {} B, and this run copies in descriptors of {} B", 2 * run, run)),
+              std::string::npos)
+        << problem.message;
+    EXPECT_NE(problem.fix.find(fmt::format("--descriptor-kib {}", run / 1024)), std::string::npos) << problem.fix;
+    // The run's own pieces, or a profile made before descriptors were measured (it copies whole), pass the check.
+    struct Started {};
+    options.stage = [](const std::string&) { throw Started{}; };
+    for (const std::size_t fitting : {run, std::size_t{0}}) {
+        options.profile->descriptorBytes = fitting;
+        EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), Started) << fitting;
+    }
+}
+
+TEST(Calibration, AFigureNoMachineMeasuresIsRefusedNamingItsField)
+{
+    const auto base = nlohmann::json::parse(toJson(smallCalibration()).dump());
+    // Each figure far outside what a memory or a copy engine measures: the simulator's clock would pass its end (or
+    // a copy take years), so the profile is refused before anything runs.
+    const std::vector<std::tuple<const char*, const char*, double>> hostile{
+        {"copy", "latency_ns", 1e300},           {"copy", "bandwidth_gbps", 1e-300},
+        {"copy", "descriptor_ns", 1e300},        {"attention", "step_ns", 1e300},
+        {"attention", "bandwidth_gbps", 1e-300}, {"attention", "sequence_bandwidth_gbps", 1e-300},
+        {"copy", "bandwidth_gbps", 1e300},       {"copy", "latency_ns", -1}};
+    for (const auto& [section, key, value] : hostile) {
+        auto j = base;
+        j[section][key] = value;
+        try {
+            core::real::profileFromJson(j, "p.json");
+            ADD_FAILURE() << section << "/" << key << " = " << value << " was taken";
+        } catch (const core::InputError& e) {
+            ASSERT_EQ(e.problems().size(), 1u) << section << "/" << key;
+            EXPECT_EQ(e.problems()[0].field, fmt::format("/{}/{}", section, key));
+            EXPECT_EQ(e.problems()[0].file, "p.json");
+            EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate"), std::string::npos);
+        }
+    }
+    // A descriptor cost that leaves whole descriptors under a megabyte a second names the cost.
+    auto slow = base;
+    slow["copy"]["descriptor_bytes"] = 1;
+    slow["copy"]["descriptor_ns"] = 1e8;
+    try {
+        core::real::profileFromJson(slow, "p.json");
+        ADD_FAILURE() << "a copy of 10 B/s was taken";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems().at(0).field, "/copy/descriptor_ns");
+        EXPECT_NE(e.problems()[0].message.find("leaves copies at"), std::string::npos) << e.problems()[0].message;
+    }
+    // The slowest profile the ranges allow still runs on the simulator's clock.
+    auto slowest = base;
+    slowest["copy"]["latency_ns"] = core::real::kMaxProfileNs;
+    slowest["copy"]["bandwidth_gbps"] = core::real::kMinProfileGBps;
+    slowest["copy"]["descriptor_bytes"] = 0;
+    slowest["attention"]["step_ns"] = core::real::kMaxProfileNs;
+    slowest["attention"]["bandwidth_gbps"] = core::real::kMinProfileGBps;
+    const HardwareProfile p = core::real::profileFromJson(slowest, "p.json");
+    const Scenario s = core::real::profiledScenario(twoGpuScenario(), p);
+    RunOptions options;
+    options.backend.profile = p;
+    const RunResult r = runScenario(s, oneRequest(), options);
+    EXPECT_EQ(r.summary.completed, 1u);
 }
 
 TEST(Calibration, RealCudaIsCalibratedOnAGpu)

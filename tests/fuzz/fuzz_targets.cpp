@@ -1,10 +1,12 @@
 #include "tests/fuzz/fuzz_targets.h"
 
 #include "core/base/input_error.h"
+#include "core/real/calibration.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/scenario/strict_json.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_store.h"
+#include "core/store/sim_vs_real.h"
 #include "core/workload/azure_trace.h"
 #include "core/workload/mooncake_trace.h"
 #include "core/workload/workload_builder.h"
@@ -59,6 +61,26 @@ void fuzzScenario(const std::uint8_t* data, std::size_t size)
     core::runScenario(scenario, workload);
 }
 
+// A hardware profile (`cohsim calibrate -o`), as compare-real takes it: read, checked against the scenario it is to
+// stand for, then the simulator on it for a few requests of the default scenario.
+void fuzzProfile(const std::uint8_t* data, std::size_t size)
+{
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const std::string file = inputFile(".json");
+    const core::real::HardwareProfile profile =
+        core::real::profileFromJson(core::parseStrictJson<nlohmann::json>(text, file), file);
+    static const core::Scenario base = [] {
+        core::Scenario s = core::loadScenarioFile(COH_DATASETS_DIR "/scenarios/default.json");
+        core::limitRequests(s.workload, 8);
+        return s;
+    }();
+    core::checkProfileFits(profile, profile.backend, base, core::descriptorBytesFor(base));
+    const core::Scenario scenario = core::real::profiledScenario(base, profile);
+    core::RunOptions options;
+    options.backend.profile = profile;
+    core::runScenario(scenario, core::buildWorkload(scenario.workload, scenario.seed), options);
+}
+
 void fuzzRunStore(const std::uint8_t* data, std::size_t size)
 {
     const std::string path = inputFile(".db");
@@ -88,13 +110,15 @@ std::string_view targetName(Target target)
         return "mooncake-trace";
     case Target::RunStore:
         return "run-store";
+    case Target::Profile:
+        return "profile";
     }
     return "?";
 }
 
 std::optional<Target> targetFromName(std::string_view name)
 {
-    for (auto t : {Target::Scenario, Target::AzureTrace, Target::MooncakeTrace, Target::RunStore})
+    for (auto t : {Target::Scenario, Target::AzureTrace, Target::MooncakeTrace, Target::RunStore, Target::Profile})
         if (targetName(t) == name)
             return t;
     return std::nullopt;
@@ -115,6 +139,9 @@ void runInput(Target target, const std::uint8_t* data, std::size_t size)
             break;
         case Target::RunStore:
             fuzzRunStore(data, size);
+            break;
+        case Target::Profile:
+            fuzzProfile(data, size);
             break;
         }
     } catch (const core::InputError&) {

@@ -10,12 +10,14 @@
 
 namespace coh::fuzz {
 
-enum class Target { Scenario, AzureTrace, MooncakeTrace, RunStore };
+enum class Target { Scenario, AzureTrace, MooncakeTrace, RunStore, Profile };
 
-std::string_view targetName(Target target); // "scenario", "azure-trace", "mooncake-trace", "run-store"
+// "scenario", "azure-trace", "mooncake-trace", "run-store", "profile"
+std::string_view targetName(Target target);
 std::optional<Target> targetFromName(std::string_view name);
 
-// Runs one input through the target's reader and, for an accepted scenario, a short simulation.
+// Runs one input through the target's reader and, for an accepted scenario or hardware profile, a short simulation
+// (a profile's: the default scenario simulated on it, as `cohsim compare-real --profile` runs it).
 void runInput(Target target, const std::uint8_t* data, std::size_t size);
 
 } // namespace coh::fuzz

@@ -1,0 +1,35 @@
+#pragma once
+// Whether a real backend's memories fit this machine, asked before a run makes any
+// (docs/real-backend.md#what-each-node-runs-on-the-mapping). Each node touches its arena first, so memory past what
+// the machine has is not refused by the allocator: the kernel kills the process part-way through the run instead.
+#include "core/scenario/scenario.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace coh::core::real {
+
+// The memories a real backend makes for a scenario, at most: an arena for every node that can send, receive or
+// compute (all but switches), and a K/V pool of the same size on each decode instance's first node.
+struct MemoryNeed {
+    std::size_t arenas = 0, pools = 0;
+    std::uint64_t bytes(std::size_t arenaBytes) const { return std::uint64_t{arenas + pools} * arenaBytes; }
+};
+MemoryNeed realMemoryNeed(const Scenario& scenario);
+
+// What this machine can still give a process without swapping (/proc/meminfo's MemAvailable); none where it cannot
+// tell.
+std::optional<std::uint64_t> availableHostMemory();
+
+// The share of the available memory a run's arenas and pools may take: the rest is the run's own (its events,
+// metrics, the store) and the machine's.
+inline constexpr double kArenaShareOfMemory = 0.8;
+
+// Throws InputError naming --arena-mib, with the largest arena that fits, when the scenario's memories of
+// `arenaBytes` each would take more than kArenaShareOfMemory of `available` bytes of `memory` ("this machine's
+// memory", "the GPUs' memory").
+void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint64_t available,
+                     const std::string& memory);
+
+} // namespace coh::core::real

@@ -1,0 +1,78 @@
+// A real backend's memories are checked against the machine's before a run makes any: each node touches its arena
+// first, so an allocation past the machine's memory would end in the kernel killing the run, not in an error.
+#include "core/base/input_error.h"
+#include "core/real/backend.h"
+#include "core/real/memory_fit.h"
+#include "engine_fixtures.h"
+
+#include <gtest/gtest.h>
+
+namespace coh::test {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+TEST(MemoryFit, CountsAnArenaPerNodeThatCopiesAndAPoolPerDecodeInstance)
+{
+    Scenario s = twoGpuScenario();
+    EXPECT_EQ(core::real::realMemoryNeed(s).arenas, 2u);
+    EXPECT_EQ(core::real::realMemoryNeed(s).pools, 1u);
+    // A switch copies nothing; a second decode instance on its own node attends there too.
+    Node sw = servingNode("sw", NodeRole::None);
+    sw.kind = NodeKind::Switch;
+    s.topology.nodes.push_back(sw);
+    s.topology.nodes.push_back(servingNode("d1", NodeRole::Decode));
+    s.serving.instances.push_back({"decode1", InstanceRole::Decode, {"d1"}, 0, 0});
+    const auto need = core::real::realMemoryNeed(s);
+    EXPECT_EQ(need.arenas, 3u);
+    EXPECT_EQ(need.pools, 2u);
+    EXPECT_EQ(need.bytes(64 * kMiB), 5 * 64 * kMiB);
+}
+
+TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)
+{
+    const Scenario s = twoGpuScenario(); // two arenas and one pool: three memories
+    // 192 MiB of a gigabyte available fits.
+    EXPECT_NO_THROW(core::real::checkMemoryFits(s, 64 * kMiB, 1024 * kMiB, "this machine's memory"));
+    try {
+        core::real::checkMemoryFits(s, 64 * kMiB, 100 * kMiB, "this machine's memory");
+        FAIL() << "192 MiB of memories were taken with 100 MiB available";
+    } catch (const core::InputError& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        const auto& p = e.problems()[0];
+        EXPECT_EQ(p.field, "--arena-mib");
+        EXPECT_NE(p.message.find("2 node memories and 1 K/V pools of 64 MiB each"), std::string::npos) << p.message;
+        EXPECT_NE(p.message.find("this machine's memory has 0.1 GiB available"), std::string::npos) << p.message;
+        // 80% of 100 MiB over three memories: 26 MiB each.
+        EXPECT_NE(p.fix.find("--arena-mib 26 "), std::string::npos) << p.fix;
+    }
+    // Less than a MiB each: no arena size fits.
+    try {
+        core::real::checkMemoryFits(s, 64 * kMiB, kMiB, "the GPUs' memory");
+        FAIL() << "a MiB was enough for three memories";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(e.problems()[0].fix.find("more memory"), std::string::npos) << e.problems()[0].fix;
+    }
+}
+
+TEST(MemoryFit, ThisMachinesAvailableMemoryIsReadAndARealRunChecksIt)
+{
+    const auto available = core::real::availableHostMemory();
+    ASSERT_TRUE(available) << "/proc/meminfo has no MemAvailable";
+    EXPECT_GT(*available, 0u);
+    // Arenas of more than the machine has are refused before anything is made.
+    core::BackendOptions options;
+    options.name = "real-cpu";
+    options.realCpu.arenaBytes = static_cast<std::size_t>(*available);
+    try {
+        core::checkBackendRuns(options, twoGpuScenario());
+        FAIL() << "arenas of all the machine's memory were taken";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems()[0].field, "--arena-mib");
+    }
+    options.realCpu.arenaBytes = kMiB;
+    EXPECT_NO_THROW(core::checkBackendRuns(options, twoGpuScenario()));
+}
+
+} // namespace
+} // namespace coh::test
