@@ -1,11 +1,14 @@
-// cohsim calibrate: measure what a real backend (real-cpu, real-cuda) costs on this machine and write it as a
-// hardware profile.
+// cohsim calibrate [SCENARIO]: measure what a real backend (real-cpu, real-cuda) costs on this machine and write it as
+// a hardware profile; with a scenario, for its decode steps' attention shape, its model's K/V element and its copies'
+// descriptors, as compare-real calibrates.
 #include "app/cohsim/command.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/calibration.h"
+#include "core/scenario/scenario_loader.h"
+#include "core/store/sim_vs_real.h"
 
 #include <fmt/format.h>
 
@@ -16,6 +19,7 @@ namespace coh::cli {
 namespace {
 
 struct CalibrateOptions {
+    std::string scenario; // empty: Llama-3-8B's decode shape, --kv-dtype and --descriptor-kib
     std::string backend = "real-cpu";
     std::string output;
     int rounds = 0; // 0: the defaults (15 per copy size, 5 per context)
@@ -63,11 +67,15 @@ void runCalibrate(const CalibrateOptions& options)
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
     core::real::CalibrationOptions calibration;
-    calibration.backend = backend;
-    calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
+    if (!options.scenario.empty()) {
+        calibration = core::calibrationFor(core::loadScenarioFile(options.scenario), backend, {});
+    } else {
+        calibration.backend = backend;
+        calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
+        calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
+    }
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
-    calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
     const auto profile = core::real::calibrate(calibration);
     const auto json = core::real::toJson(profile);
     if (!options.output.empty()) {
@@ -81,8 +89,9 @@ void runCalibrate(const CalibrateOptions& options)
     else
         printProfile(profile);
     if (!options.output.empty() && !options.json)
-        fmt::print("profile written to {}; `cohsim compare-real SCENARIO --backend {} --profile {}` uses it\n",
-                   options.output, backend, options.output);
+        fmt::print("profile written to {}; `cohsim compare-real {} --backend {} --profile {}` uses it\n",
+                   options.output, options.scenario.empty() ? std::string("SCENARIO") : options.scenario, backend,
+                   options.output);
 }
 
 } // namespace
@@ -91,20 +100,28 @@ static const bool registered = registerCommand("calibrate", [](CLI::App& app, Gl
     auto options = std::make_shared<CalibrateOptions>();
     auto* cmd = app.add_subcommand(
         "calibrate", "Measure a real backend's copies and attention on this machine and fit a hardware profile");
+    cmd->add_option("scenario", options->scenario,
+                    "Calibrate for this scenario: its decode steps' attention shape, its model's K/V element and its "
+                    "copies' descriptors, as compare-real does (default: Llama-3-8B's, --kv-dtype, --descriptor-kib)");
     cmd->add_option("--backend", options->backend, "The backend to measure: real-cpu or real-cuda (needs a GPU)")
         ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
-    cmd->add_option("--kv-dtype", options->dtype,
-                    "K and V elements real-cpu's attention is measured over: fp16 (a run of a model of 2 bytes) or "
-                    "fp32 (a model of 4-byte elements); real-cuda reads fp16")
-        ->check(CLI::IsMember({"fp16", "fp32"}))
-        ->capture_default_str();
+    auto* dtype =
+        cmd->add_option("--kv-dtype", options->dtype,
+                        "K and V elements real-cpu's attention is measured over: fp16 (a run of a model of 2 bytes) or "
+                        "fp32 (a model of 4-byte elements); real-cuda reads fp16")
+            ->check(CLI::IsMember({"fp16", "fp32"}))
+            ->capture_default_str();
     cmd->add_option("--rounds", options->rounds, "Rounds per size and context (medians; default 15 and 5)")
         ->check(CLI::Range(1, 1000));
-    cmd->add_option("--descriptor-kib", options->descriptorKib,
-                    "The piece a run copies in, in KiB (one layer's K and V of a block; 0: do not measure)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1 << 20));
+    auto* descriptor = cmd->add_option("--descriptor-kib", options->descriptorKib,
+                                       "The piece a run copies in, in KiB (one layer's K and V of a block; 0: do not "
+                                       "measure)")
+                           ->capture_default_str()
+                           ->check(CLI::Range(0, 1 << 20));
+    // A scenario says both: its model's element and its blocks' layer pieces.
+    dtype->excludes("scenario");
+    descriptor->excludes("scenario");
     cmd->add_flag("--json", options->json, "Print the profile as JSON");
     cmd->callback([options] { runCalibrate(*options); });
 });

@@ -40,7 +40,27 @@ real::PagedKvShape decodeShape(const Scenario& s)
     return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
 }
 
+// The pieces a real run copies in: one layer's K and V of a block unless told otherwise.
+std::size_t runDescriptorBytes(const Scenario& scenario, const real::RealCpuOptions& realCpu)
+{
+    return realCpu.descriptorBytes > 0 ? realCpu.descriptorBytes : descriptorBytesFor(scenario);
+}
+
 } // namespace
+
+real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::string& backend,
+                                        const real::RealCpuOptions& realCpu)
+{
+    real::CalibrationOptions calibration;
+    calibration.backend = backend;
+    calibration.attention.shape = decodeShape(scenario);
+    calibration.attention.elementBytes = real::kvElementBytes(backend, scenario.model.dtypeBytes);
+    calibration.descriptorBytes = runDescriptorBytes(scenario, realCpu);
+    // Copies walk, and attention reads, memories of the size the real run's nodes get.
+    calibration.copy.arenaBytes = realCpu.arenaBytes;
+    calibration.attention.poolBytes = realCpu.arenaBytes;
+    return calibration;
+}
 
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs, const std::string& backend)
 {
@@ -59,6 +79,15 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
     if (profile.backend != backend)
         refuse(fmt::format("the profile measured {}, and the real side runs on {}", profile.backend, backend),
                fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`)", backend));
+    const real::PagedKvShape shape = decodeShape(scenario);
+    if (!real::sameShape(profile.attentionShape, shape))
+        refuse(fmt::format("the profile measured attention of {} query heads over {} KV heads of {} in blocks of {} "
+                           "tokens, and this scenario's decode steps attend with {}, {}, {} and {}",
+                           profile.attentionShape.queryHeads, profile.attentionShape.kvHeads,
+                           profile.attentionShape.headDim, profile.attentionShape.blockTokens, shape.queryHeads,
+                           shape.kvHeads, shape.headDim, shape.blockTokens),
+               fmt::format("calibrate for this scenario (`cohsim calibrate {} --backend {} -o FILE`)",
+                           scenario.sourcePath.empty() ? std::string("SCENARIO") : scenario.sourcePath, backend));
     const std::size_t element = real::kvElementBytes(backend, scenario.model.dtypeBytes);
     if (profile.attentionElementBytes != static_cast<double>(element))
         refuse(fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is held in {} "
@@ -91,33 +120,22 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                          "compare against real-cpu or real-cuda");
     real.backend.realCpu = options.realCpu;
     checkBackendRuns(real.backend, scenario);
-    // The pieces the real run copies in (a layer's K and V of a block): the profile must have measured them.
-    const std::size_t descriptor =
-        options.realCpu.descriptorBytes > 0 ? options.realCpu.descriptorBytes : descriptorBytesFor(scenario);
-
     SimVsReal out;
     if (options.profile) {
         out.profile = *options.profile;
     } else {
         if (options.stage)
             options.stage("Calibrating " + real.backend.name + " on this machine");
-        real::CalibrationOptions calibration;
-        calibration.backend = real.backend.name;
+        real::CalibrationOptions calibration = calibrationFor(scenario, real.backend.name, real.backend.realCpu);
         if (options.calibrationRounds) {
             calibration.copy.rounds = std::max(1, *options.calibrationRounds);
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
-        calibration.attention.shape = decodeShape(scenario);
-        calibration.attention.elementBytes = real::kvElementBytes(real.backend.name, scenario.model.dtypeBytes);
-        calibration.descriptorBytes = descriptor;
-        // Copies walk, and attention reads, memories of the size the real run's nodes get.
-        calibration.copy.arenaBytes = options.realCpu.arenaBytes;
-        calibration.attention.poolBytes = options.realCpu.arenaBytes;
         out.profile = real::calibrate(calibration);
     }
     if (options.cancel && *options.cancel)
         throw RunCancelled();
-    checkProfileFits(out.profile, real.backend.name, scenario, descriptor);
+    checkProfileFits(out.profile, real.backend.name, scenario, runDescriptorBytes(scenario, options.realCpu));
     RunOptions sim = real;
     sim.backend = {};
     sim.backend.profile = out.profile;

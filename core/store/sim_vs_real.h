@@ -57,9 +57,16 @@ std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1,
                              const std::string& backend = "real-cpu");
 
+// What to measure for `backend` running the scenario: its decode steps' attention shape (the first decode instance's
+// share of the heads), the K/V element the backend holds its model in, the descriptor its copies are cut into, and
+// memories of the run's arena size. compare-real calibrates with it, and `cohsim calibrate SCENARIO` too.
+real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::string& backend,
+                                        const real::RealCpuOptions& realCpu);
+
 // Throws InputError (field --profile, with the command that makes a fitting one) when the profile cannot stand for
-// `backend` running the scenario: measured on another backend, over another K/V element than the backend holds the
-// scenario's model in, or with copies in other descriptors than the run's (`descriptorBytes`).
+// `backend` running the scenario: measured on another backend, with another attention shape than the scenario's
+// decode steps, over another K/V element than the backend holds the scenario's model in, or with copies in other
+// descriptors than the run's (`descriptorBytes`).
 void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
                       std::size_t descriptorBytes);
 

@@ -312,6 +312,16 @@ Workload oneRequest()
     return w;
 }
 
+// A profile that fits `s` but for what a test changes: measured here, with the scenario's decode shape and
+// descriptor.
+HardwareProfile profileFor(const Scenario& s)
+{
+    HardwareProfile p = smallCalibration();
+    p.attentionShape = core::decodeAttentionShape(s.model, s.serving.blockTokens, 1);
+    p.descriptorBytes = core::descriptorBytesFor(s);
+    return p;
+}
+
 core::InputProblem refusedProfile(const Scenario& s, SimVsRealOptions options, const std::string& why)
 {
     options.stage = [](const std::string& stage) { FAIL() << "started " << stage; };
@@ -328,7 +338,7 @@ TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
 {
     const Scenario s = twoGpuScenario();
     SimVsRealOptions options;
-    options.profile = smallCalibration();
+    options.profile = profileFor(s);
     options.profile->backend = "real-cuda";
     const auto problem = refusedProfile(s, options, "a real-cuda profile stood for real-cpu");
     EXPECT_EQ(problem.field, "--profile");
@@ -346,7 +356,7 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
     Scenario s = twoGpuScenario();
     ASSERT_EQ(s.model.dtypeBytes, 2u);
     SimVsRealOptions options;
-    options.profile = smallCalibration();
+    options.profile = profileFor(s);
     options.profile->attentionElementBytes = 4;
     const auto fp32 = refusedProfile(s, options, "an fp32 profile stood for an fp16 model");
     EXPECT_EQ(fp32.field, "--profile");
@@ -361,8 +371,8 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
     EXPECT_EQ(fp16.field, "--profile");
     EXPECT_NE(fp16.message.find("held in fp32 on real-cpu"), std::string::npos) << fp16.message;
     struct Started {};
+    options.profile = profileFor(s); // fp32's pieces are twice fp16's
     options.profile->attentionElementBytes = 4;
-    options.profile->descriptorBytes = core::descriptorBytesFor(s); // fp32's pieces are twice fp16's
     options.stage = [](const std::string&) { throw Started{}; };
     EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), Started);
 }
@@ -372,7 +382,7 @@ TEST(Calibration, CompareRealRefusesAProfileOfOtherDescriptorsBeforeAnyRun)
     // A descriptor's cost is per piece: measured on 64 KiB pieces, it is half the cost per byte of 32 KiB ones.
     const Scenario s = twoGpuScenario();
     SimVsRealOptions options;
-    options.profile = smallCalibration();
+    options.profile = profileFor(s);
     const std::size_t run = core::descriptorBytesFor(s);
     options.profile->descriptorBytes = run * 2;
     const auto problem = refusedProfile(s, options, "a profile of other descriptors stood for the run's");
@@ -438,6 +448,34 @@ TEST(Calibration, AFigureNoMachineMeasuresIsRefusedNamingItsField)
     options.backend.profile = p;
     const RunResult r = runScenario(s, oneRequest(), options);
     EXPECT_EQ(r.summary.completed, 1u);
+}
+
+TEST(Calibration, CompareRealRefusesAProfileOfAnotherAttentionShapeBeforeAnyRun)
+{
+    // The CPU kernel is bound by its arithmetic, which grows with the query heads each KV head serves: a profile of
+    // Llama-3-8B's shape (4 per KV head) misjudges a model of another.
+    Scenario s = twoGpuScenario();
+    s.sourcePath = "two-gpu.json";
+    SimVsRealOptions options;
+    options.profile = profileFor(s);
+    options.profile->attentionShape.queryHeads = 4;
+    options.profile->attentionShape.kvHeads = 2;
+    const auto problem = refusedProfile(s, options, "a profile of another shape stood for the scenario's");
+    EXPECT_EQ(problem.field, "--profile");
+    EXPECT_NE(problem.message.find("4 query heads over 2 KV heads of 64"), std::string::npos) << problem.message;
+    EXPECT_NE(problem.message.find("attend with 1, 1, 64"), std::string::npos) << problem.message;
+    EXPECT_NE(problem.fix.find("cohsim calibrate two-gpu.json --backend real-cpu"), std::string::npos) << problem.fix;
+    // What compare-real (and `cohsim calibrate SCENARIO`) measures for the scenario fits it.
+    const core::real::CalibrationOptions calibration = core::calibrationFor(s, "real-cpu", {});
+    EXPECT_TRUE(core::real::sameShape(calibration.attention.shape,
+                                      core::decodeAttentionShape(s.model, s.serving.blockTokens, 1)));
+    EXPECT_EQ(calibration.attention.elementBytes, 2u);
+    EXPECT_EQ(calibration.descriptorBytes, core::descriptorBytesFor(s));
+    EXPECT_EQ(calibration.attention.poolBytes, core::real::RealCpuOptions{}.arenaBytes);
+    options.profile->attentionShape = calibration.attention.shape;
+    struct Started {};
+    options.stage = [](const std::string&) { throw Started{}; };
+    EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), Started);
 }
 
 TEST(Calibration, RealCudaIsCalibratedOnAGpu)
