@@ -68,7 +68,13 @@ void runCalibrate(const CalibrateOptions& options)
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
     core::real::CalibrationOptions calibration;
     if (!options.scenario.empty()) {
-        calibration = core::calibrationFor(core::loadScenarioFile(options.scenario), backend, {});
+        // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
+        // refused as a run would refuse it.
+        const core::Scenario scenario = core::loadScenarioFile(options.scenario);
+        core::BackendOptions run;
+        run.name = backend;
+        core::checkBackendRuns(run, scenario);
+        calibration = core::calibrationFor(scenario, backend, run.realCpu);
     } else {
         calibration.backend = backend;
         calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;

@@ -59,7 +59,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         if (stage.rfind("Running", 0) == 0)
             fmt::print(stderr, "{} ({} requests, seed {})\n", stage, workload.requests.size(), scenario.seed);
         else
-            fmt::print(stderr, "{} (`cohsim calibrate -o FILE` keeps a profile)\n", stage);
+            fmt::print(stderr, "{} (`cohsim calibrate {} -o FILE` keeps a profile)\n", stage, options.scenario);
     };
     std::unique_ptr<core::RunStore> store;
     if (!options.noStore)

@@ -144,6 +144,9 @@ HardwareProfile calibrate(const CalibrationOptions& options)
         p.messageOverheadNs = p.copyRows.front().messageNs - p.copyRows.front().copyNs;
     p.descriptorNs = descriptorCost(p);
     p.descriptorBytes = p.descriptorRows.empty() ? 0 : options.descriptorBytes;
+    // A fit that a profile file could not hold (a flat line's bandwidth past any memory's) is refused now, not when
+    // the file is read back.
+    profileFromJson(nlohmann::json::parse(toJson(p).dump()), "this machine's calibration");
     return p;
 }
 

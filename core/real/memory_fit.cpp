@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace coh::core::real {
 
@@ -25,7 +27,26 @@ MemoryNeed realMemoryNeed(const Scenario& scenario)
     return need;
 }
 
-std::optional<std::uint64_t> availableHostMemory()
+std::optional<std::uint64_t> cgroupRoom(std::istream& limitIn, std::istream& usageIn)
+{
+    std::string limitText;
+    std::uint64_t usage = 0;
+    if (!(limitIn >> limitText) || !(usageIn >> usage))
+        return std::nullopt;
+    std::uint64_t limit = 0;
+    try {
+        limit = std::stoull(limitText);
+    } catch (const std::exception&) {
+        return std::nullopt; // "max"
+    }
+    if (limit >= (std::uint64_t{1} << 62))
+        return std::nullopt;
+    return limit > usage ? limit - usage : 0;
+}
+
+namespace {
+
+std::optional<std::uint64_t> memAvailable()
 {
     std::ifstream in("/proc/meminfo");
     std::string line;
@@ -37,6 +58,50 @@ std::optional<std::uint64_t> availableHostMemory()
             return kib * 1024;
     }
     return std::nullopt;
+}
+
+std::optional<std::uint64_t> roomIn(const std::string& limitFile, const std::string& usageFile)
+{
+    std::ifstream limitIn(limitFile), usageIn(usageFile);
+    return cgroupRoom(limitIn, usageIn);
+}
+
+// What this process's cgroup still allows it, where it has a memory limit: a container's limit is not in
+// MemAvailable. cgroup v2 ("0::PATH") or v1's memory controller ("N:memory:PATH"); inside a container the path may
+// be the mount's root.
+std::optional<std::uint64_t> processCgroupRoom()
+{
+    std::ifstream self("/proc/self/cgroup");
+    std::string line;
+    while (std::getline(self, line)) {
+        const auto first = line.find(':'), second = line.find(':', first + 1);
+        if (first == std::string::npos || second == std::string::npos)
+            continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        const bool v2 = line.rfind("0::", 0) == 0;
+        if (!v2 && controllers != "memory")
+            continue;
+        const std::string mount = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+        for (const std::string& dir : {mount + (path == "/" ? std::string() : path), mount}) {
+            const auto room = v2 ? roomIn(dir + "/memory.max", dir + "/memory.current")
+                                 : roomIn(dir + "/memory.limit_in_bytes", dir + "/memory.usage_in_bytes");
+            if (room)
+                return room;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> availableHostMemory()
+{
+    const auto machine = memAvailable();
+    const auto cgroup = processCgroupRoom();
+    if (machine && cgroup)
+        return std::min(*machine, *cgroup);
+    return machine ? machine : cgroup;
 }
 
 void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint64_t available,

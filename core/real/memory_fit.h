@@ -5,6 +5,7 @@
 #include "core/scenario/scenario.h"
 
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 
@@ -18,9 +19,12 @@ struct MemoryNeed {
 };
 MemoryNeed realMemoryNeed(const Scenario& scenario);
 
-// What this machine can still give a process without swapping (/proc/meminfo's MemAvailable); none where it cannot
-// tell.
+// What this machine can still give this process: /proc/meminfo's MemAvailable, or less where the process's cgroup
+// (a container's memory.max) leaves it less; none where neither tells.
 std::optional<std::uint64_t> availableHostMemory();
+// A cgroup's room: its memory limit (v2's memory.max, v1's memory.limit_in_bytes) less its usage; none without a
+// limit (v2 writes "max", v1 a number near 2^63) or when either cannot be read.
+std::optional<std::uint64_t> cgroupRoom(std::istream& limit, std::istream& usage);
 
 // The share of the available memory a run's arenas and pools may take: the rest is the run's own (its events,
 // metrics, the store) and the machine's.

@@ -72,40 +72,33 @@ std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int r
 void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
                       std::size_t descriptorBytes)
 {
-    const auto refuse = [](std::string what, std::string fix) {
-        throw InputError("", "--profile", std::move(what),
-                         std::move(fix) + ", or run without --profile to calibrate now");
-    };
+    // Every refusal has one fix: a profile measured for this scenario on this backend.
+    const std::string fix =
+        fmt::format("calibrate for this scenario (`cohsim calibrate {} --backend {} -o FILE`), or run without "
+                    "--profile to calibrate now",
+                    scenario.sourcePath.empty() ? std::string("SCENARIO") : scenario.sourcePath, backend);
+    const auto refuse = [&fix](std::string what) { throw InputError("", "--profile", std::move(what), fix); };
     if (profile.backend != backend)
-        refuse(fmt::format("the profile measured {}, and the real side runs on {}", profile.backend, backend),
-               fmt::format("calibrate {0} (`cohsim calibrate --backend {0} -o FILE`)", backend));
+        refuse(fmt::format("the profile measured {}, and the real side runs on {}", profile.backend, backend));
     const real::PagedKvShape shape = decodeShape(scenario);
     if (!real::sameShape(profile.attentionShape, shape))
         refuse(fmt::format("the profile measured attention of {} query heads over {} KV heads of {} in blocks of {} "
                            "tokens, and this scenario's decode steps attend with {}, {}, {} and {}",
                            profile.attentionShape.queryHeads, profile.attentionShape.kvHeads,
                            profile.attentionShape.headDim, profile.attentionShape.blockTokens, shape.queryHeads,
-                           shape.kvHeads, shape.headDim, shape.blockTokens),
-               fmt::format("calibrate for this scenario (`cohsim calibrate {} --backend {} -o FILE`)",
-                           scenario.sourcePath.empty() ? std::string("SCENARIO") : scenario.sourcePath, backend));
+                           shape.kvHeads, shape.headDim, shape.blockTokens));
     const std::size_t element = real::kvElementBytes(backend, scenario.model.dtypeBytes);
     if (profile.attentionElementBytes != static_cast<double>(element))
         refuse(fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is held in {} "
                            "on {}",
                            real::kvDtypeName(profile.attentionElementBytes), scenario.model.name,
-                           real::kvDtypeName(static_cast<double>(element)), backend),
-               fmt::format("calibrate again (`cohsim calibrate --backend {} --kv-dtype {} -o FILE`)", backend,
-                           real::kvDtypeName(static_cast<double>(element))));
+                           real::kvDtypeName(static_cast<double>(element)), backend));
     // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
     // before descriptors were measured (0) copies whole, as it always did.
     if (profile.descriptorBytes > 0 && profile.descriptorBytes != descriptorBytes)
         refuse(fmt::format("the profile measured copies in descriptors of {} B, and this run copies in descriptors of "
                            "{} B (one layer's K and V of a block of {})",
-                           profile.descriptorBytes, descriptorBytes, scenario.model.name),
-               descriptorBytes % 1024 == 0
-                   ? fmt::format("calibrate again (`cohsim calibrate --backend {} --descriptor-kib {} -o FILE`)",
-                                 backend, descriptorBytes / 1024)
-                   : std::string("calibrate again"));
+                           profile.descriptorBytes, descriptorBytes, scenario.model.name));
 }
 
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,

@@ -344,7 +344,7 @@ TEST(Calibration, CompareRealRefusesAProfileOfTheOtherBackendBeforeAnyRun)
     EXPECT_EQ(problem.field, "--profile");
     EXPECT_NE(problem.message.find("the profile measured real-cuda, and the real side runs on real-cpu"),
               std::string::npos);
-    EXPECT_NE(problem.fix.find("cohsim calibrate --backend real-cpu"), std::string::npos);
+    EXPECT_NE(problem.fix.find("cohsim calibrate SCENARIO --backend real-cpu"), std::string::npos) << problem.fix;
     options.backend = "simulated";
     EXPECT_THROW(runSimVsReal(nullptr, s, oneRequest(), options), core::InputError);
 }
@@ -362,7 +362,8 @@ TEST(Calibration, CompareRealRefusesAProfileOfAnotherElementThanTheModelsBeforeA
     EXPECT_EQ(fp32.field, "--profile");
     EXPECT_NE(fp32.message.find("over fp32 K/V"), std::string::npos) << fp32.message;
     EXPECT_NE(fp32.message.find("held in fp16 on real-cpu"), std::string::npos) << fp32.message;
-    EXPECT_NE(fp32.fix.find("--kv-dtype fp16"), std::string::npos) << fp32.fix;
+    // The scenario says the element: the fix is a profile measured for it.
+    EXPECT_NE(fp32.fix.find("cohsim calibrate SCENARIO --backend real-cpu -o FILE"), std::string::npos) << fp32.fix;
     // A model of 4-byte elements is held in fp32: an fp16 profile does not fit it, and an fp32 one gets past the
     // check to the first run (the stage stops it there).
     s.model.dtypeBytes = 4;
@@ -391,7 +392,8 @@ TEST(Calibration, CompareRealRefusesAProfileOfOtherDescriptorsBeforeAnyRun)
                   fmt::format("descriptors of {} B, and this run copies in descriptors of {} B", 2 * run, run)),
               std::string::npos)
         << problem.message;
-    EXPECT_NE(problem.fix.find(fmt::format("--descriptor-kib {}", run / 1024)), std::string::npos) << problem.fix;
+    EXPECT_NE(problem.fix.find("cohsim calibrate SCENARIO --backend real-cpu -o FILE"), std::string::npos)
+        << problem.fix;
     // The run's own pieces, or a profile made before descriptors were measured (it copies whole), pass the check.
     struct Started {};
     options.stage = [](const std::string&) { throw Started{}; };

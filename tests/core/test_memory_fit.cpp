@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 namespace coh::test {
 namespace {
 
@@ -53,6 +55,19 @@ TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)
     } catch (const core::InputError& e) {
         EXPECT_NE(e.problems()[0].fix.find("more memory"), std::string::npos) << e.problems()[0].fix;
     }
+}
+
+TEST(MemoryFit, AContainersLimitLeavesItsRoomAndNoLimitLeavesNone)
+{
+    const auto room = [](const std::string& limit, const std::string& usage) {
+        std::istringstream l(limit), u(usage);
+        return core::real::cgroupRoom(l, u);
+    };
+    EXPECT_EQ(room("8589934592\n", "2147483648\n"), std::uint64_t{6} << 30); // 8 GiB, 2 GiB used
+    EXPECT_EQ(room("1048576", "2097152"), 0u);                               // past its limit already
+    EXPECT_FALSE(room("max\n", "2147483648"));                               // cgroup v2 without a limit
+    EXPECT_FALSE(room("9223372036854771712", "2147483648"));                 // cgroup v1 without a limit
+    EXPECT_FALSE(room("", ""));                                              // nothing to read
 }
 
 TEST(MemoryFit, ThisMachinesAvailableMemoryIsReadAndARealRunChecksIt)

@@ -197,8 +197,8 @@ class RunReportTest : public QObject {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.db"));
         const QString profile = dir.filePath(QStringLiteral("profile.json"));
-        QCOMPARE(cohsim({QStringLiteral("calibrate"), QStringLiteral("--rounds"), QStringLiteral("2"),
-                         QStringLiteral("-o"), profile})
+        QCOMPARE(cohsim({QStringLiteral("calibrate"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                         QStringLiteral("--rounds"), QStringLiteral("2"), QStringLiteral("-o"), profile})
                      .exitCode,
                  0);
         const Ran compared = cohsim(
