@@ -56,10 +56,13 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
             throw InputError("", "--backend",
                              fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                              "run it on a machine with an NVIDIA GPU and a CUDA build, or use --backend real-cpu");
-        std::uint64_t gpuMemory = 0;
+        // Nodes are dealt over the GPUs in turn, so each gets its share: the smallest GPU bounds them all.
+        std::uint64_t smallest = gpus.devices.front().memoryBytes;
         for (const GpuDevice& d : gpus.devices)
-            gpuMemory += d.memoryBytes;
-        real::checkMemoryFits(scenario, options.realCpu.arenaBytes, gpuMemory, "the GPUs' memory");
+            smallest = std::min(smallest, d.memoryBytes);
+        real::checkMemoryFits(scenario, options.realCpu.arenaBytes, smallest * gpus.devices.size(),
+                              gpus.devices.size() == 1 ? "the GPU's memory"
+                                                       : "the GPUs' memory (the smallest's, each)");
         if (scenario.model.headDim > kGpuMaxHeadDim)
             throw InputError(scenario.sourcePath, "/model",
                              fmt::format("the CUDA attention serves heads of at most {} dimensions, not {}",

@@ -27,12 +27,19 @@ MemoryNeed realMemoryNeed(const Scenario& scenario)
     return need;
 }
 
-std::optional<std::uint64_t> cgroupRoom(std::istream& limitIn, std::istream& usageIn)
+std::optional<std::uint64_t> cgroupRoom(std::istream& limitIn, std::istream& usageIn, std::istream& statIn)
 {
     std::string limitText;
     std::uint64_t usage = 0;
     if (!(limitIn >> limitText) || !(usageIn >> usage))
         return std::nullopt;
+    // The usage counts the page cache too; its inactive file pages are the kernel's to reclaim, not in use.
+    std::string key;
+    std::uint64_t value = 0, reclaimable = 0;
+    while (statIn >> key >> value)
+        if (key == "total_inactive_file" || (key == "inactive_file" && reclaimable == 0))
+            reclaimable = value;
+    usage -= std::min(usage, reclaimable);
     std::uint64_t limit = 0;
     try {
         limit = std::stoull(limitText);
@@ -60,10 +67,10 @@ std::optional<std::uint64_t> memAvailable()
     return std::nullopt;
 }
 
-std::optional<std::uint64_t> roomIn(const std::string& limitFile, const std::string& usageFile)
+std::optional<std::uint64_t> roomIn(const std::string& dir, const char* limitFile, const char* usageFile)
 {
-    std::ifstream limitIn(limitFile), usageIn(usageFile);
-    return cgroupRoom(limitIn, usageIn);
+    std::ifstream limitIn(dir + limitFile), usageIn(dir + usageFile), statIn(dir + "/memory.stat");
+    return cgroupRoom(limitIn, usageIn, statIn);
 }
 
 // What this process's cgroup still allows it, where it has a memory limit: a container's limit is not in
@@ -84,8 +91,8 @@ std::optional<std::uint64_t> processCgroupRoom()
             continue;
         const std::string mount = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
         for (const std::string& dir : {mount + (path == "/" ? std::string() : path), mount}) {
-            const auto room = v2 ? roomIn(dir + "/memory.max", dir + "/memory.current")
-                                 : roomIn(dir + "/memory.limit_in_bytes", dir + "/memory.usage_in_bytes");
+            const auto room = v2 ? roomIn(dir, "/memory.max", "/memory.current")
+                                 : roomIn(dir, "/memory.limit_in_bytes", "/memory.usage_in_bytes");
             if (room)
                 return room;
         }

@@ -22,9 +22,11 @@ MemoryNeed realMemoryNeed(const Scenario& scenario);
 // What this machine can still give this process: /proc/meminfo's MemAvailable, or less where the process's cgroup
 // (a container's memory.max) leaves it less; none where neither tells.
 std::optional<std::uint64_t> availableHostMemory();
-// A cgroup's room: its memory limit (v2's memory.max, v1's memory.limit_in_bytes) less its usage; none without a
-// limit (v2 writes "max", v1 a number near 2^63) or when either cannot be read.
-std::optional<std::uint64_t> cgroupRoom(std::istream& limit, std::istream& usage);
+// A cgroup's room: its memory limit (v2's memory.max, v1's memory.limit_in_bytes) less what it uses (memory.current,
+// memory.usage_in_bytes) but for the inactive file pages its memory.stat lists (page cache the kernel reclaims:
+// "inactive_file", v1's hierarchy "total_inactive_file"); none without a limit (v2 writes "max", v1 a number near
+// 2^63) or when limit or usage cannot be read.
+std::optional<std::uint64_t> cgroupRoom(std::istream& limit, std::istream& usage, std::istream& stat);
 
 // The share of the available memory a run's arenas and pools may take: the rest is the run's own (its events,
 // metrics, the store) and the machine's.

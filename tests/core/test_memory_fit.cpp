@@ -59,15 +59,20 @@ TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)
 
 TEST(MemoryFit, AContainersLimitLeavesItsRoomAndNoLimitLeavesNone)
 {
-    const auto room = [](const std::string& limit, const std::string& usage) {
-        std::istringstream l(limit), u(usage);
-        return core::real::cgroupRoom(l, u);
+    const auto room = [](const std::string& limit, const std::string& usage, const std::string& stat = "") {
+        std::istringstream l(limit), u(usage), s(stat);
+        return core::real::cgroupRoom(l, u, s);
     };
     EXPECT_EQ(room("8589934592\n", "2147483648\n"), std::uint64_t{6} << 30); // 8 GiB, 2 GiB used
     EXPECT_EQ(room("1048576", "2097152"), 0u);                               // past its limit already
     EXPECT_FALSE(room("max\n", "2147483648"));                               // cgroup v2 without a limit
     EXPECT_FALSE(room("9223372036854771712", "2147483648"));                 // cgroup v1 without a limit
     EXPECT_FALSE(room("", ""));                                              // nothing to read
+    // Inactive page cache counts in the usage, but the kernel reclaims it: 1 GiB of it leaves 7 GiB (v2, then v1).
+    EXPECT_EQ(room("8589934592", "2147483648", "anon 1073741824\ninactive_file 1073741824\nactive_file 0\n"),
+              std::uint64_t{7} << 30);
+    EXPECT_EQ(room("8589934592", "2147483648", "inactive_file 4096\ntotal_inactive_file 1073741824\n"),
+              std::uint64_t{7} << 30);
 }
 
 TEST(MemoryFit, ThisMachinesAvailableMemoryIsReadAndARealRunChecksIt)
