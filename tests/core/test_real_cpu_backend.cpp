@@ -482,15 +482,35 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.listRuns().size(), 5u);
 }
 
+// real-cpu's measured compute of smallAttentionScenario(layers) on worker threads with 1 MiB arenas, running
+// `layersRun` of the layers per step. Its scenario's model may be changed after: the compute reads it at each step.
+struct SmallMeasuredCompute {
+    explicit SmallMeasuredCompute(std::uint32_t layers, std::uint32_t layersRun = 1)
+        : s(smallAttentionScenario(layers))
+        , workers(s.topology, options(layersRun), 1)
+        , cost(s.model, s.serving)
+        , compute(cost, s.model, 16, workers)
+    {
+    }
+    static real::RealCpuOptions options(std::uint32_t layersRun)
+    {
+        real::RealCpuOptions o;
+        o.arenaBytes = 1 << 20;
+        o.layers = layersRun;
+        return o;
+    }
+    Scenario s;
+    real::NodeWorkers workers;
+    const CostModel cost;
+    MeasuredCompute compute;
+};
+
 TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScaledToTheModel)
 {
-    const Scenario s = smallAttentionScenario(4);
-    real::RealCpuOptions options;
-    options.arenaBytes = 1 << 20;
-    options.layers = 2;
-    real::NodeWorkers workers(s.topology, options, 1);
-    const CostModel cost(s.model, s.serving);
-    MeasuredCompute compute(cost, s.model, 16, workers);
+    SmallMeasuredCompute f(4, 2);
+    const Scenario& s = f.s;
+    const CostModel& cost = f.cost;
+    MeasuredCompute& compute = f.compute;
     const InstanceState inst = decodeInstance(cost, s, {1}, 3);
     const std::vector<std::uint32_t> contexts{40, 1, 700};
     const SimTime step = compute.decode(inst, {contexts, {}});
@@ -512,7 +532,7 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     EXPECT_NE(summary.scaledDown.find("fp16"), std::string::npos) << summary.scaledDown;
     EXPECT_NE(summary.scaledDown.find("2 of the model's 4 layers"), std::string::npos) << summary.scaledDown;
     // The step ran on the decode node's worker, which the mapping now says.
-    const auto mapping = workers.mapping();
+    const auto mapping = f.workers.mapping();
     ASSERT_EQ(mapping.size(), 1u);
     EXPECT_EQ(mapping[0].node, "d0");
     EXPECT_NE(mapping[0].resource.find("runs its decode attention"), std::string::npos);
@@ -522,12 +542,11 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
 {
     // Half the heads under two-way tensor parallelism make smaller blocks, so more of them fit the pool; back at one
     // node the blocks are whole again and fewer: the block tables must be made for the pool of the shape run now.
-    const Scenario s = smallAttentionScenario(1);
-    real::RealCpuOptions options;
-    options.arenaBytes = 1 << 20;
-    real::NodeWorkers workers(s.topology, options, 1);
-    const CostModel cost(s.model, s.serving);
-    MeasuredCompute compute(cost, s.model, 16, workers);
+    SmallMeasuredCompute f(1);
+    const Scenario& s = f.s;
+    real::NodeWorkers& workers = f.workers;
+    const CostModel& cost = f.cost;
+    MeasuredCompute& compute = f.compute;
     const std::vector<std::uint32_t> contexts{3000, 3000};
     for (const std::vector<std::uint32_t>& nodes :
          {std::vector<std::uint32_t>{1, 0}, std::vector<std::uint32_t>{1}, std::vector<std::uint32_t>{1, 0}}) {
@@ -544,13 +563,11 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
 TEST(RealCpuBackend, AStepOverAnotherElementThanTheModelsSaysSo)
 {
     // An fp8 model's K/V is held as fp16 on real-cpu: twice the model's bytes, which the run must state.
-    Scenario s = smallAttentionScenario(4);
-    s.model.dtypeBytes = 1;
-    real::RealCpuOptions options;
-    options.arenaBytes = 1 << 20;
-    real::NodeWorkers workers(s.topology, options, 1);
-    const CostModel cost(s.model, s.serving);
-    MeasuredCompute compute(cost, s.model, 16, workers);
+    SmallMeasuredCompute f(4);
+    f.s.model.dtypeBytes = 1;
+    const Scenario& s = f.s;
+    const CostModel& cost = f.cost;
+    MeasuredCompute& compute = f.compute;
     const std::vector<std::uint32_t> contexts{40};
     compute.decode(decodeInstance(cost, s, {1}, 1), {contexts, {}});
     BackendSummary summary;
@@ -566,12 +583,11 @@ TEST(RealCpuBackend, APoolMadeAgainForAnotherElementGetsItsBlockOrderAgain)
     // fp16 first (twice the blocks), then fp32: block tables taken from the fp16 pool's order would name blocks past
     // the fp32 pool. (One run has one model; the compute reads the model it was given, so changing it here stands for
     // a node's pool made again.)
-    Scenario s = smallAttentionScenario(1);
-    real::RealCpuOptions options;
-    options.arenaBytes = 1 << 20;
-    real::NodeWorkers workers(s.topology, options, 1);
-    const CostModel cost(s.model, s.serving);
-    MeasuredCompute compute(cost, s.model, 16, workers);
+    SmallMeasuredCompute f(1);
+    Scenario& s = f.s;
+    real::NodeWorkers& workers = f.workers;
+    const CostModel& cost = f.cost;
+    MeasuredCompute& compute = f.compute;
     const std::vector<std::uint32_t> contexts{3000, 3000};
     const InstanceState inst = decodeInstance(cost, s, {1}, 2);
     for (const std::uint32_t bytes : {2u, 4u, 2u}) {
