@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -146,7 +147,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     p.descriptorBytes = p.descriptorRows.empty() ? 0 : options.descriptorBytes;
     // A fit that a profile file could not hold (a flat line's bandwidth past any memory's) is refused now, not when
     // the file is read back.
-    profileFromJson(nlohmann::json::parse(toJson(p).dump()), "this machine's calibration");
+    profileFromJson(nlohmann::json(toJson(p)), "this machine's calibration");
     return p;
 }
 
@@ -208,17 +209,20 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     // A figure: a number in [lo, hi], both within what a memory or a copy engine measures. A time past `hi` or a
     // bandwidth outside its range is no measurement of this machine, and would carry the simulator's clock past
     // its end (or leave a run with nothing to do for years of simulated time).
-    const auto inRange = [&](const char* section, const char* key, double lo, double hi, const char* what) {
+    // None, with the problem recorded, when it is missing or out of range (the profile is then refused below, so the
+    // fields take 0).
+    const auto inRange = [&](const char* section, const char* key, double lo, double hi,
+                             const char* what) -> std::optional<double> {
         const std::string field = fmt::format("/{}/{}", section, key);
         const nlohmann::json* v = member(section, key);
         if (!v || !v->is_number()) {
             problems.push_back({file, field, "the profile has no number here", fix});
-            return lo;
+            return std::nullopt;
         }
         const double x = v->get<double>();
         if (!std::isfinite(x) || x < lo || x > hi) {
             problems.push_back({file, field, fmt::format("{:g} is not {} ({:g} to {:g})", x, what, lo, hi), fix});
-            return lo;
+            return std::nullopt;
         }
         return x;
     };
@@ -262,16 +266,15 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.cpu = text("cpu");
     if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
         p.cores = static_cast<unsigned>(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 20));
-    p.copyLatencyNs = time("copy", "latency_ns");
-    const std::size_t beforeBandwidth = problems.size();
-    p.copyBytesPerNs = bandwidth("copy", "bandwidth_gbps");
-    const bool copyBandwidthOk = problems.size() == beforeBandwidth;
+    p.copyLatencyNs = time("copy", "latency_ns").value_or(0);
+    const auto copyBandwidth = bandwidth("copy", "bandwidth_gbps");
+    p.copyBytesPerNs = copyBandwidth.value_or(0);
     if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
         p.messageOverheadNs = v->get<double>();
     // The descriptor cost came later: a profile without it copies whole.
     if (member("copy", "descriptor_bytes")) {
-        const std::size_t beforeDescriptor = problems.size();
-        p.descriptorNs = time("copy", "descriptor_ns");
+        const auto descriptorNs = time("copy", "descriptor_ns");
+        p.descriptorNs = descriptorNs.value_or(0);
         const nlohmann::json* d = member("copy", "descriptor_bytes");
         if (d->is_number_integer() && d->get<std::int64_t>() >= 0 &&
             static_cast<std::uint64_t>(d->get<std::int64_t>()) <= kMaxDescriptorBytes)
@@ -280,8 +283,7 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
             problems.push_back({file, "/copy/descriptor_bytes",
                                 fmt::format("the profile has no byte count here (0 to {})", kMaxDescriptorBytes), fix});
         // Each descriptor's cost over its bytes must leave a copy a bandwidth too (when both were figures).
-        if (copyBandwidthOk && problems.size() == beforeDescriptor && p.descriptorBytes > 0 &&
-            p.effectiveCopyBytesPerNs() < kMinProfileGBps)
+        if (copyBandwidth && descriptorNs && p.descriptorBytes > 0 && p.effectiveCopyBytesPerNs() < kMinProfileGBps)
             problems.push_back(
                 {file, "/copy/descriptor_ns",
                  fmt::format("{:g} ns per descriptor of {} B leaves copies at {:.3g} GB/s, below "
@@ -289,11 +291,11 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
                              p.descriptorNs, p.descriptorBytes, p.effectiveCopyBytesPerNs(), kMinProfileGBps),
                  fix});
     }
-    p.attentionStepNs = time("attention", "step_ns");
+    p.attentionStepNs = time("attention", "step_ns").value_or(0);
     // 0: none measured (real-cpu, one thread).
     if (const nlohmann::json* v = member("attention", "sequence_bandwidth_gbps"); v && !(v->is_number() && *v == 0))
-        p.attentionSequenceBytesPerNs = bandwidth("attention", "sequence_bandwidth_gbps");
-    p.attentionBytesPerNs = bandwidth("attention", "bandwidth_gbps");
+        p.attentionSequenceBytesPerNs = bandwidth("attention", "sequence_bandwidth_gbps").value_or(0);
+    p.attentionBytesPerNs = bandwidth("attention", "bandwidth_gbps").value_or(0);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");
     p.attentionShape.headDim = count("head_dim");

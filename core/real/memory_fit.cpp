@@ -33,13 +33,6 @@ std::optional<std::uint64_t> cgroupRoom(std::istream& limitIn, std::istream& usa
     std::uint64_t usage = 0;
     if (!(limitIn >> limitText) || !(usageIn >> usage))
         return std::nullopt;
-    // The usage counts the page cache too; its inactive file pages are the kernel's to reclaim, not in use.
-    std::string key;
-    std::uint64_t value = 0, reclaimable = 0;
-    while (statIn >> key >> value)
-        if (key == "total_inactive_file" || (key == "inactive_file" && reclaimable == 0))
-            reclaimable = value;
-    usage -= std::min(usage, reclaimable);
     std::uint64_t limit = 0;
     try {
         limit = std::stoull(limitText);
@@ -48,6 +41,13 @@ std::optional<std::uint64_t> cgroupRoom(std::istream& limitIn, std::istream& usa
     }
     if (limit >= (std::uint64_t{1} << 62))
         return std::nullopt;
+    // The usage counts the page cache too; its inactive file pages are the kernel's to reclaim, not in use.
+    std::string key;
+    std::uint64_t value = 0, reclaimable = 0;
+    while (statIn >> key >> value)
+        if (key == "total_inactive_file" || (key == "inactive_file" && reclaimable == 0))
+            reclaimable = value;
+    usage -= std::min(usage, reclaimable);
     return limit > usage ? limit - usage : 0;
 }
 

@@ -156,12 +156,11 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     if (m_steps == 0)
         return;
     // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.
+    const std::string held = real::kvDtypeName(static_cast<double>(m_elementBytes));
     const std::string element =
         m_elementBytes == m_model.dtypeBytes
-            ? std::string(real::kvDtypeName(static_cast<double>(m_elementBytes)))
-            : fmt::format("{}, the model's {}-byte K/V held as {}",
-                          real::kvDtypeName(static_cast<double>(m_elementBytes)), m_model.dtypeBytes,
-                          real::kvDtypeName(static_cast<double>(m_elementBytes)));
+            ? held
+            : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over a {} MiB K/V pool per node whose "
         "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "

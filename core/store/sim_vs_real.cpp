@@ -40,12 +40,6 @@ real::PagedKvShape decodeShape(const Scenario& s)
     return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
 }
 
-// The pieces a real run copies in: one layer's K and V of a block unless told otherwise.
-std::size_t runDescriptorBytes(const Scenario& scenario, const real::RealCpuOptions& realCpu)
-{
-    return realCpu.descriptorBytes > 0 ? realCpu.descriptorBytes : descriptorBytesFor(scenario);
-}
-
 } // namespace
 
 real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::string& backend,
@@ -55,7 +49,8 @@ real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::str
     calibration.backend = backend;
     calibration.attention.shape = decodeShape(scenario);
     calibration.attention.elementBytes = real::kvElementBytes(backend, scenario.model.dtypeBytes);
-    calibration.descriptorBytes = runDescriptorBytes(scenario, realCpu);
+    // The pieces a real run copies in: one layer's K and V of a block unless told otherwise.
+    calibration.descriptorBytes = realCpu.descriptorBytes > 0 ? realCpu.descriptorBytes : descriptorBytesFor(scenario);
     // Copies walk, and attention reads, memories of the size the real run's nodes get.
     calibration.copy.arenaBytes = realCpu.arenaBytes;
     calibration.attention.poolBytes = realCpu.arenaBytes;
@@ -70,8 +65,10 @@ std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int r
 }
 
 void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
-                      std::size_t descriptorBytes)
+                      const real::RealCpuOptions& realCpu)
 {
+    // A profile fits when it measured what calibrating for this run would measure.
+    const real::CalibrationOptions wanted = calibrationFor(scenario, backend, realCpu);
     // Every refusal has one fix: a profile measured for this scenario on this backend.
     const std::string fix =
         fmt::format("calibrate for this scenario (`cohsim calibrate {} --backend {} -o FILE`), or run without "
@@ -80,14 +77,14 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
     const auto refuse = [&fix](std::string what) { throw InputError("", "--profile", std::move(what), fix); };
     if (profile.backend != backend)
         refuse(fmt::format("the profile measured {}, and the real side runs on {}", profile.backend, backend));
-    const real::PagedKvShape shape = decodeShape(scenario);
+    const real::PagedKvShape& shape = wanted.attention.shape;
     if (!real::sameShape(profile.attentionShape, shape))
         refuse(fmt::format("the profile measured attention of {} query heads over {} KV heads of {} in blocks of {} "
                            "tokens, and this scenario's decode steps attend with {}, {}, {} and {}",
                            profile.attentionShape.queryHeads, profile.attentionShape.kvHeads,
                            profile.attentionShape.headDim, profile.attentionShape.blockTokens, shape.queryHeads,
                            shape.kvHeads, shape.headDim, shape.blockTokens));
-    const std::size_t element = real::kvElementBytes(backend, scenario.model.dtypeBytes);
+    const std::size_t element = wanted.attention.elementBytes;
     if (profile.attentionElementBytes != static_cast<double>(element))
         refuse(fmt::format("the profile measured attention over {} K/V, and this scenario's model ({}) is held in {} "
                            "on {}",
@@ -95,10 +92,10 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
                            real::kvDtypeName(static_cast<double>(element)), backend));
     // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
     // before descriptors were measured (0) copies whole, as it always did.
-    if (profile.descriptorBytes > 0 && profile.descriptorBytes != descriptorBytes)
+    if (profile.descriptorBytes > 0 && profile.descriptorBytes != wanted.descriptorBytes)
         refuse(fmt::format("the profile measured copies in descriptors of {} B, and this run copies in descriptors of "
                            "{} B (one layer's K and V of a block of {})",
-                           profile.descriptorBytes, descriptorBytes, scenario.model.name));
+                           profile.descriptorBytes, wanted.descriptorBytes, scenario.model.name));
 }
 
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
@@ -128,7 +125,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     }
     if (options.cancel && *options.cancel)
         throw RunCancelled();
-    checkProfileFits(out.profile, real.backend.name, scenario, runDescriptorBytes(scenario, options.realCpu));
+    checkProfileFits(out.profile, real.backend.name, scenario, real.backend.realCpu);
     RunOptions sim = real;
     sim.backend = {};
     sim.backend.profile = out.profile;

@@ -64,11 +64,10 @@ real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::str
                                         const real::RealCpuOptions& realCpu);
 
 // Throws InputError (field --profile, with the command that makes a fitting one) when the profile cannot stand for
-// `backend` running the scenario: measured on another backend, with another attention shape than the scenario's
-// decode steps, over another K/V element than the backend holds the scenario's model in, or with copies in other
-// descriptors than the run's (`descriptorBytes`).
+// `backend` running the scenario with `realCpu`: measured on another backend, or with another attention shape, K/V
+// element or descriptor than calibrationFor() would measure.
 void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
-                      std::size_t descriptorBytes);
+                      const real::RealCpuOptions& realCpu);
 
 // Throws InputError when the real backend cannot run the scenario (before anything runs or is stored), RunCancelled
 // when cancelled (the run under way is stored as cancelled), and what a run throws.

@@ -74,7 +74,7 @@ void fuzzProfile(const std::uint8_t* data, std::size_t size)
         core::limitRequests(s.workload, 8);
         return s;
     }();
-    core::checkProfileFits(profile, profile.backend, base, core::descriptorBytesFor(base));
+    core::checkProfileFits(profile, profile.backend, base, {});
     const core::Scenario scenario = core::real::profiledScenario(base, profile);
     core::RunOptions options;
     options.backend.profile = profile;
