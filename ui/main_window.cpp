@@ -291,13 +291,7 @@ void MainWindow::connectRunner()
             [this](qint64 realId, qint64 simulatedId, const QString& comparison) {
                 auto* dialog = new RunCompareDialog(m_databasePath, {realId, simulatedId}, this);
                 dialog->setAttribute(Qt::WA_DeleteOnClose);
-                // Here a difference is the simulator's error, not a better or worse choice: the dialog says so.
-                dialog->setWindowTitle(
-                    tr("Simulator against real CPU (runs #%1 and #%2)").arg(realId).arg(simulatedId));
-                dialog->summaryLabel()->setText(
-                    tr("The simulator on this machine's calibrated profile against the real CPU: each \u0394 is the "
-                       "simulator's error (its tint only says lower or higher).\n") +
-                    dialog->summaryLabel()->text());
+                // The simulated run models the real one (as stored): the dialog shows the simulator's error.
                 dialog->show();
                 setStatus(tr("Runs #%1 and #%2 stored: %3").arg(realId).arg(simulatedId).arg(comparison));
                 emit comparedWithReal(realId, simulatedId);

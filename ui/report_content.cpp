@@ -154,6 +154,10 @@ QString verdictWord(core::Verdict verdict)
         return QStringLiteral("worse");
     case core::Verdict::Differs:
         return QStringLiteral("differs");
+    case core::Verdict::Within:
+        return QStringLiteral("within the simulator's goal");
+    case core::Verdict::Beyond:
+        return QStringLiteral("beyond the simulator's goal");
     }
     return {};
 }

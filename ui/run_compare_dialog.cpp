@@ -47,6 +47,16 @@ QString thresholdText(const QString& baseline)
              QLocale().toString(latency->floor, 'g', 3));
 }
 
+// A real run and the simulator's model of it: what the error column means.
+QString simulatorErrorText(const QString& real)
+{
+    return RunCompareDialog::tr("Simulator's error: the simulated run's value against what %1 measured, as a share of "
+                                "it. Latencies and rates: green within the simulator's goal of ±%2%, amber beyond "
+                                "it. Counts and bytes, outcomes of the protocol: equal, or amber where transfers "
+                                "raced and the order of events followed measured times.")
+        .arg(real, QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3));
+}
+
 } // namespace
 
 RunCompareDialog::Loaded RunCompareDialog::loadRuns(const QString& databasePath, const QList<qint64>& runIds)
@@ -102,13 +112,18 @@ RunCompareDialog::RunCompareDialog(std::vector<Run> runs, QWidget* parent)
 
 void RunCompareDialog::build()
 {
-    setWindowTitle(tr("Compare runs"));
     // Opened from History, the parent's window sets the size; a 1000x760 dialog would overrun a 1024x700 screen.
     resize(fittedSizeOver(this, kRoomySize));
     std::vector<core::ComparedRun> compared;
     for (const Run& run : m_runs)
         compared.push_back({run.info, &run.result.summary, &run.result.requests});
     m_model = new RunCompareModel(core::compareRuns(compared), this);
+    const core::RunComparison& comparison = m_model->comparison();
+    setWindowTitle(comparison.simulatorError ? tr("Simulator against %1 (runs #%2 and #%3)")
+                                                   .arg(toQString(m_runs[0].info.backend))
+                                                   .arg(m_runs[0].info.id)
+                                                   .arg(m_runs[1].info.id)
+                                             : tr("Compare runs"));
 
     auto* layout = new QVBoxLayout(this);
     m_errorLabel = new QLabel(m_error, this);
@@ -118,9 +133,10 @@ void RunCompareDialog::build()
     m_errorLabel->setVisible(!m_error.isEmpty());
     layout->addWidget(m_errorLabel);
 
-    // The answer first: which run is better here and why, in sentences computed from the numbers.
+    // The answer first: which run is better here and why (or, for a real run and its model, the simulator's error),
+    // in sentences computed from the numbers.
     QStringList sentences;
-    for (const std::string& s : m_model->comparison().summary)
+    for (const std::string& s : comparison.summary)
         sentences << toQString(s);
     m_summary = new QLabel(sentences.join(QLatin1Char('\n')), this);
     m_summary->setObjectName(QStringLiteral("compareSummary"));
@@ -136,8 +152,10 @@ void RunCompareDialog::build()
     m_threshold = new QLabel(this);
     m_threshold->setWordWrap(true);
     setTone(m_threshold, Tone::Muted);
-    if (m_model->runCount() > 1)
-        m_threshold->setText(thresholdText(toQString(m_model->comparison().titles[0])));
+    if (m_model->runCount() > 1) {
+        const QString first = toQString(comparison.titles[0]);
+        m_threshold->setText(comparison.simulatorError ? simulatorErrorText(first) : thresholdText(first));
+    }
     m_threshold->setVisible(!m_threshold->text().isEmpty());
     layout->addWidget(m_threshold);
 

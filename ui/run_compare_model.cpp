@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QLocale>
 
 #include <cmath>
 
@@ -114,19 +115,23 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
     const auto run = static_cast<std::size_t>(delta ? column - runCount() : column - 1);
     const core::Verdict verdict = metric.verdicts[run];
     const bool same = verdict == core::Verdict::Same;
+    const bool error = m_comparison.simulatorError; // each difference is the simulator's error: always shown
     switch (role) {
     case Qt::DisplayRole:
         if (!delta)
             return formatMetric(metric.values[run], spec.unit);
+        // Equal to the digit shown (a count: equal); the tooltip has the exact difference.
+        if (error && std::fabs(metric.delta[run]) <= core::absoluteAllowance(spec))
+            return tr("equal");
         return same ? tr("about the same") : formatDelta(metric.delta[run], metric.relative[run], spec.unit);
     case ValueRole:
         return delta ? metric.delta[run] : metric.values[run];
     case VerdictRole:
         return delta ? static_cast<int>(verdict) : -1;
     case Qt::BackgroundRole:
-        if (delta && verdict == core::Verdict::Better)
+        if (delta && (verdict == core::Verdict::Better || verdict == core::Verdict::Within))
             return toneFill(Tone::Good, QApplication::palette());
-        if (delta && verdict == core::Verdict::Worse)
+        if (delta && (verdict == core::Verdict::Worse || verdict == core::Verdict::Beyond))
             return toneFill(Tone::Warning, QApplication::palette());
         return {};
     case Qt::ForegroundRole:
@@ -140,6 +145,17 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
             return {};
         const QString exactDelta = formatDelta(metric.delta[run], metric.relative[run], spec.unit);
         const QString allowed = formatMetric(metric.allowance[run], spec.unit);
+        const QString real = toQString(m_comparison.titles[0]);
+        if (error && core::mustEqual(spec))
+            return verdict == core::Verdict::Within
+                       ? tr("Equal to %1's, as the protocol's counts are when transfers do not race").arg(real)
+                       : tr("%1 from %2: transfers raced, and the real run's order of events followed its measured "
+                            "times")
+                             .arg(exactDelta, real);
+        if (error)
+            return tr("%1 from what %2 measured: %3 the simulator's goal of ±%4% (±%5)")
+                .arg(exactDelta, real, verdict == core::Verdict::Within ? tr("within") : tr("beyond"),
+                     QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3), allowed);
         if (same)
             return tr("%1 from %2: within ±%3, about the same")
                 .arg(exactDelta, toQString(m_comparison.titles[0]), allowed);
@@ -160,8 +176,14 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Metric");
         if (section <= runCount())
             return toQString(m_comparison.titles[static_cast<std::size_t>(section - 1)]);
+        if (m_comparison.simulatorError)
+            return tr("Simulator's error");
         return tr("Δ %1").arg(toQString(m_comparison.titles[static_cast<std::size_t>(section - runCount())]));
     }
+    if (role == Qt::ToolTipRole && section > runCount() && m_comparison.simulatorError)
+        return tr("The simulated run's difference from what %1 measured, absolute and relative (hover a cell for the "
+                  "goal)")
+            .arg(first);
     if (role == Qt::ToolTipRole && section > runCount())
         return tr("Difference from %1, absolute and relative; \"about the same\" when within the metric's "
                   "threshold (hover a cell for it)")

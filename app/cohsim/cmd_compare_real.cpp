@@ -74,8 +74,11 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     if (options.json) {
         auto metrics = nlohmann::ordered_json::array();
         for (const auto& r : rows)
-            metrics.push_back(
-                {{"metric", r.metric}, {"real", r.real}, {"simulated", r.simulated}, {"error_pct", r.errorPct()}});
+            metrics.push_back({{"metric", r.metric},
+                               {"real", r.real},
+                               {"simulated", r.simulated},
+                               {"error_pct", r.errorPct()},
+                               {"within_goal", r.withinGoal()}});
         const auto id = [&](std::int64_t v) { return store ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
         const nlohmann::ordered_json out = {
             {"scenario", scenario.name},
@@ -105,10 +108,20 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    std::vector<std::vector<std::string>> table{{"  METRIC", realHeader, "SIMULATED", "ERROR"}};
+    // The goal (sim_vs_real.h): latencies within 10% of what was measured, counts equal.
+    std::vector<std::vector<std::string>> table{{"  METRIC", realHeader, "SIMULATED", "ERROR", "GOAL"}};
+    const std::string goal = fmt::format("within ±{:g}%", 100 * core::kSimulatorErrorGoal);
     for (const auto& r : rows)
-        table.push_back({"  " + r.metric, number(r.real), number(r.simulated), fmt::format("{:+.1f}%", r.errorPct())});
+        table.push_back({"  " + r.metric, number(r.real), number(r.simulated), fmt::format("{:+.1f}%", r.errorPct()),
+                         r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond")});
+    int judged = 0, within = 0;
+    for (const auto& r : rows)
+        if (!r.count) {
+            ++judged;
+            within += r.withinGoal() ? 1 : 0;
+        }
     printTable(table, 1);
+    fmt::print("  {} of {} latencies {}\n", within, judged, goal);
     if (countsEqual)
         fmt::print("  messages, flows and bytes are equal on both{}\n",
                    result.realRuns > 1 ? ", in every real run" : "");

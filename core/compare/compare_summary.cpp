@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -241,6 +242,68 @@ std::string verdictSentence(const RunComparison& c)
     return text;
 }
 
+// "+0.2%", "−17.6%"; "n/a" when the real value is 0 and the simulated one is not.
+std::string signedPercent(const MetricRow& row)
+{
+    if (row.delta[1] == 0)
+        return "+0.0%";
+    if (std::isnan(row.relative[1]))
+        return "n/a";
+    return fmt::format("{}{:.1f}%", row.relative[1] < 0 ? "−" : "+", 100 * std::fabs(row.relative[1]));
+}
+
+// A real run and the simulator's model of it: the simulator's error on the figures compare-real judges it on
+// (sim_vs_real.h), how many are within its goal, and whether the protocol's counts came out equal.
+std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
+{
+    std::string errors;
+    std::vector<std::string> beyond;
+    int judged = 0;
+    for (const char* figure : {"TTFT", "TPOT", "KV transfer"}) {
+        std::string part;
+        for (const char* quantile : {"p50", "p99"}) {
+            const std::string label = fmt::format("{} {}", figure, quantile);
+            const MetricRow* row = rowOf(c, label);
+            if (!row)
+                continue;
+            ++judged;
+            if (row->verdicts[1] == Verdict::Beyond)
+                beyond.push_back(label);
+            part +=
+                fmt::format("{}{} {}", part.empty() ? fmt::format("{} ", figure) : ", ", quantile, signedPercent(*row));
+        }
+        if (!part.empty())
+            errors += (errors.empty() ? "" : "; ") + part;
+    }
+    std::vector<std::string> sentences;
+    sentences.push_back(fmt::format("The simulator's error against {}: {}.", c.titles[0], errors));
+    const std::string goal = fmt::format("±{:g}%", 100 * kSimulatorErrorGoal);
+    if (beyond.empty()) {
+        sentences.push_back(fmt::format("All {} within its goal of {}.", judged, goal));
+    } else {
+        std::string names;
+        for (const auto& b : beyond)
+            names += (names.empty() ? "" : ", ") + b;
+        sentences.push_back(fmt::format("{} of these {} within its goal of {}; beyond it: {}.",
+                                        judged - static_cast<int>(beyond.size()), judged, goal, names));
+    }
+    std::string differ;
+    for (const char* label : {"Messages", "Network flows", "Data bytes", "Control bytes"}) {
+        const MetricRow* row = rowOf(c, label);
+        if (!row || row->verdicts[1] != Verdict::Beyond)
+            continue;
+        std::string name = label;
+        name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+        differ += fmt::format("{}{} {}", differ.empty() ? "" : ", ", name, signedPercent(*row));
+    }
+    sentences.push_back(differ.empty()
+                            ? std::string("Messages, flows and bytes are equal on both.")
+                            : fmt::format("Messages, flows or bytes differ ({}): transfers raced, and the real run's "
+                                          "order of events followed its measured times.",
+                                          differ));
+    return sentences;
+}
+
 } // namespace
 
 std::vector<std::string> summarizeComparison(const RunComparison& c)
@@ -248,6 +311,8 @@ std::vector<std::string> summarizeComparison(const RunComparison& c)
     std::vector<std::string> sentences;
     if (c.titles.size() < 2)
         return sentences;
+    if (c.simulatorError)
+        return simulatorErrorSentences(c);
     for (std::size_t i = 1; i < c.titles.size(); ++i)
         sentences.push_back(runSentence(c, i));
     sentences.push_back(verdictSentence(c));

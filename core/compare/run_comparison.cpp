@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <utility>
 
 namespace coh::core {
 
@@ -204,6 +205,16 @@ Verdict verdictOf(const MetricSpec& spec, double base, double value, double nois
     return (value < base) == (spec.better == Lower) ? Verdict::Better : Verdict::Worse;
 }
 
+// The simulator's error against the real run it models: within its goal or beyond it, and the amount allowed.
+std::pair<Verdict, double> errorVerdictOf(const MetricSpec& spec, double real, double simulated)
+{
+    const double allowed = mustEqual(spec) ? absoluteAllowance(spec)
+                                           : std::max(kSimulatorErrorGoal * std::fabs(real), absoluteAllowance(spec));
+    if (std::isnan(real) || std::isnan(simulated))
+        return {std::isnan(real) && std::isnan(simulated) ? Verdict::Within : Verdict::Beyond, allowed};
+    return {std::fabs(simulated - real) <= allowed ? Verdict::Within : Verdict::Beyond, allowed};
+}
+
 // One "what ran" row: its label, the words before its value in a run's title ("seed 7"), and the value every run
 // leaving it at its default has (such a row says nothing unless the runs differ; nullptr: always shown).
 struct PropertySpec {
@@ -342,11 +353,17 @@ double quantileNoise(std::vector<double> values, double quantile)
     return sortedQuantileNoise(values, quantile);
 }
 
+bool mustEqual(const MetricSpec& spec)
+{
+    return spec.unit == Count || spec.unit == Bytes;
+}
+
 RunComparison compareRuns(const std::vector<ComparedRun>& runs)
 {
     RunComparison c;
     if (runs.empty())
         return c;
+    c.simulatorError = runs.size() == 2 && runs[0].info.id != 0 && runs[1].info.modelsRun == runs[0].info.id;
     c.properties = propertiesOf(runs);
     c.titles = titlesOf(runs, c.properties);
     // Per run, each sampled metric's requests sorted once: its p50, p90 and p99 rows all read them.
@@ -373,8 +390,17 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
             const double noise = i == 0 ? 0 : std::max(row.noise[0], row.noise[i]);
             row.delta.push_back(d);
             row.relative.push_back(base != 0 ? d / std::fabs(base) : std::nan(""));
-            row.allowance.push_back(i == 0 ? 0 : allowanceOf(spec, base, noise));
-            row.verdicts.push_back(i == 0 ? Verdict::Baseline : verdictOf(spec, base, row.values[i], noise));
+            if (i == 0) {
+                row.allowance.push_back(0);
+                row.verdicts.push_back(Verdict::Baseline);
+            } else if (c.simulatorError) {
+                const auto [verdict, allowed] = errorVerdictOf(spec, base, row.values[i]);
+                row.allowance.push_back(allowed);
+                row.verdicts.push_back(verdict);
+            } else {
+                row.allowance.push_back(allowanceOf(spec, base, noise));
+                row.verdicts.push_back(verdictOf(spec, base, row.values[i], noise));
+            }
         }
         c.metrics.push_back(std::move(row));
     }

@@ -5,6 +5,7 @@
 // failures); a group that no run has anything in (no stale reads, no failures) is left out.
 #include "core/engine/run_result.h"
 #include "core/store/run_store.h"
+#include "core/store/sim_vs_real.h" // kSimulatorErrorGoal
 
 #include <cstdint>
 #include <string>
@@ -44,8 +45,9 @@ double displayStep(MetricUnit unit);
 // half its unit's display step, whichever is larger.
 double absoluteAllowance(const MetricSpec& spec);
 
-// How a run's value stands against the first run's.
-enum class Verdict { Baseline, Same, Better, Worse, Differs };
+// How a run's value stands against the first run's. Within and Beyond only when the runs are a real run and the
+// simulator's model of it (RunComparison::simulatorError): the simulator's error is within its goal or beyond it.
+enum class Verdict { Baseline, Same, Better, Worse, Differs, Within, Beyond };
 
 struct MetricRow {
     const MetricSpec* spec = nullptr;
@@ -57,6 +59,7 @@ struct MetricRow {
     std::vector<double> noise;
     // How far a run's value may be from the first run's and still be about the same: the largest of the
     // tolerance times the first value, the two runs' noise and absoluteAllowance() (0 for the first run).
+    // Under simulatorError, the simulator's goal instead: kSimulatorErrorGoal of the real value, or equality.
     std::vector<double> allowance;
     std::vector<Verdict> verdicts;
 };
@@ -79,6 +82,9 @@ struct RunComparison {
     std::vector<PropertyRow> properties;
     std::vector<MetricRow> metrics;   // grouped in comparedMetrics()'s order, empty groups left out
     std::vector<std::string> summary; // plain-language sentences (compare_summary.h)
+    // The second run is the simulator's model of the first, a real run (RunInfo::modelsRun, as compare-real stores
+    // them): a difference is the simulator's error against what was measured, not a better or worse choice.
+    bool simulatorError = false;
 };
 
 // Stale block reads as a percentage of decode's block reads (0 when there were none).
@@ -91,6 +97,10 @@ bool aboutTheSame(const MetricSpec& spec, double base, double value, double nois
 // Half the width of the 95% confidence interval of the `quantile` of `values` (order statistics: the ranks
 // q(n-1) ± 1.96 sqrt(n q (1-q))). 0 for fewer than two values.
 double quantileNoise(std::vector<double> values, double quantile);
+
+// Whether a metric's error is judged by equality (counts and bytes: outcomes of the protocol) or by
+// kSimulatorErrorGoal (latencies, rates and shares: measured).
+bool mustEqual(const MetricSpec& spec);
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs);
 

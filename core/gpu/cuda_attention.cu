@@ -200,6 +200,9 @@ GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const 
 
 GpuPagedAttention::~GpuPagedAttention()
 {
+    // Its buffers, stream and events belong to its device: free them there (unchecked: a destructor does not throw).
+    if (m_device)
+        cudaSetDevice(m_device->index);
     delete m_device;
 }
 

@@ -141,6 +141,9 @@ GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed)
 
 GpuMemory::~GpuMemory()
 {
+    // Its buffers, stream and events belong to its device: free them there (unchecked: a destructor does not throw).
+    if (m_device)
+        cudaSetDevice(m_device->index);
     delete m_device;
 }
 

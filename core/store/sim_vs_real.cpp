@@ -21,9 +21,9 @@ std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary
             {"TPOT p99 (ms)", real.tpotMs.p99, sim.tpotMs.p99},
             {"KV transfer p50 (ms)", real.transferMs.p50, sim.transferMs.p50},
             {"KV transfer p99 (ms)", real.transferMs.p99, sim.transferMs.p99},
-            {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages)},
-            {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows)},
-            {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes}};
+            {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages), true},
+            {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows), true},
+            {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes, true}};
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include "core/store/run_store.h"
 #include "core/workload/request.h"
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,10 +30,19 @@ struct SimVsRealOptions {
     std::function<void(const std::string& stage)> stage;
 };
 
+// The simulator's goal against a real backend on this machine (docs/real-backend.md#sim-against-real): latencies
+// within 10% of what was measured; counts and bytes, outcomes of the protocol, equal.
+constexpr double kSimulatorErrorGoal = 0.10;
+
 struct SimVsRealRow {
     std::string metric;
     double real = 0, simulated = 0;
+    bool count = false; // messages, flows, bytes: the goal is equality
     double errorPct() const { return real != 0 ? 100.0 * (simulated - real) / real : 0.0; }
+    bool withinGoal() const
+    {
+        return count ? simulated == real : std::abs(simulated - real) <= kSimulatorErrorGoal * std::abs(real);
+    }
 };
 
 struct SimVsReal {

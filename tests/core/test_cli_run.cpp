@@ -258,6 +258,10 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_EQ(out.at("requests"), 3);
     ASSERT_EQ(out.at("metrics").size(), 9u);
     EXPECT_EQ(out.at("metrics")[2].at("metric"), "TPOT p50 (ms)");
+    // Each figure says whether the simulator met its goal on it; the counts' agree with counts_equal.
+    for (std::size_t m = 6; m < 9; ++m)
+        EXPECT_EQ(out.at("metrics")[m].at("within_goal").get<bool>(),
+                  out.at("metrics")[m].at("real") == out.at("metrics")[m].at("simulated"));
     // How many real runs sent other counts than the simulator, and whether none did, agree.
     EXPECT_EQ(out.at("counts_equal").get<bool>(), out.at("real_runs_with_other_counts").get<int>() == 0);
     EXPECT_LE(out.at("real_runs_with_other_counts").get<int>(), out.at("real_runs").get<int>());

@@ -450,6 +450,15 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_DOUBLE_EQ(out.rows[2].real, out.real.summary.tpotMs.p50);
     EXPECT_DOUBLE_EQ(out.rows[2].simulated, out.simulated.summary.tpotMs.p50);
     EXPECT_DOUBLE_EQ(out.rows[6].errorPct(), 0.0); // messages
+    // The goal: counts equal (so messages are within it), latencies within 10% of what was measured.
+    EXPECT_TRUE(out.rows[6].count && out.rows[6].withinGoal());
+    SimVsRealRow ttft{"TTFT p50 (ms)", 100, 110};
+    EXPECT_FALSE(ttft.count);
+    EXPECT_TRUE(ttft.withinGoal());
+    ttft.simulated = 89;
+    EXPECT_FALSE(ttft.withinGoal());
+    const SimVsRealRow oneMore{"messages", 100, 101, true};
+    EXPECT_FALSE(oneMore.withinGoal());
     EXPECT_GT(out.profile.copyBytesPerNs, 0.0);
 
     // Several real runs: each stored, every metric's real figure their median (of two: the mean).

@@ -126,6 +126,69 @@ TEST(RunComparison, DifferencesBelowWhatTheRowShowsOrMattersAreAboutTheSame)
     EXPECT_EQ(stallRow.allowance[1], 0.01);
 }
 
+// A real run and the simulator's model of it, as compare-real stores them (RunInfo::modelsRun): each difference is the
+// simulator's error, judged by its 10% goal (latencies, rates) or by equality (counts, bytes), and the sentences say
+// so instead of naming a better choice.
+TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
+{
+    RunSummary real, sim;
+    for (RunSummary* s : {&real, &sim}) {
+        s->requests = s->completed = 30;
+        s->protocol = "msi-directory";
+        s->messagesByKind = {{"Data", true, 100, 1e6, "data"}, {"Ack", false, 50, 5e3, "control"}};
+    }
+    real.ttftMs.p50 = 100, sim.ttftMs.p50 = 112;       // +12%: beyond
+    real.ttftMs.p99 = 200, sim.ttftMs.p99 = 190;       // -5%
+    real.tpotMs.p50 = 10, sim.tpotMs.p50 = 10.5;       // +5%
+    real.tpotMs.p99 = 20, sim.tpotMs.p99 = 23;         // +15%: beyond
+    real.transferMs.p50 = 4, sim.transferMs.p50 = 4;   // equal
+    real.transferMs.p99 = 8, sim.transferMs.p99 = 8.6; // +7.5%
+    real.flows = 700, sim.flows = 721;                 // +3%: a count, so it differs
+    const auto run = [](std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models) {
+        ComparedRun r;
+        r.info.id = id;
+        r.info.name = "default";
+        r.info.scenarioName = "default";
+        r.info.seed = 1;
+        r.info.backend = backend;
+        r.info.modelsRun = models;
+        r.summary = &summary;
+        return r;
+    };
+    const RunComparison c = compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)});
+    ASSERT_TRUE(c.simulatorError);
+    EXPECT_EQ(c.titles, (std::vector<std::string>{"real-cpu", "simulated"}));
+    EXPECT_EQ(row(c, "TTFT p50").verdicts[1], Verdict::Beyond);
+    EXPECT_DOUBLE_EQ(row(c, "TTFT p50").allowance[1], 10.0); // the goal: 10% of what real-cpu measured
+    EXPECT_EQ(row(c, "TTFT p99").verdicts[1], Verdict::Within);
+    EXPECT_EQ(row(c, "TPOT p99").verdicts[1], Verdict::Beyond);
+    EXPECT_EQ(row(c, "KV transfer p99").verdicts[1], Verdict::Within);
+    EXPECT_EQ(row(c, "Messages").verdicts[1], Verdict::Within);
+    EXPECT_EQ(row(c, "Network flows").verdicts[1], Verdict::Beyond);
+    EXPECT_EQ(row(c, "Network flows").allowance[1], 0.5); // counts must be equal
+    EXPECT_EQ(c.summary,
+              (std::vector<std::string>{
+                  "The simulator's error against real-cpu: TTFT p50 +12.0%, p99 −5.0%; TPOT p50 +5.0%, p99 +15.0%; "
+                  "KV transfer p50 +0.0%, p99 +7.5%.",
+                  "4 of these 6 within its goal of ±10%; beyond it: TTFT p50, TPOT p99.",
+                  "Messages, flows or bytes differ (network flows +3.0%): transfers raced, and the real run's order "
+                  "of events followed its measured times."}));
+
+    // Equal counts say so.
+    sim.flows = 700;
+    EXPECT_EQ(compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)}).summary.back(),
+              "Messages, flows and bytes are equal on both.");
+    // Without the stored link (another simulated run, or the model of another run), or in the other order, it is a
+    // comparison of choices: better and worse, and about the same within 1%.
+    for (const RunComparison& choice : {compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 0)}),
+                                        compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 5)}),
+                                        compareRuns({run(8, sim, "simulated", 7), run(7, real, "real-cpu", 0)})}) {
+        EXPECT_FALSE(choice.simulatorError);
+        EXPECT_NE(row(choice, "TTFT p50").verdicts[1], Verdict::Within);
+        EXPECT_NE(row(choice, "TTFT p50").verdicts[1], Verdict::Beyond);
+    }
+}
+
 TEST(RunComparison, MsiAgainstLazyCausalOnTheDefaultScenario)
 {
     const RunResult msi = runDefault("msi-directory", 200);

@@ -2,12 +2,15 @@
 // in the history model; a cancelled run is stored as cancelled; an invalid scenario fails with core's message.
 #include "core/gpu/cuda_devices.h"
 #include "core/store/run_store.h"
+#include "ui/run_compare_dialog.h"
+#include "ui/run_compare_model.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -106,6 +109,22 @@ class TstRunController : public QObject {
                  qPrintable(comparison));
         // It names the backend the profile measured, not a fixed one.
         QVERIFY2(comparison.contains(QStringLiteral("profile against real-cpu:")), qPrintable(comparison));
+        // Compare opens the pair as the simulator's error against what real-cpu measured, not as two choices.
+        coh::ui::RunCompareDialog dialog(m_db, {realId, simId});
+        QVERIFY(dialog.model()->comparison().simulatorError);
+        QCOMPARE(dialog.windowTitle(),
+                 QStringLiteral("Simulator against real-cpu (runs #%1 and #%2)").arg(realId).arg(simId));
+        QVERIFY2(dialog.summaryLabel()->text().startsWith(
+                     QStringLiteral("The simulator's error against real-cpu: TTFT p50 ")),
+                 qPrintable(dialog.summaryLabel()->text()));
+        const auto* model = dialog.model();
+        QCOMPARE(model->headerData(model->deltaColumn(1), Qt::Horizontal).toString(),
+                 QStringLiteral("Simulator's error"));
+        const int ttft = model->rowOf(QStringLiteral("TTFT p50"));
+        const int verdict =
+            model->index(ttft, model->deltaColumn(1)).data(coh::ui::RunCompareModel::VerdictRole).toInt();
+        QVERIFY(verdict == int(coh::core::Verdict::Within) || verdict == int(coh::core::Verdict::Beyond));
+        QVERIFY(model->index(ttft, model->deltaColumn(1)).data(Qt::BackgroundRole).isValid()); // tinted either way
         // Each stage was announced: calibration, then each run.
         QStringList stages;
         for (const auto& p : progress)
