@@ -43,6 +43,23 @@ template <class T> class DeviceBuffer {
     T* m_data = nullptr;
 };
 
+// Pinned host memory, freed however the scope is left: page-locked, so a GPU's copy engine reaches it over the bus
+// (DMA), and mapped and portable, so every GPU addresses it by the same pointer (unified addressing) from its kernels.
+class PinnedHostBuffer {
+  public:
+    explicit PinnedHostBuffer(std::size_t bytes)
+    {
+        COH_CUDA(cudaHostAlloc(&m_data, std::max<std::size_t>(1, bytes), cudaHostAllocPortable | cudaHostAllocMapped));
+    }
+    ~PinnedHostBuffer() { cudaFreeHost(m_data); } // a failure to free cannot be reported from here
+    PinnedHostBuffer(const PinnedHostBuffer&) = delete;
+    PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+    unsigned char* get() const { return static_cast<unsigned char*>(m_data); }
+
+  private:
+    void* m_data = nullptr;
+};
+
 class DeviceEvent {
   public:
     DeviceEvent() { COH_CUDA(cudaEventCreate(&m_event)); }

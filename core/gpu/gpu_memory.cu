@@ -106,15 +106,27 @@ void enablePeerAccess(int device)
 } // namespace
 
 struct GpuMemory::Device {
-    Device(int device, std::size_t n)
+    Device(int device, std::size_t n, GpuMemoryPlace where)
         : index(device)
         , size(n)
-        , bytes(n)
+        , place(where)
     {
+        if (place == GpuMemoryPlace::PinnedHost)
+            host = std::make_unique<cuda::PinnedHostBuffer>(n);
+        else
+            onDevice = std::make_unique<DeviceBuffer<unsigned char>>(n);
     }
+    // Its bytes, by the one pointer every GPU and the host use for them (unified addressing).
+    unsigned char* bytes() const { return host ? host->get() : onDevice->get(); }
+    bool onHost() const { return place == GpuMemoryPlace::PinnedHost; }
+    // The GPU that moves a copy from `s` into `d` and checks it: the receiver's, but a GPU pushes into host memory, so
+    // for a receiver in host memory the sender's (host to host: the receiver's stream's GPU). It reaches both.
+    static Device& engineFor(Device& s, Device& d) { return d.onHost() && !s.onHost() ? s : d; }
     int index;
     std::size_t size;
-    DeviceBuffer<unsigned char> bytes;
+    GpuMemoryPlace place;
+    std::unique_ptr<DeviceBuffer<unsigned char>> onDevice;
+    std::unique_ptr<cuda::PinnedHostBuffer> host;
     cudaStream_t stream{};
     DeviceEvent start, stop;
     CheckBuffers check;
@@ -125,15 +137,15 @@ struct GpuMemory::Device {
     }
 };
 
-GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed)
+GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed, GpuMemoryPlace place)
 {
     COH_CUDA(cudaSetDevice(device));
     enablePeerAccess(device);
     const std::size_t size = std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
-    auto d = std::make_unique<Device>(device, size);
+    auto d = std::make_unique<Device>(device, size, place);
     COH_CUDA(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     const std::size_t words = size / sizeof(unsigned long long);
-    fillKernel<<<256, 256, 0, d->stream>>>(reinterpret_cast<unsigned long long*>(d->bytes.get()), words, seed);
+    fillKernel<<<256, 256, 0, d->stream>>>(reinterpret_cast<unsigned long long*>(d->bytes()), words, seed);
     COH_CUDA(cudaGetLastError());
     COH_CUDA(cudaStreamSynchronize(d->stream));
     m_device = d.release();
@@ -157,12 +169,17 @@ std::size_t GpuMemory::size() const
     return m_device->size;
 }
 
+GpuMemoryPlace GpuMemory::place() const
+{
+    return m_device->place;
+}
+
 void GpuMemory::write(std::size_t offset, const void* bytes, std::size_t n)
 {
     if (offset + n > m_device->size)
         throw std::invalid_argument("GpuMemory::write: past the memory's end");
     COH_CUDA(cudaSetDevice(m_device->index));
-    COH_CUDA(cudaMemcpyAsync(m_device->bytes.get() + offset, bytes, n, cudaMemcpyHostToDevice, m_device->stream));
+    COH_CUDA(cudaMemcpyAsync(m_device->bytes() + offset, bytes, n, cudaMemcpyDefault, m_device->stream));
     COH_CUDA(cudaStreamSynchronize(m_device->stream));
 }
 
@@ -171,32 +188,35 @@ void GpuMemory::read(std::size_t offset, void* out, std::size_t n) const
     if (offset + n > m_device->size)
         throw std::invalid_argument("GpuMemory::read: past the memory's end");
     COH_CUDA(cudaSetDevice(m_device->index));
-    COH_CUDA(cudaMemcpyAsync(out, m_device->bytes.get() + offset, n, cudaMemcpyDeviceToHost, m_device->stream));
+    COH_CUDA(cudaMemcpyAsync(out, m_device->bytes() + offset, n, cudaMemcpyDefault, m_device->stream));
     COH_CUDA(cudaStreamSynchronize(m_device->stream));
 }
 
 std::int64_t GpuMemory::copyFrom(const GpuMemory& src, const std::vector<GpuSegment>& segments)
 {
     Device& d = *m_device;
-    const Device& s = *src.m_device;
+    Device& s = *src.m_device;
     for (const GpuSegment& seg : segments)
         if (seg.srcOffset + seg.bytes > s.size || seg.dstOffset + seg.bytes > d.size)
             throw std::invalid_argument("GpuMemory::copyFrom: a segment lies past a memory's end");
-    COH_CUDA(cudaSetDevice(d.index));
-    // The sender's stream may still be writing (a stamp): the copy starts after it.
+    const Device& engine = Device::engineFor(s, d);
+    COH_CUDA(cudaSetDevice(engine.index));
+    // Either side's stream may still be writing (a stamp): the copy starts after both.
     COH_CUDA(cudaStreamSynchronize(s.stream));
-    COH_CUDA(cudaEventRecord(d.start.get(), d.stream));
+    COH_CUDA(cudaStreamSynchronize(d.stream));
+    COH_CUDA(cudaEventRecord(engine.start.get(), engine.stream));
+    const bool peer = !s.onHost() && !d.onHost() && s.index != d.index;
     for (const GpuSegment& seg : segments) {
-        unsigned char* to = d.bytes.get() + seg.dstOffset;
-        const unsigned char* from = s.bytes.get() + seg.srcOffset;
-        if (s.index == d.index)
-            COH_CUDA(cudaMemcpyAsync(to, from, seg.bytes, cudaMemcpyDeviceToDevice, d.stream));
-        else
-            COH_CUDA(cudaMemcpyPeerAsync(to, d.index, from, s.index, seg.bytes, d.stream));
+        unsigned char* to = d.bytes() + seg.dstOffset;
+        const unsigned char* from = s.bytes() + seg.srcOffset;
+        if (peer)
+            COH_CUDA(cudaMemcpyPeerAsync(to, d.index, from, s.index, seg.bytes, engine.stream));
+        else // the same GPU, or host memory on a side: the pointers say which way
+            COH_CUDA(cudaMemcpyAsync(to, from, seg.bytes, cudaMemcpyDefault, engine.stream));
     }
-    COH_CUDA(cudaEventRecord(d.stop.get(), d.stream));
-    COH_CUDA(cudaEventSynchronize(d.stop.get()));
-    return nanoseconds(d.start, d.stop);
+    COH_CUDA(cudaEventRecord(engine.stop.get(), engine.stream));
+    COH_CUDA(cudaEventSynchronize(engine.stop.get()));
+    return nanoseconds(engine.start, engine.stop);
 }
 
 std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<GpuSegment>& segments) const
@@ -204,8 +224,8 @@ std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<
     if (segments.empty())
         return -1;
     Device& d = *m_device;
-    const Device& s = *src.m_device;
-    if (s.index != d.index) {
+    Device& s = *src.m_device;
+    if (!s.onHost() && !d.onHost() && s.index != d.index) {
         // Compared on this GPU: the source's bytes are brought over first, segment by segment.
         std::size_t total = 0;
         for (const GpuSegment& seg : segments)
@@ -215,16 +235,18 @@ std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<
         std::vector<GpuSegment> local = segments;
         std::size_t at = 0;
         for (GpuSegment& seg : local) {
-            COH_CUDA(cudaMemcpyPeerAsync(staged.get() + at, d.index, s.bytes.get() + seg.srcOffset, s.index, seg.bytes,
+            COH_CUDA(cudaMemcpyPeerAsync(staged.get() + at, d.index, s.bytes() + seg.srcOffset, s.index, seg.bytes,
                                          d.stream));
             seg.srcOffset = at;
             at += seg.bytes;
         }
         COH_CUDA(cudaStreamSynchronize(d.stream));
-        return compareOnDevice(staged.get(), d.bytes.get(), local, d.stream, d.check);
+        return compareOnDevice(staged.get(), d.bytes(), local, d.stream, d.check);
     }
-    COH_CUDA(cudaSetDevice(d.index));
-    return compareOnDevice(s.bytes.get(), d.bytes.get(), segments, d.stream, d.check);
+    // On the copy's GPU: it reaches both (pinned host memory is addressed by every GPU).
+    Device& where = Device::engineFor(s, d);
+    COH_CUDA(cudaSetDevice(where.index));
+    return compareOnDevice(s.bytes(), d.bytes(), segments, where.stream, where.check);
 }
 
 } // namespace coh::core

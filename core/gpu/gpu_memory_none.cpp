@@ -5,7 +5,7 @@
 
 namespace coh::core {
 
-GpuMemory::GpuMemory(int, std::size_t, std::uint64_t)
+GpuMemory::GpuMemory(int, std::size_t, std::uint64_t, GpuMemoryPlace)
 {
     throwNoCuda();
 }
@@ -15,6 +15,10 @@ int GpuMemory::device() const
     throwNoCuda();
 }
 std::size_t GpuMemory::size() const
+{
+    throwNoCuda();
+}
+GpuMemoryPlace GpuMemory::place() const
 {
     throwNoCuda();
 }

@@ -60,9 +60,17 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
         std::uint64_t smallest = gpus.devices.front().memoryBytes;
         for (const GpuDevice& d : gpus.devices)
             smallest = std::min(smallest, d.memoryBytes);
-        real::checkMemoryFits(scenario, options.realCpu.arenaBytes, smallest * gpus.devices.size(),
+        // CPU sockets, CXL memory and storage are pinned host memory (gpu_nodes.h): the machine's, page-locked.
+        const real::MemoryNeed need = real::realMemoryNeed(scenario);
+        real::checkMemoryFits(real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0},
+                              options.realCpu.arenaBytes, smallest * gpus.devices.size(),
                               gpus.devices.size() == 1 ? "the GPU's memory"
                                                        : "the GPUs' memory (the smallest's, each)");
+        if (need.hostArenas > 0)
+            if (const auto available = real::availableHostMemory())
+                real::checkMemoryFits(real::MemoryNeed{need.hostArenas, 0, need.hostArenas}, options.realCpu.arenaBytes,
+                                      *available,
+                                      "this machine's memory (pinned for its CPU sockets, CXL memory and storage)");
         if (scenario.model.headDim > kGpuMaxHeadDim)
             throw InputError(scenario.sourcePath, "/model",
                              fmt::format("the CUDA attention serves heads of at most {} dimensions, not {}",

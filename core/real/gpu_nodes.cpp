@@ -106,8 +106,11 @@ GpuMemory& GpuNodes::memory(std::uint32_t node)
     auto& m = m_memories[node];
     if (!m) {
         const std::size_t gpu = m_made % m_devices.size();
-        m = std::make_unique<GpuMemory>(m_devices[gpu].index, m_options.arenaBytes, m_seed * 1000003 + node);
-        m_partition[node] = m_perDevice[gpu]++;
+        const bool host = hostMemoryOnGpus(m_topology.nodes[node].kind);
+        m = std::make_unique<GpuMemory>(m_devices[gpu].index, m_options.arenaBytes, m_seed * 1000003 + node,
+                                        host ? GpuMemoryPlace::PinnedHost : GpuMemoryPlace::Device);
+        if (!host)
+            m_partition[node] = m_perDevice[gpu]++;
         ++m_made;
     }
     return *m;
@@ -170,10 +173,20 @@ std::vector<BackendNodeMapping> GpuNodes::mapping() const
         for (const GpuDevice& d : m_devices)
             if (d.index == device)
                 name = d.name;
-        out.push_back({m_topology.nodes[node].id,
-                       fmt::format("GPU {} ({}) partition {}: {} of device memory and a stream of its own{}", device,
-                                   name, m_partition[node], memorySize(m_memories[node]->size()),
-                                   m_attention[node] ? "; runs its decode attention (fp16)" : "")});
+        const char* attends = m_attention[node] ? "; runs its decode attention (fp16)" : "";
+        const std::string size = memorySize(m_memories[node]->size());
+        if (m_memories[node]->place() == GpuMemoryPlace::PinnedHost)
+            out.push_back(
+                {m_topology.nodes[node].id,
+                 fmt::format("{} of pinned host memory, copied to and from GPUs by DMA, with a stream on GPU "
+                             "{} ({}){}",
+                             size, device, name,
+                             m_attention[node] ? fmt::format("; its decode attention runs on GPU {} (fp16)", device)
+                                               : std::string())});
+        else
+            out.push_back({m_topology.nodes[node].id,
+                           fmt::format("GPU {} ({}) partition {}: {} of device memory and a stream of its own{}",
+                                       device, name, m_partition[node], size, attends)});
     }
     return out;
 }

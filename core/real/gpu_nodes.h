@@ -2,9 +2,11 @@
 // The real-cuda backend's nodes (docs/real-backend.md#real-cuda): each topology node that sends, receives or computes
 // is a partition of a GPU, made at its first job: its own device memory (filled on the device) and stream. Nodes go
 // to the GPUs in turn, so on a machine with one GPU every node is a partition of it, and with as many GPUs as nodes
-// each node has a GPU of its own. A copy is the receiver's copy engine's (cudaMemcpyAsync, or cudaMemcpyPeerAsync
-// between GPUs), one per contiguous piece, timed with CUDA events; a decode step is the CUDA paged attention over
-// the node's fp16 pool, timed the same way.
+// each node has a GPU of its own. A node whose memory is the host's (hostMemoryOnGpus) gets pinned host memory
+// instead, with a stream on the GPU it was dealt: what a GPU copies to or from it crosses the bus (PCIe, NVLink-C2C)
+// by DMA, as an offload to host DRAM or CXL memory does. A copy is the receiver's copy engine's (cudaMemcpyAsync, or
+// cudaMemcpyPeerAsync between GPUs), one per contiguous piece, timed with CUDA events; a decode step is the CUDA paged
+// attention over the node's fp16 pool, timed the same way.
 #include "core/gpu/cuda_devices.h"
 #include "core/gpu/gpu_memory.h"
 #include "core/real/node_resources.h"
@@ -14,6 +16,13 @@
 #include <vector>
 
 namespace coh::core::real {
+
+// On real-cuda, the nodes whose memory is the host's: CPU sockets (their DRAM), CXL memory and storage (its staging
+// buffer in host memory). GPUs and accelerators get device memory; switches, none.
+inline bool hostMemoryOnGpus(NodeKind kind)
+{
+    return kind == NodeKind::CpuSocket || kind == NodeKind::CxlMemory || kind == NodeKind::Storage;
+}
 
 class GpuNodes final : public NodeResources {
   public:
@@ -40,8 +49,8 @@ class GpuNodes final : public NodeResources {
     std::uint64_t m_seed;
     std::vector<GpuDevice> m_devices;
     std::vector<std::unique_ptr<GpuMemory>> m_memories; // per node
-    std::vector<int> m_partition;                       // per node: its place among the nodes on its GPU, -1: none
-    std::vector<int> m_perDevice;                       // per GPU: the partitions made on it
+    std::vector<int> m_partition; // per node: its place among the device memories on its GPU, -1: none or host memory
+    std::vector<int> m_perDevice; // per GPU: the partitions made on it
     std::vector<std::unique_ptr<NodeAttention>> m_attention;
     std::size_t m_made = 0; // nodes given a partition so far
 };

@@ -1,6 +1,7 @@
 #include "core/real/memory_fit.h"
 
 #include "core/base/input_error.h"
+#include "core/real/gpu_nodes.h" // hostMemoryOnGpus
 #include "core/real/node_resources.h"
 
 #include <fmt/format.h>
@@ -17,8 +18,10 @@ MemoryNeed realMemoryNeed(const Scenario& scenario)
 {
     MemoryNeed need;
     for (const Node& n : scenario.topology.nodes)
-        if (n.kind != NodeKind::Switch)
+        if (n.kind != NodeKind::Switch) {
             ++need.arenas;
+            need.hostArenas += hostMemoryOnGpus(n.kind) ? 1 : 0;
+        }
     std::set<std::string> decoders; // an instance's first node attends; two instances may share it
     for (const InstanceSpec& inst : scenario.serving.instances)
         if (inst.role != InstanceRole::Prefill && !inst.nodes.empty())
@@ -114,7 +117,11 @@ std::optional<std::uint64_t> availableHostMemory()
 void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint64_t available,
                      const std::string& memory)
 {
-    const MemoryNeed need = realMemoryNeed(scenario);
+    checkMemoryFits(realMemoryNeed(scenario), arenaBytes, available, memory);
+}
+
+void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available, const std::string& memory)
+{
     const std::size_t memories = need.arenas + need.pools;
     const double allowed = kArenaShareOfMemory * static_cast<double>(available);
     if (memories == 0 || static_cast<double>(need.bytes(arenaBytes)) <= allowed)

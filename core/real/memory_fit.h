@@ -15,6 +15,7 @@ namespace coh::core::real {
 // compute (all but switches), and a K/V pool of the same size on each decode instance's first node.
 struct MemoryNeed {
     std::size_t arenas = 0, pools = 0;
+    std::size_t hostArenas = 0; // of the arenas, those real-cuda places in pinned host memory (hostMemoryOnGpus)
     std::uint64_t bytes(std::size_t arenaBytes) const { return std::uint64_t{arenas + pools} * arenaBytes; }
 };
 MemoryNeed realMemoryNeed(const Scenario& scenario);
@@ -36,6 +37,9 @@ inline constexpr double kArenaShareOfMemory = 0.8;
 // `arenaBytes` each would take more than kArenaShareOfMemory of `available` bytes of `memory` ("this machine's
 // memory", "the GPUs' memory").
 void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint64_t available,
+                     const std::string& memory);
+// The same for some of the scenario's memories (real-cuda: those on its GPUs, and those in pinned host memory).
+void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available,
                      const std::string& memory);
 
 } // namespace coh::core::real

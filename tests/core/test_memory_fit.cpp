@@ -2,9 +2,11 @@
 // first, so an allocation past the machine's memory would end in the kernel killing the run, not in an error.
 #include "core/base/input_error.h"
 #include "core/real/backend.h"
+#include "core/real/gpu_nodes.h"
 #include "core/real/memory_fit.h"
 #include "engine_fixtures.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -29,6 +31,35 @@ TEST(MemoryFit, CountsAnArenaPerNodeThatCopiesAndAPoolPerDecodeInstance)
     EXPECT_EQ(need.arenas, 3u);
     EXPECT_EQ(need.pools, 2u);
     EXPECT_EQ(need.bytes(64 * kMiB), 5 * 64 * kMiB);
+    EXPECT_EQ(need.hostArenas, 0u);
+    // real-cuda places CPU sockets, CXL memory and storage in pinned host memory: counted apart, among the arenas.
+    for (const NodeKind kind : {NodeKind::CpuSocket, NodeKind::CxlMemory, NodeKind::Storage, NodeKind::Accelerator}) {
+        Node n = servingNode(fmt::format("n{}", static_cast<int>(kind)), NodeRole::Memory);
+        n.kind = kind;
+        s.topology.nodes.push_back(n);
+    }
+    const auto withHost = core::real::realMemoryNeed(s);
+    EXPECT_EQ(withHost.arenas, 7u);
+    EXPECT_EQ(withHost.hostArenas, 3u); // not the accelerator: its memory is its own
+    EXPECT_TRUE(core::real::hostMemoryOnGpus(NodeKind::CpuSocket));
+    EXPECT_FALSE(core::real::hostMemoryOnGpus(NodeKind::Gpu));
+    EXPECT_FALSE(core::real::hostMemoryOnGpus(NodeKind::Switch));
+}
+
+TEST(MemoryFit, SomeOfTheMemoriesAreCheckedAgainstTheirOwnMemory)
+{
+    // real-cuda's host part: two pinned arenas of 64 MiB fit 1 GiB, not 100 MiB, and the error counts only them.
+    const core::real::MemoryNeed host{2, 0, 2};
+    EXPECT_NO_THROW(core::real::checkMemoryFits(host, 64 * kMiB, 1024 * kMiB, "this machine's memory (pinned)"));
+    try {
+        core::real::checkMemoryFits(host, 64 * kMiB, 100 * kMiB, "this machine's memory (pinned)");
+        FAIL() << "two 64 MiB arenas do not fit 80% of 100 MiB";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("2 node memories and 0 K/V pools of 64 MiB each"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("this machine's memory (pinned) has"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--arena-mib 40"), std::string::npos) << e.what();
+    }
 }
 
 TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)

@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <limits>
 #include <map>
 #include <random>
@@ -127,6 +129,41 @@ TEST_P(RealRuns, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
         EXPECT_GT(real.summary.backend.decodeSteps, 0u);
         EXPECT_GT(real.summary.backend.attentionMs, 0.0);
     }
+}
+
+// Every block's home on a CPU socket: its directory and memory are the host's. real-cpu plays it by a worker thread
+// like any node; real-cuda by pinned host memory that the GPUs' copy engines reach by DMA (gpu_nodes.h), so the data
+// that goes home and comes back from it crosses the bus both ways. Either way the protocol's messages and bytes are
+// the simulator's, and every copy into or out of it is checked.
+TEST_P(RealRuns, AHomeInHostMemoryCopiesLikeAnyNode)
+{
+    Scenario s = threeGpuScenario("msi-directory");
+    Node cpu = servingNode("cpu0", NodeRole::Memory);
+    cpu.kind = NodeKind::CpuSocket;
+    cpu.memory = {{Tier::Dram, 512e9, 2e11}};
+    s.topology.nodes.push_back(cpu);
+    for (const char* gpu : {"p0", "d0", "d1"})
+        s.topology.links.push_back(link(gpu, "cpu0", kMicrosecond, 1e9));
+    s.coherence.home = HomePolicy::Node;
+    s.coherence.homeNode = "cpu0";
+    const Workload w = spacedWorkload();
+    const RunResult sim = runOn(s, w, {});
+    const RunResult real = runOn(s, w, backend());
+    EXPECT_EQ(real.summary.completed, w.requests.size());
+    EXPECT_EQ(real.summary.flows, sim.summary.flows);
+    EXPECT_DOUBLE_EQ(real.summary.kvBytes, sim.summary.kvBytes);
+    EXPECT_EQ(real.summary.backend.copies, sim.summary.flows);
+    EXPECT_EQ(real.summary.backend.verified, real.summary.backend.copies);
+    const auto& mapping = real.summary.backend.mapping;
+    const auto home = std::find_if(mapping.begin(), mapping.end(), [](const auto& m) { return m.node == "cpu0"; });
+    ASSERT_NE(home, mapping.end()) << "the home moved bytes, so it has a resource";
+    EXPECT_NE(home->resource.find(GetParam() == "real-cuda" ? "pinned host memory" : "cpu worker thread"),
+              std::string::npos)
+        << home->resource;
+    // The GPUs are still the GPUs' (on real-cuda, partitions of device memory).
+    const auto gpu = std::find_if(mapping.begin(), mapping.end(), [](const auto& m) { return m.node == "d0"; });
+    ASSERT_NE(gpu, mapping.end());
+    EXPECT_EQ(gpu->resource.find("pinned host memory"), std::string::npos) << gpu->resource;
 }
 
 TEST(RealCpuBackend, TheMappingNamesTheNodesThatMovedBytes)
