@@ -34,6 +34,12 @@ void printProfile(const core::real::HardwareProfile& p)
     fmt::print("  copy        {} ns + bytes / {} GB/s (fit to {} sizes); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copyLatencyNs), number(p.copyBytesPerNs), p.copyRows.size(), number(p.messageOverheadNs));
+    if (p.hostCopy.measured())
+        fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory, both ways (fit to {} "
+                   "copies){}\n",
+                   number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs), p.hostCopy.rows.size(),
+                   p.descriptorBytes > 0 ? fmt::format("; {} ns per descriptor", number(p.hostCopy.descriptorNs))
+                                         : std::string());
     fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; fit "
                "to {} contexts)\n",
                number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,

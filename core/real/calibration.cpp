@@ -4,6 +4,7 @@
 #include "core/gpu/cuda_devices.h"
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
+#include "core/real/gpu_nodes.h" // hostMemoryOnGpus
 
 #include <fmt/format.h>
 
@@ -61,18 +62,40 @@ std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double
     return {intercept, slope > 0 ? 1.0 / slope : 0.0};
 }
 
-double descriptorCost(const HardwareProfile& p)
+namespace {
+
+// Per size cut into several pieces: what the pieces cost beyond the whole copy's fit, per piece after the first.
+double descriptorCostOf(const std::vector<CopyBenchRow>& descriptorRows, double latencyNs, double bytesPerNs)
 {
-    // Per size cut into several pieces: what the pieces cost beyond the whole copy's fit, per piece after the first.
     std::vector<double> perPiece;
-    for (const auto& r : p.descriptorRows)
-        if (r.descriptors > 1 && p.copyBytesPerNs > 0)
-            perPiece.push_back((r.copyNs - p.copyNs(static_cast<double>(r.bytes))) /
+    for (const auto& r : descriptorRows)
+        if (r.descriptors > 1 && bytesPerNs > 0)
+            perPiece.push_back((r.copyNs - (latencyNs + static_cast<double>(r.bytes) / bytesPerNs)) /
                                static_cast<double>(r.descriptors - 1));
     if (perPiece.empty())
         return 0;
     std::sort(perPiece.begin(), perPiece.end());
     return std::max(0.0, perPiece[perPiece.size() / 2]);
+}
+
+std::vector<std::pair<double, double>> copyPoints(const std::vector<CopyBenchRow>& rows)
+{
+    std::vector<std::pair<double, double>> points;
+    for (const auto& r : rows)
+        points.emplace_back(static_cast<double>(r.bytes), r.copyNs);
+    return points;
+}
+
+} // namespace
+
+double descriptorCost(const HardwareProfile& p)
+{
+    return descriptorCostOf(p.descriptorRows, p.copyLatencyNs, p.copyBytesPerNs);
+}
+
+double descriptorCost(const CopyPathFit& path)
+{
+    return descriptorCostOf(path.descriptorRows, path.latencyNs, path.bytesPerNs);
 }
 
 namespace {
@@ -104,7 +127,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     p.cpu = cpuModel();
     p.cores = std::thread::hardware_concurrency();
     const bool cuda = options.backend == "real-cuda";
-    const auto copyBench = cuda ? &runGpuCopyBench : &runCopyBench;
+    const auto copyBench = [cuda](const CopyBenchOptions& o) { return cuda ? runGpuCopyBench(o) : runCopyBench(o); };
     if (cuda) {
         const GpuInventory gpus = probeGpus();
         if (gpus.devices.empty())
@@ -125,14 +148,28 @@ HardwareProfile calibrate(const CalibrationOptions& options)
         pieces.descriptorBytes = options.descriptorBytes;
         p.descriptorRows = copyBench(pieces);
     }
+    if (cuda) {
+        // The host path, both ways: a GPU pushing into pinned host memory, and one reading from it.
+        for (const auto& [from, to] :
+             {std::pair{NodeKind::Gpu, NodeKind::CpuSocket}, std::pair{NodeKind::CpuSocket, NodeKind::Gpu}}) {
+            for (const CopyBenchRow& r : runGpuCopyBench(whole, from, to))
+                p.hostCopy.rows.push_back(r);
+            if (options.descriptorBytes > 0) {
+                CopyBenchOptions pieces = options.copy;
+                pieces.descriptorBytes = options.descriptorBytes;
+                for (const CopyBenchRow& r : runGpuCopyBench(pieces, from, to))
+                    p.hostCopy.descriptorRows.push_back(r);
+            }
+        }
+        std::tie(p.hostCopy.latencyNs, p.hostCopy.bytesPerNs) = fitLatencyBandwidth(copyPoints(p.hostCopy.rows));
+        p.hostCopy.descriptorNs = descriptorCost(p.hostCopy);
+    }
     p.attentionShape = options.attention.shape;
 
-    std::vector<std::pair<double, double>> copies, steps;
-    for (const auto& r : p.copyRows)
-        copies.emplace_back(static_cast<double>(r.bytes), r.copyNs);
+    std::vector<std::pair<double, double>> steps;
     for (const auto& r : p.attentionRows)
         steps.emplace_back(r.kvBytes, r.attentionNs);
-    std::tie(p.copyLatencyNs, p.copyBytesPerNs) = fitLatencyBandwidth(copies);
+    std::tie(p.copyLatencyNs, p.copyBytesPerNs) = fitLatencyBandwidth(copyPoints(p.copyRows));
     std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
     if (!p.sequenceRows.empty()) {
         // The fixed cost is a lone sequence's (a launch); the batch's rows give the bandwidth of all side by side.
@@ -151,15 +188,31 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     return p;
 }
 
+namespace {
+
+nlohmann::ordered_json copyRowsJson(const std::vector<CopyBenchRow>& rows)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& r : rows)
+        out.push_back(
+            {{"bytes", r.bytes}, {"copy_ns", r.copyNs}, {"memcpy_ns", r.plainNs}, {"message_ns", r.messageNs}});
+    return out;
+}
+
+nlohmann::ordered_json descriptorRowsJson(const std::vector<CopyBenchRow>& rows)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& r : rows)
+        out.push_back({{"bytes", r.bytes}, {"descriptors", r.descriptors}, {"copy_ns", r.copyNs}});
+    return out;
+}
+
+} // namespace
+
 nlohmann::ordered_json toJson(const HardwareProfile& p)
 {
-    auto copies = nlohmann::ordered_json::array();
-    for (const auto& r : p.copyRows)
-        copies.push_back(
-            {{"bytes", r.bytes}, {"copy_ns", r.copyNs}, {"memcpy_ns", r.plainNs}, {"message_ns", r.messageNs}});
-    auto pieces = nlohmann::ordered_json::array();
-    for (const auto& r : p.descriptorRows)
-        pieces.push_back({{"bytes", r.bytes}, {"descriptors", r.descriptors}, {"copy_ns", r.copyNs}});
+    const auto copies = copyRowsJson(p.copyRows);
+    const auto pieces = descriptorRowsJson(p.descriptorRows);
     const auto rowsJson = [](const std::vector<AttentionBenchRow>& rows) {
         auto out = nlohmann::ordered_json::array();
         for (const auto& r : rows)
@@ -168,29 +221,36 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
     };
     const auto steps = rowsJson(p.attentionRows);
     const auto sequenceSteps = rowsJson(p.sequenceRows);
-    return {{"profile", p.backend},
-            {"host", p.host},
-            {"cpu", p.cpu},
-            {"cores", p.cores},
-            {"copy",
-             {{"latency_ns", p.copyLatencyNs},
-              {"bandwidth_gbps", p.copyBytesPerNs},
-              {"message_overhead_ns", p.messageOverheadNs},
-              {"descriptor_bytes", p.descriptorBytes},
-              {"descriptor_ns", p.descriptorNs},
-              {"measured", copies},
-              {"measured_in_descriptors", pieces}}},
-            {"attention",
-             {{"query_heads", p.attentionShape.queryHeads},
-              {"kv_heads", p.attentionShape.kvHeads},
-              {"head_dim", p.attentionShape.headDim},
-              {"block_tokens", p.attentionShape.blockTokens},
-              {"element_bytes", p.attentionElementBytes},
-              {"sequence_bandwidth_gbps", p.attentionSequenceBytesPerNs},
-              {"measured_one_sequence", sequenceSteps},
-              {"step_ns", p.attentionStepNs},
-              {"bandwidth_gbps", p.attentionBytesPerNs},
-              {"measured", steps}}}};
+    nlohmann::ordered_json out = {{"profile", p.backend},
+                                  {"host", p.host},
+                                  {"cpu", p.cpu},
+                                  {"cores", p.cores},
+                                  {"copy",
+                                   {{"latency_ns", p.copyLatencyNs},
+                                    {"bandwidth_gbps", p.copyBytesPerNs},
+                                    {"message_overhead_ns", p.messageOverheadNs},
+                                    {"descriptor_bytes", p.descriptorBytes},
+                                    {"descriptor_ns", p.descriptorNs},
+                                    {"measured", copies},
+                                    {"measured_in_descriptors", pieces}}},
+                                  {"attention",
+                                   {{"query_heads", p.attentionShape.queryHeads},
+                                    {"kv_heads", p.attentionShape.kvHeads},
+                                    {"head_dim", p.attentionShape.headDim},
+                                    {"block_tokens", p.attentionShape.blockTokens},
+                                    {"element_bytes", p.attentionElementBytes},
+                                    {"sequence_bandwidth_gbps", p.attentionSequenceBytesPerNs},
+                                    {"measured_one_sequence", sequenceSteps},
+                                    {"step_ns", p.attentionStepNs},
+                                    {"bandwidth_gbps", p.attentionBytesPerNs},
+                                    {"measured", steps}}}};
+    if (p.hostCopy.measured())
+        out["host_copy"] = {{"latency_ns", p.hostCopy.latencyNs},
+                            {"bandwidth_gbps", p.hostCopy.bytesPerNs},
+                            {"descriptor_ns", p.hostCopy.descriptorNs},
+                            {"measured", copyRowsJson(p.hostCopy.rows)},
+                            {"measured_in_descriptors", descriptorRowsJson(p.hostCopy.descriptorRows)}};
+    return out;
 }
 
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file)
@@ -291,6 +351,25 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
                              p.descriptorNs, p.descriptorBytes, p.effectiveCopyBytesPerNs(), kMinProfileGBps),
                  fix});
     }
+    // The host path (real-cuda): present, it is whole, and its copies keep a bandwidth with their descriptors.
+    if (const auto it = j.find("host_copy"); it != j.end()) {
+        const auto hostBandwidth = bandwidth("host_copy", "bandwidth_gbps");
+        const auto hostDescriptorNs = time("host_copy", "descriptor_ns");
+        p.hostCopy.latencyNs = time("host_copy", "latency_ns").value_or(0);
+        p.hostCopy.bytesPerNs = hostBandwidth.value_or(0);
+        p.hostCopy.descriptorNs = hostDescriptorNs.value_or(0);
+        if (hostBandwidth && hostDescriptorNs && p.effectiveHostCopyBytesPerNs() < kMinProfileGBps)
+            problems.push_back({file, "/host_copy/descriptor_ns",
+                                fmt::format("{:g} ns per descriptor of {} B leaves host copies at {:.3g} GB/s, below "
+                                            "{:g} GB/s",
+                                            p.hostCopy.descriptorNs, p.descriptorBytes, p.effectiveHostCopyBytesPerNs(),
+                                            kMinProfileGBps),
+                                fix});
+        if (p.backend != "real-cuda")
+            problems.push_back({file, "/host_copy",
+                                "only a real-cuda profile has a host path: on real-cpu every memory is the host's",
+                                fix});
+    }
     p.attentionStepNs = time("attention", "step_ns").value_or(0);
     // 0: none measured (real-cpu, one thread).
     if (const nlohmann::json* v = member("attention", "sequence_bandwidth_gbps"); v && !(v->is_number() && *v == 0))
@@ -320,9 +399,15 @@ Topology profiledTopology(const Topology& topology, const HardwareProfile& profi
             l.b = t.nodes[ends[j]].id;
             l.id = l.a + "~" + l.b;
             l.kind = LinkKind::OnChip;
-            l.latency = roundToSimTime(profile.copyLatencyNs, "a profiled copy's fixed cost");
-            l.bandwidthBytesPerSec = profile.effectiveCopyBytesPerNs() * 1e9;
-            l.source = "cohsim calibrate: a " + profile.backend + " copy on " +
+            // A copy to or from pinned host memory crosses the bus: the host path's figures, where measured.
+            const bool host = profile.hostCopy.measured() &&
+                              (hostMemoryOnGpus(t.nodes[ends[i]].kind) || hostMemoryOnGpus(t.nodes[ends[j]].kind));
+            l.latency = roundToSimTime(host ? profile.hostCopy.latencyNs : profile.copyLatencyNs,
+                                       "a profiled copy's fixed cost");
+            l.bandwidthBytesPerSec =
+                (host ? profile.effectiveHostCopyBytesPerNs() : profile.effectiveCopyBytesPerNs()) * 1e9;
+            l.source = "cohsim calibrate: a " + profile.backend +
+                       (host ? " copy to or from host memory on " : " copy on ") +
                        (profile.host.empty() ? std::string("this machine") : profile.host);
             t.links.push_back(std::move(l));
         }

@@ -34,6 +34,17 @@ struct CalibrationOptions {
     }
 };
 
+// One copy path's fit: copies of b bytes cost latencyNs + b / bytesPerNs, plus descriptorNs per piece after a message's
+// first; bytesPerNs 0: the path was not measured.
+struct CopyPathFit {
+    double latencyNs = 0;
+    double bytesPerNs = 0; // GB/s
+    double descriptorNs = 0;
+    std::vector<CopyBenchRow> rows;           // whole copies
+    std::vector<CopyBenchRow> descriptorRows; // the same sizes, in descriptors
+    bool measured() const { return bytesPerNs > 0; }
+};
+
 struct HardwareProfile {
     std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
     std::string host, cpu;            // cpu: the GPU's name for real-cuda
@@ -59,6 +70,10 @@ struct HardwareProfile {
     std::vector<CopyBenchRow> descriptorRows; // the same sizes, copied in descriptors
     std::vector<AttentionBenchRow> attentionRows;
     std::vector<AttentionBenchRow> sequenceRows; // real-cuda: one sequence per step
+    // real-cuda: copies between a GPU and pinned host memory (the nodes hostMemoryOnGpus places there: CPU sockets,
+    // CXL memory, storage), both ways, in descriptors of descriptorBytes too. The fields above are then the copies
+    // within and between GPUs. Not measured on real-cpu, whose every memory is the host's: one path.
+    CopyPathFit hostCopy;
 
     double copyNs(double bytes) const { return copyLatencyNs + bytes / copyBytesPerNs; }
     // The bandwidth a copy of whole descriptors sees: bytes / bandwidth plus, per descriptor, descriptorNs.
@@ -66,6 +81,15 @@ struct HardwareProfile {
     {
         return descriptorBytes > 0 ? 1.0 / (1.0 / copyBytesPerNs + descriptorNs / static_cast<double>(descriptorBytes))
                                    : copyBytesPerNs;
+    }
+    // The same over the host path (hostCopy), where measured; else the copies' own.
+    double effectiveHostCopyBytesPerNs() const
+    {
+        if (!hostCopy.measured())
+            return effectiveCopyBytesPerNs();
+        return descriptorBytes > 0
+                   ? 1.0 / (1.0 / hostCopy.bytesPerNs + hostCopy.descriptorNs / static_cast<double>(descriptorBytes))
+                   : hostCopy.bytesPerNs;
     }
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
     // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
@@ -79,6 +103,8 @@ struct HardwareProfile {
 HardwareProfile calibrate(const CalibrationOptions& options);
 // The profile's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
 double descriptorCost(const HardwareProfile& profile);
+// The same for any path: its descriptor rows against its whole copies' fit.
+double descriptorCost(const CopyPathFit& path);
 
 // Least squares y = a + x / b over the points, each weighted by 1 / y^2 (relative error, so the smallest points
 // set the fixed cost and the largest the bandwidth), a clamped at 0: returns {a, b}.
@@ -97,8 +123,9 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
 
 // The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV
 // (all but switches) joined directly by a link of the profile's copy latency and effective bandwidth (descriptors
-// included), and no other link. The simulator then pays what a real copy pays: no hops, and no sharing but between
-// messages of one pair.
+// included), and no other link. On a real-cuda profile with a host path, a pair with a node in host memory
+// (hostMemoryOnGpus) takes the host path's figures. The simulator then pays what a real copy pays: no hops, and no
+// sharing but between messages of one pair.
 Topology profiledTopology(const Topology& topology, const HardwareProfile& profile);
 // The scenario with profiledTopology() for its topology: what `cohsim compare-real` simulates.
 Scenario profiledScenario(const Scenario& scenario, const HardwareProfile& profile);

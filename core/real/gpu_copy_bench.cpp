@@ -5,7 +5,7 @@
 
 namespace coh::core::real {
 
-std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options)
+std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options, NodeKind sender, NodeKind receiver)
 {
     const GpuInventory gpus = probeGpus();
     if (gpus.devices.empty())
@@ -14,7 +14,9 @@ std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options)
     Topology topology;
     topology.nodes.resize(2);
     topology.nodes[0].id = "sender";
+    topology.nodes[0].kind = sender;
     topology.nodes[1].id = "receiver";
+    topology.nodes[1].kind = receiver;
     GpuNodes nodes(topology, RealCpuOptions{options.arenaBytes, 1, 0}, 1, gpus.devices);
     const std::size_t arena = nodes.memoryBytes(0);
     nodes.memoryBytes(1);

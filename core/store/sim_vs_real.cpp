@@ -2,6 +2,7 @@
 
 #include "core/base/input_error.h"
 #include "core/engine/traffic_counts.h"
+#include "core/real/gpu_nodes.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
@@ -92,6 +93,15 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
                            real::kvDtypeName(static_cast<double>(element)), backend));
     // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
     // before descriptors were measured (0) copies whole, as it always did.
+    // real-cuda places CPU sockets, CXL memory and storage in pinned host memory: their copies cross the bus, and a
+    // profile without the host path would price them as copies within the GPUs.
+    if (backend == "real-cuda" && !profile.hostCopy.measured())
+        for (const Node& n : scenario.topology.nodes)
+            if (real::hostMemoryOnGpus(n.kind))
+                refuse(
+                    fmt::format("the profile measured no copies to or from host memory, and on real-cuda node \"{}\" "
+                                "is pinned host memory",
+                                n.id));
     if (profile.descriptorBytes > 0 && profile.descriptorBytes != wanted.descriptorBytes)
         refuse(fmt::format("the profile measured copies in descriptors of {} B, and this run copies in descriptors of "
                            "{} B (one layer's K and V of a block of {})",

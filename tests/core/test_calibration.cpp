@@ -159,6 +159,77 @@ TEST(Calibration, TheProfiledTopologyJoinsEveryPairOfMemoriesDirectly)
     EXPECT_EQ(links[0].at("bandwidth"), "7.5 GB/s");
 }
 
+// real-cuda measures two copy paths: within and between GPUs, and across the bus to and from pinned host memory. A
+// pair with a node the backend places in host memory (a CPU socket here) takes the host path's figures.
+TEST(Calibration, OnRealCudaACopyToOrFromHostMemoryTakesTheHostPath)
+{
+    HardwareProfile p;
+    p.backend = "real-cuda";
+    p.copyLatencyNs = 1200;
+    p.copyBytesPerNs = 900;
+    p.hostCopy.latencyNs = 2500;
+    p.hostCopy.bytesPerNs = 50;
+    p.attentionBytesPerNs = 3000;
+    p.attentionShape = {32, 8, 128, 16};
+    Topology t;
+    t.nodes = {servingNode("a", NodeRole::Prefill), servingNode("b", NodeRole::Decode), dramHost("c")};
+    ASSERT_EQ(t.nodes[2].kind, NodeKind::CpuSocket);
+    const Topology mesh = core::real::profiledTopology(t, p);
+    ASSERT_EQ(mesh.links.size(), 3u);
+    for (const auto& l : mesh.links) {
+        SCOPED_TRACE(l.id);
+        const bool host = l.a == "c" || l.b == "c";
+        EXPECT_EQ(l.latency, host ? 2500 : 1200);
+        EXPECT_DOUBLE_EQ(l.bandwidthBytesPerSec, host ? 50e9 : 900e9);
+        EXPECT_EQ(l.source.find("host memory") != std::string::npos, host) << l.source;
+    }
+    // Descriptors cost each path its own: 100 ns per 64 KiB piece on the host path.
+    p.descriptorBytes = 64 << 10;
+    p.hostCopy.descriptorNs = 100;
+    EXPECT_DOUBLE_EQ(p.effectiveHostCopyBytesPerNs(), 1.0 / (1.0 / 50 + 100.0 / 65536));
+    EXPECT_DOUBLE_EQ(p.effectiveCopyBytesPerNs(), 900); // no descriptor cost on the device path here
+
+    // The file keeps the path, and reads it back.
+    const HardwareProfile back = core::real::profileFromJson(nlohmann::json(core::real::toJson(p)), "p.json");
+    EXPECT_DOUBLE_EQ(back.hostCopy.latencyNs, 2500);
+    EXPECT_DOUBLE_EQ(back.hostCopy.bytesPerNs, 50);
+    EXPECT_DOUBLE_EQ(back.hostCopy.descriptorNs, 100);
+    // Without one, every pair takes the device path; a profile of real-cpu has none (its memories are all the host's).
+    HardwareProfile cpu = p;
+    cpu.hostCopy = {};
+    for (const auto& l : core::real::profiledTopology(t, cpu).links)
+        EXPECT_DOUBLE_EQ(l.bandwidthBytesPerSec, 900e9);
+    auto json = nlohmann::json(core::real::toJson(p));
+    json["profile"] = "real-cpu";
+    json["attention"]["element_bytes"] = 4;
+    try {
+        core::real::profileFromJson(json, "p.json");
+        FAIL() << "a real-cpu profile has no host path";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("/host_copy"), std::string::npos) << e.what();
+    }
+    // A host path's figures are read as hostile as the others'.
+    json = nlohmann::json(core::real::toJson(p));
+    json["host_copy"]["bandwidth_gbps"] = 1e300;
+    EXPECT_THROW(core::real::profileFromJson(json, "p.json"), core::InputError);
+
+    // compare-real on real-cuda refuses a profile without the host path for a scenario with a node in host memory.
+    Scenario s = twoGpuScenario();
+    s.topology.nodes.push_back(dramHost("c"));
+    const auto wanted = core::calibrationFor(s, "real-cuda", {});
+    p.attentionShape = wanted.attention.shape;
+    p.attentionElementBytes = 2;
+    p.descriptorBytes = wanted.descriptorBytes;
+    EXPECT_NO_THROW(core::checkProfileFits(p, "real-cuda", s, {}));
+    p.hostCopy = {};
+    try {
+        core::checkProfileFits(p, "real-cuda", s, {});
+        FAIL() << "host memory's copies would be priced as the GPUs'";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("node \"c\" is pinned host memory"), std::string::npos) << e.what();
+    }
+}
+
 TEST(Calibration, ACalibratedDecodeStepIsTheLinearRooflinePlusThePredictedAttention)
 {
     const Scenario s = smallAttentionScenario(3);
@@ -506,6 +577,11 @@ TEST(Calibration, RealCudaIsCalibratedOnAGpu)
     EXPECT_GT(p.attentionBytesPerNs, 0);
     ASSERT_EQ(p.descriptorRows.size(), 3u);
     EXPECT_EQ(p.descriptorRows[2].descriptors, 128u); // 8 MiB in 64 KiB pieces
+    // The host path, both ways: a copy across the bus is slower than one within the GPU's memory.
+    EXPECT_EQ(p.hostCopy.rows.size(), 6u);
+    EXPECT_EQ(p.hostCopy.descriptorRows.size(), 6u);
+    EXPECT_TRUE(p.hostCopy.measured());
+    EXPECT_LT(p.hostCopy.bytesPerNs, p.copyBytesPerNs);
     // One sequence alone, measured too: slower per byte than the batch side by side.
     EXPECT_EQ(p.sequenceRows.size(), 2u);
     EXPECT_GT(p.attentionSequenceBytesPerNs, 0);
