@@ -20,6 +20,7 @@
 #include <QLineSeries>
 
 #include <algorithm>
+#include <cmath>
 
 namespace coh::ui {
 
@@ -177,7 +178,8 @@ ReportTable simVsRealTable(const core::RunSummary& real, const core::RunSummary&
         {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")}, {}};
     for (const core::SimVsRealRow& row : core::simVsRealRows(real, simulated))
         error.rows.append({QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
-                           QString::number(row.simulated, 'g', 6), number(row.errorPct(), 1)});
+                           QString::number(row.simulated, 'g', 6),
+                           std::isnan(row.errorPct()) ? QStringLiteral("n/a") : number(row.errorPct(), 1)});
     return error;
 }
 

@@ -120,8 +120,8 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
     case Qt::DisplayRole:
         if (!delta)
             return formatMetric(metric.values[run], spec.unit);
-        // Equal to the digit shown (a count: equal); the tooltip has the exact difference.
-        if (error && std::fabs(metric.delta[run]) <= core::absoluteAllowance(spec))
+        // Equal to the last digit shown (a count: equal); the tooltip has the exact difference.
+        if (error && std::fabs(metric.delta[run]) <= core::displayStep(spec.unit) / 2)
             return tr("equal");
         return same ? tr("about the same") : formatDelta(metric.delta[run], metric.relative[run], spec.unit);
     case ValueRole:
@@ -149,13 +149,20 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
         if (error && core::mustEqual(spec))
             return verdict == core::Verdict::Within
                        ? tr("Equal to %1's, as the protocol's counts are when transfers do not race").arg(real)
-                       : tr("%1 from %2: transfers raced, and the real run's order of events followed its measured "
+                       : tr("%1 from %2: most likely transfers raced, and the real run's order of events followed its "
+                            "measured "
                             "times")
                              .arg(exactDelta, real);
-        if (error)
-            return tr("%1 from what %2 measured: %3 the simulator's goal of ±%4% (±%5)")
-                .arg(exactDelta, real, verdict == core::Verdict::Within ? tr("within") : tr("beyond"),
-                     QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3), allowed);
+        if (error) {
+            QString text = tr("%1 from what %2 measured: %3 the simulator's goal of ±%4% (±%5)")
+                               .arg(exactDelta, real, verdict == core::Verdict::Within ? tr("within") : tr("beyond"),
+                                    QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3), allowed);
+            // A percentile of the real run is itself uncertain: say by how much.
+            if (metric.noise[0] > 0)
+                text +=
+                    tr("; the real run's own 95% interval of it: ±%1").arg(formatMetric(metric.noise[0], spec.unit));
+            return text;
+        }
         if (same)
             return tr("%1 from %2: within ±%3, about the same")
                 .arg(exactDelta, toQString(m_comparison.titles[0]), allowed);

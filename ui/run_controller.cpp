@@ -13,6 +13,8 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrent>
 
+#include <cmath>
+
 namespace coh::ui {
 
 struct RunController::Outcome {
@@ -213,7 +215,8 @@ void RunController::runSimVsReal(const std::string& backend, core::RunStore& sto
         for (const auto& row : result.rows)
             if (row.metric.find("p50") != std::string::npos)
                 errors << tr("%1 %2%").arg(toQString(row.metric).remove(QStringLiteral(" (ms)")),
-                                           QString::asprintf("%+.1f", row.errorPct()));
+                                           std::isnan(row.errorPct()) ? QStringLiteral("n/a")
+                                                                      : QString::asprintf("%+.1f", row.errorPct()));
         outcome.comparison =
             tr("the simulator on this machine's profile against %1: %2; messages, flows and bytes %3")
                 .arg(toQString(result.profile.backend), errors.join(QStringLiteral(", ")),

@@ -31,15 +31,16 @@ struct CalibrateOptions {
 void printProfile(const core::real::HardwareProfile& p)
 {
     fmt::print("{} on {} ({}, {} cores)\n", p.backend, p.host, p.cpu, p.cores);
-    fmt::print("  copy        {} ns + bytes / {} GB/s (fit to {} sizes); a message's hand-over and check add {} ns "
+    // real-cuda has two copy paths (within and between GPUs; to and from pinned host memory), each named.
+    const bool twoPaths = p.hostCopy.measured();
+    fmt::print("  copy        {} ns + bytes / {} GB/s{} (fit to {} sizes); a message's hand-over and check add {} ns "
                "of wall time\n",
-               number(p.copyLatencyNs), number(p.copyBytesPerNs), p.copyRows.size(), number(p.messageOverheadNs));
-    if (p.hostCopy.measured())
-        fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory, both ways (fit to {} "
-                   "copies){}\n",
-                   number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs), p.hostCopy.rows.size(),
-                   p.descriptorBytes > 0 ? fmt::format("; {} ns per descriptor", number(p.hostCopy.descriptorNs))
-                                         : std::string());
+               number(p.copy.latencyNs), number(p.copy.bytesPerNs), twoPaths ? " within and between GPUs" : "",
+               p.copy.rows.size(), number(p.messageOverheadNs));
+    if (twoPaths)
+        fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory (fit to {} sizes, both "
+                   "ways)\n",
+                   number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs), p.hostCopy.rows.size() / 2);
     fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; fit "
                "to {} contexts)\n",
                number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,
@@ -54,8 +55,11 @@ void printProfile(const core::real::HardwareProfile& p)
                    number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
     if (p.descriptorBytes > 0)
         fmt::print("  descriptors each piece of {} B beyond a message's first adds {} ns: whole descriptors copy at {} "
-                   "GB/s\n",
-                   p.descriptorBytes, number(p.descriptorNs), number(p.effectiveCopyBytesPerNs()));
+                   "GB/s{}\n",
+                   p.descriptorBytes, number(p.copy.descriptorNs), number(p.effectiveCopyBytesPerNs()),
+                   twoPaths ? fmt::format(" within and between GPUs; {} ns and {} GB/s to and from host memory",
+                                          number(p.hostCopy.descriptorNs), number(p.effectiveHostCopyBytesPerNs()))
+                            : std::string());
 }
 
 void runCalibrate(const CalibrateOptions& options)

@@ -257,7 +257,7 @@ std::string signedPercent(const MetricRow& row)
 std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
 {
     std::string errors;
-    std::vector<std::string> beyond;
+    std::vector<std::string> beyond, withinNoise;
     int judged = 0;
     for (const char* figure : {"TTFT", "TPOT", "KV transfer"}) {
         std::string part;
@@ -267,8 +267,12 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
             if (!row)
                 continue;
             ++judged;
-            if (row->verdicts[1] == Verdict::Beyond)
+            if (row->verdicts[1] == Verdict::Beyond) {
                 beyond.push_back(label);
+                // The real run's own percentile is uncertain by its noise: an error inside it is no finding yet.
+                if (row->noise[0] > 0 && std::fabs(row->delta[1]) <= row->noise[0])
+                    withinNoise.push_back(label);
+            }
             part +=
                 fmt::format("{}{} {}", part.empty() ? fmt::format("{} ", figure) : ", ", quantile, signedPercent(*row));
         }
@@ -281,11 +285,23 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
     if (beyond.empty()) {
         sentences.push_back(fmt::format("All {} within its goal of {}.", judged, goal));
     } else {
-        std::string names;
-        for (const auto& b : beyond)
-            names += (names.empty() ? "" : ", ") + b;
-        sentences.push_back(fmt::format("{} of these {} within its goal of {}; beyond it: {}.",
-                                        judged - static_cast<int>(beyond.size()), judged, goal, names));
+        const auto list = [](const std::vector<std::string>& names) {
+            std::string text;
+            for (const auto& n : names)
+                text += (text.empty() ? "" : ", ") + n;
+            return text;
+        };
+        std::string text = fmt::format("{} of these {} within its goal of {}; beyond it: {}.",
+                                       judged - static_cast<int>(beyond.size()), judged, goal, list(beyond));
+        if (!withinNoise.empty()) {
+            const bool all = withinNoise.size() == beyond.size();
+            const std::string who = all ? (beyond.size() == 1 ? "It is" : "Each is")
+                                        : list(withinNoise) + (withinNoise.size() == 1 ? " is" : " are");
+            text += fmt::format(" {} within the real run's own sampling noise (its 95% interval): more requests would "
+                                "tell.",
+                                who);
+        }
+        sentences.push_back(text);
     }
     std::string differ;
     for (const char* label : {"Messages", "Network flows", "Data bytes", "Control bytes"}) {
@@ -298,8 +314,8 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
     }
     sentences.push_back(differ.empty()
                             ? std::string("Messages, flows and bytes are equal on both.")
-                            : fmt::format("Messages, flows or bytes differ ({}): transfers raced, and the real run's "
-                                          "order of events followed its measured times.",
+                            : fmt::format("Messages, flows or bytes differ ({}): most likely transfers raced, and the "
+                                          "real run's order of events followed its measured times.",
                                           differ));
     return sentences;
 }

@@ -205,14 +205,14 @@ Verdict verdictOf(const MetricSpec& spec, double base, double value, double nois
     return (value < base) == (spec.better == Lower) ? Verdict::Better : Verdict::Worse;
 }
 
-// The simulator's error against the real run it models: within its goal or beyond it, and the amount allowed.
+// The simulator's error against the real run it models: within its goal or beyond it (withinSimulatorGoal, as
+// compare-real judges), and the amount allowed. A difference under half the row's last digit is no finding.
 std::pair<Verdict, double> errorVerdictOf(const MetricSpec& spec, double real, double simulated)
 {
-    const double allowed = mustEqual(spec) ? absoluteAllowance(spec)
-                                           : std::max(kSimulatorErrorGoal * std::fabs(real), absoluteAllowance(spec));
-    if (std::isnan(real) || std::isnan(simulated))
-        return {std::isnan(real) && std::isnan(simulated) ? Verdict::Within : Verdict::Beyond, allowed};
-    return {std::fabs(simulated - real) <= allowed ? Verdict::Within : Verdict::Beyond, allowed};
+    const double resolution = displayStep(spec.unit) / 2;
+    const double allowed = mustEqual(spec) ? resolution : std::max(kSimulatorErrorGoal * std::fabs(real), resolution);
+    return {withinSimulatorGoal(real, simulated, mustEqual(spec), resolution) ? Verdict::Within : Verdict::Beyond,
+            allowed};
 }
 
 // One "what ran" row: its label, the words before its value in a run's title ("seed 7"), and the value every run

@@ -88,11 +88,6 @@ std::vector<std::pair<double, double>> copyPoints(const std::vector<CopyBenchRow
 
 } // namespace
 
-double descriptorCost(const HardwareProfile& p)
-{
-    return descriptorCostOf(p.descriptorRows, p.copyLatencyNs, p.copyBytesPerNs);
-}
-
 double descriptorCost(const CopyPathFit& path)
 {
     return descriptorCostOf(path.descriptorRows, path.latencyNs, path.bytesPerNs);
@@ -142,11 +137,11 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     }
     CopyBenchOptions whole = options.copy;
     whole.descriptorBytes = 0;
-    p.copyRows = copyBench(whole);
+    p.copy.rows = copyBench(whole);
     if (options.descriptorBytes > 0) {
         CopyBenchOptions pieces = options.copy;
         pieces.descriptorBytes = options.descriptorBytes;
-        p.descriptorRows = copyBench(pieces);
+        p.copy.descriptorRows = copyBench(pieces);
     }
     if (cuda) {
         // The host path, both ways: a GPU pushing into pinned host memory, and one reading from it.
@@ -162,6 +157,10 @@ HardwareProfile calibrate(const CalibrationOptions& options)
             }
         }
         std::tie(p.hostCopy.latencyNs, p.hostCopy.bytesPerNs) = fitLatencyBandwidth(copyPoints(p.hostCopy.rows));
+        // Without it, compare-real would refuse the very profile made for it: say why now.
+        if (!p.hostCopy.measured())
+            throw GpuError("real-cuda: copies to and from pinned host memory fitted no bandwidth (the larger ones were "
+                           "not slower): calibrate again, with more --rounds");
         p.hostCopy.descriptorNs = descriptorCost(p.hostCopy);
     }
     p.attentionShape = options.attention.shape;
@@ -169,7 +168,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     std::vector<std::pair<double, double>> steps;
     for (const auto& r : p.attentionRows)
         steps.emplace_back(r.kvBytes, r.attentionNs);
-    std::tie(p.copyLatencyNs, p.copyBytesPerNs) = fitLatencyBandwidth(copyPoints(p.copyRows));
+    std::tie(p.copy.latencyNs, p.copy.bytesPerNs) = fitLatencyBandwidth(copyPoints(p.copy.rows));
     std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
     if (!p.sequenceRows.empty()) {
         // The fixed cost is a lone sequence's (a launch); the batch's rows give the bandwidth of all side by side.
@@ -178,10 +177,10 @@ HardwareProfile calibrate(const CalibrationOptions& options)
             alone.emplace_back(r.kvBytes, r.attentionNs);
         std::tie(p.attentionStepNs, p.attentionSequenceBytesPerNs) = fitLatencyBandwidth(alone);
     }
-    if (!p.copyRows.empty())
-        p.messageOverheadNs = p.copyRows.front().messageNs - p.copyRows.front().copyNs;
-    p.descriptorNs = descriptorCost(p);
-    p.descriptorBytes = p.descriptorRows.empty() ? 0 : options.descriptorBytes;
+    if (!p.copy.rows.empty())
+        p.messageOverheadNs = p.copy.rows.front().messageNs - p.copy.rows.front().copyNs;
+    p.copy.descriptorNs = descriptorCost(p.copy);
+    p.descriptorBytes = p.copy.descriptorRows.empty() ? 0 : options.descriptorBytes;
     // A fit that a profile file could not hold (a flat line's bandwidth past any memory's) is refused now, not when
     // the file is read back.
     profileFromJson(nlohmann::json(toJson(p)), "this machine's calibration");
@@ -211,8 +210,8 @@ nlohmann::ordered_json descriptorRowsJson(const std::vector<CopyBenchRow>& rows)
 
 nlohmann::ordered_json toJson(const HardwareProfile& p)
 {
-    const auto copies = copyRowsJson(p.copyRows);
-    const auto pieces = descriptorRowsJson(p.descriptorRows);
+    const auto copies = copyRowsJson(p.copy.rows);
+    const auto pieces = descriptorRowsJson(p.copy.descriptorRows);
     const auto rowsJson = [](const std::vector<AttentionBenchRow>& rows) {
         auto out = nlohmann::ordered_json::array();
         for (const auto& r : rows)
@@ -226,11 +225,11 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
                                   {"cpu", p.cpu},
                                   {"cores", p.cores},
                                   {"copy",
-                                   {{"latency_ns", p.copyLatencyNs},
-                                    {"bandwidth_gbps", p.copyBytesPerNs},
+                                   {{"latency_ns", p.copy.latencyNs},
+                                    {"bandwidth_gbps", p.copy.bytesPerNs},
                                     {"message_overhead_ns", p.messageOverheadNs},
                                     {"descriptor_bytes", p.descriptorBytes},
-                                    {"descriptor_ns", p.descriptorNs},
+                                    {"descriptor_ns", p.copy.descriptorNs},
                                     {"measured", copies},
                                     {"measured_in_descriptors", pieces}}},
                                   {"attention",
@@ -326,15 +325,11 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.cpu = text("cpu");
     if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
         p.cores = static_cast<unsigned>(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 20));
-    p.copyLatencyNs = time("copy", "latency_ns").value_or(0);
-    const auto copyBandwidth = bandwidth("copy", "bandwidth_gbps");
-    p.copyBytesPerNs = copyBandwidth.value_or(0);
     if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
         p.messageOverheadNs = v->get<double>();
-    // The descriptor cost came later: a profile without it copies whole.
-    if (member("copy", "descriptor_bytes")) {
-        const auto descriptorNs = time("copy", "descriptor_ns");
-        p.descriptorNs = descriptorNs.value_or(0);
+    // The descriptor size is the profile's; the descriptor cost came later: a profile without it copies whole.
+    const bool descriptors = member("copy", "descriptor_bytes") != nullptr;
+    if (descriptors) {
         const nlohmann::json* d = member("copy", "descriptor_bytes");
         if (d->is_number_integer() && d->get<std::int64_t>() >= 0 &&
             static_cast<std::uint64_t>(d->get<std::int64_t>()) <= kMaxDescriptorBytes)
@@ -342,29 +337,30 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         else
             problems.push_back({file, "/copy/descriptor_bytes",
                                 fmt::format("the profile has no byte count here (0 to {})", kMaxDescriptorBytes), fix});
-        // Each descriptor's cost over its bytes must leave a copy a bandwidth too (when both were figures).
-        if (copyBandwidth && descriptorNs && p.descriptorBytes > 0 && p.effectiveCopyBytesPerNs() < kMinProfileGBps)
-            problems.push_back(
-                {file, "/copy/descriptor_ns",
-                 fmt::format("{:g} ns per descriptor of {} B leaves copies at {:.3g} GB/s, below "
-                             "{:g} GB/s",
-                             p.descriptorNs, p.descriptorBytes, p.effectiveCopyBytesPerNs(), kMinProfileGBps),
-                 fix});
     }
-    // The host path (real-cuda): present, it is whole, and its copies keep a bandwidth with their descriptors.
-    if (const auto it = j.find("host_copy"); it != j.end()) {
-        const auto hostBandwidth = bandwidth("host_copy", "bandwidth_gbps");
-        const auto hostDescriptorNs = time("host_copy", "descriptor_ns");
-        p.hostCopy.latencyNs = time("host_copy", "latency_ns").value_or(0);
-        p.hostCopy.bytesPerNs = hostBandwidth.value_or(0);
-        p.hostCopy.descriptorNs = hostDescriptorNs.value_or(0);
-        if (hostBandwidth && hostDescriptorNs && p.effectiveHostCopyBytesPerNs() < kMinProfileGBps)
-            problems.push_back({file, "/host_copy/descriptor_ns",
-                                fmt::format("{:g} ns per descriptor of {} B leaves host copies at {:.3g} GB/s, below "
-                                            "{:g} GB/s",
-                                            p.hostCopy.descriptorNs, p.descriptorBytes, p.effectiveHostCopyBytesPerNs(),
-                                            kMinProfileGBps),
+    // A copy path's figures, read alike for every path: its fit and descriptor cost, which must leave its copies a
+    // bandwidth (when both were figures).
+    const auto readPath = [&](const char* section, CopyPathFit& path) {
+        path.latencyNs = time(section, "latency_ns").value_or(0);
+        const auto pathBandwidth = bandwidth(section, "bandwidth_gbps");
+        path.bytesPerNs = pathBandwidth.value_or(0);
+        if (!descriptors)
+            return;
+        const auto descriptorNs = time(section, "descriptor_ns");
+        path.descriptorNs = descriptorNs.value_or(0);
+        if (pathBandwidth && descriptorNs && p.descriptorBytes > 0 &&
+            path.effectiveBytesPerNs(p.descriptorBytes) < kMinProfileGBps)
+            problems.push_back({file, fmt::format("/{}/descriptor_ns", section),
+                                fmt::format("{:g} ns per descriptor of {} B leaves copies at {:.3g} GB/s, below {:g} "
+                                            "GB/s",
+                                            path.descriptorNs, p.descriptorBytes,
+                                            path.effectiveBytesPerNs(p.descriptorBytes), kMinProfileGBps),
                                 fix});
+    };
+    readPath("copy", p.copy);
+    // The host path (real-cuda's copies to and from pinned host memory), where the profile has one.
+    if (j.contains("host_copy")) {
+        readPath("host_copy", p.hostCopy);
         if (p.backend != "real-cuda")
             problems.push_back({file, "/host_copy",
                                 "only a real-cuda profile has a host path: on real-cpu every memory is the host's",
@@ -402,7 +398,7 @@ Topology profiledTopology(const Topology& topology, const HardwareProfile& profi
             // A copy to or from pinned host memory crosses the bus: the host path's figures, where measured.
             const bool host = profile.hostCopy.measured() &&
                               (hostMemoryOnGpus(t.nodes[ends[i]].kind) || hostMemoryOnGpus(t.nodes[ends[j]].kind));
-            l.latency = roundToSimTime(host ? profile.hostCopy.latencyNs : profile.copyLatencyNs,
+            l.latency = roundToSimTime(host ? profile.hostCopy.latencyNs : profile.copy.latencyNs,
                                        "a profiled copy's fixed cost");
             l.bandwidthBytesPerSec =
                 (host ? profile.effectiveHostCopyBytesPerNs() : profile.effectiveCopyBytesPerNs()) * 1e9;

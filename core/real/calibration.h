@@ -37,24 +37,31 @@ struct CalibrationOptions {
 // One copy path's fit: copies of b bytes cost latencyNs + b / bytesPerNs, plus descriptorNs per piece after a message's
 // first; bytesPerNs 0: the path was not measured.
 struct CopyPathFit {
-    double latencyNs = 0;
-    double bytesPerNs = 0; // GB/s
-    double descriptorNs = 0;
-    std::vector<CopyBenchRow> rows;           // whole copies
+    double latencyNs = 0;           // fixed cost of a copy (fit intercept, >= 0)
+    double bytesPerNs = 0;          // GB/s (fit slope's inverse)
+    double descriptorNs = 0;        // what each piece beyond the first adds to a copy (median of the sizes, >= 0)
+    std::vector<CopyBenchRow> rows; // whole copies
     std::vector<CopyBenchRow> descriptorRows; // the same sizes, in descriptors
     bool measured() const { return bytesPerNs > 0; }
+    double ns(double bytes) const { return latencyNs + bytes / bytesPerNs; }
+    // The bandwidth a copy of whole descriptors of `descriptorBytes` sees (0: copied whole): bytes / bandwidth plus,
+    // per descriptor, descriptorNs.
+    double effectiveBytesPerNs(std::size_t descriptorBytes) const
+    {
+        return descriptorBytes > 0 ? 1.0 / (1.0 / bytesPerNs + descriptorNs / static_cast<double>(descriptorBytes))
+                                   : bytesPerNs;
+    }
 };
 
 struct HardwareProfile {
     std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
     std::string host, cpu;            // cpu: the GPU's name for real-cuda
     unsigned cores = 0;
-    double copyLatencyNs = 0;  // fixed cost of a copy (fit intercept, >= 0)
-    double copyBytesPerNs = 0; // GB/s (fit slope's inverse)
+    // The copies a run makes: on real-cpu every copy; on real-cuda those within and between GPUs.
+    CopyPathFit copy;
     double messageOverheadNs =
         0; // median hand-over, check and wake-up of the smallest message (wall, not on the clock)
-    std::size_t descriptorBytes = 0; // the piece size the descriptor cost was measured with (0: not measured)
-    double descriptorNs = 0;         // what each piece beyond the first adds to a copy (median of the sizes, >= 0)
+    std::size_t descriptorBytes = 0; // the piece size the descriptor costs were measured with (0: not measured)
     PagedKvShape attentionShape;     // the shape the attention was measured with
     double attentionStepNs = 0;      // fixed cost of one layer of a step
     double attentionBytesPerNs = 0;
@@ -66,30 +73,18 @@ struct HardwareProfile {
     // by its own warps; a step takes at least its longest sequence's. 0 (real-cpu, one thread): only the step's
     // bytes count.
     double attentionSequenceBytesPerNs = 0;
-    std::vector<CopyBenchRow> copyRows;
-    std::vector<CopyBenchRow> descriptorRows; // the same sizes, copied in descriptors
     std::vector<AttentionBenchRow> attentionRows;
     std::vector<AttentionBenchRow> sequenceRows; // real-cuda: one sequence per step
     // real-cuda: copies between a GPU and pinned host memory (the nodes hostMemoryOnGpus places there: CPU sockets,
-    // CXL memory, storage), both ways, in descriptors of descriptorBytes too. The fields above are then the copies
-    // within and between GPUs. Not measured on real-cpu, whose every memory is the host's: one path.
+    // CXL memory, storage), both ways, in descriptors of descriptorBytes too; `copy` is then the GPUs' own. Not
+    // measured on real-cpu, whose every memory is the host's: one path.
     CopyPathFit hostCopy;
 
-    double copyNs(double bytes) const { return copyLatencyNs + bytes / copyBytesPerNs; }
-    // The bandwidth a copy of whole descriptors sees: bytes / bandwidth plus, per descriptor, descriptorNs.
-    double effectiveCopyBytesPerNs() const
-    {
-        return descriptorBytes > 0 ? 1.0 / (1.0 / copyBytesPerNs + descriptorNs / static_cast<double>(descriptorBytes))
-                                   : copyBytesPerNs;
-    }
-    // The same over the host path (hostCopy), where measured; else the copies' own.
+    double effectiveCopyBytesPerNs() const { return copy.effectiveBytesPerNs(descriptorBytes); }
+    // The same over the host path where measured; else the copies' own.
     double effectiveHostCopyBytesPerNs() const
     {
-        if (!hostCopy.measured())
-            return effectiveCopyBytesPerNs();
-        return descriptorBytes > 0
-                   ? 1.0 / (1.0 / hostCopy.bytesPerNs + hostCopy.descriptorNs / static_cast<double>(descriptorBytes))
-                   : hostCopy.bytesPerNs;
+        return (hostCopy.measured() ? hostCopy : copy).effectiveBytesPerNs(descriptorBytes);
     }
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
     // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
@@ -101,9 +96,7 @@ struct HardwareProfile {
 };
 
 HardwareProfile calibrate(const CalibrationOptions& options);
-// The profile's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
-double descriptorCost(const HardwareProfile& profile);
-// The same for any path: its descriptor rows against its whole copies' fit.
+// A path's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
 double descriptorCost(const CopyPathFit& path);
 
 // Least squares y = a + x / b over the points, each weighted by 1 / y^2 (relative error, so the smallest points

@@ -105,13 +105,15 @@ GpuMemory& GpuNodes::memory(std::uint32_t node)
 {
     auto& m = m_memories[node];
     if (!m) {
-        const std::size_t gpu = m_made % m_devices.size();
+        // Device memories are dealt over the GPUs in turn, and host memories' streams in a turn of their own, so a
+        // host node does not move the next partition to another GPU than the memory check counted it on.
         const bool host = hostMemoryOnGpus(m_topology.nodes[node].kind);
+        std::size_t& dealt = host ? m_hostMemories : m_partitions;
+        const std::size_t gpu = dealt++ % m_devices.size();
         m = std::make_unique<GpuMemory>(m_devices[gpu].index, m_options.arenaBytes, m_seed * 1000003 + node,
                                         host ? GpuMemoryPlace::PinnedHost : GpuMemoryPlace::Device);
         if (!host)
             m_partition[node] = m_perDevice[gpu]++;
-        ++m_made;
     }
     return *m;
 }

@@ -52,7 +52,8 @@ class GpuNodes final : public NodeResources {
     std::vector<int> m_partition; // per node: its place among the device memories on its GPU, -1: none or host memory
     std::vector<int> m_perDevice; // per GPU: the partitions made on it
     std::vector<std::unique_ptr<NodeAttention>> m_attention;
-    std::size_t m_made = 0; // nodes given a partition so far
+    std::size_t m_partitions = 0;   // nodes given device memory so far
+    std::size_t m_hostMemories = 0; // nodes given pinned host memory so far
 };
 
 } // namespace coh::core::real

@@ -42,8 +42,8 @@ void CalibratedCompute::describe(BackendSummary& summary) const
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
         "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s, as {} "
         "measured them",
-        m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copyLatencyNs,
-        m_profile.copyBytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs, m_profile.backend);
+        m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copy.latencyNs,
+        m_profile.copy.bytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs, m_profile.backend);
 }
 
 } // namespace coh::core

@@ -91,8 +91,6 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
                            "on {}",
                            real::kvDtypeName(profile.attentionElementBytes), scenario.model.name,
                            real::kvDtypeName(static_cast<double>(element)), backend));
-    // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
-    // before descriptors were measured (0) copies whole, as it always did.
     // real-cuda places CPU sockets, CXL memory and storage in pinned host memory: their copies cross the bus, and a
     // profile without the host path would price them as copies within the GPUs.
     if (backend == "real-cuda" && !profile.hostCopy.measured())
@@ -102,6 +100,8 @@ void checkProfileFits(const real::HardwareProfile& profile, const std::string& b
                     fmt::format("the profile measured no copies to or from host memory, and on real-cuda node \"{}\" "
                                 "is pinned host memory",
                                 n.id));
+    // A descriptor's cost is paid per piece: measured on other pieces, it is another cost per byte. A profile made
+    // before descriptors were measured (0) copies whole, as it always did.
     if (profile.descriptorBytes > 0 && profile.descriptorBytes != wanted.descriptorBytes)
         refuse(fmt::format("the profile measured copies in descriptors of {} B, and this run copies in descriptors of "
                            "{} B (one layer's K and V of a block of {})",
@@ -181,9 +181,13 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             ++out.realRunsWithOtherCounts;
     }
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        SimVsRealRow& row = out.rows[i];
+        // A count meets the goal only when every real run's equals the simulator's, not just their median.
+        row.everyRunEqual =
+            std::all_of(figures[i].begin(), figures[i].end(), [&](double real) { return real == row.simulated; });
         std::sort(figures[i].begin(), figures[i].end());
         const std::size_t n = figures[i].size();
-        out.rows[i].real = n % 2 ? figures[i][n / 2] : (figures[i][n / 2 - 1] + figures[i][n / 2]) / 2;
+        row.real = n % 2 ? figures[i][n / 2] : (figures[i][n / 2 - 1] + figures[i][n / 2]) / 2;
     }
     return out;
 }

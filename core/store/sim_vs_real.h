@@ -8,6 +8,7 @@
 #include "core/store/run_store.h"
 #include "core/workload/request.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -34,14 +35,34 @@ struct SimVsRealOptions {
 // within 10% of what was measured; counts and bytes, outcomes of the protocol, equal.
 constexpr double kSimulatorErrorGoal = 0.10;
 
+// Whether the simulator met its goal on a figure: a count equal; any other within kSimulatorErrorGoal of the real
+// value, or within `resolution` of it (a difference under the last digit shown is no finding). compare-real and
+// Compare both judge by it.
+inline bool withinSimulatorGoal(double real, double simulated, bool count, double resolution)
+{
+    if (std::isnan(real) || std::isnan(simulated))
+        return std::isnan(real) && std::isnan(simulated);
+    const double allowed = count ? resolution : std::max(kSimulatorErrorGoal * std::abs(real), resolution);
+    return std::abs(simulated - real) <= allowed;
+}
+
 struct SimVsRealRow {
+    // The last digit compare-real prints of a time, in ms: half of it is the resolution of the goal.
+    static constexpr double kResolutionMs = 0.0005;
     std::string metric;
     double real = 0, simulated = 0;
-    bool count = false; // messages, flows, bytes: the goal is equality
-    double errorPct() const { return real != 0 ? 100.0 * (simulated - real) / real : 0.0; }
+    bool count = false;        // messages, flows, bytes: the goal is equality
+    bool everyRunEqual = true; // a count: equal to the simulator's in every real run (`real` is their median)
+    // The simulator's error in % of the real figure: NaN where the real figure is 0 and the simulated one is not.
+    double errorPct() const
+    {
+        if (simulated == real)
+            return 0.0;
+        return real != 0 ? 100.0 * (simulated - real) / real : std::nan("");
+    }
     bool withinGoal() const
     {
-        return count ? simulated == real : std::abs(simulated - real) <= kSimulatorErrorGoal * std::abs(real);
+        return count ? everyRunEqual && simulated == real : withinSimulatorGoal(real, simulated, false, kResolutionMs);
     }
 };
 

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <limits>
 #include <map>
@@ -496,7 +497,13 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_FALSE(ttft.withinGoal());
     const SimVsRealRow oneMore{"messages", 100, 101, true};
     EXPECT_FALSE(oneMore.withinGoal());
-    EXPECT_GT(out.profile.copyBytesPerNs, 0.0);
+    // A real figure of 0 leaves no relative error: NaN (printed n/a), unless the simulator's is 0 too.
+    EXPECT_TRUE(std::isnan(SimVsRealRow{"KV transfer p50 (ms)", 0, 0.2}.errorPct()));
+    EXPECT_EQ(SimVsRealRow({"KV transfer p50 (ms)", 0, 0}).errorPct(), 0.0);
+    // Under the last digit printed (0.001 ms) a difference is no finding; a 30% error of a short transfer is one.
+    EXPECT_TRUE(SimVsRealRow({"KV transfer p50 (ms)", 0.0502, 0.0504}).withinGoal());
+    EXPECT_FALSE(SimVsRealRow({"KV transfer p50 (ms)", 0.05, 0.065}).withinGoal());
+    EXPECT_GT(out.profile.copy.bytesPerNs, 0.0);
 
     // Several real runs: each stored, every metric's real figure their median (of two: the mean).
     SimVsRealOptions twice;
@@ -504,6 +511,15 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     twice.realRuns = 2;
     const SimVsReal two = runSimVsReal(&store, s, spacedWorkload(), twice);
     ASSERT_EQ(two.realIds.size(), 2u);
+    // A count meets the goal only when it is equal in every real run, as countsEqual() says of them all.
+    bool countsWithin = true;
+    for (const SimVsRealRow& row : two.rows)
+        if (row.count)
+            countsWithin = countsWithin && row.withinGoal();
+    EXPECT_EQ(countsWithin, two.countsEqual());
+    SimVsRealRow median{"messages", 100, 100, true};
+    median.everyRunEqual = false; // the median equals the simulator's, one run does not
+    EXPECT_FALSE(median.withinGoal());
     EXPECT_EQ(store.runInfo(two.realIds[1])->name, simVsRealRunName(s, true, 2, 2));
     const auto second = store.loadRun(two.realIds[1]).summary;
     EXPECT_NEAR(two.rows[2].real, (two.real.summary.tpotMs.p50 + second.tpotMs.p50) / 2, 1e-9);
