@@ -54,6 +54,7 @@ struct BenchOptions {
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
     std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
     std::string copyBackend = "real-cpu";            // bench copy --backend
+    std::string copyPath = "gpu";                    // bench copy --path (real-cuda)
     std::string study;                               // bench tune
     unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
     bool tuneNoStore = false;                        // bench tune --no-store
@@ -190,9 +191,24 @@ void benchCopy(const BenchOptions& options)
             throw std::runtime_error(fmt::format("bench copy --backend real-cuda needs a GPU and found none ({}); "
                                                  "--backend real-cpu measures the CPU's copies",
                                                  gpus.reason));
-    const auto rows = cuda ? core::real::runGpuCopyBench(copy) : core::real::runCopyBench(copy);
+    // real-cuda's paths (calibration.h): within and between GPUs, or a GPU's copies into and out of pinned host memory
+    // (a CPU socket's node). real-cpu has one: every memory is the host's.
+    if (!cuda && options.copyPath != "gpu")
+        throw core::InputError(
+            "", "--path",
+            fmt::format("real-cpu has one copy path, every memory being the host's, not \"{}\"", options.copyPath),
+            "leave --path out, or measure real-cuda's host path (--backend real-cuda)");
+    const bool toHost = options.copyPath == "to-host", fromHost = options.copyPath == "from-host";
+    const auto rows =
+        cuda ? core::real::runGpuCopyBench(copy, fromHost ? core::NodeKind::CpuSocket : core::NodeKind::Gpu,
+                                           toHost ? core::NodeKind::CpuSocket : core::NodeKind::Gpu)
+             : core::real::runCopyBench(copy);
     // real-cuda's plain side is one device copy of the whole region, where real-cpu's is memcpy.
     const std::string plain = cuda ? "device copy" : "memcpy";
+    const std::string path = !cuda      ? std::string()
+                             : toHost   ? " from a GPU into pinned host memory"
+                             : fromHost ? " from pinned host memory into a GPU"
+                                        : " within and between GPUs";
     if (options.json) {
         auto out = nlohmann::ordered_json::array();
         for (const auto& r : rows)
@@ -206,6 +222,7 @@ void benchCopy(const BenchOptions& options)
                            {"ratio", r.ratio()}});
         fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "copy"},
                                                   {"backend", options.copyBackend},
+                                                  {"path", cuda ? options.copyPath : std::string("host")},
                                                   {"plain", plain},
                                                   {"rounds", copy.rounds},
                                                   {"descriptor_bytes", copy.descriptorBytes},
@@ -213,8 +230,8 @@ void benchCopy(const BenchOptions& options)
                                .dump(2));
         return;
     }
-    fmt::print("{} copies{} against {}, alternating, medians of {} rounds ({} MiB walked per arena)\n",
-               options.copyBackend,
+    fmt::print("{} copies{}{} against {}, alternating, medians of {} rounds ({} MiB walked per arena)\n",
+               options.copyBackend, path,
                copy.descriptorBytes > 0
                    ? fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10)
                    : std::string(),
@@ -431,6 +448,11 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     copy->add_option("--backend", options->copyBackend,
                      "real-cpu (worker copies against memcpy) or real-cuda (GPU partitions against one device copy)")
         ->check(CLI::IsMember({"real-cpu", "real-cuda"}))
+        ->capture_default_str();
+    copy->add_option("--path", options->copyPath,
+                     "real-cuda's copy path: gpu (within and between GPUs), to-host or from-host (a GPU and pinned "
+                     "host memory, as a CPU socket's node has)")
+        ->check(CLI::IsMember({"gpu", "to-host", "from-host"}))
         ->capture_default_str();
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
         ->capture_default_str();

@@ -82,5 +82,20 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     EXPECT_NE(calibrate.output.find("--kv-dtype"), std::string::npos) << calibrate.output;
 }
 
+TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
+{
+    // real-cpu's every memory is the host's: asking it for the host path is refused, naming the option and the fix.
+    const CliResult cpu = runCohsim("bench copy --path to-host");
+    EXPECT_EQ(cpu.exitCode, 2) << cpu.output;
+    EXPECT_NE(cpu.output.find("--path: real-cpu has one copy path"), std::string::npos) << cpu.output;
+    EXPECT_NE(cpu.output.find("--backend real-cuda"), std::string::npos) << cpu.output;
+    const CliResult bogus = runCohsim("bench copy --path sideways");
+    EXPECT_EQ(bogus.exitCode, 2) << bogus.output;
+    // Its one path is host memory to host memory.
+    const CliResult plain = runCohsim("bench copy --repeat 1 --json", Stderr::Inherit);
+    ASSERT_EQ(plain.exitCode, 0) << plain.output;
+    EXPECT_EQ(nlohmann::json::parse(plain.output)["path"], "host");
+}
+
 } // namespace
 } // namespace coh::test
