@@ -95,7 +95,8 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
     return {{QStringLiteral("replay-message"), false}, {QStringLiteral("compare"), true},
             {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
             {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
-            {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false}};
+            {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false},
+            {QStringLiteral("compare-real"), false}};
 }
 
 int ScreenshotTour::expectedCount() const
@@ -182,10 +183,37 @@ bool ScreenshotTour::runStudy()
     return completed;
 }
 
+// Simulator Against Real CPU on the scenario's first requests: calibrates, runs real-cpu, then the simulator on the
+// profile, both stored (about ten seconds here). A controller of its own, as runCompared's.
+bool ScreenshotTour::runSimVsReal()
+{
+    nlohmann::ordered_json scenario = m_window->document()->json();
+    scenario["workload"]["max_requests"] = kSimVsRealRequests;
+    RunController runner;
+    QEventLoop loop;
+    connect(&runner, &RunController::comparedWithReal, &loop, [this, &loop](qint64 real, qint64 model) {
+        m_realRunId = real;
+        m_modelRunId = model;
+        loop.quit();
+    });
+    connect(&runner, &RunController::failed, &loop, [this, &loop](const QString& error) {
+        m_simVsRealError = error;
+        loop.quit();
+    });
+    connect(&runner, &RunController::cancelled, &loop, &QEventLoop::quit);
+    if (runner.startSimVsReal(scenario, m_window->document()->filePath(), m_window->runController()->databasePath()))
+        loop.exec();
+    if (m_modelRunId == 0)
+        m_simVsRealError = tr("the sim-against-real pair for Compare failed: %1")
+                               .arg(m_simVsRealError.isEmpty() ? tr("it did not start") : m_simVsRealError);
+    return m_modelRunId != 0;
+}
+
 void ScreenshotTour::afterRun()
 {
     runCompared();
     runStudy();
+    runSimVsReal();
     auto* replay = m_window->findChild<ReplayWidget*>();
     if (replay && replay->isLoading()) {
         // The replay builds its model on a worker: wait until it is on show rather than count on timing.
@@ -218,6 +246,8 @@ void ScreenshotTour::afterRun()
         problems << m_comparedError;
     if (!m_studyError.isEmpty())
         problems << m_studyError;
+    if (!m_simVsRealError.isEmpty())
+        problems << m_simVsRealError;
     if (!m_failedSaves.isEmpty())
         problems << tr("not saved: %1").arg(m_failedSaves.join(QStringLiteral(", ")));
     emit finished(ok, ok ? QString()
@@ -304,6 +334,8 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         picture = grabCompare(0);
     } else if (view == QLatin1String("compare-cdf") && m_comparedRunId != 0) {
         picture = grabCompare(1);
+    } else if (view == QLatin1String("compare-real") && m_modelRunId != 0) {
+        picture = grabCompare(0, {m_realRunId, m_modelRunId});
     } else if (view == QLatin1String("help")) {
         m_window->showHelp(QStringLiteral("scenario-format.md"));
         settle(150);
@@ -351,12 +383,13 @@ QPixmap ScreenshotTour::grabMessageDetails(ReplayWidget* replay)
 
 // Compare opened from History over the scenario's run and the compared one, as the Compare button opens it
 // (a child of the History tab, sized from the window): tab 0 the summary and the deltas, 1 the CDFs.
-QPixmap ScreenshotTour::grabCompare(int tab)
+QPixmap ScreenshotTour::grabCompare(int tab, QList<qint64> runs)
 {
+    if (runs.isEmpty())
+        runs = {m_runId, m_comparedRunId};
     m_window->tabs()->setCurrentWidget(m_window->historyWidget());
-    RunCompareDialog dialog(
-        RunCompareDialog::loadRuns(m_window->runController()->databasePath(), {m_runId, m_comparedRunId}),
-        m_window->historyWidget());
+    RunCompareDialog dialog(RunCompareDialog::loadRuns(m_window->runController()->databasePath(), runs),
+                            m_window->historyWidget());
     dialog.tabs()->setCurrentIndex(tab);
     dialog.show();
     settle(150);

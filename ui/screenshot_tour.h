@@ -7,7 +7,8 @@
 // runs too) with its CDF tab, the help window, a Lab bug hunt with its answer hidden, and the Lab's messages in
 // flight waiting for the learner to pick one; the Tuner after a study of the scenario's decode protocols
 // (datasets/studies/decode-protocols.json, which the tour runs before its pictures) as parallel coordinates with a
-// band kept on TPOT, and the New Study dialog with three fields varied.
+// band kept on TPOT, the New Study dialog with three fields varied, and Compare on a real-cpu run of the scenario's
+// first kSimVsRealRequests requests and the simulator's model of it (the simulator's error).
 
 #include <QList>
 #include <QObject>
@@ -44,6 +45,10 @@ class ScreenshotTour : public QObject {
     // The runs Compare shows: the scenario's own, then the one under comparedDecodeProtocol() (0 until run).
     qint64 runId() const { return m_runId; }
     qint64 comparedRunId() const { return m_comparedRunId; }
+    // The sim-against-real pair "compare-real" shows: the real-cpu run and the simulated run that models it.
+    static constexpr int kSimVsRealRequests = 20;
+    qint64 realRunId() const { return m_realRunId; }
+    qint64 modelRunId() const { return m_modelRunId; }
     // The message selected for "replay-message" (-1: the run has no data message with a known protocol step).
     int selectedMessage() const { return m_message; }
 
@@ -54,13 +59,15 @@ class ScreenshotTour : public QObject {
     void afterRun();
     bool runCompared();
     bool runStudy();
+    bool runSimVsReal();
     void resetViews();
     void captureAll(bool dark, const QSize& size);
     void captureTab(int tab, const QString& name);
     void captureAvailability(const QString& name);
     void captureExtra(const QString& view, const QString& name);
     QPixmap grabMessageDetails(ReplayWidget* replay);
-    QPixmap grabCompare(int tab);
+    // Compare over `runs` (none: the scenario's run and the compared one) on its tab `tab`, drawn over History.
+    QPixmap grabCompare(int tab, QList<qint64> runs = {});
     QPixmap grabLabDelivery();
     QPixmap grabTunerParallel();
     QPixmap grabStudyBuilder();
@@ -70,10 +77,12 @@ class ScreenshotTour : public QObject {
     QString m_dir;
     QStringList m_saved;
     QStringList m_failedSaves;
-    QString m_comparedError; // why the second run for Compare failed
-    QString m_studyError;    // why the Tuner's study did not complete
+    QString m_comparedError;  // why the second run for Compare failed
+    QString m_studyError;     // why the Tuner's study did not complete
+    QString m_simVsRealError; // why the sim-against-real pair was not made
     qint64 m_runId = 0;
     qint64 m_comparedRunId = 0;
+    qint64 m_realRunId = 0, m_modelRunId = 0;
     qint64 m_busiest = 0;
     int m_message = -1;
     bool m_failed = false; // the run failed (finished() already emitted)

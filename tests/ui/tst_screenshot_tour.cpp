@@ -129,14 +129,14 @@ class TstScreenshotTour : public QObject {
 
         ScreenshotTour tour(window.get(), out);
         // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery,
-        // tuner-parallel and study-builder at 1600x1000, with compare, lab-delivery and tuner-parallel at 1024x700
-        // too: 2 x (7 x 2 + 8 + 3) = 50.
-        QCOMPARE(tour.expectedCount(), 50);
+        // tuner-parallel, study-builder and compare-real at 1600x1000, with compare, lab-delivery and tuner-parallel
+        // at 1024x700 too: 2 x (7 x 2 + 9 + 3) = 52.
+        QCOMPARE(tour.expectedCount(), 52);
         QSignalSpy finished(&tour, &ScreenshotTour::finished);
         tour.start();
         QVERIFY(finished.count() == 1 || finished.wait(120000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
-        QCOMPARE(tour.saved().size(), 50);
+        QCOMPARE(tour.saved().size(), 52);
         // The Tuner has the study's points: its table lists them, and parallel coordinates is another picture.
         QCOMPARE(window->tunerPanel()->table()->rowCount(), 20);
 
@@ -182,8 +182,19 @@ class TstScreenshotTour : public QObject {
         const QImage compare(QDir(out).filePath(QStringLiteral("compare-light-1600x1000.png")));
         QVERIFY(history.copy(500, 300, 600, 400) != compare.copy(500, 300, 600, 400));
 
-        // Compare's runs: the scenario's own (msi-directory) and the same scenario under lazy-causal.
+        // compare-real is Compare on a real-cpu run and the simulator's model of it, another dialog than Compare's.
+        const QImage compareReal(QDir(out).filePath(QStringLiteral("compare-real-light-1600x1000.png")));
+        QVERIFY(compare.copy(500, 300, 600, 400) != compareReal.copy(500, 300, 600, 400));
         core::RunStore store(db.toStdString());
+        const auto real = store.runInfo(tour.realRunId());
+        const auto model = store.runInfo(tour.modelRunId());
+        QVERIFY(real && model);
+        QCOMPARE(real->backend, std::string("real-cpu"));
+        QCOMPARE(model->backend, std::string("simulated"));
+        QCOMPARE(model->modelsRun, tour.realRunId());
+        QCOMPARE(real->requests, std::uint64_t{ScreenshotTour::kSimVsRealRequests});
+
+        // Compare's runs: the scenario's own (msi-directory) and the same scenario under lazy-causal.
         const auto own = store.runInfo(tour.runId());
         const auto other = store.runInfo(tour.comparedRunId());
         QVERIFY(own && other);
