@@ -2,6 +2,7 @@
 
 #include "core/coherence/protocol_registry.h"
 #include "core/scenario/datasets_dir.h"
+#include "core/scenario/request_limit.h"
 #include "ui/charts_panel.h"
 #include "ui/help_window.h"
 #include "ui/lab_model.h"
@@ -188,7 +189,7 @@ bool ScreenshotTour::runStudy()
 bool ScreenshotTour::runSimVsReal()
 {
     nlohmann::ordered_json scenario = m_window->document()->json();
-    scenario["workload"]["max_requests"] = kSimVsRealRequests;
+    core::limitScenarioRequests(scenario, kSimVsRealRequests);
     RunController runner;
     QEventLoop loop;
     connect(&runner, &RunController::comparedWithReal, &loop, [this, &loop](qint64 real, qint64 model) {
@@ -200,12 +201,21 @@ bool ScreenshotTour::runSimVsReal()
         m_simVsRealError = error;
         loop.quit();
     });
-    connect(&runner, &RunController::cancelled, &loop, &QEventLoop::quit);
-    if (runner.startSimVsReal(scenario, m_window->document()->filePath(), m_window->runController()->databasePath()))
+    connect(&runner, &RunController::cancelled, &loop, [this, &loop] {
+        m_simVsRealError = tr("it was cancelled");
+        loop.quit();
+    });
+    // comparedWithReal follows finished at once, when there is a simulated run: finished ends the wait either way.
+    connect(&runner, &RunController::finished, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    const bool started =
+        runner.startSimVsReal(scenario, m_window->document()->filePath(), m_window->runController()->databasePath());
+    if (started)
         loop.exec();
     if (m_modelRunId == 0)
         m_simVsRealError = tr("the sim-against-real pair for Compare failed: %1")
-                               .arg(m_simVsRealError.isEmpty() ? tr("it did not start") : m_simVsRealError);
+                               .arg(!m_simVsRealError.isEmpty() ? m_simVsRealError
+                                    : started                   ? tr("no simulated run came of it")
+                                                                : tr("it did not start"));
     return m_modelRunId != 0;
 }
 
@@ -225,7 +235,7 @@ void ScreenshotTour::afterRun()
         m_busiest = busiestInstant(*replay->run());
         m_message = dataMessageWithStep(*replay->model(), m_busiest);
     }
-    // Both runs listed, the scenario's own selected, so History's buttons show enabled.
+    // The runs listed, the scenario's own selected, so History's buttons show enabled.
     m_window->historyWidget()->refresh();
     m_window->historyWidget()->selectRun(m_runId);
     // A node selected, so the Topology tab shows its properties beside the canvas.

@@ -340,11 +340,12 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     }
     // A copy path's figures, read alike for every path: its fit and descriptor cost, which must leave its copies a
     // bandwidth (when both were figures).
-    const auto readPath = [&](const char* section, CopyPathFit& path) {
+    // `descriptorCost`: the path must have one (the host path always does; the copies' came later, with the size).
+    const auto readPath = [&](const char* section, CopyPathFit& path, bool descriptorCost) {
         path.latencyNs = time(section, "latency_ns").value_or(0);
         const auto pathBandwidth = bandwidth(section, "bandwidth_gbps");
         path.bytesPerNs = pathBandwidth.value_or(0);
-        if (!descriptors)
+        if (!descriptorCost)
             return;
         const auto descriptorNs = time(section, "descriptor_ns");
         path.descriptorNs = descriptorNs.value_or(0);
@@ -357,10 +358,10 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
                                             path.effectiveBytesPerNs(p.descriptorBytes), kMinProfileGBps),
                                 fix});
     };
-    readPath("copy", p.copy);
+    readPath("copy", p.copy, descriptors);
     // The host path (real-cuda's copies to and from pinned host memory), where the profile has one.
     if (j.contains("host_copy")) {
-        readPath("host_copy", p.hostCopy);
+        readPath("host_copy", p.hostCopy, true);
         if (p.backend != "real-cuda")
             problems.push_back({file, "/host_copy",
                                 "only a real-cuda profile has a host path: on real-cpu every memory is the host's",

@@ -1,5 +1,6 @@
 #include "core/tune/study_point.h"
 
+#include "core/scenario/request_limit.h"
 #include "core/scenario/scenario_overrides.h"
 
 #include <fmt/format.h>
@@ -52,19 +53,7 @@ nlohmann::json resolvePoint(const StudySpec& study, const Point& point, std::uin
     // Replay samples, not whole records: a study's database stays small.
     setScenarioField(scenario, "/record/max_messages", study.recordMessages, study.sourcePath, fix);
     setScenarioField(scenario, "/record/max_iterations", study.recordIterations, study.sourcePath, fix);
-    if (requestLimit > 0 && scenario.contains("workload") && scenario["workload"].is_object()) {
-        auto& workload = scenario["workload"];
-        const bool trace = workload.contains("type") && workload["type"] == "trace";
-        const char* key = trace ? "max_requests" : "requests";
-        const auto it = workload.find(key);
-        // A count that is not a whole number is left as it is, for the scenario loader to name.
-        if (it == workload.end() || it->is_number_unsigned()) {
-            const std::uint64_t current = it == workload.end() ? 0 : it->get<std::uint64_t>();
-            // A trace's 0 (or none) replays all of it; a synthetic workload without a count has 100 requests.
-            const std::uint64_t n = current != 0 ? current : (trace ? UINT64_MAX : 100);
-            workload[key] = std::min<std::uint64_t>(n, requestLimit);
-        }
-    }
+    limitScenarioRequests(scenario, requestLimit);
     return scenario;
 }
 

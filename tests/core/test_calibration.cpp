@@ -208,9 +208,13 @@ TEST(Calibration, OnRealCudaACopyToOrFromHostMemoryTakesTheHostPath)
     } catch (const core::InputError& e) {
         EXPECT_NE(std::string(e.what()).find("/host_copy"), std::string::npos) << e.what();
     }
-    // A host path's figures are read as hostile as the others'.
+    // A host path's figures are read as hostile as the others', its descriptor cost always among them.
     json = nlohmann::json(core::real::toJson(p));
     json["host_copy"]["bandwidth_gbps"] = 1e300;
+    EXPECT_THROW(core::real::profileFromJson(json, "p.json"), core::InputError);
+    json = nlohmann::json(core::real::toJson(p));
+    json["copy"].erase("descriptor_bytes");
+    json["host_copy"].erase("descriptor_ns");
     EXPECT_THROW(core::real::profileFromJson(json, "p.json"), core::InputError);
 
     // compare-real on real-cuda refuses a profile without the host path for a scenario with a node in host memory.
