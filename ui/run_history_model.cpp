@@ -53,16 +53,25 @@ QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
         return it->second;
     core::BackendSummary backend;
     backend.name = run.backend;
+    std::vector<std::int64_t> models; // simulated runs that model this real one (compare-real's)
     if (backend.real() && run.hasSummary) {
         try {
             core::RunStore store(toStdString(m_path));
             if (const auto summary = store.runSummary(run.id))
                 backend = summary->backend;
+            models = store.modelsOf(run.id);
         } catch (const std::exception& e) {
             return toQString(e.what());
         }
     }
-    return m_backendToolTips[run.id] = backendDescription(backend);
+    // A real run and the simulated run that models it compare as the simulator's error: say which runs pair up.
+    QString pairs;
+    if (run.modelsRun != 0)
+        pairs =
+            tr("<p>It models real run #%1: select both and Compare for the simulator's error.</p>").arg(run.modelsRun);
+    for (const std::int64_t model : models)
+        pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
+    return m_backendToolTips[run.id] = backendDescription(backend) + pairs;
 }
 
 int RunHistoryModel::rowCount(const QModelIndex& parent) const

@@ -125,6 +125,14 @@ class TstRunController : public QObject {
             model->index(ttft, model->deltaColumn(1)).data(coh::ui::RunCompareModel::VerdictRole).toInt();
         QVERIFY(verdict == int(coh::core::Verdict::Within) || verdict == int(coh::core::Verdict::Beyond));
         QVERIFY(model->index(ttft, model->deltaColumn(1)).data(Qt::BackgroundRole).isValid()); // tinted either way
+        // History's Backend tooltips say which runs pair up, so a user finds the pair again.
+        RunHistoryModel history;
+        history.setDatabasePath(m_db);
+        const auto tip = [&](qint64 id) {
+            return history.index(history.rowOfRun(id), RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+        };
+        QVERIFY2(tip(simId).contains(QStringLiteral("It models real run #%1").arg(realId)), qPrintable(tip(simId)));
+        QVERIFY2(tip(realId).contains(QStringLiteral("Run #%1 models it").arg(simId)), qPrintable(tip(realId)));
         // Each stage was announced: calibration, then each run.
         QStringList stages;
         for (const auto& p : progress)
