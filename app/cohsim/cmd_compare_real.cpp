@@ -38,15 +38,19 @@ struct CompareRealOptions {
     int repeat = 1; // real runs, median
 };
 
+// A row's figure without its unit: "TTFT p50 (ms)" is Compare's "TTFT p50".
+std::string figureName(const core::SimVsRealRow& row)
+{
+    return row.metric.substr(0, row.metric.find(" (ms)"));
+}
+
 // Half the real run's 95% interval of a row's percentile (order statistics, as Compare takes it), as a share of the
 // real figure: an error inside it is no finding yet. 0 for counts, and where the run has no samples of it.
 double realNoisePct(const core::SimVsRealRow& row, const core::RunResult& real)
 {
     if (row.count || row.real == 0)
         return 0;
-    std::string label = row.metric;
-    if (const auto unit = label.find(" (ms)"); unit != std::string::npos)
-        label.erase(unit);
+    const std::string label = figureName(row);
     for (const core::MetricSpec& spec : core::comparedMetrics())
         if (spec.label == label && spec.sample) {
             std::vector<double> samples;
@@ -152,7 +156,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         within += r.withinGoal() ? 1 : 0;
         // One run's interval says nothing of a median's error: only a single real run's error is excused by it.
         if (result.realRuns == 1 && !r.withinGoal() && std::abs(r.errorPct()) <= noise)
-            inNoise.push_back(r.metric.substr(0, r.metric.find(" (ms)")));
+            inNoise.push_back(figureName(r));
     }
     printTable(table, 1);
     fmt::print("  {} of {} latencies {}{}\n", within, judged, goal,

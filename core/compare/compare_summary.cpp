@@ -3,6 +3,7 @@
 #include "core/compare/run_comparison.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -285,18 +286,13 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
     if (beyond.empty()) {
         sentences.push_back(fmt::format("All {} within its goal of {}.", judged, goal));
     } else {
-        const auto list = [](const std::vector<std::string>& names) {
-            std::string text;
-            for (const auto& n : names)
-                text += (text.empty() ? "" : ", ") + n;
-            return text;
-        };
         std::string text = fmt::format("{} of these {} within its goal of {}; beyond it: {}.",
-                                       judged - static_cast<int>(beyond.size()), judged, goal, list(beyond));
+                                       judged - static_cast<int>(beyond.size()), judged, goal, fmt::join(beyond, ", "));
         if (!withinNoise.empty()) {
             const bool all = withinNoise.size() == beyond.size();
-            const std::string who = all ? (beyond.size() == 1 ? "It is" : "Each is")
-                                        : list(withinNoise) + (withinNoise.size() == 1 ? " is" : " are");
+            const std::string who =
+                all ? (beyond.size() == 1 ? "It is" : "Each is")
+                    : fmt::format("{}{}", fmt::join(withinNoise, ", "), withinNoise.size() == 1 ? " is" : " are");
             text += fmt::format(" {} within the real run's own sampling noise (its 95% interval): more requests would "
                                 "tell.",
                                 who);
