@@ -263,7 +263,7 @@ void printRunSummary(const core::RunSummary& s)
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
         fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked byte for "
-                   "byte ({} passed); largest copy at {} GB/s\n",
+                   "byte and by its stamp's CRC-32 ({} passed); largest copy at {} GB/s\n",
                    b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
                    number(b.largestCopyGBps));
         if (b.decodeSteps > 0)

@@ -33,7 +33,7 @@ struct BackendSummary {
     double bytesCopied = 0;
     double copyMs = 0;                      // the copies' measured times, summed
     double largestCopyGBps = 0;             // bandwidth of the largest copy (bytes / its measured time)
-    std::uint64_t verified = 0;             // copies checked byte for byte against their source and stamp
+    std::uint64_t verified = 0;             // copies checked against their source, stamp and its CRC-32
     std::uint64_t decodeSteps = 0;          // decode steps whose attention ran for real
     double attentionMs = 0;                 // their measured attention time, summed, for the layers they ran
     double attentionBytes = 0;              // the K and V bytes those layers read

@@ -13,10 +13,15 @@ bool samePrefix(const CopyStamp& a, const CopyStamp& b, std::size_t n)
 }
 } // namespace
 
-CopyDefect classifyCopy(const CopyStamp& expected, const CopyStamp& held, std::size_t stampBytes, std::int64_t firstBad)
+CopyDefect classifyCopy(const CopyStamp& expected, const CopyStamp& held, std::size_t stampBytes, std::int64_t firstBad,
+                        bool checksumOk)
 {
-    if (samePrefix(held, expected, stampBytes))
-        return firstBad >= 0 ? CopyDefect::Corrupted : CopyDefect::None;
+    // The stamp's checksum is only worth checking once the stamp is the expected one.
+    if (samePrefix(held, expected, stampBytes)) {
+        if (firstBad >= 0)
+            return CopyDefect::Corrupted;
+        return checksumOk ? CopyDefect::None : CopyDefect::TornSource;
+    }
     // A field the message does not cover cannot tell anything: compare only what its bytes hold.
     const auto covers = [&](std::size_t end) { return stampBytes >= end; };
     if (covers(sizeof held.magic) && held.magic == CopyStamp::kFreed)
@@ -45,6 +50,9 @@ std::string_view describeDefect(CopyDefect defect)
         return "holds an older version than the sender's latest: a read after its lease expired";
     case CopyDefect::Misplaced:
         return "holds another message's stamp: a copy of the wrong region";
+    case CopyDefect::TornSource:
+        return "equals its source byte for byte but not the checksum its stamp sealed: the sender wrote into it "
+               "after sealing it, while it was copied (a torn copy)";
     }
     return "is wrong";
 }

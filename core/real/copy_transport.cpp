@@ -47,11 +47,21 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         const auto size = static_cast<std::size_t>(std::ceil(bytes));
         const std::size_t next = placePieces(route.src, route.dst, size, m_nodes.memoryBytes(route.dst));
         message = ++m_messages;
-        const CopyStamp stamp{
+        CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
+        // The sender seals the payload, then stamps it with the seal.
+        stamp.checksum = m_nodes.payloadChecksum(route.src, m_pieces, CopySide::Source);
         m_nodes.stamp(route.src, m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
-        const CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
-        if (result.firstBad >= 0 || !result.stampOk)
+        if (fault == CopyFault::TornSource)
+            if (const auto at = tornByte(m_pieces, m_nodes.memoryBytes(route.src)))
+                m_nodes.flipByte(route.src, *at);
+        CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
+        // The receiver checks the seal on what landed once the stamp and the bytes are right (else they say more).
+        if (result.firstBad < 0 && result.stampOk) {
+            result.checksum = m_nodes.payloadChecksum(route.dst, m_pieces, CopySide::Destination);
+            result.checksumOk = result.checksum == stamp.checksum;
+        }
+        if (result.firstBad >= 0 || !result.stampOk || !result.checksumOk)
             refuse(info, route, stamp, result);
         m_cursor[route.dst] = next;
         took = std::max<SimTime>(1, result.ns);
@@ -140,10 +150,13 @@ void CopyTransport::refuse(const FlowInfo& info, const Route& route, const CopyS
 {
     const auto& src = m_topology.nodes[route.src].id;
     const auto& dst = m_topology.nodes[route.dst].id;
-    const CopyDefect defect = classifyCopy(expected, result.held, result.stampBytes, result.firstBad);
-    const std::string what = defect == CopyDefect::Corrupted
-                                 ? fmt::format("differs from its source at byte {}: corrupted", result.firstBad)
-                                 : std::string(describeDefect(defect));
+    const CopyDefect defect =
+        classifyCopy(expected, result.held, result.stampBytes, result.firstBad, result.checksumOk);
+    std::string what(describeDefect(defect));
+    if (defect == CopyDefect::Corrupted)
+        what = fmt::format("differs from its source at byte {}: corrupted", result.firstBad);
+    else if (defect == CopyDefect::TornSource)
+        what += fmt::format(" (CRC-32 {:#010x} sealed, {:#010x} landed)", expected.checksum, result.checksum);
     throw CopyCheckError(fmt::format("{}: the copy of message {} ({} -> {}, {:.0f} B) {}: the receiver's memory "
                                      "does not hold what was sent",
                                      m_summary.name, expected.message, src, dst, info.bytes, what));

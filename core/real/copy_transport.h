@@ -1,10 +1,10 @@
 #pragma once
 // A real backend's transport (docs/real-backend.md): every message with bytes is a real copy from the sender's
 // memory into the receiver's, made by the receiver's resource (real-cpu: its worker thread; real-cuda: its GPU's copy
-// engine), timed, and checked byte for byte and by its stamp. Its delivery is posted into the same event loop as a
-// simulated flow's, at the send time plus the measured copy time, so everything above the transport (protocols,
-// invariants, metrics, the store) is the simulator's own. Copies run one at a time: concurrent messages do not contend
-// for memory bandwidth here.
+// engine), timed, and checked byte for byte, by its stamp and by the checksum the stamp seals. Its delivery is posted
+// into the same event loop as a simulated flow's, at the send time plus the measured copy time, so everything above
+// the transport (protocols, invariants, metrics, the store) is the simulator's own. Copies run one at a time:
+// concurrent messages do not contend for memory bandwidth here.
 #include "core/net/transport.h"
 #include "core/real/node_resources.h"
 #include "core/scenario/topology.h"

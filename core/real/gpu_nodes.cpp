@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace coh::core::real {
 
@@ -125,6 +127,34 @@ void GpuNodes::stamp(std::uint32_t node, std::size_t offset, const CopyStamp& st
     m.write(offset, &stamp, std::min({bytes, sizeof stamp, m.size() - offset}));
 }
 
+std::uint32_t GpuNodes::payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side)
+{
+    const GpuMemory& m = memory(node);
+    constexpr std::size_t kChunk = std::size_t{8} << 20; // bounds the host buffer a large message is read through
+    std::vector<unsigned char> staged;
+    Crc32 crc;
+    forPayloadRuns(m.size(), pieces, side, [&](std::size_t offset, std::size_t n) {
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t part = std::min(kChunk, n - done);
+            staged.resize(part);
+            m.read(offset + done, staged.data(), part);
+            crc.add(staged.data(), part);
+            done += part;
+        }
+    });
+    return crc.value();
+}
+
+void GpuNodes::flipByte(std::uint32_t node, std::size_t offset)
+{
+    GpuMemory& m = memory(node);
+    offset %= m.size();
+    unsigned char byte = 0;
+    m.read(offset, &byte, 1);
+    byte ^= 0x5a;
+    m.write(offset, &byte, 1);
+}
+
 CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
                           const CopyStamp& stamp, CopyFault fault)
 {
@@ -139,12 +169,8 @@ CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const 
     copied.front() = writtenPart(copied.front(), fault);
     result.ns = to.copyFrom(from, segmentsOf(copied, size, [](const CopyPiece& p) { return p.bytes; }));
     if (fault == CopyFault::FlipByte)
-        if (const auto where = flippedByte(pieces, size)) {
-            unsigned char byte = 0;
-            to.read(*where, &byte, 1);
-            byte ^= 0x5a;
-            to.write(*where, &byte, 1);
-        }
+        if (const auto where = flippedByte(pieces, size))
+            flipByte(dst, *where);
     result.firstBad =
         to.firstDifference(from, segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
     const auto [at, stampBytes] = heldStamp(pieces.front(), size);

@@ -38,6 +38,9 @@ class GpuNodes final : public NodeResources {
     CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                     CopyFault fault) override;
     // fp16 pools on the node's GPU (the CUDA kernel's element, whatever the model's), the CUDA kernel.
+    // Read back to the host in chunks and summed there.
+    std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) override;
+    void flipByte(std::uint32_t node, std::size_t offset) override;
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 

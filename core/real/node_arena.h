@@ -19,6 +19,11 @@ struct CopyStamp {
     std::uint64_t message = 0; // the transport's sequence number
     std::uint32_t src = 0, dst = 0;
     std::uint64_t bytes = 0;
+    // CRC-32 of the message's payload as the sender sealed it (payload_checksum.h): the receiver checks what landed
+    // against it without the source, so a write into the source while it is copied shows even where the copy holds
+    // exactly what the source holds by then.
+    std::uint32_t checksum = 0;
+    std::uint32_t pad = 0; // explicit, so two stamps compared byte for byte have no indeterminate bytes
     bool operator==(const CopyStamp&) const = default;
 };
 

@@ -7,6 +7,7 @@
 #include "core/real/node_arena.h"
 #include "core/real/node_worker.h"
 #include "core/real/paged_attention.h"
+#include "core/real/payload_checksum.h"
 
 #include <fmt/format.h>
 
@@ -74,6 +75,11 @@ class NodeResources {
     // classes: FlipByte, PartialWrite).
     virtual CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
                             const CopyStamp& stamp, CopyFault fault) = 0;
+    // The CRC-32 of a message's payload (payload_checksum.h) as the node's memory holds it, on `side` of `pieces`:
+    // the sender's seal before it stamps, the receiver's check after the copy.
+    virtual std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) = 0;
+    // Flips the byte at `offset` of the node's memory (CopyFault::TornSource: a write into a region being copied).
+    virtual void flipByte(std::uint32_t node, std::size_t offset) = 0;
 
     // The node's K/V pool of this shape, of the element the backend holds a model of `modelElementBytes` in
     // (kvElementBytes), made (or made again for another shape or element) now, filled where it lives.

@@ -8,6 +8,7 @@
 #include "core/real/copy_check.h"
 #include "core/real/gpu_nodes.h"
 #include "core/real/node_workers.h"
+#include "core/real/payload_checksum.h"
 #include "core/real/stale_read.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
@@ -18,6 +19,7 @@
 #include "real_run_fixtures.h"
 #include "temp_dir.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -280,6 +282,55 @@ TEST_P(RealCopies, ACopyFromAFreedBufferOrAfterAnExpiredLeaseIsNamed)
     EXPECT_NO_THROW(h.transport.checkDelivered());
 }
 
+// A write into the sender's block after it sealed it and before the copy read it (an append racing a transfer): the
+// copy then holds exactly what the source holds, so only the seal in the stamp tells.
+TEST_P(RealCopies, AWriteIntoTheSourceWhileItIsCopiedIsCaughtByTheStampsChecksum)
+{
+    for (const std::size_t descriptor : {std::size_t{0}, std::size_t{1000}}) {
+        SCOPED_TRACE(descriptor);
+        Harness h(GetParam(), twoGpuScenario().topology, descriptor);
+        // One region (or five scattered pieces), then a message larger than the 64 KiB memories: it wraps (or comes
+        // back to slots it used), and its seal covers each place once.
+        for (const double bytes : {4096.0, 200000.0}) {
+            const std::string caught = caughtCopy(h, real::CopyFault::TornSource, bytes, 1);
+            EXPECT_NE(caught.find(fmt::format("(p0 -> d0, {:.0f} B) equals its source byte for byte but not the "
+                                              "checksum its stamp sealed",
+                                              bytes)),
+                      std::string::npos)
+                << caught;
+            EXPECT_NE(caught.find("a torn copy) (CRC-32 0x"), std::string::npos) << caught;
+            EXPECT_EQ(caughtCopy(h, real::CopyFault::None, bytes, 2), "passed its check");
+        }
+        // A copy corrupted after it landed differs from its source too: that is what the run says.
+        EXPECT_NE(caughtCopy(h, real::CopyFault::FlipByte, 4096, 3).find("differs from its source"), std::string::npos);
+    }
+}
+
+TEST(RealCpuBackend, APayloadIsEveryByteAfterTheStampEachPlaceOnce)
+{
+    constexpr std::size_t kSize = 1024;
+    const auto runs = [](std::span<const real::CopyPiece> pieces, real::CopySide side) {
+        std::vector<std::pair<std::size_t, std::size_t>> out;
+        real::forPayloadRuns(kSize, pieces, side, [&](std::size_t at, std::size_t n) { out.emplace_back(at, n); });
+        return out;
+    };
+    using Runs = std::vector<std::pair<std::size_t, std::size_t>>;
+    constexpr std::size_t kStamp = sizeof(real::CopyStamp);
+    // One region near the memory's end: the stamp, then the rest up to the end, then from the start.
+    const real::CopyPiece region{960, 960, 100};
+    EXPECT_EQ(runs(std::span(&region, 1), real::CopySide::Source), (Runs{{960 + kStamp, 64 - kStamp}, {0, 36}}));
+    // A region larger than the memory is one memory's worth: every place once.
+    const real::CopyPiece huge{0, 0, 5000};
+    EXPECT_EQ(runs(std::span(&huge, 1), real::CopySide::Destination), (Runs{{kStamp, kSize - kStamp}}));
+    // Pieces: each side's own places; the stamp only in the first; stop at the first place used again.
+    const std::vector<real::CopyPiece> pieces{{0, 512, 256}, {256, 0, 256}, {512, 256, 256}, {0, 768, 256}};
+    EXPECT_EQ(runs(pieces, real::CopySide::Source), (Runs{{kStamp, 256 - kStamp}, {256, 256}, {512, 256}}));
+    EXPECT_EQ(runs(pieces, real::CopySide::Destination), (Runs{{512 + kStamp, 256 - kStamp}, {0, 256}, {256, 256}}));
+    // A message no longer than its stamp has no payload.
+    const real::CopyPiece shortOne{0, 0, kStamp};
+    EXPECT_TRUE(runs(std::span(&shortOne, 1), real::CopySide::Source).empty());
+}
+
 TEST_P(RealCopies, ALostCompletionIsNamedWhenTheRunEnds)
 {
     Harness h(GetParam(), twoGpuScenario().topology);
@@ -330,6 +381,11 @@ TEST(RealCpuBackend, CopyDefectsAreToldApartByTheirStamp)
     EXPECT_EQ(classify(garbage), CopyDefect::PartlyWritten);
     // A 4-byte message holds only the magic: it cannot tell versions, and a matching magic is all it can check.
     EXPECT_EQ(classify(old, 4), CopyDefect::None);
+    // The seal is judged once the stamp is right and the bytes equal the source's: then a wrong checksum is a torn
+    // copy. A wrong stamp or a differing byte says more, and is what the run reports.
+    EXPECT_EQ(real::classifyCopy(sent, sent, sizeof sent, -1, false), CopyDefect::TornSource);
+    EXPECT_EQ(real::classifyCopy(sent, sent, sizeof sent, 100, false), CopyDefect::Corrupted);
+    EXPECT_EQ(real::classifyCopy(sent, freed, sizeof sent, -1, false), CopyDefect::FreedSource);
 }
 
 TEST_P(RealCopies, AMessageIsCopiedInScatteredDescriptorsAndStillCheckedByteForByte)
