@@ -13,12 +13,16 @@
 namespace coh::core {
 
 struct MeasuredCompute::NodePool {
+    NodePool(const real::PagedKvShape& s, real::NodeAttention& a, std::uint32_t node)
+        : shape(s)
+        , attention(&a)
+        , blocks(a.blocks(), node)
+    {
+    }
     real::PagedKvShape shape;
     real::NodeAttention* attention = nullptr; // the node's, made by the resource
-    std::vector<std::uint32_t> order;         // the pool's blocks in a shuffled order: block tables are scattered
-    std::uint32_t cursor = 0;                 // where the next sequence's table starts in `order`
+    real::SequenceBlocks blocks;              // each sequence's own blocks in it
     std::vector<float> q, out;
-    std::vector<std::uint32_t> tables;
     std::vector<real::PagedSequence> sequences;
 };
 
@@ -51,16 +55,13 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         m_pools.resize(node + 1);
     auto& p = m_pools[node];
     real::NodeAttention& attention = m_nodes.attention(node, shape, m_model.dtypeBytes);
-    // A pool made again (another tensor-parallel width or element) gets its order again. Its address alone cannot
+    // A pool made again (another tensor-parallel width or element) gets its free list again. Its address alone cannot
     // tell: a pool made again may well land where the one it replaced was.
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
-        p->order.size() != attention.blocks()) {
-        p = std::make_unique<NodePool>();
-        p->shape = shape;
-        p->attention = &attention;
-        p->order.resize(attention.blocks());
-        std::iota(p->order.begin(), p->order.end(), 0u);
-        std::shuffle(p->order.begin(), p->order.end(), std::mt19937(node));
+        p->blocks.poolBlocks() != attention.blocks()) {
+        if (p)
+            m_sharedBlocks += p->blocks.sharedBlocks();
+        p = std::make_unique<NodePool>(shape, attention, node);
         m_poolBytes = attention.poolBytes();
         m_elementBytes = attention.elementBytes();
     }
@@ -82,25 +83,19 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     const real::PagedKvShape shape = shapeFor(inst.nodes.size());
     NodePool& p = pool(node, shape);
 
-    // Each sequence's block table: as many blocks as its context needs, taken from the shuffled pool in turn (a
-    // batch larger than the pool reads some blocks more than once: the bytes are the batch's, the rows reused).
-    // The tables go in first, whole, so the spans taken of them below stay valid.
-    p.tables.clear();
-    std::uint64_t tokens = 0;
-    for (const std::uint32_t context : contexts) {
-        tokens += context;
-        for (std::uint32_t b = 0; b < (context + m_blockTokens - 1) / m_blockTokens; ++b) {
-            p.tables.push_back(p.order[p.cursor]);
-            p.cursor = (p.cursor + 1) % static_cast<std::uint32_t>(p.order.size());
-        }
-    }
+    // Each sequence's own block table, as many blocks as its context needs: the ones it read last step, and new ones
+    // from the free list (SequenceBlocks). The batch's sequences are the instance's active ones, in its order; the
+    // ones that left the batch give their blocks back.
+    p.blocks.beginStep(inst.id);
     p.sequences.clear();
-    std::size_t offset = 0;
-    for (const std::uint32_t context : contexts) {
-        const std::size_t n = (context + m_blockTokens - 1) / m_blockTokens;
-        p.sequences.push_back({std::span<const std::uint32_t>(p.tables).subspan(offset, n), context});
-        offset += n;
+    std::uint64_t tokens = 0;
+    for (std::size_t i = 0; i < contexts.size(); ++i) {
+        const std::uint32_t context = contexts[i];
+        tokens += context;
+        const auto sequence = static_cast<std::uint32_t>(i < inst.active.size() ? inst.active[i] : i);
+        p.sequences.push_back({p.blocks.hold(sequence, (context + m_blockTokens - 1) / m_blockTokens), context});
     }
+    p.blocks.endStep();
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
@@ -131,13 +126,13 @@ void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, f
     for (std::size_t s = 0; s < p.sequences.size() && s < batch.staleBlocks.size(); ++s) {
         if (batch.staleBlocks[s] == 0)
             continue;
-        // Read stale, a block holds the bytes it had before its latest version: here the pool blocks after this step's
-        // tables, whose rows belong to no sequence of the batch (a freed block's earlier contents, in a real pool).
+        // Read stale, a block holds the bytes it had before its latest version reached it: here blocks no sequence
+        // holds, the next the free list would hand out, whose bytes are a freed block's earlier contents.
         const real::PagedSequence& fresh = p.sequences[s];
         std::vector<std::uint32_t> staleTable(fresh.blocks.begin(), fresh.blocks.end());
         const std::size_t n = std::min<std::size_t>(batch.staleBlocks[s], staleTable.size());
         for (std::size_t b = 0; b < n; ++b)
-            staleTable[b] = p.order[(p.cursor + b) % p.order.size()];
+            staleTable[b] = p.blocks.unheld(b);
         // The step's own output is the fresh side: only the stale one is computed again.
         const auto q = std::span<const float>(p.q).subspan(s * headFloats, headFloats);
         const auto out = std::span<const float>(p.out).subspan(s * headFloats, headFloats);
@@ -161,11 +156,21 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         m_elementBytes == m_model.dtypeBytes
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
+    std::uint64_t shared = m_sharedBlocks;
+    for (const auto& p : m_pools)
+        if (p)
+            shared += p->blocks.sharedBlocks();
+    // A pool too small for the batch shares blocks between sequences: the bytes read are the batch's, some rows twice.
+    const std::string full =
+        shared == 0 ? std::string()
+                    : fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another "
+                                  "held them",
+                                  shared);
     summary.scaledDown = fmt::format(
-        "decode attention runs {} of the model's {} layers per step ({}, over a {} MiB K/V pool per node whose "
-        "blocks the batch's tables wrap), its time scaled to {}; the linear layers of a decode step and prefill keep "
-        "the roofline's time",
-        layersRun(), m_model.layers, element, m_poolBytes >> 20, m_model.layers);
+        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in a {} MiB "
+        "K/V pool per node, held from its first step to its last{}), its time scaled to {}; the linear layers of a "
+        "decode step and prefill keep the roofline's time",
+        layersRun(), m_model.layers, element, m_poolBytes >> 20, full, m_model.layers);
 }
 
 } // namespace coh::core

@@ -1,11 +1,12 @@
 #pragma once
 // A real backend's compute (docs/real-backend.md#decode-steps): each decode step runs the paged attention for real
 // on the instance's first node (real-cpu: the CPU kernel on its worker; real-cuda: the CUDA kernel on its GPU), over
-// as many K and V rows as the batch's sequences hold, and takes its measured time, scaled from the layers it ran to
-// the model's. What it cannot run here (prefill, and the
+// each sequence's own blocks in the node's pool (the same blocks at every step, real/sequence_blocks.h), and takes its
+// measured time, scaled from the layers it ran to the model's. What it cannot run here (prefill, and the
 // linear layers of a decode step) keeps the roofline's time, and the run says so (BackendSummary::scaledDown).
 #include "core/real/node_resources.h"
 #include "core/real/paged_attention.h"
+#include "core/real/sequence_blocks.h"
 #include "core/serving/compute_cost.h"
 
 #include <memory>
@@ -56,8 +57,9 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
-    std::size_t m_poolBytes = 0;    // of the last pool made, for the summary
-    std::size_t m_elementBytes = 4; // of its K and V
+    std::size_t m_poolBytes = 0;      // of the last pool made, for the summary
+    std::uint64_t m_sharedBlocks = 0; // shared by pools made again since (SequenceBlocks::sharedBlocks)
+    std::size_t m_elementBytes = 4;   // of its K and V
     std::vector<StaleReadError> m_staleReads;
 };
 

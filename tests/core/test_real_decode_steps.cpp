@@ -63,6 +63,9 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     EXPECT_DOUBLE_EQ(summary.attentionBytes, 741.0 * 2 * 2 * 32 * 2 * 2);
     EXPECT_NE(summary.scaledDown.find("fp16"), std::string::npos) << summary.scaledDown;
     EXPECT_NE(summary.scaledDown.find("2 of the model's 4 layers"), std::string::npos) << summary.scaledDown;
+    // 47 blocks of the pool's 256: each sequence had blocks of its own.
+    EXPECT_NE(summary.scaledDown.find("over each sequence's own blocks"), std::string::npos) << summary.scaledDown;
+    EXPECT_EQ(summary.scaledDown.find("ran out of free blocks"), std::string::npos) << summary.scaledDown;
     // The step ran on the decode node's worker, which the mapping now says.
     const auto mapping = f.workers.mapping();
     ASSERT_EQ(mapping.size(), 1u);
@@ -90,6 +93,12 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
     BackendSummary summary;
     compute.describe(summary);
     EXPECT_EQ(summary.decodeSteps, 3u);
+    // Two contexts of 3000 tokens need 376 blocks. The half heads' 1 MiB pool has 512 of them; the whole heads' one
+    // 256, so that step shared 120 blocks, which the run says.
+    EXPECT_NE(summary.scaledDown.find("the pool ran out of free blocks and handed 120 blocks to a sequence while "
+                                      "another held them"),
+              std::string::npos)
+        << summary.scaledDown;
 }
 
 TEST(RealCpuBackend, AStepOverAnotherElementThanTheModelsSaysSo)
