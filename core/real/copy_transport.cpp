@@ -53,7 +53,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         stamp.checksum = m_nodes.payloadChecksum(route.src, m_pieces, CopySide::Source);
         m_nodes.stamp(route.src, m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
         if (fault == CopyFault::TornSource)
-            if (const auto at = tornByte(m_pieces, m_nodes.memoryBytes(route.src)))
+            if (const auto at = lastPayloadByte(m_nodes.memoryBytes(route.src), m_pieces, CopySide::Source))
                 m_nodes.flipByte(route.src, *at);
         CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
         // The receiver checks the seal on what landed once the stamp and the bytes are right (else they say more).

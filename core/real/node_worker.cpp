@@ -124,14 +124,6 @@ std::optional<std::size_t> flippedByte(std::span<const CopyPiece> pieces, std::s
     return std::nullopt;
 }
 
-std::optional<std::size_t> tornByte(std::span<const CopyPiece> pieces, std::size_t size)
-{
-    if (pieces.empty() || pieces.back().bytes == 0)
-        return std::nullopt;
-    const CopyPiece& last = pieces.back();
-    return (last.srcOffset + last.bytes - 1) % size;
-}
-
 std::pair<std::size_t, std::size_t> heldStamp(const CopyPiece& first, std::size_t size)
 {
     const std::size_t at = first.dstOffset % size;

@@ -28,7 +28,7 @@ enum class CopyFault : std::uint8_t {
     FreedSource,    // the sender released the region before the copy read it: a freed buffer is copied
     ExpiredLease,   // served from a copy whose lease had expired: it holds the version before the latest
     LostCompletion, // copied, but the completion never reaches the receiver's owner
-    TornSource,     // the sender writes into the message's last byte after sealing it, before the copy reads it
+    TornSource,     // the sender writes into its payload's last byte after sealing it, before the copy reads it
 };
 
 // How the worker's faults play on a message's pieces, in any memory of `size` bytes (real-cpu's arena, real-cuda's
@@ -37,8 +37,6 @@ enum class CopyFault : std::uint8_t {
 CopyPiece writtenPart(const CopyPiece& first, CopyFault fault);
 // - where FlipByte flips: the message's middle byte, wherever its piece landed (none for an empty message);
 std::optional<std::size_t> flippedByte(std::span<const CopyPiece> pieces, std::size_t size);
-// - where TornSource writes: the message's last byte in the sender's memory (none for an empty message);
-std::optional<std::size_t> tornByte(std::span<const CopyPiece> pieces, std::size_t size);
 // - where the receiver's stamp is read back: the first piece's start, as much of the stamp as the piece and the
 //   memory's end leave (offset, bytes).
 std::pair<std::size_t, std::size_t> heldStamp(const CopyPiece& first, std::size_t size);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <unordered_set>
 
@@ -38,6 +39,15 @@ template <class F> void forPayloadRuns(std::size_t size, std::span<const CopyPie
             f(side == CopySide::Source ? src : dst, n);
         });
     }
+}
+
+// The place of the payload's last byte on `side` (where CopyFault::TornSource writes on the sender's), or none when
+// the message is no longer than its stamp.
+inline std::optional<std::size_t> lastPayloadByte(std::size_t size, std::span<const CopyPiece> pieces, CopySide side)
+{
+    std::optional<std::size_t> last;
+    forPayloadRuns(size, pieces, side, [&](std::size_t offset, std::size_t n) { last = offset + n - 1; });
+    return last;
 }
 
 // zlib's CRC-32, fed in runs.

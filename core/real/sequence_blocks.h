@@ -3,8 +3,9 @@
 // keeps them: a sequence takes blocks from the free list when its context first needs them and reads the same ones
 // at every later step, and gives them back when it leaves its instance's batch (finished, or moved to another tier).
 // The free list starts shuffled, so tables come out scattered over the pool as they do in a pool that has served a
-// while. When the pool has no free block left, a sequence shares one (the least recently handed out) and the count
-// of such block reads says so: the pool bounds the memory, not the batch.
+// while. When the pool has no free block left, a sequence shares one another holds (in block order), and the count
+// of such blocks says so: the pool bounds the memory, not the batch. A block goes back to the free list only when no
+// table holds it any more.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -18,13 +19,13 @@ class SequenceBlocks {
     // A pool of `poolBlocks` (at least 1) blocks, its free list shuffled from `seed`.
     SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t seed);
 
-    // Starts a step of the instance `owner`; its sequences that the step does not hold() are given back at endStep().
-    void beginStep(const std::string& owner);
+    // Starts a step of the instance `owner` whose batch is `batch` (sequence ids): the owner's sequences not in it
+    // give their blocks back first, so the ones that join can take them.
+    void beginStep(const std::string& owner, std::span<const std::uint32_t> batch);
     // The sequence's block table for this step: as many blocks as `blocks`, its earlier ones kept, new ones taken from
     // the free list; one that needs fewer gives the rest back. The span stays valid until the next hold() of the
-    // same sequence or endStep().
+    // same sequence or the next beginStep().
     std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t blocks);
-    void endStep();
 
     // The i-th block the free list would hand out next: what no sequence holds, its bytes a freed block's. Once
     // the free list runs out, blocks sequences hold, in the order sharing takes them.
@@ -38,17 +39,16 @@ class SequenceBlocks {
   private:
     struct Table {
         std::string owner;
-        std::uint64_t step = 0;            // the last step that held it
-        std::vector<std::uint32_t> blocks; // its table
-        std::vector<bool> owned;           // per block: from the free list (given back), or shared
+        std::vector<std::uint32_t> blocks;
     };
     std::uint32_t take(); // a free block, or a shared one
+    void giveBack(std::uint32_t block);
 
     std::uint32_t m_poolBlocks;
-    std::vector<std::uint32_t> m_free; // handed out from the back
+    std::vector<std::uint32_t> m_free;    // handed out from the back
+    std::vector<std::uint32_t> m_holders; // per block: the tables that hold it
     std::unordered_map<std::uint32_t, Table> m_tables;
     std::string m_owner;
-    std::uint64_t m_step = 0;
     std::uint32_t m_shareCursor = 0;
     std::uint64_t m_shared = 0;
 };

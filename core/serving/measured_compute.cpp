@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace coh::core {
@@ -85,17 +85,18 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
 
     // Each sequence's own block table, as many blocks as its context needs: the ones it read last step, and new ones
     // from the free list (SequenceBlocks). The batch's sequences are the instance's active ones, in its order; the
-    // ones that left the batch give their blocks back.
-    p.blocks.beginStep(inst.id);
+    // ones that left the batch give their blocks back first.
+    if (contexts.size() != inst.active.size())
+        throw std::invalid_argument(
+            fmt::format("a decode step of {} contexts for {} active sequences", contexts.size(), inst.active.size()));
+    p.blocks.beginStep(inst.id, inst.active);
     p.sequences.clear();
     std::uint64_t tokens = 0;
     for (std::size_t i = 0; i < contexts.size(); ++i) {
         const std::uint32_t context = contexts[i];
         tokens += context;
-        const auto sequence = static_cast<std::uint32_t>(i < inst.active.size() ? inst.active[i] : i);
-        p.sequences.push_back({p.blocks.hold(sequence, (context + m_blockTokens - 1) / m_blockTokens), context});
+        p.sequences.push_back({p.blocks.hold(inst.active[i], (context + m_blockTokens - 1) / m_blockTokens), context});
     }
-    p.blocks.endStep();
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));

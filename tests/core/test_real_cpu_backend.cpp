@@ -289,9 +289,10 @@ TEST_P(RealCopies, AWriteIntoTheSourceWhileItIsCopiedIsCaughtByTheStampsChecksum
     for (const std::size_t descriptor : {std::size_t{0}, std::size_t{1000}}) {
         SCOPED_TRACE(descriptor);
         Harness h(GetParam(), twoGpuScenario().topology, descriptor);
-        // One region (or five scattered pieces), then a message larger than the 64 KiB memories: it wraps (or comes
-        // back to slots it used), and its seal covers each place once.
-        for (const double bytes : {4096.0, 200000.0}) {
+        // One region (or five scattered pieces), then messages larger than the 64 KiB memories: they wrap (or come
+        // back to slots they used), and the seal covers each place once. The second one's last byte lands where its
+        // stamp lies: the write goes to the payload's last byte instead.
+        for (const double bytes : {4096.0, 65546.0, 200000.0}) {
             const std::string caught = caughtCopy(h, real::CopyFault::TornSource, bytes, 1);
             EXPECT_NE(caught.find(fmt::format("(p0 -> d0, {:.0f} B) equals its source byte for byte but not the "
                                               "checksum its stamp sealed",
@@ -303,6 +304,8 @@ TEST_P(RealCopies, AWriteIntoTheSourceWhileItIsCopiedIsCaughtByTheStampsChecksum
         }
         // A copy corrupted after it landed differs from its source too: that is what the run says.
         EXPECT_NE(caughtCopy(h, real::CopyFault::FlipByte, 4096, 3).find("differs from its source"), std::string::npos);
+        // A message no longer than its stamp has no payload to tear.
+        EXPECT_EQ(caughtCopy(h, real::CopyFault::TornSource, sizeof(real::CopyStamp), 4), "passed its check");
     }
 }
 

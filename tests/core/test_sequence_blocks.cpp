@@ -11,86 +11,96 @@ namespace coh::test {
 namespace {
 
 using core::real::SequenceBlocks;
+using Blocks = std::vector<std::uint32_t>;
 
-std::vector<std::uint32_t> copyOf(std::span<const std::uint32_t> s)
+Blocks copyOf(std::span<const std::uint32_t> s)
 {
     return {s.begin(), s.end()};
+}
+
+bool contains(const Blocks& blocks, std::uint32_t block)
+{
+    return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
 }
 
 TEST(SequenceBlocks, ASequenceReadsTheSameBlocksEveryStepAndGrowsByNewOnes)
 {
     SequenceBlocks pool(16, 1);
-    pool.beginStep("decode-0");
-    const auto a = copyOf(pool.hold(7, 2));
-    const auto b = copyOf(pool.hold(9, 3));
-    pool.endStep();
+    const Blocks batch{7, 9};
+    pool.beginStep("decode-0", batch);
+    const Blocks a = copyOf(pool.hold(7, 2));
+    const Blocks b = copyOf(pool.hold(9, 3));
     EXPECT_EQ(pool.freeBlocks(), 11u);
     // No block is in two tables, and the tables are scattered, not the pool's first blocks in order.
     std::set<std::uint32_t> all(a.begin(), a.end());
     all.insert(b.begin(), b.end());
     EXPECT_EQ(all.size(), 5u);
-    EXPECT_NE(a, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_NE(a, (Blocks{0, 1}));
 
-    pool.beginStep("decode-0");
-    const auto a2 = copyOf(pool.hold(7, 3)); // its context crossed into a third block
-    const auto b2 = copyOf(pool.hold(9, 3));
-    pool.endStep();
-    EXPECT_EQ(std::vector<std::uint32_t>(a2.begin(), a2.begin() + 2), a);
+    pool.beginStep("decode-0", batch);
+    const Blocks a2 = copyOf(pool.hold(7, 3)); // its context crossed into a third block
+    const Blocks b2 = copyOf(pool.hold(9, 3));
+    EXPECT_EQ(Blocks(a2.begin(), a2.begin() + 2), a);
     EXPECT_EQ(b2, b);
     EXPECT_FALSE(all.count(a2[2]));
     EXPECT_EQ(pool.freeBlocks(), 10u);
     EXPECT_EQ(pool.sharedBlocks(), 0u);
 }
 
-TEST(SequenceBlocks, ASequenceThatLeavesTheBatchGivesItsBlocksBackToTheNextOneNotToOtherInstances)
+TEST(SequenceBlocks, ASequenceThatLeavesTheBatchGivesItsBlocksToTheOneThatJoinsNotToOtherInstances)
 {
-    SequenceBlocks pool(8, 2);
-    pool.beginStep("decode-0");
-    const auto a = copyOf(pool.hold(1, 3));
-    pool.endStep();
-    pool.beginStep("decode-1"); // another instance on the same node: its step does not release decode-0's sequence
-    const auto other = copyOf(pool.hold(2, 1));
-    pool.endStep();
-    EXPECT_EQ(pool.freeBlocks(), 4u);
+    // A full pool: the sequence that leaves gives its blocks back before the one that joins takes any, so nothing is
+    // shared.
+    SequenceBlocks full(4, 2);
+    full.beginStep("decode-0", Blocks{1});
+    const Blocks a = copyOf(full.hold(1, 4));
+    full.beginStep("decode-0", Blocks{3});
+    const Blocks c = copyOf(full.hold(3, 2));
+    EXPECT_EQ(full.sharedBlocks(), 0u);
+    EXPECT_EQ(full.freeBlocks(), 2u);
+    for (const std::uint32_t block : c)
+        EXPECT_TRUE(contains(a, block));
 
-    pool.beginStep("decode-0"); // sequence 1 finished: a new one joins
-    // Before the step ends, the blocks the free list hands out next are none of the held ones: a stale read's bytes.
-    const auto fresh = copyOf(pool.hold(3, 2));
-    pool.endStep();
-    EXPECT_EQ(pool.freeBlocks(), 5u); // 8 - (2 of sequence 3) - (1 of sequence 2)
+    SequenceBlocks pool(8, 2);
+    pool.beginStep("decode-0", Blocks{1});
+    const Blocks first = copyOf(pool.hold(1, 3));
+    pool.beginStep("decode-1", Blocks{2}); // another instance on the same node: its step keeps decode-0's sequence
+    const Blocks other = copyOf(pool.hold(2, 1));
+    EXPECT_EQ(pool.freeBlocks(), 4u);
+    pool.beginStep("decode-0", Blocks{3}); // sequence 1 finished, sequence 3 joins: the most recently freed go first
+    const Blocks joined = copyOf(pool.hold(3, 2));
+    EXPECT_EQ(pool.freeBlocks(), 5u);
+    for (const std::uint32_t block : joined)
+        EXPECT_TRUE(contains(first, block));
+    // The blocks the free list hands out next are none of the held ones: a stale read's bytes are a freed block's.
     for (std::size_t i = 0; i < pool.freeBlocks(); ++i) {
-        EXPECT_EQ(std::count(fresh.begin(), fresh.end(), pool.unheld(i)), 0);
+        EXPECT_FALSE(contains(joined, pool.unheld(i)));
         EXPECT_NE(pool.unheld(i), other[0]);
     }
-    // The most recently freed blocks go out first, as a block just released is the next one a pool reuses.
-    pool.beginStep("decode-0");
-    pool.hold(3, 2);
-    const auto next = copyOf(pool.hold(4, 1));
-    pool.endStep();
-    EXPECT_NE(std::find(a.begin(), a.end(), next[0]), a.end());
 }
 
-TEST(SequenceBlocks, AFullPoolSharesBlocksAndCountsThem)
+TEST(SequenceBlocks, AFullPoolSharesBlocksCountsThemAndFreesABlockOnlyWhenNoTableHoldsIt)
 {
     SequenceBlocks pool(4, 3);
-    pool.beginStep("d");
-    const auto a = copyOf(pool.hold(1, 3));
-    const auto b = copyOf(pool.hold(2, 3)); // one free block, then two shared
-    pool.endStep();
+    pool.beginStep("d", Blocks{1, 2});
+    const Blocks a = copyOf(pool.hold(1, 3));
+    const Blocks b = copyOf(pool.hold(2, 3)); // the one free block, then two shared
     EXPECT_EQ(pool.freeBlocks(), 0u);
     EXPECT_EQ(pool.sharedBlocks(), 2u);
-    for (const std::uint32_t block : b)
-        EXPECT_LT(block, 4u);
-    // A shrinking table gives back only the blocks it took from the free list.
-    pool.beginStep("d");
-    pool.hold(1, 3);
-    pool.hold(2, 1);
-    pool.endStep();
-    EXPECT_EQ(pool.freeBlocks(), 0u);
-    pool.beginStep("d");
-    pool.hold(2, 1);
-    pool.endStep(); // sequence 1 left: its three blocks are free again
-    EXPECT_EQ(pool.freeBlocks(), 3u);
+    // Sequence 1 leaves: of its blocks, only those sequence 2 does not share come free.
+    pool.beginStep("d", Blocks{2, 3});
+    pool.hold(2, 3);
+    const auto notShared = static_cast<std::uint32_t>(
+        std::count_if(a.begin(), a.end(), [&](std::uint32_t block) { return !contains(b, block); }));
+    EXPECT_EQ(pool.freeBlocks(), notShared);
+    // The sequence that joins takes those, none of sequence 2's, and shares only once they run out.
+    const Blocks c = copyOf(pool.hold(3, notShared));
+    for (const std::uint32_t block : c)
+        EXPECT_FALSE(contains(b, block));
+    EXPECT_EQ(pool.sharedBlocks(), 2u);
+    // A shrinking table gives back what it alone held; everyone leaving frees the whole pool.
+    pool.beginStep("d", Blocks{});
+    EXPECT_EQ(pool.freeBlocks(), 4u);
 }
 
 } // namespace
