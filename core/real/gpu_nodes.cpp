@@ -151,7 +151,7 @@ void GpuNodes::flipByte(std::uint32_t node, std::size_t offset)
     offset %= m.size();
     unsigned char byte = 0;
     m.read(offset, &byte, 1);
-    byte ^= 0x5a;
+    byte ^= NodeArena::kFlipMask;
     m.write(offset, &byte, 1);
 }
 

@@ -36,12 +36,15 @@ class NodeArena {
     NodeArena& operator=(const NodeArena&) = delete;
 
     static constexpr std::size_t kAlign = 64;
+    static constexpr unsigned char kFlipMask = 0x5a; // what a flipped byte is XORed with, on every backend
     std::size_t size() const { return m_size; }
     std::byte* data() { return m_data; }
     const std::byte* data() const { return m_data; }
 
     // Writes the stamp at `offset` (as much of it as `bytes` covers).
     void stamp(std::size_t offset, const CopyStamp& stamp, std::size_t bytes);
+    // Flips the byte at `offset` (modulo the size) with kFlipMask: fault injection's corrupted or torn byte.
+    void flip(std::size_t offset) { m_data[offset % m_size] ^= std::byte{kFlipMask}; }
 
   private:
     std::size_t m_size;

@@ -144,7 +144,7 @@ CopyResult NodeWorker::copy(const Job& job)
     const auto end = Clock::now();
     if (job.fault == CopyFault::FlipByte)
         if (const auto at = flippedByte(job.pieces, m_arena->size()))
-            m_arena->data()[*at] ^= std::byte{0x5a};
+            m_arena->flip(*at);
     result.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     std::size_t seen = 0;
     for (const CopyPiece& p : job.pieces) {

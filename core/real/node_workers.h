@@ -36,11 +36,7 @@ class NodeWorkers final : public NodeResources {
     {
         return real::payloadChecksum((*this)[node].arena(), pieces, side);
     }
-    void flipByte(std::uint32_t node, std::size_t offset) override
-    {
-        NodeArena& arena = (*this)[node].arena();
-        arena.data()[offset % arena.size()] ^= std::byte{0x5a};
-    }
+    void flipByte(std::uint32_t node, std::size_t offset) override { (*this)[node].arena().flip(offset); }
     // fp16 or fp32 pools (kvElementBytes) the worker allocated and filled (first touch), the CPU kernel run on the
     // worker.
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;

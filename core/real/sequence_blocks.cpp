@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
-#include <unordered_set>
 
 namespace coh::core::real {
 
@@ -19,9 +18,12 @@ SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t seed)
 void SequenceBlocks::beginStep(const std::string& owner, std::span<const std::uint32_t> batch)
 {
     m_owner = owner;
-    const std::unordered_set<std::uint32_t> staying(batch.begin(), batch.end());
+    ++m_step;
+    for (const std::uint32_t sequence : batch)
+        if (const auto it = m_tables.find(sequence); it != m_tables.end())
+            it->second.step = m_step;
     for (auto it = m_tables.begin(); it != m_tables.end();) {
-        if (it->second.owner != owner || staying.count(it->first)) {
+        if (it->second.owner != owner || it->second.step == m_step) {
             ++it;
             continue;
         }
@@ -56,6 +58,7 @@ std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std:
 {
     Table& t = m_tables[sequence];
     t.owner = m_owner;
+    t.step = m_step;
     while (t.blocks.size() > blocks) {
         giveBack(t.blocks.back());
         t.blocks.pop_back();

@@ -39,6 +39,7 @@ class SequenceBlocks {
   private:
     struct Table {
         std::string owner;
+        std::uint64_t step = 0; // the last step whose batch named it
         std::vector<std::uint32_t> blocks;
     };
     std::uint32_t take(); // a free block, or a shared one
@@ -49,6 +50,7 @@ class SequenceBlocks {
     std::vector<std::uint32_t> m_holders; // per block: the tables that hold it
     std::unordered_map<std::uint32_t, Table> m_tables;
     std::string m_owner;
+    std::uint64_t m_step = 0;
     std::uint32_t m_shareCursor = 0;
     std::uint64_t m_shared = 0;
 };
