@@ -40,10 +40,14 @@ QString backendDescription(const core::BackendSummary& b)
                             formatMetric(b.copyMs, MetricUnit::Milliseconds),
                             locale.toString(static_cast<qulonglong>(b.verified)));
     if (b.decodeSteps > 0)
-        text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3")
+        text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3; %4 block reads checked against "
+                   "their stamps, %5 K/V rows written (%6 appends)")
                     .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),
                          formatMetric(b.attentionBytes, MetricUnit::Bytes),
-                         formatMetric(b.attentionMs, MetricUnit::Milliseconds));
+                         formatMetric(b.attentionMs, MetricUnit::Milliseconds),
+                         locale.toString(static_cast<qulonglong>(b.blockReadsChecked)),
+                         locale.toString(static_cast<qulonglong>(b.kvRowsWritten)),
+                         locale.toString(static_cast<qulonglong>(b.kvRowsAppended)));
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

@@ -88,6 +88,30 @@ __global__ void pagedDecodeAttentionKernel(const __half* __restrict__ k, const _
     }
 }
 
+// One thread block per write: its rows' K and V values (kv_rows.h), converted to fp16, and then its block's stamp.
+__global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v, BlockStamp* __restrict__ stamps,
+                                  const KvRowWrite* __restrict__ writes, KernelShape shape)
+{
+    const KvRowWrite w = writes[blockIdx.x];
+    if (w.sequence != kFreeBlock) {
+        const std::uint32_t rowElements = shape.kvHeads * shape.headDim;
+        const std::uint32_t elements = (w.toRow - w.fromRow) * rowElements;
+        for (std::uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+            const std::uint32_t row = w.fromRow + e / rowElements;
+            const std::uint32_t head = e % rowElements / shape.headDim;
+            const std::uint32_t dim = e % shape.headDim;
+            const std::size_t at =
+                ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim + dim;
+            k[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));
+            v[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
+        }
+    }
+    // The stamp after the rows: every thread's writes are done before it is set.
+    __syncthreads();
+    if (threadIdx.x == 0)
+        stamps[w.block] = BlockStamp{w.sequence, w.toRow};
+}
+
 void validateShape(const GpuKvShape& shape, const std::vector<float>& kPool, const std::vector<float>& vPool)
 {
     if (shape.kvHeads == 0 || shape.queryHeads % shape.kvHeads != 0 || shape.headDim == 0 ||
@@ -147,9 +171,12 @@ struct GpuPagedAttention::Device {
     GpuKvShape shape;
     std::size_t poolElements;
     DeviceBuffer<__half> k, v;
-    // step()'s buffers, kept between steps
+    std::uint32_t blocks;
+    DeviceBuffer<BlockStamp> stamps;
+    // step()'s and write()'s buffers, kept between steps
     std::unique_ptr<DeviceBuffer<float>> q, out;
     std::unique_ptr<DeviceBuffer<std::uint32_t>> tables, offsets, contexts;
+    std::unique_ptr<DeviceBuffer<KvRowWrite>> writes;
 };
 
 namespace {
@@ -185,12 +212,24 @@ GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const 
     // CUDA loads kernels lazily, at their first launch: load it now, so no step's time includes loading it.
     cudaFuncAttributes attributes{};
     COH_CUDA(cudaFuncGetAttributes(&attributes, pagedDecodeAttentionKernel));
-    auto* d = new Device{
-        device, shape, kPool.size(), DeviceBuffer<__half>(kPool.size()), DeviceBuffer<__half>(vPool.size()), {}, {}, {},
-        {},     {}};
+    const auto blocks = static_cast<std::uint32_t>(kPool.size() / shape.blockElements());
+    auto* d = new Device{device,
+                         shape,
+                         kPool.size(),
+                         DeviceBuffer<__half>(kPool.size()),
+                         DeviceBuffer<__half>(vPool.size()),
+                         blocks,
+                         DeviceBuffer<BlockStamp>(blocks),
+                         {},
+                         {},
+                         {},
+                         {},
+                         {},
+                         {}};
     try {
         d->k.upload(toHalf(kPool));
         d->v.upload(toHalf(vPool));
+        d->stamps.upload(std::vector<BlockStamp>(blocks));
     } catch (...) {
         delete d;
         throw;
@@ -276,6 +315,33 @@ GpuAttentionRun GpuPagedAttention::step(const std::vector<float>& q, const GpuAt
     COH_CUDA(cudaMemcpy(run.out.data(), d.out->get(), outFloats * sizeof(float), cudaMemcpyDeviceToHost));
     run.kvBytes = kvBytesOf(d.shape, batch);
     return run;
+}
+
+void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes)
+{
+    Device& d = *m_device;
+    for (const KvRowWrite& w : writes)
+        if (w.block >= d.blocks || w.fromRow > w.toRow || w.toRow > d.shape.blockTokens)
+            throw std::invalid_argument("GPU paged attention: a write past the pool or its block's rows");
+    if (writes.empty())
+        return;
+    COH_CUDA(cudaSetDevice(d.index));
+    uploadInto(d.writes, writes);
+    const KernelShape ks{d.shape.queryHeads, d.shape.kvHeads, d.shape.headDim, d.shape.blockTokens,
+                         d.shape.queryHeads / d.shape.kvHeads};
+    writeKvRowsKernel<<<static_cast<unsigned>(writes.size()), 256>>>(d.k.get(), d.v.get(), d.stamps.get(),
+                                                                     d.writes->get(), ks);
+    COH_CUDA(cudaGetLastError());
+    COH_CUDA(cudaDeviceSynchronize());
+}
+
+std::vector<BlockStamp> GpuPagedAttention::stamps()
+{
+    Device& d = *m_device;
+    COH_CUDA(cudaSetDevice(d.index));
+    std::vector<BlockStamp> out(d.blocks);
+    COH_CUDA(cudaMemcpy(out.data(), d.stamps.get(), out.size() * sizeof(BlockStamp), cudaMemcpyDeviceToHost));
+    return out;
 }
 
 double gpuDeviceCopyMs(int device, std::size_t bytes, int timedRuns)

@@ -7,6 +7,8 @@
 //
 // This header is C++17 (nvcc compiles its implementation) and free of CUDA types, so the rest of core calls it in
 // any build; a build without CUDA throws GpuError from every function (cuda_attention_none.cpp).
+#include "core/gpu/kv_rows.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -59,6 +61,11 @@ class GpuPagedAttention {
     // CUDA events, `out` the last launch's, `medianMs` the time of all of them. Its buffers are kept for the next
     // step, so a step allocates nothing once the batches stop growing.
     GpuAttentionRun step(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale, int launches);
+    // Lands a step's writes (kv_rows.h) in the pools, each block's rows and stamp, in one launch; a block is named by
+    // one write at most. Throws std::invalid_argument for a write past the pool or its block's rows.
+    void write(const std::vector<KvRowWrite>& writes);
+    // Every block's stamp as the device holds it; each starts freed.
+    std::vector<BlockStamp> stamps();
 
   private:
     struct Device;

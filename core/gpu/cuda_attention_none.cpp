@@ -21,6 +21,16 @@ GpuAttentionRun GpuPagedAttention::step(const std::vector<float>&, const GpuAtte
     throwNoCuda();
 }
 
+void GpuPagedAttention::write(const std::vector<KvRowWrite>&)
+{
+    throwNoCuda();
+}
+
+std::vector<BlockStamp> GpuPagedAttention::stamps()
+{
+    throwNoCuda();
+}
+
 double gpuDeviceCopyMs(int, std::size_t, int)
 {
     throwNoCuda();

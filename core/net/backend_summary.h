@@ -37,6 +37,9 @@ struct BackendSummary {
     std::uint64_t decodeSteps = 0;          // decode steps whose attention ran for real
     double attentionMs = 0;                 // their measured attention time, summed, for the layers they ran
     double attentionBytes = 0;              // the K and V bytes those layers read
+    std::uint64_t blockReadsChecked = 0;    // blocks those steps read whose stamp said they were the sequence's
+    std::uint64_t kvRowsWritten = 0;        // token rows (K and V, every KV head) decode sequences wrote into pools
+    std::uint64_t kvRowsAppended = 0;       // of them, appends: rows a sequence wrote after its first step
     std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;

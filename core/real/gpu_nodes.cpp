@@ -61,6 +61,16 @@ class GpuNodeAttention final : public NodeAttention {
         std::copy(r.out.begin(), r.out.end(), out.begin());
         return static_cast<std::int64_t>(std::llround(r.medianMs * 1e6));
     }
+    void write(std::span<const KvRowWrite> writes) override
+    {
+        m_writes.assign(writes.begin(), writes.end());
+        m_gpu.write(m_writes);
+    }
+    std::span<const BlockStamp> stamps() override
+    {
+        m_stamps = m_gpu.stamps();
+        return m_stamps;
+    }
 
   private:
     static GpuPagedAttention makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks);
@@ -70,6 +80,8 @@ class GpuNodeAttention final : public NodeAttention {
     GpuPagedAttention m_gpu;
     GpuAttentionBatch m_batch;
     std::vector<float> m_q;
+    std::vector<KvRowWrite> m_writes;
+    std::vector<BlockStamp> m_stamps;
 };
 
 GpuPagedAttention GpuNodeAttention::makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks)

@@ -3,6 +3,7 @@
 // the engine that copies a message into it, and the kernel its decode steps run. real-cpu gives each node a worker
 // thread and an arena (NodeWorkers); real-cuda a partition of a GPU: its own device memory and stream (GpuNodes).
 // The copy transport and the measured compute ask only this, so both backends share them and everything above.
+#include "core/gpu/kv_rows.h"
 #include "core/net/backend_summary.h"
 #include "core/real/node_arena.h"
 #include "core/real/node_worker.h"
@@ -57,6 +58,11 @@ class NodeAttention {
     // them, measured where they ran, in ns; `out` ([sequences][queryHeads][headDim]) gets their output.
     virtual std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                              std::uint32_t layers, std::span<float> out) = 0;
+    // Lands a step's writes (core/gpu/kv_rows.h) in the pool where it lives, in order: rows' K and V values and
+    // blocks' stamps. Off the step's clock. Throws std::invalid_argument for a write past the pool or its block.
+    virtual void write(std::span<const KvRowWrite> writes) = 0;
+    // Every block's stamp as the pool's memory holds it now; each starts freed. Valid until the next call.
+    virtual std::span<const BlockStamp> stamps() = 0;
 };
 
 class NodeResources {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 namespace coh::core::real {
 
@@ -29,6 +30,15 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         Step step{this, q, sequences, scale, layers, out};
         return m_worker.runTimed(&runStep, &step);
     }
+    void write(std::span<const KvRowWrite> writes) override
+    {
+        for (const KvRowWrite& w : writes)
+            if (w.block >= m_blocks || w.fromRow > w.toRow || w.toRow > m_shape.blockTokens)
+                throw std::invalid_argument("real-cpu attention: a write past the pool or its block's rows");
+        Writes job{this, writes};
+        m_worker.runTimed(&writeRows, &job);
+    }
+    std::span<const BlockStamp> stamps() override { return m_stamps; }
 
   private:
     struct Step {
@@ -39,10 +49,37 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         std::uint32_t layers;
         std::span<float> out;
     };
+    struct Writes {
+        CpuNodeAttention* self;
+        std::span<const KvRowWrite> writes;
+    };
     static void fill(void* context)
     {
         auto& self = *static_cast<CpuNodeAttention*>(context);
         fillPool(self.m_k, self.m_v, std::size_t{self.m_blocks} * self.m_shape.blockFloats());
+        self.m_stamps.assign(self.m_blocks, BlockStamp{});
+    }
+    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp.
+    static void writeRows(void* context)
+    {
+        const auto& job = *static_cast<const Writes*>(context);
+        CpuNodeAttention& self = *job.self;
+        const PagedKvShape& shape = self.m_shape;
+        for (const KvRowWrite& w : job.writes) {
+            if (w.sequence != kFreeBlock)
+                for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
+                    for (std::uint32_t row = w.fromRow; row < w.toRow; ++row) {
+                        const std::size_t at =
+                            ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim;
+                        for (std::uint32_t dim = 0; dim < shape.headDim; ++dim) {
+                            self.m_k[at + dim] =
+                                fromFloat<T>(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));
+                            self.m_v[at + dim] =
+                                fromFloat<T>(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
+                        }
+                    }
+            self.m_stamps[w.block] = BlockStamp{w.sequence, w.toRow};
+        }
     }
     static void runStep(void* context)
     {
@@ -56,6 +93,7 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     PagedKvShape m_shape;
     std::uint32_t m_blocks;
     std::vector<T> m_k, m_v;
+    std::vector<BlockStamp> m_stamps; // per block, beside the rows in the worker's memory
 };
 
 } // namespace

@@ -1,15 +1,42 @@
 #include "core/real/sequence_blocks.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <random>
 
 namespace coh::core::real {
 
-SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t seed)
+namespace {
+constexpr std::uint32_t kNoWrite = 0xffffffffu;
+}
+
+std::string describeBadRead(const BadBlockRead& read)
+{
+    const BlockStamp& e = read.expected;
+    const BlockStamp& f = read.found;
+    std::string what;
+    if (f.sequence == kFreeBlock)
+        what = "holds no sequence's tokens: it was freed while the table still names it (a read after free), or its "
+               "first write never landed";
+    else if (f.sequence != e.sequence)
+        what = fmt::format("holds sequence {}'s tokens: it was given back and handed to another sequence while the "
+                           "table still names it (a read after free)",
+                           f.sequence);
+    else if (f.tokens < e.tokens)
+        what = fmt::format("holds {} of its {} tokens: a write that never landed (a lost append)", f.tokens, e.tokens);
+    else
+        what = fmt::format("holds {} tokens, more than the {} its context has there", f.tokens, e.tokens);
+    return fmt::format("sequence {}'s block {} (pool block {}) {}", read.sequence, read.index, read.block, what);
+}
+
+SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockTokens, std::uint32_t seed)
     : m_poolBlocks(std::max(1u, poolBlocks))
+    , m_blockTokens(std::max(1u, blockTokens))
     , m_free(m_poolBlocks)
     , m_holders(m_poolBlocks, 0)
+    , m_lastWrite(m_poolBlocks, kNoWrite)
 {
     std::iota(m_free.begin(), m_free.end(), 0u);
     std::shuffle(m_free.begin(), m_free.end(), std::mt19937(seed));
@@ -19,6 +46,9 @@ void SequenceBlocks::beginStep(const std::string& owner, std::span<const std::ui
 {
     m_owner = owner;
     ++m_step;
+    m_writes.clear();
+    m_firstHeld.reset();
+    m_firstAppend.reset();
     for (const std::uint32_t sequence : batch)
         if (const auto it = m_tables.find(sequence); it != m_tables.end())
             it->second.step = m_step;
@@ -33,10 +63,11 @@ void SequenceBlocks::beginStep(const std::string& owner, std::span<const std::ui
     }
 }
 
-std::uint32_t SequenceBlocks::take()
+std::uint32_t SequenceBlocks::take(bool& alone)
 {
     std::uint32_t block;
-    if (!m_free.empty()) {
+    alone = !m_free.empty();
+    if (alone) {
         block = m_free.back();
         m_free.pop_back();
     } else {
@@ -50,22 +81,131 @@ std::uint32_t SequenceBlocks::take()
 
 void SequenceBlocks::giveBack(std::uint32_t block)
 {
-    if (--m_holders[block] == 0)
-        m_free.push_back(block);
+    if (--m_holders[block] > 0)
+        return;
+    m_free.push_back(block);
+    // As an allocator writes its free-list header into a block it gets back: a read through a stale table finds it.
+    m_writes.push_back({block, kFreeBlock, 0, 0, 0});
 }
 
-std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std::uint32_t blocks)
+std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std::uint32_t contextTokens)
 {
+    if (!m_firstHeld)
+        m_firstHeld = sequence;
     Table& t = m_tables[sequence];
     t.owner = m_owner;
     t.step = m_step;
+    const std::size_t blocks = (std::size_t{contextTokens} + m_blockTokens - 1) / m_blockTokens;
     while (t.blocks.size() > blocks) {
         giveBack(t.blocks.back());
         t.blocks.pop_back();
+        t.alone.pop_back();
     }
-    while (t.blocks.size() < blocks)
-        t.blocks.push_back(take());
+    while (t.blocks.size() < blocks) {
+        bool alone = false;
+        t.blocks.push_back(take(alone));
+        t.alone.push_back(alone ? 1 : 0);
+    }
+    queueRows(sequence, t, contextTokens);
     return t.blocks;
+}
+
+void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t contextTokens)
+{
+    const std::uint32_t bt = m_blockTokens;
+    if (contextTokens < t.written) {
+        // Cut back within its last block: the stamp says how many rows are still the sequence's.
+        t.written = contextTokens;
+        const std::uint32_t last = contextTokens == 0 ? 0 : (contextTokens - 1) / bt;
+        if (contextTokens > 0 && t.alone[last]) {
+            const std::uint32_t rows = contextTokens - last * bt;
+            m_writes.push_back({t.blocks[last], sequence, last * bt, rows, rows});
+        }
+        return;
+    }
+    const bool appending = t.written > 0;
+    for (std::uint32_t b = t.written / bt; b < t.blocks.size(); ++b) {
+        const std::uint32_t from = std::max(t.written, b * bt) - b * bt;
+        const std::uint32_t to = std::min(contextTokens, (b + 1) * bt) - b * bt;
+        if (from >= to || !t.alone[b])
+            continue;
+        m_writes.push_back({t.blocks[b], sequence, b * bt, from, to});
+        m_rowsWritten += to - from;
+        if (appending) {
+            m_rowsAppended += to - from;
+            if (!m_firstAppend)
+                m_firstAppend = t.blocks[b];
+        }
+    }
+    t.written = contextTokens;
+}
+
+std::span<const KvRowWrite> SequenceBlocks::writes()
+{
+    // A block's last write this step is the one that stands: before it there can only be the freed stamp of a
+    // sequence that gave it back.
+    for (std::uint32_t i = 0; i < m_writes.size(); ++i)
+        m_lastWrite[m_writes[i].block] = i;
+    std::size_t kept = 0;
+    for (std::uint32_t i = 0; i < m_writes.size(); ++i)
+        if (m_lastWrite[m_writes[i].block] == i)
+            m_writes[kept++] = m_writes[i];
+    m_writes.resize(kept);
+    for (const KvRowWrite& w : m_writes)
+        m_lastWrite[w.block] = kNoWrite;
+    return m_writes;
+}
+
+bool SequenceBlocks::injectFault(ReadFault fault)
+{
+    writes();
+    std::optional<std::uint32_t> block;
+    if (fault == ReadFault::FreedBlock && m_firstHeld) {
+        const Table& t = m_tables.at(*m_firstHeld);
+        for (std::size_t b = 0; b < t.blocks.size() && !block; ++b)
+            if (t.alone[b])
+                block = t.blocks[b];
+    } else if (fault == ReadFault::LostAppend) {
+        block = m_firstAppend;
+    }
+    if (!block)
+        return false;
+    // The block's write this step, if any, is the one the fault replaces (a block is written once per step).
+    const auto it =
+        std::find_if(m_writes.begin(), m_writes.end(), [&](const KvRowWrite& w) { return w.block == *block; });
+    if (fault == ReadFault::LostAppend) {
+        if (it == m_writes.end())
+            return false;
+        m_writes.erase(it);
+    } else if (it != m_writes.end()) {
+        *it = KvRowWrite{*block, kFreeBlock, 0, 0, 0};
+    } else {
+        m_writes.push_back({*block, kFreeBlock, 0, 0, 0});
+    }
+    return true;
+}
+
+BlockReadCheck SequenceBlocks::checkReads(std::span<const std::uint32_t> batch,
+                                          std::span<const BlockStamp> stamps) const
+{
+    BlockReadCheck check;
+    for (const std::uint32_t sequence : batch) {
+        const auto it = m_tables.find(sequence);
+        if (it == m_tables.end())
+            continue;
+        const Table& t = it->second;
+        for (std::uint32_t b = 0; b < t.blocks.size(); ++b) {
+            if (!t.alone[b])
+                continue;
+            ++check.checked;
+            const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens)};
+            const std::uint32_t block = t.blocks[b];
+            const BlockStamp found = block < stamps.size() ? stamps[block] : BlockStamp{};
+            if (!(found == expected) && !check.bad)
+                check.bad = BadBlockRead{sequence, b, block, expected, found};
+        }
+    }
+    return check;
 }
 
 std::uint32_t SequenceBlocks::unheld(std::size_t i) const

@@ -3,49 +3,103 @@
 // keeps them: a sequence takes blocks from the free list when its context first needs them and reads the same ones
 // at every later step, and gives them back when it leaves its instance's batch (finished, or moved to another tier).
 // The free list starts shuffled, so tables come out scattered over the pool as they do in a pool that has served a
-// while. When the pool has no free block left, a sequence shares one another holds (in block order), and the count
+// while. When the pool has no free block left, a sequence borrows one another holds (in block order), and the count
 // of such blocks says so: the pool bounds the memory, not the batch. A block goes back to the free list only when no
 // table holds it any more.
+//
+// What the blocks hold follows the tables: a step queues the writes (core/gpu/kv_rows.h) that put each sequence's
+// tokens into the blocks it holds alone, the rows of its context at its first step and one more row as it appends,
+// and a freed stamp into each block given back. After they land, every read of a block a sequence holds alone checks
+// the block's stamp. A borrowed block is read as it is: neither written nor checked.
+#include "core/gpu/kv_rows.h"
+
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace coh::core::real {
 
+// A read whose block does not hold what the sequence's table expects.
+struct BadBlockRead {
+    std::uint32_t sequence = 0;
+    std::uint32_t index = 0; // in the sequence's table
+    std::uint32_t block = 0; // in the pool
+    BlockStamp expected, found;
+};
+// What is wrong, from the two stamps, e.g. "holds sequence 4's tokens: ...".
+std::string describeBadRead(const BadBlockRead& read);
+
+// A decode read that does not hold what it expects: the run stops with this, naming the sequence and the block.
+class BlockReadError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// The failures of a paged KV cache's own bookkeeping that real engines have shipped, played on the next step for the
+// checks to catch: a block freed while a table still names it, and an append whose write never lands.
+enum class ReadFault { None, FreedBlock, LostAppend };
+
+struct BlockReadCheck {
+    std::uint64_t checked = 0;       // block reads whose stamp was checked
+    std::optional<BadBlockRead> bad; // the first that failed, in batch and table order
+};
+
 class SequenceBlocks {
   public:
-    // A pool of `poolBlocks` (at least 1) blocks, its free list shuffled from `seed`.
-    SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t seed);
+    // A pool of `poolBlocks` (at least 1) blocks of `blockTokens` rows each, its free list shuffled from `seed`.
+    SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockTokens, std::uint32_t seed);
 
     // Starts a step of the instance `owner` whose batch is `batch` (sequence ids): the owner's sequences not in it
-    // give their blocks back first, so the ones that join can take them.
+    // give their blocks back first, so the ones that join can take them. The step's writes start empty.
     void beginStep(const std::string& owner, std::span<const std::uint32_t> batch);
-    // The sequence's block table for this step: as many blocks as `blocks`, its earlier ones kept, new ones taken from
-    // the free list; one that needs fewer gives the rest back. The span stays valid until the next hold() of the
-    // same sequence or the next beginStep().
-    std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t blocks);
+    // The sequence's block table for this step, as many blocks as `contextTokens` needs: its earlier ones kept, new
+    // ones taken from the free list; one that needs fewer gives the rest back. Queues the writes of the tokens it has
+    // not written yet. The span stays valid until the next hold() of the same sequence or the next beginStep().
+    std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t contextTokens);
+    // The step's writes, in the order they land, each block's once: a freed stamp that a sequence's write follows in
+    // the same step is dropped, since the block is that sequence's now.
+    std::span<const KvRowWrite> writes();
+    // Plays `fault` on this step's writes, once they are complete: FreedBlock frees the first block of the step's
+    // first sequence (its stamp says freed, its table still names it); LostAppend drops the step's first append.
+    // False when the step has nothing to play it on (no block held alone; no append).
+    bool injectFault(ReadFault fault);
+
+    // Checks the reads of the step's sequences (`batch`, as given to beginStep) against `stamps`, every block's as the
+    // pool holds it once the writes landed: each block a sequence holds alone must carry its id and its rows.
+    BlockReadCheck checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps) const;
 
     // The i-th block the free list would hand out next: what no sequence holds, its bytes a freed block's. Once
     // the free list runs out, blocks sequences hold, in the order sharing takes them.
     std::uint32_t unheld(std::size_t i) const;
 
     std::uint32_t poolBlocks() const { return m_poolBlocks; }
+    std::uint32_t blockTokens() const { return m_blockTokens; }
     std::uint32_t freeBlocks() const { return static_cast<std::uint32_t>(m_free.size()); }
     // Blocks handed to a sequence while another held them (the pool was full), over the run.
     std::uint64_t sharedBlocks() const { return m_shared; }
+    // Token rows the writes put into the pool over the run, and those of them that were appends (a row after the ones
+    // a sequence had written at an earlier step).
+    std::uint64_t rowsWritten() const { return m_rowsWritten; }
+    std::uint64_t rowsAppended() const { return m_rowsAppended; }
 
   private:
     struct Table {
         std::string owner;
-        std::uint64_t step = 0; // the last step whose batch named it
+        std::uint64_t step = 0;    // the last step whose batch named it
+        std::uint32_t written = 0; // tokens its writes have covered
         std::vector<std::uint32_t> blocks;
+        std::vector<std::uint8_t> alone; // per block: taken from the free list, so only this table writes it
     };
-    std::uint32_t take(); // a free block, or a shared one
+    std::uint32_t take(bool& alone); // a free block, or a borrowed one
     void giveBack(std::uint32_t block);
+    void queueRows(std::uint32_t sequence, Table& t, std::uint32_t contextTokens);
 
     std::uint32_t m_poolBlocks;
+    std::uint32_t m_blockTokens;
     std::vector<std::uint32_t> m_free;    // handed out from the back
     std::vector<std::uint32_t> m_holders; // per block: the tables that hold it
     std::unordered_map<std::uint32_t, Table> m_tables;
@@ -53,6 +107,12 @@ class SequenceBlocks {
     std::uint64_t m_step = 0;
     std::uint32_t m_shareCursor = 0;
     std::uint64_t m_shared = 0;
+    std::vector<KvRowWrite> m_writes;
+    std::vector<std::uint32_t> m_lastWrite;     // per block: its last write's index in m_writes this step (writes())
+    std::optional<std::uint32_t> m_firstHeld;   // the step's first sequence
+    std::optional<std::uint32_t> m_firstAppend; // the block of the step's first append
+    std::uint64_t m_rowsWritten = 0;
+    std::uint64_t m_rowsAppended = 0;
 };
 
 } // namespace coh::core::real

@@ -16,7 +16,7 @@ struct MeasuredCompute::NodePool {
     NodePool(const real::PagedKvShape& s, real::NodeAttention& a, std::uint32_t node)
         : shape(s)
         , attention(&a)
-        , blocks(a.blocks(), node)
+        , blocks(a.blocks(), s.blockTokens, node)
     {
     }
     real::PagedKvShape shape;
@@ -59,8 +59,11 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     // tell: a pool made again may well land where the one it replaced was.
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
         p->blocks.poolBlocks() != attention.blocks()) {
-        if (p)
+        if (p) {
             m_sharedBlocks += p->blocks.sharedBlocks();
+            m_rowsWritten += p->blocks.rowsWritten();
+            m_rowsAppended += p->blocks.rowsAppended();
+        }
         p = std::make_unique<NodePool>(shape, attention, node);
         m_poolBytes = attention.poolBytes();
         m_elementBytes = attention.elementBytes();
@@ -85,7 +88,8 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
 
     // Each sequence's own block table, as many blocks as its context needs: the ones it read last step, and new ones
     // from the free list (SequenceBlocks). The batch's sequences are the instance's active ones, in its order; the
-    // ones that left the batch give their blocks back first.
+    // ones that left the batch give their blocks back first. Then the rows they have not written yet land, and every
+    // read is checked against its block's stamp.
     if (contexts.size() != inst.active.size())
         throw std::invalid_argument(
             fmt::format("a decode step of {} contexts for {} active sequences", contexts.size(), inst.active.size()));
@@ -95,8 +99,9 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     for (std::size_t i = 0; i < contexts.size(); ++i) {
         const std::uint32_t context = contexts[i];
         tokens += context;
-        p.sequences.push_back({p.blocks.hold(inst.active[i], (context + m_blockTokens - 1) / m_blockTokens), context});
+        p.sequences.push_back({p.blocks.hold(inst.active[i], context), context});
     }
+    writeAndCheck(p, inst);
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
@@ -117,6 +122,20 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
+}
+
+void MeasuredCompute::writeAndCheck(NodePool& p, const InstanceState& inst)
+{
+    if (m_nextFault != real::ReadFault::None && p.blocks.injectFault(m_nextFault))
+        m_nextFault = real::ReadFault::None;
+    p.attention->write(p.blocks.writes());
+    const real::BlockReadCheck check = p.blocks.checkReads(inst.active, p.attention->stamps());
+    m_checkedReads += check.checked;
+    if (check.bad)
+        throw real::BlockReadError(fmt::format("{}: decode step {} of {}: {}: attention would read bytes that are not "
+                                               "the sequence's, so the run stops here",
+                                               m_nodes.name(), m_steps + 1, inst.id,
+                                               real::describeBadRead(*check.bad)));
 }
 
 void MeasuredCompute::measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale)
@@ -149,6 +168,14 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.decodeSteps = m_steps;
     summary.attentionMs = m_attentionNs * 1e-6;
     summary.attentionBytes = m_attentionBytes;
+    summary.blockReadsChecked = m_checkedReads;
+    summary.kvRowsWritten = m_rowsWritten;
+    summary.kvRowsAppended = m_rowsAppended;
+    for (const auto& p : m_pools)
+        if (p) {
+            summary.kvRowsWritten += p->blocks.rowsWritten();
+            summary.kvRowsAppended += p->blocks.rowsAppended();
+        }
     if (m_steps == 0)
         return;
     // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.
@@ -169,8 +196,10 @@ void MeasuredCompute::describe(BackendSummary& summary) const
                                   shared);
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in a {} MiB "
-        "K/V pool per node, held from its first step to its last{}), its time scaled to {}; the linear layers of a "
-        "decode step and prefill keep the roofline's time",
+        "K/V pool per node, held from its first step to its last{}; a sequence writes its context's K/V rows when it "
+        "takes its blocks, regenerated from the sequence and token rather than the bytes its transfer copied, and "
+        "appends a row per step), its time scaled to {}; the linear layers of a decode step and prefill keep the "
+        "roofline's time",
         layersRun(), m_model.layers, element, m_poolBytes >> 20, full, m_model.layers);
 }
 

@@ -32,6 +32,10 @@ class MeasuredCompute final : public ComputeCost {
     bool wantsContexts() const override { return true; }
     void describe(BackendSummary& summary) const override;
 
+    // Fault injection: the next decode step's block bookkeeping goes wrong this way (real::ReadFault); the stamp
+    // checks must stop the run naming the sequence and block. Waits for a step it can be played on.
+    void injectIntoNextStep(real::ReadFault fault) { m_nextFault = fault; }
+
     // The last step's measured attention, for the layers it ran (before scaling).
     std::int64_t lastAttentionNs() const { return m_lastNs; }
     real::PagedKvShape shapeFor(std::size_t tensorParallel) const
@@ -47,6 +51,8 @@ class MeasuredCompute final : public ComputeCost {
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
     std::uint32_t layersRun() const;
+    // Lands the step's writes in the pool and checks every read against its block's stamp: a failure stops the run.
+    void writeAndCheck(NodePool& p, const InstanceState& inst);
 
     const CostModel& m_cost;
     const ModelSpec& m_model;
@@ -61,6 +67,9 @@ class MeasuredCompute final : public ComputeCost {
     std::uint64_t m_sharedBlocks = 0; // shared by pools made again since (SequenceBlocks::sharedBlocks)
     std::size_t m_elementBytes = 4;   // of its K and V
     std::vector<StaleReadError> m_staleReads;
+    std::uint64_t m_checkedReads = 0;
+    std::uint64_t m_rowsWritten = 0, m_rowsAppended = 0; // by pools made again since
+    real::ReadFault m_nextFault = real::ReadFault::None;
 };
 
 } // namespace coh::core

@@ -21,6 +21,9 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["decode_steps"] = s.decodeSteps;
     j["attention_ms"] = s.attentionMs;
     j["attention_bytes"] = s.attentionBytes;
+    j["block_reads_checked"] = s.blockReadsChecked;
+    j["kv_rows_written"] = s.kvRowsWritten;
+    j["kv_rows_appended"] = s.kvRowsAppended;
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -51,6 +54,9 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.decodeSteps = countField(j, "decode_steps");
     s.attentionMs = numberField(j, "attention_ms");
     s.attentionBytes = numberField(j, "attention_bytes");
+    s.blockReadsChecked = countField(j, "block_reads_checked");
+    s.kvRowsWritten = countField(j, "kv_rows_written");
+    s.kvRowsAppended = countField(j, "kv_rows_appended");
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

@@ -482,6 +482,8 @@ TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
     const RunResult loaded = store.loadRun(runs[0].id);
     EXPECT_EQ(loaded.summary.backend, result.summary.backend);
     EXPECT_EQ(loaded.summary.backend.mapping.size(), 3u);
+    EXPECT_GT(loaded.summary.backend.blockReadsChecked, 0u);
+    EXPECT_GT(loaded.summary.backend.kvRowsWritten, 0u);
 }
 
 TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)

@@ -1,16 +1,19 @@
 // The real-cuda backend's own parts: its refusal where there is no GPU (which runs here), and, on a GPU, a node's
-// CUDA attention against real-cpu's over the same pool. Its copies, faults and whole runs are the real-cpu tests run
-// again on it (RealCopies/RealRuns .../Cuda in test_real_cpu_backend.cpp).
+// CUDA attention against real-cpu's over the same pool and the rows and stamps its decode steps write. Its copies,
+// faults and whole runs are the real-cpu tests run again on it (RealCopies/RealRuns .../Cuda in
+// test_real_cpu_backend.cpp).
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/gpu_nodes.h"
 #include "core/real/node_workers.h"
+#include "core/real/sequence_blocks.h"
 #include "core/serving/serving_engine.h"
 #include "engine_fixtures.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -95,6 +98,51 @@ TEST(RealCudaBackend, ANodesAttentionMatchesRealCpusOverTheSamePool)
     EXPECT_NE(mapping[0].resource.find("GPU " + std::to_string(gpus.devices.front().index)), std::string::npos);
     EXPECT_NE(mapping[0].resource.find("partition 0"), std::string::npos);
     EXPECT_NE(mapping[0].resource.find("runs its decode attention (fp16)"), std::string::npos);
+}
+
+TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
+{
+    // The same steps of one block bookkeeping land in an fp16 pool on each backend: the stamps must be equal and the
+    // attention over the rows the sequences wrote (kvRowValue, converted on each side) must agree.
+    const GpuInventory gpus = probeGpus();
+    if (gpus.devices.empty())
+        GTEST_SKIP() << "no GPU: " << gpus.reason;
+    const Topology topo = twoGpuScenario().topology;
+    const real::RealCpuOptions options{1 << 20, 1, 0};
+    real::NodeWorkers cpu(topo, options, 1);
+    real::GpuNodes gpu(topo, options, 1, gpus.devices);
+    const real::PagedKvShape shape{8, 2, 64, 16};
+    real::NodeAttention& onCpu = cpu.attention(1, shape, 2);
+    real::NodeAttention& onGpu = gpu.attention(1, shape, 2);
+    ASSERT_EQ(onCpu.blocks(), onGpu.blocks());
+    real::SequenceBlocks blocks(onCpu.blocks(), shape.blockTokens, 3);
+    const std::vector<std::vector<std::uint32_t>> batches{{1, 2}, {1, 2}, {2, 3}};
+    const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}};
+    for (std::size_t step = 0; step < batches.size(); ++step) {
+        SCOPED_TRACE(testing::Message() << "step " << step);
+        blocks.beginStep("d0", batches[step]);
+        std::vector<real::PagedSequence> sequences;
+        for (std::size_t i = 0; i < batches[step].size(); ++i)
+            sequences.push_back({blocks.hold(batches[step][i], contexts[step][i]), contexts[step][i]});
+        const auto writes = blocks.writes();
+        onCpu.write(writes);
+        onGpu.write(writes);
+        const auto cpuStamps = onCpu.stamps();
+        const std::vector<BlockStamp> kept(cpuStamps.begin(), cpuStamps.end());
+        const auto gpuStamps = onGpu.stamps();
+        ASSERT_TRUE(std::equal(kept.begin(), kept.end(), gpuStamps.begin(), gpuStamps.end()));
+        EXPECT_FALSE(blocks.checkReads(batches[step], gpuStamps).bad);
+
+        const std::size_t floats = sequences.size() * shape.queryHeads * shape.headDim;
+        std::vector<float> q(floats), cpuOut(floats), gpuOut(floats);
+        for (std::size_t i = 0; i < floats; ++i)
+            q[i] = std::sin(0.23f * static_cast<float>(i + step));
+        onCpu.run(q, sequences, 0.125f, 1, cpuOut);
+        onGpu.run(q, sequences, 0.125f, 1, gpuOut);
+        // The same fp16 rows on both: only the order of the sums differs.
+        for (std::size_t i = 0; i < floats; ++i)
+            ASSERT_NEAR(gpuOut[i], cpuOut[i], 1e-4) << "at " << i;
+    }
 }
 
 } // namespace

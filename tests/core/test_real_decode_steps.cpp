@@ -1,6 +1,9 @@
 // real-cpu's decode steps: the linear roofline plus the paged attention measured on the decode node's worker, scaled
 // to the model's layers, over a pool of the model's element (core/serving/measured_compute.h).
+#include "attention_reference.h"
+#include "core/real/half.h"
 #include "core/real/node_workers.h"
+#include "core/real/sequence_blocks.h"
 #include "core/real/stale_read.h"
 #include "core/serving/measured_compute.h"
 #include "decode_step_fixtures.h"
@@ -10,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 
 namespace coh::test {
 namespace {
@@ -182,7 +186,9 @@ TEST(RealCpuBackend, APoolHoldsTheModelsElementFp16OrFp32)
 TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)
 {
     const Workload w = spacedWorkload();
-    const RunResult real = runOn(threeGpuScenario("msi-directory"), w, realCpu());
+    BackendOptions backend = realCpu();
+    backend.realCpu.arenaBytes = 4 << 20; // 1,024 blocks: room for a sequence of 8,500 tokens, so none is borrowed
+    const RunResult real = runOn(threeGpuScenario("msi-directory"), w, backend);
     EXPECT_GT(real.summary.backend.decodeSteps, 0u);
     EXPECT_GT(real.summary.backend.attentionMs, 0.0);
     EXPECT_FALSE(real.summary.backend.scaledDown.empty());
@@ -190,6 +196,125 @@ TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)
     const RunResult sim = runOn(threeGpuScenario("msi-directory"), w, {});
     EXPECT_EQ(real.summary.backend.decodeSteps, sim.summary.staleness.decodeSteps);
     EXPECT_EQ(sim.summary.backend.decodeSteps, 0u);
+    // Each of the six sequences wrote its context at its first step and appended a row at every later one, and every
+    // block it read was checked against its stamp.
+    const BackendSummary& b = real.summary.backend;
+    EXPECT_EQ(b.kvRowsAppended, b.decodeSteps - w.requests.size());
+    std::uint64_t prompts = 0;
+    for (const auto& r : w.requests)
+        prompts += r.promptTokens;
+    EXPECT_EQ(b.kvRowsWritten - b.kvRowsAppended, prompts); // a first step attends over the prompt
+    EXPECT_GE(b.blockReadsChecked, prompts / 16 * (b.decodeSteps / w.requests.size()));
+    EXPECT_EQ(b.scaledDown.find("ran out of free blocks"), std::string::npos) << b.scaledDown;
+}
+
+// The K and V rows of one sequence's first `context` tokens as kvRowValue makes them, as the pool's element holds
+// them (`half`: rounded to fp16), laid out as a pool whose blocks are the sequence's table 0, 1, 2...
+void sequenceRows(const real::PagedKvShape& shape, std::uint32_t sequence, std::uint32_t context, bool half,
+                  std::vector<float>& k, std::vector<float>& v)
+{
+    const std::uint32_t blocks = (context + shape.blockTokens - 1) / shape.blockTokens;
+    k.assign(std::size_t{blocks} * shape.blockFloats(), 0.0f);
+    v.assign(k.size(), 0.0f);
+    const auto held = [&](float x) { return half ? real::toFloat(real::toHalf(x)) : x; };
+    for (std::uint32_t t = 0; t < context; ++t)
+        for (std::uint32_t h = 0; h < shape.kvHeads; ++h)
+            for (std::uint32_t d = 0; d < shape.headDim; ++d) {
+                const std::size_t at = ((std::size_t{t / shape.blockTokens} * shape.kvHeads + h) * shape.blockTokens +
+                                        t % shape.blockTokens) *
+                                           shape.headDim +
+                                       d;
+                k[at] = held(kvRowValue(sequence, t, h, d, false));
+                v[at] = held(kvRowValue(sequence, t, h, d, true));
+            }
+}
+
+TEST(RealCpuBackend, AttentionReadsTheRowsEachSequenceWroteAndAppended)
+{
+    // Steps of a batch over scattered blocks: sequences write their contexts when they take blocks and a row per
+    // step; one leaves and the one that joins takes its blocks. Every step's output must be the float64 attention
+    // over each sequence's own rows (kvRowValue), not the pool's seed nor the rows of the sequence that left.
+    const real::PagedKvShape shape{8, 2, 32, 16};
+    const Topology topo = smallAttentionScenario(1).topology;
+    for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
+        SCOPED_TRACE(testing::Message() << element << "-byte K/V");
+        real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1), 1);
+        real::NodeAttention& pool = workers.attention(1, shape, element);
+        real::SequenceBlocks blocks(pool.blocks(), shape.blockTokens, 9);
+        const std::vector<std::vector<std::uint32_t>> batches{{1, 2}, {1, 2}, {2, 3}, {2, 3}};
+        const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 60}, {20, 61}};
+        std::uint64_t checked = 0;
+        for (std::size_t step = 0; step < batches.size(); ++step) {
+            SCOPED_TRACE(testing::Message() << "step " << step);
+            blocks.beginStep("d0", batches[step]);
+            std::vector<real::PagedSequence> sequences;
+            for (std::size_t i = 0; i < batches[step].size(); ++i)
+                sequences.push_back({blocks.hold(batches[step][i], contexts[step][i]), contexts[step][i]});
+            pool.write(blocks.writes());
+            const auto check = blocks.checkReads(batches[step], pool.stamps());
+            ASSERT_FALSE(check.bad) << real::describeBadRead(*check.bad);
+            checked += check.checked;
+
+            const std::size_t headFloats = std::size_t{shape.queryHeads} * shape.headDim;
+            std::vector<float> q(sequences.size() * headFloats), out(q.size());
+            for (std::size_t i = 0; i < q.size(); ++i)
+                q[i] = std::cos(0.11f * static_cast<float>(i + step));
+            pool.run(q, sequences, 0.125f, 1, out);
+            for (std::size_t i = 0; i < sequences.size(); ++i) {
+                std::vector<float> k, v;
+                sequenceRows(shape, batches[step][i], contexts[step][i], element == 2, k, v);
+                std::vector<std::uint32_t> table((contexts[step][i] + 15) / 16);
+                std::iota(table.begin(), table.end(), 0u);
+                const std::vector<float> qi(q.begin() + i * headFloats, q.begin() + (i + 1) * headFloats);
+                const std::vector<float> outi(out.begin() + i * headFloats, out.begin() + (i + 1) * headFloats);
+                expectMatchesReference(outi, reference(shape, k, v, qi, {{table, contexts[step][i]}}, 0.125), shape,
+                                       {contexts[step][i]}, 1e-5, 1e-5);
+            }
+        }
+        // Sequence 3 took sequence 1's three freed blocks and one more; every block read was checked.
+        EXPECT_EQ(checked, 3u + 2 + 3 + 2 + 2 + 4 + 2 + 4);
+        EXPECT_EQ(blocks.rowsAppended(), 5u);
+        EXPECT_EQ(blocks.rowsWritten(), 40u + 17 + 60 + 5);
+    }
+}
+
+TEST(RealCpuBackend, ADecodeReadOfAFreedBlockOrALostAppendStopsTheRunNamingTheSequence)
+{
+    const std::vector<std::uint32_t> first{40, 20}, next{41, 21};
+    const auto caught = [&](real::ReadFault fault) -> std::string {
+        SmallMeasuredCompute f(1);
+        const InstanceState inst = decodeInstance(f.cost, f.s, {1}, 2);
+        f.compute.injectIntoNextStep(fault);
+        try {
+            f.compute.decode(inst, {first, {}});
+            f.compute.decode(inst, {next, {}});
+        } catch (const real::BlockReadError& e) {
+            return e.what();
+        }
+        return "passed";
+    };
+    const std::string freed = caught(real::ReadFault::FreedBlock);
+    EXPECT_NE(freed.find("real-cpu: decode step 1 of "), std::string::npos) << freed;
+    EXPECT_NE(freed.find("sequence 0's block 0 (pool block "), std::string::npos) << freed;
+    EXPECT_NE(freed.find("(a read after free)"), std::string::npos) << freed;
+    // The first step appends nothing: the lost append is the second step's, sequence 0's 41st token.
+    const std::string lost = caught(real::ReadFault::LostAppend);
+    EXPECT_NE(lost.find("real-cpu: decode step 2 of "), std::string::npos) << lost;
+    EXPECT_NE(lost.find("sequence 0's block 2 (pool block "), std::string::npos) << lost;
+    EXPECT_NE(lost.find("holds 8 of its 9 tokens: a write that never landed (a lost append)"), std::string::npos)
+        << lost;
+    EXPECT_EQ(caught(real::ReadFault::None), "passed");
+
+    // Without a fault the run counts what it checked and wrote: 3 + 2 blocks read at each of the two steps.
+    SmallMeasuredCompute f(1);
+    const InstanceState inst = decodeInstance(f.cost, f.s, {1}, 2);
+    f.compute.decode(inst, {first, {}});
+    f.compute.decode(inst, {next, {}});
+    BackendSummary summary;
+    f.compute.describe(summary);
+    EXPECT_EQ(summary.blockReadsChecked, 10u);
+    EXPECT_EQ(summary.kvRowsWritten, 62u);
+    EXPECT_EQ(summary.kvRowsAppended, 2u);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Each decode sequence's own blocks in a node's K/V pool (core/real/sequence_blocks.h).
 #include "core/real/sequence_blocks.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,8 +11,13 @@
 namespace coh::test {
 namespace {
 
+using core::BlockStamp;
+using core::kFreeBlock;
+using core::KvRowWrite;
+using core::real::ReadFault;
 using core::real::SequenceBlocks;
 using Blocks = std::vector<std::uint32_t>;
+using Writes = std::vector<KvRowWrite>;
 
 Blocks copyOf(std::span<const std::uint32_t> s)
 {
@@ -25,7 +31,7 @@ bool contains(const Blocks& blocks, std::uint32_t block)
 
 TEST(SequenceBlocks, ASequenceReadsTheSameBlocksEveryStepAndGrowsByNewOnes)
 {
-    SequenceBlocks pool(16, 1);
+    SequenceBlocks pool(16, 1, 1);
     const Blocks batch{7, 9};
     pool.beginStep("decode-0", batch);
     const Blocks a = copyOf(pool.hold(7, 2));
@@ -51,7 +57,7 @@ TEST(SequenceBlocks, ASequenceThatLeavesTheBatchGivesItsBlocksToTheOneThatJoinsN
 {
     // A full pool: the sequence that leaves gives its blocks back before the one that joins takes any, so nothing is
     // shared.
-    SequenceBlocks full(4, 2);
+    SequenceBlocks full(4, 1, 2);
     full.beginStep("decode-0", Blocks{1});
     const Blocks a = copyOf(full.hold(1, 4));
     full.beginStep("decode-0", Blocks{3});
@@ -61,7 +67,7 @@ TEST(SequenceBlocks, ASequenceThatLeavesTheBatchGivesItsBlocksToTheOneThatJoinsN
     for (const std::uint32_t block : c)
         EXPECT_TRUE(contains(a, block));
 
-    SequenceBlocks pool(8, 2);
+    SequenceBlocks pool(8, 1, 2);
     pool.beginStep("decode-0", Blocks{1});
     const Blocks first = copyOf(pool.hold(1, 3));
     pool.beginStep("decode-1", Blocks{2}); // another instance on the same node: its step keeps decode-0's sequence
@@ -81,7 +87,7 @@ TEST(SequenceBlocks, ASequenceThatLeavesTheBatchGivesItsBlocksToTheOneThatJoinsN
 
 TEST(SequenceBlocks, AFullPoolSharesBlocksCountsThemAndFreesABlockOnlyWhenNoTableHoldsIt)
 {
-    SequenceBlocks pool(4, 3);
+    SequenceBlocks pool(4, 1, 3);
     pool.beginStep("d", Blocks{1, 2});
     const Blocks a = copyOf(pool.hold(1, 3));
     const Blocks b = copyOf(pool.hold(2, 3)); // the one free block, then two shared
@@ -101,6 +107,164 @@ TEST(SequenceBlocks, AFullPoolSharesBlocksCountsThemAndFreesABlockOnlyWhenNoTabl
     // A shrinking table gives back what it alone held; everyone leaving frees the whole pool.
     pool.beginStep("d", Blocks{});
     EXPECT_EQ(pool.freeBlocks(), 4u);
+}
+
+Writes writesOf(SequenceBlocks& pool)
+{
+    const auto w = pool.writes();
+    return {w.begin(), w.end()};
+}
+
+// The stamps a pool holds once `writes` landed on top of `stamps`.
+void land(std::vector<BlockStamp>& stamps, const Writes& writes)
+{
+    for (const KvRowWrite& w : writes)
+        stamps[w.block] = {w.sequence, w.toRow};
+}
+
+bool sameWrite(const KvRowWrite& a, const KvRowWrite& b)
+{
+    return a.block == b.block && a.sequence == b.sequence && a.firstToken == b.firstToken && a.fromRow == b.fromRow &&
+           a.toRow == b.toRow;
+}
+
+TEST(SequenceBlocks, ASequenceWritesItsContextWhenItTakesItsBlocksAndOneRowPerAppend)
+{
+    SequenceBlocks pool(16, 4, 1); // blocks of 4 tokens
+    std::vector<BlockStamp> stamps(16);
+    pool.beginStep("d", Blocks{7});
+    const Blocks a = copyOf(pool.hold(7, 6));
+    Writes w = writesOf(pool);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(sameWrite(w[0], {a[0], 7, 0, 0, 4}));
+    EXPECT_TRUE(sameWrite(w[1], {a[1], 7, 4, 0, 2}));
+    EXPECT_EQ(pool.rowsWritten(), 6u);
+    EXPECT_EQ(pool.rowsAppended(), 0u);
+    land(stamps, w);
+    EXPECT_EQ(pool.checkReads(Blocks{7}, stamps).checked, 2u);
+    EXPECT_FALSE(pool.checkReads(Blocks{7}, stamps).bad);
+
+    pool.beginStep("d", Blocks{7});
+    pool.hold(7, 7); // one token more: one row appended into its second block
+    w = writesOf(pool);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_TRUE(sameWrite(w[0], {a[1], 7, 4, 2, 3}));
+    land(stamps, w);
+
+    pool.beginStep("d", Blocks{7});
+    const Blocks a3 = copyOf(pool.hold(7, 9)); // two more: the second block's last row and a new block's first
+    w = writesOf(pool);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(sameWrite(w[0], {a[1], 7, 4, 3, 4}));
+    EXPECT_TRUE(sameWrite(w[1], {a3[2], 7, 8, 0, 1}));
+    EXPECT_EQ(pool.rowsWritten(), 9u);
+    EXPECT_EQ(pool.rowsAppended(), 3u);
+    land(stamps, w);
+    const auto check = pool.checkReads(Blocks{7}, stamps);
+    EXPECT_EQ(check.checked, 3u);
+    EXPECT_FALSE(check.bad);
+
+    // Cut back within its second block: only the stamp changes, to the rows still the sequence's.
+    pool.beginStep("d", Blocks{7});
+    pool.hold(7, 6);
+    w = writesOf(pool);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(sameWrite(w[0], {a3[2], kFreeBlock, 0, 0, 0}));
+    EXPECT_TRUE(sameWrite(w[1], {a[1], 7, 4, 2, 2}));
+    land(stamps, w);
+    EXPECT_FALSE(pool.checkReads(Blocks{7}, stamps).bad);
+}
+
+TEST(SequenceBlocks, ABlockGivenBackIsStampedFreedUnlessTheSequenceThatTakesItWritesItInTheSameStep)
+{
+    SequenceBlocks pool(4, 2, 2);
+    pool.beginStep("d", Blocks{1});
+    const Blocks a = copyOf(pool.hold(1, 8)); // the whole pool
+    pool.writes();
+    pool.beginStep("d", Blocks{3}); // sequence 1 leaves, sequence 3 takes two of its blocks for 3 tokens
+    const Blocks c = copyOf(pool.hold(3, 3));
+    const Writes w = writesOf(pool);
+    ASSERT_EQ(w.size(), 4u);
+    std::uint32_t freed = 0;
+    for (const KvRowWrite& x : w) {
+        if (x.sequence == kFreeBlock) {
+            ++freed;
+            EXPECT_FALSE(contains(c, x.block));
+        } else {
+            EXPECT_EQ(x.sequence, 3u);
+            EXPECT_TRUE(contains(c, x.block));
+            EXPECT_TRUE(contains(a, x.block));
+        }
+    }
+    EXPECT_EQ(freed, 2u);
+}
+
+TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong)
+{
+    SequenceBlocks pool(8, 4, 3);
+    std::vector<BlockStamp> stamps(8);
+    pool.beginStep("d", Blocks{1, 2});
+    const Blocks a = copyOf(pool.hold(1, 10));
+    const Blocks b = copyOf(pool.hold(2, 4));
+    land(stamps, writesOf(pool));
+    ASSERT_FALSE(pool.checkReads(Blocks{1, 2}, stamps).bad);
+
+    const auto badRead = [&](std::uint32_t block, BlockStamp found) {
+        std::vector<BlockStamp> wrong = stamps;
+        wrong[block] = found;
+        const auto check = pool.checkReads(Blocks{1, 2}, wrong);
+        EXPECT_EQ(check.checked, 4u);
+        return check.bad ? core::real::describeBadRead(*check.bad) : std::string("passed");
+    };
+    EXPECT_EQ(badRead(a[1], {kFreeBlock, 0}),
+              fmt::format("sequence 1's block 1 (pool block {}) holds no sequence's tokens: it was freed while the "
+                          "table still names it (a read after free), or its first write never landed",
+                          a[1]));
+    EXPECT_NE(badRead(b[0], {1, 4})
+                  .find("sequence 2's block 0 (pool block " + std::to_string(b[0]) + ") holds sequence 1's tokens"),
+              std::string::npos);
+    EXPECT_NE(badRead(a[2], {1, 1}).find("holds 1 of its 2 tokens: a write that never landed (a lost append)"),
+              std::string::npos);
+    EXPECT_NE(badRead(a[0], {1, 3}).find("holds 3 of its 4 tokens"), std::string::npos);
+
+    // A borrowed block is read as it is: the full pool lends sequence 3 a block, which it neither writes nor checks.
+    pool.beginStep("d", Blocks{1, 2, 3});
+    pool.hold(1, 10);
+    pool.hold(2, 4);
+    pool.hold(3, 20); // the 4 free blocks, then one borrowed
+    const Writes w = writesOf(pool);
+    EXPECT_EQ(w.size(), 4u);
+    land(stamps, w);
+    const auto check = pool.checkReads(Blocks{1, 2, 3}, stamps);
+    EXPECT_EQ(check.checked, 8u);
+    EXPECT_FALSE(check.bad);
+    EXPECT_EQ(pool.sharedBlocks(), 1u);
+}
+
+TEST(SequenceBlocks, AnInjectedFaultChangesTheStepsWritesAsTheBugWould)
+{
+    SequenceBlocks pool(8, 4, 4);
+    pool.beginStep("d", Blocks{5});
+    const Blocks a = copyOf(pool.hold(5, 6));
+    // A first step appends nothing, so a lost append waits; a freed block frees the step's first sequence's first.
+    EXPECT_FALSE(pool.injectFault(ReadFault::LostAppend));
+    EXPECT_TRUE(pool.injectFault(ReadFault::FreedBlock));
+    Writes w = writesOf(pool);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(sameWrite(w[0], {a[0], kFreeBlock, 0, 0, 0}));
+    EXPECT_TRUE(sameWrite(w[1], {a[1], 5, 4, 0, 2}));
+
+    pool.beginStep("d", Blocks{5});
+    pool.hold(5, 7);
+    EXPECT_TRUE(pool.injectFault(ReadFault::LostAppend));
+    EXPECT_TRUE(writesOf(pool).empty());
+    // A step whose sequences borrow every block they read has nothing a freed block could play on.
+    SequenceBlocks full(1, 4, 5);
+    full.beginStep("d", Blocks{1, 2});
+    full.hold(1, 4);
+    full.beginStep("e", Blocks{2});
+    full.hold(2, 4);
+    EXPECT_FALSE(full.injectFault(ReadFault::FreedBlock));
 }
 
 } // namespace
