@@ -48,6 +48,9 @@ QString backendDescription(const core::BackendSummary& b)
                          locale.toString(static_cast<qulonglong>(b.blockReadsChecked)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsWritten)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsAppended)));
+    if (b.blockReadsBorrowed > 0)
+        text += tr("; %1 more reads of borrowed blocks, unchecked (the pool was full)")
+                    .arg(locale.toString(static_cast<qulonglong>(b.blockReadsBorrowed)));
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

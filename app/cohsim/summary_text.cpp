@@ -267,12 +267,16 @@ void printRunSummary(const core::RunSummary& s)
                    b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
                    number(b.largestCopyGBps));
         if (b.decodeSteps > 0)
-            fmt::print("  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "
-                       "({} GB/s); {} block reads checked against their stamps; {} K/V rows written, {} of them "
-                       "appends\n",
-                       b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
-                       number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0), b.blockReadsChecked,
-                       b.kvRowsWritten, b.kvRowsAppended);
+            fmt::print(
+                "  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "
+                "({} GB/s); {} block reads checked against their stamps{}; {} K/V rows written, {} of them "
+                "appends\n",
+                b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
+                number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0), b.blockReadsChecked,
+                b.blockReadsBorrowed > 0
+                    ? fmt::format(" ({} more of borrowed blocks, unchecked: the pool was full)", b.blockReadsBorrowed)
+                    : std::string(),
+                b.kvRowsWritten, b.kvRowsAppended);
         if (!b.staleReads.empty()) {
             // The error each stale read caused, measured: the attention over the older bytes against the latest.
             std::vector<double> relL2, maxAbs, fraction;

@@ -35,7 +35,7 @@ SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockToke
     : m_poolBlocks(std::max(1u, poolBlocks))
     , m_blockTokens(std::max(1u, blockTokens))
     , m_free(m_poolBlocks)
-    , m_holders(m_poolBlocks, 0)
+    , m_holders(m_poolBlocks)
     , m_lastWrite(m_poolBlocks, kNoWrite)
 {
     std::iota(m_free.begin(), m_free.end(), 0u);
@@ -58,12 +58,12 @@ void SequenceBlocks::beginStep(const std::string& owner, std::span<const std::ui
             continue;
         }
         for (const std::uint32_t block : it->second.blocks)
-            giveBack(block);
+            giveBack(block, it->first);
         it = m_tables.erase(it);
     }
 }
 
-std::uint32_t SequenceBlocks::take(bool& alone)
+std::uint32_t SequenceBlocks::take(std::uint32_t sequence, bool& alone)
 {
     std::uint32_t block;
     alone = !m_free.empty();
@@ -75,13 +75,17 @@ std::uint32_t SequenceBlocks::take(bool& alone)
         block = m_shareCursor;
         m_shareCursor = (m_shareCursor + 1) % m_poolBlocks;
     }
-    ++m_holders[block];
+    m_holders[block].push_back(sequence);
     return block;
 }
 
-void SequenceBlocks::giveBack(std::uint32_t block)
+void SequenceBlocks::giveBack(std::uint32_t block, std::uint32_t sequence)
 {
-    if (--m_holders[block] > 0)
+    auto& holders = m_holders[block];
+    holders.erase(std::find(holders.begin(), holders.end(), sequence));
+    if (holders.size() == 1)
+        holdAlone(block, holders.front());
+    if (!holders.empty())
         return;
     m_free.push_back(block);
     // As an allocator writes its free-list header into a block it gets back: a read through a stale table finds it.
@@ -97,17 +101,33 @@ std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std:
     t.step = m_step;
     const std::size_t blocks = (std::size_t{contextTokens} + m_blockTokens - 1) / m_blockTokens;
     while (t.blocks.size() > blocks) {
-        giveBack(t.blocks.back());
+        const std::uint32_t block = t.blocks.back();
         t.blocks.pop_back();
         t.alone.pop_back();
+        giveBack(block, sequence);
     }
     while (t.blocks.size() < blocks) {
         bool alone = false;
-        t.blocks.push_back(take(alone));
+        t.blocks.push_back(take(sequence, alone));
         t.alone.push_back(alone ? 1 : 0);
     }
     queueRows(sequence, t, contextTokens);
     return t.blocks;
+}
+
+void SequenceBlocks::holdAlone(std::uint32_t block, std::uint32_t sequence)
+{
+    Table& t = m_tables.at(sequence);
+    for (std::uint32_t b = 0; b < t.blocks.size(); ++b) {
+        if (t.blocks[b] != block || t.alone[b])
+            continue;
+        t.alone[b] = 1;
+        // Its rows there are still the lender's: the sequence writes its own, as many as it has written.
+        const std::uint32_t bt = m_blockTokens;
+        const std::uint32_t rows = std::min(bt, t.written > b * bt ? t.written - b * bt : 0u);
+        m_writes.push_back({block, sequence, b * bt, 0, rows});
+        m_rowsWritten += rows;
+    }
 }
 
 void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t contextTokens)
@@ -133,7 +153,7 @@ void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t c
         m_rowsWritten += to - from;
         if (appending) {
             m_rowsAppended += to - from;
-            if (!m_firstAppend)
+            if (!m_firstAppend && from > 0)
                 m_firstAppend = t.blocks[b];
         }
     }
@@ -142,17 +162,26 @@ void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t c
 
 std::span<const KvRowWrite> SequenceBlocks::writes()
 {
-    // A block's last write this step is the one that stands: before it there can only be the freed stamp of a
-    // sequence that gave it back.
-    for (std::uint32_t i = 0; i < m_writes.size(); ++i)
-        m_lastWrite[m_writes[i].block] = i;
-    std::size_t kept = 0;
-    for (std::uint32_t i = 0; i < m_writes.size(); ++i)
-        if (m_lastWrite[m_writes[i].block] == i)
-            m_writes[kept++] = m_writes[i];
-    m_writes.resize(kept);
-    for (const KvRowWrite& w : m_writes)
+    // One write per block: a sequence's rows that continue its earlier write there join it (a borrowed block it now
+    // holds alone, then its append); any other later write supersedes the earlier (a freed stamp, then the rows of
+    // the sequence that took the block).
+    m_compact.clear();
+    for (const KvRowWrite& w : m_writes) {
+        std::uint32_t& at = m_lastWrite[w.block];
+        if (at == kNoWrite) {
+            at = static_cast<std::uint32_t>(m_compact.size());
+            m_compact.push_back(w);
+            continue;
+        }
+        KvRowWrite& earlier = m_compact[at];
+        if (w.sequence != kFreeBlock && w.sequence == earlier.sequence && w.fromRow == earlier.toRow)
+            earlier.toRow = w.toRow;
+        else
+            earlier = w;
+    }
+    for (const KvRowWrite& w : m_compact)
         m_lastWrite[w.block] = kNoWrite;
+    m_writes.swap(m_compact);
     return m_writes;
 }
 
@@ -195,8 +224,10 @@ BlockReadCheck SequenceBlocks::checkReads(std::span<const std::uint32_t> batch,
             continue;
         const Table& t = it->second;
         for (std::uint32_t b = 0; b < t.blocks.size(); ++b) {
-            if (!t.alone[b])
+            if (!t.alone[b]) {
+                ++check.borrowed;
                 continue;
+            }
             ++check.checked;
             const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens)};
             const std::uint32_t block = t.blocks[b];

@@ -10,7 +10,8 @@
 // What the blocks hold follows the tables: a step queues the writes (core/gpu/kv_rows.h) that put each sequence's
 // tokens into the blocks it holds alone, the rows of its context at its first step and one more row as it appends,
 // and a freed stamp into each block given back. After they land, every read of a block a sequence holds alone checks
-// the block's stamp. A borrowed block is read as it is: neither written nor checked.
+// the block's stamp. A borrowed block is read as it is, neither written nor checked, until the others holding it give
+// it back: then its rows are written again for the one left, and checked from then on.
 #include "core/gpu/kv_rows.h"
 
 #include <cstdint>
@@ -45,6 +46,7 @@ enum class ReadFault { None, FreedBlock, LostAppend };
 
 struct BlockReadCheck {
     std::uint64_t checked = 0;       // block reads whose stamp was checked
+    std::uint64_t borrowed = 0;      // block reads of borrowed blocks, not checked
     std::optional<BadBlockRead> bad; // the first that failed, in batch and table order
 };
 
@@ -60,12 +62,12 @@ class SequenceBlocks {
     // ones taken from the free list; one that needs fewer gives the rest back. Queues the writes of the tokens it has
     // not written yet. The span stays valid until the next hold() of the same sequence or the next beginStep().
     std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t contextTokens);
-    // The step's writes, in the order they land, each block's once: a freed stamp that a sequence's write follows in
-    // the same step is dropped, since the block is that sequence's now.
+    // The step's writes, each block's once: a freed stamp that a sequence's write follows in the same step is
+    // dropped, since the block is that sequence's now; two of one sequence's writes into a block are joined.
     std::span<const KvRowWrite> writes();
-    // Plays `fault` on this step's writes, once they are complete: FreedBlock frees the first block of the step's
-    // first sequence (its stamp says freed, its table still names it); LostAppend drops the step's first append.
-    // False when the step has nothing to play it on (no block held alone; no append).
+    // Plays `fault` on this step's writes, once they are complete: FreedBlock frees the first block the step's first
+    // sequence holds alone (its stamp says freed, its table still names it); LostAppend drops the step's first append
+    // into a block already written. False when the step has nothing to play it on.
     bool injectFault(ReadFault fault);
 
     // Checks the reads of the step's sequences (`batch`, as given to beginStep) against `stamps`, every block's as the
@@ -94,20 +96,22 @@ class SequenceBlocks {
         std::vector<std::uint32_t> blocks;
         std::vector<std::uint8_t> alone; // per block: taken from the free list, so only this table writes it
     };
-    std::uint32_t take(bool& alone); // a free block, or a borrowed one
-    void giveBack(std::uint32_t block);
+    std::uint32_t take(std::uint32_t sequence, bool& alone); // a free block, or a borrowed one
+    void giveBack(std::uint32_t block, std::uint32_t sequence);
+    // The one table left holding `block` now holds it alone: its rows there are written again, and checked from now.
+    void holdAlone(std::uint32_t block, std::uint32_t sequence);
     void queueRows(std::uint32_t sequence, Table& t, std::uint32_t contextTokens);
 
     std::uint32_t m_poolBlocks;
     std::uint32_t m_blockTokens;
-    std::vector<std::uint32_t> m_free;    // handed out from the back
-    std::vector<std::uint32_t> m_holders; // per block: the tables that hold it
+    std::vector<std::uint32_t> m_free;                 // handed out from the back
+    std::vector<std::vector<std::uint32_t>> m_holders; // per block: the sequences whose tables hold it
     std::unordered_map<std::uint32_t, Table> m_tables;
     std::string m_owner;
     std::uint64_t m_step = 0;
     std::uint32_t m_shareCursor = 0;
     std::uint64_t m_shared = 0;
-    std::vector<KvRowWrite> m_writes;
+    std::vector<KvRowWrite> m_writes, m_compact;
     std::vector<std::uint32_t> m_lastWrite;     // per block: its last write's index in m_writes this step (writes())
     std::optional<std::uint32_t> m_firstHeld;   // the step's first sequence
     std::optional<std::uint32_t> m_firstAppend; // the block of the step's first append

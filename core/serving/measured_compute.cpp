@@ -131,6 +131,7 @@ void MeasuredCompute::writeAndCheck(NodePool& p, const InstanceState& inst)
     p.attention->write(p.blocks.writes());
     const real::BlockReadCheck check = p.blocks.checkReads(inst.active, p.attention->stamps());
     m_checkedReads += check.checked;
+    m_borrowedReads += check.borrowed;
     if (check.bad)
         throw real::BlockReadError(fmt::format("{}: decode step {} of {}: {}: attention would read bytes that are not "
                                                "the sequence's, so the run stops here",
@@ -169,6 +170,7 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionMs = m_attentionNs * 1e-6;
     summary.attentionBytes = m_attentionBytes;
     summary.blockReadsChecked = m_checkedReads;
+    summary.blockReadsBorrowed = m_borrowedReads;
     summary.kvRowsWritten = m_rowsWritten;
     summary.kvRowsAppended = m_rowsAppended;
     for (const auto& p : m_pools)

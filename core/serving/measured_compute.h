@@ -67,7 +67,7 @@ class MeasuredCompute final : public ComputeCost {
     std::uint64_t m_sharedBlocks = 0; // shared by pools made again since (SequenceBlocks::sharedBlocks)
     std::size_t m_elementBytes = 4;   // of its K and V
     std::vector<StaleReadError> m_staleReads;
-    std::uint64_t m_checkedReads = 0;
+    std::uint64_t m_checkedReads = 0, m_borrowedReads = 0;
     std::uint64_t m_rowsWritten = 0, m_rowsAppended = 0; // by pools made again since
     real::ReadFault m_nextFault = real::ReadFault::None;
 };

@@ -98,7 +98,9 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
     compute.describe(summary);
     EXPECT_EQ(summary.decodeSteps, 3u);
     // Two contexts of 3000 tokens need 376 blocks. The half heads' 1 MiB pool has 512 of them; the whole heads' one
-    // 256, so that step shared 120 blocks, which the run says.
+    // 256, so that step shared 120 blocks, which the run says; it read them unchecked, and the rest against stamps.
+    EXPECT_EQ(summary.blockReadsBorrowed, 120u);
+    EXPECT_EQ(summary.blockReadsChecked, 3 * 376u - 120);
     EXPECT_NE(summary.scaledDown.find("the pool ran out of free blocks and handed 120 blocks to a sequence while "
                                       "another held them"),
               std::string::npos)
@@ -197,7 +199,7 @@ TEST(RealCpuBackend, ARealRunMeasuresEveryDecodeStep)
     EXPECT_EQ(real.summary.backend.decodeSteps, sim.summary.staleness.decodeSteps);
     EXPECT_EQ(sim.summary.backend.decodeSteps, 0u);
     // Each of the six sequences wrote its context at its first step and appended a row at every later one, and every
-    // block it read was checked against its stamp.
+    // block it read was checked against its stamp. The requests never overlap, so each step is one sequence's.
     const BackendSummary& b = real.summary.backend;
     EXPECT_EQ(b.kvRowsAppended, b.decodeSteps - w.requests.size());
     std::uint64_t prompts = 0;

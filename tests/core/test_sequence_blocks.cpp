@@ -237,8 +237,45 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     land(stamps, w);
     const auto check = pool.checkReads(Blocks{1, 2, 3}, stamps);
     EXPECT_EQ(check.checked, 8u);
+    EXPECT_EQ(check.borrowed, 1u);
     EXPECT_FALSE(check.bad);
     EXPECT_EQ(pool.sharedBlocks(), 1u);
+}
+
+TEST(SequenceBlocks, ABorrowedBlockIsWrittenAgainAndCheckedOnceItsLenderGivesItBack)
+{
+    SequenceBlocks pool(2, 4, 6);
+    std::vector<BlockStamp> stamps(2);
+    pool.beginStep("d", Blocks{1, 2});
+    const Blocks lender = copyOf(pool.hold(1, 8)); // the whole pool
+    const Blocks borrower = copyOf(pool.hold(2, 3));
+    ASSERT_EQ(pool.sharedBlocks(), 1u);
+    ASSERT_TRUE(contains(lender, borrower[0]));
+    land(stamps, writesOf(pool));
+    auto check = pool.checkReads(Blocks{1, 2}, stamps);
+    EXPECT_EQ(check.checked, 2u);
+    EXPECT_EQ(check.borrowed, 1u);
+
+    // Sequence 1 leaves: its other block is freed, and sequence 2 now holds the one it borrowed alone. Its three rows
+    // there are written again, joined with the row it appends this step.
+    pool.beginStep("d", Blocks{2});
+    pool.hold(2, 4);
+    const Writes w = writesOf(pool);
+    ASSERT_EQ(w.size(), 2u);
+    const std::uint32_t other = lender[0] == borrower[0] ? lender[1] : lender[0];
+    for (const KvRowWrite& x : w) {
+        if (x.block == borrower[0])
+            EXPECT_TRUE(sameWrite(x, {borrower[0], 2, 0, 0, 4}));
+        else
+            EXPECT_TRUE(sameWrite(x, {other, kFreeBlock, 0, 0, 0}));
+    }
+    land(stamps, w);
+    check = pool.checkReads(Blocks{2}, stamps);
+    EXPECT_EQ(check.checked, 1u);
+    EXPECT_EQ(check.borrowed, 0u);
+    EXPECT_FALSE(check.bad);
+    EXPECT_EQ(pool.rowsWritten(), 8u + 4);
+    EXPECT_EQ(pool.freeBlocks(), 1u);
 }
 
 TEST(SequenceBlocks, AnInjectedFaultChangesTheStepsWritesAsTheBugWould)

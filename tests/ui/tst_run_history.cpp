@@ -445,6 +445,12 @@ class TstRunHistory : public QObject {
                                       .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.copies)))),
                  qPrintable(realTip));
         QVERIFY(realTip.contains(QStringLiteral("Decode attention")));
+        // What its decode steps checked and wrote, as the stored summary says.
+        QVERIFY(result.summary.backend.blockReadsChecked > 0);
+        QVERIFY2(realTip.contains(
+                     QStringLiteral("%1 block reads checked against their stamps")
+                         .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.blockReadsChecked)))),
+                 qPrintable(realTip));
         // Every node the run mapped, with the resource it ran on, as the stored summary says.
         for (const auto& m : mapping) {
             QVERIFY2(realTip.contains(QString::fromStdString(m.node).toHtmlEscaped()), qPrintable(realTip));
