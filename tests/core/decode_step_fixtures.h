@@ -1,5 +1,6 @@
 #pragma once
 // A decode step built by hand, for the compute seam's tests (measured and calibrated alike).
+#include "core/real/sequence_blocks.h"
 #include "core/serving/instance_state.h"
 #include "engine_fixtures.h"
 
@@ -31,6 +32,18 @@ inline InstanceState decodeInstance(const CostModel& cost, const Scenario& s, st
     std::iota(inst.active.begin(), inst.active.end(), 0u);
     inst.contextTokens = contextTokens;
     return inst;
+}
+
+// A step of a hand-made batch over a pool's block bookkeeping: each sequence holds the blocks its context needs.
+inline std::vector<core::real::PagedSequence> holdStep(core::real::SequenceBlocks& blocks,
+                                                       const std::vector<std::uint32_t>& batch,
+                                                       const std::vector<std::uint32_t>& contexts)
+{
+    blocks.beginStep("d0", batch);
+    std::vector<core::real::PagedSequence> sequences;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        sequences.push_back({blocks.hold(batch[i], contexts[i]), contexts[i]});
+    return sequences;
 }
 
 } // namespace coh::test

@@ -9,6 +9,7 @@
 #include "core/real/node_workers.h"
 #include "core/real/sequence_blocks.h"
 #include "core/serving/serving_engine.h"
+#include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -49,18 +50,28 @@ TEST(RealCudaBackend, WithoutAGpuItIsRefusedNamingWhyAndWhatToUseInstead)
     EXPECT_THROW(runScenario(s, w, options), InputError);
 }
 
+// Decode node d0 of twoGpuScenario played on each backend, with 1 MiB memories.
+struct CpuAndGpuNodes {
+    explicit CpuAndGpuNodes(const std::vector<GpuDevice>& devices)
+        : cpu(topo, options, 1)
+        , gpu(topo, options, 1, devices)
+    {
+    }
+    const Topology topo = twoGpuScenario().topology;
+    const real::RealCpuOptions options{1 << 20, 1, 0};
+    real::NodeWorkers cpu;
+    real::GpuNodes gpu;
+};
+
 TEST(RealCudaBackend, ANodesAttentionMatchesRealCpusOverTheSamePool)
 {
     const GpuInventory gpus = probeGpus();
     if (gpus.devices.empty())
         GTEST_SKIP() << "no GPU: " << gpus.reason;
-    const Topology topo = twoGpuScenario().topology;
-    const real::RealCpuOptions options{1 << 20, 1, 0};
-    real::NodeWorkers cpu(topo, options, 1);
-    real::GpuNodes gpu(topo, options, 1, gpus.devices);
+    CpuAndGpuNodes nodes(gpus.devices);
     const real::PagedKvShape shape{8, 2, 64, 16};
-    real::NodeAttention& onCpu = cpu.attention(1, shape, 4); // fp32: a model of 4-byte elements
-    real::NodeAttention& onGpu = gpu.attention(1, shape, 4); // fp16 all the same
+    real::NodeAttention& onCpu = nodes.cpu.attention(1, shape, 4); // fp32: a model of 4-byte elements
+    real::NodeAttention& onGpu = nodes.gpu.attention(1, shape, 4); // fp16 all the same
     // The same bytes hold twice as many fp16 blocks; the blocks both have hold the same values.
     EXPECT_EQ(onGpu.blocks(), 2 * onCpu.blocks());
     EXPECT_DOUBLE_EQ(onGpu.kvBytes(100), onCpu.kvBytes(100) / 2);
@@ -92,7 +103,7 @@ TEST(RealCudaBackend, ANodesAttentionMatchesRealCpusOverTheSamePool)
     for (std::size_t i = 0; i < floats; ++i)
         ASSERT_NEAR(gpuOut[i], cpuOut[i], 5e-3) << "at " << i;
     // The mapping names the GPU and the partition of each node that has a resource.
-    const auto mapping = gpu.mapping();
+    const auto mapping = nodes.gpu.mapping();
     ASSERT_EQ(mapping.size(), 1u);
     EXPECT_EQ(mapping[0].node, "d0");
     EXPECT_NE(mapping[0].resource.find("GPU " + std::to_string(gpus.devices.front().index)), std::string::npos);
@@ -107,23 +118,17 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
     const GpuInventory gpus = probeGpus();
     if (gpus.devices.empty())
         GTEST_SKIP() << "no GPU: " << gpus.reason;
-    const Topology topo = twoGpuScenario().topology;
-    const real::RealCpuOptions options{1 << 20, 1, 0};
-    real::NodeWorkers cpu(topo, options, 1);
-    real::GpuNodes gpu(topo, options, 1, gpus.devices);
+    CpuAndGpuNodes nodes(gpus.devices);
     const real::PagedKvShape shape{8, 2, 64, 16};
-    real::NodeAttention& onCpu = cpu.attention(1, shape, 2);
-    real::NodeAttention& onGpu = gpu.attention(1, shape, 2);
+    real::NodeAttention& onCpu = nodes.cpu.attention(1, shape, 2);
+    real::NodeAttention& onGpu = nodes.gpu.attention(1, shape, 2);
     ASSERT_EQ(onCpu.blocks(), onGpu.blocks());
     real::SequenceBlocks blocks(onCpu.blocks(), shape.blockTokens, 3);
     const std::vector<std::vector<std::uint32_t>> batches{{1, 2}, {1, 2}, {2, 3}};
     const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}};
     for (std::size_t step = 0; step < batches.size(); ++step) {
         SCOPED_TRACE(testing::Message() << "step " << step);
-        blocks.beginStep("d0", batches[step]);
-        std::vector<real::PagedSequence> sequences;
-        for (std::size_t i = 0; i < batches[step].size(); ++i)
-            sequences.push_back({blocks.hold(batches[step][i], contexts[step][i]), contexts[step][i]});
+        const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
         const auto writes = blocks.writes();
         onCpu.write(writes);
         onGpu.write(writes);

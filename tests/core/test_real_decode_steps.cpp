@@ -248,10 +248,7 @@ TEST(RealCpuBackend, AttentionReadsTheRowsEachSequenceWroteAndAppended)
         std::uint64_t checked = 0;
         for (std::size_t step = 0; step < batches.size(); ++step) {
             SCOPED_TRACE(testing::Message() << "step " << step);
-            blocks.beginStep("d0", batches[step]);
-            std::vector<real::PagedSequence> sequences;
-            for (std::size_t i = 0; i < batches[step].size(); ++i)
-                sequences.push_back({blocks.hold(batches[step][i], contexts[step][i]), contexts[step][i]});
+            const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
             pool.write(blocks.writes());
             const auto check = blocks.checkReads(batches[step], pool.stamps());
             ASSERT_FALSE(check.bad) << real::describeBadRead(*check.bad);
