@@ -76,6 +76,7 @@ std::uint32_t SequenceBlocks::take(std::uint32_t sequence, bool& alone)
         m_shareCursor = (m_shareCursor + 1) % m_poolBlocks;
     }
     m_holders[block].push_back(sequence);
+    m_peakHeld = std::max(m_peakHeld, ++m_held);
     return block;
 }
 
@@ -83,6 +84,7 @@ void SequenceBlocks::giveBack(std::uint32_t block, std::uint32_t sequence)
 {
     auto& holders = m_holders[block];
     holders.erase(std::find(holders.begin(), holders.end(), sequence));
+    --m_held;
     if (holders.size() == 1)
         holdAlone(block, holders.front());
     if (!holders.empty())

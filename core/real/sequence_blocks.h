@@ -83,6 +83,9 @@ class SequenceBlocks {
     std::uint32_t freeBlocks() const { return static_cast<std::uint32_t>(m_free.size()); }
     // Blocks handed to a sequence while another held them (the pool was full), over the run.
     std::uint64_t sharedBlocks() const { return m_shared; }
+    // The most blocks the tables held at once, a block held by two tables counted twice: the pool it takes for no
+    // block to be shared.
+    std::uint64_t peakHeldBlocks() const { return m_peakHeld; }
     // Token rows the writes put into the pool over the run, and those of them that were appends (a row after the ones
     // a sequence had written at an earlier step).
     std::uint64_t rowsWritten() const { return m_rowsWritten; }
@@ -111,6 +114,7 @@ class SequenceBlocks {
     std::uint64_t m_step = 0;
     std::uint32_t m_shareCursor = 0;
     std::uint64_t m_shared = 0;
+    std::uint64_t m_held = 0, m_peakHeld = 0; // table entries, now and at most
     std::vector<KvRowWrite> m_writes, m_compact;
     std::vector<std::uint32_t> m_lastWrite;     // per block: its last write's index in m_writes this step (writes())
     std::optional<std::uint32_t> m_firstHeld;   // the step's first sequence

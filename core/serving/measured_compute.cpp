@@ -61,6 +61,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         p->blocks.poolBlocks() != attention.blocks()) {
         if (p) {
             m_sharedBlocks += p->blocks.sharedBlocks();
+            m_poolBytesNeeded = std::max(m_poolBytesNeeded, bytesNeeded(*p));
             m_rowsWritten += p->blocks.rowsWritten();
             m_rowsAppended += p->blocks.rowsAppended();
         }
@@ -69,6 +70,12 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         m_elementBytes = attention.elementBytes();
     }
     return *p;
+}
+
+double MeasuredCompute::bytesNeeded(const NodePool& p)
+{
+    return static_cast<double>(p.blocks.peakHeldBlocks()) * static_cast<double>(p.attention->poolBytes()) /
+           p.attention->blocks();
 }
 
 std::uint32_t MeasuredCompute::layersRun() const
@@ -187,15 +194,19 @@ void MeasuredCompute::describe(BackendSummary& summary) const
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
     std::uint64_t shared = m_sharedBlocks;
+    double needed = m_poolBytesNeeded;
     for (const auto& p : m_pools)
-        if (p)
+        if (p) {
             shared += p->blocks.sharedBlocks();
+            needed = std::max(needed, bytesNeeded(*p));
+        }
     // A pool too small for the batch shares blocks between sequences: the bytes read are the batch's, some rows twice.
+    // Say how large a pool would not have.
     const std::string full =
         shared == 0 ? std::string()
                     : fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another "
-                                  "held them",
-                                  shared);
+                                  "held them, where --arena-mib {} would have held every sequence's blocks",
+                                  shared, static_cast<std::uint64_t>(std::ceil(needed / (1024.0 * 1024.0))));
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in a {} MiB "
         "K/V pool per node, held from its first step to its last{}; a sequence writes its context's K/V rows when it "

@@ -47,6 +47,8 @@ class MeasuredCompute final : public ComputeCost {
     // A node's pool (the resource's), the order its blocks are handed out in, and its scratch for a step.
     struct NodePool;
     NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
+    // The pool's bytes it would have taken for no block to be shared (SequenceBlocks::peakHeldBlocks).
+    static double bytesNeeded(const NodePool& p);
     // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared with
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
@@ -65,6 +67,7 @@ class MeasuredCompute final : public ComputeCost {
     std::int64_t m_lastNs = 0;
     std::size_t m_poolBytes = 0;      // of the last pool made, for the summary
     std::uint64_t m_sharedBlocks = 0; // shared by pools made again since (SequenceBlocks::sharedBlocks)
+    double m_poolBytesNeeded = 0;     // of pools made again since: what would have held every block alone
     std::size_t m_elementBytes = 4;   // of its K and V
     std::vector<StaleReadError> m_staleReads;
     std::uint64_t m_checkedReads = 0, m_borrowedReads = 0;

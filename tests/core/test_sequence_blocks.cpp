@@ -240,6 +240,7 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     EXPECT_EQ(check.borrowed, 1u);
     EXPECT_FALSE(check.bad);
     EXPECT_EQ(pool.sharedBlocks(), 1u);
+    EXPECT_EQ(pool.peakHeldBlocks(), 9u); // 3 + 1 + 5: a pool of 9 blocks would have lent none
 }
 
 TEST(SequenceBlocks, ABorrowedBlockIsWrittenAgainAndCheckedOnceItsLenderGivesItBack)
