@@ -16,11 +16,14 @@ struct MeasuredCompute::NodePool {
     NodePool(const real::PagedKvShape& s, real::NodeAttention& a, std::uint32_t node)
         : shape(s)
         , attention(&a)
+        , blockBytes(static_cast<double>(a.poolBytes()) / a.blocks())
         , blocks(a.blocks(), s.blockTokens, node)
     {
     }
     real::PagedKvShape shape;
-    real::NodeAttention* attention = nullptr; // the node's, made by the resource
+    // The node's, made by the resource: gone once the resource makes another for another shape or element.
+    real::NodeAttention* attention = nullptr;
+    double blockBytes; // K and V of one block, kept for the summary after the attention is gone
     real::SequenceBlocks blocks;              // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
@@ -74,8 +77,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
 
 double MeasuredCompute::bytesNeeded(const NodePool& p)
 {
-    return static_cast<double>(p.blocks.peakHeldBlocks()) * static_cast<double>(p.attention->poolBytes()) /
-           p.attention->blocks();
+    return static_cast<double>(p.blocks.peakHeldBlocks()) * p.blockBytes;
 }
 
 std::uint32_t MeasuredCompute::layersRun() const
