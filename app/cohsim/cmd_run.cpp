@@ -36,6 +36,7 @@ struct RunCommandOptions {
     bool json = false;
     bool noStore = false;
     std::string backend = "simulated";
+    std::string inject; // empty: none
     std::uint32_t arenaMib = 64;
     std::uint32_t layers = 1;
 };
@@ -138,6 +139,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     runOptions.backend.name = core::canonicalBackendName(options.backend);
     runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     runOptions.backend.realCpu.layers = options.layers;
+    if (!options.inject.empty())
+        runOptions.backend.fault = core::real::parseInjectedFault(options.inject);
     core::checkBackendRuns(runOptions.backend, scenario);
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
@@ -172,6 +175,13 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
                    store ? fmt::format("; run {} is recorded as cancelled", id) : std::string());
         throw CommandExit{130};
     }
+    // An injected fault stops the run when its checks catch it: a run that ends is one that never played it.
+    if (const auto& fault = runOptions.backend.fault)
+        fmt::print(stderr,
+                   "cohsim: --inject {}@{} was never played: the run made {} copies and {} decode steps, and none from "
+                   "that {} on could play it\n",
+                   fault->name, fault->at, result.summary.backend.copies, result.summary.backend.decodeSteps,
+                   fault->copy ? "copy" : "step");
     const bool interrupted = g_interrupts.load() > 0;
     if (interrupted)
         fmt::print(stderr, "cohsim: the interrupt came after the simulation had finished: {}\n",
@@ -221,6 +231,10 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--layers", options->layers,
                     "real backends: attention layers each decode step runs for real; its time scales to the model's")
         ->capture_default_str();
+    run->add_option("--inject", options->inject,
+                    "real backends: play a fault for the checks to catch, NAME[@N] on the Nth copy or decode step: "
+                    "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source (copies), "
+                    "freed-block, lost-append (decode reads); the run stops naming it (docs/real-backend.md#faults)");
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

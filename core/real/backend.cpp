@@ -34,6 +34,9 @@ std::string canonicalBackendName(std::string_view name)
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
 {
     const std::string name = canonicalBackendName(options.name);
+    if (name == "simulated" && options.fault)
+        throw InputError("", "--inject", "the simulated backend moves no bytes for a fault to corrupt",
+                         "inject it into a real run: --backend real-cpu (or real-cuda)");
     if (name == "simulated")
         return;
     if (options.profile)
@@ -109,11 +112,16 @@ std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& opt
 }
 
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
-                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes)
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes,
+                                         const std::optional<real::InjectedFault>& fault)
 {
-    if (nodes)
-        return std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
-                                                     scenario.metrics.linkInterval, *nodes);
+    if (nodes) {
+        auto copies = std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
+                                                            scenario.metrics.linkInterval, *nodes);
+        if (fault && fault->copy)
+            copies->injectIntoCopy(*fault->copy, fault->at);
+        return copies;
+    }
     return std::make_unique<FlowNetwork>(scenario.topology, routing, sim, wakeKind, deliverKind,
                                          scenario.metrics.linkInterval);
 }

@@ -6,6 +6,7 @@
 #include "core/net/transport.h"
 #include "core/real/calibration.h"
 #include "core/real/copy_transport.h"
+#include "core/real/injected_fault.h"
 #include "core/scenario/scenario.h"
 #include "core/sim/simulator.h"
 
@@ -23,6 +24,8 @@ struct BackendOptions {
     // Simulated only: a decode step's attention costs what this profile predicts real-cpu measures
     // (CalibratedCompute); run it on real::profiledScenario() to have the copies' costs too.
     std::optional<real::HardwareProfile> profile;
+    // Real backends only: a fault the run plays on purpose, for its checks to catch (cohsim run --inject).
+    std::optional<real::InjectedFault> fault;
 };
 
 // The size of one descriptor of a real-cpu copy: one layer's K and V of one KV block, the contiguous piece of a
@@ -39,8 +42,10 @@ std::string canonicalBackendName(std::string_view name);
 // this machine's memory paths cannot fail on cue; real-cuda without a GPU), naming the field and the fix.
 std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& options, const Scenario& scenario);
 // The backend's transport: the flow network without real nodes, real copies between them with.
+// A copy fault of `fault` is played on the copy it names.
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,
-                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes);
+                                         std::uint32_t wakeKind, std::uint32_t deliverKind, real::NodeResources* nodes,
+                                         const std::optional<real::InjectedFault>& fault = {});
 
 // What makeTransport() would refuse, without building anything: `cohsim validate` and the GUI ask first.
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario);

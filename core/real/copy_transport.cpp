@@ -36,7 +36,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     FlowInfo info{routeId, bytes, now, 0, tag};
     SimTime took = 0;
     std::uint64_t message = 0;
-    const CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
+    CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
@@ -47,6 +47,8 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         const auto size = static_cast<std::size_t>(std::ceil(bytes));
         const std::size_t next = placePieces(route.src, route.dst, size, m_nodes.memoryBytes(route.dst));
         message = ++m_messages;
+        if (message == m_faultAt)
+            fault = m_faultAtCopy;
         CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
         // The sender seals the payload, then stamps it with the seal.

@@ -55,6 +55,12 @@ class CopyTransport final : public Transport {
     // Fault injection: the next copy goes wrong this way (CopyFault); the checks must stop the run naming that
     // message and what is wrong.
     void injectIntoNextCopy(CopyFault fault) { m_nextFault = fault; }
+    // The same on the copy whose stamp numbers it `message` (the run's first copy is 1).
+    void injectIntoCopy(CopyFault fault, std::uint64_t message)
+    {
+        m_faultAt = message;
+        m_faultAtCopy = fault;
+    }
 
   private:
     struct Pending {
@@ -84,6 +90,8 @@ class CopyTransport final : public Transport {
     std::vector<std::uint32_t> m_free;
     std::uint64_t m_messages = 0;
     CopyFault m_nextFault = CopyFault::None;
+    std::uint64_t m_faultAt = 0; // 0: none
+    CopyFault m_faultAtCopy = CopyFault::None;
     LinkUsage m_usage;
     TransportFaultCounts m_faults;
     SimTime m_lastActivity = 0;

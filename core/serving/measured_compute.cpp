@@ -135,7 +135,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
 
 void MeasuredCompute::writeAndCheck(NodePool& p, const InstanceState& inst)
 {
-    if (m_nextFault != real::ReadFault::None && p.blocks.injectFault(m_nextFault))
+    if (m_nextFault != real::ReadFault::None && m_steps + 1 >= m_faultStep && p.blocks.injectFault(m_nextFault))
         m_nextFault = real::ReadFault::None;
     p.attention->write(p.blocks.writes());
     const real::BlockReadCheck check = p.blocks.checkReads(inst.active, p.attention->stamps());

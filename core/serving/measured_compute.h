@@ -34,7 +34,13 @@ class MeasuredCompute final : public ComputeCost {
 
     // Fault injection: the next decode step's block bookkeeping goes wrong this way (real::ReadFault); the stamp
     // checks must stop the run naming the sequence and block. Waits for a step it can be played on.
-    void injectIntoNextStep(real::ReadFault fault) { m_nextFault = fault; }
+    void injectIntoNextStep(real::ReadFault fault) { injectIntoStep(fault, m_steps + 1); }
+    // The same on decode step `step` (the run's first is 1), or the first after it that it can be played on.
+    void injectIntoStep(real::ReadFault fault, std::uint64_t step)
+    {
+        m_nextFault = fault;
+        m_faultStep = step;
+    }
 
     // The last step's measured attention, for the layers it ran (before scaling).
     std::int64_t lastAttentionNs() const { return m_lastNs; }
@@ -73,6 +79,7 @@ class MeasuredCompute final : public ComputeCost {
     std::uint64_t m_checkedReads = 0, m_borrowedReads = 0;
     std::uint64_t m_rowsWritten = 0, m_rowsAppended = 0; // by pools made again since
     real::ReadFault m_nextFault = real::ReadFault::None;
+    std::uint64_t m_faultStep = 0;
 };
 
 } // namespace coh::core

@@ -25,8 +25,12 @@ namespace {
 std::unique_ptr<ComputeCost> makeCompute(const CostModel& cost, const Scenario& scenario, const BackendOptions& backend,
                                          real::NodeResources* nodes)
 {
-    if (nodes)
-        return std::make_unique<MeasuredCompute>(cost, scenario.model, scenario.serving.blockTokens, *nodes);
+    if (nodes) {
+        auto measured = std::make_unique<MeasuredCompute>(cost, scenario.model, scenario.serving.blockTokens, *nodes);
+        if (backend.fault && backend.fault->read)
+            measured->injectIntoStep(*backend.fault->read, backend.fault->at);
+        return measured;
+    }
     if (backend.profile)
         return std::make_unique<CalibratedCompute>(cost, scenario.model, scenario.serving.blockTokens,
                                                    *backend.profile);
@@ -39,7 +43,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
     , m_workload(workload)
     , m_routing(scenario.topology)
     , m_workers(makeNodeResources(backend, scenario))
-    , m_transport(makeTransport(scenario, m_routing, m_sim, NetWake, NetDeliver, m_workers.get()))
+    , m_transport(makeTransport(scenario, m_routing, m_sim, NetWake, NetDeliver, m_workers.get(), backend.fault))
     , m_recorder(scenario.record.maxMessages, scenario.seed)
     , m_iterations(scenario.record.maxIterations, scenario.seed ^ 0x5851F42D4C957F2Dull)
     , m_cost(scenario.model, scenario.serving)

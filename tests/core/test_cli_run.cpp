@@ -310,6 +310,24 @@ TEST_F(CliRun, RealCudaWithoutAGpuExitsTwoSayingWhyInEveryCommand)
     }
 }
 
+TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
+{
+    const std::string run = "run " + defaultScenario() + " --max-requests 3 --no-store";
+    const CliResult lost = runCohsim(run + " --backend real-cpu --inject lost-append@5");
+    EXPECT_EQ(lost.exitCode, 1) << lost.output;
+    EXPECT_NE(lost.output.find("decode step 5 of "), std::string::npos) << lost.output;
+    EXPECT_NE(lost.output.find("a write that never landed (a lost append)"), std::string::npos) << lost.output;
+    const CliResult never = runCohsim(run + " --backend real-cpu --inject flip-byte@100000");
+    EXPECT_EQ(never.exitCode, 0) << never.output;
+    EXPECT_NE(never.output.find("--inject flip-byte@100000 was never played"), std::string::npos) << never.output;
+    for (const std::string& bad :
+         {std::string(" --backend real-cpu --inject bogus"), std::string(" --inject flip-byte")}) {
+        const CliResult r = runCohsim(run + bad);
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
+        EXPECT_NE(r.output.find("--inject"), std::string::npos) << r.output;
+    }
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.
