@@ -164,9 +164,9 @@ void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t c
 
 std::span<const KvRowWrite> SequenceBlocks::writes()
 {
-    // One write per block: a sequence's rows that continue its earlier write there join it (a borrowed block it now
-    // holds alone, then its append); any other later write supersedes the earlier (a freed stamp, then the rows of
-    // the sequence that took the block).
+    // One write per block: a sequence's write that continues or cuts back its earlier one there joins it (a borrowed
+    // block it now holds alone, then its append or its cut); any other later write supersedes the earlier (a freed
+    // stamp, then the rows of the sequence that took the block).
     m_compact.clear();
     for (const KvRowWrite& w : m_writes) {
         std::uint32_t& at = m_lastWrite[w.block];
@@ -176,7 +176,7 @@ std::span<const KvRowWrite> SequenceBlocks::writes()
             continue;
         }
         KvRowWrite& earlier = m_compact[at];
-        if (w.sequence != kFreeBlock && w.sequence == earlier.sequence && w.fromRow == earlier.toRow)
+        if (w.sequence != kFreeBlock && w.sequence == earlier.sequence && w.fromRow <= earlier.toRow)
             earlier.toRow = w.toRow;
         else
             earlier = w;

@@ -277,6 +277,19 @@ TEST(SequenceBlocks, ABorrowedBlockIsWrittenAgainAndCheckedOnceItsLenderGivesItB
     EXPECT_FALSE(check.bad);
     EXPECT_EQ(pool.rowsWritten(), 8u + 4);
     EXPECT_EQ(pool.freeBlocks(), 1u);
+
+    // Held alone and cut back in the same step: its rows are written again up to the cut, and the stamp says so.
+    SequenceBlocks cut(2, 4, 6);
+    cut.beginStep("d", Blocks{1, 2});
+    cut.hold(1, 8);
+    const Blocks b = copyOf(cut.hold(2, 3));
+    cut.writes();
+    cut.beginStep("d", Blocks{2});
+    cut.hold(2, 2);
+    const Writes c = writesOf(cut);
+    const auto it = std::find_if(c.begin(), c.end(), [&](const KvRowWrite& x) { return x.block == b[0]; });
+    ASSERT_NE(it, c.end());
+    EXPECT_TRUE(sameWrite(*it, {b[0], 2, 0, 0, 2}));
 }
 
 TEST(SequenceBlocks, AnInjectedFaultChangesTheStepsWritesAsTheBugWould)
