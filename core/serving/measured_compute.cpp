@@ -23,8 +23,8 @@ struct MeasuredCompute::NodePool {
     real::PagedKvShape shape;
     // The node's, made by the resource: gone once the resource makes another for another shape or element.
     real::NodeAttention* attention = nullptr;
-    double blockBytes; // K and V of one block, kept for the summary after the attention is gone
-    real::SequenceBlocks blocks;              // each sequence's own blocks in it
+    double blockBytes;           // K and V of one block, kept for the summary after the attention is gone
+    real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
 };
