@@ -167,6 +167,11 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
         backends->addAction(a);
     }
     onSimulator->setChecked(true);
+    executeOn->addSeparator();
+    realMemory = executeOn->addAction(QMainWindow::tr("Node &Memory for Real Runs..."));
+    realMemory->setToolTip(QMainWindow::tr("Each node's copy memory and decode K/V pool on a real backend, in MiB "
+                                           "(cohsim --arena-mib); a run whose pool ran out says what would have held "
+                                           "every block"));
     executeOn->setToolTipsVisible(true);
 
     help = bar->addMenu(QMainWindow::tr("&Help"));

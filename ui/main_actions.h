@@ -42,6 +42,7 @@ struct MainActions {
     QAction* onRealCuda = nullptr;     // enabled only where probeGpus() finds a GPU
     QAction* onSimVsRealGpu = nullptr; // likewise
     QAction* onSimVsReal = nullptr;    // real-cpu, then the simulator on the calibrated profile, compared
+    QAction* realMemory = nullptr;     // each node's memory on a real backend, in MiB (cohsim --arena-mib)
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide

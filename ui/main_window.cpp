@@ -32,6 +32,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -44,6 +45,8 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace coh::ui {
 
@@ -97,6 +100,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
         // First start: the default dock sizes, once the window has its size.
         QTimer::singleShot(0, m_dockLayout, &DockLayout::applyDefaults);
     }
+    m_runner->setRealMemoryMiB(
+        std::clamp(settings.value(QStringLiteral("run/realMemoryMiB"), m_runner->realMemoryMiB()).toInt(), 1, 4096));
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
     m_actions.darkPalette->setChecked(dark);
     MainActions::applyPalette(dark);
@@ -233,6 +238,7 @@ void MainWindow::connectActions()
     connect(a.onSimVsRealGpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
+    connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
     m_actions.fillGuides(HelpWindow::guides(), [this](const QString& file) { showHelp(file); });
     connect(a.about, &QAction::triggered, this, [this] {
@@ -525,6 +531,20 @@ void MainWindow::exportCurrentRun()
     RunHistoryWidget::exportWithDialog(
         this, m_databasePath, id, RunHistoryWidget::ExportFormat::RequestsCsv,
         [this, id](const QString& path) { setStatus(tr("Exported run #%1 to %2").arg(id).arg(path)); });
+}
+
+void MainWindow::chooseRealMemory()
+{
+    bool ok = false;
+    const int mib = QInputDialog::getInt(
+        this, tr("Node Memory for Real Runs"),
+        tr("Each node's copy memory and decode K/V pool on a real backend, in MiB (cohsim --arena-mib).\n"
+           "A run whose pool ran out of blocks says in its summary how much would have held every block."),
+        m_runner->realMemoryMiB(), 1, 4096, 16, &ok);
+    if (!ok)
+        return;
+    m_runner->setRealMemoryMiB(mib);
+    QSettings().setValue(QStringLiteral("run/realMemoryMiB"), mib);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

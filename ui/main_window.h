@@ -65,6 +65,8 @@ class MainWindow : public QMainWindow {
   public slots:
     void runScenario();
     void cancelRun();
+    // Execute On > Node Memory for Real Runs: asks for the MiB and keeps it (QSettings "run/realMemoryMiB").
+    void chooseRealMemory();
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.

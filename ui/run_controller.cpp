@@ -112,6 +112,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
     try {
         *scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), toStdString(scenarioPath));
         backendOptions.name = core::canonicalBackendName(toStdString(backend));
+        backendOptions.realCpu.arenaBytes = static_cast<std::size_t>(m_realMemoryMiB) << 20;
         core::checkBackendRuns(backendOptions, *scenario);
     } catch (const std::exception& e) {
         emit failed(toQString(e.what()));
@@ -170,7 +171,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         };
         hooks.cancelReason = "cancelled by the user (Run > Cancel)";
         if (simVsReal) {
-            runSimVsReal(backendOptions.name, *store, *scenario, workload, listener, *outcome);
+            runSimVsReal(backendOptions, *store, *scenario, workload, listener, *outcome);
             return outcome;
         }
         try {
@@ -189,11 +190,13 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
     return true;
 }
 
-void RunController::runSimVsReal(const std::string& backend, core::RunStore& store, const core::Scenario& scenario,
-                                 const core::Workload& workload, core::ProgressListener& listener, Outcome& outcome)
+void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunStore& store,
+                                 const core::Scenario& scenario, const core::Workload& workload,
+                                 core::ProgressListener& listener, Outcome& outcome)
 {
     core::SimVsRealOptions compare;
-    compare.backend = backend;
+    compare.backend = backend.name;
+    compare.realCpu = backend.realCpu;
     compare.cancel = &m_cancel;
     compare.progress = &listener;
     QPointer<RunController> self = this;

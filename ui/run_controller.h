@@ -42,6 +42,9 @@ class RunController : public QObject {
                         const QString& databasePath = {}, const QString& backend = QStringLiteral("real-cpu"));
     void cancel();
     bool isRunning() const { return m_running; }
+    // A real run's memory per node, its copy arena and its K/V pool (cohsim --arena-mib), for the runs started next.
+    void setRealMemoryMiB(int mib) { m_realMemoryMiB = mib; }
+    int realMemoryMiB() const { return m_realMemoryMiB; }
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
     // The name the last run is stored under ("<scenario> · <decode protocol>") and the file it was started from.
@@ -63,7 +66,7 @@ class RunController : public QObject {
     bool launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath, const QString& databasePath,
                 const QString& backend, bool simVsReal);
     // On the worker: both runs of sim against real into `outcome`.
-    void runSimVsReal(const std::string& backend, core::RunStore& store, const core::Scenario& scenario,
+    void runSimVsReal(const core::BackendOptions& backend, core::RunStore& store, const core::Scenario& scenario,
                       const core::Workload& workload, core::ProgressListener& listener, Outcome& outcome);
     void onWorkerDone();
 
@@ -72,6 +75,7 @@ class RunController : public QObject {
     bool m_running = false;
     QString m_databasePath;
     QString m_runName;
+    int m_realMemoryMiB = static_cast<int>(core::real::RealCpuOptions{}.arenaBytes >> 20);
     QString m_scenarioPath;
 };
 

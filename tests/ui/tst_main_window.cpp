@@ -24,16 +24,19 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -58,6 +61,26 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
     void initTestCase() { isolate("tst_main_window"); }
     void init() { openWindow(); }
     void cleanup() { closeWindow(); }
+
+    void realRunsNodeMemoryIsAskedForAndKept()
+    {
+        // Execute On > Node Memory for Real Runs: the dialog's value goes to the runs started next and to the
+        // settings, from which the next window starts.
+        QCOMPARE(m_window->runController()->realMemoryMiB(), 64);
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            QCOMPARE(dialog->intMaximum(), 4096);
+            dialog->setIntValue(256);
+            dialog->accept();
+        });
+        m_window->actions().realMemory->trigger();
+        QCOMPARE(m_window->runController()->realMemoryMiB(), 256);
+        closeWindow();
+        openWindow();
+        QCOMPARE(m_window->runController()->realMemoryMiB(), 256);
+        QSettings().remove(QStringLiteral("run/realMemoryMiB"));
+    }
 
     void opensTheDefaultScenario()
     {

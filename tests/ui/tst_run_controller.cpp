@@ -59,6 +59,8 @@ class TstRunController : public QObject {
         auto json = readJson(fixture("minimal.json"));
         json["workload"]["requests"] = 3;
         RunController controller;
+        QCOMPARE(controller.realMemoryMiB(), 64); // cohsim's --arena-mib default
+        controller.setRealMemoryMiB(2);           // Execute On > Node Memory for Real Runs
         QSignalSpy finished(&controller, &RunController::finished);
         QSignalSpy failed(&controller, &RunController::failed);
         QVERIFY(controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
@@ -69,6 +71,9 @@ class TstRunController : public QObject {
         QCOMPARE(result->summary.backend.name, std::string("real-cpu"));
         QVERIFY(result->summary.backend.copies > 0);
         QVERIFY(result->summary.backend.decodeSteps > 0);
+        // Every node ran with the memory chosen.
+        for (const auto& m : result->summary.backend.mapping)
+            QVERIFY2(m.resource.find("2 MiB arena") != std::string::npos, m.resource.c_str());
         coh::core::RunStore store(m_db.toStdString());
         QCOMPARE(store.runInfo(id)->backend, std::string("real-cpu"));
 
