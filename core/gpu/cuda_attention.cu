@@ -321,7 +321,7 @@ void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes)
 {
     Device& d = *m_device;
     for (const KvRowWrite& w : writes)
-        if (w.block >= d.blocks || w.fromRow > w.toRow || w.toRow > d.shape.blockTokens)
+        if (!writeFits(w, d.blocks, d.shape.blockTokens))
             throw std::invalid_argument("GPU paged attention: a write past the pool or its block's rows");
     if (writes.empty())
         return;

@@ -39,6 +39,12 @@ struct KvRowWrite {
     std::uint32_t toRow = 0;
 };
 
+// Whether a write fits a pool of `blocks` blocks of `blockTokens` rows; both backends refuse one that does not.
+inline bool writeFits(const KvRowWrite& w, std::uint32_t blocks, std::uint32_t blockTokens)
+{
+    return w.block < blocks && w.fromRow <= w.toRow && w.toRow <= blockTokens;
+}
+
 // The K (isV false) or V value of a sequence's token at one KV head and dimension: uniform in [-1, 1) from a hash of
 // the five, with 24 bits so that fp32 holds it exactly and fp16 rounds it the same way everywhere.
 COH_HOST_DEVICE inline float kvRowValue(std::uint32_t sequence, std::uint32_t token, std::uint32_t kvHead,

@@ -33,7 +33,7 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     void write(std::span<const KvRowWrite> writes) override
     {
         for (const KvRowWrite& w : writes)
-            if (w.block >= m_blocks || w.fromRow > w.toRow || w.toRow > m_shape.blockTokens)
+            if (!writeFits(w, m_blocks, m_shape.blockTokens))
                 throw std::invalid_argument("real-cpu attention: a write past the pool or its block's rows");
         Writes job{this, writes};
         m_worker.runTimed(&writeRows, &job);

@@ -62,12 +62,8 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     // tell: a pool made again may well land where the one it replaced was.
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
         p->blocks.poolBlocks() != attention.blocks()) {
-        if (p) {
-            m_sharedBlocks += p->blocks.sharedBlocks();
-            m_poolBytesNeeded = std::max(m_poolBytesNeeded, bytesNeeded(*p));
-            m_rowsWritten += p->blocks.rowsWritten();
-            m_rowsAppended += p->blocks.rowsAppended();
-        }
+        if (p)
+            m_replaced.add(*p);
         p = std::make_unique<NodePool>(shape, attention, node);
         m_poolBytes = attention.poolBytes();
         m_elementBytes = attention.elementBytes();
@@ -75,9 +71,21 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     return *p;
 }
 
-double MeasuredCompute::bytesNeeded(const NodePool& p)
+void MeasuredCompute::PoolTotals::add(const NodePool& p)
 {
-    return static_cast<double>(p.blocks.peakHeldBlocks()) * p.blockBytes;
+    shared += p.blocks.sharedBlocks();
+    rowsWritten += p.blocks.rowsWritten();
+    rowsAppended += p.blocks.rowsAppended();
+    bytesNeeded = std::max(bytesNeeded, static_cast<double>(p.blocks.peakHeldBlocks()) * p.blockBytes);
+}
+
+MeasuredCompute::PoolTotals MeasuredCompute::poolTotals() const
+{
+    PoolTotals totals = m_replaced;
+    for (const auto& p : m_pools)
+        if (p)
+            totals.add(*p);
+    return totals;
 }
 
 std::uint32_t MeasuredCompute::layersRun() const
@@ -180,13 +188,9 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionBytes = m_attentionBytes;
     summary.blockReadsChecked = m_checkedReads;
     summary.blockReadsBorrowed = m_borrowedReads;
-    summary.kvRowsWritten = m_rowsWritten;
-    summary.kvRowsAppended = m_rowsAppended;
-    for (const auto& p : m_pools)
-        if (p) {
-            summary.kvRowsWritten += p->blocks.rowsWritten();
-            summary.kvRowsAppended += p->blocks.rowsAppended();
-        }
+    const PoolTotals pools = poolTotals();
+    summary.kvRowsWritten = pools.rowsWritten;
+    summary.kvRowsAppended = pools.rowsAppended;
     if (m_steps == 0)
         return;
     // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.
@@ -195,20 +199,14 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         m_elementBytes == m_model.dtypeBytes
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
-    std::uint64_t shared = m_sharedBlocks;
-    double needed = m_poolBytesNeeded;
-    for (const auto& p : m_pools)
-        if (p) {
-            shared += p->blocks.sharedBlocks();
-            needed = std::max(needed, bytesNeeded(*p));
-        }
     // A pool too small for the batch shares blocks between sequences: the bytes read are the batch's, some rows twice.
     // Say how large a pool would not have.
     const std::string full =
-        shared == 0 ? std::string()
-                    : fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another "
-                                  "held them, where --arena-mib {} would have held every sequence's blocks",
-                                  shared, static_cast<std::uint64_t>(std::ceil(needed / (1024.0 * 1024.0))));
+        pools.shared == 0
+            ? std::string()
+            : fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another "
+                          "held them, where --arena-mib {} would have held every sequence's blocks",
+                          pools.shared, static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0))));
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in a {} MiB "
         "K/V pool per node, held from its first step to its last{}; a sequence writes its context's K/V rows when it "

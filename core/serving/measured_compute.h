@@ -53,8 +53,6 @@ class MeasuredCompute final : public ComputeCost {
     // A node's pool (the resource's), the order its blocks are handed out in, and its scratch for a step.
     struct NodePool;
     NodePool& pool(std::uint32_t node, const real::PagedKvShape& shape);
-    // The pool's bytes it would have taken for no block to be shared (SequenceBlocks::peakHeldBlocks).
-    static double bytesNeeded(const NodePool& p);
     // Off the step's clock: each sequence that read stale blocks, attended over their older bytes and compared with
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
@@ -71,13 +69,20 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
-    std::size_t m_poolBytes = 0;      // of the last pool made, for the summary
-    std::uint64_t m_sharedBlocks = 0; // shared by pools made again since (SequenceBlocks::sharedBlocks)
-    double m_poolBytesNeeded = 0;     // of pools made again since: what would have held every block alone
-    std::size_t m_elementBytes = 4;   // of its K and V
+    std::size_t m_poolBytes = 0; // of the last pool made, for the summary
+    // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.
+    struct PoolTotals {
+        std::uint64_t shared = 0; // SequenceBlocks::sharedBlocks
+        std::uint64_t rowsWritten = 0, rowsAppended = 0;
+        double bytesNeeded = 0; // what would have held every block alone (SequenceBlocks::peakHeldBlocks)
+        void add(const NodePool& p);
+    };
+    // The pools made again since (their totals) and the live ones.
+    PoolTotals poolTotals() const;
+    PoolTotals m_replaced;
+    std::size_t m_elementBytes = 4; // of its K and V
     std::vector<StaleReadError> m_staleReads;
     std::uint64_t m_checkedReads = 0, m_borrowedReads = 0;
-    std::uint64_t m_rowsWritten = 0, m_rowsAppended = 0; // by pools made again since
     real::ReadFault m_nextFault = real::ReadFault::None;
     std::uint64_t m_faultStep = 0;
 };
