@@ -41,7 +41,7 @@ QString backendDescription(const core::BackendSummary& b)
                             locale.toString(static_cast<qulonglong>(b.verified)));
     if (b.decodeSteps > 0)
         text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3; %4 block reads checked against "
-                   "their stamps, %5 K/V rows written (%6 appends)")
+                   "their stamps and seals, %5 K/V rows written (%6 appends)")
                     .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),
                          formatMetric(b.attentionBytes, MetricUnit::Bytes),
                          formatMetric(b.attentionMs, MetricUnit::Milliseconds),

@@ -234,7 +234,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--inject", options->inject,
                     "real backends: play a fault for the checks to catch, NAME[@N] on the Nth copy or decode step: "
                     "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source (copies), "
-                    "freed-block, lost-append (decode reads); the run stops naming it (docs/real-backend.md#faults)");
+                    "freed-block, lost-append, corrupted-row (decode reads); the run stops naming it "
+                    "(docs/real-backend.md#faults)");
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

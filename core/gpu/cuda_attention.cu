@@ -88,28 +88,81 @@ __global__ void pagedDecodeAttentionKernel(const __half* __restrict__ k, const _
     }
 }
 
-// One thread block per write: its rows' K and V values (kv_rows.h), converted to fp16, and then its block's stamp.
+// Adds up rows [fromRow, toRow) of `block` (kv_rows.h's checksum) with the thread block's threads, each taking units in
+// turn (units of kv_rows.h), into `*sum` (shared, zeroed by the caller before a barrier). Returns after a barrier, the
+// sum complete.
+__device__ void addBlockRows(const __half* __restrict__ k, const __half* __restrict__ v, const KernelShape& shape,
+                             std::uint32_t block, std::uint32_t fromRow, std::uint32_t toRow, std::uint32_t* sum)
+{
+    const std::uint32_t rowBytes = shape.headDim * static_cast<std::uint32_t>(sizeof(__half));
+    const std::uint32_t rowUnits = kvRowUnits(rowBytes);
+    const std::uint32_t headUnits = (toRow - fromRow) * rowUnits;
+    const std::uint32_t units = 2 * shape.kvHeads * headUnits;
+    std::uint32_t mine = 0;
+    for (std::uint32_t e = threadIdx.x; e < units; e += blockDim.x) {
+        const bool isV = e >= shape.kvHeads * headUnits;
+        const std::uint32_t inPool = isV ? e - shape.kvHeads * headUnits : e;
+        const std::uint32_t head = inPool / headUnits;
+        const std::uint32_t row = fromRow + inPool % headUnits / rowUnits;
+        const std::uint32_t unit = inPool % rowUnits;
+        const std::size_t at = ((std::size_t{block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim;
+        const auto* bytes = reinterpret_cast<const unsigned char*>((isV ? v : k) + at);
+        mine += kvUnitSum(kvUnitPlace(isV, head, row, unit, shape.kvHeads, shape.blockTokens, rowUnits),
+                          kvRowUnit(bytes, rowBytes, unit));
+    }
+    atomicAdd(sum, mine);
+    __syncthreads();
+}
+
+// One thread block per write: its rows' K and V values (kv_rows.h), converted to fp16, and then its block's stamp,
+// sealed over what the rows hold: an append extends the seal of the rows before it, any other write seals anew.
 __global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v, BlockStamp* __restrict__ stamps,
                                   const KvRowWrite* __restrict__ writes, KernelShape shape)
 {
     const KvRowWrite w = writes[blockIdx.x];
-    if (w.sequence != kFreeBlock) {
-        const std::uint32_t rowElements = shape.kvHeads * shape.headDim;
-        const std::uint32_t elements = (w.toRow - w.fromRow) * rowElements;
-        for (std::uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-            const std::uint32_t row = w.fromRow + e / rowElements;
-            const std::uint32_t head = e % rowElements / shape.headDim;
-            const std::uint32_t dim = e % shape.headDim;
-            const std::size_t at =
-                ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim + dim;
-            k[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));
-            v[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
-        }
+    if (w.sequence == kFreeBlock) {
+        if (threadIdx.x == 0)
+            stamps[w.block] = BlockStamp{};
+        return;
     }
-    // The stamp after the rows: every thread's writes are done before it is set.
+    __shared__ BlockStamp before;
+    __shared__ std::uint32_t sum;
+    if (threadIdx.x == 0) {
+        before = stamps[w.block];
+        sum = 0;
+    }
+    const std::uint32_t rowElements = shape.kvHeads * shape.headDim;
+    const std::uint32_t elements = (w.toRow - w.fromRow) * rowElements;
+    for (std::uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+        const std::uint32_t row = w.fromRow + e / rowElements;
+        const std::uint32_t head = e % rowElements / shape.headDim;
+        const std::uint32_t dim = e % shape.headDim;
+        const std::size_t at =
+            ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim + dim;
+        k[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));
+        v[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
+    }
+    // Every thread's rows are written (and `before` read) before any is summed.
     __syncthreads();
+    const bool appends = w.fromRow > 0 && before.sequence == w.sequence && before.tokens == w.fromRow;
+    addBlockRows(k, v, shape, w.block, appends ? w.fromRow : 0, w.toRow, &sum);
     if (threadIdx.x == 0)
-        stamps[w.block] = BlockStamp{w.sequence, w.toRow};
+        stamps[w.block] = BlockStamp{w.sequence, w.toRow, (appends ? before.checksum : 0u) + sum};
+}
+
+// One thread block per listed block: its rows as its stamp counts them, summed as the pool holds them now.
+__global__ void blockChecksumsKernel(const __half* __restrict__ k, const __half* __restrict__ v,
+                                     const BlockStamp* __restrict__ stamps, const std::uint32_t* __restrict__ blocks,
+                                     std::uint32_t* __restrict__ sums, KernelShape shape)
+{
+    __shared__ std::uint32_t sum;
+    if (threadIdx.x == 0)
+        sum = 0;
+    __syncthreads();
+    const std::uint32_t block = blocks[blockIdx.x];
+    addBlockRows(k, v, shape, block, 0, stamps[block].tokens, &sum);
+    if (threadIdx.x == 0)
+        sums[blockIdx.x] = sum;
 }
 
 void validateShape(const GpuKvShape& shape, const std::vector<float>& kPool, const std::vector<float>& vPool)
@@ -177,6 +230,7 @@ struct GpuPagedAttention::Device {
     std::unique_ptr<DeviceBuffer<float>> q, out;
     std::unique_ptr<DeviceBuffer<std::uint32_t>> tables, offsets, contexts;
     std::unique_ptr<DeviceBuffer<KvRowWrite>> writes;
+    std::unique_ptr<DeviceBuffer<std::uint32_t>> sumBlocks, sums;
 };
 
 namespace {
@@ -220,6 +274,8 @@ GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const 
                          DeviceBuffer<__half>(vPool.size()),
                          blocks,
                          DeviceBuffer<BlockStamp>(blocks),
+                         {},
+                         {},
                          {},
                          {},
                          {},
@@ -342,6 +398,40 @@ std::vector<BlockStamp> GpuPagedAttention::stamps()
     std::vector<BlockStamp> out(d.blocks);
     COH_CUDA(cudaMemcpy(out.data(), d.stamps.get(), out.size() * sizeof(BlockStamp), cudaMemcpyDeviceToHost));
     return out;
+}
+
+std::vector<std::uint32_t> GpuPagedAttention::checksums(const std::vector<std::uint32_t>& blocks)
+{
+    Device& d = *m_device;
+    for (const std::uint32_t block : blocks)
+        if (block >= d.blocks)
+            throw std::invalid_argument("GPU paged attention: a checksum of a block past the pool");
+    std::vector<std::uint32_t> out(blocks.size());
+    if (blocks.empty())
+        return out;
+    COH_CUDA(cudaSetDevice(d.index));
+    uploadInto(d.sumBlocks, blocks);
+    fit(d.sums, blocks.size());
+    const KernelShape ks{d.shape.queryHeads, d.shape.kvHeads, d.shape.headDim, d.shape.blockTokens,
+                         d.shape.queryHeads / d.shape.kvHeads};
+    blockChecksumsKernel<<<static_cast<unsigned>(blocks.size()), 256>>>(d.k.get(), d.v.get(), d.stamps.get(),
+                                                                        d.sumBlocks->get(), d.sums->get(), ks);
+    COH_CUDA(cudaGetLastError());
+    COH_CUDA(cudaMemcpy(out.data(), d.sums->get(), out.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+void GpuPagedAttention::flipByte(std::uint32_t block, unsigned char mask)
+{
+    Device& d = *m_device;
+    if (block >= d.blocks)
+        throw std::invalid_argument("GPU paged attention: a flipped byte past the pool");
+    COH_CUDA(cudaSetDevice(d.index));
+    auto* at = reinterpret_cast<unsigned char*>(d.k.get() + std::size_t{block} * d.shape.blockElements());
+    unsigned char byte = 0;
+    COH_CUDA(cudaMemcpy(&byte, at, 1, cudaMemcpyDeviceToHost));
+    byte ^= mask;
+    COH_CUDA(cudaMemcpy(at, &byte, 1, cudaMemcpyHostToDevice));
 }
 
 double gpuDeviceCopyMs(int device, std::size_t bytes, int timedRuns)

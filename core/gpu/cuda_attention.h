@@ -66,6 +66,11 @@ class GpuPagedAttention {
     void write(const std::vector<KvRowWrite>& writes);
     // Every block's stamp as the device holds it; each starts freed.
     std::vector<BlockStamp> stamps();
+    // Each listed block's checksum (kv_rows.h) over the rows its stamp counts, as the device holds them now, in one
+    // launch. Throws std::invalid_argument for a block past the pool.
+    std::vector<std::uint32_t> checksums(const std::vector<std::uint32_t>& blocks);
+    // XORs the first byte of `block`'s K rows with `mask`, its stamp left as it was (fault injection).
+    void flipByte(std::uint32_t block, unsigned char mask);
 
   private:
     struct Device;

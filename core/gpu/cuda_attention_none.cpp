@@ -31,6 +31,16 @@ std::vector<BlockStamp> GpuPagedAttention::stamps()
     throwNoCuda();
 }
 
+std::vector<std::uint32_t> GpuPagedAttention::checksums(const std::vector<std::uint32_t>&)
+{
+    throwNoCuda();
+}
+
+void GpuPagedAttention::flipByte(std::uint32_t, unsigned char)
+{
+    throwNoCuda();
+}
+
 double gpuDeviceCopyMs(int, std::size_t, int)
 {
     throwNoCuda();

@@ -1,8 +1,9 @@
 #pragma once
 // What a decode sequence writes into a node's K/V pool (docs/real-backend.md#decode-steps), the same on the CPU and on
 // a GPU: each token's K and V rows, whose values follow from (sequence, token, KV head, dimension) alone, and each
-// block's stamp, which says whose tokens its rows are and how many are written. A read checks the stamp it expects;
-// attention's output can be checked against a reference computed from kvRowValue.
+// block's stamp, which says whose tokens its rows are, how many are written, and seals them with a checksum. A read
+// checks the stamp it expects and the seal against the rows its block holds; attention's output can be checked against
+// a reference computed from kvRowValue.
 //
 // C++17 and free of CUDA types: the CUDA kernel that writes rows on a GPU (cuda_attention.cu) computes the same values.
 #include <cstdint>
@@ -20,12 +21,15 @@ namespace coh::core {
 struct BlockStamp {
     std::uint32_t sequence = 0xffffffffu;
     std::uint32_t tokens = 0; // rows written, from the block's first
+    // The seal: the checksum (kvUnitSum summed) of rows [0, tokens) as their writes left them, extended by each append,
+    // so a read can tell rows that changed since they were written (a stray write, a flipped bit) from rows as written.
+    std::uint32_t checksum = 0;
 };
 constexpr std::uint32_t kFreeBlock = 0xffffffffu;
 
 inline bool operator==(const BlockStamp& a, const BlockStamp& b)
 {
-    return a.sequence == b.sequence && a.tokens == b.tokens;
+    return a.sequence == b.sequence && a.tokens == b.tokens && a.checksum == b.checksum;
 }
 
 // One write into a pool: rows [fromRow, toRow) of `block` get `sequence`'s tokens firstToken + row (every KV head, K
@@ -57,6 +61,40 @@ COH_HOST_DEVICE inline float kvRowValue(std::uint32_t sequence, std::uint32_t to
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     x ^= x >> 31;
     return static_cast<float>(static_cast<std::uint32_t>(x >> 40)) * (1.0f / 8388608.0f) - 1.0f;
+}
+
+// A block's checksum is a sum, modulo 2^32, over the 4-byte units of its K and V rows (each row's bytes in memory
+// order, little-endian, its last unit zero-padded) of kvUnitSum(place, unit). A sum, so rows can be added as they are
+// appended and a GPU's threads can add theirs in any order; each unit's term a bijection of the unit, so one changed
+// unit always changes the sum; and of its place in the block, so a unit moved within the block changes it too.
+// 32-bit arithmetic throughout, so the CPU's loop runs in vector lanes.
+constexpr std::uint32_t kKvPlaceKey = 0x9e3779b9u, kKvUnitMix = 0x85ebca6bu;
+COH_HOST_DEVICE inline std::uint32_t kvRowUnits(std::uint32_t rowBytes)
+{
+    return (rowBytes + 3) / 4;
+}
+// The place of unit `unit` of row `row` of one KV head's K (isV false) or V rows, in a block of `kvHeads` heads of
+// `blockTokens` rows of `rowUnits` units.
+COH_HOST_DEVICE inline std::uint32_t kvUnitPlace(bool isV, std::uint32_t kvHead, std::uint32_t row, std::uint32_t unit,
+                                                 std::uint32_t kvHeads, std::uint32_t blockTokens,
+                                                 std::uint32_t rowUnits)
+{
+    return (((isV ? kvHeads : 0u) + kvHead) * blockTokens + row) * rowUnits + unit;
+}
+COH_HOST_DEVICE inline std::uint32_t kvUnitSum(std::uint32_t place, std::uint32_t unit)
+{
+    const std::uint32_t x = (unit ^ (place + 1) * kKvPlaceKey) * kKvUnitMix; // odd multiplier: a bijection
+    return x ^ (x >> 15);                                                    // and one that is not linear in it
+}
+// Unit `unit` of a row of `rowBytes` bytes, little-endian, zero past the row's end.
+COH_HOST_DEVICE inline std::uint32_t kvRowUnit(const unsigned char* row, std::uint32_t rowBytes, std::uint32_t unit)
+{
+    const std::uint32_t at = unit * 4;
+    const std::uint32_t n = rowBytes - at < 4 ? rowBytes - at : 4;
+    std::uint32_t out = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+        out |= std::uint32_t{row[at + i]} << (8 * i);
+    return out;
 }
 
 } // namespace coh::core

@@ -71,6 +71,13 @@ class GpuNodeAttention final : public NodeAttention {
         m_stamps = m_gpu.stamps();
         return m_stamps;
     }
+    std::span<const std::uint32_t> checksums(std::span<const std::uint32_t> blocks) override
+    {
+        m_sumBlocks.assign(blocks.begin(), blocks.end());
+        m_sums = m_gpu.checksums(m_sumBlocks);
+        return m_sums;
+    }
+    void flipByte(std::uint32_t block) override { m_gpu.flipByte(block, NodeArena::kFlipMask); }
 
   private:
     static GpuPagedAttention makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks);
@@ -82,6 +89,7 @@ class GpuNodeAttention final : public NodeAttention {
     std::vector<float> m_q;
     std::vector<KvRowWrite> m_writes;
     std::vector<BlockStamp> m_stamps;
+    std::vector<std::uint32_t> m_sumBlocks, m_sums;
 };
 
 GpuPagedAttention GpuNodeAttention::makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks)

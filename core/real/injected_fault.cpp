@@ -27,6 +27,7 @@ const std::vector<Named>& faults()
         {"torn-source", CopyFault::TornSource, {}},
         {"freed-block", {}, ReadFault::FreedBlock},
         {"lost-append", {}, ReadFault::LostAppend},
+        {"corrupted-row", {}, ReadFault::CorruptedRow},
     };
     return all;
 }
@@ -49,7 +50,7 @@ InjectedFault parseInjectedFault(std::string_view text)
     const auto refuse = [&](const std::string& what) -> InjectedFault {
         throw InputError("", "--inject", what,
                          fmt::format("give one of {}, with @N to play it on the Nth copy (copy faults) or decode step "
-                                     "(freed-block, lost-append), e.g. flip-byte@3",
+                                     "(freed-block, lost-append, corrupted-row), e.g. flip-byte@3",
                                      fmt::join(injectedFaultNames(), ", ")));
     };
     const std::size_t at = text.find('@');

@@ -63,6 +63,13 @@ class NodeAttention {
     virtual void write(std::span<const KvRowWrite> writes) = 0;
     // Every block's stamp as the pool's memory holds it now; each starts freed. Valid until the next call.
     virtual std::span<const BlockStamp> stamps() = 0;
+    // Each of `blocks`' checksum (kv_rows.h) over the rows its stamp says are written, as the pool's memory holds
+    // them now, in the order given: what a read compares with the stamp's seal. Off the step's clock. Valid until the
+    // next call. Throws std::invalid_argument for a block past the pool.
+    virtual std::span<const std::uint32_t> checksums(std::span<const std::uint32_t> blocks) = 0;
+    // Flips a byte of `block`'s first K row and leaves its seal as it was (ReadFault::CorruptedRow: a stray write or
+    // a flipped bit in memory).
+    virtual void flipByte(std::uint32_t block) = 0;
 };
 
 class NodeResources {

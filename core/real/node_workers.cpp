@@ -1,5 +1,7 @@
 #include "core/real/node_workers.h"
 
+#include "core/real/block_checksum.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,6 +41,22 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         m_worker.runTimed(&writeRows, &job);
     }
     std::span<const BlockStamp> stamps() override { return m_stamps; }
+    std::span<const std::uint32_t> checksums(std::span<const std::uint32_t> blocks) override
+    {
+        for (const std::uint32_t block : blocks)
+            if (block >= m_blocks)
+                throw std::invalid_argument("real-cpu attention: a checksum of a block past the pool");
+        Sums job{this, blocks};
+        m_worker.runTimed(&sumRows, &job);
+        return m_sums;
+    }
+    void flipByte(std::uint32_t block) override
+    {
+        if (block >= m_blocks)
+            throw std::invalid_argument("real-cpu attention: a flipped byte past the pool");
+        auto* bytes = reinterpret_cast<unsigned char*>(m_k.data() + std::size_t{block} * m_shape.blockFloats());
+        *bytes ^= NodeArena::kFlipMask;
+    }
 
   private:
     struct Step {
@@ -53,13 +71,23 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         CpuNodeAttention* self;
         std::span<const KvRowWrite> writes;
     };
+    struct Sums {
+        CpuNodeAttention* self;
+        std::span<const std::uint32_t> blocks;
+    };
+    std::uint32_t rowsChecksum(std::uint32_t block, std::uint32_t fromRow, std::uint32_t toRow) const
+    {
+        return blockRowsChecksum(m_shape, reinterpret_cast<const std::byte*>(m_k.data()),
+                                 reinterpret_cast<const std::byte*>(m_v.data()), sizeof(T), block, fromRow, toRow);
+    }
     static void fill(void* context)
     {
         auto& self = *static_cast<CpuNodeAttention*>(context);
         fillPool(self.m_k, self.m_v, std::size_t{self.m_blocks} * self.m_shape.blockFloats());
         self.m_stamps.assign(self.m_blocks, BlockStamp{});
     }
-    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp.
+    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp, sealed over what
+    // the rows hold: an append extends the seal of the rows before it, any other write seals the block's rows anew.
     static void writeRows(void* context)
     {
         const auto& job = *static_cast<const Writes*>(context);
@@ -78,8 +106,25 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
                                 fromFloat<T>(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
                         }
                     }
-            self.m_stamps[w.block] = BlockStamp{w.sequence, w.toRow};
+            BlockStamp& stamp = self.m_stamps[w.block];
+            if (w.sequence == kFreeBlock) {
+                stamp = BlockStamp{};
+                continue;
+            }
+            const bool appends = w.fromRow > 0 && stamp.sequence == w.sequence && stamp.tokens == w.fromRow;
+            const std::uint32_t seal = appends ? stamp.checksum + self.rowsChecksum(w.block, w.fromRow, w.toRow)
+                                               : self.rowsChecksum(w.block, 0, w.toRow);
+            stamp = BlockStamp{w.sequence, w.toRow, seal};
         }
+    }
+    // On the worker: each block's rows as its stamp counts them, summed as they are now.
+    static void sumRows(void* context)
+    {
+        const auto& job = *static_cast<const Sums*>(context);
+        CpuNodeAttention& self = *job.self;
+        self.m_sums.clear();
+        for (const std::uint32_t block : job.blocks)
+            self.m_sums.push_back(self.rowsChecksum(block, 0, self.m_stamps[block].tokens));
     }
     static void runStep(void* context)
     {
@@ -93,7 +138,8 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     PagedKvShape m_shape;
     std::uint32_t m_blocks;
     std::vector<T> m_k, m_v;
-    std::vector<BlockStamp> m_stamps; // per block, beside the rows in the worker's memory
+    std::vector<BlockStamp> m_stamps;  // per block, beside the rows in the worker's memory
+    std::vector<std::uint32_t> m_sums; // checksums()'s
 };
 
 } // namespace

@@ -26,8 +26,13 @@ std::string describeBadRead(const BadBlockRead& read)
                            f.sequence);
     else if (f.tokens < e.tokens)
         what = fmt::format("holds {} of its {} tokens: a write that never landed (a lost append)", f.tokens, e.tokens);
-    else
+    else if (f.tokens > e.tokens)
         what = fmt::format("holds {} tokens, more than the {} its context has there", f.tokens, e.tokens);
+    else
+        what = fmt::format("holds its {} tokens, but their rows no longer add up to the checksum sealed when they were "
+                           "written ({:#010x} sealed, {:#010x} held): they changed in memory since (a stray write or a "
+                           "flipped bit)",
+                           f.tokens, f.checksum, read.heldChecksum);
     return fmt::format("sequence {}'s block {} (pool block {}) {}", read.sequence, read.index, read.block, what);
 }
 
@@ -49,6 +54,7 @@ void SequenceBlocks::beginStep(const std::string& owner, std::span<const std::ui
     m_writes.clear();
     m_firstHeld.reset();
     m_firstAppend.reset();
+    m_corrupted.reset();
     for (const std::uint32_t sequence : batch)
         if (const auto it = m_tables.find(sequence); it != m_tables.end())
             it->second.step = m_step;
@@ -198,6 +204,14 @@ bool SequenceBlocks::injectFault(ReadFault fault)
                 block = t.blocks[b];
     } else if (fault == ReadFault::LostAppend) {
         block = m_firstAppend;
+    } else if (fault == ReadFault::CorruptedRow && m_firstHeld) {
+        const Table& t = m_tables.at(*m_firstHeld);
+        for (std::uint32_t b = 0; b < t.blocks.size() && b * m_blockTokens < t.written; ++b)
+            if (t.alone[b]) {
+                m_corrupted = t.blocks[b];
+                return true;
+            }
+        return false;
     }
     if (!block)
         return false;
@@ -216,28 +230,46 @@ bool SequenceBlocks::injectFault(ReadFault fault)
     return true;
 }
 
-BlockReadCheck SequenceBlocks::checkReads(std::span<const std::uint32_t> batch,
-                                          std::span<const BlockStamp> stamps) const
+template <class F> void SequenceBlocks::forEachRead(std::span<const std::uint32_t> batch, F&& f) const
 {
-    BlockReadCheck check;
     for (const std::uint32_t sequence : batch) {
         const auto it = m_tables.find(sequence);
         if (it == m_tables.end())
             continue;
         const Table& t = it->second;
-        for (std::uint32_t b = 0; b < t.blocks.size(); ++b) {
-            if (!t.alone[b]) {
-                ++check.borrowed;
-                continue;
-            }
-            ++check.checked;
-            const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens)};
-            const std::uint32_t block = t.blocks[b];
-            const BlockStamp found = block < stamps.size() ? stamps[block] : BlockStamp{};
-            if (!(found == expected) && !check.bad)
-                check.bad = BadBlockRead{sequence, b, block, expected, found};
-        }
+        for (std::uint32_t b = 0; b < t.blocks.size(); ++b)
+            f(sequence, b, t.blocks[b], t.alone[b] != 0);
     }
+}
+
+std::span<const std::uint32_t> SequenceBlocks::blocksToCheck(std::span<const std::uint32_t> batch)
+{
+    m_toCheck.clear();
+    forEachRead(batch, [&](std::uint32_t, std::uint32_t, std::uint32_t block, bool alone) {
+        if (alone)
+            m_toCheck.push_back(block);
+    });
+    return m_toCheck;
+}
+
+BlockReadCheck SequenceBlocks::checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps,
+                                          std::span<const std::uint32_t> checksums) const
+{
+    BlockReadCheck check;
+    forEachRead(batch, [&](std::uint32_t sequence, std::uint32_t b, std::uint32_t block, bool alone) {
+        if (!alone) {
+            ++check.borrowed;
+            return;
+        }
+        const std::uint64_t i = check.checked++;
+        const Table& t = m_tables.at(sequence);
+        const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens)};
+        const BlockStamp found = block < stamps.size() ? stamps[block] : BlockStamp{};
+        const std::uint32_t held = i < checksums.size() ? checksums[i] : ~found.checksum;
+        const bool rowsMatch = found.sequence == expected.sequence && found.tokens == expected.tokens;
+        if ((!rowsMatch || held != found.checksum) && !check.bad)
+            check.bad = BadBlockRead{sequence, b, block, expected, found, held};
+    });
     return check;
 }
 

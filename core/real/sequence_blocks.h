@@ -10,8 +10,9 @@
 // What the blocks hold follows the tables: a step queues the writes (core/gpu/kv_rows.h) that put each sequence's
 // tokens into the blocks it holds alone, the rows of its context at its first step and one more row as it appends,
 // and a freed stamp into each block given back. After they land, every read of a block a sequence holds alone checks
-// the block's stamp. A borrowed block is read as it is, neither written nor checked, until the others holding it give
-// it back: then its rows are written again for the one left, and checked from then on.
+// the block's stamp, and the stamp's seal against the checksum of the rows the block holds. A borrowed block is read as
+// it is, neither written nor checked, until the others holding it give it back: then its rows are written again for the
+// one left, and checked from then on.
 #include "core/gpu/kv_rows.h"
 
 #include <cstdint>
@@ -27,9 +28,10 @@ namespace coh::core::real {
 // A read whose block does not hold what the sequence's table expects.
 struct BadBlockRead {
     std::uint32_t sequence = 0;
-    std::uint32_t index = 0; // in the sequence's table
-    std::uint32_t block = 0; // in the pool
-    BlockStamp expected, found;
+    std::uint32_t index = 0;        // in the sequence's table
+    std::uint32_t block = 0;        // in the pool
+    BlockStamp expected, found;     // expected's checksum is not known: only found's seal and what the rows hold
+    std::uint32_t heldChecksum = 0; // the checksum of the rows found's stamp counts, as the block holds them
 };
 // What is wrong, from the two stamps, e.g. "holds sequence 4's tokens: ...".
 std::string describeBadRead(const BadBlockRead& read);
@@ -40,9 +42,10 @@ class BlockReadError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The failures of a paged KV cache's own bookkeeping that real engines have shipped, played on the next step for the
-// checks to catch: a block freed while a table still names it, and an append whose write never lands.
-enum class ReadFault { None, FreedBlock, LostAppend };
+// The failures of a paged KV cache that real engines have shipped, played on the next step for the checks to catch: a
+// block freed while a table still names it, an append whose write never lands, and a row changed in memory after it
+// was written (a stray write, a flipped bit), its seal left as it was.
+enum class ReadFault { None, FreedBlock, LostAppend, CorruptedRow };
 
 struct BlockReadCheck {
     std::uint64_t checked = 0;       // block reads whose stamp was checked
@@ -67,12 +70,20 @@ class SequenceBlocks {
     std::span<const KvRowWrite> writes();
     // Plays `fault` on this step's writes, once they are complete: FreedBlock frees the first block the step's first
     // sequence holds alone (its stamp says freed, its table still names it); LostAppend drops the step's first append
-    // into a block already written. False when the step has nothing to play it on.
+    // into a block already written; CorruptedRow names that sequence's first block with rows as corruptedBlock(), for
+    // the pool to flip a byte of once the writes land. False when the step has nothing to play it on.
     bool injectFault(ReadFault fault);
+    // The block this step's CorruptedRow fault changes once the writes land, if it plays one.
+    std::optional<std::uint32_t> corruptedBlock() const { return m_corrupted; }
 
-    // Checks the reads of the step's sequences (`batch`, as given to beginStep) against `stamps`, every block's as the
-    // pool holds it once the writes landed: each block a sequence holds alone must carry its id and its rows.
-    BlockReadCheck checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps) const;
+    // The blocks whose reads checkReads() checks for the step's sequences (`batch`, as given to beginStep), in the
+    // order it checks them: each block a sequence holds alone, in batch and table order.
+    std::span<const std::uint32_t> blocksToCheck(std::span<const std::uint32_t> batch);
+    // Checks the reads of the step's sequences against `stamps`, every block's as the pool holds it once the writes
+    // landed, and `checksums`, blocksToCheck()'s as the pool holds their rows: each block a sequence holds alone must
+    // carry its id and its rows, and its rows must still sum to the stamp's seal.
+    BlockReadCheck checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps,
+                              std::span<const std::uint32_t> checksums) const;
 
     // The i-th block the free list would hand out next: what no sequence holds, its bytes a freed block's. Once
     // the free list runs out, blocks sequences hold, in the order sharing takes them.
@@ -104,6 +115,9 @@ class SequenceBlocks {
     // The one table left holding `block` now holds it alone: its rows there are written again, and checked from now.
     void holdAlone(std::uint32_t block, std::uint32_t sequence);
     void queueRows(std::uint32_t sequence, Table& t, std::uint32_t contextTokens);
+    // Calls f(sequence, index in its table, pool block, held alone) for each read of the batch's sequences, in batch
+    // and table order.
+    template <class F> void forEachRead(std::span<const std::uint32_t> batch, F&& f) const;
 
     std::uint32_t m_poolBlocks;
     std::uint32_t m_blockTokens;
@@ -119,6 +133,8 @@ class SequenceBlocks {
     std::vector<std::uint32_t> m_lastWrite;     // per block: its last write's index in m_writes this step (writes())
     std::optional<std::uint32_t> m_firstHeld;   // the step's first sequence
     std::optional<std::uint32_t> m_firstAppend; // the block of the step's first append
+    std::optional<std::uint32_t> m_corrupted;   // the block the step's CorruptedRow fault changes
+    std::vector<std::uint32_t> m_toCheck;       // blocksToCheck()'s
     std::uint64_t m_rowsWritten = 0;
     std::uint64_t m_rowsAppended = 0;
 };

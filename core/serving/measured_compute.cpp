@@ -146,7 +146,11 @@ void MeasuredCompute::writeAndCheck(NodePool& p, const InstanceState& inst)
     if (m_nextFault != real::ReadFault::None && m_steps + 1 >= m_faultStep && p.blocks.injectFault(m_nextFault))
         m_nextFault = real::ReadFault::None;
     p.attention->write(p.blocks.writes());
-    const real::BlockReadCheck check = p.blocks.checkReads(inst.active, p.attention->stamps());
+    if (const auto block = p.blocks.corruptedBlock())
+        p.attention->flipByte(*block);
+    const std::span<const std::uint32_t> blocks = p.blocks.blocksToCheck(inst.active);
+    const std::span<const BlockStamp> stamps = p.attention->stamps();
+    const real::BlockReadCheck check = p.blocks.checkReads(inst.active, stamps, p.attention->checksums(blocks));
     m_checkedReads += check.checked;
     m_borrowedReads += check.borrowed;
     if (check.bad)

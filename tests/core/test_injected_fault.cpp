@@ -65,6 +65,10 @@ TEST(InjectedFault, ARealRunStopsAtTheCopyOrStepItNamesAndASimulatedOneRefusesIt
     const std::string freed = stopped("freed-block@4");
     EXPECT_NE(freed.find("decode step 4 of "), std::string::npos) << freed;
     EXPECT_NE(freed.find("(a read after free)"), std::string::npos) << freed;
+    const std::string changed = stopped("corrupted-row@3");
+    EXPECT_NE(changed.find("decode step 3 of "), std::string::npos) << changed;
+    EXPECT_NE(changed.find("they changed in memory since (a stray write or a flipped bit)"), std::string::npos)
+        << changed;
     // A fault past the run's last copy is never played.
     EXPECT_EQ(stopped("flip-byte@1000000"), "completed");
 

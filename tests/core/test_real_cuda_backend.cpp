@@ -135,8 +135,21 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
         const auto cpuStamps = onCpu.stamps();
         const std::vector<BlockStamp> kept(cpuStamps.begin(), cpuStamps.end());
         const auto gpuStamps = onGpu.stamps();
+        // Equal seals too: the same fp16 bytes summed by the same rule, on the CPU's worker and by the GPU's threads.
         ASSERT_TRUE(std::equal(kept.begin(), kept.end(), gpuStamps.begin(), gpuStamps.end()));
-        EXPECT_FALSE(blocks.checkReads(batches[step], gpuStamps).bad);
+        const auto toCheck = blocks.blocksToCheck(batches[step]);
+        const auto cpuSums = onCpu.checksums(toCheck);
+        const std::vector<std::uint32_t> cpuKept(cpuSums.begin(), cpuSums.end());
+        const auto gpuSums = onGpu.checksums(toCheck);
+        ASSERT_TRUE(std::equal(cpuKept.begin(), cpuKept.end(), gpuSums.begin(), gpuSums.end()));
+        EXPECT_FALSE(blocks.checkReads(batches[step], gpuStamps, gpuSums).bad);
+        // A byte flipped on the GPU breaks its block's seal there, as on the CPU; flipped back, it holds again.
+        onGpu.flipByte(toCheck.front());
+        const auto changed = blocks.checkReads(batches[step], onGpu.stamps(), onGpu.checksums(toCheck));
+        ASSERT_TRUE(changed.bad);
+        EXPECT_EQ(changed.bad->block, toCheck.front());
+        onGpu.flipByte(toCheck.front());
+        EXPECT_FALSE(blocks.checkReads(batches[step], onGpu.stamps(), onGpu.checksums(toCheck)).bad);
 
         const std::size_t floats = sequences.size() * shape.queryHeads * shape.headDim;
         std::vector<float> q(floats), cpuOut(floats), gpuOut(floats);

@@ -1,6 +1,7 @@
 // real-cpu's decode steps: the linear roofline plus the paged attention measured on the decode node's worker, scaled
 // to the model's layers, over a pool of the model's element (core/serving/measured_compute.h).
 #include "attention_reference.h"
+#include "core/real/block_checksum.h"
 #include "core/real/half.h"
 #include "core/real/node_workers.h"
 #include "core/real/sequence_blocks.h"
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -251,7 +253,8 @@ TEST(RealCpuBackend, AttentionReadsTheRowsEachSequenceWroteAndAppended)
             SCOPED_TRACE(testing::Message() << "step " << step);
             const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
             pool.write(blocks.writes());
-            const auto check = blocks.checkReads(batches[step], pool.stamps());
+            const auto sums = pool.checksums(blocks.blocksToCheck(batches[step]));
+            const auto check = blocks.checkReads(batches[step], pool.stamps(), sums);
             ASSERT_FALSE(check.bad) << real::describeBadRead(*check.bad);
             checked += check.checked;
 
@@ -278,7 +281,105 @@ TEST(RealCpuBackend, AttentionReadsTheRowsEachSequenceWroteAndAppended)
     }
 }
 
-TEST(RealCpuBackend, ADecodeReadOfAFreedBlockOrALostAppendStopsTheRunNamingTheSequence)
+// The seal of `rows` rows of a sequence's block whose row 0 is token `firstToken`, from kv_rows.h's definition: each
+// row's elements (kvRowValue, as the pool's element holds them) laid out little-endian, cut into 4-byte units, the
+// last zero-padded, each unit's kvUnitSum at its place added up.
+std::uint32_t referenceSeal(const real::PagedKvShape& shape, std::uint32_t sequence, std::uint32_t firstToken,
+                            std::uint32_t rows, std::size_t element)
+{
+    const auto rowBytes = static_cast<std::uint32_t>(shape.headDim * element);
+    const std::uint32_t rowUnits = kvRowUnits(rowBytes);
+    std::uint32_t sum = 0;
+    for (const bool isV : {false, true})
+        for (std::uint32_t h = 0; h < shape.kvHeads; ++h)
+            for (std::uint32_t row = 0; row < rows; ++row) {
+                std::vector<unsigned char> bytes(std::size_t{rowUnits} * 4, 0);
+                for (std::uint32_t d = 0; d < shape.headDim; ++d) {
+                    const float x = kvRowValue(sequence, firstToken + row, h, d, isV);
+                    const std::uint32_t bits = element == 2 ? real::toHalf(x).bits : std::bit_cast<std::uint32_t>(x);
+                    for (std::size_t b = 0; b < element; ++b)
+                        bytes[d * element + b] = static_cast<unsigned char>(bits >> (8 * b));
+                }
+                for (std::uint32_t u = 0; u < rowUnits; ++u) {
+                    std::uint32_t unit = 0;
+                    for (std::uint32_t b = 0; b < 4; ++b)
+                        unit |= std::uint32_t{bytes[u * 4 + b]} << (8 * b);
+                    sum += kvUnitSum(kvUnitPlace(isV, h, row, u, shape.kvHeads, shape.blockTokens, rowUnits), unit);
+                }
+            }
+    return sum;
+}
+
+TEST(RealCpuBackend, ABlocksSealIsTheChecksumOfItsRowsAndAChangedByteBreaksIt)
+{
+    // A head of 9 dimensions: an fp16 row of 18 bytes ends in a part unit, an fp32 one of 36 in whole units.
+    const real::PagedKvShape shape{4, 2, 9, 16};
+    const Topology topo = smallAttentionScenario(1).topology;
+    for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
+        SCOPED_TRACE(testing::Message() << element << "-byte K/V");
+        real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1), 1);
+        real::NodeAttention& pool = workers.attention(1, shape, element);
+        real::SequenceBlocks blocks(pool.blocks(), shape.blockTokens, 2);
+        const std::vector<std::uint32_t> batch{4};
+        blocks.beginStep("d", batch);
+        const auto held = blocks.hold(4, 20);
+        const std::vector<std::uint32_t> table(held.begin(), held.end());
+        pool.write(blocks.writes());
+        EXPECT_EQ(pool.stamps()[table[0]], (BlockStamp{4, 16, referenceSeal(shape, 4, 0, 16, element)}));
+        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 4, referenceSeal(shape, 4, 16, 4, element)}));
+        // An append extends the seal by its row: the same as sealing the five rows at once.
+        blocks.beginStep("d", batch);
+        blocks.hold(4, 21);
+        pool.write(blocks.writes());
+        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 5, referenceSeal(shape, 4, 16, 5, element)}));
+        auto sums = pool.checksums(blocks.blocksToCheck(batch));
+        ASSERT_EQ(sums.size(), 2u);
+        EXPECT_EQ(sums[0], pool.stamps()[table[0]].checksum);
+        EXPECT_EQ(sums[1], pool.stamps()[table[1]].checksum);
+        EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), sums).bad);
+
+        // A byte changed in memory, its seal left as it was: the read names it.
+        pool.flipByte(table[0]);
+        sums = pool.checksums(blocks.blocksToCheck(batch));
+        const auto check = blocks.checkReads(batch, pool.stamps(), sums);
+        ASSERT_TRUE(check.bad);
+        EXPECT_EQ(check.bad->block, table[0]);
+        EXPECT_NE(real::describeBadRead(*check.bad).find("they changed in memory since"), std::string::npos);
+        // Flipped back, the rows add up to their seal again.
+        pool.flipByte(table[0]);
+        EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
+    }
+}
+
+TEST(RealCpuBackend, ABlockChecksumChangesWithEveryByteOfItsRows)
+{
+    // Any one byte of a block's K or V rows flipped (each bit pattern NodeArena::kFlipMask makes), or two rows swapped,
+    // gives another sum.
+    const real::PagedKvShape shape{2, 2, 5, 4}; // fp16 rows of 10 bytes: two whole units and a part one
+    const std::size_t blockBytes = shape.blockFloats() * 2;
+    std::vector<std::byte> k(blockBytes), v(blockBytes);
+    for (std::size_t i = 0; i < blockBytes; ++i) {
+        k[i] = static_cast<std::byte>(i * 37 + 11);
+        v[i] = static_cast<std::byte>(i * 91 + 5);
+    }
+    const auto sum = [&] { return real::blockRowsChecksum(shape, k.data(), v.data(), 2, 0, 0, shape.blockTokens); };
+    const std::uint32_t sealed = sum();
+    for (auto* pool : {&k, &v})
+        for (std::size_t i = 0; i < blockBytes; ++i) {
+            (*pool)[i] ^= std::byte{real::NodeArena::kFlipMask};
+            EXPECT_NE(sum(), sealed) << (pool == &k ? "K" : "V") << " byte " << i;
+            (*pool)[i] ^= std::byte{real::NodeArena::kFlipMask};
+        }
+    const std::size_t rowBytes = shape.headDim * 2;
+    std::swap_ranges(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(rowBytes),
+                     k.begin() + static_cast<std::ptrdiff_t>(rowBytes));
+    EXPECT_NE(sum(), sealed);
+    // The sum over rows [0, 4) is the sum over [0, 1) and over [1, 4).
+    EXPECT_EQ(sum(), real::blockRowsChecksum(shape, k.data(), v.data(), 2, 0, 0, 1) +
+                         real::blockRowsChecksum(shape, k.data(), v.data(), 2, 0, 1, 4));
+}
+
+TEST(RealCpuBackend, ADecodeReadOfAFreedBlockALostAppendOrAChangedRowStopsTheRunNamingTheSequence)
 {
     const std::vector<std::uint32_t> first{40, 20}, next{41, 21};
     const auto caught = [&](real::ReadFault fault) -> std::string {
@@ -303,6 +404,13 @@ TEST(RealCpuBackend, ADecodeReadOfAFreedBlockOrALostAppendStopsTheRunNamingTheSe
     EXPECT_NE(lost.find("sequence 0's block 2 (pool block "), std::string::npos) << lost;
     EXPECT_NE(lost.find("holds 8 of its 9 tokens: a write that never landed (a lost append)"), std::string::npos)
         << lost;
+    const std::string changed = caught(real::ReadFault::CorruptedRow);
+    EXPECT_NE(changed.find("real-cpu: decode step 1 of "), std::string::npos) << changed;
+    EXPECT_NE(changed.find("sequence 0's block 0 (pool block "), std::string::npos) << changed;
+    EXPECT_NE(changed.find("holds its 16 tokens, but their rows no longer add up to the checksum sealed when they were "
+                           "written"),
+              std::string::npos)
+        << changed;
     EXPECT_EQ(caught(real::ReadFault::None), "passed");
 
     // Without a fault the run counts what it checked and wrote: 3 + 2 blocks read at each of the two steps.

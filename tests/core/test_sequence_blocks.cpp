@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -115,11 +116,22 @@ Writes writesOf(SequenceBlocks& pool)
     return {w.begin(), w.end()};
 }
 
-// The stamps a pool holds once `writes` landed on top of `stamps`.
+// The stamps a pool holds once `writes` landed on top of `stamps` (a seal made up from the write: no rows here).
 void land(std::vector<BlockStamp>& stamps, const Writes& writes)
 {
     for (const KvRowWrite& w : writes)
-        stamps[w.block] = {w.sequence, w.toRow};
+        stamps[w.block] = {w.sequence, w.toRow, w.sequence == kFreeBlock ? 0 : w.sequence * 1000 + w.toRow};
+}
+
+// The step's reads checked against `stamps`, every block's rows adding up to its seal as they do until something
+// changes them, except `changed`'s.
+core::real::BlockReadCheck checkReads(SequenceBlocks& pool, const Blocks& batch, const std::vector<BlockStamp>& stamps,
+                                      std::optional<std::uint32_t> changed = {})
+{
+    Blocks sums;
+    for (const std::uint32_t block : pool.blocksToCheck(batch))
+        sums.push_back(stamps[block].checksum + (block == changed ? 1 : 0));
+    return pool.checkReads(batch, stamps, sums);
 }
 
 bool sameWrite(const KvRowWrite& a, const KvRowWrite& b)
@@ -141,8 +153,8 @@ TEST(SequenceBlocks, ASequenceWritesItsContextWhenItTakesItsBlocksAndOneRowPerAp
     EXPECT_EQ(pool.rowsWritten(), 6u);
     EXPECT_EQ(pool.rowsAppended(), 0u);
     land(stamps, w);
-    EXPECT_EQ(pool.checkReads(Blocks{7}, stamps).checked, 2u);
-    EXPECT_FALSE(pool.checkReads(Blocks{7}, stamps).bad);
+    EXPECT_EQ(checkReads(pool, Blocks{7}, stamps).checked, 2u);
+    EXPECT_FALSE(checkReads(pool, Blocks{7}, stamps).bad);
 
     pool.beginStep("d", Blocks{7});
     pool.hold(7, 7); // one token more: one row appended into its second block
@@ -160,7 +172,7 @@ TEST(SequenceBlocks, ASequenceWritesItsContextWhenItTakesItsBlocksAndOneRowPerAp
     EXPECT_EQ(pool.rowsWritten(), 9u);
     EXPECT_EQ(pool.rowsAppended(), 3u);
     land(stamps, w);
-    const auto check = pool.checkReads(Blocks{7}, stamps);
+    const auto check = checkReads(pool, Blocks{7}, stamps);
     EXPECT_EQ(check.checked, 3u);
     EXPECT_FALSE(check.bad);
 
@@ -172,7 +184,7 @@ TEST(SequenceBlocks, ASequenceWritesItsContextWhenItTakesItsBlocksAndOneRowPerAp
     EXPECT_TRUE(sameWrite(w[0], {a3[2], kFreeBlock, 0, 0, 0}));
     EXPECT_TRUE(sameWrite(w[1], {a[1], 7, 4, 2, 2}));
     land(stamps, w);
-    EXPECT_FALSE(pool.checkReads(Blocks{7}, stamps).bad);
+    EXPECT_FALSE(checkReads(pool, Blocks{7}, stamps).bad);
 }
 
 TEST(SequenceBlocks, ABlockGivenBackIsStampedFreedUnlessTheSequenceThatTakesItWritesItInTheSameStep)
@@ -207,12 +219,12 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     const Blocks a = copyOf(pool.hold(1, 10));
     const Blocks b = copyOf(pool.hold(2, 4));
     land(stamps, writesOf(pool));
-    ASSERT_FALSE(pool.checkReads(Blocks{1, 2}, stamps).bad);
+    ASSERT_FALSE(checkReads(pool, Blocks{1, 2}, stamps).bad);
 
     const auto badRead = [&](std::uint32_t block, BlockStamp found) {
         std::vector<BlockStamp> wrong = stamps;
         wrong[block] = found;
-        const auto check = pool.checkReads(Blocks{1, 2}, wrong);
+        const auto check = checkReads(pool, Blocks{1, 2}, wrong);
         EXPECT_EQ(check.checked, 4u);
         return check.bad ? core::real::describeBadRead(*check.bad) : std::string("passed");
     };
@@ -226,6 +238,15 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     EXPECT_NE(badRead(a[2], {1, 1}).find("holds 1 of its 2 tokens: a write that never landed (a lost append)"),
               std::string::npos);
     EXPECT_NE(badRead(a[0], {1, 3}).find("holds 3 of its 4 tokens"), std::string::npos);
+    // Stamp and tokens right, but the rows no longer add up to the seal: changed in memory since they were written.
+    const auto changed = checkReads(pool, Blocks{1, 2}, stamps, a[1]);
+    ASSERT_TRUE(changed.bad);
+    EXPECT_EQ(
+        core::real::describeBadRead(*changed.bad),
+        fmt::format("sequence 1's block 1 (pool block {}) holds its 4 tokens, but their rows no longer add up to "
+                    "the checksum sealed when they were written ({:#010x} sealed, {:#010x} held): they changed in "
+                    "memory since (a stray write or a flipped bit)",
+                    a[1], 1004, 1005));
 
     // A borrowed block is read as it is: the full pool lends sequence 3 a block, which it neither writes nor checks.
     pool.beginStep("d", Blocks{1, 2, 3});
@@ -235,7 +256,7 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     const Writes w = writesOf(pool);
     EXPECT_EQ(w.size(), 4u);
     land(stamps, w);
-    const auto check = pool.checkReads(Blocks{1, 2, 3}, stamps);
+    const auto check = checkReads(pool, Blocks{1, 2, 3}, stamps);
     EXPECT_EQ(check.checked, 8u);
     EXPECT_EQ(check.borrowed, 1u);
     EXPECT_FALSE(check.bad);
@@ -253,7 +274,7 @@ TEST(SequenceBlocks, ABorrowedBlockIsWrittenAgainAndCheckedOnceItsLenderGivesItB
     ASSERT_EQ(pool.sharedBlocks(), 1u);
     ASSERT_TRUE(contains(lender, borrower[0]));
     land(stamps, writesOf(pool));
-    auto check = pool.checkReads(Blocks{1, 2}, stamps);
+    auto check = checkReads(pool, Blocks{1, 2}, stamps);
     EXPECT_EQ(check.checked, 2u);
     EXPECT_EQ(check.borrowed, 1u);
 
@@ -271,7 +292,7 @@ TEST(SequenceBlocks, ABorrowedBlockIsWrittenAgainAndCheckedOnceItsLenderGivesItB
             EXPECT_TRUE(sameWrite(x, {other, kFreeBlock, 0, 0, 0}));
     }
     land(stamps, w);
-    check = pool.checkReads(Blocks{2}, stamps);
+    check = checkReads(pool, Blocks{2}, stamps);
     EXPECT_EQ(check.checked, 1u);
     EXPECT_EQ(check.borrowed, 0u);
     EXPECT_FALSE(check.bad);
@@ -309,6 +330,15 @@ TEST(SequenceBlocks, AnInjectedFaultChangesTheStepsWritesAsTheBugWould)
     pool.hold(5, 7);
     EXPECT_TRUE(pool.injectFault(ReadFault::LostAppend));
     EXPECT_TRUE(writesOf(pool).empty());
+    // A corrupted row leaves the writes as they are and names the first block with rows to change once they land.
+    pool.beginStep("d", Blocks{5});
+    pool.hold(5, 8);
+    EXPECT_FALSE(pool.corruptedBlock());
+    EXPECT_TRUE(pool.injectFault(ReadFault::CorruptedRow));
+    EXPECT_EQ(pool.corruptedBlock(), a[0]);
+    EXPECT_EQ(writesOf(pool).size(), 1u);
+    pool.beginStep("d", Blocks{5});
+    EXPECT_FALSE(pool.corruptedBlock());
     // A step whose sequences borrow every block they read has nothing a freed block could play on.
     SequenceBlocks full(1, 4, 5);
     full.beginStep("d", Blocks{1, 2});

@@ -448,7 +448,7 @@ class TstRunHistory : public QObject {
         // What its decode steps checked and wrote, as the stored summary says.
         QVERIFY(result.summary.backend.blockReadsChecked > 0);
         QVERIFY2(realTip.contains(
-                     QStringLiteral("%1 block reads checked against their stamps")
+                     QStringLiteral("%1 block reads checked against their stamps and seals")
                          .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.blockReadsChecked)))),
                  qPrintable(realTip));
         // Every node the run mapped, with the resource it ran on, as the stored summary says.

@@ -1,0 +1,64 @@
+#include "core/real/block_checksum.h"
+
+#include "core/gpu/kv_rows.h"
+
+#include <bit>
+#include <cstring>
+
+namespace coh::core::real {
+
+namespace {
+
+// One build for x86-64-v3 (AVX2: eight 32-bit lanes) beside the baseline, picked at load time, as the attention kernel
+// is (paged_attention.cpp): the sum then keeps up with reading the rows from memory.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define COH_CHECKSUM_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define COH_CHECKSUM_CLONES
+#endif
+
+// One row's share: kvUnitSum over its whole units, loaded at once where the host is little-endian, then its tail.
+COH_CHECKSUM_CLONES std::uint32_t rowChecksum(const unsigned char* row, std::uint32_t rowBytes,
+                                              std::uint32_t firstPlace)
+{
+    std::uint32_t sum = 0;
+    std::uint32_t u = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        const std::uint32_t whole = rowBytes / 4;
+        const std::uint32_t key = (firstPlace + 1) * kKvPlaceKey;
+        for (; u < whole; ++u) {
+            std::uint32_t unit;
+            std::memcpy(&unit, row + std::size_t{u} * 4, 4);
+            // kvUnitSum(firstPlace + u, unit), its key stepped rather than multiplied
+            const std::uint32_t x = (unit ^ (key + u * kKvPlaceKey)) * kKvUnitMix;
+            sum += x ^ (x >> 15);
+        }
+    }
+    for (; u < kvRowUnits(rowBytes); ++u)
+        sum += kvUnitSum(firstPlace + u, kvRowUnit(row, rowBytes, u));
+    return sum;
+}
+
+} // namespace
+
+std::uint32_t blockRowsChecksum(const PagedKvShape& shape, const std::byte* kPool, const std::byte* vPool,
+                                std::size_t elementBytes, std::uint32_t block, std::uint32_t fromRow,
+                                std::uint32_t toRow)
+{
+    const auto rowBytes = static_cast<std::uint32_t>(shape.headDim * elementBytes);
+    const std::uint32_t rowUnits = kvRowUnits(rowBytes);
+    std::uint32_t sum = 0;
+    for (const bool isV : {false, true}) {
+        const auto* pool = reinterpret_cast<const unsigned char*>(isV ? vPool : kPool);
+        for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
+            for (std::uint32_t row = fromRow; row < toRow; ++row) {
+                const std::size_t at =
+                    ((std::size_t{block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim;
+                sum += rowChecksum(pool + at * elementBytes, rowBytes,
+                                   kvUnitPlace(isV, head, row, 0, shape.kvHeads, shape.blockTokens, rowUnits));
+            }
+    }
+    return sum;
+}
+
+} // namespace coh::core::real
