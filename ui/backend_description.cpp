@@ -41,13 +41,18 @@ QString backendDescription(const core::BackendSummary& b)
                             locale.toString(static_cast<qulonglong>(b.verified)));
     if (b.decodeSteps > 0)
         text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3; %4 block reads checked against "
-                   "their stamps and seals, %5 K/V rows written (%6 appends)")
+                   "their stamps%7, %5 K/V rows written (%6 appends)")
                     .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),
                          formatMetric(b.attentionBytes, MetricUnit::Bytes),
                          formatMetric(b.attentionMs, MetricUnit::Milliseconds),
                          locale.toString(static_cast<qulonglong>(b.blockReadsChecked)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsWritten)),
-                         locale.toString(static_cast<qulonglong>(b.kvRowsAppended)));
+                         locale.toString(static_cast<qulonglong>(b.kvRowsAppended)),
+                         b.blockSealsSummed == b.blockReadsChecked
+                             ? tr(" and seals")
+                             : tr(" (%1 of them summed against their seals: a run whose times are compared reads "
+                                  "each block once)")
+                                   .arg(locale.toString(static_cast<qulonglong>(b.blockSealsSummed))));
     if (b.blockReadsBorrowed > 0)
         text += tr("; %1 more reads of borrowed blocks, unchecked (the pool was full)")
                     .arg(locale.toString(static_cast<qulonglong>(b.blockReadsBorrowed)));

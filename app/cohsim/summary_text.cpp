@@ -269,10 +269,15 @@ void printRunSummary(const core::RunSummary& s)
         if (b.decodeSteps > 0)
             fmt::print(
                 "  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "
-                "({} GB/s); {} block reads checked against their stamps and seals{}; {} K/V rows written, {} of them "
+                "({} GB/s); {} block reads checked against their stamps{}{}; {} K/V rows written, {} of them "
                 "appends\n",
                 b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
                 number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0), b.blockReadsChecked,
+                b.blockSealsSummed == b.blockReadsChecked ? std::string(" and seals")
+                                                          : fmt::format(" ({} of them summed against their seals: a "
+                                                                        "run whose times are compared reads each "
+                                                                        "block once)",
+                                                                        b.blockSealsSummed),
                 b.blockReadsBorrowed > 0
                     ? fmt::format(" ({} more of borrowed blocks, unchecked: the pool was full)", b.blockReadsBorrowed)
                     : std::string(),

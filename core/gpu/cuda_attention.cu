@@ -115,21 +115,22 @@ __device__ void addBlockRows(const __half* __restrict__ k, const __half* __restr
 }
 
 // One thread block per write: its rows' K and V values (kv_rows.h), converted to fp16, and then its block's stamp,
-// sealed over what the rows hold: an append extends the seal of the rows before it, any other write seals anew.
+// sealed as sealSource says over what the rows hold.
 __global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v, BlockStamp* __restrict__ stamps,
                                   const KvRowWrite* __restrict__ writes, KernelShape shape)
 {
     const KvRowWrite w = writes[blockIdx.x];
-    if (w.sequence == kFreeBlock) {
-        if (threadIdx.x == 0)
-            stamps[w.block] = BlockStamp{};
-        return;
-    }
     __shared__ BlockStamp before;
-    __shared__ std::uint32_t sum;
+    __shared__ std::uint32_t added, cut;
     if (threadIdx.x == 0) {
         before = stamps[w.block];
-        sum = 0;
+        added = 0;
+        cut = 0;
+    }
+    if (w.sequence == kFreeBlock) {
+        if (threadIdx.x == 0)
+            stamps[w.block] = BlockStamp{kFreeBlock, 0, before.version + 1, 0};
+        return;
     }
     const std::uint32_t rowElements = shape.kvHeads * shape.headDim;
     const std::uint32_t elements = (w.toRow - w.fromRow) * rowElements;
@@ -144,10 +145,11 @@ __global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v
     }
     // Every thread's rows are written (and `before` read) before any is summed.
     __syncthreads();
-    const bool appends = w.fromRow > 0 && before.sequence == w.sequence && before.tokens == w.fromRow;
-    addBlockRows(k, v, shape, w.block, appends ? w.fromRow : 0, w.toRow, &sum);
+    const SealSource seal = sealSource(before, w);
+    addBlockRows(k, v, shape, w.block, seal.cutFrom, seal.cutTo, &cut);
+    addBlockRows(k, v, shape, w.block, seal.addFrom, seal.addTo, &added);
     if (threadIdx.x == 0)
-        stamps[w.block] = BlockStamp{w.sequence, w.toRow, (appends ? before.checksum : 0u) + sum};
+        stamps[w.block] = BlockStamp{w.sequence, w.toRow, before.version + 1, seal.kept - cut + added};
 }
 
 // One thread block per listed block: its rows as its stamp counts them, summed as the pool holds them now.
@@ -381,6 +383,13 @@ void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes)
             throw std::invalid_argument("GPU paged attention: a write past the pool or its block's rows");
     if (writes.empty())
         return;
+    // One thread block per write: two writes of one block would race on its stamp, which the CPU lands in order.
+    std::vector<std::uint32_t> named;
+    for (const KvRowWrite& w : writes)
+        named.push_back(w.block);
+    std::sort(named.begin(), named.end());
+    if (std::adjacent_find(named.begin(), named.end()) != named.end())
+        throw std::invalid_argument("GPU paged attention: two writes of one block in one launch");
     COH_CUDA(cudaSetDevice(d.index));
     uploadInto(d.writes, writes);
     const KernelShape ks{d.shape.queryHeads, d.shape.kvHeads, d.shape.headDim, d.shape.blockTokens,

@@ -62,7 +62,8 @@ class GpuPagedAttention {
     // step, so a step allocates nothing once the batches stop growing.
     GpuAttentionRun step(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale, int launches);
     // Lands a step's writes (kv_rows.h) in the pools, each block's rows and stamp, in one launch; a block is named by
-    // one write at most. Throws std::invalid_argument for a write past the pool or its block's rows.
+    // one write at most. Throws std::invalid_argument for a write past the pool or its block's rows, or for two writes
+    // of one block (they would race on its stamp).
     void write(const std::vector<KvRowWrite>& writes);
     // Every block's stamp as the device holds it; each starts freed.
     std::vector<BlockStamp> stamps();

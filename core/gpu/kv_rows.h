@@ -20,21 +20,24 @@ namespace coh::core {
 // back), so a read through a table that still names it finds it freed.
 struct BlockStamp {
     std::uint32_t sequence = 0xffffffffu;
-    std::uint32_t tokens = 0; // rows written, from the block's first
-    // The seal: the checksum (kvUnitSum summed) of rows [0, tokens) as their writes left them, extended by each append,
-    // so a read can tell rows that changed since they were written (a stray write, a flipped bit) from rows as written.
+    std::uint32_t tokens = 0;  // rows written, from the block's first
+    std::uint32_t version = 0; // writes the block has had, one more at each (freed stamps included)
+    // The seal: the checksum (kvUnitSum summed) of rows [0, tokens) as their writes left them: extended by each append,
+    // cut with the rows a cut-back drops, never taken afresh from rows the write did not write. A read can therefore
+    // tell rows that changed since they were written (a stray write, a flipped bit) from rows as written.
     std::uint32_t checksum = 0;
 };
 constexpr std::uint32_t kFreeBlock = 0xffffffffu;
 
 inline bool operator==(const BlockStamp& a, const BlockStamp& b)
 {
-    return a.sequence == b.sequence && a.tokens == b.tokens && a.checksum == b.checksum;
+    return a.sequence == b.sequence && a.tokens == b.tokens && a.version == b.version && a.checksum == b.checksum;
 }
 
 // One write into a pool: rows [fromRow, toRow) of `block` get `sequence`'s tokens firstToken + row (every KV head, K
-// and V), and its stamp becomes {sequence, toRow}. A sequence of kFreeBlock writes no row, only the freed stamp; a
-// write with fromRow == toRow only sets the stamp (a sequence cut back within the block).
+// and V), and its stamp becomes {sequence, toRow, its version + 1, its seal} (sealSource says from what). A sequence of
+// kFreeBlock writes no row, only the freed stamp; a write with fromRow == toRow only sets the stamp (a sequence cut
+// back within the block).
 struct KvRowWrite {
     std::uint32_t block = 0;
     std::uint32_t sequence = 0;
@@ -65,10 +68,11 @@ COH_HOST_DEVICE inline float kvRowValue(std::uint32_t sequence, std::uint32_t to
 
 // A block's checksum is a sum, modulo 2^32, over the 4-byte units of its K and V rows (each row's bytes in memory
 // order, little-endian, its last unit zero-padded) of kvUnitSum(place, unit). A sum, so rows can be added as they are
-// appended and a GPU's threads can add theirs in any order; each unit's term a bijection of the unit, so one changed
-// unit always changes the sum; and of its place in the block, so a unit moved within the block changes it too.
-// 32-bit arithmetic throughout, so the CPU's loop runs in vector lanes.
-constexpr std::uint32_t kKvPlaceKey = 0x9e3779b9u, kKvUnitMix = 0x85ebca6bu;
+// appended (and taken off as a block is cut back), and a GPU's threads can add theirs in any order. Each unit's term
+// is a full-avalanche bijection (lowbias32) of the unit keyed by its place in the block: one changed unit always
+// changes the sum, a unit moved within the block changes it too, and changes to two units cancel only as often as two
+// random 32-bit terms do. 32-bit arithmetic throughout, so the CPU's loop runs in vector lanes.
+constexpr std::uint32_t kKvPlaceKey = 0x9e3779b9u;
 COH_HOST_DEVICE inline std::uint32_t kvRowUnits(std::uint32_t rowBytes)
 {
     return (rowBytes + 3) / 4;
@@ -81,10 +85,19 @@ COH_HOST_DEVICE inline std::uint32_t kvUnitPlace(bool isV, std::uint32_t kvHead,
 {
     return (((isV ? kvHeads : 0u) + kvHead) * blockTokens + row) * rowUnits + unit;
 }
+// lowbias32 (Chris Wellons' hash-prospector): xor-shifts and odd multiplies, each step invertible.
+COH_HOST_DEVICE inline std::uint32_t kvUnitMix(std::uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
 COH_HOST_DEVICE inline std::uint32_t kvUnitSum(std::uint32_t place, std::uint32_t unit)
 {
-    const std::uint32_t x = (unit ^ (place + 1) * kKvPlaceKey) * kKvUnitMix; // odd multiplier: a bijection
-    return x ^ (x >> 15);                                                    // and one that is not linear in it
+    return kvUnitMix(unit ^ (place + 1) * kKvPlaceKey);
 }
 // Unit `unit` of a row of `rowBytes` bytes, little-endian, zero past the row's end.
 COH_HOST_DEVICE inline std::uint32_t kvRowUnit(const unsigned char* row, std::uint32_t rowBytes, std::uint32_t unit)
@@ -95,6 +108,30 @@ COH_HOST_DEVICE inline std::uint32_t kvRowUnit(const unsigned char* row, std::ui
     for (std::uint32_t i = 0; i < n; ++i)
         out |= std::uint32_t{row[at + i]} << (8 * i);
     return out;
+}
+
+// How a write's seal follows from the stamp it finds (`before`): a write from row 0 seals what it wrote; a later
+// write of the same sequence keeps the seal of the rows before it, less the rows it cuts (from toRow up to the
+// stamp's tokens), plus the rows it wrote; a later write over another's stamp seals only the rows it wrote, so a read
+// finds the rows it skipped unsealed. Each backend sums the rows (block_checksum.h, the CUDA kernel) and applies this.
+struct SealSource {
+    std::uint32_t kept = 0;               // the part of before's seal kept
+    std::uint32_t cutFrom = 0, cutTo = 0; // rows whose sum is taken off it
+    std::uint32_t addFrom = 0, addTo = 0; // rows whose sum is added
+};
+COH_HOST_DEVICE inline SealSource sealSource(const BlockStamp& before, const KvRowWrite& w)
+{
+    SealSource s;
+    s.addFrom = w.fromRow;
+    s.addTo = w.toRow;
+    if (w.fromRow > 0 && before.sequence == w.sequence) {
+        s.kept = before.checksum;
+        if (before.tokens > w.toRow) {
+            s.cutFrom = w.toRow;
+            s.cutTo = before.tokens;
+        }
+    }
+    return s;
 }
 
 } // namespace coh::core

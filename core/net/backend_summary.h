@@ -39,6 +39,7 @@ struct BackendSummary {
     double attentionBytes = 0;              // the K and V bytes those layers read
     std::uint64_t blockReadsChecked = 0;    // blocks those steps read whose stamp said they were the sequence's
     std::uint64_t blockReadsBorrowed = 0;   // blocks they read that another sequence held (a full pool): unchecked
+    std::uint64_t blockSealsSummed = 0;     // of the checked, those whose rows were also summed against their seal
     std::uint64_t kvRowsWritten = 0;        // token rows (K and V, every KV head) decode sequences wrote into pools
     std::uint64_t kvRowsAppended = 0;       // of them, appends: rows a sequence wrote after its first step
     std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order

@@ -29,9 +29,7 @@ COH_CHECKSUM_CLONES std::uint32_t rowChecksum(const unsigned char* row, std::uin
         for (; u < whole; ++u) {
             std::uint32_t unit;
             std::memcpy(&unit, row + std::size_t{u} * 4, 4);
-            // kvUnitSum(firstPlace + u, unit), its key stepped rather than multiplied
-            const std::uint32_t x = (unit ^ (key + u * kKvPlaceKey)) * kKvUnitMix;
-            sum += x ^ (x >> 15);
+            sum += kvUnitMix(unit ^ (key + u * kKvPlaceKey)); // kvUnitSum, its key stepped, not multiplied
         }
     }
     for (; u < kvRowUnits(rowBytes); ++u)

@@ -26,6 +26,11 @@ struct RealCpuOptions {
     // one descriptor per piece of a paged cache; 0: a message is one contiguous region. A run takes one layer's K and
     // V of a block (descriptorBytesFor) unless told otherwise.
     std::size_t descriptorBytes = 0;
+    // After each decode step, sum every block it read against its stamp's seal (docs/real-backend.md#what-the-blocks-
+    // hold). The sums read the blocks again, which keeps them in the caches for the next step and makes its measured
+    // attention faster than a cache that reads its blocks once; a run whose times are compared turns it off and
+    // checks the stamps alone.
+    bool sumSeals = true;
 };
 
 // The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
@@ -58,8 +63,9 @@ class NodeAttention {
     // them, measured where they ran, in ns; `out` ([sequences][queryHeads][headDim]) gets their output.
     virtual std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                              std::uint32_t layers, std::span<float> out) = 0;
-    // Lands a step's writes (core/gpu/kv_rows.h) in the pool where it lives, in order: rows' K and V values and
-    // blocks' stamps. Off the step's clock. Throws std::invalid_argument for a write past the pool or its block.
+    // Lands a step's writes (core/gpu/kv_rows.h) in the pool where it lives: rows' K and V values and blocks' stamps,
+    // a block named by one write at most (SequenceBlocks::writes() joins them). Off the step's clock. Throws
+    // std::invalid_argument for a write past the pool or its block (real-cuda: or two writes of one block).
     virtual void write(std::span<const KvRowWrite> writes) = 0;
     // Every block's stamp as the pool's memory holds it now; each starts freed. Valid until the next call.
     virtual std::span<const BlockStamp> stamps() = 0;

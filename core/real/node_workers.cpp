@@ -86,8 +86,8 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         fillPool(self.m_k, self.m_v, std::size_t{self.m_blocks} * self.m_shape.blockFloats());
         self.m_stamps.assign(self.m_blocks, BlockStamp{});
     }
-    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp, sealed over what
-    // the rows hold: an append extends the seal of the rows before it, any other write seals the block's rows anew.
+    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp, sealed as sealSource
+    // says (kv_rows.h) over what the rows hold.
     static void writeRows(void* context)
     {
         const auto& job = *static_cast<const Writes*>(context);
@@ -107,14 +107,15 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
                         }
                     }
             BlockStamp& stamp = self.m_stamps[w.block];
+            const std::uint32_t version = stamp.version + 1;
             if (w.sequence == kFreeBlock) {
-                stamp = BlockStamp{};
+                stamp = BlockStamp{kFreeBlock, 0, version, 0};
                 continue;
             }
-            const bool appends = w.fromRow > 0 && stamp.sequence == w.sequence && stamp.tokens == w.fromRow;
-            const std::uint32_t seal = appends ? stamp.checksum + self.rowsChecksum(w.block, w.fromRow, w.toRow)
-                                               : self.rowsChecksum(w.block, 0, w.toRow);
-            stamp = BlockStamp{w.sequence, w.toRow, seal};
+            const SealSource seal = sealSource(stamp, w);
+            stamp = BlockStamp{w.sequence, w.toRow, version,
+                               seal.kept - self.rowsChecksum(w.block, seal.cutFrom, seal.cutTo) +
+                                   self.rowsChecksum(w.block, seal.addFrom, seal.addTo)};
         }
     }
     // On the worker: each block's rows as its stamp counts them, summed as they are now.

@@ -28,6 +28,14 @@ std::string describeBadRead(const BadBlockRead& read)
         what = fmt::format("holds {} of its {} tokens: a write that never landed (a lost append)", f.tokens, e.tokens);
     else if (f.tokens > e.tokens)
         what = fmt::format("holds {} tokens, more than the {} its context has there", f.tokens, e.tokens);
+    else if (f.version < e.version)
+        what = fmt::format("holds its {} tokens at version {}, not the {} its writes made: a later write never landed "
+                           "(a lost write)",
+                           f.tokens, f.version, e.version);
+    else if (f.version > e.version)
+        what = fmt::format("holds its {} tokens at version {}, past the {} its writes made: a write its table never "
+                           "made landed in it (a stray write)",
+                           f.tokens, f.version, e.version);
     else
         what = fmt::format("holds its {} tokens, but their rows no longer add up to the checksum sealed when they were "
                            "written ({:#010x} sealed, {:#010x} held): they changed in memory since (a stray write or a "
@@ -42,6 +50,8 @@ SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockToke
     , m_free(m_poolBlocks)
     , m_holders(m_poolBlocks)
     , m_lastWrite(m_poolBlocks, kNoWrite)
+    , m_versions(m_poolBlocks, 0)
+    , m_versionStep(m_poolBlocks, 0)
 {
     std::iota(m_free.begin(), m_free.end(), 0u);
     std::shuffle(m_free.begin(), m_free.end(), std::mt19937(seed));
@@ -187,8 +197,13 @@ std::span<const KvRowWrite> SequenceBlocks::writes()
         else
             earlier = w;
     }
-    for (const KvRowWrite& w : m_compact)
+    for (const KvRowWrite& w : m_compact) {
         m_lastWrite[w.block] = kNoWrite;
+        if (m_versionStep[w.block] != m_step) {
+            m_versionStep[w.block] = m_step;
+            ++m_versions[w.block];
+        }
+    }
     m_writes.swap(m_compact);
     return m_writes;
 }
@@ -263,13 +278,17 @@ BlockReadCheck SequenceBlocks::checkReads(std::span<const std::uint32_t> batch, 
         }
         const std::uint64_t i = check.checked++;
         const Table& t = m_tables.at(sequence);
-        const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens)};
+        const BlockStamp expected{sequence, std::min(m_blockTokens, t.written - b * m_blockTokens), m_versions[block]};
         const BlockStamp found = block < stamps.size() ? stamps[block] : BlockStamp{};
-        const std::uint32_t held = i < checksums.size() ? checksums[i] : ~found.checksum;
-        const bool rowsMatch = found.sequence == expected.sequence && found.tokens == expected.tokens;
-        if ((!rowsMatch || held != found.checksum) && !check.bad)
+        const std::uint32_t held = i < checksums.size() ? checksums[i] : found.checksum;
+        const bool stampMatches =
+            found.sequence == expected.sequence && found.tokens == expected.tokens && found.version == expected.version;
+        if ((!stampMatches || held != found.checksum) && !check.bad)
             check.bad = BadBlockRead{sequence, b, block, expected, found, held};
     });
+    if (check.checked != checksums.size())
+        throw std::invalid_argument(
+            fmt::format("block read check: {} checksums for {} blocks checked", checksums.size(), check.checked));
     return check;
 }
 

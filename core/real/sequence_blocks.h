@@ -66,7 +66,8 @@ class SequenceBlocks {
     // not written yet. The span stays valid until the next hold() of the same sequence or the next beginStep().
     std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t contextTokens);
     // The step's writes, each block's once: a freed stamp that a sequence's write follows in the same step is
-    // dropped, since the block is that sequence's now; two of one sequence's writes into a block are joined.
+    // dropped, since the block is that sequence's now; two of one sequence's writes into a block are joined. Each
+    // block written counts one more version (its stamp's), once a step however often this is asked.
     std::span<const KvRowWrite> writes();
     // Plays `fault` on this step's writes, once they are complete: FreedBlock frees the first block the step's first
     // sequence holds alone (its stamp says freed, its table still names it); LostAppend drops the step's first append
@@ -81,7 +82,8 @@ class SequenceBlocks {
     std::span<const std::uint32_t> blocksToCheck(std::span<const std::uint32_t> batch);
     // Checks the reads of the step's sequences against `stamps`, every block's as the pool holds it once the writes
     // landed, and `checksums`, blocksToCheck()'s as the pool holds their rows: each block a sequence holds alone must
-    // carry its id and its rows, and its rows must still sum to the stamp's seal.
+    // carry its id, its rows and the version its writes made, and its rows must still sum to the stamp's seal. Throws
+    // std::invalid_argument when `checksums` is not one per block checked.
     BlockReadCheck checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps,
                               std::span<const std::uint32_t> checksums) const;
 
@@ -131,6 +133,8 @@ class SequenceBlocks {
     std::uint64_t m_held = 0, m_peakHeld = 0; // table entries, now and at most
     std::vector<KvRowWrite> m_writes, m_compact;
     std::vector<std::uint32_t> m_lastWrite;     // per block: its last write's index in m_writes this step (writes())
+    std::vector<std::uint32_t> m_versions;      // per block: the writes the tables made to it, as its stamp counts them
+    std::vector<std::uint64_t> m_versionStep;   // per block: the step whose write m_versions counted last
     std::optional<std::uint32_t> m_firstHeld;   // the step's first sequence
     std::optional<std::uint32_t> m_firstAppend; // the block of the step's first append
     std::optional<std::uint32_t> m_corrupted;   // the block the step's CorruptedRow fault changes

@@ -27,6 +27,7 @@ struct MeasuredCompute::NodePool {
     real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
+    std::vector<std::uint32_t> unsummed; // the seals themselves, when the run does not sum the blocks
 };
 
 real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel)
@@ -105,8 +106,8 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
 
     // Each sequence's own block table, as many blocks as its context needs: the ones it read last step, and new ones
     // from the free list (SequenceBlocks). The batch's sequences are the instance's active ones, in its order; the
-    // ones that left the batch give their blocks back first. Then the rows they have not written yet land, and every
-    // read is checked against its block's stamp.
+    // ones that left the batch give their blocks back first. Then the rows they have not written yet land, and once
+    // the attention has read them every read is checked against its block's stamp and seal.
     if (contexts.size() != inst.active.size())
         throw std::invalid_argument(
             fmt::format("a decode step of {} contexts for {} active sequences", contexts.size(), inst.active.size()));
@@ -118,7 +119,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
         tokens += context;
         p.sequences.push_back({p.blocks.hold(inst.active[i], context), context});
     }
-    writeAndCheck(p, inst);
+    landWrites(p);
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
@@ -131,6 +132,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     const std::uint32_t layers = layersRun();
     const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
     m_lastNs = std::max<std::int64_t>(1, p.attention->run(p.q, p.sequences, scale, layers, p.out));
+    checkReads(p, inst);
     if (!batch.staleBlocks.empty())
         measureStaleReads(p, batch, scale);
     ++m_steps;
@@ -141,21 +143,37 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
 }
 
-void MeasuredCompute::writeAndCheck(NodePool& p, const InstanceState& inst)
+void MeasuredCompute::landWrites(NodePool& p)
 {
     if (m_nextFault != real::ReadFault::None && m_steps + 1 >= m_faultStep && p.blocks.injectFault(m_nextFault))
         m_nextFault = real::ReadFault::None;
     p.attention->write(p.blocks.writes());
     if (const auto block = p.blocks.corruptedBlock())
         p.attention->flipByte(*block);
+}
+
+void MeasuredCompute::checkReads(NodePool& p, const InstanceState& inst)
+{
     const std::span<const std::uint32_t> blocks = p.blocks.blocksToCheck(inst.active);
     const std::span<const BlockStamp> stamps = p.attention->stamps();
-    const real::BlockReadCheck check = p.blocks.checkReads(inst.active, stamps, p.attention->checksums(blocks));
+    std::span<const std::uint32_t> sums;
+    if (m_nodes.options().sumSeals) {
+        sums = p.attention->checksums(blocks);
+    } else {
+        // The stamps alone: each block taken to hold what its seal says.
+        p.unsummed.clear();
+        for (const std::uint32_t block : blocks)
+            p.unsummed.push_back(stamps[block].checksum);
+        sums = p.unsummed;
+    }
+    const real::BlockReadCheck check = p.blocks.checkReads(inst.active, stamps, sums);
     m_checkedReads += check.checked;
     m_borrowedReads += check.borrowed;
+    if (m_nodes.options().sumSeals)
+        m_summedSeals += check.checked;
     if (check.bad)
-        throw real::BlockReadError(fmt::format("{}: decode step {} of {}: {}: attention would read bytes that are not "
-                                               "the sequence's, so the run stops here",
+        throw real::BlockReadError(fmt::format("{}: decode step {} of {}: {}: attention read bytes that are not the "
+                                               "sequence's, so the run stops here",
                                                m_nodes.name(), m_steps + 1, inst.id,
                                                real::describeBadRead(*check.bad)));
 }
@@ -192,6 +210,7 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionBytes = m_attentionBytes;
     summary.blockReadsChecked = m_checkedReads;
     summary.blockReadsBorrowed = m_borrowedReads;
+    summary.blockSealsSummed = m_summedSeals;
     const PoolTotals pools = poolTotals();
     summary.kvRowsWritten = pools.rowsWritten;
     summary.kvRowsAppended = pools.rowsAppended;

@@ -57,8 +57,11 @@ class MeasuredCompute final : public ComputeCost {
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
     std::uint32_t layersRun() const;
-    // Lands the step's writes in the pool and checks every read against its block's stamp: a failure stops the run.
-    void writeAndCheck(NodePool& p, const InstanceState& inst);
+    // Lands the step's writes in the pool (and the step's injected fault, if any), before its attention.
+    void landWrites(NodePool& p);
+    // After the step's attention, checks every read against its block's stamp and seal: a failure stops the run. After,
+    // so that summing the blocks does not bring them into the caches for the attention it times.
+    void checkReads(NodePool& p, const InstanceState& inst);
 
     const CostModel& m_cost;
     const ModelSpec& m_model;
@@ -82,7 +85,7 @@ class MeasuredCompute final : public ComputeCost {
     PoolTotals m_replaced;
     std::size_t m_elementBytes = 4; // of its K and V
     std::vector<StaleReadError> m_staleReads;
-    std::uint64_t m_checkedReads = 0, m_borrowedReads = 0;
+    std::uint64_t m_checkedReads = 0, m_borrowedReads = 0, m_summedSeals = 0;
     real::ReadFault m_nextFault = real::ReadFault::None;
     std::uint64_t m_faultStep = 0;
 };

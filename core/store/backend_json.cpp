@@ -23,6 +23,7 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["attention_bytes"] = s.attentionBytes;
     j["block_reads_checked"] = s.blockReadsChecked;
     j["block_reads_borrowed"] = s.blockReadsBorrowed;
+    j["block_seals_summed"] = s.blockSealsSummed;
     j["kv_rows_written"] = s.kvRowsWritten;
     j["kv_rows_appended"] = s.kvRowsAppended;
     if (!s.staleReads.empty()) {
@@ -57,6 +58,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.attentionBytes = numberField(j, "attention_bytes");
     s.blockReadsChecked = countField(j, "block_reads_checked");
     s.blockReadsBorrowed = countField(j, "block_reads_borrowed");
+    s.blockSealsSummed = countField(j, "block_seals_summed");
     s.kvRowsWritten = countField(j, "kv_rows_written");
     s.kvRowsAppended = countField(j, "kv_rows_appended");
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())

@@ -119,6 +119,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         throw InputError("", "--backend", "the simulator cannot stand for the real side of a comparison",
                          "compare against real-cpu or real-cuda");
     real.backend.realCpu = options.realCpu;
+    // Its times are the comparison: no second read of each block for its seal (RealCpuOptions::sumSeals).
+    real.backend.realCpu.sumSeals = false;
     checkBackendRuns(real.backend, scenario);
     SimVsReal out;
     if (options.profile) {

@@ -483,6 +483,8 @@ TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
     EXPECT_EQ(loaded.summary.backend, result.summary.backend);
     EXPECT_EQ(loaded.summary.backend.mapping.size(), 3u);
     EXPECT_GT(loaded.summary.backend.blockReadsChecked, 0u);
+    // A run's every checked read is summed against its seal (and the count is stored, so a loaded run says so).
+    EXPECT_EQ(loaded.summary.backend.blockSealsSummed, loaded.summary.backend.blockReadsChecked);
     EXPECT_GT(loaded.summary.backend.kvRowsWritten, 0u);
 }
 
@@ -503,6 +505,9 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.runInfo(out.realId)->backend, "real-cpu");
     EXPECT_EQ(store.runInfo(out.simulatedId)->backend, "simulated");
     EXPECT_EQ(store.runInfo(out.realId)->name, simVsRealRunName(s, true));
+    // Its times are compared: each block is read once, its stamp checked and its seal not summed.
+    EXPECT_GT(out.real.summary.backend.blockReadsChecked, 0u);
+    EXPECT_EQ(out.real.summary.backend.blockSealsSummed, 0u);
     // The simulated run names the real run it models; the real one models nothing.
     EXPECT_EQ(store.runInfo(out.simulatedId)->modelsRun, out.realId);
     EXPECT_EQ(store.runInfo(out.realId)->modelsRun, 0);

@@ -119,13 +119,15 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
     if (gpus.devices.empty())
         GTEST_SKIP() << "no GPU: " << gpus.reason;
     CpuAndGpuNodes nodes(gpus.devices);
-    const real::PagedKvShape shape{8, 2, 64, 16};
+    // A head of 63 dimensions: fp16 rows of 126 bytes, each ending in a part unit of the seal.
+    const real::PagedKvShape shape{8, 2, 63, 16};
     real::NodeAttention& onCpu = nodes.cpu.attention(1, shape, 2);
     real::NodeAttention& onGpu = nodes.gpu.attention(1, shape, 2);
     ASSERT_EQ(onCpu.blocks(), onGpu.blocks());
     real::SequenceBlocks blocks(onCpu.blocks(), shape.blockTokens, 3);
-    const std::vector<std::vector<std::uint32_t>> batches{{1, 2}, {1, 2}, {2, 3}};
-    const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}};
+    // Steps with appends, a sequence that leaves and one that takes its blocks, and a cut back within a block.
+    const std::vector<std::vector<std::uint32_t>> batches{{1, 2}, {1, 2}, {2, 3}, {2, 3}};
+    const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}, {17, 71}};
     for (std::size_t step = 0; step < batches.size(); ++step) {
         SCOPED_TRACE(testing::Message() << "step " << step);
         const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);

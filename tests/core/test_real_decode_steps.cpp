@@ -325,13 +325,13 @@ TEST(RealCpuBackend, ABlocksSealIsTheChecksumOfItsRowsAndAChangedByteBreaksIt)
         const auto held = blocks.hold(4, 20);
         const std::vector<std::uint32_t> table(held.begin(), held.end());
         pool.write(blocks.writes());
-        EXPECT_EQ(pool.stamps()[table[0]], (BlockStamp{4, 16, referenceSeal(shape, 4, 0, 16, element)}));
-        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 4, referenceSeal(shape, 4, 16, 4, element)}));
+        EXPECT_EQ(pool.stamps()[table[0]], (BlockStamp{4, 16, 1, referenceSeal(shape, 4, 0, 16, element)}));
+        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 4, 1, referenceSeal(shape, 4, 16, 4, element)}));
         // An append extends the seal by its row: the same as sealing the five rows at once.
         blocks.beginStep("d", batch);
         blocks.hold(4, 21);
         pool.write(blocks.writes());
-        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 5, referenceSeal(shape, 4, 16, 5, element)}));
+        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 5, 2, referenceSeal(shape, 4, 16, 5, element)}));
         auto sums = pool.checksums(blocks.blocksToCheck(batch));
         ASSERT_EQ(sums.size(), 2u);
         EXPECT_EQ(sums[0], pool.stamps()[table[0]].checksum);
@@ -348,6 +348,21 @@ TEST(RealCpuBackend, ABlocksSealIsTheChecksumOfItsRowsAndAChangedByteBreaksIt)
         // Flipped back, the rows add up to their seal again.
         pool.flipByte(table[0]);
         EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
+
+        // A cut back to two rows takes the three it drops off the seal: the same as sealing the two at once.
+        blocks.beginStep("d", batch);
+        blocks.hold(4, 18);
+        pool.write(blocks.writes());
+        EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 2, 3, referenceSeal(shape, 4, 16, 2, element)}));
+        EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
+        // A row changed before a cut stays unsealed after it: the cut keeps the seal, it does not take it afresh.
+        pool.flipByte(table[1]);
+        blocks.beginStep("d", batch);
+        blocks.hold(4, 17);
+        pool.write(blocks.writes());
+        const auto afterCut = blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch)));
+        ASSERT_TRUE(afterCut.bad);
+        EXPECT_EQ(afterCut.bad->block, table[1]);
     }
 }
 
@@ -369,6 +384,17 @@ TEST(RealCpuBackend, ABlockChecksumChangesWithEveryByteOfItsRows)
             (*pool)[i] ^= std::byte{real::NodeArena::kFlipMask};
             EXPECT_NE(sum(), sealed) << (pool == &k ? "K" : "V") << " byte " << i;
             (*pool)[i] ^= std::byte{real::NodeArena::kFlipMask};
+        }
+    // The top bit of two units flipped (two fp32 values' signs, say): a term that changed by only that bit, as an odd
+    // multiply's does, would cancel half the time; each pair must show.
+    const std::size_t units = blockBytes / 4;
+    for (std::size_t i = 0; i < units; ++i)
+        for (std::size_t j = i + 1; j < units; ++j) {
+            k[i * 4 + 3] ^= std::byte{0x80};
+            k[j * 4 + 3] ^= std::byte{0x80};
+            EXPECT_NE(sum(), sealed) << "units " << i << " and " << j;
+            k[i * 4 + 3] ^= std::byte{0x80};
+            k[j * 4 + 3] ^= std::byte{0x80};
         }
     const std::size_t rowBytes = shape.headDim * 2;
     std::swap_ranges(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(rowBytes),

@@ -120,7 +120,8 @@ Writes writesOf(SequenceBlocks& pool)
 void land(std::vector<BlockStamp>& stamps, const Writes& writes)
 {
     for (const KvRowWrite& w : writes)
-        stamps[w.block] = {w.sequence, w.toRow, w.sequence == kFreeBlock ? 0 : w.sequence * 1000 + w.toRow};
+        stamps[w.block] = {w.sequence, w.toRow, stamps[w.block].version + 1,
+                           w.sequence == kFreeBlock ? 0 : w.sequence * 1000 + w.toRow};
 }
 
 // The step's reads checked against `stamps`, every block's rows adding up to its seal as they do until something
@@ -238,6 +239,18 @@ TEST(SequenceBlocks, EveryReadOfABlockHeldAloneChecksItsStampAndNamesWhatIsWrong
     EXPECT_NE(badRead(a[2], {1, 1}).find("holds 1 of its 2 tokens: a write that never landed (a lost append)"),
               std::string::npos);
     EXPECT_NE(badRead(a[0], {1, 3}).find("holds 3 of its 4 tokens"), std::string::npos);
+    // The version tells a write that never landed, or one no table made, where the rows alone cannot.
+    const BlockStamp held = stamps[a[0]];
+    EXPECT_NE(badRead(a[0], {1, 4, held.version - 1, held.checksum})
+                  .find("holds its 4 tokens at version 0, not the 1 its writes made: a later write never landed (a "
+                        "lost write)"),
+              std::string::npos);
+    EXPECT_NE(badRead(a[0], {1, 4, held.version + 1, held.checksum})
+                  .find("at version 2, past the 1 its writes made: a write its table never made landed in it"),
+              std::string::npos);
+    // A step's writes asked for twice count one version.
+    writesOf(pool);
+    EXPECT_FALSE(checkReads(pool, Blocks{1, 2}, stamps).bad);
     // Stamp and tokens right, but the rows no longer add up to the seal: changed in memory since they were written.
     const auto changed = checkReads(pool, Blocks{1, 2}, stamps, a[1]);
     ASSERT_TRUE(changed.bad);
