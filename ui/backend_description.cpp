@@ -50,8 +50,8 @@ QString backendDescription(const core::BackendSummary& b)
                          locale.toString(static_cast<qulonglong>(b.kvRowsAppended)),
                          b.blockSealsSummed == b.blockReadsChecked
                              ? tr(" and seals")
-                             : tr(" (%1 of them summed against their seals: a run whose times are compared reads "
-                                  "each block once)")
+                             : tr(" (%1 of them summed against their seals: unsummed, a block is read once, so the "
+                                  "sums do not change the attention's times)")
                                    .arg(locale.toString(static_cast<qulonglong>(b.blockSealsSummed))));
     if (b.blockReadsBorrowed > 0)
         text += tr("; %1 more reads of borrowed blocks, unchecked (the pool was full)")

@@ -37,6 +37,7 @@ struct RunCommandOptions {
     bool noStore = false;
     std::string backend = "simulated";
     std::string inject; // empty: none
+    bool noSealSums = false;
     std::uint32_t arenaMib = 64;
     std::uint32_t layers = 1;
 };
@@ -139,6 +140,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     runOptions.backend.name = core::canonicalBackendName(options.backend);
     runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     runOptions.backend.realCpu.layers = options.layers;
+    runOptions.backend.realCpu.sumSeals = !options.noSealSums;
     if (!options.inject.empty())
         runOptions.backend.fault = core::real::parseInjectedFault(options.inject);
     core::checkBackendRuns(runOptions.backend, scenario);
@@ -236,6 +238,10 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source (copies), "
                     "freed-block, lost-append, corrupted-row (decode reads); the run stops naming it "
                     "(docs/real-backend.md#faults)");
+    run->add_flag("--no-seal-sums", options->noSealSums,
+                  "real backends: check each decode read's stamp but do not sum its block's rows against the seal; "
+                  "the sums read every block again, which changes the attention time measured (compare-real never "
+                  "sums)");
     run->add_flag("--json", options->json, "Print the summary as JSON on stdout");
     run->add_flag("--no-store", options->noStore, "Do not write the run to the database");
     run->callback([&global, options] { runScenarioCommand(global, *options); });

@@ -39,6 +39,11 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
                          "inject it into a real run: --backend real-cpu (or real-cuda)");
     if (name == "simulated")
         return;
+    if (options.fault && options.fault->read == real::ReadFault::CorruptedRow && !options.realCpu.sumSeals)
+        throw InputError("", "--inject",
+                         "corrupted-row changes a block's bytes and leaves its stamp as it was, so only the sum of its "
+                         "rows against its seal can catch it, and this run does not sum them",
+                         "leave out --no-seal-sums, or inject another fault");
     if (options.profile)
         throw InputError("", "--profile", "a calibrated profile stands in for real-cpu in a simulated run",
                          "run the profile on the simulated backend, or real-cpu without a profile");
