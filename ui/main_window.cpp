@@ -102,6 +102,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     }
     m_runner->setRealMemoryMiB(
         std::clamp(settings.value(QStringLiteral("run/realMemoryMiB"), m_runner->realMemoryMiB()).toInt(), 1, 4096));
+    m_actions.sumSeals->setChecked(settings.value(QStringLiteral("run/sumSeals"), m_runner->sumSeals()).toBool());
+    m_runner->setSumSeals(m_actions.sumSeals->isChecked());
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
     m_actions.darkPalette->setChecked(dark);
     MainActions::applyPalette(dark);
@@ -239,6 +241,10 @@ void MainWindow::connectActions()
     connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
+    connect(a.sumSeals, &QAction::toggled, this, [this](bool sum) {
+        m_runner->setSumSeals(sum);
+        QSettings().setValue(QStringLiteral("run/sumSeals"), sum);
+    });
     connect(a.scenarioFormat, &QAction::triggered, this, [this] { showHelp(QStringLiteral("scenario-format.md")); });
     m_actions.fillGuides(HelpWindow::guides(), [this](const QString& file) { showHelp(file); });
     connect(a.about, &QAction::triggered, this, [this] {

@@ -113,6 +113,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         *scenario = core::parseScenario(nlohmann::json::parse(scenarioJson.dump()), toStdString(scenarioPath));
         backendOptions.name = core::canonicalBackendName(toStdString(backend));
         backendOptions.realCpu.arenaBytes = static_cast<std::size_t>(m_realMemoryMiB) << 20;
+        backendOptions.realCpu.sumSeals = m_sumSeals;
         core::checkBackendRuns(backendOptions, *scenario);
     } catch (const std::exception& e) {
         emit failed(toQString(e.what()));

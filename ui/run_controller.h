@@ -45,6 +45,10 @@ class RunController : public QObject {
     // A real run's memory per node, its copy arena and its K/V pool (cohsim --arena-mib), for the runs started next.
     void setRealMemoryMiB(int mib) { m_realMemoryMiB = mib; }
     int realMemoryMiB() const { return m_realMemoryMiB; }
+    // Whether a real run sums each block read against its seal (cohsim --no-seal-sums is false); a sim-against-real
+    // run never does, whatever this says.
+    void setSumSeals(bool sum) { m_sumSeals = sum; }
+    bool sumSeals() const { return m_sumSeals; }
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
     // The name the last run is stored under ("<scenario> · <decode protocol>") and the file it was started from.
@@ -76,6 +80,7 @@ class RunController : public QObject {
     QString m_databasePath;
     QString m_runName;
     int m_realMemoryMiB = static_cast<int>(core::real::RealCpuOptions{}.arenaBytes >> 20);
+    bool m_sumSeals = core::real::RealCpuOptions{}.sumSeals;
     QString m_scenarioPath;
 };
 

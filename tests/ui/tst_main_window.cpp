@@ -82,6 +82,21 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QSettings().remove(QStringLiteral("run/realMemoryMiB"));
     }
 
+    void realRunsSealSumsAreAChoiceKeptForTheNextSession()
+    {
+        // Execute On > Sum Block Seals on Every Read: on by default; off goes to the runs started next and is kept.
+        QVERIFY(m_window->actions().sumSeals->isCheckable());
+        QVERIFY(m_window->actions().sumSeals->isChecked());
+        QVERIFY(m_window->runController()->sumSeals());
+        m_window->actions().sumSeals->trigger();
+        QVERIFY(!m_window->runController()->sumSeals());
+        closeWindow();
+        openWindow();
+        QVERIFY(!m_window->actions().sumSeals->isChecked());
+        QVERIFY(!m_window->runController()->sumSeals());
+        QSettings().remove(QStringLiteral("run/sumSeals"));
+    }
+
     void opensTheDefaultScenario()
     {
         QCOMPARE(m_window->document()->json().value("name", std::string()), std::string("default"));

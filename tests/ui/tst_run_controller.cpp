@@ -61,6 +61,8 @@ class TstRunController : public QObject {
         RunController controller;
         QCOMPARE(controller.realMemoryMiB(), 64); // cohsim's --arena-mib default
         controller.setRealMemoryMiB(2);           // Execute On > Node Memory for Real Runs
+        QVERIFY(controller.sumSeals());
+        controller.setSumSeals(false); // Execute On > Sum Block Seals on Every Read, unchecked
         QSignalSpy finished(&controller, &RunController::finished);
         QSignalSpy failed(&controller, &RunController::failed);
         QVERIFY(controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
@@ -71,9 +73,11 @@ class TstRunController : public QObject {
         QCOMPARE(result->summary.backend.name, std::string("real-cpu"));
         QVERIFY(result->summary.backend.copies > 0);
         QVERIFY(result->summary.backend.decodeSteps > 0);
-        // Every node ran with the memory chosen.
+        // Every node ran with the memory chosen, and its reads were checked by their stamps, not summed.
         for (const auto& m : result->summary.backend.mapping)
             QVERIFY2(m.resource.find("2 MiB arena") != std::string::npos, m.resource.c_str());
+        QVERIFY(result->summary.backend.blockReadsChecked > 0);
+        QCOMPARE(result->summary.backend.blockSealsSummed, std::uint64_t{0});
         coh::core::RunStore store(m_db.toStdString());
         QCOMPARE(store.runInfo(id)->backend, std::string("real-cpu"));
 
