@@ -48,7 +48,8 @@ QString backendDescription(const core::BackendSummary& b)
                          locale.toString(static_cast<qulonglong>(b.blockReadsChecked)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsWritten)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsAppended)),
-                         b.blockSealsSummed == b.blockReadsChecked
+                         b.blockReadsChecked == 0 ? QString()
+                         : b.blockSealsSummed == b.blockReadsChecked
                              ? tr(" and seals")
                              : tr(" (%1 of them summed against their seals: unsummed, a block is read once, so the "
                                   "sums do not change the attention's times)")

@@ -172,7 +172,7 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     realMemory->setToolTip(QMainWindow::tr("Each node's copy memory and decode K/V pool on a real backend, in MiB "
                                            "(cohsim --arena-mib); a run whose pool ran out says what would have held "
                                            "every block"));
-    sumSeals = executeOn->addAction(QMainWindow::tr("&Sum Block Seals on Every Read"));
+    sumSeals = executeOn->addAction(QMainWindow::tr("Sum Block Seals on Every &Read"));
     sumSeals->setCheckable(true);
     sumSeals->setChecked(true);
     sumSeals->setToolTip(QMainWindow::tr("A real run sums each block a decode step read against its seal, catching "

@@ -2,6 +2,7 @@
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "core/base/input_error.h"
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/scenario/scenario_overrides.h"
@@ -140,6 +141,9 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     runOptions.backend.name = core::canonicalBackendName(options.backend);
     runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     runOptions.backend.realCpu.layers = options.layers;
+    if (options.noSealSums && runOptions.backend.name == "simulated")
+        throw core::InputError("", "--no-seal-sums", "the simulated backend holds no K/V blocks to sum",
+                               "use it with --backend real-cpu or real-cuda");
     runOptions.backend.realCpu.sumSeals = !options.noSealSums;
     if (!options.inject.empty())
         runOptions.backend.fault = core::real::parseInjectedFault(options.inject);

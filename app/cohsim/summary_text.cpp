@@ -273,11 +273,12 @@ void printRunSummary(const core::RunSummary& s)
                 "appends\n",
                 b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
                 number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0), b.blockReadsChecked,
-                b.blockSealsSummed == b.blockReadsChecked ? std::string(" and seals")
-                                                          : fmt::format(" ({} of them summed against their seals: "
-                                                                        "unsummed, a block is read once, so the sums "
-                                                                        "do not change the attention's times)",
-                                                                        b.blockSealsSummed),
+                b.blockReadsChecked == 0                    ? std::string()
+                : b.blockSealsSummed == b.blockReadsChecked ? std::string(" and seals")
+                                                            : fmt::format(" ({} of them summed against their seals: "
+                                                                          "unsummed, a block is read once, so the sums "
+                                                                          "do not change the attention's times)",
+                                                                          b.blockSealsSummed),
                 b.blockReadsBorrowed > 0
                     ? fmt::format(" ({} more of borrowed blocks, unchecked: the pool was full)", b.blockReadsBorrowed)
                     : std::string(),

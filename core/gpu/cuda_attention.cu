@@ -94,6 +94,9 @@ __global__ void pagedDecodeAttentionKernel(const __half* __restrict__ k, const _
 __device__ void addBlockRows(const __half* __restrict__ k, const __half* __restrict__ v, const KernelShape& shape,
                              std::uint32_t block, std::uint32_t fromRow, std::uint32_t toRow, std::uint32_t* sum)
 {
+    // Rows past the block (a stamp's count gone wrong) are not the block's to sum.
+    toRow = toRow < shape.blockTokens ? toRow : shape.blockTokens;
+    fromRow = fromRow < toRow ? fromRow : toRow;
     const std::uint32_t rowBytes = shape.headDim * static_cast<std::uint32_t>(sizeof(__half));
     const std::uint32_t rowUnits = kvRowUnits(rowBytes);
     const std::uint32_t headUnits = (toRow - fromRow) * rowUnits;

@@ -2,6 +2,7 @@
 
 #include "core/gpu/kv_rows.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -43,6 +44,8 @@ std::uint32_t blockRowsChecksum(const PagedKvShape& shape, const std::byte* kPoo
                                 std::size_t elementBytes, std::uint32_t block, std::uint32_t fromRow,
                                 std::uint32_t toRow)
 {
+    // Rows past the block (a stamp's count gone wrong) are not the block's to sum.
+    toRow = std::min(toRow, shape.blockTokens);
     const auto rowBytes = static_cast<std::uint32_t>(shape.headDim * elementBytes);
     const std::uint32_t rowUnits = kvRowUnits(rowBytes);
     std::uint32_t sum = 0;

@@ -51,7 +51,7 @@ SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockToke
     , m_holders(m_poolBlocks)
     , m_lastWrite(m_poolBlocks, kNoWrite)
     , m_versions(m_poolBlocks, 0)
-    , m_versionStep(m_poolBlocks, 0)
+    , m_versionStep(m_poolBlocks, ~std::uint64_t{0}) // no step yet
 {
     std::iota(m_free.begin(), m_free.end(), 0u);
     std::shuffle(m_free.begin(), m_free.end(), std::mt19937(seed));

@@ -58,7 +58,8 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.attentionBytes = numberField(j, "attention_bytes");
     s.blockReadsChecked = countField(j, "block_reads_checked");
     s.blockReadsBorrowed = countField(j, "block_reads_borrowed");
-    s.blockSealsSummed = countField(j, "block_seals_summed");
+    // A run stored before the count summed every read it checked.
+    s.blockSealsSummed = j.contains("block_seals_summed") ? countField(j, "block_seals_summed") : s.blockReadsChecked;
     s.kvRowsWritten = countField(j, "kv_rows_written");
     s.kvRowsAppended = countField(j, "kv_rows_appended");
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())

@@ -334,6 +334,10 @@ TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
         EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
         EXPECT_NE(r.output.find("--inject"), std::string::npos) << r.output;
     }
+    const CliResult simulated = runCohsim(run + " --no-seal-sums");
+    EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
+    EXPECT_NE(simulated.output.find("--no-seal-sums: the simulated backend holds no K/V blocks"), std::string::npos)
+        << simulated.output;
 }
 
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)

@@ -12,6 +12,7 @@
 #include "core/real/stale_read.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/backend_json.h"
 #include "core/store/run_and_store.h"
 #include "core/store/sim_vs_real.h"
 #include "decode_step_fixtures.h"
@@ -486,6 +487,13 @@ TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
     // A run's every checked read is summed against its seal (and the count is stored, so a loaded run says so).
     EXPECT_EQ(loaded.summary.backend.blockSealsSummed, loaded.summary.backend.blockReadsChecked);
     EXPECT_GT(loaded.summary.backend.kvRowsWritten, 0u);
+    // A run stored before the count summed every read it checked, and reads back so; an unsummed one keeps its 0.
+    auto older = toJson(result.summary.backend);
+    older.erase("block_seals_summed");
+    EXPECT_EQ(backendFromJson(older).blockSealsSummed, result.summary.backend.blockReadsChecked);
+    BackendSummary unsummed = result.summary.backend;
+    unsummed.blockSealsSummed = 0;
+    EXPECT_EQ(backendFromJson(toJson(unsummed)).blockSealsSummed, 0u);
 }
 
 TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)

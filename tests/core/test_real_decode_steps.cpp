@@ -386,17 +386,23 @@ TEST(RealCpuBackend, ABlockChecksumChangesWithEveryByteOfItsRows)
             (*pool)[i] ^= std::byte{real::NodeArena::kFlipMask};
         }
     // The top bit of two units flipped (two fp32 values' signs, say): a term that changed by only that bit, as an odd
-    // multiply's does, would cancel half the time; each pair must show.
-    const std::size_t units = blockBytes / 4;
-    for (std::size_t i = 0; i < units; ++i)
-        for (std::size_t j = i + 1; j < units; ++j) {
-            k[i * 4 + 3] ^= std::byte{0x80};
-            k[j * 4 + 3] ^= std::byte{0x80};
-            EXPECT_NE(sum(), sealed) << "units " << i << " and " << j;
-            k[i * 4 + 3] ^= std::byte{0x80};
-            k[j * 4 + 3] ^= std::byte{0x80};
-        }
+    // multiply's does, would cancel half the time; each pair must show. A unit's top bit is in its last byte, or for
+    // a row's part unit the row's last byte (the rest is padding).
     const std::size_t rowBytes = shape.headDim * 2;
+    std::vector<std::byte*> tops;
+    for (auto* pool : {&k, &v})
+        for (std::size_t row = 0; row < blockBytes / rowBytes; ++row)
+            for (std::size_t u = 0; u * 4 < rowBytes; ++u)
+                tops.push_back(pool->data() + row * rowBytes + std::min(u * 4 + 3, rowBytes - 1));
+    ASSERT_EQ(tops.size(), 2u * 2 * 4 * 3);
+    for (std::size_t i = 0; i < tops.size(); ++i)
+        for (std::size_t j = i + 1; j < tops.size(); ++j) {
+            *tops[i] ^= std::byte{0x80};
+            *tops[j] ^= std::byte{0x80};
+            EXPECT_NE(sum(), sealed) << "units " << i << " and " << j;
+            *tops[i] ^= std::byte{0x80};
+            *tops[j] ^= std::byte{0x80};
+        }
     std::swap_ranges(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(rowBytes),
                      k.begin() + static_cast<std::ptrdiff_t>(rowBytes));
     EXPECT_NE(sum(), sealed);
