@@ -60,7 +60,8 @@ class MeasuredCompute final : public ComputeCost {
     // Lands the step's writes in the pool (and the step's injected fault, if any), before its attention.
     void landWrites(NodePool& p);
     // After the step's attention, checks every read against its block's stamp and seal: a failure stops the run. After,
-    // so that summing the blocks does not bring them into the caches for the attention it times.
+    // so that the step is not timed over blocks its own sums just brought into the caches (the next steps still are:
+    // RealCpuOptions::sumSeals).
     void checkReads(NodePool& p, const InstanceState& inst);
 
     const CostModel& m_cost;
