@@ -25,12 +25,10 @@ COH_CHECKSUM_CLONES std::uint32_t rowChecksum(const unsigned char* row, std::uin
     std::uint32_t sum = 0;
     std::uint32_t u = 0;
     if constexpr (std::endian::native == std::endian::little) {
-        const std::uint32_t whole = rowBytes / 4;
-        const std::uint32_t key = (firstPlace + 1) * kKvPlaceKey;
-        for (; u < whole; ++u) {
+        for (const std::uint32_t whole = rowBytes / 4; u < whole; ++u) {
             std::uint32_t unit;
             std::memcpy(&unit, row + std::size_t{u} * 4, 4);
-            sum += kvUnitMix(unit ^ (key + u * kKvPlaceKey)); // kvUnitSum, its key stepped, not multiplied
+            sum += kvUnitSum(firstPlace + u, unit);
         }
     }
     for (; u < kvRowUnits(rowBytes); ++u)

@@ -50,6 +50,7 @@ enum class ReadFault { None, FreedBlock, LostAppend, CorruptedRow };
 struct BlockReadCheck {
     std::uint64_t checked = 0;       // block reads whose stamp was checked
     std::uint64_t borrowed = 0;      // block reads of borrowed blocks, not checked
+    std::uint64_t summed = 0;        // of the checked, those whose rows were summed against their stamp's seal
     std::optional<BadBlockRead> bad; // the first that failed, in batch and table order
 };
 
@@ -82,8 +83,9 @@ class SequenceBlocks {
     std::span<const std::uint32_t> blocksToCheck(std::span<const std::uint32_t> batch);
     // Checks the reads of the step's sequences against `stamps`, every block's as the pool holds it once the writes
     // landed, and `checksums`, blocksToCheck()'s as the pool holds their rows: each block a sequence holds alone must
-    // carry its id, its rows and the version its writes made, and its rows must still sum to the stamp's seal. Throws
-    // std::invalid_argument when `checksums` is not one per block checked.
+    // carry its id, its rows and the version its writes made, and its rows must still sum to the stamp's seal. Empty
+    // `checksums` check the stamps alone (RealCpuOptions::sumSeals off). Throws std::invalid_argument when they are
+    // neither empty nor one per block checked.
     BlockReadCheck checkReads(std::span<const std::uint32_t> batch, std::span<const BlockStamp> stamps,
                               std::span<const std::uint32_t> checksums) const;
 

@@ -27,7 +27,6 @@ struct MeasuredCompute::NodePool {
     real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
-    std::vector<std::uint32_t> unsummed; // the seals themselves, when the run does not sum the blocks
 };
 
 real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel)
@@ -154,23 +153,15 @@ void MeasuredCompute::landWrites(NodePool& p)
 
 void MeasuredCompute::checkReads(NodePool& p, const InstanceState& inst)
 {
-    const std::span<const std::uint32_t> blocks = p.blocks.blocksToCheck(inst.active);
     const std::span<const BlockStamp> stamps = p.attention->stamps();
-    std::span<const std::uint32_t> sums;
-    if (m_nodes.options().sumSeals) {
-        sums = p.attention->checksums(blocks);
-    } else {
-        // The stamps alone: each block taken to hold what its seal says.
-        p.unsummed.clear();
-        for (const std::uint32_t block : blocks)
-            p.unsummed.push_back(stamps[block].checksum);
-        sums = p.unsummed;
-    }
+    // Without the sums (RealCpuOptions::sumSeals off), the stamps alone.
+    const std::span<const std::uint32_t> sums = m_nodes.options().sumSeals
+                                                    ? p.attention->checksums(p.blocks.blocksToCheck(inst.active))
+                                                    : std::span<const std::uint32_t>();
     const real::BlockReadCheck check = p.blocks.checkReads(inst.active, stamps, sums);
     m_checkedReads += check.checked;
     m_borrowedReads += check.borrowed;
-    if (m_nodes.options().sumSeals)
-        m_summedSeals += check.checked;
+    m_summedSeals += check.summed;
     if (check.bad)
         throw real::BlockReadError(fmt::format("{}: decode step {} of {}: {}: attention read bytes that are not the "
                                                "sequence's, so the run stops here",
