@@ -169,9 +169,9 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     onSimulator->setChecked(true);
     executeOn->addSeparator();
     realMemory = executeOn->addAction(QMainWindow::tr("Node &Memory for Real Runs..."));
-    realMemory->setToolTip(QMainWindow::tr("Each node's copy memory and decode K/V pool on a real backend, in MiB "
-                                           "(cohsim --arena-mib); a run whose pool ran out says what would have held "
-                                           "every block"));
+    realMemory->setToolTip(QMainWindow::tr("Each node's copy memory on a real backend, and the size its decode K/V "
+                                           "pool starts at, in MiB (cohsim --arena-mib); a pool grows as its blocks "
+                                           "run out, as far as this machine's memory leaves room for"));
     sumSeals = executeOn->addAction(QMainWindow::tr("Sum Block Seals on Every &Read"));
     sumSeals->setCheckable(true);
     sumSeals->setChecked(true);

@@ -544,8 +544,9 @@ void MainWindow::chooseRealMemory()
     bool ok = false;
     const int mib = QInputDialog::getInt(
         this, tr("Node Memory for Real Runs"),
-        tr("Each node's copy memory and decode K/V pool on a real backend, in MiB (cohsim --arena-mib).\n"
-           "A run whose pool ran out of blocks says in its summary how much would have held every block."),
+        tr("Each node's copy memory on a real backend, and the size its decode K/V pool starts at, in MiB\n"
+           "(cohsim --arena-mib). A pool grows as its blocks run out, as far as this machine's memory\n"
+           "leaves room for; the run's Backend tooltip says how far."),
         m_runner->realMemoryMiB(), 1, 4096, 16, &ok);
     if (!ok)
         return;

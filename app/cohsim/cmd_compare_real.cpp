@@ -32,6 +32,7 @@ struct CompareRealOptions {
     std::optional<std::uint64_t> seed;
     std::optional<std::uint32_t> maxRequests;
     std::uint32_t arenaMib = 64;
+    std::optional<std::uint32_t> poolMib; // none: as large as this machine's memory leaves room for
     std::uint32_t layers = 1;
     bool json = false;
     bool noStore = false;
@@ -74,6 +75,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     compare.backend = options.backend;
     compare.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     compare.realCpu.layers = options.layers;
+    if (options.poolMib)
+        compare.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     compare.realRuns = options.repeat;
     if (!options.profile.empty())
         compare.profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
@@ -198,6 +201,10 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
     cmd->add_option("--arena-mib", options->arenaMib, "the real backend: each node's memory, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
+    cmd->add_option("--pool-mib", options->poolMib,
+                    "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
+                    "free blocks run out (default: as large as this machine's memory leaves room for)")
+        ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--layers", options->layers, "the real backend: attention layers each decode step runs for real")
         ->capture_default_str();
     cmd->add_option("--repeat", options->repeat,

@@ -40,6 +40,7 @@ struct RunCommandOptions {
     std::string inject; // empty: none
     bool noSealSums = false;
     std::uint32_t arenaMib = 64;
+    std::optional<std::uint32_t> poolMib; // none: as large as this machine's memory leaves room for
     std::uint32_t layers = 1;
 };
 
@@ -141,8 +142,13 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     runOptions.backend.name = core::canonicalBackendName(options.backend);
     runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
     runOptions.backend.realCpu.layers = options.layers;
+    if (options.poolMib)
+        runOptions.backend.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     if (options.noSealSums && runOptions.backend.name == "simulated")
         throw core::InputError("", "--no-seal-sums", "the simulated backend holds no K/V blocks to sum",
+                               "use it with --backend real-cpu or real-cuda");
+    if (options.poolMib && runOptions.backend.name == "simulated")
+        throw core::InputError("", "--pool-mib", "the simulated backend holds no K/V pool in this machine's memory",
                                "use it with --backend real-cpu or real-cuda");
     runOptions.backend.realCpu.sumSeals = !options.noSealSums;
     if (!options.inject.empty())
@@ -231,9 +237,13 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "machine's GPUs and the CUDA attention, measured (docs/real-backend.md)")
         ->capture_default_str();
     run->add_option("--arena-mib", options->arenaMib,
-                    "real backends: the memory each node copies into, and its K/V pool, in MiB")
+                    "real backends: the memory each node copies into, and the size its K/V pool starts at, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
+    run->add_option("--pool-mib", options->poolMib,
+                    "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
+                    "free blocks run out (default: as large as this machine's memory leaves room for)")
+        ->check(CLI::Range(1, 1 << 20));
     run->add_option("--layers", options->layers,
                     "real backends: attention layers each decode step runs for real; its time scales to the model's")
         ->capture_default_str();

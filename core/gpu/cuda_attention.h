@@ -72,6 +72,10 @@ class GpuPagedAttention {
     std::vector<std::uint32_t> checksums(const std::vector<std::uint32_t>& blocks);
     // XORs the first byte of `block`'s K rows with `mask`, its stamp left as it was (fault injection).
     void flipByte(std::uint32_t block, unsigned char mask);
+    // Makes the pools `blocks` blocks long: every block's rows and stamp kept, the new ones freed and holding
+    // grownBlockValue (kv_rows.h). Throws std::invalid_argument for fewer blocks than the pools have, GpuError when
+    // the device has no room (the pools then stay as they were).
+    void grow(std::uint32_t blocks);
 
   private:
     struct Device;

@@ -41,6 +41,11 @@ void GpuPagedAttention::flipByte(std::uint32_t, unsigned char)
     throwNoCuda();
 }
 
+void GpuPagedAttention::grow(std::uint32_t)
+{
+    throwNoCuda();
+}
+
 double gpuDeviceCopyMs(int, std::size_t, int)
 {
     throwNoCuda();

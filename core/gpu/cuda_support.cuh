@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace coh::core::cuda {
@@ -33,6 +34,11 @@ template <class T> class DeviceBuffer {
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     T* get() const { return m_data; }
     std::size_t count() const { return m_count; }
+    void swap(DeviceBuffer& other) noexcept
+    {
+        std::swap(m_count, other.m_count);
+        std::swap(m_data, other.m_data);
+    }
     void upload(const std::vector<T>& host)
     {
         COH_CUDA(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));

@@ -66,6 +66,14 @@ COH_HOST_DEVICE inline float kvRowValue(std::uint32_t sequence, std::uint32_t to
     return static_cast<float>(static_cast<std::uint32_t>(x >> 40)) * (1.0f / 8388608.0f) - 1.0f;
 }
 
+// What a block a pool grew by holds before any sequence writes it (NodeAttention::grow): the values of no sequence
+// (kFreeBlock) keyed by the block and the element's place in it, so a grown block reads as a block from a pool that
+// has served a while, the same on the CPU and on a GPU. `element` counts within one block's K (or V) elements.
+COH_HOST_DEVICE inline float grownBlockValue(std::uint32_t block, std::uint32_t element, bool isV)
+{
+    return kvRowValue(kFreeBlock, block, 0, element, isV);
+}
+
 // A block's checksum is a sum, modulo 2^32, over the 4-byte units of its K and V rows (each row's bytes in memory
 // order, little-endian, its last unit zero-padded) of kvUnitSum(place, unit). A sum, so rows can be added as they are
 // appended (and taken off as a block is cut back), and a GPU's threads can add theirs in any order. Each unit's term

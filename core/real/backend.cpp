@@ -31,6 +31,56 @@ std::string canonicalBackendName(std::string_view name)
                      fmt::format("use one of: {}", fmt::join(backendNames(), ", ")));
 }
 
+namespace {
+
+// The memory a real backend's K/V pools live in, with the arenas that share it: the GPUs' for real-cuda (the smallest
+// bounds them all, as nodes are dealt over them in turn), this machine's for real-cpu; none where it cannot be told.
+struct PoolMemory {
+    real::MemoryNeed need;
+    std::uint64_t available = 0;
+    std::string name;
+};
+
+std::optional<PoolMemory> poolMemory(const std::string& backend, const Scenario& scenario)
+{
+    const real::MemoryNeed need = real::realMemoryNeed(scenario);
+    if (backend == "real-cuda") {
+        const GpuInventory gpus = probeGpus();
+        if (gpus.devices.empty())
+            return std::nullopt;
+        std::uint64_t smallest = gpus.devices.front().memoryBytes;
+        for (const GpuDevice& d : gpus.devices)
+            smallest = std::min(smallest, d.memoryBytes);
+        // CPU sockets, CXL memory and storage are pinned host memory (gpu_nodes.h), not the GPUs'.
+        return PoolMemory{real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0},
+                          smallest * gpus.devices.size(),
+                          gpus.devices.size() == 1 ? "the GPU's memory" : "the GPUs' memory (the smallest's, each)"};
+    }
+    if (const auto available = real::availableHostMemory())
+        return PoolMemory{need, *available, "this machine's memory"};
+    return std::nullopt;
+}
+
+void checkPoolMax(const BackendOptions& options, const std::string& backend, const Scenario& scenario)
+{
+    const std::size_t poolMax = options.realCpu.poolMaxBytes;
+    const std::size_t arena = options.realCpu.arenaBytes;
+    if (poolMax == real::RealCpuOptions::kPoolAsMemoryAllows)
+        return;
+    if (poolMax < arena)
+        throw InputError("", "--pool-mib",
+                         fmt::format("a decode node's K/V pool starts at --arena-mib ({}) and only grows, so it cannot "
+                                     "stop at {}",
+                                     real::memorySize(arena), real::memorySize(poolMax)),
+                         fmt::format("give --pool-mib {} or more (that much keeps it from growing), or a smaller "
+                                     "--arena-mib",
+                                     arena >> 20));
+    if (const auto memory = poolMemory(backend, scenario))
+        real::checkPoolFits(memory->need, arena, poolMax, memory->available, memory->name);
+}
+
+} // namespace
+
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
 {
     const std::string name = canonicalBackendName(options.name);
@@ -88,6 +138,7 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
     if (name == "real-cpu")
         if (const auto available = real::availableHostMemory())
             real::checkMemoryFits(scenario, options.realCpu.arenaBytes, *available, "this machine's memory");
+    checkPoolMax(options, name, scenario);
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
         throw InputError("", "--layers",
                          fmt::format("{} attention layers per decode step is not between 1 and the model's {}",
@@ -111,6 +162,13 @@ std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& opt
     real::RealCpuOptions realCpu = options.realCpu;
     if (realCpu.descriptorBytes == 0)
         realCpu.descriptorBytes = descriptorBytesFor(scenario);
+    // Pools grow as far as the memory they live in leaves room beside the arenas; where that cannot be told, not at
+    // all.
+    if (realCpu.poolMaxBytes == real::RealCpuOptions::kPoolAsMemoryAllows) {
+        const auto memory = poolMemory(name, scenario);
+        realCpu.poolMaxBytes =
+            memory ? real::largestPoolBytes(memory->need, realCpu.arenaBytes, memory->available) : realCpu.arenaBytes;
+    }
     if (name == "real-cuda")
         return std::make_unique<real::GpuNodes>(scenario.topology, realCpu, scenario.seed, probeGpus().devices);
     return std::make_unique<real::NodeWorkers>(scenario.topology, realCpu, scenario.seed);

@@ -78,6 +78,11 @@ class GpuNodeAttention final : public NodeAttention {
         return m_sums;
     }
     void flipByte(std::uint32_t block) override { m_gpu.flipByte(block, NodeArena::kFlipMask); }
+    void grow(std::uint32_t blocks) override
+    {
+        m_gpu.grow(blocks);
+        m_blocks = blocks;
+    }
 
   private:
     static GpuPagedAttention makeKernel(int device, const PagedKvShape& shape, std::uint32_t blocks);

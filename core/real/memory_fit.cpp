@@ -138,4 +138,33 @@ void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64
                         : std::string("run it on a machine with more memory, or on the simulated backend"));
 }
 
+std::uint64_t largestPoolBytes(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available)
+{
+    const double allowed = kArenaShareOfMemory * static_cast<double>(available);
+    const double arenas = static_cast<double>(need.arenas) * static_cast<double>(arenaBytes);
+    if (need.pools == 0 || allowed <= arenas)
+        return arenaBytes;
+    const double each = (allowed - arenas) / static_cast<double>(need.pools);
+    return std::max<std::uint64_t>(arenaBytes, static_cast<std::uint64_t>(each));
+}
+
+void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t poolMaxBytes, std::uint64_t available,
+                   const std::string& memory)
+{
+    const std::uint64_t largest = largestPoolBytes(need, arenaBytes, available);
+    if (need.pools == 0 || poolMaxBytes <= largest)
+        return;
+    constexpr double kGiB = 1024.0 * 1024 * 1024;
+    const double bytes = static_cast<double>(need.arenas) * static_cast<double>(arenaBytes) +
+                         static_cast<double>(need.pools) * static_cast<double>(poolMaxBytes);
+    throw InputError("", "--pool-mib",
+                     fmt::format("{} node memories of {} and {} K/V pools grown to {} each would need {:.1f} GiB, and "
+                                 "{} has {:.1f} GiB available",
+                                 need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes),
+                                 bytes / kGiB, memory, static_cast<double>(available) / kGiB),
+                     fmt::format("give at most --pool-mib {}, or leave it out for as much as fits ({:.0f}% of what is "
+                                 "available, for all of them)",
+                                 largest >> 20, 100 * kArenaShareOfMemory));
+}
+
 } // namespace coh::core::real

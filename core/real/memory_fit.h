@@ -42,4 +42,13 @@ void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint
 void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available,
                      const std::string& memory);
 
+// The most bytes each of the scenario's K/V pools may grow to (RealCpuOptions::poolMaxBytes) when its arenas of
+// `arenaBytes` take their share of kArenaShareOfMemory of `available` bytes first and the pools grow alike: never less
+// than arenaBytes, where they start.
+std::uint64_t largestPoolBytes(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available);
+// Throws InputError naming --pool-mib, with the largest that fits, when the pools grown to `poolMaxBytes` each would
+// not fit beside the arenas as largestPoolBytes says.
+void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t poolMaxBytes, std::uint64_t available,
+                   const std::string& memory);
+
 } // namespace coh::core::real

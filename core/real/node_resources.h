@@ -31,6 +31,13 @@ struct RealCpuOptions {
     // attention faster than a cache that reads its blocks once; a run whose times are compared turns it off and
     // checks the stamps alone.
     bool sumSeals = true;
+    // A decode node's K/V pool starts at arenaBytes and, when a step needs more blocks than its free list holds,
+    // grows (at least doubling, off the step's clock) up to this many bytes; at that size its sequences borrow blocks
+    // as a full pool's do. At most arenaBytes: it never grows. kPoolAsMemoryAllows: as large as this machine's memory
+    // leaves room for, which makeNodeResources works out (backend.h); a NodeResources made without it keeps the pool
+    // at arenaBytes.
+    static constexpr std::size_t kPoolAsMemoryAllows = ~std::size_t{0};
+    std::size_t poolMaxBytes = kPoolAsMemoryAllows;
 };
 
 // The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
@@ -76,6 +83,10 @@ class NodeAttention {
     // Flips a byte of `block`'s first K row and leaves its seal as it was (ReadFault::CorruptedRow: a stray write or
     // a flipped bit in memory).
     virtual void flipByte(std::uint32_t block) = 0;
+    // Makes the pool `blocks` blocks long where it lives, off the step's clock: every block's rows and stamp kept, the
+    // new blocks freed and holding grownBlockValue (kv_rows.h). Throws std::invalid_argument for fewer blocks than it
+    // has; the backend's own error (std::bad_alloc, GpuError) when its memory cannot hold them.
+    virtual void grow(std::uint32_t blocks) = 0;
 };
 
 class NodeResources {

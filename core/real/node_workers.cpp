@@ -57,6 +57,15 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         auto* bytes = reinterpret_cast<unsigned char*>(m_k.data() + std::size_t{block} * m_shape.blockFloats());
         *bytes ^= NodeArena::kFlipMask;
     }
+    void grow(std::uint32_t blocks) override
+    {
+        if (blocks < m_blocks)
+            throw std::invalid_argument("real-cpu attention: a pool grows, it does not shrink");
+        Growth job{this, blocks};
+        m_worker.runTimed(&growPool, &job);
+        if (job.failed)
+            throw std::bad_alloc();
+    }
 
   private:
     struct Step {
@@ -74,6 +83,11 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     struct Sums {
         CpuNodeAttention* self;
         std::span<const std::uint32_t> blocks;
+    };
+    struct Growth {
+        CpuNodeAttention* self;
+        std::uint32_t blocks;
+        bool failed = false; // the allocation threw on the worker, whose jobs do not throw
     };
     std::uint32_t rowsChecksum(std::uint32_t block, std::uint32_t fromRow, std::uint32_t toRow) const
     {
@@ -117,6 +131,31 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
                                seal.kept - self.rowsChecksum(w.block, seal.cutFrom, seal.cutTo) +
                                    self.rowsChecksum(w.block, seal.addFrom, seal.addTo)};
         }
+    }
+    // On the worker, so the new pages are its own (first touch): the rows kept where they are in each block, the new
+    // blocks' K and V from grownBlockValue, their stamps freed.
+    static void growPool(void* context)
+    {
+        auto& job = *static_cast<Growth*>(context);
+        CpuNodeAttention& self = *job.self;
+        const std::size_t blockFloats = self.m_shape.blockFloats();
+        const std::size_t from = std::size_t{self.m_blocks} * blockFloats;
+        const std::size_t to = std::size_t{job.blocks} * blockFloats;
+        try {
+            self.m_k.resize(to);
+            self.m_v.resize(to);
+            self.m_stamps.resize(job.blocks, BlockStamp{});
+        } catch (const std::bad_alloc&) {
+            job.failed = true;
+            return;
+        }
+        for (std::size_t at = from; at < to; ++at) {
+            const auto block = static_cast<std::uint32_t>(at / blockFloats);
+            const auto element = static_cast<std::uint32_t>(at % blockFloats);
+            self.m_k[at] = fromFloat<T>(grownBlockValue(block, element, false));
+            self.m_v[at] = fromFloat<T>(grownBlockValue(block, element, true));
+        }
+        self.m_blocks = job.blocks;
     }
     // On the worker: each block's rows as its stamp counts them, summed as they are now.
     static void sumRows(void* context)

@@ -52,6 +52,7 @@ SequenceBlocks::SequenceBlocks(std::uint32_t poolBlocks, std::uint32_t blockToke
     , m_lastWrite(m_poolBlocks, kNoWrite)
     , m_versions(m_poolBlocks, 0)
     , m_versionStep(m_poolBlocks, ~std::uint64_t{0}) // no step yet
+    , m_seed(seed)
 {
     std::iota(m_free.begin(), m_free.end(), 0u);
     std::shuffle(m_free.begin(), m_free.end(), std::mt19937(seed));
@@ -117,7 +118,7 @@ std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std:
     Table& t = m_tables[sequence];
     t.owner = m_owner;
     t.step = m_step;
-    const std::size_t blocks = (std::size_t{contextTokens} + m_blockTokens - 1) / m_blockTokens;
+    const std::size_t blocks = blocksFor(contextTokens);
     while (t.blocks.size() > blocks) {
         const std::uint32_t block = t.blocks.back();
         t.blocks.pop_back();
@@ -131,6 +132,36 @@ std::span<const std::uint32_t> SequenceBlocks::hold(std::uint32_t sequence, std:
     }
     queueRows(sequence, t, contextTokens);
     return t.blocks;
+}
+
+std::uint32_t SequenceBlocks::shortfall(std::span<const std::uint32_t> batch,
+                                        std::span<const std::uint32_t> contexts) const
+{
+    std::uint64_t needed = 0;
+    for (std::size_t i = 0; i < batch.size() && i < contexts.size(); ++i) {
+        const auto it = m_tables.find(batch[i]);
+        const std::size_t held = it == m_tables.end() ? 0 : it->second.blocks.size();
+        needed += std::max(blocksFor(contexts[i]), held) - held;
+    }
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(needed > m_free.size() ? needed - m_free.size() : 0, ~std::uint32_t{0}));
+}
+
+void SequenceBlocks::grow(std::uint32_t poolBlocks)
+{
+    if (poolBlocks <= m_poolBlocks)
+        return;
+    const std::uint32_t from = m_poolBlocks;
+    m_poolBlocks = poolBlocks;
+    m_holders.resize(poolBlocks);
+    m_lastWrite.resize(poolBlocks, kNoWrite);
+    m_versions.resize(poolBlocks, 0);
+    m_versionStep.resize(poolBlocks, ~std::uint64_t{0});
+    // The new blocks go under the free ones, shuffled as the first were: the blocks already free are handed out first.
+    std::vector<std::uint32_t> grown(poolBlocks - from);
+    std::iota(grown.begin(), grown.end(), from);
+    std::shuffle(grown.begin(), grown.end(), std::mt19937(m_seed + from));
+    m_free.insert(m_free.begin(), grown.begin(), grown.end());
 }
 
 void SequenceBlocks::holdAlone(std::uint32_t block, std::uint32_t sequence)

@@ -66,6 +66,12 @@ class SequenceBlocks {
     // ones taken from the free list; one that needs fewer gives the rest back. Queues the writes of the tokens it has
     // not written yet. The span stays valid until the next hold() of the same sequence or the next beginStep().
     std::span<const std::uint32_t> hold(std::uint32_t sequence, std::uint32_t contextTokens);
+    // How many more blocks than the free list holds the batch's sequences (`batch`, their `contexts`) would take at
+    // this step, before any of them is held: what a pool must grow by for none of them to borrow a block.
+    std::uint32_t shortfall(std::span<const std::uint32_t> batch, std::span<const std::uint32_t> contexts) const;
+    // The pool grew to `poolBlocks` blocks (NodeAttention::grow): the new ones join the free list, shuffled, after the
+    // blocks already free. Fewer than the pool has: nothing changes.
+    void grow(std::uint32_t poolBlocks);
     // The step's writes, each block's once: a freed stamp that a sequence's write follows in the same step is
     // dropped, since the block is that sequence's now; two of one sequence's writes into a block are joined. Each
     // block written counts one more version (its stamp's), once a step however often this is asked.
@@ -114,6 +120,10 @@ class SequenceBlocks {
         std::vector<std::uint32_t> blocks;
         std::vector<std::uint8_t> alone; // per block: taken from the free list, so only this table writes it
     };
+    std::size_t blocksFor(std::uint32_t contextTokens) const
+    {
+        return (std::size_t{contextTokens} + m_blockTokens - 1) / m_blockTokens;
+    }
     std::uint32_t take(std::uint32_t sequence, bool& alone); // a free block, or a borrowed one
     void giveBack(std::uint32_t block, std::uint32_t sequence);
     // The one table left holding `block` now holds it alone: its rows there are written again, and checked from now.
@@ -143,6 +153,7 @@ class SequenceBlocks {
     std::vector<std::uint32_t> m_toCheck;       // blocksToCheck()'s
     std::uint64_t m_rowsWritten = 0;
     std::uint64_t m_rowsAppended = 0;
+    std::uint32_t m_seed; // the free list's shuffle, and each growth's
 };
 
 } // namespace coh::core::real

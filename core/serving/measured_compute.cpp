@@ -66,6 +66,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
             m_replaced.add(*p);
         p = std::make_unique<NodePool>(shape, attention, node);
         m_poolBytes = attention.poolBytes();
+        m_largestPoolBytes = std::max(m_largestPoolBytes, m_poolBytes);
         m_elementBytes = attention.elementBytes();
     }
     return *p;
@@ -111,6 +112,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
         throw std::invalid_argument(
             fmt::format("a decode step of {} contexts for {} active sequences", contexts.size(), inst.active.size()));
     p.blocks.beginStep(inst.id, inst.active);
+    growIfShort(p, inst.active, contexts);
     p.sequences.clear();
     std::uint64_t tokens = 0;
     for (std::size_t i = 0; i < contexts.size(); ++i) {
@@ -140,6 +142,34 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
+}
+
+void MeasuredCompute::growIfShort(NodePool& p, std::span<const std::uint32_t> batch,
+                                  std::span<const std::uint32_t> contexts)
+{
+    const std::uint32_t shortfall = p.blocks.shortfall(batch, contexts);
+    const std::size_t poolMax = m_nodes.options().poolMaxBytes;
+    if (shortfall == 0 || poolMax == real::RealCpuOptions::kPoolAsMemoryAllows || !m_growthRefused.empty())
+        return;
+    const std::uint32_t have = p.attention->blocks();
+    const std::size_t blockBytes = p.attention->poolBytes() / have;
+    const std::uint64_t most = std::min<std::uint64_t>(poolMax / blockBytes, ~std::uint32_t{0});
+    if (most <= have)
+        return;
+    // Doubling keeps the growths (each a copy of the pool) few over a run whose batches grow step by step.
+    const auto blocks = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(most, std::max<std::uint64_t>(2ull * have, std::uint64_t{have} + shortfall)));
+    try {
+        p.attention->grow(blocks);
+    } catch (const std::exception& e) {
+        // Its memory had less room than it said: lend blocks, as a full pool does, and say why.
+        if (m_growthRefused.empty())
+            m_growthRefused =
+                fmt::format("a pool could not grow past {}: {}", real::memorySize(p.attention->poolBytes()), e.what());
+        return;
+    }
+    p.blocks.grow(blocks);
+    m_largestPoolBytes = std::max(m_largestPoolBytes, p.attention->poolBytes());
 }
 
 void MeasuredCompute::landWrites(NodePool& p)
@@ -213,21 +243,24 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         m_elementBytes == m_model.dtypeBytes
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
-    // A pool too small for the batch shares blocks between sequences: the bytes read are the batch's, some rows twice.
-    // Say how large a pool would not have.
-    const std::string full =
-        pools.shared == 0
-            ? std::string()
-            : fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another "
-                          "held them, where --arena-mib {} would have held every sequence's blocks",
-                          pools.shared, static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0))));
+    // A pool that grew says how far; one too small for the batch (it could grow no further) shares blocks between
+    // sequences: the bytes read are the batch's, some rows twice. Say how large a pool would not have.
+    const std::string pool = m_largestPoolBytes > m_poolBytes
+                                 ? fmt::format("a K/V pool per node that grew from {} to {} as its free blocks ran out",
+                                               real::memorySize(m_poolBytes), real::memorySize(m_largestPoolBytes))
+                                 : fmt::format("a {} K/V pool per node", real::memorySize(m_poolBytes));
+    std::string full;
+    if (pools.shared > 0)
+        full = fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another held "
+                           "them, where --pool-mib {} would have held every sequence's blocks{}",
+                           pools.shared, static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0))),
+                           m_growthRefused.empty() ? std::string() : fmt::format(" ({})", m_growthRefused));
     summary.scaledDown = fmt::format(
-        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in a {} MiB "
-        "K/V pool per node, held from its first step to its last{}; a sequence writes its context's K/V rows when it "
-        "takes its blocks, regenerated from the sequence and token rather than the bytes its transfer copied, and "
-        "appends a row per step), its time scaled to {}; the linear layers of a decode step and prefill keep the "
-        "roofline's time",
-        layersRun(), m_model.layers, element, m_poolBytes >> 20, full, m_model.layers);
+        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in {}, held "
+        "from its first step to its last{}; a sequence writes its context's K/V rows when it takes its blocks, "
+        "regenerated from the sequence and token rather than the bytes its transfer copied, and appends a row per "
+        "step), its time scaled to {}; the linear layers of a decode step and prefill keep the roofline's time",
+        layersRun(), m_model.layers, element, pool, full, m_model.layers);
 }
 
 } // namespace coh::core

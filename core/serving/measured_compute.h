@@ -10,6 +10,8 @@
 #include "core/serving/compute_cost.h"
 
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace coh::core {
@@ -59,6 +61,10 @@ class MeasuredCompute final : public ComputeCost {
     std::uint32_t layersRun() const;
     // Lands the step's writes in the pool (and the step's injected fault, if any), before its attention.
     void landWrites(NodePool& p);
+    // Before the step's sequences take their blocks: when they need more than the free list holds, the pool grows (at
+    // least doubling, off the step's clock) up to RealCpuOptions::poolMaxBytes, so that none borrows a block. A pool
+    // whose memory refuses to grow stays as it is and lends blocks, as a full one does; the summary says why.
+    void growIfShort(NodePool& p, std::span<const std::uint32_t> batch, std::span<const std::uint32_t> contexts);
     // After the step's attention, checks every read against its block's stamp and seal: a failure stops the run. After,
     // so that the step is not timed over blocks its own sums just brought into the caches (the next steps still are:
     // RealCpuOptions::sumSeals).
@@ -73,7 +79,9 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
-    std::size_t m_poolBytes = 0; // of the last pool made, for the summary
+    std::size_t m_poolBytes = 0;        // of the last pool made, as made, for the summary
+    std::size_t m_largestPoolBytes = 0; // the largest any pool grew to
+    std::string m_growthRefused;        // why a pool could not grow as far as poolMaxBytes allowed; empty: none
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.
     struct PoolTotals {
         std::uint64_t shared = 0; // SequenceBlocks::sharedBlocks

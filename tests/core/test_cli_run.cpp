@@ -340,6 +340,31 @@ TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
         << simulated.output;
 }
 
+TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
+{
+    // Three requests of the default scenario need more than a 1 MiB pool's sixteen 64 KiB blocks.
+    const std::string run =
+        "run " + defaultScenario() + " --max-requests 3 --no-store --backend real-cpu --arena-mib 1";
+    const CliResult grown = runCohsim(run);
+    EXPECT_EQ(grown.exitCode, 0) << grown.output;
+    EXPECT_NE(grown.output.find("in a K/V pool per node that grew from 1 MiB to"), std::string::npos) << grown.output;
+    EXPECT_EQ(grown.output.find("borrowed blocks"), std::string::npos) << grown.output;
+    const CliResult fixed = runCohsim(run + " --pool-mib 1");
+    EXPECT_EQ(fixed.exitCode, 0) << fixed.output;
+    EXPECT_NE(fixed.output.find("in a 1 MiB K/V pool per node"), std::string::npos) << fixed.output;
+    EXPECT_NE(fixed.output.find("would have held every sequence's blocks"), std::string::npos) << fixed.output;
+    const std::string base = "run " + defaultScenario() + " --max-requests 3 --no-store --backend real-cpu";
+    for (const std::string& bad : {std::string(" --pool-mib 0"), std::string(" --arena-mib 64 --pool-mib 32")}) {
+        const CliResult r = runCohsim(base + bad);
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
+        EXPECT_NE(r.output.find("--pool-mib"), std::string::npos) << r.output;
+    }
+    const CliResult simulated = runCohsim("run " + defaultScenario() + " --max-requests 3 --no-store --pool-mib 128");
+    EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
+    EXPECT_NE(simulated.output.find("--pool-mib: the simulated backend holds no K/V pool"), std::string::npos)
+        << simulated.output;
+}
+
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
 {
     // The default scenario under sealed-lease with a lease far shorter than a decode: trusted reads after expiry.

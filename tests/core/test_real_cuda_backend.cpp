@@ -130,6 +130,14 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
     const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}, {17, 71}};
     for (std::size_t step = 0; step < batches.size(); ++step) {
         SCOPED_TRACE(testing::Message() << "step " << step);
+        if (step == 2) {
+            // Both pools grow alike halfway: the blocks written keep rows, stamps and seals, the new ones their seed.
+            const std::uint32_t grown = 2 * onCpu.blocks();
+            onCpu.grow(grown);
+            onGpu.grow(grown);
+            blocks.grow(grown);
+            ASSERT_EQ(onGpu.blocks(), grown);
+        }
         const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
         const auto writes = blocks.writes();
         onCpu.write(writes);
@@ -163,6 +171,18 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
         for (std::size_t i = 0; i < floats; ++i)
             ASSERT_NEAR(gpuOut[i], cpuOut[i], 1e-4) << "at " << i;
     }
+    // Two blocks the growth added and no sequence wrote: the same seed on both sides (grownBlockValue).
+    const std::uint32_t last = onCpu.blocks() - 1;
+    const std::vector<std::uint32_t> seeded{last, last - 1};
+    const real::PagedSequence unwritten{seeded, 32};
+    const std::size_t floats = std::size_t{shape.queryHeads} * shape.headDim;
+    std::vector<float> q(floats), cpuOut(floats), gpuOut(floats);
+    for (std::size_t i = 0; i < floats; ++i)
+        q[i] = std::cos(0.19f * static_cast<float>(i));
+    onCpu.run(q, std::span(&unwritten, 1), 0.125f, 1, cpuOut);
+    onGpu.run(q, std::span(&unwritten, 1), 0.125f, 1, gpuOut);
+    for (std::size_t i = 0; i < floats; ++i)
+        ASSERT_NEAR(gpuOut[i], cpuOut[i], 1e-4) << "at " << i;
 }
 
 } // namespace

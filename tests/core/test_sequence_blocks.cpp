@@ -110,6 +110,35 @@ TEST(SequenceBlocks, AFullPoolSharesBlocksCountsThemAndFreesABlockOnlyWhenNoTabl
     EXPECT_EQ(pool.freeBlocks(), 4u);
 }
 
+TEST(SequenceBlocks, APoolThatGrowsHandsOutItsNewBlocksOnceTheFreeOnesRunOutAndLendsNone)
+{
+    SequenceBlocks pool(4, 1, 3);
+    pool.beginStep("d", Blocks{1, 2});
+    // Sequence 1 needs 3 blocks and 2 needs 3: two more than the 4 free.
+    EXPECT_EQ(pool.shortfall(Blocks{1, 2}, Blocks{3, 3}), 2u);
+    EXPECT_EQ(pool.shortfall(Blocks{1}, Blocks{4}), 0u);
+    pool.grow(8);
+    EXPECT_EQ(pool.poolBlocks(), 8u);
+    EXPECT_EQ(pool.freeBlocks(), 8u);
+    EXPECT_EQ(pool.shortfall(Blocks{1, 2}, Blocks{3, 3}), 0u);
+    // The four blocks free before come first, then the new ones: every block is held alone.
+    const Blocks a = copyOf(pool.hold(1, 3));
+    const Blocks b = copyOf(pool.hold(2, 3));
+    for (const std::uint32_t block : a)
+        EXPECT_LT(block, 4u);
+    EXPECT_LT(b[0], 4u);
+    EXPECT_GE(b[1], 4u);
+    EXPECT_GE(b[2], 4u);
+    EXPECT_EQ(pool.sharedBlocks(), 0u);
+    const auto toCheck = pool.blocksToCheck(Blocks{1, 2});
+    EXPECT_EQ(toCheck.size(), 6u);
+    // A later step counts only the blocks a table does not hold yet; a shrinking pool is no pool at all.
+    pool.beginStep("d", Blocks{1, 2});
+    EXPECT_EQ(pool.shortfall(Blocks{1, 2}, Blocks{4, 5}), 1u);
+    pool.grow(6);
+    EXPECT_EQ(pool.poolBlocks(), 8u);
+}
+
 Writes writesOf(SequenceBlocks& pool)
 {
     const auto w = pool.writes();

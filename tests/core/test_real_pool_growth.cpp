@@ -1,0 +1,225 @@
+// A decode node's K/V pool grows when its free blocks run out (NodeAttention::grow, MeasuredCompute), up to
+// RealCpuOptions::poolMaxBytes, which a run takes from this machine's memory unless told (--pool-mib): blocks already
+// written keep their rows and stamps, new ones hold their seed, and no sequence borrows a block while the pool can
+// still grow.
+#include "attention_reference.h"
+#include "core/base/input_error.h"
+#include "core/real/backend.h"
+#include "core/real/half.h"
+#include "core/real/memory_fit.h"
+#include "core/real/node_workers.h"
+#include "core/real/sequence_blocks.h"
+#include "core/serving/measured_compute.h"
+#include "decode_step_fixtures.h"
+#include "engine_fixtures.h"
+#include "real_run_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace coh::test {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+real::RealCpuOptions smallPools(std::size_t poolMaxBytes)
+{
+    real::RealCpuOptions o;
+    o.arenaBytes = kMiB;
+    o.poolMaxBytes = poolMaxBytes;
+    return o;
+}
+
+TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOnes)
+{
+    const real::PagedKvShape shape{8, 2, 32, 16};
+    const Topology topo = smallAttentionScenario(1).topology;
+    for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
+        SCOPED_TRACE(testing::Message() << element << "-byte K/V");
+        real::NodeWorkers workers(topo, smallPools(kMiB), 1);
+        real::NodeAttention& pool = workers.attention(1, shape, element);
+        const std::uint32_t before = pool.blocks();
+        real::SequenceBlocks blocks(before, shape.blockTokens, 5);
+        const std::vector<std::uint32_t> batch{1, 2};
+        holdStep(blocks, batch, {40, 17});
+        pool.write(blocks.writes());
+        const auto written = pool.stamps();
+        const std::vector<BlockStamp> kept(written.begin(), written.end());
+
+        EXPECT_THROW(pool.grow(before - 1), std::invalid_argument);
+        pool.grow(2 * before);
+        blocks.grow(2 * before);
+        ASSERT_EQ(pool.blocks(), 2 * before);
+        EXPECT_EQ(pool.poolBytes(), 2 * kMiB);
+        const auto grown = pool.stamps();
+        ASSERT_EQ(grown.size(), 2u * before);
+        // Every stamp as it was, the new blocks' freed; the rows still add up to their seals.
+        EXPECT_TRUE(std::equal(kept.begin(), kept.end(), grown.begin()));
+        for (std::uint32_t b = before; b < 2 * before; ++b)
+            ASSERT_EQ(grown[b], BlockStamp{}) << "block " << b;
+        EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
+
+        // A sequence's rows read through the grown pool: the float64 attention over its own values.
+        holdStep(blocks, batch, {41, 18});
+        pool.write(blocks.writes());
+        EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
+
+        // Two new blocks nobody wrote, read as a context of 32 tokens: their seed, grownBlockValue.
+        const auto held = [&](float x) { return element == 2 ? real::toFloat(real::toHalf(x)) : x; };
+        std::vector<float> k(2 * shape.blockFloats()), v(k.size());
+        for (std::uint32_t b = 0; b < 2; ++b)
+            for (std::size_t e = 0; e < shape.blockFloats(); ++e) {
+                k[b * shape.blockFloats() + e] =
+                    held(grownBlockValue(before + b, static_cast<std::uint32_t>(e), false));
+                v[b * shape.blockFloats() + e] = held(grownBlockValue(before + b, static_cast<std::uint32_t>(e), true));
+            }
+        const std::vector<std::uint32_t> table{before, before + 1};
+        std::vector<float> q(std::size_t{shape.queryHeads} * shape.headDim), out(q.size());
+        for (std::size_t i = 0; i < q.size(); ++i)
+            q[i] = std::sin(0.07f * static_cast<float>(i));
+        const real::PagedSequence fresh{table, 32};
+        pool.run(q, std::span(&fresh, 1), 0.125f, 1, out);
+        const std::vector<std::uint32_t> compact{0, 1};
+        expectMatchesReference(out, reference(shape, k, v, q, {{compact, 32}}, 0.125), shape, {32}, 1e-5, 1e-5);
+    }
+}
+
+// real-cpu's measured compute of smallAttentionScenario(1) with 1 MiB arenas whose pools grow to `poolMaxBytes`.
+struct GrowingCompute {
+    explicit GrowingCompute(std::size_t poolMaxBytes)
+        : s(smallAttentionScenario(1))
+        , workers(s.topology, smallPools(poolMaxBytes), 1)
+        , cost(s.model, s.serving)
+        , compute(cost, s.model, 16, workers)
+    {
+    }
+    BackendSummary step(const std::vector<std::uint32_t>& contexts)
+    {
+        const InstanceState inst = decodeInstance(cost, s, {1}, static_cast<std::uint32_t>(contexts.size()));
+        compute.decode(inst, {contexts, {}});
+        BackendSummary summary;
+        compute.describe(summary);
+        return summary;
+    }
+    Scenario s;
+    real::NodeWorkers workers;
+    const CostModel cost;
+    MeasuredCompute compute;
+};
+
+TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
+{
+    // Two contexts of 3000 tokens take 376 blocks of 4 KiB (2 KV heads of 32 fp16, K and V, 16 tokens); a 1 MiB pool
+    // has 256.
+    {
+        SCOPED_TRACE("room to grow: it doubles, and every read is checked");
+        GrowingCompute f(4 * kMiB);
+        const BackendSummary summary = f.step({3000, 3000});
+        EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 512u);
+        EXPECT_EQ(summary.blockReadsBorrowed, 0u);
+        EXPECT_EQ(summary.blockReadsChecked, 376u);
+        EXPECT_NE(summary.scaledDown.find("in a K/V pool per node that grew from 1 MiB to 2 MiB as its free blocks ran "
+                                          "out"),
+                  std::string::npos)
+            << summary.scaledDown;
+        EXPECT_EQ(summary.scaledDown.find("ran out of free blocks and handed"), std::string::npos);
+    }
+    {
+        SCOPED_TRACE("a limit of 1.25 MiB: it grows to 320 blocks and lends the other 56");
+        GrowingCompute f(kMiB + kMiB / 4);
+        const BackendSummary summary = f.step({3000, 3000});
+        EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 320u);
+        EXPECT_EQ(summary.blockReadsBorrowed, 56u);
+        EXPECT_EQ(summary.blockReadsChecked, 320u);
+        EXPECT_NE(summary.scaledDown.find("handed 56 blocks to a sequence while another held them, where --pool-mib 2 "
+                                          "would have held every sequence's blocks"),
+                  std::string::npos)
+            << summary.scaledDown;
+    }
+    {
+        SCOPED_TRACE("a limit of its start: it never grows");
+        GrowingCompute f(kMiB);
+        const BackendSummary summary = f.step({3000, 3000});
+        EXPECT_EQ(summary.blockReadsBorrowed, 120u);
+        EXPECT_NE(summary.scaledDown.find("in a 1 MiB K/V pool per node"), std::string::npos) << summary.scaledDown;
+    }
+}
+
+TEST(RealCpuBackend, ARunsPoolsGrowAsFarAsTheMachinesMemoryAllowsUnlessToldHowFar)
+{
+    // Requests of 5,000 to 8,500 tokens against 1 MiB arenas: a pool of its start would lend blocks; the run's grows.
+    const Scenario s = threeGpuScenario("msi-directory");
+    const RunResult run = runOn(s, spacedWorkload(), realCpu());
+    EXPECT_GT(run.summary.backend.blockReadsChecked, 0u);
+    EXPECT_EQ(run.summary.backend.blockReadsBorrowed, 0u);
+    EXPECT_NE(run.summary.backend.scaledDown.find("that grew from 1 MiB to"), std::string::npos)
+        << run.summary.backend.scaledDown;
+    // The limit the run worked out lies between the pool's start and this machine's memory.
+    const auto nodes = makeNodeResources(realCpu(), s);
+    EXPECT_GE(nodes->options().poolMaxBytes, kMiB);
+    if (const auto available = real::availableHostMemory()) {
+        EXPECT_LE(nodes->options().poolMaxBytes, *available);
+    }
+
+    // Told: no further than its start, it lends; below its start or past the machine, the run is refused.
+    BackendOptions fixed = realCpu();
+    fixed.realCpu.poolMaxBytes = fixed.realCpu.arenaBytes;
+    const RunResult lent = runOn(s, spacedWorkload(), fixed);
+    EXPECT_GT(lent.summary.backend.blockReadsBorrowed, 0u);
+    EXPECT_NE(lent.summary.backend.scaledDown.find("where --pool-mib"), std::string::npos)
+        << lent.summary.backend.scaledDown;
+    BackendOptions below = realCpu();
+    below.realCpu.poolMaxBytes = kMiB / 2;
+    try {
+        checkBackendRuns(below, s);
+        FAIL() << "a pool that stops below its start ran";
+    } catch (const InputError& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        EXPECT_EQ(e.problems()[0].field, "--pool-mib");
+        EXPECT_NE(e.problems()[0].message.find("starts at --arena-mib (1 MiB) and only grows, so it cannot stop at "
+                                               "512 KiB"),
+                  std::string::npos)
+            << e.problems()[0].message;
+        EXPECT_NE(e.problems()[0].fix.find("give --pool-mib 1 or more"), std::string::npos);
+    }
+    if (real::availableHostMemory()) {
+        BackendOptions past = realCpu();
+        past.realCpu.poolMaxBytes = std::size_t{1} << 60;
+        try {
+            checkBackendRuns(past, s);
+            FAIL() << "pools of an exbibyte fit";
+        } catch (const InputError& e) {
+            ASSERT_EQ(e.problems().size(), 1u);
+            EXPECT_EQ(e.problems()[0].field, "--pool-mib");
+            EXPECT_NE(e.problems()[0].fix.find("give at most --pool-mib"), std::string::npos);
+        }
+    }
+}
+
+TEST(MemoryFit, PoolsGrowIntoWhatTheArenasLeaveOfTheirShareOfMemory)
+{
+    // Ten arenas of 64 MiB and four pools in 10 GiB: 80% of it less the arenas, split four ways.
+    const real::MemoryNeed need{10, 4, 0};
+    const std::uint64_t available = 10240 * kMiB;
+    const auto each = static_cast<std::uint64_t>((0.8 * 10240 - 640) / 4 * kMiB);
+    EXPECT_NEAR(static_cast<double>(real::largestPoolBytes(need, 64 * kMiB, available)), static_cast<double>(each),
+                1.0);
+    EXPECT_NO_THROW(real::checkPoolFits(need, 64 * kMiB, each, available, "this machine's memory"));
+    try {
+        real::checkPoolFits(need, 64 * kMiB, each + kMiB, available, "this machine's memory");
+        FAIL() << "pools past the share fit";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("10 node memories of 64 MiB and 4 K/V pools grown to"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find(fmt::format("give at most --pool-mib {}", each >> 20)), std::string::npos)
+            << e.what();
+    }
+    // No room beside the arenas, or no pools: they stay at their start.
+    EXPECT_EQ(real::largestPoolBytes(need, 64 * kMiB, 100 * kMiB), 64 * kMiB);
+    EXPECT_EQ(real::largestPoolBytes(real::MemoryNeed{3, 0, 0}, 64 * kMiB, available), 64 * kMiB);
+}
+
+} // namespace
+} // namespace coh::test
