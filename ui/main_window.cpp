@@ -40,6 +40,7 @@
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -102,6 +103,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     }
     m_runner->setRealMemoryMiB(
         std::clamp(settings.value(QStringLiteral("run/realMemoryMiB"), m_runner->realMemoryMiB()).toInt(), 1, 4096));
+    m_runner->setRealPoolLimitMiB(
+        std::clamp(settings.value(QStringLiteral("run/poolLimitMiB"), 0).toInt(), 0, kMaxPoolLimitMiB));
     m_actions.sumSeals->setChecked(settings.value(QStringLiteral("run/sumSeals"), m_runner->sumSeals()).toBool());
     m_runner->setSumSeals(m_actions.sumSeals->isChecked());
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
@@ -241,6 +244,7 @@ void MainWindow::connectActions()
     connect(a.onSimVsReal, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
+    connect(a.realPoolLimit, &QAction::triggered, this, &MainWindow::chooseRealPoolLimit);
     connect(a.sumSeals, &QAction::toggled, this, [this](bool sum) {
         m_runner->setSumSeals(sum);
         QSettings().setValue(QStringLiteral("run/sumSeals"), sum);
@@ -552,6 +556,38 @@ void MainWindow::chooseRealMemory()
         return;
     m_runner->setRealMemoryMiB(mib);
     QSettings().setValue(QStringLiteral("run/realMemoryMiB"), mib);
+}
+
+void MainWindow::chooseRealPoolLimit()
+{
+    const QString title = tr("K/V Pool Limit for Real Runs");
+    QInputDialog dialog(this);
+    dialog.setWindowTitle(title);
+    dialog.setLabelText(tr("The most a decode node's K/V pool grows to on a real backend, in MiB (cohsim --pool-mib).\n"
+                           "A pool starts at the node memory and grows as its blocks run out; past this limit its\n"
+                           "sequences borrow blocks, which are read unchecked. The lowest value lets it grow as far\n"
+                           "as this machine's memory leaves room for."));
+    dialog.setInputMode(QInputDialog::IntInput);
+    dialog.setIntRange(0, kMaxPoolLimitMiB);
+    dialog.setIntStep(64);
+    dialog.setIntValue(m_runner->realPoolLimitMiB());
+    if (auto* spin = dialog.findChild<QSpinBox*>())
+        spin->setSpecialValueText(tr("As far as memory allows"));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const int mib = dialog.intValue();
+    if (mib != 0 && mib < m_runner->realMemoryMiB()) {
+        // The core would refuse the run; say it here, where the value is chosen.
+        QMessageBox::warning(this, title,
+                             tr("A K/V pool starts at the node memory (%1 MiB) and only grows, so it cannot stop at "
+                                "%2 MiB. Give %1 MiB or more, or the lowest value to let it grow as far as memory "
+                                "allows.")
+                                 .arg(m_runner->realMemoryMiB())
+                                 .arg(mib));
+        return;
+    }
+    m_runner->setRealPoolLimitMiB(mib);
+    QSettings().setValue(QStringLiteral("run/poolLimitMiB"), mib);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

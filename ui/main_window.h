@@ -60,6 +60,7 @@ class MainWindow : public QMainWindow {
     DockLayout* dockLayout() const { return m_dockLayout; }
     HelpWindow* helpWindow() const { return m_help; } // null until help is first shown
     const MainActions& actions() const { return m_actions; }
+    static constexpr int kMaxPoolLimitMiB = 1 << 20; // the K/V pool limit's largest, as cohsim --pool-mib's
     QString statusText() const;
 
   public slots:
@@ -67,6 +68,9 @@ class MainWindow : public QMainWindow {
     void cancelRun();
     // Execute On > Node Memory for Real Runs: asks for the MiB and keeps it (QSettings "run/realMemoryMiB").
     void chooseRealMemory();
+    // Execute On > K/V Pool Limit for Real Runs: asks for the MiB, 0 for as far as memory allows, and keeps it
+    // (QSettings "run/poolLimitMiB").
+    void chooseRealPoolLimit();
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.

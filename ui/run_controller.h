@@ -42,9 +42,14 @@ class RunController : public QObject {
                         const QString& databasePath = {}, const QString& backend = QStringLiteral("real-cpu"));
     void cancel();
     bool isRunning() const { return m_running; }
-    // A real run's memory per node, its copy arena and its K/V pool (cohsim --arena-mib), for the runs started next.
+    // A real run's memory per node, its copy arena and where its K/V pool starts (cohsim --arena-mib), for the runs
+    // started next.
     void setRealMemoryMiB(int mib) { m_realMemoryMiB = mib; }
     int realMemoryMiB() const { return m_realMemoryMiB; }
+    // The most a real run's decode K/V pool grows to (cohsim --pool-mib); 0: as far as the machine's memory leaves
+    // room for.
+    void setRealPoolLimitMiB(int mib) { m_realPoolLimitMiB = mib; }
+    int realPoolLimitMiB() const { return m_realPoolLimitMiB; }
     // Whether a real run sums each block read against its seal (cohsim --no-seal-sums is false); a sim-against-real
     // run never does, whatever this says.
     void setSumSeals(bool sum) { m_sumSeals = sum; }
@@ -80,6 +85,7 @@ class RunController : public QObject {
     QString m_databasePath;
     QString m_runName;
     int m_realMemoryMiB = static_cast<int>(core::real::RealCpuOptions{}.arenaBytes >> 20);
+    int m_realPoolLimitMiB = 0;
     bool m_sumSeals = core::real::RealCpuOptions{}.sumSeals;
     QString m_scenarioPath;
 };

@@ -29,9 +29,11 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -80,6 +82,46 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         openWindow();
         QCOMPARE(m_window->runController()->realMemoryMiB(), 256);
         QSettings().remove(QStringLiteral("run/realMemoryMiB"));
+    }
+
+    void realRunsPoolLimitIsAskedForCheckedAndKept()
+    {
+        // Execute On > K/V Pool Limit for Real Runs: as far as memory allows by default (0, shown as such); a limit
+        // below the node memory is refused where it is chosen; one at or above it goes to the runs started next and is
+        // kept for the next window.
+        QCOMPARE(m_window->runController()->realPoolLimitMiB(), 0);
+        bool refused = false;
+        QTimer::singleShot(0, [&refused] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            auto* spin = dialog->findChild<QSpinBox*>();
+            QVERIFY(spin);
+            QCOMPARE(spin->text(), QStringLiteral("As far as memory allows"));
+            QCOMPARE(dialog->intMaximum(), coh::ui::MainWindow::kMaxPoolLimitMiB);
+            dialog->setIntValue(16);
+            QTimer::singleShot(0, [&refused] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                refused = box->text().contains(QStringLiteral("starts at the node memory (64 MiB)"));
+                box->accept();
+            });
+            dialog->accept();
+        });
+        m_window->actions().realPoolLimit->trigger();
+        QVERIFY(refused);
+        QCOMPARE(m_window->runController()->realPoolLimitMiB(), 0);
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->setIntValue(512);
+            dialog->accept();
+        });
+        m_window->actions().realPoolLimit->trigger();
+        QCOMPARE(m_window->runController()->realPoolLimitMiB(), 512);
+        closeWindow();
+        openWindow();
+        QCOMPARE(m_window->runController()->realPoolLimitMiB(), 512);
+        QSettings().remove(QStringLiteral("run/poolLimitMiB"));
     }
 
     void realRunsSealSumsAreAChoiceKeptForTheNextSession()

@@ -62,7 +62,9 @@ class TstRunController : public QObject {
         QCOMPARE(controller.realMemoryMiB(), 64); // cohsim's --arena-mib default
         controller.setRealMemoryMiB(2);           // Execute On > Node Memory for Real Runs
         QVERIFY(controller.sumSeals());
-        controller.setSumSeals(false); // Execute On > Sum Block Seals on Every Read, unchecked
+        controller.setSumSeals(false);              // Execute On > Sum Block Seals on Every Read, unchecked
+        QCOMPARE(controller.realPoolLimitMiB(), 0); // as far as memory allows
+        controller.setRealPoolLimitMiB(2);          // Execute On > K/V Pool Limit for Real Runs: it may not grow
         QSignalSpy finished(&controller, &RunController::finished);
         QSignalSpy failed(&controller, &RunController::failed);
         QVERIFY(controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
@@ -78,11 +80,20 @@ class TstRunController : public QObject {
             QVERIFY2(m.resource.find("2 MiB arena") != std::string::npos, m.resource.c_str());
         QVERIFY(result->summary.backend.blockReadsChecked > 0);
         QCOMPARE(result->summary.backend.blockSealsSummed, std::uint64_t{0});
+        QVERIFY2(result->summary.backend.scaledDown.find("in a 2 MiB K/V pool per node") != std::string::npos,
+                 result->summary.backend.scaledDown.c_str());
         coh::core::RunStore store(m_db.toStdString());
         QCOMPARE(store.runInfo(id)->backend, std::string("real-cpu"));
 
-        // What real-cpu cannot run is refused at once, naming the field, before any row is stored.
+        // What real-cpu cannot run is refused at once, naming the field, before any row is stored: a pool limit
+        // below where the pool starts, and a link failure.
         const auto before = store.listRuns().size();
+        controller.setRealMemoryMiB(4);
+        QVERIFY(!controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("--pool-mib")));
+        failed.clear();
+        controller.setRealMemoryMiB(2);
         json["failures"] = {{"events", {{{"link", "gpu1-link"}, {"at", "1 s"}, {"repair", "1 s"}}}}};
         QVERIFY(!controller.start(json, fixture("minimal.json"), m_db, QStringLiteral("real-cpu")));
         QCOMPARE(failed.count(), 1);
