@@ -171,11 +171,14 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     realMemory = executeOn->addAction(QMainWindow::tr("Node &Memory for Real Runs..."));
     realMemory->setToolTip(QMainWindow::tr("Each node's copy memory on a real backend, and the size its decode K/V "
                                            "pool starts at, in MiB (cohsim --arena-mib); a pool grows as its blocks "
-                                           "run out, as far as this machine's memory leaves room for"));
+                                           "run out, as far as its memory (this machine's, or a GPU's) leaves room "
+                                           "for"));
     realPoolLimit = executeOn->addAction(QMainWindow::tr("K/V &Pool Limit for Real Runs..."));
-    realPoolLimit->setToolTip(QMainWindow::tr("The most a decode node's K/V pool grows to on a real backend, in MiB "
-                                              "(cohsim --pool-mib); by default as far as this machine's memory leaves "
-                                              "room for"));
+    realPoolLimit->setToolTip(
+        QMainWindow::tr("The most a decode node's K/V pool grows to on a real backend, in MiB "
+                        "(cohsim --pool-mib); by default as far as its memory (this machine's, or a "
+                        "GPU's) leaves "
+                        "room for"));
     sumSeals = executeOn->addAction(QMainWindow::tr("Sum Block Seals on Every &Read"));
     sumSeals->setCheckable(true);
     sumSeals->setChecked(true);

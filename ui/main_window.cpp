@@ -566,7 +566,7 @@ void MainWindow::chooseRealPoolLimit()
     dialog.setLabelText(tr("The most a decode node's K/V pool grows to on a real backend, in MiB (cohsim --pool-mib).\n"
                            "A pool starts at the node memory and grows as its blocks run out; past this limit its\n"
                            "sequences borrow blocks, which are read unchecked. The lowest value lets it grow as far\n"
-                           "as this machine's memory leaves room for."));
+                           "as its memory (this machine's, or a GPU's) leaves room for."));
     dialog.setInputMode(QInputDialog::IntInput);
     dialog.setIntRange(0, kMaxPoolLimitMiB);
     dialog.setIntStep(64);

@@ -32,7 +32,7 @@ struct CompareRealOptions {
     std::optional<std::uint64_t> seed;
     std::optional<std::uint32_t> maxRequests;
     std::uint32_t arenaMib = 64;
-    std::optional<std::uint32_t> poolMib; // none: as large as this machine's memory leaves room for
+    std::optional<std::uint32_t> poolMib; // none: as large as its memory leaves room for
     std::uint32_t layers = 1;
     bool json = false;
     bool noStore = false;
@@ -202,8 +202,9 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--pool-mib", options->poolMib,
-                    "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
-                    "free blocks run out (default: as large as this machine's memory leaves room for)")
+                    "the real backend: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as "
+                    "its free blocks run out (default: as large as the memory it lives in leaves room for: this "
+                    "machine's, or on real-cuda a GPU's)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--layers", options->layers, "the real backend: attention layers each decode step runs for real")
         ->capture_default_str();

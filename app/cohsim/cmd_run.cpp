@@ -40,7 +40,7 @@ struct RunCommandOptions {
     std::string inject; // empty: none
     bool noSealSums = false;
     std::uint32_t arenaMib = 64;
-    std::optional<std::uint32_t> poolMib; // none: as large as this machine's memory leaves room for
+    std::optional<std::uint32_t> poolMib; // none: as large as its memory leaves room for
     std::uint32_t layers = 1;
 };
 
@@ -242,7 +242,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
         ->check(CLI::Range(1, 4096));
     run->add_option("--pool-mib", options->poolMib,
                     "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
-                    "free blocks run out (default: as large as this machine's memory leaves room for)")
+                    "free blocks run out (default: as large as the memory it lives in leaves room for: this machine's, "
+                    "or on real-cuda a GPU's)")
         ->check(CLI::Range(1, 1 << 20));
     run->add_option("--layers", options->layers,
                     "real backends: attention layers each decode step runs for real; its time scales to the model's")

@@ -170,18 +170,16 @@ __global__ void blockChecksumsKernel(const __half* __restrict__ k, const __half*
         sums[blockIdx.x] = sum;
 }
 
-// One thread per element of the blocks a pool grew by, from element `from` of the pool on: K and V as grownBlockValue
-// (kv_rows.h) says, which the CPU's pool holds too.
-__global__ void fillGrownBlocksKernel(__half* __restrict__ k, __half* __restrict__ v, std::size_t from, std::size_t to,
-                                      std::uint32_t blockElements)
+// One thread per element of the blocks a K (isV false) or V pool grew by, from element `from` on: what
+// grownBlockValue (kv_rows.h) says, which the CPU's pool holds too.
+__global__ void fillGrownBlocksKernel(__half* __restrict__ pool, std::size_t from, std::size_t to,
+                                      std::uint32_t blockElements, bool isV)
 {
     const std::size_t at = from + blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     if (at >= to)
         return;
-    const auto block = static_cast<std::uint32_t>(at / blockElements);
-    const auto element = static_cast<std::uint32_t>(at % blockElements);
-    k[at] = __float2half(grownBlockValue(block, element, false));
-    v[at] = __float2half(grownBlockValue(block, element, true));
+    pool[at] = __float2half(grownBlockValue(static_cast<std::uint32_t>(at / blockElements),
+                                            static_cast<std::uint32_t>(at % blockElements), isV));
 }
 
 void validateShape(const GpuKvShape& shape, const std::vector<float>& kPool, const std::vector<float>& vPool)
@@ -470,24 +468,30 @@ void GpuPagedAttention::grow(std::uint32_t blocks)
     COH_CUDA(cudaSetDevice(d.index));
     const std::size_t blockElements = d.shape.blockElements();
     const std::size_t elements = std::size_t{blocks} * blockElements;
-    // The larger buffers first, so a device without room for them leaves the pool as it was.
-    DeviceBuffer<__half> k(elements), v(elements);
+    // K, then V, then the stamps, each copied into its larger buffer and the old one freed before the next: the
+    // device holds at most half the old pool more than the grown one (what real::largestPoolBytes leaves room for).
+    // One that fails leaves the pool at its blocks; a K already larger only holds more than it reads.
+    const auto enlarge = [&](DeviceBuffer<__half>& pool, bool isV) {
+        if (pool.count() >= elements)
+            return;
+        DeviceBuffer<__half> larger(elements);
+        COH_CUDA(cudaMemcpy(larger.get(), pool.get(), d.poolElements * sizeof(__half), cudaMemcpyDeviceToDevice));
+        constexpr unsigned kThreads = 256;
+        const std::size_t grown = elements - d.poolElements;
+        fillGrownBlocksKernel<<<static_cast<unsigned>((grown + kThreads - 1) / kThreads), kThreads>>>(
+            larger.get(), d.poolElements, elements, static_cast<std::uint32_t>(blockElements), isV);
+        COH_CUDA(cudaGetLastError());
+        COH_CUDA(cudaDeviceSynchronize());
+        pool.swap(larger);
+    };
+    enlarge(d.k, false);
+    enlarge(d.v, true);
     DeviceBuffer<BlockStamp> stamps(blocks);
-    COH_CUDA(cudaMemcpy(k.get(), d.k.get(), d.poolElements * sizeof(__half), cudaMemcpyDeviceToDevice));
-    COH_CUDA(cudaMemcpy(v.get(), d.v.get(), d.poolElements * sizeof(__half), cudaMemcpyDeviceToDevice));
     COH_CUDA(
         cudaMemcpy(stamps.get(), d.stamps.get(), std::size_t{d.blocks} * sizeof(BlockStamp), cudaMemcpyDeviceToDevice));
     const std::vector<BlockStamp> freed(blocks - d.blocks);
     COH_CUDA(
         cudaMemcpy(stamps.get() + d.blocks, freed.data(), freed.size() * sizeof(BlockStamp), cudaMemcpyHostToDevice));
-    constexpr unsigned kThreads = 256;
-    const std::size_t grown = elements - d.poolElements;
-    fillGrownBlocksKernel<<<static_cast<unsigned>((grown + kThreads - 1) / kThreads), kThreads>>>(
-        k.get(), v.get(), d.poolElements, elements, static_cast<std::uint32_t>(blockElements));
-    COH_CUDA(cudaGetLastError());
-    COH_CUDA(cudaDeviceSynchronize());
-    d.k.swap(k);
-    d.v.swap(v);
     d.stamps.swap(stamps);
     d.blocks = blocks;
     d.poolElements = elements;

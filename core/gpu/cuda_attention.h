@@ -20,6 +20,12 @@ class GpuError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+// An allocation the device had no room for. The device stays usable: the runtime's last error is cleared, so the next
+// call's check does not report it again.
+class GpuOutOfMemory : public GpuError {
+  public:
+    using GpuError::GpuError;
+};
 
 struct GpuKvShape {
     std::uint32_t queryHeads = 32;
@@ -73,8 +79,9 @@ class GpuPagedAttention {
     // XORs the first byte of `block`'s K rows with `mask`, its stamp left as it was (fault injection).
     void flipByte(std::uint32_t block, unsigned char mask);
     // Makes the pools `blocks` blocks long: every block's rows and stamp kept, the new ones freed and holding
-    // grownBlockValue (kv_rows.h). Throws std::invalid_argument for fewer blocks than the pools have, GpuError when
-    // the device has no room (the pools then stay as they were).
+    // grownBlockValue (kv_rows.h). K and V grow one after the other, so the device holds at most half the old pools
+    // more than the grown ones. Throws std::invalid_argument for fewer blocks than the pools have, GpuOutOfMemory when
+    // the device has no room (the pools then keep their blocks).
     void grow(std::uint32_t blocks);
 
   private:

@@ -16,8 +16,15 @@ namespace coh::core::cuda {
 // Every CUDA call goes through here: a failure names the call and what the runtime says.
 inline void check(cudaError_t err, const char* call)
 {
-    if (err != cudaSuccess)
-        throw GpuError(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+    if (err == cudaSuccess)
+        return;
+    const std::string what = std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err);
+    if (err == cudaErrorMemoryAllocation) {
+        // Not sticky: clear it, or the next launch's cudaGetLastError() would report it as its own.
+        (void)cudaGetLastError();
+        throw GpuOutOfMemory(what);
+    }
+    throw GpuError(what);
 }
 #define COH_CUDA(call) ::coh::core::cuda::check((call), #call)
 

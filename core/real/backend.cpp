@@ -33,8 +33,9 @@ std::string canonicalBackendName(std::string_view name)
 
 namespace {
 
-// The memory a real backend's K/V pools live in, with the arenas that share it: the GPUs' for real-cuda (the smallest
-// bounds them all, as nodes are dealt over them in turn), this machine's for real-cpu; none where it cannot be told.
+// The memory a real backend's K/V pools live in, with the arenas that share it: this machine's for real-cpu; for
+// real-cuda one GPU's, the smallest: nodes are dealt over the GPUs in the order they first copy, so every pool and
+// every GPU arena may land on the same one. None where it cannot be told.
 struct PoolMemory {
     real::MemoryNeed need;
     std::uint64_t available = 0;
@@ -52,9 +53,8 @@ std::optional<PoolMemory> poolMemory(const std::string& backend, const Scenario&
         for (const GpuDevice& d : gpus.devices)
             smallest = std::min(smallest, d.memoryBytes);
         // CPU sockets, CXL memory and storage are pinned host memory (gpu_nodes.h), not the GPUs'.
-        return PoolMemory{real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0},
-                          smallest * gpus.devices.size(),
-                          gpus.devices.size() == 1 ? "the GPU's memory" : "the GPUs' memory (the smallest's, each)"};
+        return PoolMemory{real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0}, smallest,
+                          gpus.devices.size() == 1 ? "the GPU's memory" : "the smallest GPU's memory"};
     }
     if (const auto available = real::availableHostMemory())
         return PoolMemory{need, *available, "this machine's memory"};

@@ -144,7 +144,9 @@ std::uint64_t largestPoolBytes(const MemoryNeed& need, std::size_t arenaBytes, s
     const double arenas = static_cast<double>(need.arenas) * static_cast<double>(arenaBytes);
     if (need.pools == 0 || allowed <= arenas)
         return arenaBytes;
-    const double each = (allowed - arenas) / static_cast<double>(need.pools);
+    // One pool grows at a time, and while it does it holds half its old size more (K, then V, each copied into a
+    // larger buffer before the old one goes): room for half a pool more than the pools themselves.
+    const double each = (allowed - arenas) / (static_cast<double>(need.pools) + kGrowthShareOfPool);
     return std::max<std::uint64_t>(arenaBytes, static_cast<std::uint64_t>(each));
 }
 
@@ -156,10 +158,10 @@ void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t p
         return;
     constexpr double kGiB = 1024.0 * 1024 * 1024;
     const double bytes = static_cast<double>(need.arenas) * static_cast<double>(arenaBytes) +
-                         static_cast<double>(need.pools) * static_cast<double>(poolMaxBytes);
+                         (static_cast<double>(need.pools) + kGrowthShareOfPool) * static_cast<double>(poolMaxBytes);
     throw InputError("", "--pool-mib",
-                     fmt::format("{} node memories of {} and {} K/V pools grown to {} each would need {:.1f} GiB, and "
-                                 "{} has {:.1f} GiB available",
+                     fmt::format("{} node memories of {} and {} K/V pools grown to {} each (and half a pool more while "
+                                 "one grows) would need {:.1f} GiB, and {} has {:.1f} GiB available",
                                  need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes),
                                  bytes / kGiB, memory, static_cast<double>(available) / kGiB),
                      fmt::format("give at most --pool-mib {}, or leave it out for as much as fits ({:.0f}% of what is "

@@ -42,9 +42,12 @@ void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint
 void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available,
                      const std::string& memory);
 
+// While a pool grows it holds this share of its old size more (NodeAttention::grow copies K, then V).
+inline constexpr double kGrowthShareOfPool = 0.5;
 // The most bytes each of the scenario's K/V pools may grow to (RealCpuOptions::poolMaxBytes) when its arenas of
-// `arenaBytes` take their share of kArenaShareOfMemory of `available` bytes first and the pools grow alike: never less
-// than arenaBytes, where they start.
+// `arenaBytes` take their share of kArenaShareOfMemory of `available` bytes first and the pools, all grown, and the
+// copy one of them makes while it grows (kGrowthShareOfPool) take the rest: never less than arenaBytes, where they
+// start.
 std::uint64_t largestPoolBytes(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available);
 // Throws InputError naming --pool-mib, with the largest that fits, when the pools grown to `poolMaxBytes` each would
 // not fit beside the arenas as largestPoolBytes says.

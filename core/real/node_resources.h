@@ -33,9 +33,9 @@ struct RealCpuOptions {
     bool sumSeals = true;
     // A decode node's K/V pool starts at arenaBytes and, when a step needs more blocks than its free list holds,
     // grows (at least doubling, off the step's clock) up to this many bytes; at that size its sequences borrow blocks
-    // as a full pool's do. At most arenaBytes: it never grows. kPoolAsMemoryAllows: as large as this machine's memory
-    // leaves room for, which makeNodeResources works out (backend.h); a NodeResources made without it keeps the pool
-    // at arenaBytes.
+    // as a full pool's do. At most arenaBytes: it never grows. kPoolAsMemoryAllows: as large as the memory it lives
+    // in leaves room for (this machine's; on real-cuda one GPU's), which makeNodeResources works out
+    // (real::largestPoolBytes); a NodeResources made without it keeps the pool at arenaBytes.
     static constexpr std::size_t kPoolAsMemoryAllows = ~std::size_t{0};
     std::size_t poolMaxBytes = kPoolAsMemoryAllows;
 };

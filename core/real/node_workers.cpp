@@ -142,8 +142,13 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         const std::size_t from = std::size_t{self.m_blocks} * blockFloats;
         const std::size_t to = std::size_t{job.blocks} * blockFloats;
         try {
-            self.m_k.resize(to);
-            self.m_v.resize(to);
+            // Exactly as large (resize alone may take twice what it appends): K, then V, so the worker holds at most
+            // half the old pool more than the grown one (what real::largestPoolBytes leaves room for).
+            for (std::vector<T>* pool : {&self.m_k, &self.m_v}) {
+                pool->reserve(to);
+                pool->resize(to);
+            }
+            self.m_stamps.reserve(job.blocks);
             self.m_stamps.resize(job.blocks, BlockStamp{});
         } catch (const std::bad_alloc&) {
             job.failed = true;

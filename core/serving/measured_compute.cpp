@@ -1,11 +1,13 @@
 #include "core/serving/measured_compute.h"
 
+#include "core/gpu/cuda_attention.h" // GpuOutOfMemory
 #include "core/real/stale_read.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,8 @@ struct MeasuredCompute::NodePool {
         : shape(s)
         , attention(&a)
         , blockBytes(static_cast<double>(a.poolBytes()) / a.blocks())
+        , startBytes(a.poolBytes())
+        , largestBytes(startBytes)
         , blocks(a.blocks(), s.blockTokens, node)
     {
     }
@@ -24,6 +28,9 @@ struct MeasuredCompute::NodePool {
     // The node's, made by the resource: gone once the resource makes another for another shape or element.
     real::NodeAttention* attention = nullptr;
     double blockBytes;           // K and V of one block, kept for the summary after the attention is gone
+    std::size_t startBytes;      // as made
+    std::size_t largestBytes;    // as grown (growIfShort)
+    std::string refused;         // why it could not grow further (its memory had no room); empty: it can
     real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
@@ -65,8 +72,6 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
         if (p)
             m_replaced.add(*p);
         p = std::make_unique<NodePool>(shape, attention, node);
-        m_poolBytes = attention.poolBytes();
-        m_largestPoolBytes = std::max(m_largestPoolBytes, m_poolBytes);
         m_elementBytes = attention.elementBytes();
     }
     return *p;
@@ -78,6 +83,12 @@ void MeasuredCompute::PoolTotals::add(const NodePool& p)
     rowsWritten += p.blocks.rowsWritten();
     rowsAppended += p.blocks.rowsAppended();
     bytesNeeded = std::max(bytesNeeded, static_cast<double>(p.blocks.peakHeldBlocks()) * p.blockBytes);
+    startBytes = pools == 0 ? p.startBytes : std::min(startBytes, p.startBytes);
+    largestBytes = std::max(largestBytes, p.largestBytes);
+    grew = grew || p.largestBytes > p.startBytes;
+    if (refused.empty())
+        refused = p.refused;
+    ++pools;
 }
 
 MeasuredCompute::PoolTotals MeasuredCompute::poolTotals() const
@@ -149,7 +160,7 @@ void MeasuredCompute::growIfShort(NodePool& p, std::span<const std::uint32_t> ba
 {
     const std::uint32_t shortfall = p.blocks.shortfall(batch, contexts);
     const std::size_t poolMax = m_nodes.options().poolMaxBytes;
-    if (shortfall == 0 || poolMax == real::RealCpuOptions::kPoolAsMemoryAllows || !m_growthRefused.empty())
+    if (shortfall == 0 || poolMax == real::RealCpuOptions::kPoolAsMemoryAllows || !p.refused.empty())
         return;
     const std::uint32_t have = p.attention->blocks();
     const std::size_t blockBytes = p.attention->poolBytes() / have;
@@ -159,17 +170,22 @@ void MeasuredCompute::growIfShort(NodePool& p, std::span<const std::uint32_t> ba
     // Doubling keeps the growths (each a copy of the pool) few over a run whose batches grow step by step.
     const auto blocks = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(most, std::max<std::uint64_t>(2ull * have, std::uint64_t{have} + shortfall)));
+    // Its memory may have less room than it said (other processes took some): then the pool stays as it is and
+    // lends blocks, as a full one does, and the run says why. Any other failure is the run's.
+    const auto refuse = [&](const char* why) {
+        p.refused = fmt::format("a pool could not grow past {}: {}", real::memorySize(p.attention->poolBytes()), why);
+    };
     try {
         p.attention->grow(blocks);
-    } catch (const std::exception& e) {
-        // Its memory had less room than it said: lend blocks, as a full pool does, and say why.
-        if (m_growthRefused.empty())
-            m_growthRefused =
-                fmt::format("a pool could not grow past {}: {}", real::memorySize(p.attention->poolBytes()), e.what());
+    } catch (const std::bad_alloc& e) {
+        refuse(e.what());
+        return;
+    } catch (const GpuOutOfMemory& e) {
+        refuse(e.what());
         return;
     }
     p.blocks.grow(blocks);
-    m_largestPoolBytes = std::max(m_largestPoolBytes, p.attention->poolBytes());
+    p.largestBytes = std::max(p.largestBytes, p.attention->poolBytes());
 }
 
 void MeasuredCompute::landWrites(NodePool& p)
@@ -244,17 +260,25 @@ void MeasuredCompute::describe(BackendSummary& summary) const
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
     // A pool that grew says how far; one too small for the batch (it could grow no further) shares blocks between
-    // sequences: the bytes read are the batch's, some rows twice. Say how large a pool would not have.
-    const std::string pool = m_largestPoolBytes > m_poolBytes
-                                 ? fmt::format("a K/V pool per node that grew from {} to {} as its free blocks ran out",
-                                               real::memorySize(m_poolBytes), real::memorySize(m_largestPoolBytes))
-                                 : fmt::format("a {} K/V pool per node", real::memorySize(m_poolBytes));
+    // sequences: the bytes read are the batch's, some rows twice. Say how large a pool would not have, and how far
+    // this run's could grow.
+    const std::string pool =
+        pools.grew ? fmt::format("a K/V pool per node that started at {} and grew as its free blocks ran out, to {} at "
+                                 "most",
+                                 real::memorySize(pools.startBytes), real::memorySize(pools.largestBytes))
+                   : fmt::format("a {} K/V pool per node", real::memorySize(pools.startBytes));
     std::string full;
-    if (pools.shared > 0)
+    if (pools.shared > 0) {
+        const auto neededMib = static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0)));
+        const std::size_t limit = m_nodes.options().poolMaxBytes;
+        const std::string why = !pools.refused.empty() ? pools.refused
+                                : limit == real::RealCpuOptions::kPoolAsMemoryAllows
+                                    ? std::string("this run's pools do not grow")
+                                    : fmt::format("this run's pools may grow to {}", real::memorySize(limit));
         full = fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another held "
-                           "them, where --pool-mib {} would have held every sequence's blocks{}",
-                           pools.shared, static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0))),
-                           m_growthRefused.empty() ? std::string() : fmt::format(" ({})", m_growthRefused));
+                           "them, where a pool of {} MiB would have held every sequence's blocks (--pool-mib {}; {})",
+                           pools.shared, neededMib, neededMib, why);
+    }
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in {}, held "
         "from its first step to its last{}; a sequence writes its context's K/V rows when it takes its blocks, "

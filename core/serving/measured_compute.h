@@ -63,7 +63,8 @@ class MeasuredCompute final : public ComputeCost {
     void landWrites(NodePool& p);
     // Before the step's sequences take their blocks: when they need more than the free list holds, the pool grows (at
     // least doubling, off the step's clock) up to RealCpuOptions::poolMaxBytes, so that none borrows a block. A pool
-    // whose memory refuses to grow stays as it is and lends blocks, as a full one does; the summary says why.
+    // whose memory refuses to grow (std::bad_alloc, GpuOutOfMemory) stays as it is from then on and lends blocks, as
+    // a full one does; the summary says why.
     void growIfShort(NodePool& p, std::span<const std::uint32_t> batch, std::span<const std::uint32_t> contexts);
     // After the step's attention, checks every read against its block's stamp and seal: a failure stops the run. After,
     // so that the step is not timed over blocks its own sums just brought into the caches (the next steps still are:
@@ -79,14 +80,15 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     std::int64_t m_lastNs = 0;
-    std::size_t m_poolBytes = 0;        // of the last pool made, as made, for the summary
-    std::size_t m_largestPoolBytes = 0; // the largest any pool grew to
-    std::string m_growthRefused;        // why a pool could not grow as far as poolMaxBytes allowed; empty: none
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.
     struct PoolTotals {
         std::uint64_t shared = 0; // SequenceBlocks::sharedBlocks
         std::uint64_t rowsWritten = 0, rowsAppended = 0;
         double bytesNeeded = 0; // what would have held every block alone (SequenceBlocks::peakHeldBlocks)
+        std::size_t pools = 0;
+        std::size_t startBytes = 0, largestBytes = 0; // the smallest pool as made, the largest as grown
+        bool grew = false;                            // a pool grew
+        std::string refused;                          // why a pool could not grow, the first; empty: none did
         void add(const NodePool& p);
     };
     // The pools made again since (their totals) and the live ones.

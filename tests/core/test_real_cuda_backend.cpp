@@ -130,15 +130,22 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
     const std::vector<std::vector<std::uint32_t>> contexts{{40, 17}, {41, 18}, {19, 70}, {17, 71}};
     for (std::size_t step = 0; step < batches.size(); ++step) {
         SCOPED_TRACE(testing::Message() << "step " << step);
+        std::vector<real::PagedSequence> sequences;
         if (step == 2) {
-            // Both pools grow alike halfway: the blocks written keep rows, stamps and seals, the new ones their seed.
+            // Both pools grow alike halfway, as a decode step grows them: once the sequence that left gave its blocks
+            // back (their freed stamps queued), before the one that joins takes its own. The blocks written keep
+            // rows, stamps and seals, the new ones their seed.
+            blocks.beginStep("d0", batches[step]);
             const std::uint32_t grown = 2 * onCpu.blocks();
             onCpu.grow(grown);
             onGpu.grow(grown);
             blocks.grow(grown);
             ASSERT_EQ(onGpu.blocks(), grown);
+            for (std::size_t i = 0; i < batches[step].size(); ++i)
+                sequences.push_back({blocks.hold(batches[step][i], contexts[step][i]), contexts[step][i]});
+        } else {
+            sequences = holdStep(blocks, batches[step], contexts[step]);
         }
-        const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
         const auto writes = blocks.writes();
         onCpu.write(writes);
         onGpu.write(writes);
