@@ -1,7 +1,9 @@
 #pragma once
 // A decode step built by hand, for the compute seam's tests (measured and calibrated alike).
+#include "core/real/node_workers.h"
 #include "core/real/sequence_blocks.h"
 #include "core/serving/instance_state.h"
+#include "core/serving/measured_compute.h"
 #include "engine_fixtures.h"
 
 #include <numeric>
@@ -45,5 +47,32 @@ inline std::vector<core::real::PagedSequence> holdStep(core::real::SequenceBlock
         sequences.push_back({blocks.hold(batch[i], contexts[i]), contexts[i]});
     return sequences;
 }
+
+// real-cpu's measured compute of smallAttentionScenario(layers) on worker threads with 1 MiB arenas, running
+// `layersRun` of the layers per step, its decode pool growing to `poolMaxBytes` (unresolved by default: it stays at
+// 1 MiB). Its scenario's model may be changed after: the compute reads it at each step.
+struct SmallMeasuredCompute {
+    explicit SmallMeasuredCompute(std::uint32_t layers, std::uint32_t layersRun = 1,
+                                  std::size_t poolMaxBytes = core::real::RealCpuOptions::kPoolAsMemoryAllows)
+        : s(smallAttentionScenario(layers))
+        , workers(s.topology, options(layersRun, poolMaxBytes), 1)
+        , cost(s.model, s.serving)
+        , compute(cost, s.model, 16, workers)
+    {
+    }
+    static core::real::RealCpuOptions
+    options(std::uint32_t layersRun, std::size_t poolMaxBytes = core::real::RealCpuOptions::kPoolAsMemoryAllows)
+    {
+        core::real::RealCpuOptions o;
+        o.arenaBytes = 1 << 20;
+        o.layers = layersRun;
+        o.poolMaxBytes = poolMaxBytes;
+        return o;
+    }
+    Scenario s;
+    core::real::NodeWorkers workers;
+    const CostModel cost;
+    core::MeasuredCompute compute;
+};
 
 } // namespace coh::test

@@ -20,29 +20,6 @@
 namespace coh::test {
 namespace {
 
-// real-cpu's measured compute of smallAttentionScenario(layers) on worker threads with 1 MiB arenas, running
-// `layersRun` of the layers per step. Its scenario's model may be changed after: the compute reads it at each step.
-struct SmallMeasuredCompute {
-    explicit SmallMeasuredCompute(std::uint32_t layers, std::uint32_t layersRun = 1)
-        : s(smallAttentionScenario(layers))
-        , workers(s.topology, options(layersRun), 1)
-        , cost(s.model, s.serving)
-        , compute(cost, s.model, 16, workers)
-    {
-    }
-    static real::RealCpuOptions options(std::uint32_t layersRun)
-    {
-        real::RealCpuOptions o;
-        o.arenaBytes = 1 << 20;
-        o.layers = layersRun;
-        return o;
-    }
-    Scenario s;
-    real::NodeWorkers workers;
-    const CostModel cost;
-    MeasuredCompute compute;
-};
-
 TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScaledToTheModel)
 {
     SmallMeasuredCompute f(4, 2);

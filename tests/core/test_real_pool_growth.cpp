@@ -26,21 +26,13 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-real::RealCpuOptions smallPools(std::size_t poolMaxBytes)
-{
-    real::RealCpuOptions o;
-    o.arenaBytes = kMiB;
-    o.poolMaxBytes = poolMaxBytes;
-    return o;
-}
-
 TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOnes)
 {
     const real::PagedKvShape shape{8, 2, 32, 16};
     const Topology topo = smallAttentionScenario(1).topology;
     for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
         SCOPED_TRACE(testing::Message() << element << "-byte K/V");
-        real::NodeWorkers workers(topo, smallPools(kMiB), 1);
+        real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1, kMiB), 1);
         real::NodeAttention& pool = workers.attention(1, shape, element);
         const std::uint32_t before = pool.blocks();
         real::SequenceBlocks blocks(before, shape.blockTokens, 5);
@@ -88,28 +80,15 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
     }
 }
 
-// real-cpu's measured compute of smallAttentionScenario(1) with 1 MiB arenas whose pools grow to `poolMaxBytes`.
-struct GrowingCompute {
-    explicit GrowingCompute(std::size_t poolMaxBytes)
-        : s(smallAttentionScenario(1))
-        , workers(s.topology, smallPools(poolMaxBytes), 1)
-        , cost(s.model, s.serving)
-        , compute(cost, s.model, 16, workers)
-    {
-    }
-    BackendSummary step(const std::vector<std::uint32_t>& contexts)
-    {
-        const InstanceState inst = decodeInstance(cost, s, {1}, static_cast<std::uint32_t>(contexts.size()));
-        compute.decode(inst, {contexts, {}});
-        BackendSummary summary;
-        compute.describe(summary);
-        return summary;
-    }
-    Scenario s;
-    real::NodeWorkers workers;
-    const CostModel cost;
-    MeasuredCompute compute;
-};
+// A decode step of `contexts` on node d0 of `f`, and the summary after it.
+BackendSummary step(SmallMeasuredCompute& f, const std::vector<std::uint32_t>& contexts)
+{
+    const InstanceState inst = decodeInstance(f.cost, f.s, {1}, static_cast<std::uint32_t>(contexts.size()));
+    f.compute.decode(inst, {contexts, {}});
+    BackendSummary summary;
+    f.compute.describe(summary);
+    return summary;
+}
 
 TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
 {
@@ -117,8 +96,8 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
     // has 256.
     {
         SCOPED_TRACE("room to grow: it doubles, and every read is checked");
-        GrowingCompute f(4 * kMiB);
-        const BackendSummary summary = f.step({3000, 3000});
+        SmallMeasuredCompute f(1, 1, 4 * kMiB);
+        const BackendSummary summary = step(f, {3000, 3000});
         EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 512u);
         EXPECT_EQ(summary.blockReadsBorrowed, 0u);
         EXPECT_EQ(summary.blockReadsChecked, 376u);
@@ -131,8 +110,8 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
     }
     {
         SCOPED_TRACE("a limit of 1.25 MiB: it grows to 320 blocks and lends the other 56");
-        GrowingCompute f(kMiB + kMiB / 4);
-        const BackendSummary summary = f.step({3000, 3000});
+        SmallMeasuredCompute f(1, 1, kMiB + kMiB / 4);
+        const BackendSummary summary = step(f, {3000, 3000});
         EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 320u);
         EXPECT_EQ(summary.blockReadsBorrowed, 56u);
         EXPECT_EQ(summary.blockReadsChecked, 320u);
@@ -144,8 +123,8 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
     }
     {
         SCOPED_TRACE("a limit of its start: it never grows");
-        GrowingCompute f(kMiB);
-        const BackendSummary summary = f.step({3000, 3000});
+        SmallMeasuredCompute f(1, 1, kMiB);
+        const BackendSummary summary = step(f, {3000, 3000});
         EXPECT_EQ(summary.blockReadsBorrowed, 120u);
         EXPECT_NE(summary.scaledDown.find("in a 1 MiB K/V pool per node"), std::string::npos) << summary.scaledDown;
     }
@@ -238,7 +217,7 @@ TEST(RealCpuBackend, APoolWhoseMemoryRefusesToGrowLendsBlocksFromThenOnAndSaysWh
 {
     // A limit of 4 MiB, but memory for 300 blocks: the growth to 512 fails, the pool keeps its 256 and lends.
     const Scenario s = smallAttentionScenario(1);
-    CrampedNodes nodes(s.topology, smallPools(4 * kMiB), 300);
+    CrampedNodes nodes(s.topology, SmallMeasuredCompute::options(1, 4 * kMiB), 300);
     const CostModel cost(s.model, s.serving);
     MeasuredCompute compute(cost, s.model, 16, nodes);
     const InstanceState inst = decodeInstance(cost, s, {1}, 2);
