@@ -85,7 +85,8 @@ class NodeAttention {
     virtual void flipByte(std::uint32_t block) = 0;
     // Makes the pool `blocks` blocks long where it lives, off the step's clock: every block's rows and stamp kept, the
     // new blocks freed and holding grownBlockValue (kv_rows.h). Throws std::invalid_argument for fewer blocks than it
-    // has; the backend's own error (std::bad_alloc, GpuError) when its memory cannot hold them.
+    // has; std::bad_alloc (real-cpu) or GpuOutOfMemory (real-cuda) when its memory cannot hold them, the pool then
+    // keeping its blocks.
     virtual void grow(std::uint32_t blocks) = 0;
 };
 
