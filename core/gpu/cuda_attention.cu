@@ -281,8 +281,12 @@ GpuPagedAttention::GpuPagedAttention(int device, const GpuKvShape& shape, const 
     validateShape(shape, kPool, vPool);
     COH_CUDA(cudaSetDevice(device));
     // CUDA loads kernels lazily, at their first launch: load it now, so no step's time includes loading it.
+    // The others too, so that none loads when memory is tightest (the first growth of a pool).
     cudaFuncAttributes attributes{};
     COH_CUDA(cudaFuncGetAttributes(&attributes, pagedDecodeAttentionKernel));
+    COH_CUDA(cudaFuncGetAttributes(&attributes, writeKvRowsKernel));
+    COH_CUDA(cudaFuncGetAttributes(&attributes, blockChecksumsKernel));
+    COH_CUDA(cudaFuncGetAttributes(&attributes, fillGrownBlocksKernel));
     const auto blocks = static_cast<std::uint32_t>(kPool.size() / shape.blockElements());
     auto* d = new Device{device,
                          shape,
@@ -468,9 +472,11 @@ void GpuPagedAttention::grow(std::uint32_t blocks)
     COH_CUDA(cudaSetDevice(d.index));
     const std::size_t blockElements = d.shape.blockElements();
     const std::size_t elements = std::size_t{blocks} * blockElements;
-    // K, then V, then the stamps, each copied into its larger buffer and the old one freed before the next: the
-    // device holds at most half the old pool more than the grown one (what real::largestPoolBytes leaves room for).
-    // One that fails leaves the pool at its blocks; a K already larger only holds more than it reads.
+    // The stamps' buffer first (16 bytes a block), so that only V's can fail once K has grown. Then K, then V, each
+    // copied into its larger buffer and the old one freed before the next: the device holds at most half the old pool
+    // more than the grown one (what real::largestPoolBytes leaves room for). One that fails leaves the pool at its
+    // blocks; a K already larger only holds more than it reads, and a later growth reuses it.
+    DeviceBuffer<BlockStamp> stamps(blocks);
     const auto enlarge = [&](DeviceBuffer<__half>& pool, bool isV) {
         if (pool.count() >= elements)
             return;
@@ -486,7 +492,6 @@ void GpuPagedAttention::grow(std::uint32_t blocks)
     };
     enlarge(d.k, false);
     enlarge(d.v, true);
-    DeviceBuffer<BlockStamp> stamps(blocks);
     COH_CUDA(
         cudaMemcpy(stamps.get(), d.stamps.get(), std::size_t{d.blocks} * sizeof(BlockStamp), cudaMemcpyDeviceToDevice));
     const std::vector<BlockStamp> freed(blocks - d.blocks);
