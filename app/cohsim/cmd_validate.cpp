@@ -1,6 +1,7 @@
 // cohsim validate FILE...: check scenario files and list every problem with the field and the fix.
 #include "app/cohsim/command.h"
 #include "core/base/input_error.h"
+#include "core/real/backend.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/workload/workload_builder.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace coh::cli {
 
@@ -36,6 +38,10 @@ int validateFile(const std::string& path, const core::BackendOptions& backend)
         const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
         core::checkRunnable(scenario, workload, backend);
         fmt::print("{}: ok ({}, {} requests)\n", path, summary(scenario), workload.requests.size());
+        // A real backend also says what memory it would take: the arenas, and how far the pools may grow.
+        if (backend.name != "simulated")
+            fmt::print("  {} memory: {}\n", backend.name,
+                       core::describeMemoryPlan(core::realMemoryPlan(backend, scenario)));
         return kExitOk;
     } catch (const core::InputError& e) {
         const auto& problems = e.problems();
@@ -59,13 +65,27 @@ int validateFile(const std::string& path, const core::BackendOptions& backend)
 static const bool registered = registerCommand("validate", [](CLI::App& app, GlobalOptions&) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto backend = std::make_shared<std::string>("simulated");
+    auto arenaMib = std::make_shared<std::uint32_t>(64);
+    auto poolMib = std::make_shared<std::optional<std::uint32_t>>();
     auto* cmd = app.add_subcommand("validate", "Check scenario files; list every problem with its field and fix");
     cmd->add_option("files", *files, "Scenario JSON files")->required();
     cmd->add_option("--backend", *backend, "Also check that this backend can run them (simulated, real-cpu, real-cuda)")
         ->capture_default_str();
-    cmd->callback([files, backend] {
+    cmd->add_option("--arena-mib", *arenaMib,
+                    "real backends: each node's memory, and where its K/V pool starts, in MiB")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
+    cmd->add_option("--pool-mib", *poolMib, "real backends: the most each decode node's K/V pool grows to, in MiB")
+        ->check(CLI::Range(1, 1 << 20));
+    cmd->callback([files, backend, arenaMib, poolMib] {
         core::BackendOptions options;
         options.name = core::canonicalBackendName(*backend);
+        options.realCpu.arenaBytes = std::size_t{*arenaMib} << 20;
+        if (*poolMib && options.name == "simulated")
+            throw core::InputError("", "--pool-mib", "the simulated backend holds no K/V pool in this machine's memory",
+                                   "use it with --backend real-cpu or real-cuda");
+        if (*poolMib)
+            options.realCpu.poolMaxBytes = std::size_t{**poolMib} << 20;
         int worst = kExitOk;
         for (const auto& path : *files) {
             int code = validateFile(path, options);

@@ -162,16 +162,45 @@ std::unique_ptr<real::NodeResources> makeNodeResources(const BackendOptions& opt
     real::RealCpuOptions realCpu = options.realCpu;
     if (realCpu.descriptorBytes == 0)
         realCpu.descriptorBytes = descriptorBytesFor(scenario);
-    // Pools grow as far as the memory they live in leaves room beside the arenas; where that cannot be told, not at
-    // all.
-    if (realCpu.poolMaxBytes == real::RealCpuOptions::kPoolAsMemoryAllows) {
-        const auto memory = poolMemory(name, scenario);
-        realCpu.poolMaxBytes =
-            memory ? real::largestPoolBytes(memory->need, realCpu.arenaBytes, memory->available) : realCpu.arenaBytes;
-    }
+    realCpu.poolMaxBytes = realMemoryPlan(options, scenario).poolMaxBytes;
     if (name == "real-cuda")
         return std::make_unique<real::GpuNodes>(scenario.topology, realCpu, scenario.seed, probeGpus().devices);
     return std::make_unique<real::NodeWorkers>(scenario.topology, realCpu, scenario.seed);
+}
+
+RealMemoryPlan realMemoryPlan(const BackendOptions& options, const Scenario& scenario)
+{
+    const std::string name = canonicalBackendName(options.name);
+    RealMemoryPlan plan;
+    plan.need = real::realMemoryNeed(scenario);
+    plan.arenaBytes = options.realCpu.arenaBytes;
+    plan.poolMaxBytes = options.realCpu.poolMaxBytes;
+    const auto memory = poolMemory(name, scenario);
+    plan.poolMemory =
+        memory ? memory->name : std::string(name == "real-cuda" ? "the GPUs' memory" : "this machine's memory");
+    if (memory)
+        plan.available = memory->available;
+    // Pools grow as far as the memory they live in leaves room beside the arenas; where that cannot be told, not at
+    // all.
+    if (plan.poolMaxBytes == real::RealCpuOptions::kPoolAsMemoryAllows)
+        plan.poolMaxBytes =
+            memory ? real::largestPoolBytes(memory->need, plan.arenaBytes, memory->available) : plan.arenaBytes;
+    return plan;
+}
+
+std::string describeMemoryPlan(const RealMemoryPlan& plan)
+{
+    const std::string pools = plan.poolMaxBytes > plan.arenaBytes
+                                  ? fmt::format("{} decode K/V pool{} that start at {} and grow to {} at most",
+                                                plan.need.pools, plan.need.pools == 1 ? "" : "s",
+                                                real::memorySize(plan.arenaBytes), real::memorySize(plan.poolMaxBytes))
+                                  : fmt::format("{} decode K/V pool{} of {}, not growing", plan.need.pools,
+                                                plan.need.pools == 1 ? "" : "s", real::memorySize(plan.arenaBytes));
+    const std::string available =
+        plan.available ? fmt::format(" ({:.1f} GiB available)", static_cast<double>(*plan.available) / (1 << 30))
+                       : std::string(" (how much is available cannot be told here)");
+    return fmt::format("{} node memories of {}; {}, in {}{}", plan.need.arenas, real::memorySize(plan.arenaBytes),
+                       pools, plan.poolMemory, available);
 }
 
 std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& routing, Simulator& sim,

@@ -7,6 +7,7 @@
 #include "core/real/calibration.h"
 #include "core/real/copy_transport.h"
 #include "core/real/injected_fault.h"
+#include "core/real/memory_fit.h"
 #include "core/scenario/scenario.h"
 #include "core/sim/simulator.h"
 
@@ -49,5 +50,20 @@ std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& rout
 
 // What makeTransport() would refuse, without building anything: `cohsim validate` and the GUI ask first.
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario);
+
+// The memories a real backend makes for a scenario: an arena per node and a K/V pool per decode instance's first
+// node, each starting at arenaBytes; the pools growing to poolMaxBytes (RealCpuOptions::kPoolAsMemoryAllows worked
+// out from the memory they live in, or arenaBytes where that cannot be told).
+struct RealMemoryPlan {
+    real::MemoryNeed need;
+    std::size_t arenaBytes = 0;
+    std::size_t poolMaxBytes = 0;
+    std::string poolMemory;                 // where the pools live: "this machine's memory", "the GPU's memory"...
+    std::optional<std::uint64_t> available; // of it; none where it cannot be told
+};
+RealMemoryPlan realMemoryPlan(const BackendOptions& options, const Scenario& scenario);
+// The plan as `cohsim validate` says it: "10 node memories of 64 MiB; 4 decode K/V pools that start at 64 MiB and
+// grow to 3740 MiB at most, in this machine's memory (21.3 GiB available)".
+std::string describeMemoryPlan(const RealMemoryPlan& plan);
 
 } // namespace coh::core

@@ -364,6 +364,25 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
     EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
     EXPECT_NE(simulated.output.find("--pool-mib: the simulated backend holds no K/V pool"), std::string::npos)
         << simulated.output;
+
+    // validate says the memory a real run would take, and refuses what run refuses.
+    const std::string validate = "validate " + defaultScenario() + " --backend real-cpu";
+    const CliResult plan = runCohsim(validate + " --arena-mib 8");
+    EXPECT_EQ(plan.exitCode, 0) << plan.output;
+    EXPECT_NE(plan.output.find("real-cpu memory: 10 node memories of 8 MiB; 4 decode K/V pools that start at 8 MiB and "
+                               "grow to "),
+              std::string::npos)
+        << plan.output;
+    const CliResult fixedPlan = runCohsim(validate + " --pool-mib 64");
+    EXPECT_EQ(fixedPlan.exitCode, 0) << fixedPlan.output;
+    EXPECT_NE(fixedPlan.output.find("4 decode K/V pools of 64 MiB, not growing, in this machine's memory"),
+              std::string::npos)
+        << fixedPlan.output;
+    for (const std::string& bad : {validate + " --pool-mib 32", "validate " + defaultScenario() + " --pool-mib 128"}) {
+        const CliResult r = runCohsim(bad);
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
+        EXPECT_NE(r.output.find("--pool-mib"), std::string::npos) << r.output;
+    }
 }
 
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
