@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "core/real/backend.h"
 #include "core/scenario/datasets_dir.h"
 #include "core/store/run_store.h"
 #include "ui/dock_layout.h"
@@ -571,8 +572,18 @@ void MainWindow::chooseRealPoolLimit()
     dialog.setIntRange(0, kMaxPoolLimitMiB);
     dialog.setIntStep(64);
     dialog.setIntValue(m_runner->realPoolLimitMiB());
+    // What "as far as memory allows" comes to for the scenario open, on the backend picked (a GPU's or this machine's
+    // memory), when it is valid.
+    QString room;
+    if (const auto& scenario = m_document->validate().scenario) {
+        core::BackendOptions backend;
+        backend.name =
+            m_actions.onRealCuda->isChecked() || m_actions.onSimVsRealGpu->isChecked() ? "real-cuda" : "real-cpu";
+        backend.realCpu.arenaBytes = static_cast<std::size_t>(m_runner->realMemoryMiB()) << 20;
+        room = tr(" (%1 MiB here)").arg(core::realMemoryPlan(backend, *scenario).poolMaxBytes >> 20);
+    }
     if (auto* spin = dialog.findChild<QSpinBox*>())
-        spin->setSpecialValueText(tr("As far as memory allows"));
+        spin->setSpecialValueText(tr("As far as memory allows") + room);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const int mib = dialog.intValue();

@@ -96,7 +96,9 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
             QVERIFY(dialog);
             auto* spin = dialog->findChild<QSpinBox*>();
             QVERIFY(spin);
-            QCOMPARE(spin->text(), QStringLiteral("As far as memory allows"));
+            // With what that comes to for the default scenario on this machine.
+            QVERIFY2(spin->text().startsWith(QStringLiteral("As far as memory allows (")), qPrintable(spin->text()));
+            QVERIFY2(spin->text().endsWith(QStringLiteral(" MiB here)")), qPrintable(spin->text()));
             QCOMPARE(dialog->intMaximum(), coh::ui::MainWindow::kMaxPoolLimitMiB);
             dialog->setIntValue(16);
             QTimer::singleShot(0, [&refused] {
