@@ -365,7 +365,8 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
     EXPECT_NE(simulated.output.find("--pool-mib: the simulated backend holds no K/V pool"), std::string::npos)
         << simulated.output;
 
-    // validate says the memory a real run would take, and refuses what run refuses.
+    // validate says the memory a real run would take, and refuses what run refuses; so does compare-real, before it
+    // calibrates.
     const std::string validate = "validate " + defaultScenario() + " --backend real-cpu";
     const CliResult plan = runCohsim(validate + " --arena-mib 8");
     EXPECT_EQ(plan.exitCode, 0) << plan.output;
@@ -378,7 +379,8 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
     EXPECT_NE(fixedPlan.output.find("4 decode K/V pools of 64 MiB, not growing, in this machine's memory"),
               std::string::npos)
         << fixedPlan.output;
-    for (const std::string& bad : {validate + " --pool-mib 32", "validate " + defaultScenario() + " --pool-mib 128"}) {
+    for (const std::string& bad : {validate + " --pool-mib 32", "validate " + defaultScenario() + " --pool-mib 128",
+                                   "compare-real " + defaultScenario() + " --no-store --arena-mib 8 --pool-mib 4"}) {
         const CliResult r = runCohsim(bad);
         EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
         EXPECT_NE(r.output.find("--pool-mib"), std::string::npos) << r.output;
