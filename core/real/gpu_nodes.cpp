@@ -226,7 +226,10 @@ std::vector<BackendNodeMapping> GpuNodes::mapping() const
         for (const GpuDevice& d : m_devices)
             if (d.index == device)
                 name = d.name;
-        const char* attends = m_attention[node] ? "; runs its decode attention (fp16)" : "";
+        const std::string attends = m_attention[node]
+                                        ? fmt::format("; runs its decode attention (fp16) over a {} K/V pool",
+                                                      memorySize(m_attention[node]->poolBytes()))
+                                        : std::string();
         const std::string size = memorySize(m_memories[node]->size());
         if (m_memories[node]->place() == GpuMemoryPlace::PinnedHost)
             out.push_back(

@@ -258,8 +258,9 @@ std::vector<BackendNodeMapping> NodeWorkers::mapping() const
             continue;
         const std::string arena = memorySize(m_workers[node]->arena().size());
         const std::string attention =
-            m_attention[node] ? fmt::format("; runs its decode attention ({})",
-                                            kvDtypeName(static_cast<double>(m_attention[node]->elementBytes())))
+            m_attention[node] ? fmt::format("; runs its decode attention ({}) over a {} K/V pool",
+                                            kvDtypeName(static_cast<double>(m_attention[node]->elementBytes())),
+                                            memorySize(m_attention[node]->poolBytes()))
                               : std::string();
         out.push_back({m_topology.nodes[node].id,
                        fmt::format("cpu worker thread {}, {} arena it touched first{}", order++, arena, attention)});

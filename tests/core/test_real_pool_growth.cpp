@@ -107,6 +107,11 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
             std::string::npos)
             << summary.scaledDown;
         EXPECT_EQ(summary.scaledDown.find("ran out of free blocks and handed"), std::string::npos);
+        // The mapping says the pool's size as it ended, which the run store keeps with it.
+        const auto mapping = f.workers.mapping();
+        ASSERT_EQ(mapping.size(), 1u);
+        EXPECT_NE(mapping[0].resource.find("runs its decode attention (fp16) over a 2 MiB K/V pool"), std::string::npos)
+            << mapping[0].resource;
     }
     {
         SCOPED_TRACE("a limit of 1.25 MiB: it grows to 320 blocks and lends the other 56");
