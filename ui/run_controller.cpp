@@ -114,7 +114,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         backendOptions.name = core::canonicalBackendName(toStdString(backend));
         backendOptions.realCpu.arenaBytes = static_cast<std::size_t>(m_realMemoryMiB) << 20;
         backendOptions.realCpu.sumSeals = m_sumSeals;
-        if (m_realPoolLimitMiB > 0)
+        if (m_realPoolLimitMiB > 0 && backendOptions.name != "simulated")
             backendOptions.realCpu.poolMaxBytes = static_cast<std::size_t>(m_realPoolLimitMiB) << 20;
         core::checkBackendRuns(backendOptions, *scenario);
     } catch (const std::exception& e) {

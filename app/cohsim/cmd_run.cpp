@@ -147,9 +147,6 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     if (options.noSealSums && runOptions.backend.name == "simulated")
         throw core::InputError("", "--no-seal-sums", "the simulated backend holds no K/V blocks to sum",
                                "use it with --backend real-cpu or real-cuda");
-    if (options.poolMib && runOptions.backend.name == "simulated")
-        throw core::InputError("", "--pool-mib", "the simulated backend holds no K/V pool in this machine's memory",
-                               "use it with --backend real-cpu or real-cuda");
     runOptions.backend.realCpu.sumSeals = !options.noSealSums;
     if (!options.inject.empty())
         runOptions.backend.fault = core::real::parseInjectedFault(options.inject);

@@ -81,9 +81,6 @@ static const bool registered = registerCommand("validate", [](CLI::App& app, Glo
         core::BackendOptions options;
         options.name = core::canonicalBackendName(*backend);
         options.realCpu.arenaBytes = std::size_t{*arenaMib} << 20;
-        if (*poolMib && options.name == "simulated")
-            throw core::InputError("", "--pool-mib", "the simulated backend holds no K/V pool in this machine's memory",
-                                   "use it with --backend real-cpu or real-cuda");
         if (*poolMib)
             options.realCpu.poolMaxBytes = std::size_t{**poolMib} << 20;
         int worst = kExitOk;

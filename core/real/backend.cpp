@@ -33,6 +33,15 @@ std::string canonicalBackendName(std::string_view name)
 
 namespace {
 
+// Nodes are dealt over the GPUs in turn: the smallest GPU bounds what each may hold.
+std::uint64_t smallestGpuMemory(const GpuInventory& gpus)
+{
+    std::uint64_t smallest = gpus.devices.front().memoryBytes;
+    for (const GpuDevice& d : gpus.devices)
+        smallest = std::min(smallest, d.memoryBytes);
+    return smallest;
+}
+
 // The memory a real backend's K/V pools live in, with the arenas that share it: this machine's for real-cpu; for
 // real-cuda one GPU's, the smallest: nodes are dealt over the GPUs in the order they first copy, so every pool and
 // every GPU arena may land on the same one. None where it cannot be told.
@@ -49,9 +58,7 @@ std::optional<PoolMemory> poolMemory(const std::string& backend, const Scenario&
         const GpuInventory gpus = probeGpus();
         if (gpus.devices.empty())
             return std::nullopt;
-        std::uint64_t smallest = gpus.devices.front().memoryBytes;
-        for (const GpuDevice& d : gpus.devices)
-            smallest = std::min(smallest, d.memoryBytes);
+        const std::uint64_t smallest = smallestGpuMemory(gpus);
         // CPU sockets, CXL memory and storage are pinned host memory (gpu_nodes.h), not the GPUs'.
         return PoolMemory{real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0}, smallest,
                           gpus.devices.size() == 1 ? "the GPU's memory" : "the smallest GPU's memory"};
@@ -87,6 +94,9 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
     if (name == "simulated" && options.fault)
         throw InputError("", "--inject", "the simulated backend moves no bytes for a fault to corrupt",
                          "inject it into a real run: --backend real-cpu (or real-cuda)");
+    if (name == "simulated" && options.realCpu.poolMaxBytes != real::RealCpuOptions::kPoolAsMemoryAllows)
+        throw InputError("", "--pool-mib", "the simulated backend holds no K/V pool in this machine's memory",
+                         "use it with --backend real-cpu or real-cuda");
     if (name == "simulated")
         return;
     if (options.fault && options.fault->read == real::ReadFault::CorruptedRow && !options.realCpu.sumSeals)
@@ -114,14 +124,10 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
             throw InputError("", "--backend",
                              fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                              "run it on a machine with an NVIDIA GPU and a CUDA build, or use --backend real-cpu");
-        // Nodes are dealt over the GPUs in turn, so each gets its share: the smallest GPU bounds them all.
-        std::uint64_t smallest = gpus.devices.front().memoryBytes;
-        for (const GpuDevice& d : gpus.devices)
-            smallest = std::min(smallest, d.memoryBytes);
         // CPU sockets, CXL memory and storage are pinned host memory (gpu_nodes.h): the machine's, page-locked.
         const real::MemoryNeed need = real::realMemoryNeed(scenario);
         real::checkMemoryFits(real::MemoryNeed{need.arenas - need.hostArenas, need.pools, 0},
-                              options.realCpu.arenaBytes, smallest * gpus.devices.size(),
+                              options.realCpu.arenaBytes, smallestGpuMemory(gpus) * gpus.devices.size(),
                               gpus.devices.size() == 1 ? "the GPU's memory"
                                                        : "the GPUs' memory (the smallest's, each)");
         if (need.hostArenas > 0)
