@@ -13,6 +13,7 @@ GpuInventory probeNow()
     inventory.cudaBuild = true;
     int count = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
+        (void)cudaGetLastError();
         inventory.reason = std::string("CUDA runtime: ") + cudaGetErrorString(err);
         return inventory;
     }
@@ -38,6 +39,8 @@ GpuInventory probeNow()
         d.memoryBandwidthBytesPerSec = 2.0 * clockKHz * 1e3 * (busWidth / 8.0);
         inventory.devices.push_back(d);
     }
+    // The probe's unchecked failures (a device's properties, an attribute) must not read as the next launch's error.
+    (void)cudaGetLastError();
     return inventory;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,11 +20,11 @@ inline void check(cudaError_t err, const char* call)
     if (err == cudaSuccess)
         return;
     const std::string what = std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err);
-    if (err == cudaErrorMemoryAllocation) {
-        // Not sticky: clear it, or the next launch's cudaGetLastError() would report it as its own.
-        (void)cudaGetLastError();
+    // A failure that is not sticky stays the runtime's last error: clear it, or the next launch's cudaGetLastError()
+    // would report it as its own (a sticky one cannot be cleared, and this does no harm to it).
+    (void)cudaGetLastError();
+    if (err == cudaErrorMemoryAllocation)
         throw GpuOutOfMemory(what);
-    }
     throw GpuError(what);
 }
 #define COH_CUDA(call) ::coh::core::cuda::check((call), #call)
@@ -48,6 +49,8 @@ template <class T> class DeviceBuffer {
     }
     void upload(const std::vector<T>& host)
     {
+        if (host.size() > m_count)
+            throw std::invalid_argument("DeviceBuffer::upload: more elements than the buffer holds");
         COH_CUDA(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     }
 

@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace coh::core {
 
@@ -19,6 +22,8 @@ using cuda::DeviceEvent;
 
 constexpr std::size_t kAlign = 64;
 constexpr unsigned long long kNone = ~0ull;
+// The most a cross-GPU check stages on the receiver at once (firstDifference).
+constexpr std::size_t kMaxStagedBytes = std::size_t{64} << 20;
 
 // splitmix64 of (seed advanced i + 1 times), the CPU arena's fill (real/node_arena.cpp), one word per thread.
 __global__ void fillKernel(unsigned long long* words, std::size_t count, unsigned long long seed)
@@ -59,6 +64,7 @@ std::int64_t nanoseconds(const DeviceEvent& start, const DeviceEvent& stop)
 struct CheckBuffers {
     std::unique_ptr<DeviceBuffer<GpuSegment>> segments;
     std::unique_ptr<DeviceBuffer<unsigned long long>> first;
+    std::unique_ptr<DeviceBuffer<unsigned char>> staged; // a cross-GPU check's chunk of the source
 };
 
 // The check: run on the current device and `stream`, off the copy's clock. Everything it uploads goes through the
@@ -83,24 +89,24 @@ std::int64_t compareOnDevice(const unsigned char* src, const unsigned char* dst,
     return found == kNone ? -1 : static_cast<std::int64_t>(found);
 }
 
-// Lets `device` copy straight to and from every other GPU it can reach. Where it cannot (or may not),
-// cudaMemcpyPeerAsync still copies, staged: so a failure here only means no direct path, and its error is cleared so
-// the next checked call does not report it.
-void enablePeerAccess(int device)
+// Lets GPUs `a` and `b` copy straight to and from each other, once per pair, the first time they copy: enabling it
+// makes each one's context on the other, so only GPUs the run copies between pay for it. Where they cannot (or may
+// not), cudaMemcpyPeerAsync still copies, staged: so a failure here only means no direct path, and its error is
+// cleared so the next checked call does not report it. Leaves `a` current.
+void enablePeerAccess(int a, int b)
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError();
-        return;
-    }
-    for (int peer = 0; peer < count; ++peer) {
-        int can = 0;
-        if (peer == device)
+    static std::mutex mutex;
+    static std::set<std::pair<int, int>> done;
+    const std::lock_guard lock(mutex);
+    for (const auto& [device, peer] : {std::pair{b, a}, std::pair{a, b}}) {
+        if (!done.insert({device, peer}).second)
             continue;
+        int can = 0;
         if (cudaDeviceCanAccessPeer(&can, device, peer) != cudaSuccess || !can ||
-            cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess)
-            cudaGetLastError();
+            cudaSetDevice(device) != cudaSuccess || cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess)
+            (void)cudaGetLastError();
     }
+    COH_CUDA(cudaSetDevice(a));
 }
 
 } // namespace
@@ -140,7 +146,6 @@ struct GpuMemory::Device {
 GpuMemory::GpuMemory(int device, std::size_t bytes, std::uint64_t seed, GpuMemoryPlace place)
 {
     COH_CUDA(cudaSetDevice(device));
-    enablePeerAccess(device);
     const std::size_t size = std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
     auto d = std::make_unique<Device>(device, size, place);
     COH_CUDA(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
@@ -200,12 +205,14 @@ std::int64_t GpuMemory::copyFrom(const GpuMemory& src, const std::vector<GpuSegm
         if (seg.srcOffset + seg.bytes > s.size || seg.dstOffset + seg.bytes > d.size)
             throw std::invalid_argument("GpuMemory::copyFrom: a segment lies past a memory's end");
     const Device& engine = Device::engineFor(s, d);
+    const bool peer = !s.onHost() && !d.onHost() && s.index != d.index;
+    if (peer)
+        enablePeerAccess(engine.index, engine.index == d.index ? s.index : d.index);
     COH_CUDA(cudaSetDevice(engine.index));
     // Either side's stream may still be writing (a stamp): the copy starts after both.
     COH_CUDA(cudaStreamSynchronize(s.stream));
     COH_CUDA(cudaStreamSynchronize(d.stream));
     COH_CUDA(cudaEventRecord(engine.start.get(), engine.stream));
-    const bool peer = !s.onHost() && !d.onHost() && s.index != d.index;
     for (const GpuSegment& seg : segments) {
         unsigned char* to = d.bytes() + seg.dstOffset;
         const unsigned char* from = s.bytes() + seg.srcOffset;
@@ -226,22 +233,39 @@ std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<
     Device& d = *m_device;
     Device& s = *src.m_device;
     if (!s.onHost() && !d.onHost() && s.index != d.index) {
-        // Compared on this GPU: the source's bytes are brought over first, segment by segment.
-        std::size_t total = 0;
-        for (const GpuSegment& seg : segments)
-            total += seg.bytes;
-        COH_CUDA(cudaSetDevice(d.index));
-        DeviceBuffer<unsigned char> staged(total);
-        std::vector<GpuSegment> local = segments;
-        std::size_t at = 0;
-        for (GpuSegment& seg : local) {
-            COH_CUDA(cudaMemcpyPeerAsync(staged.get() + at, d.index, s.bytes() + seg.srcOffset, s.index, seg.bytes,
-                                         d.stream));
-            seg.srcOffset = at;
-            at += seg.bytes;
-        }
-        COH_CUDA(cudaStreamSynchronize(d.stream));
-        return compareOnDevice(staged.get(), d.bytes(), local, d.stream, d.check);
+        // Compared on this GPU, a chunk at a time: the source's bytes are brought over into a staging buffer (kept
+        // between messages, no larger than this memory or kMaxStagedBytes, however large the message) and compared
+        // there. The segments run in message order, so the first chunk with a difference holds the first one.
+        enablePeerAccess(d.index, s.index);
+        const std::size_t capacity = std::min(d.size, kMaxStagedBytes);
+        if (!d.check.staged || d.check.staged->count() < capacity)
+            d.check.staged = std::make_unique<DeviceBuffer<unsigned char>>(capacity);
+        unsigned char* staged = d.check.staged->get();
+        std::vector<GpuSegment> chunk;
+        std::size_t used = 0;
+        // The stream runs in order: the chunk's copies land before its comparison, which waits for its result.
+        const auto compareChunk = [&]() -> std::int64_t {
+            const std::int64_t found =
+                chunk.empty() ? -1 : compareOnDevice(staged, d.bytes(), chunk, d.stream, d.check);
+            chunk.clear();
+            used = 0;
+            return found;
+        };
+        for (GpuSegment seg : segments)
+            while (seg.bytes > 0) {
+                const std::size_t n = std::min(seg.bytes, capacity - used);
+                COH_CUDA(cudaMemcpyPeerAsync(staged + used, d.index, s.bytes() + seg.srcOffset, s.index, n, d.stream));
+                chunk.push_back({used, seg.dstOffset, n, seg.at});
+                used += n;
+                seg.srcOffset += n;
+                seg.dstOffset += n;
+                seg.at += n;
+                seg.bytes -= n;
+                if (used == capacity)
+                    if (const std::int64_t found = compareChunk(); found >= 0)
+                        return found;
+            }
+        return compareChunk();
     }
     // On the copy's GPU: it reaches both (pinned host memory is addressed by every GPU).
     Device& where = Device::engineFor(s, d);
