@@ -1,6 +1,7 @@
 #include "ui/backend_description.h"
 
 #include "core/engine/run_summary.h"
+#include "core/serving/kv_pool_text.h"
 #include "ui/metric_format.h"
 #include "ui/qt_text.h"
 
@@ -57,6 +58,8 @@ QString backendDescription(const core::BackendSummary& b)
     if (b.blockReadsBorrowed > 0)
         text += tr("; %1 more reads of borrowed blocks, unchecked (the pool was full)")
                     .arg(locale.toString(static_cast<qulonglong>(b.blockReadsBorrowed)));
+    if (const std::string pools = core::describeKvPools(b); !pools.empty())
+        text += tr("<br>K/V pools: %1").arg(html(pools));
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

@@ -3,6 +3,7 @@
 
 #include "core/engine/run_summary.h"
 #include "core/engine/traffic_counts.h"
+#include "core/serving/kv_pool_text.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -283,6 +284,8 @@ void printRunSummary(const core::RunSummary& s)
                     ? fmt::format(" ({} more of borrowed blocks, unchecked: the pool was full)", b.blockReadsBorrowed)
                     : std::string(),
                 b.kvRowsWritten, b.kvRowsAppended);
+        if (const std::string pools = core::describeKvPools(b); !pools.empty())
+            fmt::print("  K/V pools       {}\n", pools);
         if (!b.staleReads.empty()) {
             // The error each stale read caused, measured: the attention over the older bytes against the latest.
             std::vector<double> relL2, maxAbs, fraction;

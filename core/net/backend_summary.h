@@ -31,17 +31,25 @@ struct BackendSummary {
     std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
     std::uint64_t descriptors = 0;           // the pieces they were copied in, each to its own place
     double bytesCopied = 0;
-    double copyMs = 0;                      // the copies' measured times, summed
-    double largestCopyGBps = 0;             // bandwidth of the largest copy (bytes / its measured time)
-    std::uint64_t verified = 0;             // copies checked against their source, stamp and its CRC-32
-    std::uint64_t decodeSteps = 0;          // decode steps whose attention ran for real
-    double attentionMs = 0;                 // their measured attention time, summed, for the layers they ran
-    double attentionBytes = 0;              // the K and V bytes those layers read
-    std::uint64_t blockReadsChecked = 0;    // blocks those steps read whose stamp said they were the sequence's
-    std::uint64_t blockReadsBorrowed = 0;   // blocks they read that another sequence held (a full pool): unchecked
-    std::uint64_t blockSealsSummed = 0;     // of the checked, those whose rows were also summed against their seal
-    std::uint64_t kvRowsWritten = 0;        // token rows (K and V, every KV head) decode sequences wrote into pools
-    std::uint64_t kvRowsAppended = 0;       // of them, appends: rows a sequence wrote after its first step
+    double copyMs = 0;                    // the copies' measured times, summed
+    double largestCopyGBps = 0;           // bandwidth of the largest copy (bytes / its measured time)
+    std::uint64_t verified = 0;           // copies checked against their source, stamp and its CRC-32
+    std::uint64_t decodeSteps = 0;        // decode steps whose attention ran for real
+    double attentionMs = 0;               // their measured attention time, summed, for the layers they ran
+    double attentionBytes = 0;            // the K and V bytes those layers read
+    std::uint64_t blockReadsChecked = 0;  // blocks those steps read whose stamp said they were the sequence's
+    std::uint64_t blockReadsBorrowed = 0; // blocks they read that another sequence held (a full pool): unchecked
+    std::uint64_t blockSealsSummed = 0;   // of the checked, those whose rows were also summed against their seal
+    std::uint64_t kvRowsWritten = 0;      // token rows (K and V, every KV head) decode sequences wrote into pools
+    std::uint64_t kvRowsAppended = 0;     // of them, appends: rows a sequence wrote after its first step
+    // The decode nodes' K/V pools those rows went into (docs/real-backend.md#decode-steps, step 4).
+    std::uint64_t kvPools = 0;            // pools made over the run (one per decode node; one made again counts again)
+    std::uint64_t kvPoolStartBytes = 0;   // the smallest pool as made
+    std::uint64_t kvPoolLargestBytes = 0; // the largest pool as grown (its start, if none grew)
+    std::uint64_t kvPoolLimitBytes = 0;   // how far a pool could grow; 0: pools did not grow
+    std::uint64_t kvPoolNeededBytes = 0;  // the most one pool's tables held at once: a pool that holds it lends nothing
+    std::uint64_t kvPoolBlocksLent = 0;   // blocks handed to a sequence while another held them (a full pool)
+    std::string kvPoolGrowthRefused;      // why a pool could not grow further, the first; empty: none was refused
     std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;

@@ -251,6 +251,14 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     const PoolTotals pools = poolTotals();
     summary.kvRowsWritten = pools.rowsWritten;
     summary.kvRowsAppended = pools.rowsAppended;
+    summary.kvPools = pools.pools;
+    summary.kvPoolStartBytes = pools.startBytes;
+    summary.kvPoolLargestBytes = pools.largestBytes;
+    const std::size_t limit = m_nodes.options().poolMaxBytes;
+    summary.kvPoolLimitBytes = limit == real::RealCpuOptions::kPoolAsMemoryAllows ? 0 : limit;
+    summary.kvPoolNeededBytes = static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded));
+    summary.kvPoolBlocksLent = pools.shared;
+    summary.kvPoolGrowthRefused = pools.refused;
     if (m_steps == 0)
         return;
     // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.
@@ -259,32 +267,12 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         m_elementBytes == m_model.dtypeBytes
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
-    // A pool that grew says how far; one too small for the batch (it could grow no further) shares blocks between
-    // sequences: the bytes read are the batch's, some rows twice. Say how large a pool would not have, and how far
-    // this run's could grow.
-    const std::string pool =
-        pools.grew ? fmt::format("a K/V pool per node that started at {} and grew as its free blocks ran out, to {} at "
-                                 "most",
-                                 real::memorySize(pools.startBytes), real::memorySize(pools.largestBytes))
-                   : fmt::format("a {} K/V pool per node", real::memorySize(pools.startBytes));
-    std::string full;
-    if (pools.shared > 0) {
-        const auto neededMib = static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded / (1024.0 * 1024.0)));
-        const std::size_t limit = m_nodes.options().poolMaxBytes;
-        const std::string why = !pools.refused.empty() ? pools.refused
-                                : limit == real::RealCpuOptions::kPoolAsMemoryAllows
-                                    ? std::string("this run's pools do not grow")
-                                    : fmt::format("this run's pools may grow to {}", real::memorySize(limit));
-        full = fmt::format("; the pool ran out of free blocks and handed {} blocks to a sequence while another held "
-                           "them, where a pool of {} MiB would have held every sequence's blocks (--pool-mib {}; {})",
-                           pools.shared, neededMib, neededMib, why);
-    }
     summary.scaledDown = fmt::format(
-        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in {}, held "
-        "from its first step to its last{}; a sequence writes its context's K/V rows when it takes its blocks, "
-        "regenerated from the sequence and token rather than the bytes its transfer copied, and appends a row per "
-        "step), its time scaled to {}; the linear layers of a decode step and prefill keep the roofline's time",
-        layersRun(), m_model.layers, element, pool, full, m_model.layers);
+        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in its decode "
+        "node's K/V pool, held from its first step to its last; a sequence writes its context's K/V rows when it takes "
+        "its blocks, regenerated from the sequence and token rather than the bytes its transfer copied, and appends a "
+        "row per step), its time scaled to {}; the linear layers of a decode step and prefill keep the roofline's time",
+        layersRun(), m_model.layers, element, m_model.layers);
 }
 
 } // namespace coh::core

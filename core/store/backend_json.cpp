@@ -26,6 +26,17 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["block_seals_summed"] = s.blockSealsSummed;
     j["kv_rows_written"] = s.kvRowsWritten;
     j["kv_rows_appended"] = s.kvRowsAppended;
+    if (s.kvPools > 0) {
+        nlohmann::ordered_json pools = {{"count", s.kvPools},
+                                        {"start_bytes", s.kvPoolStartBytes},
+                                        {"largest_bytes", s.kvPoolLargestBytes},
+                                        {"limit_bytes", s.kvPoolLimitBytes},
+                                        {"needed_bytes", s.kvPoolNeededBytes},
+                                        {"blocks_lent", s.kvPoolBlocksLent}};
+        if (!s.kvPoolGrowthRefused.empty())
+            pools["growth_refused"] = s.kvPoolGrowthRefused;
+        j["kv_pools"] = std::move(pools);
+    }
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -62,6 +73,16 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.blockSealsSummed = j.contains("block_seals_summed") ? countField(j, "block_seals_summed") : s.blockReadsChecked;
     s.kvRowsWritten = countField(j, "kv_rows_written");
     s.kvRowsAppended = countField(j, "kv_rows_appended");
+    // A run stored before the pools were counted says their size in scaled_down's text alone.
+    if (const auto it = j.find("kv_pools"); it != j.end() && it->is_object()) {
+        s.kvPools = countField(*it, "count");
+        s.kvPoolStartBytes = countField(*it, "start_bytes");
+        s.kvPoolLargestBytes = countField(*it, "largest_bytes");
+        s.kvPoolLimitBytes = countField(*it, "limit_bytes");
+        s.kvPoolNeededBytes = countField(*it, "needed_bytes");
+        s.kvPoolBlocksLent = countField(*it, "blocks_lent");
+        s.kvPoolGrowthRefused = textField(*it, "growth_refused", "");
+    }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

@@ -347,12 +347,16 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
         "run " + defaultScenario() + " --max-requests 3 --no-store --backend real-cpu --arena-mib 1";
     const CliResult grown = runCohsim(run);
     EXPECT_EQ(grown.exitCode, 0) << grown.output;
-    EXPECT_NE(grown.output.find("in a K/V pool per node that started at 1 MiB and grew"), std::string::npos)
+    EXPECT_NE(grown.output.find("K/V pools       one per decode node, made at 1 MiB and grown as their free blocks "
+                                "ran out"),
+              std::string::npos)
         << grown.output;
     EXPECT_EQ(grown.output.find("borrowed blocks"), std::string::npos) << grown.output;
     const CliResult fixed = runCohsim(run + " --pool-mib 1");
     EXPECT_EQ(fixed.exitCode, 0) << fixed.output;
-    EXPECT_NE(fixed.output.find("in a 1 MiB K/V pool per node"), std::string::npos) << fixed.output;
+    EXPECT_NE(fixed.output.find("K/V pools       one per decode node, 1 MiB each (they did not grow)"),
+              std::string::npos)
+        << fixed.output;
     EXPECT_NE(fixed.output.find("would have held every sequence's blocks"), std::string::npos) << fixed.output;
     const std::string base = "run " + defaultScenario() + " --max-requests 3 --no-store --backend real-cpu";
     for (const std::string& bad : {std::string(" --pool-mib 0"), std::string(" --arena-mib 64 --pool-mib 32")}) {

@@ -10,6 +10,7 @@
 #include "core/real/node_workers.h"
 #include "core/real/payload_checksum.h"
 #include "core/real/stale_read.h"
+#include "core/serving/kv_pool_text.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/backend_json.h"
@@ -487,6 +488,17 @@ TEST(RealCpuBackend, TheStoreRecordsTheBackendAndItsMapping)
     // A run's every checked read is summed against its seal (and the count is stored, so a loaded run says so).
     EXPECT_EQ(loaded.summary.backend.blockSealsSummed, loaded.summary.backend.blockReadsChecked);
     EXPECT_GT(loaded.summary.backend.kvRowsWritten, 0u);
+    EXPECT_GT(loaded.summary.backend.kvPools, 0u);
+    EXPECT_GT(loaded.summary.backend.kvPoolNeededBytes, 0u);
+    // A refused growth is kept too; a run stored before the pools were counted reads back with none.
+    BackendSummary refused = result.summary.backend;
+    refused.kvPoolGrowthRefused = "a pool could not grow past 1 MiB: std::bad_alloc";
+    refused.kvPoolBlocksLent = 7;
+    EXPECT_EQ(backendFromJson(toJson(refused)), refused);
+    auto unpooled = toJson(result.summary.backend);
+    unpooled.erase("kv_pools");
+    EXPECT_EQ(backendFromJson(unpooled).kvPools, 0u);
+    EXPECT_EQ(describeKvPools(backendFromJson(unpooled)), "");
     // A run stored before the count summed every read it checked, and reads back so; an unsummed one keeps its 0.
     auto older = toJson(result.summary.backend);
     older.erase("block_seals_summed");

@@ -6,6 +6,7 @@
 #include "core/real/node_workers.h"
 #include "core/real/sequence_blocks.h"
 #include "core/real/stale_read.h"
+#include "core/serving/kv_pool_text.h"
 #include "core/serving/measured_compute.h"
 #include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
@@ -81,12 +82,13 @@ TEST(RealCpuBackend, ANodeThatServesTwoTensorParallelWidthsAttendsWithEach)
     EXPECT_EQ(summary.blockReadsBorrowed, 120u);
     EXPECT_EQ(summary.blockReadsChecked, 3 * 376u - 120);
     // 376 blocks of 4 KiB (2 KV heads of 32 fp16, K and V, 16 tokens) take 1.5 MiB: a pool of 2 MiB holds them.
-    EXPECT_NE(summary.scaledDown.find(
-                  "the pool ran out of free blocks and handed 120 blocks to a sequence while "
+    EXPECT_EQ(summary.kvPoolBlocksLent, 120u);
+    EXPECT_NE(describeKvPools(summary).find(
+                  "a pool ran out of free blocks and handed 120 blocks to a sequence while "
                   "another held them, where a pool of 2 MiB would have held every sequence's blocks (--pool-mib 2; "
                   "this run's pools do not grow)"),
               std::string::npos)
-        << summary.scaledDown;
+        << describeKvPools(summary);
 }
 
 TEST(RealCpuBackend, AStepOverAnotherElementThanTheModelsSaysSo)

@@ -9,6 +9,7 @@
 #include "core/real/memory_fit.h"
 #include "core/real/node_workers.h"
 #include "core/real/sequence_blocks.h"
+#include "core/serving/kv_pool_text.h"
 #include "core/serving/measured_compute.h"
 #include "decode_step_fixtures.h"
 #include "engine_fixtures.h"
@@ -101,12 +102,19 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
         EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 512u);
         EXPECT_EQ(summary.blockReadsBorrowed, 0u);
         EXPECT_EQ(summary.blockReadsChecked, 376u);
-        EXPECT_NE(
-            summary.scaledDown.find("in a K/V pool per node that started at 1 MiB and grew as its free blocks ran "
-                                    "out, to 2 MiB at most"),
-            std::string::npos)
-            << summary.scaledDown;
-        EXPECT_EQ(summary.scaledDown.find("ran out of free blocks and handed"), std::string::npos);
+        // The run keeps the pool's figures, and says them: made, grown, its limit, and what its sequences held.
+        EXPECT_EQ(summary.kvPools, 1u);
+        EXPECT_EQ(summary.kvPoolStartBytes, kMiB);
+        EXPECT_EQ(summary.kvPoolLargestBytes, 2 * kMiB);
+        EXPECT_EQ(summary.kvPoolLimitBytes, 4 * kMiB);
+        EXPECT_EQ(summary.kvPoolNeededBytes, 376u * 4096);
+        EXPECT_EQ(summary.kvPoolBlocksLent, 0u);
+        const std::string pools = describeKvPools(summary);
+        EXPECT_NE(pools.find("one per decode node, made at 1 MiB and grown as their free blocks ran out, to 2 MiB at "
+                             "most (they could grow to 4 MiB); one pool's sequences held at most 1.5 MiB of blocks"),
+                  std::string::npos)
+            << pools;
+        EXPECT_EQ(pools.find("ran out of free blocks and handed"), std::string::npos);
         // The mapping says the pool's size as it ended, which the run store keeps with it.
         const auto mapping = f.workers.mapping();
         ASSERT_EQ(mapping.size(), 1u);
@@ -120,18 +128,25 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
         EXPECT_EQ(f.workers.attention(1, f.compute.shapeFor(1), f.s.model.dtypeBytes).blocks(), 320u);
         EXPECT_EQ(summary.blockReadsBorrowed, 56u);
         EXPECT_EQ(summary.blockReadsChecked, 320u);
-        EXPECT_NE(summary.scaledDown.find("handed 56 blocks to a sequence while another held them, where a pool of 2 "
-                                          "MiB would have held every sequence's blocks (--pool-mib 2; this run's pools "
-                                          "may grow to"),
+        EXPECT_EQ(summary.kvPoolLargestBytes, 320u * 4096);
+        EXPECT_EQ(summary.kvPoolBlocksLent, 56u);
+        EXPECT_NE(describeKvPools(summary).find("handed 56 blocks to a sequence while another held them, where a pool "
+                                                "of 2 MiB would have held every sequence's blocks (--pool-mib 2; this "
+                                                "run's pools may grow to"),
                   std::string::npos)
-            << summary.scaledDown;
+            << describeKvPools(summary);
     }
     {
         SCOPED_TRACE("a limit of its start: it never grows");
         SmallMeasuredCompute f(1, 1, kMiB);
         const BackendSummary summary = step(f, {3000, 3000});
         EXPECT_EQ(summary.blockReadsBorrowed, 120u);
-        EXPECT_NE(summary.scaledDown.find("in a 1 MiB K/V pool per node"), std::string::npos) << summary.scaledDown;
+        EXPECT_EQ(summary.kvPoolLargestBytes, kMiB);
+        EXPECT_NE(describeKvPools(summary).find("one per decode node, 1 MiB each (they did not grow)"),
+                  std::string::npos)
+            << describeKvPools(summary);
+        EXPECT_NE(describeKvPools(summary).find("(--pool-mib 2; this run's pools do not grow)"), std::string::npos)
+            << describeKvPools(summary);
     }
 }
 
@@ -238,11 +253,13 @@ TEST(RealCpuBackend, APoolWhoseMemoryRefusesToGrowLendsBlocksFromThenOnAndSaysWh
     compute.describe(summary);
     EXPECT_EQ(summary.blockReadsChecked, 2 * 256u);
     EXPECT_EQ(summary.blockReadsBorrowed, 120u + 132);
-    EXPECT_NE(summary.scaledDown.find("in a 1 MiB K/V pool per node"), std::string::npos) << summary.scaledDown;
-    EXPECT_NE(summary.scaledDown.find("where a pool of 2 MiB would have held every sequence's blocks (--pool-mib 2; a "
-                                      "pool could not grow past 1 MiB: std::bad_alloc)"),
+    EXPECT_EQ(summary.kvPoolGrowthRefused, "a pool could not grow past 1 MiB: std::bad_alloc");
+    const std::string pools = describeKvPools(summary);
+    EXPECT_NE(pools.find("one per decode node, 1 MiB each (they could grow to 4 MiB)"), std::string::npos) << pools;
+    EXPECT_NE(pools.find("where a pool of 2 MiB would have held every sequence's blocks (--pool-mib 2; a pool could "
+                         "not grow past 1 MiB: std::bad_alloc)"),
               std::string::npos)
-        << summary.scaledDown;
+        << pools;
 }
 
 TEST(RealCpuBackend, ARunsPoolsGrowAsFarAsTheMachinesMemoryAllowsUnlessToldHowFar)
@@ -252,8 +269,8 @@ TEST(RealCpuBackend, ARunsPoolsGrowAsFarAsTheMachinesMemoryAllowsUnlessToldHowFa
     const RunResult run = runOn(s, spacedWorkload(), realCpu());
     EXPECT_GT(run.summary.backend.blockReadsChecked, 0u);
     EXPECT_EQ(run.summary.backend.blockReadsBorrowed, 0u);
-    EXPECT_NE(run.summary.backend.scaledDown.find("that started at 1 MiB and grew"), std::string::npos)
-        << run.summary.backend.scaledDown;
+    EXPECT_EQ(run.summary.backend.kvPoolStartBytes, kMiB);
+    EXPECT_GT(run.summary.backend.kvPoolLargestBytes, kMiB);
     // The limit the run worked out: what the machine's memory leaves beside the arenas (which moves a little as
     // other processes allocate).
     const auto nodes = makeNodeResources(realCpu(), s);
@@ -268,9 +285,9 @@ TEST(RealCpuBackend, ARunsPoolsGrowAsFarAsTheMachinesMemoryAllowsUnlessToldHowFa
     fixed.realCpu.poolMaxBytes = fixed.realCpu.arenaBytes;
     const RunResult lent = runOn(s, spacedWorkload(), fixed);
     EXPECT_GT(lent.summary.backend.blockReadsBorrowed, 0u);
-    EXPECT_NE(lent.summary.backend.scaledDown.find("(--pool-mib 3; this run's pools may grow to 1 MiB)"),
+    EXPECT_NE(describeKvPools(lent.summary.backend).find("(--pool-mib 3; this run's pools do not grow)"),
               std::string::npos)
-        << lent.summary.backend.scaledDown;
+        << describeKvPools(lent.summary.backend);
     BackendOptions below = realCpu();
     below.realCpu.poolMaxBytes = kMiB / 2;
     try {

@@ -4,6 +4,7 @@
 #include "core/compare/run_comparison.h"
 #include "core/engine/traffic_counts.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/serving/kv_pool_text.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/run_export.h"
@@ -450,6 +451,11 @@ class TstRunHistory : public QObject {
         QVERIFY2(realTip.contains(
                      QStringLiteral("%1 block reads checked against their stamps and seals")
                          .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.blockReadsChecked)))),
+                 qPrintable(realTip));
+        // Its decode K/V pools, from the stored figures (1 MiB arenas: the pools start at 1 MiB).
+        QVERIFY2(realTip.contains(QStringLiteral("<br>K/V pools: one per decode node")), qPrintable(realTip));
+        QVERIFY2(realTip.contains(
+                     QString::fromStdString(coh::core::describeKvPools(result.summary.backend)).toHtmlEscaped()),
                  qPrintable(realTip));
         // Every node the run mapped, with the resource it ran on, as the stored summary says.
         for (const auto& m : mapping) {
