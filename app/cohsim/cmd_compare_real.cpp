@@ -100,14 +100,25 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
 
     if (options.json) {
         auto metrics = nlohmann::ordered_json::array();
-        for (const auto& r : rows)
-            metrics.push_back({{"metric", r.metric},
-                               {"real", r.real},
-                               {"simulated", r.simulated},
-                               {"error_pct", std::isnan(r.errorPct()) ? nlohmann::ordered_json()
-                                                                      : nlohmann::ordered_json(r.errorPct())},
-                               {"within_goal", r.withinGoal()},
-                               {"real_noise_pct", realNoisePct(r, result.real)}});
+        const auto pct = [](double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); };
+        for (const auto& r : rows) {
+            nlohmann::ordered_json metric = {{"metric", r.metric},
+                                             {"real", r.real},
+                                             {"simulated", r.simulated},
+                                             {"error_pct", pct(r.errorPct())},
+                                             {"within_goal", r.withinGoal()},
+                                             {"real_noise_pct", realNoisePct(r, result.real)}};
+            if (!r.pairErrorsPct.empty()) {
+                auto pairs = nlohmann::ordered_json::array();
+                for (const double e : r.pairErrorsPct)
+                    pairs.push_back(pct(e));
+                metric["pair_errors_pct"] = std::move(pairs);
+            }
+            metrics.push_back(std::move(metric));
+        }
+        auto profiles = nlohmann::ordered_json::array();
+        for (const auto& p : result.profiles)
+            profiles.push_back(core::real::toJson(p));
         const auto id = [&](std::int64_t v) { return store ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
         const nlohmann::ordered_json out = {
             {"scenario", scenario.name},
@@ -118,7 +129,11 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"real_runs", result.realRuns},
             {"real_run_ids", store ? nlohmann::ordered_json(result.realIds) : nlohmann::ordered_json::array()},
             {"simulated_run_id", id(simId)},
+            {"paired", result.paired},
+            {"simulated_run_ids",
+             store ? nlohmann::ordered_json(result.simulatedIds) : nlohmann::ordered_json::array()},
             {"profile", core::real::toJson(profile)},
+            {"profiles", std::move(profiles)},
             {"counts_equal", countsEqual},
             {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
             {"metrics", metrics}};
@@ -129,15 +144,33 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         result.realRuns > 1 ? fmt::format(" (the median of {} runs{})", result.realRuns,
                                           store ? fmt::format(": {}", fmt::join(result.realIds, ", ")) : std::string())
                             : (store ? fmt::format(" (run {})", realId) : std::string());
-    fmt::print("{} on {}{} against the simulator on this machine's profile{}\n", base, profile.backend, realRuns,
-               store ? fmt::format(" (run {})", simId) : std::string());
-    fmt::print("  profile: copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer\n",
-               number(profile.copy.latencyNs), number(profile.copy.bytesPerNs),
-               profile.hostCopy.measured()
-                   ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                                 number(profile.hostCopy.latencyNs), number(profile.hostCopy.bytesPerNs))
-                   : std::string(),
-               number(profile.attentionStepNs), number(profile.attentionBytesPerNs));
+    if (result.paired)
+        fmt::print("{} on {}{}, each against the simulator on a profile of this machine taken just before it{}\n", base,
+                   profile.backend, realRuns,
+                   store ? fmt::format(" (runs {})", fmt::join(result.simulatedIds, ", ")) : std::string());
+    else
+        fmt::print("{} on {}{} against the simulator on this machine's profile{}\n", base, profile.backend, realRuns,
+                   store ? fmt::format(" (run {})", simId) : std::string());
+    // Each profile's figures; paired, their range over the runs (how far the machine moved).
+    const auto figure = [&](auto of) {
+        double lo = of(result.profiles.front()), hi = lo;
+        for (const auto& p : result.profiles) {
+            lo = std::min(lo, of(p));
+            hi = std::max(hi, of(p));
+        }
+        return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
+    };
+    using Profile = core::real::HardwareProfile;
+    fmt::print("  {}: copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer\n",
+               result.paired ? fmt::format("profiles ({})", result.profiles.size()) : std::string("profile"),
+               figure([](const Profile& p) { return p.copy.latencyNs; }),
+               figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+               profile.hostCopy.measured() ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                                                         figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                                                         figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+                                           : std::string(),
+               figure([](const Profile& p) { return p.attentionStepNs; }),
+               figure([](const Profile& p) { return p.attentionBytesPerNs; }));
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -181,6 +214,10 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    result.realRuns > 1
                        ? fmt::format(" (Compare takes run {}, the first real run, not the median)", realId)
                        : std::string());
+    if (result.paired)
+        fmt::print("  {} and SIMULATED are the medians of {} runs each; ERROR is the median of the {} pairs' errors, "
+                   "each real run against the simulator on the profile taken just before it\n",
+                   realHeader, result.realRuns, result.realRuns);
     if (result.realRuns > 1)
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
 }
@@ -209,7 +246,9 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
     cmd->add_option("--layers", options->layers, "the real backend: attention layers each decode step runs for real")
         ->capture_default_str();
     cmd->add_option("--repeat", options->repeat,
-                    "Real runs to take the median of (this machine's speed drifts); the simulator runs once")
+                    "Real runs to take the median of (this machine's speed drifts). Without --profile each is "
+                    "calibrated for just before it and set against the simulator on that profile, and the error is "
+                    "the median of those pairs'; with one, the simulator runs once")
         ->capture_default_str()
         ->check(CLI::Range(1, 15));
     cmd->add_flag("--json", options->json, "Print JSON");

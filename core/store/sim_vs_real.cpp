@@ -61,7 +61,8 @@ real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::str
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs, const std::string& backend)
 {
     if (!real)
-        return defaultRunName(scenario) + " \u00b7 simulated on its profile";
+        return defaultRunName(scenario) + " \u00b7 simulated on its profile" +
+               (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
     return defaultRunName(scenario) + " \u00b7 " + backend + (runs > 1 ? fmt::format(" {}/{}", run, runs) : "");
 }
 
@@ -122,10 +123,14 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     // Its times are the comparison: no second read of each block for its seal (RealCpuOptions::sumSeals).
     real.backend.realCpu.sumSeals = false;
     checkBackendRuns(real.backend, scenario);
+    if (options.profile)
+        checkProfileFits(*options.profile, real.backend.name, scenario, real.backend.realCpu);
     SimVsReal out;
-    if (options.profile) {
-        out.profile = *options.profile;
-    } else {
+    out.realRuns = std::max(1, options.realRuns);
+    out.paired = !options.profile && out.realRuns > 1;
+    const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+    // A profile of this machine now, for the scenario's decode shape.
+    const auto calibrateNow = [&] {
         if (options.stage)
             options.stage("Calibrating " + real.backend.name + " on this machine");
         real::CalibrationOptions calibration = calibrationFor(scenario, real.backend.name, real.backend.realCpu);
@@ -133,16 +138,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             calibration.copy.rounds = std::max(1, *options.calibrationRounds);
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
-        out.profile = real::calibrate(calibration);
-    }
-    if (options.cancel && *options.cancel)
-        throw RunCancelled();
-    checkProfileFits(out.profile, real.backend.name, scenario, real.backend.realCpu);
-    RunOptions sim = real;
-    sim.backend = {};
-    sim.backend.profile = out.profile;
-    const Scenario simScenario = real::profiledScenario(scenario, out.profile);
-
+        return real::calibrate(calibration);
+    };
     const auto runOne = [&](const Scenario& s, const RunOptions& o, const std::string& name, std::int64_t& id) {
         if (options.stage)
             options.stage("Running " + name);
@@ -152,9 +149,18 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         hooks.begun = [&id](std::int64_t begun) { id = begun; };
         return runAndStore(*store, s, workload, o, name, hooks);
     };
-    out.realRuns = std::max(1, options.realRuns);
-    std::vector<RunSummary> reals;
+    // Paired: calibrate, run real, simulate on that profile, once per real run, so that each real run is set against
+    // a profile of the machine as it was minutes before. Else: one profile, every real run, one simulated run.
+    std::vector<RunSummary> reals, sims;
+    std::vector<std::size_t> simOf; // per real run: the simulated run it is set against
+    const int simRuns = out.paired ? out.realRuns : 1;
     for (int k = 1; k <= out.realRuns; ++k) {
+        const bool newProfile = out.paired || k == 1;
+        if (newProfile) {
+            out.profiles.push_back(options.profile ? *options.profile : calibrateNow());
+            if (cancelled())
+                throw RunCancelled();
+        }
         std::int64_t id = 0;
         RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns, real.backend.name), id);
         out.realIds.push_back(id);
@@ -163,33 +169,51 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             out.real = std::move(r);
             out.realId = id;
         }
+        if (newProfile) {
+            RunOptions sim = real;
+            sim.backend = {};
+            sim.backend.profile = out.profiles.back();
+            std::int64_t simId = 0;
+            RunResult simulated = runOne(real::profiledScenario(scenario, out.profiles.back()), sim,
+                                         simVsRealRunName(scenario, false, k, simRuns), simId);
+            // The simulated run names the real run it models: a report of either shows the simulator's error.
+            if (store && simId != 0 && id != 0)
+                store->setModelsRun(simId, id);
+            out.simulatedIds.push_back(simId);
+            sims.push_back(simulated.summary);
+            if (k == 1) {
+                out.simulated = std::move(simulated);
+                out.simulatedId = simId;
+            }
+        }
+        simOf.push_back(sims.size() - 1);
     }
-    out.simulated = runOne(simScenario, sim, simVsRealRunName(scenario, false), out.simulatedId);
-    // The simulated run names the (first) real run it models: a report of either shows the simulator's error.
-    if (store && out.simulatedId != 0 && out.realId != 0)
-        store->setModelsRun(out.simulatedId, out.realId);
-    // Each metric's real figure is its median over the real runs; the counts must be equal in every one.
-    std::vector<std::vector<double>> figures;
-    for (const RunSummary& r : reals) {
-        const auto rows = simVsRealRows(r, out.simulated.summary);
+    out.profile = out.profiles.front();
+    // Each metric's figures are their medians over the runs; the counts must be equal in every pair.
+    std::vector<std::vector<double>> realFigures, simFigures;
+    for (std::size_t k = 0; k < reals.size(); ++k) {
+        const RunSummary& sim = sims[simOf[k]];
+        const auto rows = simVsRealRows(reals[k], sim);
         if (out.rows.empty())
             out.rows = rows;
-        figures.resize(rows.size());
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            figures[i].push_back(rows[i].real);
-        const auto rt = trafficCounts(r), st = trafficCounts(out.simulated.summary);
-        if (rt.messages != st.messages || r.flows != out.simulated.summary.flows ||
+        realFigures.resize(rows.size());
+        simFigures.resize(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            realFigures[i].push_back(rows[i].real);
+            simFigures[i].push_back(rows[i].simulated);
+            if (rows[i].count)
+                out.rows[i].everyRunEqual = out.rows[i].everyRunEqual && rows[i].real == rows[i].simulated;
+            else if (out.paired)
+                out.rows[i].pairErrorsPct.push_back(rows[i].errorPct());
+        }
+        const auto rt = trafficCounts(reals[k]), st = trafficCounts(sim);
+        if (rt.messages != st.messages || reals[k].flows != sim.flows ||
             rt.dataBytes + rt.controlBytes != st.dataBytes + st.controlBytes)
             ++out.realRunsWithOtherCounts;
     }
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
-        SimVsRealRow& row = out.rows[i];
-        // A count meets the goal only when every real run's equals the simulator's, not just their median.
-        row.everyRunEqual =
-            std::all_of(figures[i].begin(), figures[i].end(), [&](double real) { return real == row.simulated; });
-        std::sort(figures[i].begin(), figures[i].end());
-        const std::size_t n = figures[i].size();
-        row.real = n % 2 ? figures[i][n / 2] : (figures[i][n / 2 - 1] + figures[i][n / 2]) / 2;
+        out.rows[i].real = SimVsRealRow::median(realFigures[i]);
+        out.rows[i].simulated = SimVsRealRow::median(simFigures[i]);
     }
     return out;
 }

@@ -22,8 +22,9 @@ struct SimVsRealOptions {
     real::RealCpuOptions realCpu;
     std::optional<real::HardwareProfile> profile; // none: calibrate now, for the scenario's decode shape
     std::optional<int> calibrationRounds;         // rounds per copy size and context; none: calibrate()'s own
-    // Real runs to take the median of (this machine's speed drifts between identical runs); the simulator's run is
-    // deterministic, so it runs once.
+    // Real runs to take the median of (this machine's speed drifts between identical runs). Without a given profile,
+    // each is paired with a profile calibrated just before it and a simulated run on that profile, and the error is
+    // the median of the pairs' (SimVsReal::paired); with one, the simulator's run is deterministic and runs once.
     int realRuns = 1;
     // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
     const std::atomic<bool>* cancel = nullptr;
@@ -54,26 +55,54 @@ struct SimVsRealRow {
     double real = 0, simulated = 0;
     bool count = false;        // messages, flows, bytes: the goal is equality
     bool everyRunEqual = true; // a count: equal to the simulator's in every real run (`real` is their median)
-    // The simulator's error in % of the real figure: NaN where the real figure is 0 and the simulated one is not.
+    // Paired runs (SimVsReal::paired): each pair's error in %, in run order. `real` and `simulated` are then the
+    // medians of each side, and the error is the median of the pairs' errors: a pair's two runs were measured and
+    // calibrated minutes apart, so the machine's drift between pairs stays out of it.
+    std::vector<double> pairErrorsPct;
+    // The simulator's error in % of the real figure: NaN where the real figure is 0 and the simulated one is not (in
+    // any pair).
     double errorPct() const
     {
+        if (!pairErrorsPct.empty())
+            return median(pairErrorsPct);
         if (simulated == real)
             return 0.0;
         return real != 0 ? 100.0 * (simulated - real) / real : std::nan("");
     }
     bool withinGoal() const
     {
-        return count ? everyRunEqual && simulated == real : withinSimulatorGoal(real, simulated, false, kResolutionMs);
+        if (count)
+            return everyRunEqual && simulated == real;
+        if (pairErrorsPct.empty())
+            return withinSimulatorGoal(real, simulated, false, kResolutionMs);
+        // Within the goal's share, or a difference under the last digit shown.
+        const double error = errorPct();
+        return !std::isnan(error) && (std::abs(error) <= 100 * kSimulatorErrorGoal ||
+                                      std::abs(error) * std::abs(real) / 100 <= kResolutionMs);
+    }
+    // The median of figures (the mean of the middle two of an even count); NaN if any is NaN.
+    static double median(std::vector<double> figures)
+    {
+        if (figures.empty() || std::any_of(figures.begin(), figures.end(), [](double f) { return std::isnan(f); }))
+            return std::nan("");
+        std::sort(figures.begin(), figures.end());
+        const std::size_t n = figures.size();
+        return n % 2 ? figures[n / 2] : (figures[n / 2 - 1] + figures[n / 2]) / 2;
     }
 };
 
 struct SimVsReal {
-    RunResult real, simulated;                // `real`: the first real run
+    RunResult real, simulated;                // the first real run, and the simulated run of its profile
     std::int64_t realId = 0, simulatedId = 0; // 0 without a store
     std::vector<std::int64_t> realIds;        // every real run's, in order
     int realRuns = 1;                         // the rows' real figures are the median over these
-    real::HardwareProfile profile;
-    std::vector<SimVsRealRow> rows; // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
+    real::HardwareProfile profile;            // the first real run's
+    // Several real runs, no profile given: each real run was paired with a profile calibrated just before it and a
+    // simulated run on that profile (the rows' pairErrorsPct). Else one profile and one simulated run for all.
+    bool paired = false;
+    std::vector<real::HardwareProfile> profiles; // one per simulated run, in order
+    std::vector<std::int64_t> simulatedIds;      // every simulated run's, in order (0s without a store)
+    std::vector<SimVsRealRow> rows;              // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
     // Of the real runs, how many sent other messages, flows or coherence bytes than the simulator (transfers raced
     // and the order of events followed measured times).
     int realRunsWithOtherCounts = 0;
@@ -85,7 +114,7 @@ struct SimVsReal {
 std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated);
 
 // The run names: "<scenario> · real-cpu" (or real-cuda; with " k/N" when there are several) and "<scenario> ·
-// simulated on its profile".
+// simulated on its profile" (with " k/N" when paired).
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, int runs = 1,
                              const std::string& backend = "real-cpu");
 

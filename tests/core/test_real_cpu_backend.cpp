@@ -596,6 +596,65 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(store.listRuns().size(), 5u);
 }
 
+TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const Scenario s = threeGpuScenario("msi-directory");
+    SimVsRealOptions options;
+    options.realCpu.arenaBytes = 1 << 20;
+    options.calibrationRounds = 1;
+    options.realRuns = 2;
+    std::vector<std::string> stages;
+    options.stage = [&](const std::string& stage) { stages.push_back(stage); };
+    const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
+    // Calibrate, run real, simulate on that profile; then again.
+    ASSERT_EQ(stages.size(), 6u);
+    for (std::size_t k : {0u, 3u})
+        EXPECT_EQ(stages[k].rfind("Calibrating", 0), 0u) << stages[k];
+    EXPECT_EQ(stages[1], "Running " + simVsRealRunName(s, true, 1, 2));
+    EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false, 1, 2));
+    EXPECT_EQ(stages[5], "Running " + simVsRealRunName(s, false, 2, 2));
+    EXPECT_NE(simVsRealRunName(s, false, 2, 2), simVsRealRunName(s, false));
+    EXPECT_TRUE(out.paired);
+    ASSERT_EQ(out.profiles.size(), 2u);
+    ASSERT_EQ(out.simulatedIds.size(), 2u);
+    ASSERT_EQ(out.realIds.size(), 2u);
+    EXPECT_EQ(out.simulatedId, out.simulatedIds[0]);
+    // Each simulated run models its own real run, and ran on its own profile.
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(store.runInfo(out.simulatedIds[k])->modelsRun, out.realIds[k]);
+        EXPECT_EQ(store.loadRun(out.simulatedIds[k]).summary.backend.name, "simulated");
+    }
+    // Each latency's error is the median of the two pairs' (their mean), not the error of the two medians.
+    const auto real2 = store.loadRun(out.realIds[1]).summary, sim2 = store.loadRun(out.simulatedIds[1]).summary;
+    const SimVsRealRow& tpot = out.rows[2];
+    ASSERT_EQ(tpot.metric, "TPOT p50 (ms)");
+    ASSERT_EQ(tpot.pairErrorsPct.size(), 2u);
+    const SimVsRealRow first{"", out.real.summary.tpotMs.p50, out.simulated.summary.tpotMs.p50},
+        second{"", real2.tpotMs.p50, sim2.tpotMs.p50};
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[0], first.errorPct());
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[1], second.errorPct());
+    EXPECT_DOUBLE_EQ(tpot.errorPct(), (first.errorPct() + second.errorPct()) / 2);
+    EXPECT_DOUBLE_EQ(tpot.real, (first.real + second.real) / 2);
+    EXPECT_DOUBLE_EQ(tpot.simulated, (first.simulated + second.simulated) / 2);
+    EXPECT_TRUE(out.rows[6].pairErrorsPct.empty()); // a count is judged equal or not, pair by pair
+    EXPECT_TRUE(out.countsEqual());
+    EXPECT_EQ(store.listRuns().size(), 4u);
+
+    // The goal on paired rows is the median pair's error: two pairs off by +4% and -30% are off by -13%.
+    SimVsRealRow paired{"TTFT p50 (ms)", 100, 100};
+    paired.pairErrorsPct = {4, -30};
+    EXPECT_DOUBLE_EQ(paired.errorPct(), -13.0);
+    EXPECT_FALSE(paired.withinGoal());
+    paired.pairErrorsPct = {4, -30, 9};
+    EXPECT_DOUBLE_EQ(paired.errorPct(), 4.0);
+    EXPECT_TRUE(paired.withinGoal());
+    paired.pairErrorsPct = {4, std::nan("")};
+    EXPECT_TRUE(std::isnan(paired.errorPct()));
+    EXPECT_FALSE(paired.withinGoal());
+}
+
 TEST(RealCpuBackend, TheCopyBenchTimesBothSidesForEverySize)
 {
     real::CopyBenchOptions options;
