@@ -43,13 +43,15 @@ struct BackendSummary {
     std::uint64_t kvRowsWritten = 0;      // token rows (K and V, every KV head) decode sequences wrote into pools
     std::uint64_t kvRowsAppended = 0;     // of them, appends: rows a sequence wrote after its first step
     // The decode nodes' K/V pools those rows went into (docs/real-backend.md#decode-steps, step 4).
-    std::uint64_t kvPools = 0;            // pools made over the run (one per decode node; one made again counts again)
-    std::uint64_t kvPoolStartBytes = 0;   // the smallest pool as made
-    std::uint64_t kvPoolLargestBytes = 0; // the largest pool as grown (its start, if none grew)
-    std::uint64_t kvPoolLimitBytes = 0;   // how far a pool could grow; 0: pools did not grow
-    std::uint64_t kvPoolNeededBytes = 0;  // the most one pool's tables held at once: a pool that holds it lends nothing
-    std::uint64_t kvPoolBlocksLent = 0;   // blocks handed to a sequence while another held them (a full pool)
-    std::string kvPoolGrowthRefused;      // why a pool could not grow further, the first; empty: none was refused
+    std::uint64_t kvPools = 0;          // pools made over the run (one per decode node; one made again counts again)
+    std::uint64_t kvPoolsGrown = 0;     // of them, those that grew
+    std::uint64_t kvPoolStartBytes = 0; // the smallest pool as made
+    std::uint64_t kvPoolLargestStartBytes = 0; // the largest pool as made (pools of other block sizes differ)
+    std::uint64_t kvPoolLargestBytes = 0;      // the largest pool as grown (its start, if none grew)
+    std::uint64_t kvPoolLimitBytes = 0;  // the most a pool could grow to, in whole blocks; 0: none could grow at all
+    std::uint64_t kvPoolNeededBytes = 0; // the most one pool's tables held at once: a pool that holds it lends nothing
+    std::uint64_t kvPoolBlocksLent = 0;  // blocks handed to a sequence while another held them (a full pool)
+    std::string kvPoolGrowthRefused;     // why a pool could not grow further, the first; empty: none was refused
     std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;

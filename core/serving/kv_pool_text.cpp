@@ -21,14 +21,20 @@ std::string describeKvPools(const BackendSummary& b)
 {
     if (b.kvPools == 0)
         return {};
-    const bool mayGrow = b.kvPoolLimitBytes > b.kvPoolStartBytes;
-    const std::string limit =
-        mayGrow ? fmt::format("they could grow to {}", poolSize(b.kvPoolLimitBytes)) : std::string("they did not grow");
+    const bool mayGrow = b.kvPoolLimitBytes > 0;
+    const std::string limit = mayGrow ? fmt::format("they could grow to {}", poolSize(b.kvPoolLimitBytes))
+                                      : std::string("they could not grow");
+    // Pools of other block sizes (another tensor-parallel width, say) start at other sizes.
+    const std::string made =
+        b.kvPoolLargestStartBytes > b.kvPoolStartBytes
+            ? fmt::format("{} to {}", poolSize(b.kvPoolStartBytes), poolSize(b.kvPoolLargestStartBytes))
+            : poolSize(b.kvPoolStartBytes);
     std::string text =
-        b.kvPoolLargestBytes > b.kvPoolStartBytes
-            ? fmt::format("one per decode node, made at {} and grown as their free blocks ran out, to {} at most ({})",
-                          poolSize(b.kvPoolStartBytes), poolSize(b.kvPoolLargestBytes), limit)
-            : fmt::format("one per decode node, {} each ({})", poolSize(b.kvPoolStartBytes), limit);
+        b.kvPoolsGrown > 0
+            ? fmt::format(
+                  "one per decode node, made at {}; {} of {} grew as their free blocks ran out, to {} at most ({})",
+                  made, b.kvPoolsGrown, b.kvPools, poolSize(b.kvPoolLargestBytes), limit)
+            : fmt::format("one per decode node, made at {}, none grown ({})", made, limit);
     text += fmt::format("; one pool's sequences held at most {} of blocks at once", poolSize(b.kvPoolNeededBytes));
     if (b.kvPoolBlocksLent > 0) {
         // Whole MiB: what --pool-mib takes.

@@ -27,9 +27,17 @@ struct MeasuredCompute::NodePool {
     real::PagedKvShape shape;
     // The node's, made by the resource: gone once the resource makes another for another shape or element.
     real::NodeAttention* attention = nullptr;
-    double blockBytes;           // K and V of one block, kept for the summary after the attention is gone
-    std::size_t startBytes;      // as made
-    std::size_t largestBytes;    // as grown (growIfShort)
+    double blockBytes;        // K and V of one block, kept for the summary after the attention is gone
+    std::size_t startBytes;   // as made
+    std::size_t largestBytes; // as grown (growIfShort)
+    // The most it can grow to under `poolMax` (RealCpuOptions::poolMaxBytes): whole blocks, never below its start.
+    std::size_t reachableBytes(std::size_t poolMax) const
+    {
+        if (poolMax == real::RealCpuOptions::kPoolAsMemoryAllows)
+            return startBytes;
+        const auto block = static_cast<std::size_t>(blockBytes);
+        return std::max(startBytes, block == 0 ? 0 : poolMax / block * block);
+    }
     std::string refused;         // why it could not grow further (its memory had no room); empty: it can
     real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
@@ -69,8 +77,10 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     // tell: a pool made again may well land where the one it replaced was.
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
         p->blocks.poolBlocks() != attention.blocks()) {
-        if (p)
+        if (p) {
+            m_replaced.poolMax = m_nodes.options().poolMaxBytes;
             m_replaced.add(*p);
+        }
         p = std::make_unique<NodePool>(shape, attention, node);
         m_elementBytes = attention.elementBytes();
     }
@@ -84,8 +94,11 @@ void MeasuredCompute::PoolTotals::add(const NodePool& p)
     rowsAppended += p.blocks.rowsAppended();
     bytesNeeded = std::max(bytesNeeded, static_cast<double>(p.blocks.peakHeldBlocks()) * p.blockBytes);
     startBytes = pools == 0 ? p.startBytes : std::min(startBytes, p.startBytes);
+    largestStart = std::max(largestStart, p.startBytes);
     largestBytes = std::max(largestBytes, p.largestBytes);
-    grew = grew || p.largestBytes > p.startBytes;
+    grown += p.largestBytes > p.startBytes ? 1 : 0;
+    if (const std::size_t reachable = p.reachableBytes(poolMax); reachable > p.startBytes)
+        limitBytes = std::max(limitBytes, reachable);
     if (refused.empty())
         refused = p.refused;
     ++pools;
@@ -94,6 +107,7 @@ void MeasuredCompute::PoolTotals::add(const NodePool& p)
 MeasuredCompute::PoolTotals MeasuredCompute::poolTotals() const
 {
     PoolTotals totals = m_replaced;
+    totals.poolMax = m_nodes.options().poolMaxBytes;
     for (const auto& p : m_pools)
         if (p)
             totals.add(*p);
@@ -251,14 +265,17 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     const PoolTotals pools = poolTotals();
     summary.kvRowsWritten = pools.rowsWritten;
     summary.kvRowsAppended = pools.rowsAppended;
-    summary.kvPools = pools.pools;
-    summary.kvPoolStartBytes = pools.startBytes;
-    summary.kvPoolLargestBytes = pools.largestBytes;
-    const std::size_t limit = m_nodes.options().poolMaxBytes;
-    summary.kvPoolLimitBytes = limit == real::RealCpuOptions::kPoolAsMemoryAllows ? 0 : limit;
-    summary.kvPoolNeededBytes = static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded));
-    summary.kvPoolBlocksLent = pools.shared;
-    summary.kvPoolGrowthRefused = pools.refused;
+    if (pools.pools > 0) {
+        summary.kvPools = pools.pools;
+        summary.kvPoolsGrown = pools.grown;
+        summary.kvPoolStartBytes = pools.startBytes;
+        summary.kvPoolLargestStartBytes = pools.largestStart;
+        summary.kvPoolLargestBytes = pools.largestBytes;
+        summary.kvPoolLimitBytes = pools.limitBytes;
+        summary.kvPoolNeededBytes = static_cast<std::uint64_t>(std::ceil(pools.bytesNeeded));
+        summary.kvPoolBlocksLent = pools.shared;
+        summary.kvPoolGrowthRefused = pools.refused;
+    }
     if (m_steps == 0)
         return;
     // An element other than the model's (fp8 held as fp16, say) reads other bytes than the model would: say so.

@@ -87,8 +87,11 @@ class MeasuredCompute final : public ComputeCost {
         double bytesNeeded = 0; // what would have held every block alone (SequenceBlocks::peakHeldBlocks)
         std::size_t pools = 0;
         std::size_t startBytes = 0, largestBytes = 0; // the smallest pool as made, the largest as grown
-        bool grew = false;                            // a pool grew
-        std::string refused;                          // why a pool could not grow, the first; empty: none did
+        std::size_t largestStart = 0;                 // the largest pool as made
+        std::uint64_t grown = 0;                      // pools that grew
+        std::size_t poolMax = 0;                      // RealCpuOptions::poolMaxBytes, for limitBytes
+        std::size_t limitBytes = 0; // the most a pool could grow to, in whole blocks; 0: none could grow
+        std::string refused;        // why a pool could not grow, the first; empty: none did
         void add(const NodePool& p);
     };
     // The pools made again since (their totals) and the live ones.

@@ -28,7 +28,9 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["kv_rows_appended"] = s.kvRowsAppended;
     if (s.kvPools > 0) {
         nlohmann::ordered_json pools = {{"count", s.kvPools},
+                                        {"grown", s.kvPoolsGrown},
                                         {"start_bytes", s.kvPoolStartBytes},
+                                        {"largest_start_bytes", s.kvPoolLargestStartBytes},
                                         {"largest_bytes", s.kvPoolLargestBytes},
                                         {"limit_bytes", s.kvPoolLimitBytes},
                                         {"needed_bytes", s.kvPoolNeededBytes},
@@ -76,7 +78,9 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     // A run stored before the pools were counted says their size in scaled_down's text alone.
     if (const auto it = j.find("kv_pools"); it != j.end() && it->is_object()) {
         s.kvPools = countField(*it, "count");
+        s.kvPoolsGrown = countField(*it, "grown");
         s.kvPoolStartBytes = countField(*it, "start_bytes");
+        s.kvPoolLargestStartBytes = countField(*it, "largest_start_bytes");
         s.kvPoolLargestBytes = countField(*it, "largest_bytes");
         s.kvPoolLimitBytes = countField(*it, "limit_bytes");
         s.kvPoolNeededBytes = countField(*it, "needed_bytes");

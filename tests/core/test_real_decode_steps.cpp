@@ -49,7 +49,8 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     EXPECT_NE(summary.scaledDown.find("2 of the model's 4 layers"), std::string::npos) << summary.scaledDown;
     // 47 blocks of the pool's 256: each sequence had blocks of its own.
     EXPECT_NE(summary.scaledDown.find("over each sequence's own blocks"), std::string::npos) << summary.scaledDown;
-    EXPECT_EQ(summary.scaledDown.find("ran out of free blocks"), std::string::npos) << summary.scaledDown;
+    EXPECT_EQ(summary.kvPoolBlocksLent, 0u);
+    EXPECT_EQ(describeKvPools(summary).find("ran out of free blocks"), std::string::npos) << describeKvPools(summary);
     // The step ran on the decode node's worker, which the mapping now says.
     const auto mapping = f.workers.mapping();
     ASSERT_EQ(mapping.size(), 1u);

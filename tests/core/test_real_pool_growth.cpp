@@ -104,14 +104,16 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
         EXPECT_EQ(summary.blockReadsChecked, 376u);
         // The run keeps the pool's figures, and says them: made, grown, its limit, and what its sequences held.
         EXPECT_EQ(summary.kvPools, 1u);
+        EXPECT_EQ(summary.kvPoolsGrown, 1u);
         EXPECT_EQ(summary.kvPoolStartBytes, kMiB);
+        EXPECT_EQ(summary.kvPoolLargestStartBytes, kMiB);
         EXPECT_EQ(summary.kvPoolLargestBytes, 2 * kMiB);
         EXPECT_EQ(summary.kvPoolLimitBytes, 4 * kMiB);
         EXPECT_EQ(summary.kvPoolNeededBytes, 376u * 4096);
         EXPECT_EQ(summary.kvPoolBlocksLent, 0u);
         const std::string pools = describeKvPools(summary);
-        EXPECT_NE(pools.find("one per decode node, made at 1 MiB and grown as their free blocks ran out, to 2 MiB at "
-                             "most (they could grow to 4 MiB); one pool's sequences held at most 1.5 MiB of blocks"),
+        EXPECT_NE(pools.find("one per decode node, made at 1 MiB; 1 of 1 grew as their free blocks ran out, to 2 MiB "
+                             "at most (they could grow to 4 MiB); one pool's sequences held at most 1.5 MiB of blocks"),
                   std::string::npos)
             << pools;
         EXPECT_EQ(pools.find("ran out of free blocks and handed"), std::string::npos);
@@ -142,10 +144,22 @@ TEST(RealCpuBackend, ADecodeStepGrowsThePoolUpToItsLimitBeforeItLendsABlock)
         const BackendSummary summary = step(f, {3000, 3000});
         EXPECT_EQ(summary.blockReadsBorrowed, 120u);
         EXPECT_EQ(summary.kvPoolLargestBytes, kMiB);
-        EXPECT_NE(describeKvPools(summary).find("one per decode node, 1 MiB each (they did not grow)"),
+        EXPECT_EQ(summary.kvPoolLimitBytes, 0u);
+        EXPECT_NE(describeKvPools(summary).find("one per decode node, made at 1 MiB, none grown (they could not grow)"),
                   std::string::npos)
             << describeKvPools(summary);
         EXPECT_NE(describeKvPools(summary).find("(--pool-mib 2; this run's pools do not grow)"), std::string::npos)
+            << describeKvPools(summary);
+    }
+    {
+        SCOPED_TRACE("blocks of 3 KiB: the pool starts at the 341 whole blocks 1 MiB holds, and a limit of 1 MiB lets "
+                     "it grow by none");
+        SmallMeasuredCompute f(1, 1, kMiB);
+        f.s.model.headDim = 24; // 16 tokens x 2 KV heads x 24 fp16, K and V
+        const BackendSummary summary = step(f, {3000, 3000});
+        EXPECT_EQ(summary.kvPoolStartBytes, 341u * 3072);
+        EXPECT_EQ(summary.kvPoolLimitBytes, 0u);
+        EXPECT_NE(describeKvPools(summary).find("none grown (they could not grow)"), std::string::npos)
             << describeKvPools(summary);
     }
 }
@@ -255,7 +269,9 @@ TEST(RealCpuBackend, APoolWhoseMemoryRefusesToGrowLendsBlocksFromThenOnAndSaysWh
     EXPECT_EQ(summary.blockReadsBorrowed, 120u + 132);
     EXPECT_EQ(summary.kvPoolGrowthRefused, "a pool could not grow past 1 MiB: std::bad_alloc");
     const std::string pools = describeKvPools(summary);
-    EXPECT_NE(pools.find("one per decode node, 1 MiB each (they could grow to 4 MiB)"), std::string::npos) << pools;
+    EXPECT_NE(pools.find("one per decode node, made at 1 MiB, none grown (they could grow to 4 MiB)"),
+              std::string::npos)
+        << pools;
     EXPECT_NE(pools.find("where a pool of 2 MiB would have held every sequence's blocks (--pool-mib 2; a pool could "
                          "not grow past 1 MiB: std::bad_alloc)"),
               std::string::npos)
