@@ -207,7 +207,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         fmt::print("  messages, flows or bytes differ from the simulator's in {} of {} real run(s): transfers raced, "
                    "and the order of events followed measured times{}\n",
                    result.realRunsWithOtherCounts, result.realRuns,
-                   result.realRuns > 1 ? " (the table's real figures are medians)" : "");
+                   result.paired         ? " (the table's figures are medians)"
+                   : result.realRuns > 1 ? " (the table's real figures are medians)"
+                                         : "");
     if (store)
         fmt::print("  `cohsim runs show {}` and `cohsim runs show {}`, or Compare in the desktop app, show both{}\n",
                    realId, simId,

@@ -157,6 +157,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     for (int k = 1; k <= out.realRuns; ++k) {
         const bool newProfile = out.paired || k == 1;
         if (newProfile) {
+            if (cancelled()) // before a calibration too, which takes no cancel flag
+                throw RunCancelled();
             out.profiles.push_back(options.profile ? *options.profile : calibrateNow());
             if (cancelled())
                 throw RunCancelled();
@@ -203,8 +205,10 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             simFigures[i].push_back(rows[i].simulated);
             if (rows[i].count)
                 out.rows[i].everyRunEqual = out.rows[i].everyRunEqual && rows[i].real == rows[i].simulated;
-            else if (out.paired)
-                out.rows[i].pairErrorsPct.push_back(rows[i].errorPct());
+            else if (out.paired) // a difference under the last digit shown is no finding, as unpaired
+                out.rows[i].pairErrorsPct.push_back(
+                    std::abs(rows[i].simulated - rows[i].real) <= SimVsRealRow::kResolutionMs ? 0.0
+                                                                                              : rows[i].errorPct());
         }
         const auto rt = trafficCounts(reals[k]), st = trafficCounts(sim);
         if (rt.messages != st.messages || reals[k].flows != sim.flows ||
