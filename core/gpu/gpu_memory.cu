@@ -24,6 +24,7 @@ constexpr std::size_t kAlign = 64;
 constexpr unsigned long long kNone = ~0ull;
 // The most a cross-GPU check stages on the receiver at once (firstDifference).
 constexpr std::size_t kMaxStagedBytes = std::size_t{64} << 20;
+constexpr std::size_t kMinStagedBytes = std::size_t{1} << 20;
 
 // splitmix64 of (seed advanced i + 1 times), the CPU arena's fill (real/node_arena.cpp), one word per thread.
 __global__ void fillKernel(unsigned long long* words, std::size_t count, unsigned long long seed)
@@ -87,6 +88,21 @@ std::int64_t compareOnDevice(const unsigned char* src, const unsigned char* dst,
     COH_CUDA(cudaMemcpyAsync(&found, first, sizeof found, cudaMemcpyDeviceToHost, stream));
     COH_CUDA(cudaStreamSynchronize(stream));
     return found == kNone ? -1 : static_cast<std::int64_t>(found);
+}
+
+// A cross-GPU check's staging buffer on the current device: `bytes`, or where the device has no room for them (its
+// pools grew first), the most of a half, a quarter, ... down to kMinStagedBytes that it has room for.
+std::unique_ptr<DeviceBuffer<unsigned char>> stagingBuffer(std::size_t bytes)
+{
+    for (;;) {
+        try {
+            return std::make_unique<DeviceBuffer<unsigned char>>(bytes);
+        } catch (const GpuOutOfMemory&) {
+            if (bytes <= kMinStagedBytes)
+                throw;
+            bytes = std::max(kMinStagedBytes, bytes / 2);
+        }
+    }
 }
 
 // Lets GPUs `a` and `b` copy straight to and from each other, once per pair, the first time they copy: enabling it
@@ -237,9 +253,9 @@ std::int64_t GpuMemory::firstDifference(const GpuMemory& src, const std::vector<
         // between messages, no larger than this memory or kMaxStagedBytes, however large the message) and compared
         // there. The segments run in message order, so the first chunk with a difference holds the first one.
         enablePeerAccess(d.index, s.index);
-        const std::size_t capacity = std::min(d.size, kMaxStagedBytes);
-        if (!d.check.staged || d.check.staged->count() < capacity)
-            d.check.staged = std::make_unique<DeviceBuffer<unsigned char>>(capacity);
+        if (!d.check.staged)
+            d.check.staged = stagingBuffer(std::min(d.size, kMaxStagedBytes));
+        const std::size_t capacity = std::min(d.check.staged->count(), d.size);
         unsigned char* staged = d.check.staged->get();
         std::vector<GpuSegment> chunk;
         std::size_t used = 0;

@@ -50,7 +50,8 @@ class GpuMemory {
     // Copies the segments from `src` into this memory, in order, on this memory's stream, and waits. Returns the
     // time between CUDA events recorded before the first and after the last, in ns.
     std::int64_t copyFrom(const GpuMemory& src, const std::vector<GpuSegment>& segments);
-    // Where this memory first differs from `src` over the segments: the smallest `at + i` of a differing byte, or -1.
+    // Where this memory first differs from `src` over the segments, given in message order (`at` growing): the
+    // smallest `at + i` of a differing byte, or -1.
     std::int64_t firstDifference(const GpuMemory& src, const std::vector<GpuSegment>& segments) const;
 
   private:
