@@ -179,6 +179,11 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
                         "(cohsim --pool-mib); by default as far as its memory (this machine's, or a "
                         "GPU's) leaves "
                         "room for"));
+    simVsRealPairs = executeOn->addAction(QMainWindow::tr("Pairs for Simulator &Against Real..."));
+    simVsRealPairs->setToolTip(
+        QMainWindow::tr("How many times Simulator Against Real calibrates, runs for real and simulates on that "
+                        "profile (cohsim compare-real --repeat); with several, the simulator's error is the median of "
+                        "the pairs'"));
     sumSeals = executeOn->addAction(QMainWindow::tr("Sum Block Seals on Every &Read"));
     sumSeals->setCheckable(true);
     sumSeals->setChecked(true);

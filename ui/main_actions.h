@@ -44,6 +44,7 @@ struct MainActions {
     QAction* onSimVsReal = nullptr;    // real-cpu, then the simulator on the calibrated profile, compared
     QAction* realMemory = nullptr;     // each node's memory on a real backend, in MiB (cohsim --arena-mib)
     QAction* realPoolLimit = nullptr;  // the most a decode K/V pool grows to on a real backend (cohsim --pool-mib)
+    QAction* simVsRealPairs = nullptr; // pairs a sim-against-real run makes (cohsim compare-real --repeat)
     QAction* sumSeals = nullptr;       // checkable: real runs sum each block read against its seal (--no-seal-sums)
     QMenu* help = nullptr;
     QAction* about = nullptr;

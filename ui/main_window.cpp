@@ -106,6 +106,7 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
         std::clamp(settings.value(QStringLiteral("run/realMemoryMiB"), m_runner->realMemoryMiB()).toInt(), 1, 4096));
     m_runner->setRealPoolLimitMiB(
         std::clamp(settings.value(QStringLiteral("run/poolLimitMiB"), 0).toInt(), 0, kMaxPoolLimitMiB));
+    m_runner->setSimVsRealPairs(settings.value(QStringLiteral("run/simVsRealPairs"), 1).toInt());
     m_actions.sumSeals->setChecked(settings.value(QStringLiteral("run/sumSeals"), m_runner->sumSeals()).toBool());
     m_runner->setSumSeals(m_actions.sumSeals->isChecked());
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
@@ -246,6 +247,7 @@ void MainWindow::connectActions()
     connect(a.cancel, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
     connect(a.realPoolLimit, &QAction::triggered, this, &MainWindow::chooseRealPoolLimit);
+    connect(a.simVsRealPairs, &QAction::triggered, this, &MainWindow::chooseSimVsRealPairs);
     connect(a.sumSeals, &QAction::toggled, this, [this](bool sum) {
         m_runner->setSumSeals(sum);
         QSettings().setValue(QStringLiteral("run/sumSeals"), sum);
@@ -599,6 +601,21 @@ void MainWindow::chooseRealPoolLimit()
     }
     m_runner->setRealPoolLimitMiB(mib);
     QSettings().setValue(QStringLiteral("run/poolLimitMiB"), mib);
+}
+
+void MainWindow::chooseSimVsRealPairs()
+{
+    bool ok = false;
+    const int pairs = QInputDialog::getInt(
+        this, tr("Pairs for Simulator Against Real"),
+        tr("How many pairs Simulator Against Real makes (cohsim compare-real --repeat). Each pair calibrates this\n"
+           "machine, runs the scenario for real and simulates it on that profile. This machine's speed drifts\n"
+           "between runs: with several pairs the simulator's error is the median of the pairs' errors."),
+        m_runner->simVsRealPairs(), 1, RunController::kMaxSimVsRealPairs, 1, &ok);
+    if (!ok)
+        return;
+    m_runner->setSimVsRealPairs(pairs);
+    QSettings().setValue(QStringLiteral("run/simVsRealPairs"), pairs);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow {
     // Execute On > K/V Pool Limit for Real Runs: asks for the MiB, 0 for as far as memory allows, and keeps it
     // (QSettings "run/poolLimitMiB").
     void chooseRealPoolLimit();
+    // Execute On > Pairs for Simulator Against Real: asks how many and keeps it (QSettings "run/simVsRealPairs").
+    void chooseSimVsRealPairs();
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.

@@ -200,6 +200,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
     core::SimVsRealOptions compare;
     compare.backend = backend.name;
     compare.realCpu = backend.realCpu;
+    compare.realRuns = m_simVsRealPairs;
     compare.cancel = &m_cancel;
     compare.progress = &listener;
     QPointer<RunController> self = this;
@@ -223,9 +224,16 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                 errors << tr("%1 %2%").arg(toQString(row.metric).remove(QStringLiteral(" (ms)")),
                                            std::isnan(row.errorPct()) ? QStringLiteral("n/a")
                                                                       : QString::asprintf("%+.1f", row.errorPct()));
+        const QString against =
+            result.paired
+                ? tr("the simulator against %1 in %2 pairs, each on a profile taken just before its real run (the "
+                     "median of the pairs' errors; Compare shows the first pair)")
+                      .arg(toQString(result.profile.backend))
+                      .arg(result.realRuns)
+                : tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend));
         outcome.comparison =
-            tr("the simulator on this machine's profile against %1: %2; messages, flows and bytes %3")
-                .arg(toQString(result.profile.backend), errors.join(QStringLiteral(", ")),
+            tr("%1: %2; messages, flows and bytes %3")
+                .arg(against, errors.join(QStringLiteral(", ")),
                      result.countsEqual() ? tr("equal")
                                           : tr("differ in %n real run(s) (event order followed measured times)", "",
                                                result.realRunsWithOtherCounts));

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -54,6 +55,11 @@ class RunController : public QObject {
     // run never does, whatever this says.
     void setSumSeals(bool sum) { m_sumSeals = sum; }
     bool sumSeals() const { return m_sumSeals; }
+    // How many pairs a sim-against-real run makes (cohsim compare-real --repeat): each a calibration, a real run and
+    // a simulated run on that profile; above 1 the error is the median of the pairs' (core::SimVsReal::paired).
+    void setSimVsRealPairs(int pairs) { m_simVsRealPairs = std::clamp(pairs, 1, kMaxSimVsRealPairs); }
+    int simVsRealPairs() const { return m_simVsRealPairs; }
+    static constexpr int kMaxSimVsRealPairs = 15; // as compare-real --repeat's
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
     // The name the last run is stored under ("<scenario> · <decode protocol>") and the file it was started from.
@@ -87,6 +93,7 @@ class RunController : public QObject {
     int m_realMemoryMiB = static_cast<int>(core::real::RealCpuOptions{}.arenaBytes >> 20);
     int m_realPoolLimitMiB = 0;
     bool m_sumSeals = core::real::RealCpuOptions{}.sumSeals;
+    int m_simVsRealPairs = 1;
     QString m_scenarioPath;
 };
 

@@ -126,6 +126,26 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QSettings().remove(QStringLiteral("run/poolLimitMiB"));
     }
 
+    void simVsRealPairsAreAskedForAndKept()
+    {
+        // Execute On > Pairs for Simulator Against Real: one by default; the number chosen goes to the next
+        // sim-against-real run and is kept for the next window.
+        QCOMPARE(m_window->runController()->simVsRealPairs(), 1);
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            QCOMPARE(dialog->intMaximum(), coh::ui::RunController::kMaxSimVsRealPairs);
+            dialog->setIntValue(3);
+            dialog->accept();
+        });
+        m_window->actions().simVsRealPairs->trigger();
+        QCOMPARE(m_window->runController()->simVsRealPairs(), 3);
+        closeWindow();
+        openWindow();
+        QCOMPARE(m_window->runController()->simVsRealPairs(), 3);
+        QSettings().remove(QStringLiteral("run/simVsRealPairs"));
+    }
+
     void realRunsSealSumsAreAChoiceKeptForTheNextSession()
     {
         // Execute On > Sum Block Seals on Every Read: on by default; off goes to the runs started next and is kept.

@@ -160,6 +160,43 @@ class TstRunController : public QObject {
                  qPrintable(stages.join(QLatin1Char('\n'))));
     }
 
+    void simVsRealInPairsStoresEachPairAndSaysTheMedianOfTheirErrors()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 2;
+        RunController controller;
+        QCOMPARE(controller.simVsRealPairs(), 1);
+        controller.setSimVsRealPairs(2);
+        QSignalSpy progress(&controller, &RunController::progress);
+        QSignalSpy compared(&controller, &RunController::comparedWithReal);
+        QSignalSpy failed(&controller, &RunController::failed);
+        const auto before = coh::core::RunStore(m_db.toStdString()).listRuns().size();
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(compared.wait(180000));
+        QCOMPARE(failed.count(), 0);
+        // Two real runs and two simulated ones, each simulated run modelling its own real run.
+        coh::core::RunStore store(m_db.toStdString());
+        QCOMPARE(store.listRuns().size(), before + 4);
+        const qint64 realId = compared.at(0).at(0).toLongLong();
+        const qint64 simId = compared.at(0).at(1).toLongLong();
+        QCOMPARE(store.runInfo(simId)->modelsRun, realId);
+        QVERIFY(QString::fromStdString(store.runInfo(simId)->name)
+                    .endsWith(QStringLiteral("simulated on its profile 1/2")));
+        const QString comparison = compared.at(0).at(2).toString();
+        QVERIFY2(comparison.startsWith(QStringLiteral("the simulator against real-cpu in 2 pairs")),
+                 qPrintable(comparison));
+        // Calibrated before each real run.
+        int calibrations = 0;
+        for (const auto& p : progress)
+            calibrations += p.at(1).toString().startsWith(QStringLiteral("Calibrating")) ? 1 : 0;
+        QCOMPARE(calibrations, 2);
+        // The setting's bounds are compare-real --repeat's.
+        controller.setSimVsRealPairs(0);
+        QCOMPARE(controller.simVsRealPairs(), 1);
+        controller.setSimVsRealPairs(99);
+        QCOMPARE(controller.simVsRealPairs(), RunController::kMaxSimVsRealPairs);
+    }
+
     void realCudaWithoutAGpuIsRefusedAtOnceSayingWhy()
     {
         if (!coh::core::probeGpus().devices.empty())
