@@ -78,8 +78,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     if (!p || p->attention != &attention || !real::sameShape(p->shape, shape) ||
         p->blocks.poolBlocks() != attention.blocks()) {
         if (p) {
-            m_replaced.poolMax = m_nodes.options().poolMaxBytes;
-            m_replaced.add(*p);
+            m_replaced.add(*p, m_nodes.options().poolMaxBytes);
         }
         p = std::make_unique<NodePool>(shape, attention, node);
         m_elementBytes = attention.elementBytes();
@@ -87,7 +86,7 @@ MeasuredCompute::NodePool& MeasuredCompute::pool(std::uint32_t node, const real:
     return *p;
 }
 
-void MeasuredCompute::PoolTotals::add(const NodePool& p)
+void MeasuredCompute::PoolTotals::add(const NodePool& p, std::size_t poolMax)
 {
     shared += p.blocks.sharedBlocks();
     rowsWritten += p.blocks.rowsWritten();
@@ -107,10 +106,9 @@ void MeasuredCompute::PoolTotals::add(const NodePool& p)
 MeasuredCompute::PoolTotals MeasuredCompute::poolTotals() const
 {
     PoolTotals totals = m_replaced;
-    totals.poolMax = m_nodes.options().poolMaxBytes;
     for (const auto& p : m_pools)
         if (p)
-            totals.add(*p);
+            totals.add(*p, m_nodes.options().poolMaxBytes);
     return totals;
 }
 
@@ -178,7 +176,7 @@ void MeasuredCompute::growIfShort(NodePool& p, std::span<const std::uint32_t> ba
         return;
     const std::uint32_t have = p.attention->blocks();
     const std::size_t blockBytes = p.attention->poolBytes() / have;
-    const std::uint64_t most = std::min<std::uint64_t>(poolMax / blockBytes, ~std::uint32_t{0});
+    const std::uint64_t most = std::min<std::uint64_t>(p.reachableBytes(poolMax) / blockBytes, ~std::uint32_t{0});
     if (most <= have)
         return;
     // Doubling keeps the growths (each a copy of the pool) few over a run whose batches grow step by step.

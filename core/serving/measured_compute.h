@@ -89,10 +89,9 @@ class MeasuredCompute final : public ComputeCost {
         std::size_t startBytes = 0, largestBytes = 0; // the smallest pool as made, the largest as grown
         std::size_t largestStart = 0;                 // the largest pool as made
         std::uint64_t grown = 0;                      // pools that grew
-        std::size_t poolMax = 0;                      // RealCpuOptions::poolMaxBytes, for limitBytes
         std::size_t limitBytes = 0; // the most a pool could grow to, in whole blocks; 0: none could grow
         std::string refused;        // why a pool could not grow, the first; empty: none did
-        void add(const NodePool& p);
+        void add(const NodePool& p, std::size_t poolMax); // poolMax: RealCpuOptions::poolMaxBytes
     };
     // The pools made again since (their totals) and the live ones.
     PoolTotals poolTotals() const;
