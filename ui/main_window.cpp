@@ -307,13 +307,22 @@ void MainWindow::connectRunner()
     });
     // Sim against real: the real run is in Replay; both open side by side in Compare, the error in the status bar.
     connect(m_runner, &RunController::comparedWithReal, this,
-            [this](qint64 realId, qint64 simulatedId, const QString& comparison) {
-                auto* dialog = new RunCompareDialog(m_databasePath, {realId, simulatedId}, this);
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                // The simulated run models the real one (as stored): the dialog shows the simulator's error.
-                dialog->show();
-                setStatus(tr("Runs #%1 and #%2 stored: %3").arg(realId).arg(simulatedId).arg(comparison));
-                emit comparedWithReal(realId, simulatedId);
+            [this](qint64 realId, qint64 simulatedId, const QString& comparison, const QList<qint64>& pairedIds) {
+                QStringList ids;
+                for (qint64 id : pairedIds)
+                    ids << QStringLiteral("#%1").arg(id);
+                setStatus(tr("Runs %1 stored: %2").arg(ids.join(QStringLiteral(", ")), comparison));
+                // Every pair: Compare then shows the median of their errors, as compare-real --repeat prints it. Up
+                // to 15 pairs of runs with their event records: read off the GUI thread, as History does.
+                QtConcurrent::run(&RunCompareDialog::loadRuns, m_databasePath, pairedIds)
+                    .then(this, [this, realId, simulatedId](RunCompareDialog::Loaded loaded) {
+                        auto* dialog = new RunCompareDialog(std::move(loaded), this);
+                        dialog->setDatabasePath(m_databasePath);
+                        dialog->setAttribute(Qt::WA_DeleteOnClose);
+                        // The simulated runs model the real ones (as stored): the dialog shows the simulator's error.
+                        dialog->show();
+                        emit comparedWithReal(realId, simulatedId);
+                    });
             });
     connect(m_runner, &RunController::failed, this, [this](const QString& error) {
         m_runError = error;

@@ -197,11 +197,17 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
     report.heading(QStringLiteral("Comparison of runs %1").arg(ids.join(QStringLiteral(", "))));
     for (const std::string& sentence : comparison.summary)
         report.paragraph(QString::fromStdString(sentence));
+    // A column per run, or per side of pairs of a real run and its model (its runs' ids, then its title).
     QStringList titles;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        titles << QStringLiteral("%1 %2").arg(
-            ids[static_cast<qsizetype>(i)],
-            i < comparison.titles.size() ? QString::fromStdString(comparison.titles[i]) : QString());
+    for (std::size_t c = 0; c < comparison.columns.size(); ++c) {
+        QStringList columnIds;
+        for (std::size_t i : comparison.columns[c])
+            columnIds << ids[static_cast<qsizetype>(i)];
+        QString title = QString::fromStdString(comparison.titles[c]);
+        if (comparison.pairs > 1)
+            title += QStringLiteral(" (median of %1 runs)").arg(comparison.pairs);
+        titles << QStringLiteral("%1 %2").arg(columnIds.join(QStringLiteral(", ")), title);
+    }
     ReportTable properties{QStringList{QStringLiteral("what ran")} + titles, {}};
     for (const core::PropertyRow& p : comparison.properties) {
         QStringList row{QString::fromStdString(p.label)};
@@ -216,7 +222,15 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
             QStringLiteral("%1: %2").arg(QString::fromLatin1(m.spec->group), QString::fromLatin1(m.spec->label))};
         for (std::size_t i = 0; i < m.values.size(); ++i) {
             QString text = formatMetric(m.values[i], m.spec->unit);
-            if (i > 0)
+            // Over pairs a count is equal only if it is in every pair, whatever its medians.
+            if (i > 0 && comparison.pairs > 1 && core::mustEqual(*m.spec)) {
+                const std::size_t differ = core::pairsThatDiffer(m);
+                text += QStringLiteral(" (%1; %2)")
+                            .arg(differ == 0
+                                     ? QStringLiteral("equal in every pair")
+                                     : QStringLiteral("differs in %1 of %2 pairs").arg(differ).arg(comparison.pairs),
+                                 verdictWord(m.verdicts[i]));
+            } else if (i > 0)
                 text += QStringLiteral(" (%1; %2)")
                             .arg(formatDelta(m.delta[i], m.relative[i], m.spec->unit), verdictWord(m.verdicts[i]));
             row << text;
@@ -224,22 +238,33 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
         metrics.rows.append(row);
     }
     report.table(metrics);
-    // A real run against a simulated one: the simulator's error on the figures it is judged on (real-backend.md).
+    // A real run against a simulated one: the simulator's error on the figures it is judged on (real-backend.md),
+    // for each pair when the runs are pairs of a real run and its model.
     const auto isReal = [](const RunReportInput* r) { return r->run->summary.backend.real(); };
-    for (std::size_t i = 1; i < runs.size(); ++i) {
-        if (isReal(runs[0]) == isReal(runs[i]))
-            continue;
-        const RunReportInput* real = isReal(runs[0]) ? runs[0] : runs[i];
-        const RunReportInput* simulated = isReal(runs[0]) ? runs[i] : runs[0];
+    const auto addSimVsReal = [&](const RunReportInput* real, const RunReportInput* simulated) {
         report.subheading(simVsRealTitle(real->info, simulated->info));
         report.table(simVsRealTable(real->run->summary, simulated->run->summary));
+    };
+    if (comparison.pairs > 1) {
+        for (std::size_t p = 0; p < comparison.pairs; ++p)
+            addSimVsReal(runs[comparison.columns[0][p]], runs[comparison.columns[1][p]]);
+    } else {
+        for (std::size_t i = 1; i < runs.size(); ++i)
+            if (isReal(runs[0]) != isReal(runs[i]))
+                addSimVsReal(isReal(runs[0]) ? runs[0] : runs[i], isReal(runs[0]) ? runs[i] : runs[0]);
     }
+    // A curve per column: the requests of all its runs.
     QStringList names;
     std::vector<std::vector<double>> ttft, tpot;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        names << titles[static_cast<qsizetype>(i)];
-        ttft.push_back(charts::ttftMs(*runs[i]->run));
-        tpot.push_back(charts::tpotMs(*runs[i]->run));
+    for (std::size_t c = 0; c < comparison.columns.size(); ++c) {
+        names << titles[static_cast<qsizetype>(c)];
+        auto& t = ttft.emplace_back();
+        auto& p = tpot.emplace_back();
+        for (std::size_t i : comparison.columns[c]) {
+            const auto runTtft = charts::ttftMs(*runs[i]->run), runTpot = charts::tpotMs(*runs[i]->run);
+            t.insert(t.end(), runTtft.begin(), runTtft.end());
+            p.insert(p.end(), runTpot.begin(), runTpot.end());
+        }
     }
     report.chart(makeCompareCdfChart(QStringLiteral("TTFT"), QStringLiteral("TTFT"), names, ttft, nullptr),
                  QStringLiteral("TTFT of the compared runs"), QSize(860, 340));

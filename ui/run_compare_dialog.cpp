@@ -47,9 +47,18 @@ QString thresholdText(const QString& baseline)
              QLocale().toString(latency->floor, 'g', 3));
 }
 
-// A real run and the simulator's model of it: what the error column means.
-QString simulatorErrorText(const QString& real)
+// A real run and the simulator's model of it (or pairs of them): what the error column means.
+QString simulatorErrorText(const QString& real, std::size_t pairs)
 {
+    if (pairs > 1)
+        return RunCompareDialog::tr(
+                   "Simulator's error: in each of the %1 pairs, the simulated run's value against what "
+                   "its real run measured, as a share of it; the column shows their median, each "
+                   "side its runs' median (as compare-real --repeat). Latencies and rates: green "
+                   "within the simulator's goal of ±%2%, amber beyond it. Counts and bytes: equal in "
+                   "every pair, or amber where transfers raced in some.")
+            .arg(pairs)
+            .arg(QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3));
     return RunCompareDialog::tr("Simulator's error: the simulated run's value against what %1 measured, as a share of "
                                 "it. Latencies and rates: green within the simulator's goal of ±%2%, amber beyond "
                                 "it. Counts and bytes, outcomes of the protocol: equal, or amber where transfers "
@@ -119,11 +128,7 @@ void RunCompareDialog::build()
         compared.push_back({run.info, &run.result.summary, &run.result.requests});
     m_model = new RunCompareModel(core::compareRuns(compared), this);
     const core::RunComparison& comparison = m_model->comparison();
-    setWindowTitle(comparison.simulatorError ? tr("Simulator against %1 (runs #%2 and #%3)")
-                                                   .arg(toQString(m_runs[0].info.backend))
-                                                   .arg(m_runs[0].info.id)
-                                                   .arg(m_runs[1].info.id)
-                                             : tr("Compare runs"));
+    setWindowTitle(windowTitleOf(comparison));
 
     auto* layout = new QVBoxLayout(this);
     m_errorLabel = new QLabel(m_error, this);
@@ -154,7 +159,8 @@ void RunCompareDialog::build()
     setTone(m_threshold, Tone::Muted);
     if (m_model->runCount() > 1) {
         const QString first = toQString(comparison.titles[0]);
-        m_threshold->setText(comparison.simulatorError ? simulatorErrorText(first) : thresholdText(first));
+        m_threshold->setText(comparison.simulatorError ? simulatorErrorText(first, comparison.pairs)
+                                                       : thresholdText(first));
     }
     m_threshold->setVisible(!m_threshold->text().isEmpty());
     layout->addWidget(m_threshold);
@@ -203,20 +209,44 @@ QSize RunCompareDialog::initialSize(const QSize& window, const QSize& screen)
     return fittedSize(kRoomySize, window, screen);
 }
 
+QString RunCompareDialog::windowTitleOf(const core::RunComparison& comparison) const
+{
+    if (!comparison.simulatorError)
+        return tr("Compare runs");
+    const Run& real = m_runs[comparison.columns[0].front()];
+    if (comparison.pairs > 1) {
+        QStringList ids;
+        for (std::size_t p = 0; p < comparison.pairs; ++p)
+            ids << tr("#%1 and #%2")
+                       .arg(m_runs[comparison.columns[0][p]].info.id)
+                       .arg(m_runs[comparison.columns[1][p]].info.id);
+        return tr("Simulator against %1 in %2 pairs (runs %3)")
+            .arg(toQString(real.info.backend))
+            .arg(comparison.pairs)
+            .arg(ids.join(QStringLiteral(", ")));
+    }
+    return tr("Simulator against %1 (runs #%2 and #%3)")
+        .arg(toQString(real.info.backend))
+        .arg(real.info.id)
+        .arg(m_runs[comparison.columns[1].front()].info.id);
+}
+
 void RunCompareDialog::buildCharts()
 {
     QStringList names;
     for (const std::string& title : m_model->comparison().titles)
         names << toQString(title);
+    // A curve per column: the requests of all its runs (a pair's side: every real run's, every simulated run's).
     std::vector<std::vector<double>> ttft, tpot;
-    for (const Run& run : m_runs) {
+    for (const auto& column : m_model->comparison().columns) {
         auto& t = ttft.emplace_back();
         auto& p = tpot.emplace_back();
-        for (const core::RequestMetrics& r : run.result.requests) {
-            t.push_back(core::toMilliseconds(r.ttft()));
-            if (r.tpot() >= 0)
-                p.push_back(core::toMilliseconds(r.tpot()));
-        }
+        for (std::size_t i : column)
+            for (const core::RequestMetrics& r : m_runs[i].result.requests) {
+                t.push_back(core::toMilliseconds(r.ttft()));
+                if (r.tpot() >= 0)
+                    p.push_back(core::toMilliseconds(r.tpot()));
+            }
     }
     // Side by side where they are wide enough to read, one above the other (scrolling) where not.
     auto* scroll = new QScrollArea(m_tabs);

@@ -1,7 +1,8 @@
 #pragma once
 // Two or more stored runs side by side: a plain-language summary computed from the numbers, the metrics in
 // groups with each run's difference from the first (core/compare), and overlaid TTFT and TPOT CDFs.
-// Columns are titled by what differs between the runs (protocol, seed, ...).
+// Columns are titled by what differs between the runs (protocol, seed, ...). Real runs and the simulated runs that
+// model them read as the simulator's error, pairs of them as the median of the pairs' errors (core::RunComparison).
 
 #include "core/engine/run_result.h"
 #include "core/store/run_store.h"
@@ -18,6 +19,10 @@ class QLabel;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+
+namespace coh::core {
+struct RunComparison;
+}
 
 namespace coh::ui {
 
@@ -69,6 +74,7 @@ class RunCompareDialog : public QDialog {
 
   private:
     void build();
+    QString windowTitleOf(const core::RunComparison& comparison) const;
     void buildCharts();
     void layoutCharts();
 

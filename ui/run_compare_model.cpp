@@ -7,10 +7,32 @@
 #include <QApplication>
 #include <QFont>
 #include <QLocale>
+#include <QStringList>
 
 #include <cmath>
 
 namespace coh::ui {
+
+namespace {
+
+// Each pair's error, in pair order: "+12.0%, −5.0%, +4.0%"; a count "equal" or its difference.
+QString pairErrorsText(const core::MetricRow& metric)
+{
+    QStringList errors;
+    for (std::size_t p = 0; p < metric.pairDelta.size(); ++p) {
+        const double delta = metric.pairDelta[p], relative = metric.pairRelative[p];
+        if (std::fabs(delta) <= core::displayStep(metric.spec->unit) / 2)
+            errors << RunCompareModel::tr("equal");
+        else if (core::mustEqual(*metric.spec) || std::isnan(relative))
+            errors << formatDelta(delta, relative, metric.spec->unit);
+        else
+            errors << QStringLiteral("%1%2%").arg(relative < 0 ? QStringLiteral("−") : QStringLiteral("+"),
+                                                  QLocale().toString(100 * std::fabs(relative), 'f', 1));
+    }
+    return errors.join(QStringLiteral(", "));
+}
+
+} // namespace
 
 RunCompareModel::RunCompareModel(core::RunComparison comparison, QObject* parent)
     : QAbstractTableModel(parent)
@@ -120,6 +142,11 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
     case Qt::DisplayRole:
         if (!delta)
             return formatMetric(metric.values[run], spec.unit);
+        // Over pairs a count's median difference may be none where some pair differs: say in how many.
+        if (error && m_comparison.pairs > 1 && core::mustEqual(spec))
+            return verdict == core::Verdict::Within
+                       ? tr("equal")
+                       : tr("differs in %1 of %2 pairs").arg(core::pairsThatDiffer(metric)).arg(m_comparison.pairs);
         // Equal to the last digit shown (a count: equal); the tooltip has the exact difference.
         if (error && std::fabs(metric.delta[run]) <= core::displayStep(spec.unit) / 2)
             return tr("equal");
@@ -146,6 +173,20 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
         const QString exactDelta = formatDelta(metric.delta[run], metric.relative[run], spec.unit);
         const QString allowed = formatMetric(metric.allowance[run], spec.unit);
         const QString real = toQString(m_comparison.titles[0]);
+        // Pairs: the cell holds the median of the pairs' errors; the tooltip lists them.
+        if (error && m_comparison.pairs > 1 && core::mustEqual(spec))
+            return verdict == core::Verdict::Within
+                       ? tr("Equal in each of the %1 pairs, as the protocol's counts are when transfers do not race")
+                             .arg(m_comparison.pairs)
+                       : tr("Each pair, the simulated run against its real run: %1. Where they differ, most likely "
+                            "transfers raced, and the real run's order of events followed its measured times")
+                             .arg(pairErrorsText(metric));
+        if (error && m_comparison.pairs > 1)
+            return tr("%1, the median of the %2 pairs' errors (%3): %4 the simulator's goal of ±%5%")
+                .arg(exactDelta)
+                .arg(m_comparison.pairs)
+                .arg(pairErrorsText(metric), verdict == core::Verdict::Within ? tr("within") : tr("beyond"),
+                     QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3));
         if (error && core::mustEqual(spec))
             return verdict == core::Verdict::Within
                        ? tr("Equal to %1's, as the protocol's counts are when transfers do not race").arg(real)
@@ -181,12 +222,22 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::DisplayRole) {
         if (section == 0)
             return tr("Metric");
+        // Pairs: each column's value is a median, said on a line of its own so that a narrow column keeps it.
+        if (section <= runCount() && m_comparison.pairs > 1)
+            return tr("%1\n(median of %2 runs)")
+                .arg(toQString(m_comparison.titles[static_cast<std::size_t>(section - 1)]))
+                .arg(m_comparison.pairs);
         if (section <= runCount())
             return toQString(m_comparison.titles[static_cast<std::size_t>(section - 1)]);
+        if (m_comparison.pairs > 1)
+            return tr("Simulator's error\n(median of %1 pairs)").arg(m_comparison.pairs);
         if (m_comparison.simulatorError)
             return tr("Simulator's error");
         return tr("Δ %1").arg(toQString(m_comparison.titles[static_cast<std::size_t>(section - runCount())]));
     }
+    if (role == Qt::ToolTipRole && section > runCount() && m_comparison.pairs > 1)
+        return tr("Each pair's error is its simulated run's difference from its real run, as a share of it; this is "
+                  "their median, as compare-real takes it (hover a cell for each pair's)");
     if (role == Qt::ToolTipRole && section > runCount() && m_comparison.simulatorError)
         return tr("The simulated run's difference from what %1 measured, absolute and relative (hover a cell for the "
                   "goal)")

@@ -22,8 +22,9 @@ struct RunController::Outcome {
     qint64 runId = 0;
     std::shared_ptr<const core::RunResult> result;
     QString error;
-    qint64 simulatedRunId = 0; // sim against real: the simulator's run on the profile
-    QString comparison;        // sim against real: the error per metric, in words
+    qint64 simulatedRunId = 0;  // sim against real: the simulator's run on the profile
+    QList<qint64> pairedRunIds; // sim against real: every real run and the simulated run that models it, in pairs
+    QString comparison;         // sim against real: the error per metric, in words
 };
 
 namespace {
@@ -218,6 +219,10 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
         outcome.runId = result.realId;
         outcome.result = std::make_shared<core::RunResult>(result.real);
         outcome.simulatedRunId = result.simulatedId;
+        // Without pairs the one simulated run models the first real run only.
+        outcome.pairedRunIds = {result.realId, result.simulatedId};
+        for (std::size_t i = 1; result.paired && i < result.realIds.size(); ++i)
+            outcome.pairedRunIds << result.realIds[i] << result.simulatedIds.at(i);
         QStringList errors;
         for (const auto& row : result.rows)
             if (row.metric.find("p50") != std::string::npos)
@@ -227,7 +232,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
         const QString against =
             result.paired
                 ? tr("the simulator against %1 in %2 pairs, each on a profile taken just before its real run (the "
-                     "median of the pairs' errors; Compare shows the first pair)")
+                     "median of the pairs' errors)")
                       .arg(toQString(result.profile.backend))
                       .arg(result.realRuns)
                 : tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend));
@@ -259,7 +264,7 @@ void RunController::onWorkerDone()
     case Outcome::Kind::Completed:
         emit finished(outcome->runId, outcome->result);
         if (outcome->simulatedRunId > 0)
-            emit comparedWithReal(outcome->runId, outcome->simulatedRunId, outcome->comparison);
+            emit comparedWithReal(outcome->runId, outcome->simulatedRunId, outcome->comparison, outcome->pairedRunIds);
         break;
     case Outcome::Kind::Cancelled:
         emit cancelled();

@@ -38,7 +38,8 @@ class RunController : public QObject {
                const QString& databasePath = {}, const QString& backend = QStringLiteral("simulated"));
     // Execute On > Simulator Against Real CPU (or GPU): calibrates this machine's `backend` ("real-cpu",
     // "real-cuda"), runs the scenario on it, then on the simulator over the calibrated profile (core::runSimVsReal),
-    // storing both. finished() carries the real run, then comparedWithReal() both ids and the simulator's error.
+    // storing both. finished() carries the real run, then comparedWithReal() both ids, the simulator's error and, with
+    // several pairs (setSimVsRealPairs), every pair's ids: real, simulated, real, simulated, ...
     bool startSimVsReal(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath,
                         const QString& databasePath = {}, const QString& backend = QStringLiteral("real-cpu"));
     void cancel();
@@ -74,7 +75,8 @@ class RunController : public QObject {
     void finished(qint64 runId, std::shared_ptr<const coh::core::RunResult> result);
     void failed(const QString& error);
     void cancelled();
-    void comparedWithReal(qint64 realRunId, qint64 simulatedRunId, const QString& comparison);
+    void comparedWithReal(qint64 realRunId, qint64 simulatedRunId, const QString& comparison,
+                          const QList<qint64>& pairedRunIds);
 
   private:
     struct Outcome;

@@ -185,18 +185,21 @@ bool ScreenshotTour::runStudy()
 }
 
 // Simulator Against Real CPU on the scenario's first requests: calibrates, runs real-cpu, then the simulator on the
-// profile, both stored (about ten seconds here). A controller of its own, as runCompared's.
+// profile, both stored, kSimVsRealPairs times (about ten seconds each here). A controller of its own, as runCompared's.
 bool ScreenshotTour::runSimVsReal()
 {
     nlohmann::ordered_json scenario = m_window->document()->json();
     core::limitScenarioRequests(scenario, kSimVsRealRequests);
     RunController runner;
     QEventLoop loop;
-    connect(&runner, &RunController::comparedWithReal, &loop, [this, &loop](qint64 real, qint64 model) {
-        m_realRunId = real;
-        m_modelRunId = model;
-        loop.quit();
-    });
+    runner.setSimVsRealPairs(kSimVsRealPairs);
+    connect(&runner, &RunController::comparedWithReal, &loop,
+            [this, &loop](qint64 real, qint64 model, const QString&, const QList<qint64>& paired) {
+                m_realRunId = real;
+                m_modelRunId = model;
+                m_pairedRunIds = paired;
+                loop.quit();
+            });
     connect(&runner, &RunController::failed, &loop, [this, &loop](const QString& error) {
         m_simVsRealError = error;
         loop.quit();
@@ -345,7 +348,7 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
     } else if (view == QLatin1String("compare-cdf") && m_comparedRunId != 0) {
         picture = grabCompare(1);
     } else if (view == QLatin1String("compare-real") && m_modelRunId != 0) {
-        picture = grabCompare(0, {m_realRunId, m_modelRunId});
+        picture = grabCompare(0, m_pairedRunIds);
     } else if (view == QLatin1String("help")) {
         m_window->showHelp(QStringLiteral("scenario-format.md"));
         settle(150);

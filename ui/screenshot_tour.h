@@ -7,8 +7,8 @@
 // runs too) with its CDF tab, the help window, a Lab bug hunt with its answer hidden, and the Lab's messages in
 // flight waiting for the learner to pick one; the Tuner after a study of the scenario's decode protocols
 // (datasets/studies/decode-protocols.json, which the tour runs before its pictures) as parallel coordinates with a
-// band kept on TPOT, the New Study dialog with three fields varied, and Compare on a real-cpu run of the scenario's
-// first kSimVsRealRequests requests and the simulator's model of it (the simulator's error).
+// band kept on TPOT, the New Study dialog with three fields varied, and Compare on kSimVsRealPairs real-cpu runs of the
+// scenario's first kSimVsRealRequests requests, each with the simulator's model of it (the median of their errors).
 
 #include <QList>
 #include <QObject>
@@ -45,10 +45,13 @@ class ScreenshotTour : public QObject {
     // The runs Compare shows: the scenario's own, then the one under comparedDecodeProtocol() (0 until run).
     qint64 runId() const { return m_runId; }
     qint64 comparedRunId() const { return m_comparedRunId; }
-    // The sim-against-real pair "compare-real" shows: the real-cpu run and the simulated run that models it.
+    // The sim-against-real pairs "compare-real" shows: each a real-cpu run and the simulated run that models it
+    // (realRunId() and modelRunId() the first pair's; pairedRunIds() every pair's, real then simulated).
     static constexpr int kSimVsRealRequests = 20;
+    static constexpr int kSimVsRealPairs = 2;
     qint64 realRunId() const { return m_realRunId; }
     qint64 modelRunId() const { return m_modelRunId; }
+    QList<qint64> pairedRunIds() const { return m_pairedRunIds; }
     // The message selected for "replay-message" (-1: the run has no data message with a known protocol step).
     int selectedMessage() const { return m_message; }
 
@@ -83,6 +86,7 @@ class ScreenshotTour : public QObject {
     qint64 m_runId = 0;
     qint64 m_comparedRunId = 0;
     qint64 m_realRunId = 0, m_modelRunId = 0;
+    QList<qint64> m_pairedRunIds;
     qint64 m_busiest = 0;
     int m_message = -1;
     bool m_failed = false; // the run failed (finished() already emitted)

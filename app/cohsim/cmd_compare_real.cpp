@@ -210,7 +210,17 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    result.paired         ? " (the table's figures are medians)"
                    : result.realRuns > 1 ? " (the table's real figures are medians)"
                                          : "");
-    if (store)
+    if (store && result.paired) {
+        std::vector<std::string> others;
+        for (std::size_t k = 0; k < result.realIds.size(); ++k) {
+            if (k > 0)
+                others.push_back(std::to_string(result.realIds[k]));
+            others.push_back(std::to_string(result.simulatedIds[k]));
+        }
+        fmt::print("  `cohsim report {} --compare {}`, or Compare in the desktop app over these {} runs, shows every "
+                   "pair with the median of their errors\n",
+                   realId, fmt::join(others, " "), 2 * result.realIds.size());
+    } else if (store)
         fmt::print("  `cohsim runs show {}` and `cohsim runs show {}`, or Compare in the desktop app, show both{}\n",
                    realId, simId,
                    result.realRuns > 1

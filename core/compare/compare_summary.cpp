@@ -246,7 +246,8 @@ std::string verdictSentence(const RunComparison& c)
 // "+0.2%", "−17.6%"; "n/a" when the real value is 0 and the simulated one is not.
 std::string signedPercent(const MetricRow& row)
 {
-    if (row.delta[1] == 0)
+    // Over pairs, the error is the median of theirs: zero only if that is (MetricRow::pairRelative).
+    if (row.pairRelative.empty() ? row.delta[1] == 0 : row.relative[1] == 0)
         return "+0.0%";
     if (std::isnan(row.relative[1]))
         return "n/a";
@@ -281,7 +282,12 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
             errors += (errors.empty() ? "" : "; ") + part;
     }
     std::vector<std::string> sentences;
-    sentences.push_back(fmt::format("The simulator's error against {}: {}.", c.titles[0], errors));
+    sentences.push_back(
+        c.pairs > 1
+            ? fmt::format("The simulator's error against {}, the median of its errors in {} pairs (each real run "
+                          "against the simulated run that models it): {}.",
+                          c.titles[0], c.pairs, errors)
+            : fmt::format("The simulator's error against {}: {}.", c.titles[0], errors));
     const std::string goal = fmt::format("±{:g}%", 100 * kSimulatorErrorGoal);
     if (beyond.empty()) {
         sentences.push_back(fmt::format("All {} within its goal of {}.", judged, goal));
@@ -300,19 +306,31 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
         sentences.push_back(text);
     }
     std::string differ;
+    std::vector<bool> pairDiffers(c.pairs, false);
     for (const char* label : {"Messages", "Network flows", "Data bytes", "Control bytes"}) {
         const MetricRow* row = rowOf(c, label);
         if (!row || row->verdicts[1] != Verdict::Beyond)
             continue;
         std::string name = label;
         name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
-        differ += fmt::format("{}{} {}", differ.empty() ? "" : ", ", name, signedPercent(*row));
+        // Over pairs the median difference may be none: name the figure, and count the pairs below.
+        differ += fmt::format("{}{}", differ.empty() ? "" : ", ",
+                              c.pairs > 1 ? name : fmt::format("{} {}", name, signedPercent(*row)));
+        for (std::size_t p = 0; p < row->pairDelta.size(); ++p)
+            pairDiffers[p] = pairDiffers[p] || !(std::fabs(row->pairDelta[p]) <= displayStep(row->spec->unit) / 2);
     }
-    sentences.push_back(differ.empty()
-                            ? std::string("Messages, flows and bytes are equal on both.")
-                            : fmt::format("Messages, flows or bytes differ ({}): most likely transfers raced, and the "
-                                          "real run's order of events followed its measured times.",
-                                          differ));
+    const auto differing = static_cast<std::size_t>(std::count(pairDiffers.begin(), pairDiffers.end(), true));
+    if (differ.empty())
+        sentences.push_back(c.pairs > 1 ? std::string("Messages, flows and bytes are equal in every pair.")
+                                        : std::string("Messages, flows and bytes are equal on both."));
+    else
+        sentences.push_back(fmt::format("Messages, flows or bytes differ{} ({}): most likely transfers raced, and the "
+                                        "real run's order of events followed its measured times.",
+                                        c.pairs < 2 ? std::string()
+                                        : differing == c.pairs
+                                            ? std::string(" in every pair")
+                                            : fmt::format(" in {} of the {} pairs", differing, c.pairs),
+                                        differ));
     return sentences;
 }
 

@@ -4,6 +4,7 @@
 #include "core/engine/traffic_counts.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -235,14 +236,26 @@ const PropertySpec kProperties[] = {
     {"Requests", "requests ", nullptr, [](const ComparedRun& r) { return std::to_string(r.summary->requests); }},
 };
 
-std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs)
+// A column's value of a property: its runs' distinct values, in run order, joined.
+std::string columnValue(const PropertySpec& spec, const std::vector<ComparedRun>& runs,
+                        const std::vector<std::size_t>& column)
+{
+    std::vector<std::string> distinct;
+    for (std::size_t i : column)
+        if (std::string v = spec.value(runs[i]); std::find(distinct.begin(), distinct.end(), v) == distinct.end())
+            distinct.push_back(std::move(v));
+    return fmt::format("{}", fmt::join(distinct, ", "));
+}
+
+std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs,
+                                      const std::vector<std::vector<std::size_t>>& columns)
 {
     std::vector<PropertyRow> rows;
     for (const PropertySpec& spec : kProperties) {
         PropertyRow row{spec.label, {}, false};
         bool allDefault = spec.defaultValue != nullptr;
-        for (const auto& run : runs) {
-            row.values.push_back(spec.value(run));
+        for (const auto& column : columns) {
+            row.values.push_back(columnValue(spec, runs, column));
             row.differs = row.differs || row.values.back() != row.values.front();
             allDefault = allDefault && row.values.back() == spec.defaultValue;
         }
@@ -252,31 +265,95 @@ std::vector<PropertyRow> propertiesOf(const std::vector<ComparedRun>& runs)
     return rows;
 }
 
-// Each run is titled by the properties that differ between the runs; when none does (or two runs would read
-// the same), by its id and name.
-std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs, const std::vector<PropertyRow>& properties)
+// Each column is titled by the properties that differ between the columns; when none does (or two columns would
+// read the same), by its first run's id and name.
+std::vector<std::string> titlesOf(const std::vector<ComparedRun>& runs,
+                                  const std::vector<std::vector<std::size_t>>& columns,
+                                  const std::vector<PropertyRow>& properties)
 {
-    std::vector<std::string> titles(runs.size());
+    std::vector<std::string> titles(columns.size());
     for (const auto& p : properties) {
         if (!p.differs)
             continue;
         const auto spec = std::find_if(std::begin(kProperties), std::end(kProperties),
                                        [&](const PropertySpec& s) { return p.label == s.label; });
-        for (std::size_t i = 0; i < runs.size(); ++i)
+        for (std::size_t i = 0; i < columns.size(); ++i)
             titles[i] += (titles[i].empty() ? "" : ", ") + std::string(spec->titlePrefix) + p.values[i];
     }
     std::set<std::string> seen, repeated;
     for (const auto& t : titles)
         if (!seen.insert(t).second)
             repeated.insert(t);
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const std::string id = fmt::format("#{} {}", runs[i].info.id, runs[i].info.name);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const RunInfo& first = runs[columns[i].front()].info;
+        const std::string id = fmt::format("#{} {}", first.id, first.name);
         if (titles[i].empty())
             titles[i] = id;
         else if (repeated.count(titles[i]))
-            titles[i] += fmt::format(" (#{})", runs[i].info.id);
+            titles[i] += fmt::format(" (#{})", first.id);
     }
     return titles;
+}
+
+// Pairs of a real run and the one run that models it (RunInfo::modelsRun), in the order the real runs are given,
+// when every run is in exactly one such pair; none otherwise (runs to choose between).
+std::vector<std::pair<std::size_t, std::size_t>> simulatorPairs(const std::vector<ComparedRun>& runs)
+{
+    if (runs.size() < 2 || runs.size() % 2 != 0)
+        return {};
+    std::map<std::int64_t, std::size_t> realAt;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].info.modelsRun == 0 && (runs[i].info.id == 0 || !realAt.emplace(runs[i].info.id, i).second))
+            return {};
+    if (2 * realAt.size() != runs.size())
+        return {};
+    std::map<std::size_t, std::size_t> modelOf; // the real run's place -> its model's
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].info.modelsRun == 0)
+            continue;
+        const auto real = realAt.find(runs[i].info.modelsRun);
+        if (real == realAt.end() || !modelOf.emplace(real->second, i).second)
+            return {};
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].info.modelsRun == 0)
+            pairs.emplace_back(i, modelOf.at(i));
+    // Repeats of one comparison: each side's runs ran the same (scenario, protocols, seed, requests), or their
+    // medians would mix unlike runs.
+    for (const PropertySpec& spec : kProperties)
+        for (const auto& [real, model] : pairs)
+            if (spec.value(runs[real]) != spec.value(runs[pairs.front().first]) ||
+                spec.value(runs[model]) != spec.value(runs[pairs.front().second]))
+                return {};
+    return pairs;
+}
+
+// The simulator's error over several pairs, as compare-real judges it (SimVsRealRow, one rule for both): each
+// pair's, their median, and whether that is within the goal (a count: equal in every pair).
+void judgePairs(MetricRow& row, const std::vector<double>& real, const std::vector<double>& simulated)
+{
+    const MetricSpec& spec = *row.spec;
+    const double resolution = displayStep(spec.unit) / 2;
+    SimVsRealRow judged;
+    judged.real = row.values[0];
+    judged.simulated = row.values[1];
+    judged.count = mustEqual(spec);
+    for (std::size_t p = 0; p < real.size(); ++p) {
+        const double d = simulated[p] - real[p];
+        row.pairDelta.push_back(d);
+        judged.pairErrorsPct.push_back(SimVsRealRow::pairErrorPct(real[p], simulated[p], resolution));
+        row.pairRelative.push_back(judged.pairErrorsPct.back() / 100);
+        judged.everyRunEqual = judged.everyRunEqual && std::fabs(d) <= resolution;
+    }
+    // The error as a share, and as an amount of the real side's median: the median of the pairs' differences may
+    // have the other sign than the median of their shares (two pairs of -1 ms on 1 ms and +10 ms on 1000 ms).
+    const double error = judged.errorPct() / 100;
+    row.relative = {0, error};
+    row.delta = {0, std::isfinite(error) && std::isfinite(judged.real) ? error * std::fabs(judged.real)
+                                                                       : SimVsRealRow::median(row.pairDelta)};
+    row.allowance = {0, judged.count ? resolution : std::max(kSimulatorErrorGoal * std::fabs(judged.real), resolution)};
+    row.verdicts = {Verdict::Baseline, judged.withinGoal() ? Verdict::Within : Verdict::Beyond};
 }
 
 // quantileNoise() over values already sorted, without NaN.
@@ -358,14 +435,33 @@ bool mustEqual(const MetricSpec& spec)
     return spec.unit == Count || spec.unit == Bytes;
 }
 
+std::size_t pairsThatDiffer(const MetricRow& row)
+{
+    return static_cast<std::size_t>(std::count_if(row.pairDelta.begin(), row.pairDelta.end(), [&](double d) {
+        return !(std::fabs(d) <= displayStep(row.spec->unit) / 2);
+    }));
+}
+
 RunComparison compareRuns(const std::vector<ComparedRun>& runs)
 {
     RunComparison c;
     if (runs.empty())
         return c;
-    c.simulatorError = runs.size() == 2 && runs[0].info.id != 0 && runs[1].info.modelsRun == runs[0].info.id;
-    c.properties = propertiesOf(runs);
-    c.titles = titlesOf(runs, c.properties);
+    const auto pairs = simulatorPairs(runs);
+    c.simulatorError = !pairs.empty();
+    c.pairs = pairs.size();
+    if (pairs.empty()) {
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            c.columns.push_back({i});
+    } else {
+        c.columns.resize(2);
+        for (const auto& [real, model] : pairs) {
+            c.columns[0].push_back(real);
+            c.columns[1].push_back(model);
+        }
+    }
+    c.properties = propertiesOf(runs, c.columns);
+    c.titles = titlesOf(runs, c.columns, c.properties);
     // Per run, each sampled metric's requests sorted once: its p50, p90 and p99 rows all read them.
     std::vector<std::map<double (*)(const RequestMetrics&), std::vector<double>>> sorted(runs.size());
     for (const MetricSpec& spec : kMetrics) {
@@ -373,10 +469,16 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
             continue;
         MetricRow row;
         row.spec = &spec;
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            row.values.push_back(spec.value(*runs[i].summary));
+        std::vector<std::vector<double>> columnValues;
+        for (const auto& column : c.columns) {
+            auto& values = columnValues.emplace_back();
+            for (std::size_t i : column)
+                values.push_back(spec.value(*runs[i].summary));
+            row.values.push_back(values.size() == 1 ? values.front() : SimVsRealRow::median(values));
+            // A percentile's noise is one run's: a column of several runs has none (their median's is not it).
             double noise = 0;
-            if (spec.sample && runs[i].requests) {
+            const std::size_t i = column.front();
+            if (column.size() == 1 && spec.sample && runs[i].requests) {
                 auto [samples, fresh] = sorted[i].try_emplace(spec.sample);
                 if (fresh)
                     samples->second = sortedSamples(*runs[i].requests, spec.sample);
@@ -384,8 +486,13 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
             }
             row.noise.push_back(noise);
         }
+        if (c.pairs > 1) {
+            judgePairs(row, columnValues[0], columnValues[1]);
+            c.metrics.push_back(std::move(row));
+            continue;
+        }
         const double base = row.values.front();
-        for (std::size_t i = 0; i < runs.size(); ++i) {
+        for (std::size_t i = 0; i < row.values.size(); ++i) {
             const double d = row.values[i] - base;
             const double noise = i == 0 ? 0 : std::max(row.noise[0], row.noise[i]);
             row.delta.push_back(d);

@@ -3,6 +3,8 @@
 // the first run (absolute and relative) and whether that difference is beyond the metric's threshold for
 // "about the same". Metrics come in groups (latency, throughput, traffic, coherence, staleness, prefix pool,
 // failures); a group that no run has anything in (no stale reads, no failures) is left out.
+// Real runs and the simulated runs that model them (compare-real's pairs) read as the simulator's error instead:
+// one column of the real runs and one of their models, the error the median of the pairs' (RunComparison::pairs).
 #include "core/engine/run_result.h"
 #include "core/store/run_store.h"
 #include "core/store/sim_vs_real.h" // kSimulatorErrorGoal
@@ -49,6 +51,8 @@ double absoluteAllowance(const MetricSpec& spec);
 // simulator's model of it (RunComparison::simulatorError): the simulator's error is within its goal or beyond it.
 enum class Verdict { Baseline, Same, Better, Worse, Differs, Within, Beyond };
 
+// A view shows one column per run, except for pairs (RunComparison::pairs), where a column stands for several runs:
+// "per run" below is then "per column", and a column's value is the median of its runs'.
 struct MetricRow {
     const MetricSpec* spec = nullptr;
     std::vector<double> values;   // one per run
@@ -62,6 +66,10 @@ struct MetricRow {
     // Under simulatorError, the simulator's goal instead: kSimulatorErrorGoal of the real value, or equality.
     std::vector<double> allowance;
     std::vector<Verdict> verdicts;
+    // Pairs of runs (RunComparison::pairs > 1): each pair's difference, its simulated run's value less its real
+    // run's, and that as a share of the real value (0 where equal, NaN where only the real value is 0), in pair
+    // order. delta[1] and relative[1] are their medians, as compare-real takes them (SimVsRealRow).
+    std::vector<double> pairDelta, pairRelative;
 };
 
 // What ran, one line per property, with each run's value as text (decode protocol, seed, ...).
@@ -78,13 +86,23 @@ struct ComparedRun {
 };
 
 struct RunComparison {
-    std::vector<std::string> titles; // one per run: what differs between the runs ("lazy-causal", "seed 7")
-    std::vector<PropertyRow> properties;
-    std::vector<MetricRow> metrics;   // grouped in comparedMetrics()'s order, empty groups left out
-    std::vector<std::string> summary; // plain-language sentences (compare_summary.h)
-    // The second run is the simulator's model of the first, a real run (RunInfo::modelsRun, as compare-real stores
-    // them): a difference is the simulator's error against what was measured, not a better or worse choice.
+    // One per column: what differs between the runs ("lazy-causal", "seed 7"); for pairs, between their sides
+    // ("real-cpu", "simulated"), whose values are medians (a view says so).
+    std::vector<std::string> titles;
+    // The runs each column stands for, by their place in compareRuns()'s input: one each, in that order, unless the
+    // runs are pairs (below): then the real runs, then the simulated runs, each in the order of their pairs.
+    std::vector<std::vector<std::size_t>> columns;
+    std::vector<PropertyRow> properties; // a column of several runs: its runs' distinct values, joined
+    std::vector<MetricRow> metrics;      // grouped in comparedMetrics()'s order, empty groups left out
+    std::vector<std::string> summary;    // plain-language sentences (compare_summary.h)
+    // Every run is a real run or the simulator's model of one of them (RunInfo::modelsRun, as compare-real stores
+    // them), one model per real run: a difference is the simulator's error against what was measured, not a better
+    // or worse choice, and the real runs come first whatever the input's order.
     bool simulatorError = false;
+    // Under simulatorError, how many pairs of a real run and its model. Above 1 (compare-real --repeat, the app's
+    // Pairs for Simulator Against Real): two columns, each latency's error the median of the pairs' errors, a count
+    // equal only if equal in every pair, and no column's noise (a median's error is not bounded by one run's).
+    std::size_t pairs = 0;
 };
 
 // Stale block reads as a percentage of decode's block reads (0 when there were none).
@@ -101,6 +119,10 @@ double quantileNoise(std::vector<double> values, double quantile);
 // Whether a metric's error is judged by equality (counts and bytes: outcomes of the protocol) or by
 // kSimulatorErrorGoal (latencies, rates and shares: measured).
 bool mustEqual(const MetricSpec& spec);
+
+// Of a row of pairs (RunComparison::pairs > 1), how many pairs' runs differ by half the unit's display step or more
+// (NaN counts as differing).
+std::size_t pairsThatDiffer(const MetricRow& row);
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs);
 

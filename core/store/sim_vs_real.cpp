@@ -210,9 +210,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                     countsDiffer = true;
                 }
             } else if (out.paired) // a difference under the last digit shown is no finding, as unpaired
-                out.rows[i].pairErrorsPct.push_back(
-                    std::abs(rows[i].simulated - rows[i].real) <= SimVsRealRow::kResolutionMs ? 0.0
-                                                                                              : rows[i].errorPct());
+                out.rows[i].pairErrorsPct.push_back(SimVsRealRow::pairErrorPct(rows[i].real, rows[i].simulated));
         }
         // The count rows are the messages, flows and coherence bytes.
         out.realRunsWithOtherCounts += countsDiffer ? 1 : 0;

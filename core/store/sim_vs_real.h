@@ -80,6 +80,14 @@ struct SimVsRealRow {
         return !std::isnan(error) && (std::abs(error) <= 100 * kSimulatorErrorGoal ||
                                       std::abs(error) * std::abs(real) / 100 <= kResolutionMs);
     }
+    // One pair's error in % of its real figure: 0 for a difference within `resolution` (under the last digit shown:
+    // no finding), NaN where only the real figure is 0. compare-real and Compare take each pair's error by it.
+    static double pairErrorPct(double real, double simulated, double resolution = kResolutionMs)
+    {
+        if (std::abs(simulated - real) <= resolution)
+            return 0.0;
+        return real != 0 ? 100.0 * (simulated - real) / real : std::nan("");
+    }
     // The median of figures (the mean of the middle two of an even count); NaN if any is NaN.
     static double median(std::vector<double> figures)
     {

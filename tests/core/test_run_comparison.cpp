@@ -209,14 +209,152 @@ TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
     sim.flows = 700;
     EXPECT_EQ(compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)}).summary.back(),
               "Messages, flows and bytes are equal on both.");
-    // Without the stored link (another simulated run, or the model of another run), or in the other order, it is a
-    // comparison of choices: better and worse, and about the same within 1%.
+    // In the other order (as a user may pick them in History) the real run still comes first.
+    const RunComparison reversed = compareRuns({run(8, sim, "simulated", 7), run(7, real, "real-cpu", 0)});
+    ASSERT_TRUE(reversed.simulatorError);
+    EXPECT_EQ(reversed.columns, (std::vector<std::vector<std::size_t>>{{1}, {0}}));
+    EXPECT_EQ(reversed.titles, (std::vector<std::string>{"real-cpu", "simulated"}));
+    EXPECT_DOUBLE_EQ(row(reversed, "TTFT p50").relative[1], 0.12);
+    EXPECT_EQ(reversed.pairs, 1u);
+    // Without the stored link (another simulated run, or the model of another run), it is a comparison of choices:
+    // better and worse, and about the same within 1%.
     for (const RunComparison& choice : {compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 0)}),
-                                        compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 5)}),
-                                        compareRuns({run(8, sim, "simulated", 7), run(7, real, "real-cpu", 0)})}) {
+                                        compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 5)})}) {
         EXPECT_FALSE(choice.simulatorError);
+        EXPECT_EQ(choice.pairs, 0u);
         EXPECT_NE(row(choice, "TTFT p50").verdicts[1], Verdict::Within);
         EXPECT_NE(row(choice, "TTFT p50").verdicts[1], Verdict::Beyond);
+    }
+}
+
+// Paired runs, as compare-real --repeat and the app's Pairs for Simulator Against Real store them: each real run
+// with the simulated run that models it. Compare reads them as compare-real prints them: one column per side (its
+// runs' median), each error the median of the pairs' errors, a count equal only if equal in every pair.
+TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
+{
+    std::vector<RunSummary> real(3), sim(3);
+    for (auto* side : {&real, &sim})
+        for (RunSummary& s : *side) {
+            s.requests = s.completed = 30;
+            s.protocol = "msi-directory";
+            s.messagesByKind = {{"Data", true, 100, 1e6, "data"}, {"Ack", false, 50, 5e3, "control"}};
+            s.flows = 700;
+        }
+    // TTFT p50 per pair: +12%, -5%, +4%, so the median error is +4% (within), though the sides' medians (100 and
+    // 112 ms) are 12% apart: the machine's drift between pairs stays out of the error.
+    real[0].ttftMs.p50 = 100, sim[0].ttftMs.p50 = 112;
+    real[1].ttftMs.p50 = 200, sim[1].ttftMs.p50 = 190;
+    real[2].ttftMs.p50 = 100, sim[2].ttftMs.p50 = 104;
+    // TPOT p50: +15%, +20%, -2%: the median +15%, beyond.
+    real[0].tpotMs.p50 = 10, sim[0].tpotMs.p50 = 11.5;
+    real[1].tpotMs.p50 = 10, sim[1].tpotMs.p50 = 12;
+    real[2].tpotMs.p50 = 10, sim[2].tpotMs.p50 = 9.8;
+    sim[1].flows = 703; // one pair's transfers raced
+    const auto run = [](std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models) {
+        ComparedRun r;
+        r.info.id = id;
+        r.info.name = "default";
+        r.info.scenarioName = "default";
+        r.info.seed = 1;
+        r.info.backend = backend;
+        r.info.modelsRun = models;
+        r.summary = &summary;
+        return r;
+    };
+    // Picked in any order: the pairs follow the real runs' order (ids 1, 5, 3 here).
+    const RunComparison c =
+        compareRuns({run(2, sim[0], "simulated", 1), run(1, real[0], "real-cpu", 0), run(5, real[1], "real-cpu", 0),
+                     run(3, real[2], "real-cpu", 0), run(4, sim[2], "simulated", 3), run(6, sim[1], "simulated", 5)});
+    ASSERT_TRUE(c.simulatorError);
+    EXPECT_EQ(c.pairs, 3u);
+    EXPECT_EQ(c.columns, (std::vector<std::vector<std::size_t>>{{1, 2, 3}, {0, 5, 4}}));
+    EXPECT_EQ(c.titles, (std::vector<std::string>{"real-cpu", "simulated"}));
+    const MetricRow& ttft = row(c, "TTFT p50");
+    EXPECT_EQ(ttft.values, (std::vector<double>{100, 112}));
+    ASSERT_EQ(ttft.pairRelative.size(), 3u);
+    EXPECT_DOUBLE_EQ(ttft.pairRelative[0], 0.12);
+    EXPECT_DOUBLE_EQ(ttft.pairRelative[1], -0.05);
+    EXPECT_DOUBLE_EQ(ttft.pairRelative[2], 0.04);
+    EXPECT_EQ(ttft.pairDelta, (std::vector<double>{12, -10, 4}));
+    EXPECT_DOUBLE_EQ(ttft.relative[1], 0.04);
+    EXPECT_DOUBLE_EQ(ttft.delta[1], 4); // the error as an amount of the real side's median: 4% of 100 ms
+    EXPECT_EQ(ttft.verdicts[1], Verdict::Within);
+    EXPECT_DOUBLE_EQ(ttft.allowance[1], 10.0); // 10% of the real runs' median
+    EXPECT_NEAR(row(c, "TPOT p50").relative[1], 0.15, 1e-12);
+    EXPECT_EQ(row(c, "TPOT p50").verdicts[1], Verdict::Beyond);
+    // Equal in two pairs of three is not equal, though the medians are.
+    const MetricRow& flows = row(c, "Network flows");
+    EXPECT_EQ(flows.values, (std::vector<double>{700, 700}));
+    EXPECT_EQ(flows.pairDelta, (std::vector<double>{0, 3, 0}));
+    EXPECT_EQ(flows.verdicts[1], Verdict::Beyond);
+    EXPECT_EQ(row(c, "Messages").verdicts[1], Verdict::Within);
+    // No noise: one run's interval does not bound a median's error.
+    EXPECT_EQ(ttft.noise, (std::vector<double>{0, 0}));
+    EXPECT_EQ(c.summary.front(),
+              "The simulator's error against real-cpu, the median of its errors in 3 pairs (each real run against the "
+              "simulated run that models it): TTFT p50 +4.0%, p99 +0.0%; TPOT p50 +15.0%, p99 +0.0%; KV transfer p50 "
+              "+0.0%, p99 +0.0%.");
+    EXPECT_EQ(c.summary[1], "5 of these 6 within its goal of ±10%; beyond it: TPOT p50.");
+    EXPECT_EQ(c.summary.back(), "Messages, flows or bytes differ in 1 of the 3 pairs (network flows): most likely "
+                                "transfers raced, and the real run's order of events followed its measured times.");
+    sim[1].flows = 700;
+    const RunComparison equal = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                                             run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5)});
+    EXPECT_EQ(equal.pairs, 2u);
+    EXPECT_EQ(equal.summary.back(), "Messages, flows and bytes are equal in every pair.");
+    sim[0].flows = sim[1].flows = 701;
+    EXPECT_EQ(compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                           run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5)})
+                  .summary.back(),
+              "Messages, flows or bytes differ in every pair (network flows): most likely transfers raced, and the "
+              "real run's order of events followed its measured times.");
+    sim[0].flows = sim[1].flows = 700;
+    // Two pairs: the median is the mean of the middle two (+12% and -5%: +3.5%).
+    EXPECT_DOUBLE_EQ(row(equal, "TTFT p50").relative[1], 0.035);
+    // The amount follows the share's sign: -1 ms on 1 ms and +10 ms on 1000 ms are -100% and +1%, a median error of
+    // -49.5%, while the median of the differences is +4.5 ms.
+    real[0].ttftMs.p50 = 1, sim[0].ttftMs.p50 = 0;
+    real[1].ttftMs.p50 = 1000, sim[1].ttftMs.p50 = 1010;
+    {
+        const RunComparison signs = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                                                 run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5)});
+        EXPECT_DOUBLE_EQ(row(signs, "TTFT p50").relative[1], -0.495);
+        EXPECT_LT(row(signs, "TTFT p50").delta[1], 0);
+    }
+    // A pair's difference under the last digit shown is no error, as compare-real takes it (SimVsRealRow::
+    // pairErrorPct): 0.0004 ms on 0.001 ms is 40%, but none; with a 0 real figure too.
+    real[0].transferMs.p50 = 0.001, sim[0].transferMs.p50 = 0.0014;
+    real[1].transferMs.p50 = 0, sim[1].transferMs.p50 = 0.0003;
+    {
+        const RunComparison tiny = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                                                run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5)});
+        EXPECT_EQ(row(tiny, "KV transfer p50").pairRelative, (std::vector<double>{0, 0}));
+        EXPECT_EQ(row(tiny, "KV transfer p50").verdicts[1], Verdict::Within);
+        EXPECT_EQ(SimVsRealRow::pairErrorPct(0.001, 0.0014), 0.0);
+        EXPECT_TRUE(std::isnan(SimVsRealRow::pairErrorPct(0, 1)));
+    }
+    // Pairs of unlike runs (another seed on one side) are not repeats of one comparison: runs to choose between.
+    {
+        ComparedRun otherSeed = run(5, real[1], "real-cpu", 0);
+        otherSeed.info.seed = 2;
+        const RunComparison unlike = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                                                  otherSeed, run(6, sim[1], "simulated", 5)});
+        EXPECT_FALSE(unlike.simulatorError);
+        EXPECT_EQ(unlike.columns.size(), 4u);
+    }
+
+    // Not pairs, so runs to choose between: a real run without its model, two models of one real run, a model of a
+    // run not among them.
+    for (const RunComparison& choice :
+         {compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1), run(5, real[1], "real-cpu", 0)}),
+          compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1), run(5, real[1], "real-cpu", 0),
+                       run(6, sim[1], "simulated", 1)}),
+          compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1), run(5, real[1], "real-cpu", 0),
+                       run(6, sim[1], "simulated", 9)})}) {
+        EXPECT_FALSE(choice.simulatorError);
+        EXPECT_EQ(choice.pairs, 0u);
+        EXPECT_EQ(choice.columns.size(), choice.titles.size());
+        EXPECT_TRUE(row(choice, "TTFT p50").pairRelative.empty());
     }
 }
 

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 using coh::ui::RunController;
@@ -185,6 +186,40 @@ class TstRunController : public QObject {
         const QString comparison = compared.at(0).at(2).toString();
         QVERIFY2(comparison.startsWith(QStringLiteral("the simulator against real-cpu in 2 pairs")),
                  qPrintable(comparison));
+        // Every pair's ids, real then simulated: Compare opens them all and shows the median of their errors, as
+        // compare-real --repeat prints it.
+        const auto paired = compared.at(0).at(3).value<QList<qint64>>();
+        QCOMPARE(paired.size(), 4);
+        QCOMPARE(paired.at(0), realId);
+        QCOMPARE(paired.at(1), simId);
+        QCOMPARE(store.runInfo(paired.at(3))->modelsRun, paired.at(2));
+        coh::ui::RunCompareDialog dialog(m_db, paired);
+        const auto& pairs = dialog.model()->comparison();
+        QVERIFY(pairs.simulatorError);
+        QCOMPARE(pairs.pairs, std::size_t(2));
+        QCOMPARE(dialog.model()->runCount(), 2);
+        QCOMPARE(dialog.windowTitle(),
+                 QStringLiteral("Simulator against real-cpu in 2 pairs (runs #%1 and #%2, #%3 and "
+                                "#%4)")
+                     .arg(paired.at(0))
+                     .arg(paired.at(1))
+                     .arg(paired.at(2))
+                     .arg(paired.at(3)));
+        const auto* model = dialog.model();
+        QCOMPARE(model->headerData(model->deltaColumn(1), Qt::Horizontal).toString(),
+                 QStringLiteral("Simulator's error\n(median of 2 pairs)"));
+        QCOMPARE(model->headerData(model->valueColumn(0), Qt::Horizontal).toString(),
+                 QStringLiteral("real-cpu\n(median of 2 runs)"));
+        const int ttft = model->rowOf(QStringLiteral("TTFT p50"));
+        const QString tip = model->index(ttft, model->deltaColumn(1)).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("the median of the 2 pairs' errors (")), qPrintable(tip));
+        // The median of two is the mean of the pairs' errors.
+        const coh::core::MetricRow& row = pairs.metrics.front(); // TTFT p50
+        QCOMPARE(QString::fromLatin1(row.spec->label), QStringLiteral("TTFT p50"));
+        QCOMPARE(row.pairRelative.size(), std::size_t(2));
+        QVERIFY(std::fabs(row.relative[1] - (row.pairRelative[0] + row.pairRelative[1]) / 2) < 1e-12);
+        QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("the median of its errors in 2 pairs")),
+                 qPrintable(dialog.summaryLabel()->text()));
         // Calibrated before each real run.
         int calibrations = 0;
         for (const auto& p : progress)

@@ -310,6 +310,38 @@ class TstRunHistory : public QObject {
             QVERIFY2(nonZeroDigit(whole), qPrintable(whole));
         }
 
+        // Pairs of a real run and its model: a count differing in one pair of three reads so, not "equal", though
+        // the medians are equal; the error column's tooltip lists each pair's.
+        std::vector<core::RunSummary> summaries(6);
+        std::vector<core::ComparedRun> pairs;
+        for (std::size_t i = 0; i < summaries.size(); ++i) {
+            core::RunSummary& s = summaries[i];
+            s.requests = s.completed = 100;
+            s.protocol = "msi-directory";
+            s.messagesByKind = {{"Data", true, 100, 1e6, "data"}};
+            s.flows = 100;
+            s.ttftMs.p50 = i % 2 ? 110 : 100; // +10% in every pair
+            core::ComparedRun r;
+            r.info.id = static_cast<std::int64_t>(i) + 1;
+            r.info.backend = i % 2 ? "simulated" : "real-cpu";
+            r.info.modelsRun = i % 2 ? static_cast<std::int64_t>(i) : 0;
+            r.summary = &s;
+            pairs.push_back(r);
+        }
+        summaries[3].flows = 101;
+        ui::RunCompareModel paired(core::compareRuns(pairs));
+        QCOMPARE(paired.runCount(), 2);
+        const QModelIndex flows = paired.index(paired.rowOf(QStringLiteral("Network flows")), paired.deltaColumn(1));
+        QCOMPARE(flows.data().toString(), QStringLiteral("differs in 1 of 3 pairs"));
+        QCOMPARE(flows.data(ui::RunCompareModel::VerdictRole).toInt(), int(core::Verdict::Beyond));
+        QVERIFY2(flows.data(Qt::ToolTipRole).toString().contains(QStringLiteral("equal, +1 (+1.0%), equal")),
+                 qPrintable(flows.data(Qt::ToolTipRole).toString()));
+        const QModelIndex ttft = paired.index(paired.rowOf(QStringLiteral("TTFT p50")), paired.deltaColumn(1));
+        QVERIFY2(ttft.data(Qt::ToolTipRole).toString().contains(QStringLiteral("(+10.0%, +10.0%, +10.0%)")),
+                 qPrintable(ttft.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(paired.index(paired.rowOf(QStringLiteral("Messages")), paired.deltaColumn(1)).data().toString(),
+                 QStringLiteral("equal"));
+
         // The dialog states the rule with core's figures.
         ui::RunCompareDialog dialog(m_db, {m_alpha, m_beta});
         const QString rule = dialog.thresholdLabel()->text();

@@ -193,6 +193,11 @@ class TstScreenshotTour : public QObject {
         QCOMPARE(model->backend, std::string("simulated"));
         QCOMPARE(model->modelsRun, tour.realRunId());
         QCOMPARE(real->requests, std::uint64_t{ScreenshotTour::kSimVsRealRequests});
+        // Every pair is in the picture, each simulated run modelling its own real run.
+        const QList<qint64> paired = tour.pairedRunIds();
+        QCOMPARE(paired.size(), 2 * ScreenshotTour::kSimVsRealPairs);
+        for (qsizetype p = 0; p < paired.size(); p += 2)
+            QCOMPARE(store.runInfo(paired.at(p + 1))->modelsRun, paired.at(p));
 
         // Compare's runs: the scenario's own (msi-directory) and the same scenario under lazy-causal.
         const auto own = store.runInfo(tour.runId());
