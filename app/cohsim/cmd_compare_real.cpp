@@ -62,6 +62,24 @@ double realNoisePct(const core::SimVsRealRow& row, const core::RunResult& real)
     return 0;
 }
 
+// TTFT's mean part by part (core/engine/ttft_parts.h): its difference is the sum of the parts', so this says where
+// TTFT's error comes from (waiting for the step in progress, the first step, the transfer, ...).
+void printTtftParts(const core::SimVsReal& result, const std::string& realHeader)
+{
+    std::vector<std::vector<std::string>> table{{"  TTFT MEAN BY PART (ms)", realHeader, "SIMULATED", "DIFFERENCE"}};
+    for (std::size_t i = 0; i < result.ttftParts.size(); ++i) {
+        const core::SimVsRealPart& p = result.ttftParts[i];
+        table.push_back({std::string(i == 0 ? "  " : "    ") + p.part, number(p.real), number(p.simulated),
+                         fmt::format("{:+.3f}", p.differenceMs())});
+    }
+    printTable(table, 1);
+    fmt::print("  {}\n", result.paired ? "(each side the median of its runs' means, each difference the median of the "
+                                         "pairs' errors times the real median: they need not add up as each pair's do)"
+                         : result.realRuns > 1
+                             ? "(the real figures are medians over the runs: they need not add up)"
+                             : "(the parts add up to TTFT's mean on each side, and so do the differences)");
+}
+
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
 {
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
@@ -119,6 +137,16 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         auto profiles = nlohmann::ordered_json::array();
         for (const auto& p : result.profiles)
             profiles.push_back(core::real::toJson(p));
+        auto parts = nlohmann::ordered_json::array();
+        for (const auto& p : result.ttftParts) {
+            nlohmann::ordered_json part = {{"part", p.key},
+                                           {"real_ms", p.real},
+                                           {"simulated_ms", p.simulated},
+                                           {"difference_ms", p.differenceMs()}};
+            if (!p.pairRealMs.empty())
+                part["pair_differences_ms"] = p.pairDifferencesMs();
+            parts.push_back(std::move(part));
+        }
         const auto id = [&](std::int64_t v) { return store ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
         const nlohmann::ordered_json out = {
             {"scenario", scenario.name},
@@ -136,7 +164,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"profiles", std::move(profiles)},
             {"counts_equal", countsEqual},
             {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
-            {"metrics", metrics}};
+            {"metrics", metrics},
+            {"ttft_parts", std::move(parts)}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -195,6 +224,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             inNoise.push_back(figureName(r));
     }
     printTable(table, 1);
+    printTtftParts(result, realHeader);
     fmt::print("  {} of {} latencies {}{}\n", within, judged, goal,
                inNoise.empty() ? std::string()
                                : fmt::format("; beyond it but within the real run's own 95% interval: {} (more "

@@ -1,6 +1,7 @@
 #include "core/compare/compare_summary.h"
 
 #include "core/compare/run_comparison.h"
+#include "core/engine/ttft_parts.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +15,9 @@
 namespace coh::core {
 
 namespace {
+
+// A part of TTFT that moved by less is no cause worth naming (the latency floor of Compare's rows).
+constexpr double kTtftPartFloorMs = 0.01;
 
 // The latencies a reader asks about first: typical and tail TTFT and TPOT.
 constexpr std::string_view kKeyLatencies[] = {"TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99"};
@@ -254,6 +258,42 @@ std::string signedPercent(const MetricRow& row)
     return fmt::format("{}{:.1f}%", row.relative[1] < 0 ? "−" : "+", 100 * std::fabs(row.relative[1]));
 }
 
+// "+5.20 ms", "−15.10 ms".
+std::string signedMs(double ms)
+{
+    return fmt::format("{}{:.2f} ms", ms < 0 ? "−" : "+", std::fabs(ms));
+}
+
+// Where the simulator's error in TTFT's mean comes from: its parts' differences add up to it (in each pair), so the
+// largest name the cause (waiting for the step in progress, the first step, the transfer, ...).
+std::string ttftPartsSentence(const RunComparison& c)
+{
+    const MetricRow* total = rowOf(c, "TTFT mean");
+    if (!total)
+        return {};
+    // The rows' own differences (over pairs, SimVsRealRow::pairedDifference, as compare-real prints them).
+    const auto differenceOf = [](const MetricRow& row) { return row.delta[1]; };
+    std::vector<std::pair<double, const char*>> parts;
+    for (const TtftPart& part : kTtftParts)
+        if (const MetricRow* row = rowOf(c, part.label); row && std::fabs(differenceOf(*row)) >= kTtftPartFloorMs)
+            parts.emplace_back(differenceOf(*row), part.label);
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
+    const double difference = differenceOf(*total);
+    if (parts.empty() && !(std::fabs(difference) >= kTtftPartFloorMs))
+        return {}; // nothing worth a sentence
+    std::string text =
+        fmt::format("TTFT's mean is {} off{}", signedMs(difference), c.pairs > 1 ? " (over the pairs)" : "");
+    if (parts.empty())
+        return text + fmt::format("; no part of it by {:g} ms or more.", kTtftPartFloorMs);
+    std::string byPart;
+    for (std::size_t i = 0; i < std::min<std::size_t>(parts.size(), 3); ++i)
+        byPart += fmt::format("{}{} {}", i ? ", " : "", parts[i].second, signedMs(parts[i].first));
+    if (parts.size() > 3)
+        byPart += fmt::format(" and {} more", parts.size() - 3);
+    return text + fmt::format("; by part: {}.", byPart);
+}
+
 // A real run and the simulator's model of it: the simulator's error on the figures compare-real judges it on
 // (sim_vs_real.h), how many are within its goal, and whether the protocol's counts came out equal.
 std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
@@ -305,6 +345,8 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
         }
         sentences.push_back(text);
     }
+    if (std::string parts = ttftPartsSentence(c); !parts.empty())
+        sentences.push_back(std::move(parts));
     std::string differ;
     std::vector<bool> pairDiffers(c.pairs, false);
     for (const char* label : {"Messages", "Network flows", "Data bytes", "Control bytes"}) {

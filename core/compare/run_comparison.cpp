@@ -2,6 +2,7 @@
 
 #include "core/compare/compare_summary.h"
 #include "core/engine/traffic_counts.h"
+#include "core/engine/ttft_parts.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -54,6 +55,17 @@ double transferOf(const RequestMetrics& r)
     return toMilliseconds(r.transfer());
 }
 
+// TTFT's mean and its parts' (core/engine/ttft_parts.h): where a difference in TTFT comes from.
+constexpr const char* kTtftPartsGroup = "TTFT by part (means)";
+
+template <std::size_t Part> MetricSpec ttftPartMetric()
+{
+    return {kTtftPartsGroup, kTtftParts[Part].label, Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) {
+                return (s.*kTtftParts[Part].ms).mean;
+            }};
+}
+static_assert(std::size(kTtftParts) == 6, "kMetrics lists each of TTFT's parts");
+
 const std::vector<MetricSpec> kMetrics = {
     {"Latency", "TTFT p50", Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) { return s.ttftMs.p50; },
      0.50, ttftOf},
@@ -77,6 +89,14 @@ const std::vector<MetricSpec> kMetrics = {
      [](const S& s) { return s.transferMs.p99; }, 0.99, transferOf},
     {"Latency", "TPOT coherence stall (mean per token)", Milliseconds, Lower, kMeasured, kLatencyFloorMs,
      [](const S& s) { return s.tpotStallMs.mean; }},
+    {kTtftPartsGroup, "TTFT mean", Milliseconds, Lower, kMeasured, kLatencyFloorMs,
+     [](const S& s) { return s.ttftMs.mean; }},
+    ttftPartMetric<0>(),
+    ttftPartMetric<1>(),
+    ttftPartMetric<2>(),
+    ttftPartMetric<3>(),
+    ttftPartMetric<4>(),
+    ttftPartMetric<5>(),
     {"Throughput", "Throughput (tokens)", TokensPerSecond, Higher, kMeasured, kNoFloor,
      [](const S& s) { return s.throughputTokensPerSec; }},
     {"Throughput", "Throughput (requests)", RequestsPerSecond, Higher, kMeasured, kNoFloor,
@@ -348,10 +368,8 @@ void judgePairs(MetricRow& row, const std::vector<double>& real, const std::vect
     }
     // The error as a share, and as an amount of the real side's median: the median of the pairs' differences may
     // have the other sign than the median of their shares (two pairs of -1 ms on 1 ms and +10 ms on 1000 ms).
-    const double error = judged.errorPct() / 100;
-    row.relative = {0, error};
-    row.delta = {0, std::isfinite(error) && std::isfinite(judged.real) ? error * std::fabs(judged.real)
-                                                                       : SimVsRealRow::median(row.pairDelta)};
+    row.relative = {0, judged.errorPct() / 100};
+    row.delta = {0, SimVsRealRow::pairedDifference(judged.real, judged.errorPct(), row.pairDelta)};
     row.allowance = {0, judged.count ? resolution : std::max(kSimulatorErrorGoal * std::fabs(judged.real), resolution)};
     row.verdicts = {Verdict::Baseline, judged.withinGoal() ? Verdict::Within : Verdict::Beyond};
 }

@@ -2,6 +2,7 @@
 
 #include "core/base/input_error.h"
 #include "core/engine/traffic_counts.h"
+#include "core/engine/ttft_parts.h"
 #include "core/real/gpu_nodes.h"
 #include "core/serving/measured_compute.h"
 #include "core/serving/serving_engine.h"
@@ -28,6 +29,46 @@ std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary
 }
 
 namespace {
+
+// TTFT's mean and its parts' means, in kTtftParts' order after TTFT's own.
+std::vector<double> ttftMeans(const RunSummary& s)
+{
+    std::vector<double> means{s.ttftMs.mean};
+    for (const TtftPart& part : kTtftParts)
+        means.push_back((s.*part.ms).mean);
+    return means;
+}
+
+// Each real run against its simulated one (simOf), TTFT's mean and its parts': each side's median over its runs and,
+// paired, each pair's difference.
+std::vector<SimVsRealPart> ttftPartsAgainst(const std::vector<RunSummary>& reals, const std::vector<RunSummary>& sims,
+                                            const std::vector<std::size_t>& simOf, bool paired)
+{
+    std::vector<SimVsRealPart> parts{{"TTFT", "ttft"}};
+    for (const TtftPart& part : kTtftParts)
+        parts.push_back({part.label, part.key});
+    std::vector<std::vector<double>> realMeans(parts.size()), simMeans(parts.size());
+    for (const RunSummary& sim : sims) {
+        const auto means = ttftMeans(sim);
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            simMeans[i].push_back(means[i]);
+    }
+    for (std::size_t k = 0; k < reals.size(); ++k) {
+        const auto means = ttftMeans(reals[k]);
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            realMeans[i].push_back(means[i]);
+            if (paired) {
+                parts[i].pairRealMs.push_back(means[i]);
+                parts[i].pairSimulatedMs.push_back(simMeans[i][simOf[k]]);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        parts[i].real = SimVsRealRow::median(realMeans[i]);
+        parts[i].simulated = SimVsRealRow::median(simMeans[i]);
+    }
+    return parts;
+}
 
 // The shape real-cpu's decode steps attend with on the scenario's first decode instance: what to calibrate.
 real::PagedKvShape decodeShape(const Scenario& s)
@@ -219,6 +260,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         out.rows[i].real = SimVsRealRow::median(realFigures[i]);
         out.rows[i].simulated = SimVsRealRow::median(simFigures[i]);
     }
+    out.ttftParts = ttftPartsAgainst(reals, sims, simOf, out.paired);
     return out;
 }
 

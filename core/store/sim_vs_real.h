@@ -88,6 +88,13 @@ struct SimVsRealRow {
             return 0.0;
         return real != 0 ? 100.0 * (simulated - real) / real : std::nan("");
     }
+    // Over pairs, the difference as an amount: the median error's share of the real figure (the sides' median), so
+    // that its sign is the error's (the median of the pairs' differences may have the other); where that error is
+    // NaN, the median of the pairs' differences. compare-real and Compare both give it.
+    static double pairedDifference(double real, double errorPct, const std::vector<double>& differences)
+    {
+        return std::isfinite(errorPct) && std::isfinite(real) ? errorPct / 100 * std::abs(real) : median(differences);
+    }
     // The median of figures (the mean of the middle two of an even count); NaN if any is NaN.
     static double median(std::vector<double> figures)
     {
@@ -96,6 +103,33 @@ struct SimVsRealRow {
         std::sort(figures.begin(), figures.end());
         const std::size_t n = figures.size();
         return n % 2 ? figures[n / 2] : (figures[n / 2 - 1] + figures[n / 2]) / 2;
+    }
+};
+
+// TTFT's mean, or one of its parts' (core/engine/ttft_parts.h), real against simulated: the parts' differences add
+// up to TTFT's, so they say where its error comes from.
+struct SimVsRealPart {
+    std::string part;                                // "TTFT", then each part's label ("load")
+    std::string key;                                 // JSON's: "ttft", "load", ...
+    double real = 0, simulated = 0;                  // means in ms; medians of them over several runs
+    std::vector<double> pairRealMs, pairSimulatedMs; // paired: each pair's means, in run order
+    std::vector<double> pairDifferencesMs() const
+    {
+        std::vector<double> d;
+        for (std::size_t p = 0; p < pairRealMs.size(); ++p)
+            d.push_back(pairSimulatedMs[p] - pairRealMs[p]);
+        return d;
+    }
+    // Simulated less real; paired, as SimVsRealRow::pairedDifference gives it (medians do not add up as each pair's
+    // parts do).
+    double differenceMs() const
+    {
+        if (pairRealMs.empty())
+            return simulated - real;
+        std::vector<double> errors;
+        for (std::size_t p = 0; p < pairRealMs.size(); ++p)
+            errors.push_back(SimVsRealRow::pairErrorPct(pairRealMs[p], pairSimulatedMs[p]));
+        return SimVsRealRow::pairedDifference(real, SimVsRealRow::median(errors), pairDifferencesMs());
     }
 };
 
@@ -111,6 +145,7 @@ struct SimVsReal {
     std::vector<real::HardwareProfile> profiles; // one per simulated run, in order
     std::vector<std::int64_t> simulatedIds;      // every simulated run's, in order (0s without a store)
     std::vector<SimVsRealRow> rows;              // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
+    std::vector<SimVsRealPart> ttftParts;        // TTFT's mean, then its six parts' in order
     // Of the real runs, how many sent other messages, flows or coherence bytes than the simulator (transfers raced
     // and the order of events followed measured times).
     int realRunsWithOtherCounts = 0;

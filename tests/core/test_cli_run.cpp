@@ -273,6 +273,16 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_LE(out.at("real_runs_with_other_counts").get<int>(), out.at("real_runs").get<int>());
     EXPECT_GT(out.at("metrics")[2].at("real").get<double>(), 0.0);
     EXPECT_GT(out.at("metrics")[2].at("simulated").get<double>(), 0.0);
+    // TTFT's mean part by part: the parts' differences add up to TTFT's (one real run, one simulated).
+    const auto& parts = out.at("ttft_parts");
+    ASSERT_EQ(parts.size(), 7u);
+    EXPECT_EQ(parts[0].at("part"), "ttft");
+    EXPECT_EQ(parts[5].at("part"), "load");
+    double differences = 0;
+    for (std::size_t p = 1; p < parts.size(); ++p)
+        differences += parts[p].at("difference_ms").get<double>();
+    EXPECT_NEAR(differences, parts[0].at("difference_ms").get<double>(), 1e-6);
+    EXPECT_FALSE(parts[0].contains("pair_differences_ms"));
     const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);
     const auto runs = nlohmann::json::parse(list.output);
     ASSERT_EQ(runs.size(), 2u);

@@ -2,6 +2,7 @@
 #include "core/base/input_error.h"
 #include "core/coherence/protocol_registry.h"
 #include "core/engine/traffic_counts.h"
+#include "core/engine/ttft_parts.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/copy_bench.h"
@@ -556,6 +557,24 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_TRUE(SimVsRealRow({"KV transfer p50 (ms)", 0.001, 0.0014}).withinGoal()); // 40%, but 0.0004 ms
     EXPECT_FALSE(SimVsRealRow({"KV transfer p50 (ms)", 0.02, 0.026}).withinGoal());
     EXPECT_GT(out.profile.copy.bytesPerNs, 0.0);
+    // TTFT's mean part by part, each side's own: the parts add up to TTFT's mean, and their differences to its
+    // difference (to the rounding of sums of times in ns).
+    ASSERT_EQ(out.ttftParts.size(), 1 + std::size(kTtftParts));
+    EXPECT_EQ(out.ttftParts[0].key, "ttft");
+    EXPECT_DOUBLE_EQ(out.ttftParts[0].real, out.real.summary.ttftMs.mean);
+    EXPECT_EQ(out.ttftParts[5].part, "load");
+    EXPECT_DOUBLE_EQ(out.ttftParts[5].simulated, out.simulated.summary.loadMs.mean);
+    double realSum = 0, simSum = 0, differenceSum = 0;
+    for (std::size_t i = 1; i < out.ttftParts.size(); ++i) {
+        realSum += out.ttftParts[i].real;
+        simSum += out.ttftParts[i].simulated;
+        differenceSum += out.ttftParts[i].differenceMs();
+    }
+    EXPECT_GT(out.ttftParts[0].real, 0.0);
+    EXPECT_NEAR(realSum, out.ttftParts[0].real, 1e-6);
+    EXPECT_NEAR(simSum, out.ttftParts[0].simulated, 1e-6);
+    EXPECT_NEAR(differenceSum, out.ttftParts[0].differenceMs(), 1e-6);
+    EXPECT_TRUE(out.ttftParts[0].pairRealMs.empty());
 
     // Several real runs: each stored, every metric's real figure their median (of two: the mean).
     SimVsRealOptions twice;
@@ -634,12 +653,23 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     ASSERT_EQ(tpot.pairErrorsPct.size(), 2u);
     const SimVsRealRow first{"", out.real.summary.tpotMs.p50, out.simulated.summary.tpotMs.p50},
         second{"", real2.tpotMs.p50, sim2.tpotMs.p50};
-    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[0], first.errorPct());
-    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[1], second.errorPct());
-    EXPECT_DOUBLE_EQ(tpot.errorPct(), (first.errorPct() + second.errorPct()) / 2);
+    // (A pair's difference under the last digit printed counts as none: SimVsRealRow::pairErrorPct.)
+    const double e1 = SimVsRealRow::pairErrorPct(first.real, first.simulated),
+                 e2 = SimVsRealRow::pairErrorPct(second.real, second.simulated);
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[0], e1);
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[1], e2);
+    EXPECT_DOUBLE_EQ(tpot.errorPct(), (e1 + e2) / 2);
     EXPECT_DOUBLE_EQ(tpot.real, (first.real + second.real) / 2);
     EXPECT_DOUBLE_EQ(tpot.simulated, (first.simulated + second.simulated) / 2);
     EXPECT_TRUE(out.rows[6].pairErrorsPct.empty()); // a count is judged equal or not, pair by pair
+    // TTFT's parts: each pair's means; the difference the median of the pairs' errors times the real median, as
+    // Compare gives it.
+    const SimVsRealPart& ttftMean = out.ttftParts[0];
+    ASSERT_EQ(ttftMean.pairRealMs.size(), 2u);
+    EXPECT_DOUBLE_EQ(ttftMean.pairDifferencesMs()[1], sim2.ttftMs.mean - real2.ttftMs.mean);
+    const double t1 = SimVsRealRow::pairErrorPct(ttftMean.pairRealMs[0], ttftMean.pairSimulatedMs[0]),
+                 t2 = SimVsRealRow::pairErrorPct(ttftMean.pairRealMs[1], ttftMean.pairSimulatedMs[1]);
+    EXPECT_NEAR(ttftMean.differenceMs(), (t1 + t2) / 200 * ttftMean.real, 1e-9);
     EXPECT_TRUE(out.countsEqual());
     EXPECT_EQ(store.listRuns().size(), 4u);
 

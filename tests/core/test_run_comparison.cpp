@@ -205,6 +205,26 @@ TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
         Verdict::Within);
     real.transferMs.p50 = sim.transferMs.p50 = 4;
 
+    // Where TTFT's mean error comes from: its parts' differences add up to it, the largest named first.
+    real.ttftMs.mean = 150, sim.ttftMs.mean = 140;
+    real.prefillMs.mean = sim.prefillMs.mean = 10;
+    real.transferMs.mean = 4, sim.transferMs.mean = 4.004; // under the 0.01 ms worth naming
+    real.loadMs.mean = 36, sim.loadMs.mean = 20.996;
+    real.firstDecodeMs.mean = 100, sim.firstDecodeMs.mean = 105;
+    {
+        const RunComparison parts = compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)});
+        EXPECT_DOUBLE_EQ(row(parts, "TTFT mean").delta[1], -10);
+        EXPECT_DOUBLE_EQ(row(parts, "load").delta[1], -15.004);
+        EXPECT_EQ(row(parts, "load").verdicts[1], Verdict::Beyond);
+        EXPECT_EQ(row(parts, "prefill").verdicts[1], Verdict::Within);
+        ASSERT_EQ(parts.summary.size(), 4u);
+        EXPECT_EQ(parts.summary[2],
+                  "TTFT's mean is −10.00 ms off; by part: load −15.00 ms, first decode step +5.00 ms.");
+    }
+    real.ttftMs.mean = sim.ttftMs.mean = real.prefillMs.mean = sim.prefillMs.mean = 0;
+    real.transferMs.mean = sim.transferMs.mean = real.loadMs.mean = sim.loadMs.mean = 0;
+    real.firstDecodeMs.mean = sim.firstDecodeMs.mean = 0;
+
     // Equal counts say so.
     sim.flows = 700;
     EXPECT_EQ(compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)}).summary.back(),
@@ -298,6 +318,21 @@ TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
     EXPECT_EQ(c.summary.back(), "Messages, flows or bytes differ in 1 of the 3 pairs (network flows): most likely "
                                 "transfers raced, and the real run's order of events followed its measured times.");
     sim[1].flows = 700;
+    // TTFT's parts over pairs: each row's difference is the median error times the real median, and the sentence
+    // names them by it.
+    for (std::size_t k = 0; k < 3; ++k) {
+        real[k].ttftMs.mean = real[k].loadMs.mean = 40.0 + static_cast<double>(k);
+        sim[k].ttftMs.mean = sim[k].loadMs.mean = 1.25 * real[k].ttftMs.mean; // +25% in each pair
+    }
+    {
+        const RunComparison parts = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
+                                                 run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5),
+                                                 run(3, real[2], "real-cpu", 0), run(4, sim[2], "simulated", 3)});
+        EXPECT_DOUBLE_EQ(row(parts, "load").delta[1], 0.25 * 41);
+        EXPECT_EQ(parts.summary[2], "TTFT's mean is +10.25 ms off (over the pairs); by part: load +10.25 ms.");
+    }
+    for (std::size_t k = 0; k < 3; ++k)
+        real[k].ttftMs.mean = real[k].loadMs.mean = sim[k].ttftMs.mean = sim[k].loadMs.mean = 0;
     const RunComparison equal = compareRuns({run(1, real[0], "real-cpu", 0), run(2, sim[0], "simulated", 1),
                                              run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5)});
     EXPECT_EQ(equal.pairs, 2u);

@@ -218,6 +218,7 @@ class TstRunController : public QObject {
         QCOMPARE(QString::fromLatin1(row.spec->label), QStringLiteral("TTFT p50"));
         QCOMPARE(row.pairRelative.size(), std::size_t(2));
         QVERIFY(std::fabs(row.relative[1] - (row.pairRelative[0] + row.pairRelative[1]) / 2) < 1e-12);
+        QVERIFY(model->rowOf(QStringLiteral("TTFT mean")) > 0); // and its parts, where its error comes from
         QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("the median of its errors in 2 pairs")),
                  qPrintable(dialog.summaryLabel()->text()));
         // Calibrated before each real run.
