@@ -73,11 +73,10 @@ void printTtftParts(const core::SimVsReal& result, const std::string& realHeader
                          fmt::format("{:+.3f}", p.differenceMs())});
     }
     printTable(table, 1);
-    fmt::print("  {}\n", result.paired ? "(each side the median of its runs' means, each difference the median of the "
-                                         "pairs' errors times the real median: they need not add up as each pair's do)"
-                         : result.realRuns > 1
-                             ? "(the real figures are medians over the runs: they need not add up)"
-                             : "(the parts add up to TTFT's mean on each side, and so do the differences)");
+    fmt::print("  (the parts add up to TTFT's mean on each side, and so do the differences{})\n",
+               result.paired         ? "; each side the mean of its runs', each difference the mean of the pairs'"
+               : result.realRuns > 1 ? "; the real side the mean of its runs'"
+                                     : "");
 }
 
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
@@ -224,7 +223,6 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             inNoise.push_back(figureName(r));
     }
     printTable(table, 1);
-    printTtftParts(result, realHeader);
     fmt::print("  {} of {} latencies {}{}\n", within, judged, goal,
                inNoise.empty() ? std::string()
                                : fmt::format("; beyond it but within the real run's own 95% interval: {} (more "
@@ -262,6 +260,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    realHeader, result.realRuns, result.realRuns);
     if (result.realRuns > 1)
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
+    printTtftParts(result, realHeader);
 }
 
 } // namespace

@@ -16,8 +16,8 @@ namespace coh::core {
 
 namespace {
 
-// A part of TTFT that moved by less is no cause worth naming (the latency floor of Compare's rows).
-constexpr double kTtftPartFloorMs = 0.01;
+// A part of TTFT that moved by less is no cause worth naming: under the last digit Compare shows, as its cells judge.
+const double kTtftPartFloorMs = displayStep(MetricUnit::Milliseconds) / 2;
 
 // The latencies a reader asks about first: typical and tail TTFT and TPOT.
 constexpr std::string_view kKeyLatencies[] = {"TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99"};
@@ -185,7 +185,8 @@ std::string verdictSentence(const RunComparison& c)
     bool allSame = true;
     for (const auto& row : c.metrics)
         for (Verdict v : row.verdicts)
-            allSame = allSame && (v == Verdict::Baseline || v == Verdict::Same);
+            allSame = allSame && (v == Verdict::Baseline || v == Verdict::Same ||
+                                  std::string_view(row.spec->group) == kTtftPartsGroup); // TTFT's explanation
     if (allSame)
         return "The runs are about the same on every metric here.";
 
@@ -258,10 +259,13 @@ std::string signedPercent(const MetricRow& row)
     return fmt::format("{}{:.1f}%", row.relative[1] < 0 ? "−" : "+", 100 * std::fabs(row.relative[1]));
 }
 
-// "+5.20 ms", "−15.10 ms".
+// "+5.20 ms", "−15.10 ms", "+0.003 ms".
 std::string signedMs(double ms)
 {
-    return fmt::format("{}{:.2f} ms", ms < 0 ? "−" : "+", std::fabs(ms));
+    // Two literal formats (fmt checks each at compile time; a format chosen at run time would need fmt::runtime).
+    const char* sign = ms < 0 ? "−" : "+";
+    return std::fabs(ms) < 0.1 ? fmt::format("{}{:.3f} ms", sign, std::fabs(ms))
+                               : fmt::format("{}{:.2f} ms", sign, std::fabs(ms));
 }
 
 // Where the simulator's error in TTFT's mean comes from: its parts' differences add up to it (in each pair), so the
@@ -271,21 +275,31 @@ std::string ttftPartsSentence(const RunComparison& c)
     const MetricRow* total = rowOf(c, "TTFT mean");
     if (!total)
         return {};
-    // The rows' own differences (over pairs, SimVsRealRow::pairedDifference, as compare-real prints them).
-    const auto differenceOf = [](const MetricRow& row) { return row.delta[1]; };
+    // Over pairs, the mean of the pairs' differences (each pair's parts add up, so their means do; the cells' medians
+    // would not), as compare-real's TTFT MEAN BY PART gives them.
+    const auto differenceOf = [&](const MetricRow& row) {
+        if (c.pairs < 2)
+            return row.delta[1];
+        double sum = 0;
+        for (double d : row.pairDelta)
+            sum += d;
+        return sum / static_cast<double>(row.pairDelta.size());
+    };
     std::vector<std::pair<double, const char*>> parts;
     for (const TtftPart& part : kTtftParts)
-        if (const MetricRow* row = rowOf(c, part.label); row && std::fabs(differenceOf(*row)) >= kTtftPartFloorMs)
+        if (const MetricRow* row = rowOf(c, part.label); row && std::fabs(differenceOf(*row)) > kTtftPartFloorMs)
             parts.emplace_back(differenceOf(*row), part.label);
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
     const double difference = differenceOf(*total);
-    if (parts.empty() && !(std::fabs(difference) >= kTtftPartFloorMs))
+    if (!std::isfinite(difference))
+        return {};
+    if (parts.empty() && std::fabs(difference) <= kTtftPartFloorMs)
         return {}; // nothing worth a sentence
-    std::string text =
-        fmt::format("TTFT's mean is {} off{}", signedMs(difference), c.pairs > 1 ? " (over the pairs)" : "");
+    std::string text = fmt::format("TTFT's mean is {} off{}", signedMs(difference),
+                                   c.pairs > 1 ? " (the mean of the pairs' differences, which add up)" : "");
     if (parts.empty())
-        return text + fmt::format("; no part of it by {:g} ms or more.", kTtftPartFloorMs);
+        return text + "; no part of it by the last digit shown.";
     std::string byPart;
     for (std::size_t i = 0; i < std::min<std::size_t>(parts.size(), 3); ++i)
         byPart += fmt::format("{}{} {}", i ? ", " : "", parts[i].second, signedMs(parts[i].first));

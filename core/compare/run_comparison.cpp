@@ -55,9 +55,7 @@ double transferOf(const RequestMetrics& r)
     return toMilliseconds(r.transfer());
 }
 
-// TTFT's mean and its parts' (core/engine/ttft_parts.h): where a difference in TTFT comes from.
-constexpr const char* kTtftPartsGroup = "TTFT by part (means)";
-
+// TTFT's mean and its parts' (core/engine/ttft_parts.h, kTtftPartsGroup): where a difference in TTFT comes from.
 template <std::size_t Part> MetricSpec ttftPartMetric()
 {
     return {kTtftPartsGroup, kTtftParts[Part].label, Milliseconds, Lower, kMeasured, kLatencyFloorMs, [](const S& s) {

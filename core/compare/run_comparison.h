@@ -1,8 +1,8 @@
 #pragma once
 // Two or more runs side by side, as numbers a view only has to show: every metric per run, its difference from
 // the first run (absolute and relative) and whether that difference is beyond the metric's threshold for
-// "about the same". Metrics come in groups (latency, throughput, traffic, coherence, staleness, prefix pool,
-// failures); a group that no run has anything in (no stale reads, no failures) is left out.
+// "about the same". Metrics come in groups (latency, TTFT by part, throughput, traffic, coherence, staleness, prefix
+// pool, failures); a group that no run has anything in (no stale reads, no failures) is left out.
 // Real runs and the simulated runs that model them (compare-real's pairs) read as the simulator's error instead:
 // one column of the real runs and one of their models, the error the median of the pairs' (RunComparison::pairs).
 #include "core/engine/run_result.h"
@@ -34,6 +34,10 @@ struct MetricSpec {
     double quantile = -1;
     double (*sample)(const RequestMetrics&) = nullptr; // ms; NaN where the request has none
 };
+
+// The group of TTFT's mean and its parts' means (core/engine/ttft_parts.h): they explain TTFT, which its percentiles
+// judge, so the summary's verdict on the runs leaves them out.
+inline constexpr const char* kTtftPartsGroup = "TTFT by part (means)";
 
 // The metrics in the order views list them; docs/gui-shell.md#compare says why each threshold is what it is.
 const std::vector<MetricSpec>& comparedMetrics();

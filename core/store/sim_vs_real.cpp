@@ -39,8 +39,8 @@ std::vector<double> ttftMeans(const RunSummary& s)
     return means;
 }
 
-// Each real run against its simulated one (simOf), TTFT's mean and its parts': each side's median over its runs and,
-// paired, each pair's difference.
+// Each real run against its simulated one (simOf), TTFT's mean and its parts': each side's mean over its runs (means
+// add up, medians would not) and, paired, each pair's means.
 std::vector<SimVsRealPart> ttftPartsAgainst(const std::vector<RunSummary>& reals, const std::vector<RunSummary>& sims,
                                             const std::vector<std::size_t>& simOf, bool paired)
 {
@@ -63,9 +63,15 @@ std::vector<SimVsRealPart> ttftPartsAgainst(const std::vector<RunSummary>& reals
             }
         }
     }
+    const auto mean = [](const std::vector<double>& v) {
+        double sum = 0;
+        for (double x : v)
+            sum += x;
+        return sum / static_cast<double>(v.size());
+    };
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        parts[i].real = SimVsRealRow::median(realMeans[i]);
-        parts[i].simulated = SimVsRealRow::median(simMeans[i]);
+        parts[i].real = mean(realMeans[i]);
+        parts[i].simulated = mean(simMeans[i]);
     }
     return parts;
 }

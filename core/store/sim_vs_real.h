@@ -107,11 +107,12 @@ struct SimVsRealRow {
 };
 
 // TTFT's mean, or one of its parts' (core/engine/ttft_parts.h), real against simulated: the parts' differences add
-// up to TTFT's, so they say where its error comes from.
+// up to TTFT's, so they say where its error comes from. Over several runs every figure is a mean (of the runs' means;
+// over pairs, so also of the pairs' differences), not a median: means add up, medians would not.
 struct SimVsRealPart {
     std::string part;                                // "TTFT", then each part's label ("load")
     std::string key;                                 // JSON's: "ttft", "load", ...
-    double real = 0, simulated = 0;                  // means in ms; medians of them over several runs
+    double real = 0, simulated = 0;                  // means in ms, over the runs of each side
     std::vector<double> pairRealMs, pairSimulatedMs; // paired: each pair's means, in run order
     std::vector<double> pairDifferencesMs() const
     {
@@ -120,17 +121,8 @@ struct SimVsRealPart {
             d.push_back(pairSimulatedMs[p] - pairRealMs[p]);
         return d;
     }
-    // Simulated less real; paired, as SimVsRealRow::pairedDifference gives it (medians do not add up as each pair's
-    // parts do).
-    double differenceMs() const
-    {
-        if (pairRealMs.empty())
-            return simulated - real;
-        std::vector<double> errors;
-        for (std::size_t p = 0; p < pairRealMs.size(); ++p)
-            errors.push_back(SimVsRealRow::pairErrorPct(pairRealMs[p], pairSimulatedMs[p]));
-        return SimVsRealRow::pairedDifference(real, SimVsRealRow::median(errors), pairDifferencesMs());
-    }
+    // Simulated less real: the sides' difference, which over pairs is the mean of the pairs' differences.
+    double differenceMs() const { return simulated - real; }
 };
 
 struct SimVsReal {

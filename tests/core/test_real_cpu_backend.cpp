@@ -662,14 +662,17 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     EXPECT_DOUBLE_EQ(tpot.real, (first.real + second.real) / 2);
     EXPECT_DOUBLE_EQ(tpot.simulated, (first.simulated + second.simulated) / 2);
     EXPECT_TRUE(out.rows[6].pairErrorsPct.empty()); // a count is judged equal or not, pair by pair
-    // TTFT's parts: each pair's means; the difference the median of the pairs' errors times the real median, as
-    // Compare gives it.
+    // TTFT's parts over pairs: each side the mean of its runs' means, the difference the mean of the pairs', and so
+    // they still add up.
     const SimVsRealPart& ttftMean = out.ttftParts[0];
     ASSERT_EQ(ttftMean.pairRealMs.size(), 2u);
     EXPECT_DOUBLE_EQ(ttftMean.pairDifferencesMs()[1], sim2.ttftMs.mean - real2.ttftMs.mean);
-    const double t1 = SimVsRealRow::pairErrorPct(ttftMean.pairRealMs[0], ttftMean.pairSimulatedMs[0]),
-                 t2 = SimVsRealRow::pairErrorPct(ttftMean.pairRealMs[1], ttftMean.pairSimulatedMs[1]);
-    EXPECT_NEAR(ttftMean.differenceMs(), (t1 + t2) / 200 * ttftMean.real, 1e-9);
+    EXPECT_NEAR(ttftMean.real, (out.real.summary.ttftMs.mean + real2.ttftMs.mean) / 2, 1e-9);
+    EXPECT_NEAR(ttftMean.differenceMs(), (ttftMean.pairDifferencesMs()[0] + ttftMean.pairDifferencesMs()[1]) / 2, 1e-9);
+    double pairedSum = 0;
+    for (std::size_t i = 1; i < out.ttftParts.size(); ++i)
+        pairedSum += out.ttftParts[i].differenceMs();
+    EXPECT_NEAR(pairedSum, ttftMean.differenceMs(), 1e-6);
     EXPECT_TRUE(out.countsEqual());
     EXPECT_EQ(store.listRuns().size(), 4u);
 

@@ -208,13 +208,13 @@ TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
     // Where TTFT's mean error comes from: its parts' differences add up to it, the largest named first.
     real.ttftMs.mean = 150, sim.ttftMs.mean = 140;
     real.prefillMs.mean = sim.prefillMs.mean = 10;
-    real.transferMs.mean = 4, sim.transferMs.mean = 4.004; // under the 0.01 ms worth naming
-    real.loadMs.mean = 36, sim.loadMs.mean = 20.996;
+    real.transferMs.mean = 4, sim.transferMs.mean = 4.0004; // under the last digit shown: not named
+    real.loadMs.mean = 36, sim.loadMs.mean = 20.9996;
     real.firstDecodeMs.mean = 100, sim.firstDecodeMs.mean = 105;
     {
         const RunComparison parts = compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)});
         EXPECT_DOUBLE_EQ(row(parts, "TTFT mean").delta[1], -10);
-        EXPECT_DOUBLE_EQ(row(parts, "load").delta[1], -15.004);
+        EXPECT_NEAR(row(parts, "load").delta[1], -15.0004, 1e-9);
         EXPECT_EQ(row(parts, "load").verdicts[1], Verdict::Beyond);
         EXPECT_EQ(row(parts, "prefill").verdicts[1], Verdict::Within);
         ASSERT_EQ(parts.summary.size(), 4u);
@@ -318,8 +318,8 @@ TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
     EXPECT_EQ(c.summary.back(), "Messages, flows or bytes differ in 1 of the 3 pairs (network flows): most likely "
                                 "transfers raced, and the real run's order of events followed its measured times.");
     sim[1].flows = 700;
-    // TTFT's parts over pairs: each row's difference is the median error times the real median, and the sentence
-    // names them by it.
+    // TTFT's parts over pairs: each cell's difference is the median error times the real median (as every row's), and
+    // the sentence names them by the mean of the pairs' differences, which add up as each pair's parts do.
     for (std::size_t k = 0; k < 3; ++k) {
         real[k].ttftMs.mean = real[k].loadMs.mean = 40.0 + static_cast<double>(k);
         sim[k].ttftMs.mean = sim[k].loadMs.mean = 1.25 * real[k].ttftMs.mean; // +25% in each pair
@@ -329,7 +329,12 @@ TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
                                                  run(5, real[1], "real-cpu", 0), run(6, sim[1], "simulated", 5),
                                                  run(3, real[2], "real-cpu", 0), run(4, sim[2], "simulated", 3)});
         EXPECT_DOUBLE_EQ(row(parts, "load").delta[1], 0.25 * 41);
-        EXPECT_EQ(parts.summary[2], "TTFT's mean is +10.25 ms off (over the pairs); by part: load +10.25 ms.");
+        EXPECT_EQ(parts.summary[2], "TTFT's mean is +10.25 ms off (the mean of the pairs' differences, which add up); "
+                                    "by part: load +10.25 ms.");
+        // compare-real's TTFT MEAN BY PART gives the same: each side's mean, their difference the pairs' mean one.
+        SimVsRealPart load{"load", "load", 41, 1.25 * 41, {40, 41, 42}, {50, 51.25, 52.5}};
+        EXPECT_DOUBLE_EQ(load.differenceMs(), 10.25);
+        EXPECT_EQ(load.pairDifferencesMs(), (std::vector<double>{10, 10.25, 10.5}));
     }
     for (std::size_t k = 0; k < 3; ++k)
         real[k].ttftMs.mean = real[k].loadMs.mean = sim[k].ttftMs.mean = sim[k].loadMs.mean = 0;
