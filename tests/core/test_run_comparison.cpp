@@ -44,6 +44,20 @@ ComparedRun compared(std::int64_t id, const RunResult& r)
     return c;
 }
 
+// A stored run of the default scenario on `backend`, modelling run `models` (0: none), as compare-real stores them.
+ComparedRun run(std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models)
+{
+    ComparedRun r;
+    r.info.id = id;
+    r.info.name = "default";
+    r.info.scenarioName = "default";
+    r.info.seed = 1;
+    r.info.backend = backend;
+    r.info.modelsRun = models;
+    r.summary = &summary;
+    return r;
+}
+
 const MetricRow& row(const RunComparison& c, const std::string& label)
 {
     for (const auto& r : c.metrics)
@@ -144,17 +158,6 @@ TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
     real.transferMs.p50 = 4, sim.transferMs.p50 = 4;   // equal
     real.transferMs.p99 = 8, sim.transferMs.p99 = 8.6; // +7.5%
     real.flows = 700, sim.flows = 721;                 // +3%: a count, so it differs
-    const auto run = [](std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models) {
-        ComparedRun r;
-        r.info.id = id;
-        r.info.name = "default";
-        r.info.scenarioName = "default";
-        r.info.seed = 1;
-        r.info.backend = backend;
-        r.info.modelsRun = models;
-        r.summary = &summary;
-        return r;
-    };
     const RunComparison c = compareRuns({run(7, real, "real-cpu", 0), run(8, sim, "simulated", 7)});
     ASSERT_TRUE(c.simulatorError);
     EXPECT_EQ(c.titles, (std::vector<std::string>{"real-cpu", "simulated"}));
@@ -270,17 +273,6 @@ TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
     real[1].tpotMs.p50 = 10, sim[1].tpotMs.p50 = 12;
     real[2].tpotMs.p50 = 10, sim[2].tpotMs.p50 = 9.8;
     sim[1].flows = 703; // one pair's transfers raced
-    const auto run = [](std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models) {
-        ComparedRun r;
-        r.info.id = id;
-        r.info.name = "default";
-        r.info.scenarioName = "default";
-        r.info.seed = 1;
-        r.info.backend = backend;
-        r.info.modelsRun = models;
-        r.summary = &summary;
-        return r;
-    };
     // Picked in any order: the pairs follow the real runs' order (ids 1, 5, 3 here).
     const RunComparison c =
         compareRuns({run(2, sim[0], "simulated", 1), run(1, real[0], "real-cpu", 0), run(5, real[1], "real-cpu", 0),

@@ -1,0 +1,203 @@
+// The simulator against real-cpu (core/store/sim_vs_real.h): both runs stored and linked, each figure's error and
+// goal, several real runs and their medians, pairs each calibrated just before their real run, and TTFT's mean part
+// by part.
+#include "core/base/input_error.h"
+#include "core/engine/ttft_parts.h"
+#include "core/store/sim_vs_real.h"
+#include "real_run_fixtures.h"
+#include "temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace coh::test {
+namespace {
+
+TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const Scenario s = threeGpuScenario("msi-directory");
+    SimVsRealOptions options;
+    options.realCpu.arenaBytes = 1 << 20;
+    options.calibrationRounds = 1; // a rough profile: this checks the plumbing, not the fit
+    std::vector<std::string> stages;
+    options.stage = [&](const std::string& stage) { stages.push_back(stage); };
+    const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
+    ASSERT_EQ(stages.size(), 3u);
+    EXPECT_EQ(stages[0].rfind("Calibrating", 0), 0u);
+    EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false));
+    EXPECT_EQ(store.runInfo(out.realId)->backend, "real-cpu");
+    EXPECT_EQ(store.runInfo(out.simulatedId)->backend, "simulated");
+    EXPECT_EQ(store.runInfo(out.realId)->name, simVsRealRunName(s, true));
+    // Its times are compared: each block is read once, its stamp checked and its seal not summed.
+    EXPECT_GT(out.real.summary.backend.blockReadsChecked, 0u);
+    EXPECT_EQ(out.real.summary.backend.blockSealsSummed, 0u);
+    // The simulated run names the real run it models; the real one models nothing.
+    EXPECT_EQ(store.runInfo(out.simulatedId)->modelsRun, out.realId);
+    EXPECT_EQ(store.runInfo(out.realId)->modelsRun, 0);
+    EXPECT_EQ(store.modelsOf(out.realId), std::vector<std::int64_t>{out.simulatedId});
+    EXPECT_TRUE(store.modelsOf(out.simulatedId).empty());
+    // Spaced requests: the same messages, flows and bytes on both, and each row is the two runs' own figure.
+    EXPECT_TRUE(out.countsEqual());
+    ASSERT_EQ(out.rows.size(), 9u);
+    EXPECT_EQ(out.rows[2].metric, "TPOT p50 (ms)");
+    EXPECT_DOUBLE_EQ(out.rows[2].real, out.real.summary.tpotMs.p50);
+    EXPECT_DOUBLE_EQ(out.rows[2].simulated, out.simulated.summary.tpotMs.p50);
+    EXPECT_DOUBLE_EQ(out.rows[6].errorPct(), 0.0); // messages
+    // The goal: counts equal (so messages are within it), latencies within 10% of what was measured.
+    EXPECT_TRUE(out.rows[6].count && out.rows[6].withinGoal());
+    SimVsRealRow ttft{"TTFT p50 (ms)", 100, 110};
+    EXPECT_FALSE(ttft.count);
+    EXPECT_TRUE(ttft.withinGoal());
+    ttft.simulated = 89;
+    EXPECT_FALSE(ttft.withinGoal());
+    const SimVsRealRow oneMore{"messages", 100, 101, true};
+    EXPECT_FALSE(oneMore.withinGoal());
+    // A real figure of 0 leaves no relative error: NaN (printed n/a), unless the simulator's is 0 too.
+    EXPECT_TRUE(std::isnan(SimVsRealRow{"KV transfer p50 (ms)", 0, 0.2}.errorPct()));
+    EXPECT_EQ(SimVsRealRow({"KV transfer p50 (ms)", 0, 0}).errorPct(), 0.0);
+    // Under the last digit printed (0.001 ms) a difference is no finding; a 30% error of a short transfer is one.
+    EXPECT_TRUE(SimVsRealRow({"KV transfer p50 (ms)", 0.001, 0.0014}).withinGoal()); // 40%, but 0.0004 ms
+    EXPECT_FALSE(SimVsRealRow({"KV transfer p50 (ms)", 0.02, 0.026}).withinGoal());
+    EXPECT_GT(out.profile.copy.bytesPerNs, 0.0);
+    // TTFT's mean part by part, each side's own: the parts add up to TTFT's mean, and their differences to its
+    // difference (to the rounding of sums of times in ns).
+    ASSERT_EQ(out.ttftParts.size(), 1 + std::size(kTtftParts));
+    EXPECT_EQ(out.ttftParts[0].key, "ttft");
+    EXPECT_DOUBLE_EQ(out.ttftParts[0].real, out.real.summary.ttftMs.mean);
+    EXPECT_EQ(out.ttftParts[5].part, "load");
+    EXPECT_DOUBLE_EQ(out.ttftParts[5].simulated, out.simulated.summary.loadMs.mean);
+    double realSum = 0, simSum = 0, differenceSum = 0;
+    for (std::size_t i = 1; i < out.ttftParts.size(); ++i) {
+        realSum += out.ttftParts[i].real;
+        simSum += out.ttftParts[i].simulated;
+        differenceSum += out.ttftParts[i].differenceMs();
+    }
+    EXPECT_GT(out.ttftParts[0].real, 0.0);
+    EXPECT_NEAR(realSum, out.ttftParts[0].real, 1e-6);
+    EXPECT_NEAR(simSum, out.ttftParts[0].simulated, 1e-6);
+    EXPECT_NEAR(differenceSum, out.ttftParts[0].differenceMs(), 1e-6);
+    EXPECT_TRUE(out.ttftParts[0].pairRealMs.empty());
+
+    // Several real runs: each stored, every metric's real figure their median (of two: the mean).
+    SimVsRealOptions twice;
+    twice.profile = out.profile;
+    twice.realRuns = 2;
+    const SimVsReal two = runSimVsReal(&store, s, spacedWorkload(), twice);
+    ASSERT_EQ(two.realIds.size(), 2u);
+    // A count meets the goal only when it is equal in every real run, as countsEqual() says of them all.
+    bool countsWithin = true;
+    for (const SimVsRealRow& row : two.rows)
+        if (row.count)
+            countsWithin = countsWithin && row.withinGoal();
+    EXPECT_EQ(countsWithin, two.countsEqual());
+    SimVsRealRow median{"messages", 100, 100, true};
+    median.everyRunEqual = false; // the median equals the simulator's, one run does not
+    EXPECT_FALSE(median.withinGoal());
+    EXPECT_EQ(store.runInfo(two.realIds[1])->name, simVsRealRunName(s, true, 2, 2));
+    const auto second = store.loadRun(two.realIds[1]).summary;
+    EXPECT_NEAR(two.rows[2].real, (two.real.summary.tpotMs.p50 + second.tpotMs.p50) / 2, 1e-9);
+    EXPECT_TRUE(two.countsEqual());
+    EXPECT_EQ(store.listRuns().size(), 5u);
+
+    // A given profile skips calibration; a scenario real-cpu cannot run is refused before anything is stored.
+    SimVsRealOptions again;
+    again.profile = out.profile;
+    stages.clear();
+    again.stage = options.stage;
+    Scenario failing = s;
+    failing.failures.events.push_back({});
+    failing.failures.events.back().link = "p0-d0";
+    EXPECT_THROW(runSimVsReal(&store, failing, spacedWorkload(), again), InputError);
+    EXPECT_TRUE(stages.empty());
+    EXPECT_EQ(store.listRuns().size(), 5u);
+    // Cancelled before the first run: RunCancelled, and nothing more stored.
+    std::atomic<bool> cancel{true};
+    again.cancel = &cancel;
+    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), again), RunCancelled);
+    EXPECT_EQ(store.listRuns().size(), 5u);
+}
+
+TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
+{
+    TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    const Scenario s = threeGpuScenario("msi-directory");
+    SimVsRealOptions options;
+    options.realCpu.arenaBytes = 1 << 20;
+    options.calibrationRounds = 1;
+    options.realRuns = 2;
+    std::vector<std::string> stages;
+    options.stage = [&](const std::string& stage) { stages.push_back(stage); };
+    const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
+    // Calibrate, run real, simulate on that profile; then again.
+    ASSERT_EQ(stages.size(), 6u);
+    for (std::size_t k : {0u, 3u})
+        EXPECT_EQ(stages[k].rfind("Calibrating", 0), 0u) << stages[k];
+    EXPECT_EQ(stages[1], "Running " + simVsRealRunName(s, true, 1, 2));
+    EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false, 1, 2));
+    EXPECT_EQ(stages[4], "Running " + simVsRealRunName(s, true, 2, 2));
+    EXPECT_EQ(stages[5], "Running " + simVsRealRunName(s, false, 2, 2));
+    EXPECT_NE(simVsRealRunName(s, false, 2, 2), simVsRealRunName(s, false));
+    EXPECT_TRUE(out.paired);
+    ASSERT_EQ(out.profiles.size(), 2u);
+    ASSERT_EQ(out.simulatedIds.size(), 2u);
+    ASSERT_EQ(out.realIds.size(), 2u);
+    EXPECT_EQ(out.simulatedId, out.simulatedIds[0]);
+    // Each simulated run models its own real run, and ran on its own profile.
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(store.runInfo(out.simulatedIds[k])->modelsRun, out.realIds[k]);
+        EXPECT_EQ(store.loadRun(out.simulatedIds[k]).summary.backend.name, "simulated");
+    }
+    // Each latency's error is the median of the two pairs' (their mean), not the error of the two medians.
+    const auto real2 = store.loadRun(out.realIds[1]).summary, sim2 = store.loadRun(out.simulatedIds[1]).summary;
+    const SimVsRealRow& tpot = out.rows[2];
+    ASSERT_EQ(tpot.metric, "TPOT p50 (ms)");
+    ASSERT_EQ(tpot.pairErrorsPct.size(), 2u);
+    const SimVsRealRow first{"", out.real.summary.tpotMs.p50, out.simulated.summary.tpotMs.p50},
+        second{"", real2.tpotMs.p50, sim2.tpotMs.p50};
+    // (A pair's difference under the last digit printed counts as none: SimVsRealRow::pairErrorPct.)
+    const double e1 = SimVsRealRow::pairErrorPct(first.real, first.simulated),
+                 e2 = SimVsRealRow::pairErrorPct(second.real, second.simulated);
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[0], e1);
+    EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[1], e2);
+    EXPECT_DOUBLE_EQ(tpot.errorPct(), (e1 + e2) / 2);
+    EXPECT_DOUBLE_EQ(tpot.real, (first.real + second.real) / 2);
+    EXPECT_DOUBLE_EQ(tpot.simulated, (first.simulated + second.simulated) / 2);
+    EXPECT_TRUE(out.rows[6].pairErrorsPct.empty()); // a count is judged equal or not, pair by pair
+    // TTFT's parts over pairs: each side the mean of its runs' means, the difference the mean of the pairs', and so
+    // they still add up.
+    const SimVsRealPart& ttftMean = out.ttftParts[0];
+    ASSERT_EQ(ttftMean.pairRealMs.size(), 2u);
+    EXPECT_DOUBLE_EQ(ttftMean.pairDifferencesMs()[1], sim2.ttftMs.mean - real2.ttftMs.mean);
+    EXPECT_NEAR(ttftMean.real, (out.real.summary.ttftMs.mean + real2.ttftMs.mean) / 2, 1e-9);
+    EXPECT_NEAR(ttftMean.differenceMs(), (ttftMean.pairDifferencesMs()[0] + ttftMean.pairDifferencesMs()[1]) / 2, 1e-9);
+    double pairedSum = 0;
+    for (std::size_t i = 1; i < out.ttftParts.size(); ++i)
+        pairedSum += out.ttftParts[i].differenceMs();
+    EXPECT_NEAR(pairedSum, ttftMean.differenceMs(), 1e-6);
+    EXPECT_TRUE(out.countsEqual());
+    EXPECT_EQ(store.listRuns().size(), 4u);
+
+    // The goal on paired rows is the median pair's error, not the error of the medians: pairs of 100 against 104 and
+    // 150 against 105 have medians 125 and 104.5 (-16.4%), and errors +4% and -30%, whose median is -13%.
+    SimVsRealRow paired{"TTFT p50 (ms)", 125, 104.5};
+    paired.pairErrorsPct = {4, -30};
+    EXPECT_DOUBLE_EQ(paired.errorPct(), -13.0);
+    EXPECT_NEAR(SimVsRealRow({"", 125, 104.5}).errorPct(), -16.4, 1e-9);
+    EXPECT_FALSE(paired.withinGoal());
+    paired.pairErrorsPct = {4, -30, 9};
+    EXPECT_DOUBLE_EQ(paired.errorPct(), 4.0);
+    EXPECT_TRUE(paired.withinGoal());
+    paired.pairErrorsPct = {4, std::nan("")};
+    EXPECT_TRUE(std::isnan(paired.errorPct()));
+    EXPECT_FALSE(paired.withinGoal());
+}
+
+} // namespace
+} // namespace coh::test
