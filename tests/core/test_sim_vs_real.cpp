@@ -17,14 +17,21 @@
 namespace coh::test {
 namespace {
 
+// Small memories and a one-round profile: these tests check the plumbing, not the fit.
+SimVsRealOptions roughOptions()
+{
+    SimVsRealOptions options;
+    options.realCpu.arenaBytes = 1 << 20;
+    options.calibrationRounds = 1;
+    return options;
+}
+
 TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
 {
     TempDir dir;
     RunStore store(dir.file("runs.db"));
     const Scenario s = threeGpuScenario("msi-directory");
-    SimVsRealOptions options;
-    options.realCpu.arenaBytes = 1 << 20;
-    options.calibrationRounds = 1; // a rough profile: this checks the plumbing, not the fit
+    SimVsRealOptions options = roughOptions();
     std::vector<std::string> stages;
     options.stage = [&](const std::string& stage) { stages.push_back(stage); };
     const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
@@ -128,9 +135,7 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     TempDir dir;
     RunStore store(dir.file("runs.db"));
     const Scenario s = threeGpuScenario("msi-directory");
-    SimVsRealOptions options;
-    options.realCpu.arenaBytes = 1 << 20;
-    options.calibrationRounds = 1;
+    SimVsRealOptions options = roughOptions();
     options.realRuns = 2;
     std::vector<std::string> stages;
     options.stage = [&](const std::string& stage) { stages.push_back(stage); };
