@@ -278,12 +278,7 @@ std::string ttftPartsSentence(const RunComparison& c)
     // Over pairs, the mean of the pairs' differences (each pair's parts add up, so their means do; the cells' medians
     // would not), as compare-real's TTFT MEAN BY PART gives them.
     const auto differenceOf = [&](const MetricRow& row) {
-        if (c.pairs < 2)
-            return row.delta[1];
-        double sum = 0;
-        for (double d : row.pairDelta)
-            sum += d;
-        return sum / static_cast<double>(row.pairDelta.size());
+        return c.pairs < 2 ? row.delta[1] : SimVsRealRow::mean(row.pairDelta);
     };
     std::vector<std::pair<double, const char*>> parts;
     for (const TtftPart& part : kTtftParts)
@@ -362,7 +357,7 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
     if (std::string parts = ttftPartsSentence(c); !parts.empty())
         sentences.push_back(std::move(parts));
     std::string differ;
-    std::vector<bool> pairDiffers(c.pairs, false);
+    std::vector<bool> anyDiffers(c.pairs, false); // per pair: some count differs
     for (const char* label : {"Messages", "Network flows", "Data bytes", "Control bytes"}) {
         const MetricRow* row = rowOf(c, label);
         if (!row || row->verdicts[1] != Verdict::Beyond)
@@ -373,9 +368,9 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
         differ += fmt::format("{}{}", differ.empty() ? "" : ", ",
                               c.pairs > 1 ? name : fmt::format("{} {}", name, signedPercent(*row)));
         for (std::size_t p = 0; p < row->pairDelta.size(); ++p)
-            pairDiffers[p] = pairDiffers[p] || !(std::fabs(row->pairDelta[p]) <= displayStep(row->spec->unit) / 2);
+            anyDiffers[p] = anyDiffers[p] || pairDiffers(*row, p);
     }
-    const auto differing = static_cast<std::size_t>(std::count(pairDiffers.begin(), pairDiffers.end(), true));
+    const auto differing = static_cast<std::size_t>(std::count(anyDiffers.begin(), anyDiffers.end(), true));
     if (differ.empty())
         sentences.push_back(c.pairs > 1 ? std::string("Messages, flows and bytes are equal in every pair.")
                                         : std::string("Messages, flows and bytes are equal on both."));

@@ -451,11 +451,17 @@ bool mustEqual(const MetricSpec& spec)
     return spec.unit == Count || spec.unit == Bytes;
 }
 
+bool pairDiffers(const MetricRow& row, std::size_t pair)
+{
+    return !(std::fabs(row.pairDelta[pair]) <= displayStep(row.spec->unit) / 2);
+}
+
 std::size_t pairsThatDiffer(const MetricRow& row)
 {
-    return static_cast<std::size_t>(std::count_if(row.pairDelta.begin(), row.pairDelta.end(), [&](double d) {
-        return !(std::fabs(d) <= displayStep(row.spec->unit) / 2);
-    }));
+    std::size_t differ = 0;
+    for (std::size_t p = 0; p < row.pairDelta.size(); ++p)
+        differ += pairDiffers(row, p) ? 1 : 0;
+    return differ;
 }
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs)

@@ -124,8 +124,9 @@ double quantileNoise(std::vector<double> values, double quantile);
 // kSimulatorErrorGoal (latencies, rates and shares: measured).
 bool mustEqual(const MetricSpec& spec);
 
-// Of a row of pairs (RunComparison::pairs > 1), how many pairs' runs differ by half the unit's display step or more
-// (NaN counts as differing).
+// Of a row of pairs (RunComparison::pairs > 1): whether pair `pair`'s runs differ by more than half the unit's display
+// step (NaN counts as differing), and how many pairs do.
+bool pairDiffers(const MetricRow& row, std::size_t pair);
 std::size_t pairsThatDiffer(const MetricRow& row);
 
 RunComparison compareRuns(const std::vector<ComparedRun>& runs);

@@ -63,15 +63,9 @@ std::vector<SimVsRealPart> ttftPartsAgainst(const std::vector<RunSummary>& reals
             }
         }
     }
-    const auto mean = [](const std::vector<double>& v) {
-        double sum = 0;
-        for (double x : v)
-            sum += x;
-        return sum / static_cast<double>(v.size());
-    };
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        parts[i].real = mean(realMeans[i]);
-        parts[i].simulated = mean(simMeans[i]);
+        parts[i].real = SimVsRealRow::mean(realMeans[i]);
+        parts[i].simulated = SimVsRealRow::mean(simMeans[i]);
     }
     return parts;
 }

@@ -95,6 +95,14 @@ struct SimVsRealRow {
     {
         return std::isfinite(errorPct) && std::isfinite(real) ? errorPct / 100 * std::abs(real) : median(differences);
     }
+    // The mean of figures (NaN for none): figures that add up still do when averaged, as medians do not.
+    static double mean(const std::vector<double>& figures)
+    {
+        double sum = 0;
+        for (const double f : figures)
+            sum += f;
+        return figures.empty() ? std::nan("") : sum / static_cast<double>(figures.size());
+    }
     // The median of figures (the mean of the middle two of an even count); NaN if any is NaN.
     static double median(std::vector<double> figures)
     {
