@@ -40,6 +40,13 @@ QString backendDescription(const core::BackendSummary& b)
                             locale.toString(static_cast<qulonglong>(b.descriptors)),
                             formatMetric(b.copyMs, MetricUnit::Milliseconds),
                             locale.toString(static_cast<qulonglong>(b.verified)));
+    if (b.kvTransfersChecked > 0)
+        text += tr("<br>K/V carried: %1 transfers carried their sequence's first-layer K/V rows for %2 of the %3 "
+                   "tokens they moved (as many as a message's memory holds at once), each checked on landing against "
+                   "the sequence's values")
+                    .arg(locale.toString(static_cast<qulonglong>(b.kvTransfersChecked)),
+                         locale.toString(static_cast<qulonglong>(b.kvRowsCarried)),
+                         locale.toString(static_cast<qulonglong>(b.kvRowsOffered)));
     if (b.decodeSteps > 0)
         text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3; %4 block reads checked against "
                    "their stamps%7, %5 K/V rows written (%6 appends)")

@@ -247,7 +247,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
         ->capture_default_str();
     run->add_option("--inject", options->inject,
                     "real backends: play a fault for the checks to catch, NAME[@N] on the Nth copy or decode step: "
-                    "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source (copies), "
+                    "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source, wrong-blocks "
+                    "(copies), "
                     "freed-block, lost-append, corrupted-row (decode reads); the run stops naming it "
                     "(docs/real-backend.md#faults)");
     run->add_flag("--no-seal-sums", options->noSealSums,

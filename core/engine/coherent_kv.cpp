@@ -103,6 +103,7 @@ void CoherentKv::writeAt(std::uint32_t request, std::uint32_t node, std::uint32_
     Sequence& seq = m_sequences[request];
     seq.participants.cacheNodes[kPrefillCache] = node;
     seq.participants.home = m_homes.homeFor(request, node);
+    seq.tokens = tokens;
     tokens -= seq.sharedTokens; // the shared prefix blocks' are written there (SharedPrefixBlocks)
     const std::uint32_t full = tokens / m_blockTokens;
     seq.groups.reserve(4);
@@ -160,6 +161,7 @@ bool CoherentKv::beginDecodeStep(std::uint32_t request, std::uint32_t, std::uint
 {
     Sequence& seq = m_sequences[request];
     const std::uint32_t block = (tokens - 1 - seq.sharedTokens) / m_blockTokens; // where the new token goes
+    seq.tokens = tokens;
     ++m_staleness.decodeSteps;
     if (seq.steady && block == seq.tailBlock && m_network.now() < seq.leaseExpiry &&
         (!m_shared || m_shared->steady(request, m_network.now()))) {
@@ -252,7 +254,9 @@ bool CoherentKv::closeTail(Sequence& seq)
     // The tail is always the last group, so merging it never moves another group.
     for (int g = 0; idle && tailGroup == static_cast<int>(seq.groups.size()) - 1 && g < tailGroup; ++g) {
         if (same(seq.groups[g])) {
-            seq.groups[g].blocks += tail.blocks;
+            Group& into = seq.groups[g];
+            into.oneRun = into.oneRun && tail.oneRun && tail.firstBlock == into.firstBlock + into.blocks;
+            into.blocks += tail.blocks;
             return true;
         }
     }
@@ -465,6 +469,25 @@ void CoherentKv::onFlowDelivered(const FlowInfo& flow)
     m_driver.pump({request, group});
     m_delivery = Delivery{};
     freeIfIdle(request);
+}
+
+std::optional<KvPayload> CoherentKv::payloadOf(std::uint64_t tag) const
+{
+    const auto request = static_cast<std::uint32_t>(tag >> 32);
+    const auto group = static_cast<std::size_t>((tag >> 16) & 0xffff);
+    if (request >= m_sequences.size() || group >= m_sequences[request].groups.size())
+        return std::nullopt;
+    const Sequence& seq = m_sequences[request];
+    const Group& g = seq.groups[group];
+    const int i = g.driver.arrivals.inFlight(g.system, static_cast<std::uint16_t>(tag & 0xffff));
+    const std::uint32_t first = seq.sharedTokens + g.firstBlock * m_blockTokens;
+    if (i < 0 || !g.system.message(i).hasData || !g.oneRun || seq.tokens <= first)
+        return std::nullopt;
+    return KvPayload{.sequence = request,
+                     .firstToken = first,
+                     .tokens = std::min(g.blocks * m_blockTokens, seq.tokens - first),
+                     .shard = 0,
+                     .shards = 1};
 }
 
 void CoherentKv::onSharedRead(std::uint32_t sequence, const FlowInfo* transfer)

@@ -76,6 +76,9 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
     std::vector<NodeBlocksSeries> nodeBlocks(SimTime end) const override { return m_nodeBlocks.series(end); }
 
     void onFlowDelivered(const FlowInfo& flow) override;
+    // A data message carries its group's tokens, where the group's blocks are one run of them; control messages and
+    // groups of blocks from here and there carry none.
+    std::optional<KvPayload> payloadOf(std::uint64_t tag) const override;
     void onSharedRead(std::uint32_t sequence, const FlowInfo* transfer) override;
 
   private:
@@ -94,6 +97,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
         bool acquireAfterPrefill = false;  // decode's acquire waits for prefill's write of this group
         SimTime latestAt = 0;              // when the latest version was written (the age of a stale read)
         SimTime leaseAt = -1;              // when decode's copy came under its lease (coherence.lease); -1: none
+        bool oneRun = true;                // its blocks are firstBlock and the ones after it: one run of tokens
     };
     struct Sequence {
         std::vector<Group> groups;
@@ -101,6 +105,7 @@ class CoherentKv final : public KvMemory, public FlowEndpoint, public SharedPref
         std::uint32_t tailBlock = 0;    // index of the open tail block in the sequence
         Participants participants;      // P0 at prefill's node, P1 at decode's, the replicas', the home
         std::uint32_t sharedTokens = 0; // tokens before its first block, in shared prefix blocks
+        std::uint32_t tokens = 0;       // its tokens as last written: by prefill, then by each decode step
         bool replicasPlaced = false;    // the replicas' nodes are known (decode is placed)
         std::uint32_t waiting = 0;      // ops the current read or step still waits on
         Waiter waiter = Waiter::None;

@@ -32,11 +32,13 @@ void DirectTransferKv::acquireForDecode(std::uint32_t request, std::uint32_t ins
     const double bytes = static_cast<double>(tokens) * static_cast<double>(m_kvBytesPerToken);
     m_pending[request] = static_cast<std::uint16_t>(shards);
     ++m_transfers;
+    m_shards = static_cast<std::uint32_t>(shards);
     for (std::size_t s = 0; s < shards; ++s) {
         const std::uint32_t src = from[s % from.size()], dst = to[s % to.size()];
         const auto route = m_network.routing().routeId(src, dst);
         if (src != dst)
             m_bytes += bytes / shards;
+        m_sendingShard = static_cast<std::uint32_t>(s);
         m_network.send(route, src == dst ? 0.0 : bytes / shards, *this, (std::uint64_t{tokens} << 32) | request);
     }
 }
@@ -57,6 +59,15 @@ void DirectTransferKv::onFlowDelivered(const FlowInfo& flow)
         return;
     if (--m_pending[request] == 0 && listener())
         listener()->onKvReady(request);
+}
+
+std::optional<KvPayload> DirectTransferKv::payloadOf(std::uint64_t tag) const
+{
+    return KvPayload{.sequence = static_cast<std::uint32_t>(tag & 0xffffffffu),
+                     .firstToken = 0,
+                     .tokens = static_cast<std::uint32_t>(tag >> 32),
+                     .shard = m_sendingShard,
+                     .shards = m_shards};
 }
 
 void DirectTransferKv::release(std::uint32_t) {}

@@ -28,6 +28,8 @@ class DirectTransferKv final : public KvMemory, public FlowEndpoint {
     void restoreAt(std::uint32_t, std::uint32_t, std::uint32_t) override;
 
     void onFlowDelivered(const FlowInfo& flow) override;
+    // A shard message carries the request's prompt K/V: every token, the shard's KV heads.
+    std::optional<KvPayload> payloadOf(std::uint64_t tag) const override;
 
     KvStats stats() const override;
 
@@ -37,8 +39,9 @@ class DirectTransferKv final : public KvMemory, public FlowEndpoint {
     std::vector<std::vector<std::uint32_t>> m_instanceNodes;
     std::uint64_t m_kvBytesPerToken;
     std::uint32_t m_blockTokens;
-    std::vector<std::uint32_t> m_writer;  // per request: prefill instance holding the blocks
-    std::vector<std::uint16_t> m_pending; // per request: shard messages still in flight (0 once abandoned)
+    std::vector<std::uint32_t> m_writer;            // per request: prefill instance holding the blocks
+    std::vector<std::uint16_t> m_pending;           // per request: shard messages still in flight (0 once abandoned)
+    std::uint32_t m_sendingShard = 0, m_shards = 1; // the shard message send() is starting (payloadOf)
     std::uint64_t m_transfers = 0;
     std::uint64_t m_messages = 0;
     double m_bytes = 0;

@@ -4,6 +4,14 @@
 
 namespace coh::core {
 
+int MessageArrivals::inFlight(const coherence::BlockSystem& system, std::uint16_t tag) const
+{
+    for (int i = 0; i < system.messageCount(); ++i)
+        if (m_tags[i] == tag && !m_arrived[i])
+            return i;
+    return -1;
+}
+
 int MessageArrivals::arrive(const coherence::BlockSystem& system, std::uint16_t tag)
 {
     for (int i = 0; i < system.messageCount(); ++i) {

@@ -47,6 +47,8 @@ class MessageArrivals {
     // What sent in-flight message `index`.
     const MessageOrigin& origin(int index) const { return m_origins[index]; }
 
+    // The in-flight message whose flow is tagged `tag`, or -1 when none is.
+    int inFlight(const coherence::BlockSystem& system, std::uint16_t tag) const;
     // The flow tagged `tag` arrived; returns the message's index, or -1 when none waits for it.
     int arrive(const coherence::BlockSystem& system, std::uint16_t tag);
 

@@ -31,9 +31,15 @@ struct BackendSummary {
     std::uint64_t copies = 0;                // messages copied for real (a same-node message copies nothing)
     std::uint64_t descriptors = 0;           // the pieces they were copied in, each to its own place
     double bytesCopied = 0;
-    double copyMs = 0;                    // the copies' measured times, summed
-    double largestCopyGBps = 0;           // bandwidth of the largest copy (bytes / its measured time)
-    std::uint64_t verified = 0;           // copies checked against their source, stamp and its CRC-32
+    double copyMs = 0;          // the copies' measured times, summed
+    double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
+    std::uint64_t verified = 0; // copies checked against their source, stamp and its CRC-32
+    // Of them, those holding a sequence's K/V (KvPayload): the tokens they moved, the tokens whose first-layer rows
+    // (the shard's KV heads) they carried, as many as a message's memory holds at once, and how many of them
+    // carried any, each checked on landing against the sequence's values (docs/real-backend.md).
+    std::uint64_t kvRowsOffered = 0;
+    std::uint64_t kvRowsCarried = 0;
+    std::uint64_t kvTransfersChecked = 0;
     std::uint64_t decodeSteps = 0;        // decode steps whose attention ran for real
     double attentionMs = 0;               // their measured attention time, summed, for the layers they ran
     double attentionBytes = 0;            // the K and V bytes those layers read

@@ -9,6 +9,7 @@
 #include "core/sim/event.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace coh::core {
 
@@ -20,12 +21,27 @@ struct FlowInfo {
     std::uint64_t tag = 0; // the sender's, handed back to its endpoint on delivery; its meaning is the endpoint's
 };
 
+// The K/V a message carries, where it carries a sequence's: tokens [firstToken, firstToken + tokens) of `sequence`,
+// every layer, the KV heads of shard `shard` of `shards` (a tensor-parallel group splits them). A real backend puts
+// the sequence's rows into the bytes it copies and checks on landing that they arrived (real/kv_payload_rows.h).
+struct KvPayload {
+    std::uint32_t sequence = 0;
+    std::uint32_t firstToken = 0;
+    std::uint32_t tokens = 0;
+    std::uint32_t shard = 0;
+    std::uint32_t shards = 1;
+    bool operator==(const KvPayload&) const = default;
+};
+
 // Where a flow is delivered: whoever sends a flow names the endpoint that receives it (as a link end owns its
 // handler in SST), so every participant gets its own flows and nobody decodes or forwards anyone else's.
 class FlowEndpoint {
   public:
     virtual ~FlowEndpoint() = default;
     virtual void onFlowDelivered(const FlowInfo& flow) = 0;
+    // What the message being sent with `tag` holds, when it holds a sequence's K/V; asked while send() runs. None:
+    // its bytes are the protocol's alone (control, or blocks no sequence's rows are kept for).
+    virtual std::optional<KvPayload> payloadOf(std::uint64_t) const { return std::nullopt; }
 };
 
 // What link failures did to the messages (FailuresSummary reports it).

@@ -216,6 +216,11 @@ std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& rout
     if (nodes) {
         auto copies = std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
                                                             scenario.metrics.linkInterval, *nodes);
+        // Transfers carry the first layer's K/V rows as the decode node's pool lays them out (decodeAttentionShape).
+        copies->carryKvRows({.kvHeads = std::max(1u, scenario.model.kvHeads),
+                             .headDim = std::max(1u, scenario.model.headDim),
+                             .blockTokens = std::max(1u, scenario.serving.blockTokens),
+                             .elementBytes = real::kvElementBytes(nodes->name(), scenario.model.dtypeBytes)});
         if (fault && fault->copy)
             copies->injectIntoCopy(*fault->copy, fault->at);
         return copies;

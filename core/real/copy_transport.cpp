@@ -37,6 +37,8 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     SimTime took = 0;
     std::uint64_t message = 0;
     CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
+    if (fault == CopyFault::WrongBlocks && (route.channels.empty() || bytes <= 0))
+        m_nextFault = fault; // it waits for a copy that carries rows
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
@@ -49,6 +51,15 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         message = ++m_messages;
         if (message == m_faultAt)
             fault = m_faultAtCopy;
+        // What prefill left in the sender's memory: the sequence's K/V rows, where the message holds a sequence's.
+        const std::optional<KvPayload> payload = m_rowsLayout ? endpoint.payloadOf(tag) : std::nullopt;
+        const std::uint32_t carried = payload ? putRows(route.src, *payload, fault) : 0;
+        if (payload)
+            m_summary.kvRowsOffered += payload->tokens;
+        if (fault == CopyFault::WrongBlocks && carried == 0) {
+            m_nextFault = fault; // it waits for a copy that carries rows
+            fault = CopyFault::None;
+        }
         CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
         // The sender seals the payload, then stamps it with the seal.
@@ -65,6 +76,11 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         }
         if (result.firstBad >= 0 || !result.stampOk || !result.checksumOk)
             refuse(info, route, stamp, result);
+        if (carried > 0) {
+            checkRows(info, route, *payload, message);
+            m_summary.kvRowsCarried += carried;
+            ++m_summary.kvTransfersChecked;
+        }
         m_cursor[route.dst] = next;
         took = std::max<SimTime>(1, result.ns);
         ++m_summary.copies;
@@ -110,6 +126,43 @@ std::size_t CopyTransport::placePieces(std::uint32_t src, std::uint32_t dst, std
     for (std::size_t at = 0; at < size; at += piece)
         m_pieces.push_back({m_slots[src]->next(), m_slots[dst]->next(), std::min(piece, size - at)});
     return m_cursor[dst];
+}
+
+std::uint32_t CopyTransport::putRows(std::uint32_t src, const KvPayload& payload, CopyFault fault)
+{
+    const std::size_t size = m_nodes.memoryBytes(src);
+    const std::uint32_t tokens = tokensCarried(*m_rowsLayout, payload, payloadRoom(size, m_pieces));
+    if (tokens == 0)
+        return 0;
+    composeRows(*m_rowsLayout, payload, tokens, payload.sequence, m_rows);
+    const std::vector<std::byte>* sent = &m_rows;
+    if (fault == CopyFault::WrongBlocks) {
+        composeRows(*m_rowsLayout, payload, tokens, payload.sequence + 1, m_sentRows);
+        sent = &m_sentRows;
+    }
+    forPayloadBytes(size, m_pieces, CopySide::Source, sent->size(),
+                    [&](std::size_t offset, std::size_t at, std::size_t n) {
+                        m_nodes.writeBytes(src, offset, std::span(*sent).subspan(at, n));
+                    });
+    return tokens;
+}
+
+void CopyTransport::checkRows(const FlowInfo& info, const Route& route, const KvPayload& payload, std::uint64_t message)
+{
+    m_landed.resize(m_rows.size());
+    forPayloadBytes(m_nodes.memoryBytes(route.dst), m_pieces, CopySide::Destination, m_landed.size(),
+                    [&](std::size_t offset, std::size_t at, std::size_t n) {
+                        m_nodes.readBytes(route.dst, offset, std::span(m_landed).subspan(at, n));
+                    });
+    const auto bad = firstRowMismatch(*m_rowsLayout, payload, m_rows, m_landed);
+    if (!bad)
+        return;
+    throw CopyCheckError(fmt::format("{}: the copy of message {} ({} -> {}, {:.0f} B) landed K/V rows that are not "
+                                     "sequence {}'s: {}. The copy is faithful to its source, stamp and CRC-32 "
+                                     "included: the sender's descriptors named another sequence's blocks",
+                                     m_summary.name, message, m_topology.nodes[route.src].id,
+                                     m_topology.nodes[route.dst].id, info.bytes, payload.sequence,
+                                     describeRowMismatch(payload, *bad)));
 }
 
 CopyStamp CopyTransport::sourceStamp(const CopyStamp& stamp, CopyFault fault)

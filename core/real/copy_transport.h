@@ -6,12 +6,14 @@
 // the transport (protocols, invariants, metrics, the store) is the simulator's own. Copies run one at a time:
 // concurrent messages do not contend for memory bandwidth here.
 #include "core/net/transport.h"
+#include "core/real/kv_payload_rows.h"
 #include "core/real/node_resources.h"
 #include "core/scenario/topology.h"
 #include "core/sim/simulator.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +54,10 @@ class CopyTransport final : public Transport {
     // A message copied whose completion never arrived stops the run here, named (a lost completion).
     void checkDelivered() const override;
 
+    // Messages that hold a sequence's K/V (FlowEndpoint::payloadOf) carry its first layer's rows, laid out for a pool
+    // of this layout, and the receiver checks them on landing (kv_payload_rows.h). Without it, payloads are filler.
+    void carryKvRows(const KvRowsLayout& layout) { m_rowsLayout = layout; }
+
     // Fault injection: the next copy goes wrong this way (CopyFault); the checks must stop the run naming that
     // message and what is wrong.
     void injectIntoNextCopy(CopyFault fault) { m_nextFault = fault; }
@@ -74,6 +80,12 @@ class CopyTransport final : public Transport {
     std::size_t placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena);
     // What the sender's region holds when the copy reads it: the message's stamp, unless a fault says otherwise.
     static CopyStamp sourceStamp(const CopyStamp& stamp, CopyFault fault);
+    // Writes the payload's rows (another sequence's under WrongBlocks) into the sender's pieces, as many tokens as
+    // the pieces hold apart from one another; returns how many, 0 when none fit. m_rows keeps the right ones.
+    std::uint32_t putRows(std::uint32_t src, const KvPayload& payload, CopyFault fault);
+    // Once the copy checked out: the rows that landed are the payload's sequence's, or the run stops naming the first
+    // that is not.
+    void checkRows(const FlowInfo& info, const Route& route, const KvPayload& payload, std::uint64_t message);
     [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyStamp& expected,
                              const CopyResult& result) const;
 
@@ -86,7 +98,9 @@ class CopyTransport final : public Transport {
     std::vector<std::uint32_t> m_versions;            // per node: its data's version, one more per message it sends
     std::vector<std::unique_ptr<ArenaSlots>> m_slots; // per node, made at its first piece
     std::vector<CopyPiece> m_pieces;                  // scratch: the message being copied
-    std::vector<Pending> m_pending;                   // slots, reused through m_free
+    std::optional<KvRowsLayout> m_rowsLayout;
+    std::vector<std::byte> m_rows, m_sentRows, m_landed; // scratch: expected, written, read back
+    std::vector<Pending> m_pending;                      // slots, reused through m_free
     std::vector<std::uint32_t> m_free;
     std::uint64_t m_messages = 0;
     CopyFault m_nextFault = CopyFault::None;

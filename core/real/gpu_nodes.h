@@ -41,6 +41,14 @@ class GpuNodes final : public NodeResources {
     // Read back to the host in chunks and summed there.
     std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) override;
     void flipByte(std::uint32_t node, std::size_t offset) override;
+    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
+    {
+        memory(node).write(offset, bytes.data(), bytes.size());
+    }
+    void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override
+    {
+        memory(node).read(offset, out.data(), out.size());
+    }
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 

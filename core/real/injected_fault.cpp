@@ -25,6 +25,7 @@ const std::vector<Named>& faults()
         {"expired-lease", CopyFault::ExpiredLease, {}},
         {"lost-completion", CopyFault::LostCompletion, {}},
         {"torn-source", CopyFault::TornSource, {}},
+        {"wrong-blocks", CopyFault::WrongBlocks, {}},
         {"freed-block", {}, ReadFault::FreedBlock},
         {"lost-append", {}, ReadFault::LostAppend},
         {"corrupted-row", {}, ReadFault::CorruptedRow},

@@ -111,6 +111,11 @@ class NodeResources {
     virtual std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) = 0;
     // Flips the byte at `offset` of the node's memory (CopyFault::TornSource: a write into a region being copied).
     virtual void flipByte(std::uint32_t node, std::size_t offset) = 0;
+    // Host bytes into the node's memory at `offset`, and back out, `offset + size` within its memory: what a sender's
+    // prefill left in a message's payload (its K/V rows, kv_payload_rows.h) and what the receiver reads back to check.
+    // Off the clock.
+    virtual void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) = 0;
+    virtual void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) = 0;
 
     // The node's K/V pool of this shape, of the element the backend holds a model of `modelElementBytes` in
     // (kvElementBytes), made (or made again for another shape or element) now, filled where it lives.

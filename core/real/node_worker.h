@@ -29,6 +29,7 @@ enum class CopyFault : std::uint8_t {
     ExpiredLease,   // served from a copy whose lease had expired: it holds the version before the latest
     LostCompletion, // copied, but the completion never reaches the receiver's owner
     TornSource,     // the sender writes into its payload's last byte after sealing it, before the copy reads it
+    WrongBlocks,    // the sender's descriptors name another sequence's blocks: a faithful copy of the wrong K/V rows
 };
 
 // How the worker's faults play on a message's pieces, in any memory of `size` bytes (real-cpu's arena, real-cuda's

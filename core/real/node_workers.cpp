@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -231,6 +232,22 @@ NodeWorker& NodeWorkers::operator[](std::uint32_t node)
     if (!w)
         w = std::make_unique<NodeWorker>(m_options.arenaBytes, m_seed * 1000003 + node);
     return *w;
+}
+
+void NodeWorkers::writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes)
+{
+    NodeArena& arena = (*this)[node].arena();
+    if (offset > arena.size() || bytes.size() > arena.size() - offset)
+        throw std::out_of_range("real-cpu: a write past a node's arena");
+    std::memcpy(arena.data() + offset, bytes.data(), bytes.size());
+}
+
+void NodeWorkers::readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out)
+{
+    const NodeArena& arena = (*this)[node].arena();
+    if (offset > arena.size() || out.size() > arena.size() - offset)
+        throw std::out_of_range("real-cpu: a read past a node's arena");
+    std::memcpy(out.data(), arena.data() + offset, out.size());
 }
 
 NodeAttention& NodeWorkers::attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes)

@@ -37,6 +37,8 @@ class NodeWorkers final : public NodeResources {
         return real::payloadChecksum((*this)[node].arena(), pieces, side);
     }
     void flipByte(std::uint32_t node, std::size_t offset) override { (*this)[node].arena().flip(offset); }
+    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override;
+    void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override;
     // fp16 or fp32 pools (kvElementBytes) the worker allocated and filled (first touch), the CPU kernel run on the
     // worker.
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;

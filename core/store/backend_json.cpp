@@ -18,6 +18,9 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["copy_ms"] = s.copyMs;
     j["largest_copy_gbps"] = s.largestCopyGBps;
     j["verified"] = s.verified;
+    j["kv_rows_offered"] = s.kvRowsOffered;
+    j["kv_rows_carried"] = s.kvRowsCarried;
+    j["kv_transfers_checked"] = s.kvTransfersChecked;
     j["decode_steps"] = s.decodeSteps;
     j["attention_ms"] = s.attentionMs;
     j["attention_bytes"] = s.attentionBytes;
@@ -66,6 +69,9 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.copyMs = numberField(j, "copy_ms");
     s.largestCopyGBps = numberField(j, "largest_copy_gbps");
     s.verified = countField(j, "verified");
+    s.kvRowsOffered = countField(j, "kv_rows_offered");
+    s.kvRowsCarried = countField(j, "kv_rows_carried");
+    s.kvTransfersChecked = countField(j, "kv_transfers_checked");
     s.decodeSteps = countField(j, "decode_steps");
     s.attentionMs = numberField(j, "attention_ms");
     s.attentionBytes = numberField(j, "attention_bytes");

@@ -228,6 +228,14 @@ class CrampedNodes final : public real::NodeResources {
         return m_workers.payloadChecksum(node, pieces, side);
     }
     void flipByte(std::uint32_t node, std::size_t offset) override { m_workers.flipByte(node, offset); }
+    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
+    {
+        m_workers.writeBytes(node, offset, bytes);
+    }
+    void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override
+    {
+        m_workers.readBytes(node, offset, out);
+    }
     real::NodeAttention& attention(std::uint32_t node, const real::PagedKvShape& shape,
                                    std::size_t modelElementBytes) override
     {
