@@ -484,6 +484,15 @@ class TstRunHistory : public QObject {
                      QStringLiteral("%1 block reads checked against their stamps and seals")
                          .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.blockReadsChecked)))),
                  qPrintable(realTip));
+        // What its transfers carried: the sequences' rows, as many as its 1 MiB memories hold at once.
+        const auto& b = result.summary.backend;
+        QVERIFY(b.kvTransfersChecked > 0 && b.kvRowsCarried > 0);
+        QVERIFY2(realTip.contains(QStringLiteral("<br>K/V carried: %1 transfers carried their sequence's first-layer "
+                                                 "K/V rows for %2 of the %3 tokens")
+                                      .arg(QLocale().toString(static_cast<qulonglong>(b.kvTransfersChecked)),
+                                           QLocale().toString(static_cast<qulonglong>(b.kvRowsCarried)),
+                                           QLocale().toString(static_cast<qulonglong>(b.kvRowsOffered)))),
+                 qPrintable(realTip));
         // Its decode K/V pools, from the stored figures (1 MiB arenas: the pools start at 1 MiB).
         QVERIFY2(realTip.contains(QStringLiteral("<br>K/V pools: one per decode node")), qPrintable(realTip));
         QVERIFY2(realTip.contains(
