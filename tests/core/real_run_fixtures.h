@@ -1,8 +1,11 @@
 #pragma once
 // What the real-backend tests share: a real-cpu backend with small arenas, three GPUs under a protocol, requests
 // spaced so far apart that no two transfers race, and a run on a given backend.
+#include "core/gpu/cuda_devices.h"
 #include "core/serving/serving_engine.h"
 #include "engine_fixtures.h"
+
+#include <gtest/gtest.h>
 
 #include <string>
 
@@ -34,6 +37,22 @@ inline Workload spacedWorkload()
     for (std::uint32_t i = 0; i < 6; ++i)
         w.requests.push_back({static_cast<SimTime>(i) * kSecond, 5000u + 700u * i, 12, 0, 0});
     return w;
+}
+
+// A test run on each real backend: real-cuda where there is a GPU, skipped where there is none.
+class OnEachRealBackend : public testing::TestWithParam<std::string> {
+  protected:
+    void SetUp() override
+    {
+        if (GetParam() == "real-cuda")
+            if (const auto gpus = probeGpus(); gpus.devices.empty())
+                GTEST_SKIP() << "no GPU: " << gpus.reason;
+    }
+};
+inline const auto kRealBackends = testing::Values("real-cpu", "real-cuda");
+inline std::string backendTestName(const testing::TestParamInfo<std::string>& info)
+{
+    return info.param == "real-cpu" ? "Cpu" : "Cuda";
 }
 
 inline RunResult runOn(const Scenario& s, const Workload& w, const BackendOptions& backend)

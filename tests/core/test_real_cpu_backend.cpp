@@ -42,22 +42,6 @@ std::vector<std::string> protocolsAndDirect()
     return names;
 }
 
-// A test run on each real backend: real-cuda where there is a GPU, skipped where there is none.
-class OnEachRealBackend : public testing::TestWithParam<std::string> {
-  protected:
-    void SetUp() override
-    {
-        if (GetParam() == "real-cuda")
-            if (const auto gpus = probeGpus(); gpus.devices.empty())
-                GTEST_SKIP() << "no GPU: " << gpus.reason;
-    }
-};
-const auto kRealBackends = testing::Values("real-cpu", "real-cuda");
-std::string backendTestName(const testing::TestParamInfo<std::string>& info)
-{
-    return info.param == "real-cpu" ? "Cpu" : "Cuda";
-}
-
 class RealRuns : public OnEachRealBackend {
   protected:
     BackendOptions backend() const

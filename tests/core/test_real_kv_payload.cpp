@@ -128,17 +128,8 @@ struct PayloadHarness : FlowEndpoint {
     }
 };
 
-class KvPayloadCopies : public testing::TestWithParam<std::string> {
-  protected:
-    void SetUp() override
-    {
-        if (GetParam() == "real-cuda")
-            if (const auto gpus = probeGpus(); gpus.devices.empty())
-                GTEST_SKIP() << "no GPU: " << gpus.reason;
-    }
-};
-INSTANTIATE_TEST_SUITE_P(Backends, KvPayloadCopies, testing::Values("real-cpu", "real-cuda"),
-                         [](const auto& info) { return info.param == "real-cpu" ? "Cpu" : "Cuda"; });
+class KvPayloadCopies : public OnEachRealBackend {};
+INSTANTIATE_TEST_SUITE_P(Backends, KvPayloadCopies, kRealBackends, backendTestName);
 
 TEST_P(KvPayloadCopies, TheRowsLandInTheReceiversMemoryAndAreChecked)
 {
