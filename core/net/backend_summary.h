@@ -34,9 +34,10 @@ struct BackendSummary {
     double copyMs = 0;          // the copies' measured times, summed
     double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
     std::uint64_t verified = 0; // copies checked against their source, stamp and its CRC-32
-    // Of them, those holding a sequence's K/V (KvPayload): the tokens they moved, the tokens whose first-layer rows
-    // (the shard's KV heads) they carried, as many as a message's memory holds at once, and how many of them
-    // carried any, each checked on landing against the sequence's values (docs/real-backend.md).
+    // Of them, those that carried a sequence's K/V rows (KvPayload), each checked on landing against the sequence's
+    // values (docs/real-backend.md#what-a-transfer-carries): the tokens they moved, the tokens whose first-layer rows
+    // (the shard's KV heads) they carried (as many as a message's memory holds at once), and how many they were. A
+    // message too small for one block of rows carries none and is not counted.
     std::uint64_t kvRowsOffered = 0;
     std::uint64_t kvRowsCarried = 0;
     std::uint64_t kvTransfersChecked = 0;

@@ -54,8 +54,6 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         // What prefill left in the sender's memory: the sequence's K/V rows, where the message holds a sequence's.
         const std::optional<KvPayload> payload = m_rowsLayout ? endpoint.payloadOf(tag) : std::nullopt;
         const std::uint32_t carried = payload ? putRows(route.src, *payload, fault) : 0;
-        if (payload)
-            m_summary.kvRowsOffered += payload->tokens;
         if (fault == CopyFault::WrongBlocks && carried == 0) {
             m_nextFault = fault; // it waits for a copy that carries rows
             fault = CopyFault::None;
@@ -79,6 +77,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         if (carried > 0) {
             checkRows(info, route, *payload, message);
             m_summary.kvRowsCarried += carried;
+            m_summary.kvRowsOffered += payload->tokens;
             ++m_summary.kvTransfersChecked;
         }
         m_cursor[route.dst] = next;

@@ -39,7 +39,10 @@ void putElement(std::byte* at, std::size_t elementBytes, float value)
 KvHeadRange headsOf(const KvRowsLayout& layout, std::uint32_t shard, std::uint32_t shards)
 {
     const std::uint32_t heads = std::max(1u, layout.kvHeads);
-    const std::uint32_t count = std::max(1u, heads / std::max(1u, shards));
+    shards = std::max(1u, shards);
+    if (heads < shards) // more shards than heads: each holds one, neighbours sharing it
+        return {static_cast<std::uint32_t>(std::uint64_t{shard} * heads / shards), 1};
+    const std::uint32_t count = heads / shards;
     return {std::min(shard * count, heads - count), count};
 }
 

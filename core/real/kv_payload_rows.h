@@ -26,7 +26,8 @@ struct KvRowsLayout {
     std::size_t elementBytes = 2; // the receiver's element (kvElementBytes): 2 (fp16) or 4 (fp32)
 };
 
-// The KV heads a shard holds: an even split (each shard at least one head, as decodeAttentionShape gives each node).
+// The KV heads a shard holds: an even split; with more shards than heads, one each, neighbouring shards sharing it
+// (decodeAttentionShape gives each node at least one).
 struct KvHeadRange {
     std::uint32_t from = 0, count = 1;
 };

@@ -285,8 +285,8 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in its decode "
         "node's K/V pool, held from its first step to its last; a sequence writes its context's K/V rows when it takes "
-        "its blocks, the values its transfer carried, written again from the sequence and token rather than moved from "
-        "the landed bytes, and appends a "
+        "its blocks, computed from the sequence and token (its transfer carried the first layer's and they were "
+        "checked on landing, but the pool's are written again, not moved from the landed bytes), and appends a "
         "row per step), its time scaled to {}; the linear layers of a decode step and prefill keep the roofline's time",
         layersRun(), m_model.layers, element, m_model.layers);
 }

@@ -69,7 +69,10 @@ TEST(KvPayloadRows, RowsAreLaidOutBlockByBlockAsThePoolLaysThemOut)
     real::KvRowsLayout fp16 = layout;
     fp16.elementBytes = 2;
     real::composeRows(fp16, payload, 6, payload.sequence, rows);
-    EXPECT_EQ(elementOf(rows, element, 2), real::toFloat(real::toHalf(kvRowValue(9, 15, 3, 2, true))));
+    // The CPU pool's own conversion (fromFloat), a rounding of the fp32 value.
+    const float value = kvRowValue(9, 15, 3, 2, true);
+    EXPECT_EQ(elementOf(rows, element, 2), real::toFloat(real::fromFloat<real::Half>(value)));
+    EXPECT_NEAR(elementOf(rows, element, 2), value, 1.0 / 1024);
 }
 
 TEST(KvPayloadRows, AMessageCarriesTheWholeBlocksItsMemoryHoldsAtOnce)
@@ -80,9 +83,14 @@ TEST(KvPayloadRows, AMessageCarriesTheWholeBlocksItsMemoryHoldsAtOnce)
     EXPECT_EQ(real::tokensCarried(layout, payload, 7 * block), 100u);
     EXPECT_EQ(real::tokensCarried(layout, payload, 7 * block - 1), 96u);
     EXPECT_EQ(real::tokensCarried(layout, payload, block - 1), 0u);
-    // More heads than shards give each shard one at least; the last shards share the last head.
+    // Fewer heads than shards: each shard holds one, neighbours sharing it.
     EXPECT_EQ(real::headsOf(layout, 3, 4).from, 0u);
-    EXPECT_EQ(real::headsOf({.kvHeads = 2}, 3, 4).from, 1u);
+    EXPECT_EQ(real::headsOf({.kvHeads = 2}, 1, 4).from, 0u);
+    EXPECT_EQ(real::headsOf({.kvHeads = 2}, 2, 4).from, 1u);
+    EXPECT_EQ(real::headsOf({.kvHeads = 2}, 3, 4).count, 1u);
+    // An even split otherwise.
+    EXPECT_EQ(real::headsOf({.kvHeads = 8}, 3, 4).from, 6u);
+    EXPECT_EQ(real::headsOf({.kvHeads = 8}, 3, 4).count, 2u);
 }
 
 // A copy transport between two nodes, whose messages hold sequence `tag`'s tokens.
@@ -141,6 +149,14 @@ TEST_P(KvPayloadCopies, TheRowsLandInTheReceiversMemoryAndAreChecked)
         // 3 blocks.
         const double perToken = 4.0 * 2 * 2 * 64 * 2;
         ASSERT_EQ(h.send(40, perToken, 5), "");
+        if (descriptor == 0) {
+            // One region at the receiver's memory's start: sequence 5's rows follow the stamp there.
+            std::vector<std::byte> expected, landed;
+            real::composeRows(PayloadHarness::kLayout, {.sequence = 5, .tokens = 40}, 40, 5, expected);
+            landed.resize(expected.size());
+            h.nodes->readBytes(1, sizeof(real::CopyStamp), landed);
+            EXPECT_EQ(landed, expected);
+        }
         BackendSummary s = h.transport.describe();
         EXPECT_EQ(s.kvTransfersChecked, 1u);
         EXPECT_EQ(s.kvRowsCarried, 40u);
@@ -151,10 +167,10 @@ TEST_P(KvPayloadCopies, TheRowsLandInTheReceiversMemoryAndAreChecked)
         s = h.transport.describe();
         EXPECT_EQ(s.kvRowsCarried, 40u + 7 * 16);
         EXPECT_EQ(s.kvRowsOffered, 1040u);
-        // A message too small for one block carries none, and is not counted as checked.
+        // A message too small for one block carries none, and is not counted.
         ASSERT_EQ(h.send(8, 2.0 * 2 * 64 * 2, 7), "");
         EXPECT_EQ(h.transport.describe().kvTransfersChecked, 2u);
-        EXPECT_EQ(h.transport.describe().kvRowsOffered, 1048u);
+        EXPECT_EQ(h.transport.describe().kvRowsOffered, 1040u);
     }
 }
 
