@@ -37,8 +37,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     SimTime took = 0;
     std::uint64_t message = 0;
     CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
-    if (fault == CopyFault::WrongBlocks && (route.channels.empty() || bytes <= 0))
-        m_nextFault = fault; // it waits for a copy that carries rows
+    std::uint32_t carried = 0; // tokens whose rows the message carries
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
@@ -53,11 +52,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
             fault = m_faultAtCopy;
         // What prefill left in the sender's memory: the sequence's K/V rows, where the message holds a sequence's.
         const std::optional<KvPayload> payload = m_rowsLayout ? endpoint.payloadOf(tag) : std::nullopt;
-        const std::uint32_t carried = payload ? putRows(route.src, *payload, fault) : 0;
-        if (fault == CopyFault::WrongBlocks && carried == 0) {
-            m_nextFault = fault; // it waits for a copy that carries rows
-            fault = CopyFault::None;
-        }
+        carried = payload ? putRows(route.src, *payload, fault) : 0;
         CopyStamp stamp{
             .version = ++m_versions[route.src], .message = message, .src = route.src, .dst = route.dst, .bytes = size};
         // The sender seals the payload, then stamps it with the seal.
@@ -94,6 +89,9 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         for (const std::uint32_t channel : route.channels)
             m_usage.add(channel, now, now + took, bytes / static_cast<double>(took));
     }
+    // Another sequence's blocks can only be copied where a sequence's are: the fault waits for such a copy.
+    if (fault == CopyFault::WrongBlocks && carried == 0)
+        m_nextFault = fault;
     std::uint32_t slot;
     if (m_free.empty()) {
         slot = static_cast<std::uint32_t>(m_pending.size());

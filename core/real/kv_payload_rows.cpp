@@ -24,10 +24,11 @@ float elementAt(const std::byte* at, std::size_t elementBytes)
     return f;
 }
 
+// As the decode pool of that element holds it (fromFloat).
 void putElement(std::byte* at, std::size_t elementBytes, float value)
 {
     if (elementBytes == sizeof(Half)) {
-        const Half h = toHalf(value);
+        const Half h = fromFloat<Half>(value);
         std::memcpy(at, &h, sizeof h);
     } else {
         std::memcpy(at, &value, sizeof value);
