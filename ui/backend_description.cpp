@@ -49,7 +49,8 @@ QString backendDescription(const core::BackendSummary& b)
                          locale.toString(static_cast<qulonglong>(b.kvRowsOffered)));
     if (b.decodeSteps > 0)
         text += tr("<br>Decode attention: %1 steps ran here, %2 of K/V read in %3; %4 block reads checked against "
-                   "their stamps%7, %5 K/V rows written (%6 appends)")
+                   "their stamps%7, %5 K/V rows written (%6 appends, %8 taken from the bytes their transfers landed "
+                   "in the node's memory)")
                     .arg(locale.toString(static_cast<qulonglong>(b.decodeSteps)),
                          formatMetric(b.attentionBytes, MetricUnit::Bytes),
                          formatMetric(b.attentionMs, MetricUnit::Milliseconds),
@@ -61,7 +62,8 @@ QString backendDescription(const core::BackendSummary& b)
                              ? tr(" and seals")
                              : tr(" (%1 of them summed against their seals: unsummed, a block is read once, so the "
                                   "sums do not change the attention's times)")
-                                   .arg(locale.toString(static_cast<qulonglong>(b.blockSealsSummed))));
+                                   .arg(locale.toString(static_cast<qulonglong>(b.blockSealsSummed))),
+                         locale.toString(static_cast<qulonglong>(b.kvRowsLanded)));
     if (b.blockReadsBorrowed > 0)
         text += tr("; %1 more reads of borrowed blocks, unchecked (the pool was full)")
                     .arg(locale.toString(static_cast<qulonglong>(b.blockReadsBorrowed)));

@@ -276,7 +276,7 @@ void printRunSummary(const core::RunSummary& s)
             fmt::print(
                 "  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "
                 "({} GB/s); {} block reads checked against their stamps{}{}; {} K/V rows written, {} of them "
-                "appends\n",
+                "appends and {} taken from the bytes their transfers landed in the node's memory\n",
                 b.decodeSteps, scaled(b.attentionBytes, "B"), number(b.attentionMs),
                 number(b.attentionMs > 0 ? b.attentionBytes / (b.attentionMs * 1e6) : 0.0), b.blockReadsChecked,
                 b.blockReadsChecked == 0                    ? std::string()
@@ -288,7 +288,7 @@ void printRunSummary(const core::RunSummary& s)
                 b.blockReadsBorrowed > 0
                     ? fmt::format(" ({} more of borrowed blocks, unchecked: the pool was full)", b.blockReadsBorrowed)
                     : std::string(),
-                b.kvRowsWritten, b.kvRowsAppended);
+                b.kvRowsWritten, b.kvRowsAppended, b.kvRowsLanded);
         if (const std::string pools = core::describeKvPools(b); !pools.empty())
             fmt::print("  K/V pools       {}\n", pools);
         if (!b.staleReads.empty()) {

@@ -120,7 +120,8 @@ __device__ void addBlockRows(const __half* __restrict__ k, const __half* __restr
 // One thread block per write: its rows' K and V values (kv_rows.h), converted to fp16, and then its block's stamp,
 // sealed as sealSource says over what the rows hold.
 __global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v, BlockStamp* __restrict__ stamps,
-                                  const KvRowWrite* __restrict__ writes, KernelShape shape)
+                                  const KvRowWrite* __restrict__ writes, const __half* __restrict__ landed,
+                                  KernelShape shape)
 {
     const KvRowWrite w = writes[blockIdx.x];
     __shared__ BlockStamp before;
@@ -143,6 +144,13 @@ __global__ void writeKvRowsKernel(__half* __restrict__ k, __half* __restrict__ v
         const std::uint32_t dim = e % shape.headDim;
         const std::size_t at =
             ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim + dim;
+        if (row - w.fromRow < w.landedRows) { // taken as it landed: K [head][row][dim], then V
+            const std::size_t from = w.landedAt / sizeof(__half) +
+                                     (std::size_t{head} * w.landedRows + (row - w.fromRow)) * shape.headDim + dim;
+            k[at] = landed[from];
+            v[at] = landed[from + std::size_t{shape.kvHeads} * w.landedRows * shape.headDim];
+            continue;
+        }
         k[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));
         v[at] = __float2half_rn(kvRowValue(w.sequence, w.firstToken + row, head, dim, true));
     }
@@ -247,6 +255,7 @@ struct GpuPagedAttention::Device {
     std::unique_ptr<DeviceBuffer<float>> q, out;
     std::unique_ptr<DeviceBuffer<std::uint32_t>> tables, offsets, contexts;
     std::unique_ptr<DeviceBuffer<KvRowWrite>> writes;
+    std::unique_ptr<DeviceBuffer<__half>> landed; // write()'s landed rows
     std::unique_ptr<DeviceBuffer<std::uint32_t>> sumBlocks, sums;
 };
 
@@ -394,12 +403,17 @@ GpuAttentionRun GpuPagedAttention::step(const std::vector<float>& q, const GpuAt
     return run;
 }
 
-void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes)
+void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes, const std::byte* landed, std::size_t landedBytes)
 {
     Device& d = *m_device;
-    for (const KvRowWrite& w : writes)
+    for (const KvRowWrite& w : writes) {
         if (!writeFits(w, d.blocks, d.shape.blockTokens))
             throw std::invalid_argument("GPU paged attention: a write past the pool or its block's rows");
+        if (w.landedRows > 0 &&
+            (w.landedAt % sizeof(__half) != 0 || w.landedAt > landedBytes ||
+             landedRowsBytes(w, d.shape.kvHeads, d.shape.headDim, sizeof(__half)) > landedBytes - w.landedAt))
+            throw std::invalid_argument("GPU paged attention: a write's landed rows past the bytes given");
+    }
     if (writes.empty())
         return;
     // One thread block per write: two writes of one block would race on its stamp, which the CPU lands in order.
@@ -411,10 +425,14 @@ void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes)
         throw std::invalid_argument("GPU paged attention: two writes of one block in one launch");
     COH_CUDA(cudaSetDevice(d.index));
     uploadInto(d.writes, writes);
+    const std::size_t landedHalves = landedBytes / sizeof(__half);
+    fit(d.landed, landedHalves);
+    if (landedHalves > 0)
+        COH_CUDA(cudaMemcpy(d.landed->get(), landed, landedHalves * sizeof(__half), cudaMemcpyHostToDevice));
     const KernelShape ks{d.shape.queryHeads, d.shape.kvHeads, d.shape.headDim, d.shape.blockTokens,
                          d.shape.queryHeads / d.shape.kvHeads};
     writeKvRowsKernel<<<static_cast<unsigned>(writes.size()), 256>>>(d.k.get(), d.v.get(), d.stamps.get(),
-                                                                     d.writes->get(), ks);
+                                                                     d.writes->get(), d.landed->get(), ks);
     COH_CUDA(cudaGetLastError());
     COH_CUDA(cudaDeviceSynchronize());
 }

@@ -68,9 +68,10 @@ class GpuPagedAttention {
     // step, so a step allocates nothing once the batches stop growing.
     GpuAttentionRun step(const std::vector<float>& q, const GpuAttentionBatch& batch, float scale, int launches);
     // Lands a step's writes (kv_rows.h) in the pools, each block's rows and stamp, in one launch; a block is named by
-    // one write at most. Throws std::invalid_argument for a write past the pool or its block's rows, or for two writes
-    // of one block (they would race on its stamp).
-    void write(const std::vector<KvRowWrite>& writes);
+    // one write at most. A write's landed rows come from the `landedBytes` fp16 bytes at `landed` (host memory,
+    // uploaded first), the rest are computed. Throws std::invalid_argument for a write past the pool, its block's rows
+    // or the landed bytes, or for two writes of one block (they would race on its stamp).
+    void write(const std::vector<KvRowWrite>& writes, const std::byte* landed, std::size_t landedBytes);
     // Every block's stamp as the device holds it; each starts freed.
     std::vector<BlockStamp> stamps();
     // Each listed block's checksum (kv_rows.h) over the rows its stamp counts, as the device holds them now, in one

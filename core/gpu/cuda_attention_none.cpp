@@ -21,7 +21,7 @@ GpuAttentionRun GpuPagedAttention::step(const std::vector<float>&, const GpuAtte
     throwNoCuda();
 }
 
-void GpuPagedAttention::write(const std::vector<KvRowWrite>&)
+void GpuPagedAttention::write(const std::vector<KvRowWrite>&, const std::byte*, std::size_t)
 {
     throwNoCuda();
 }

@@ -38,18 +38,32 @@ inline bool operator==(const BlockStamp& a, const BlockStamp& b)
 // and V), and its stamp becomes {sequence, toRow, its version + 1, its seal} (sealSource says from what). A sequence of
 // kFreeBlock writes no row, only the freed stamp; a write with fromRow == toRow only sets the stamp (a sequence cut
 // back within the block).
+//
+// The first `landedRows` of its rows are not computed but taken as they are from bytes a transfer landed in the node's
+// memory (real/landed_kv_rows.h), handed to the write beside it: at byte `landedAt` of them, K [head][row][dimension]
+// over those rows, then V the same, in the pool's element.
 struct KvRowWrite {
     std::uint32_t block = 0;
     std::uint32_t sequence = 0;
     std::uint32_t firstToken = 0; // the token of the block's row 0
     std::uint32_t fromRow = 0;
     std::uint32_t toRow = 0;
+    std::uint32_t landedRows = 0; // from fromRow; 0: every row computed
+    std::uint64_t landedAt = 0;
 };
 
 // Whether a write fits a pool of `blocks` blocks of `blockTokens` rows; both backends refuse one that does not.
 inline bool writeFits(const KvRowWrite& w, std::uint32_t blocks, std::uint32_t blockTokens)
 {
-    return w.block < blocks && w.fromRow <= w.toRow && w.toRow <= blockTokens;
+    return w.block < blocks && w.fromRow <= w.toRow && w.toRow <= blockTokens && w.landedRows <= w.toRow - w.fromRow;
+}
+
+// The landed bytes a write takes (its K and V of landedRows rows, every KV head), for a pool of `kvHeads` heads of
+// `headDim` elements of `elementBytes` each.
+inline std::uint64_t landedRowsBytes(const KvRowWrite& w, std::uint32_t kvHeads, std::uint32_t headDim,
+                                     std::uint64_t elementBytes)
+{
+    return 2ull * kvHeads * w.landedRows * headDim * elementBytes;
 }
 
 // The K (isV false) or V value of a sequence's token at one KV head and dimension: uniform in [-1, 1) from a hash of

@@ -49,6 +49,7 @@ struct BackendSummary {
     std::uint64_t blockSealsSummed = 0;   // of the checked, those whose rows were also summed against their seal
     std::uint64_t kvRowsWritten = 0;      // token rows (K and V, every KV head) decode sequences wrote into pools
     std::uint64_t kvRowsAppended = 0;     // of them, appends: rows a sequence wrote after its first step
+    std::uint64_t kvRowsLanded = 0; // of them, rows taken as a transfer landed them in the node's memory, not computed
     // The decode nodes' K/V pools those rows went into (docs/real-backend.md#decode-steps, step 4).
     std::uint64_t kvPools = 0;          // pools made over the run (one per decode node; one made again counts again)
     std::uint64_t kvPoolsGrown = 0;     // of them, those that grew

@@ -84,8 +84,9 @@ class CopyTransport final : public Transport {
     // the pieces hold apart from one another; returns how many, 0 when none fit. m_rows keeps the right ones.
     std::uint32_t putRows(std::uint32_t src, const KvPayload& payload, CopyFault fault);
     // Once the copy checked out: the rows that landed are the payload's sequence's, or the run stops naming the first
-    // that is not.
-    void checkRows(const FlowInfo& info, const Route& route, const KvPayload& payload, std::uint64_t message);
+    // that is not. Returns where in the receiver's memory they lie, for its decode pool (LandedKvRows).
+    std::vector<LandedKvRows::Segment> checkRows(const FlowInfo& info, const Route& route, const KvPayload& payload,
+                                                 std::uint64_t message);
     [[noreturn]] void refuse(const FlowInfo& info, const Route& route, const CopyStamp& expected,
                              const CopyResult& result) const;
 

@@ -61,10 +61,10 @@ class GpuNodeAttention final : public NodeAttention {
         std::copy(r.out.begin(), r.out.end(), out.begin());
         return static_cast<std::int64_t>(std::llround(r.medianMs * 1e6));
     }
-    void write(std::span<const KvRowWrite> writes) override
+    void write(std::span<const KvRowWrite> writes, std::span<const std::byte> landed) override
     {
         m_writes.assign(writes.begin(), writes.end());
-        m_gpu.write(m_writes);
+        m_gpu.write(m_writes, landed.data(), landed.size());
     }
     std::span<const BlockStamp> stamps() override
     {

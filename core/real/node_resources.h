@@ -5,6 +5,7 @@
 // The copy transport and the measured compute ask only this, so both backends share them and everything above.
 #include "core/gpu/kv_rows.h"
 #include "core/net/backend_summary.h"
+#include "core/real/landed_kv_rows.h"
 #include "core/real/node_arena.h"
 #include "core/real/node_worker.h"
 #include "core/real/paged_attention.h"
@@ -38,6 +39,10 @@ struct RealCpuOptions {
     // (real::largestPoolBytes); a NodeResources made without it keeps the pool at arenaBytes.
     static constexpr std::size_t kPoolAsMemoryAllows = ~std::size_t{0};
     std::size_t poolMaxBytes = kPoolAsMemoryAllows;
+    // Compare every row a decode pool takes from the bytes a transfer landed with the sequence's values before it
+    // writes them (real::notTheSequences), and stop the run if one differs: tests turn it on, to check where the rows
+    // are read from; a run need not, since the landing already checked them.
+    bool checkLandedRows = false;
 };
 
 // The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
@@ -71,9 +76,10 @@ class NodeAttention {
     virtual std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                              std::uint32_t layers, std::span<float> out) = 0;
     // Lands a step's writes (core/gpu/kv_rows.h) in the pool where it lives: rows' K and V values and blocks' stamps,
-    // a block named by one write at most (SequenceBlocks::writes() joins them). Off the step's clock. Throws
-    // std::invalid_argument for a write past the pool or its block (real-cuda: or two writes of one block).
-    virtual void write(std::span<const KvRowWrite> writes) = 0;
+    // a block named by one write at most (SequenceBlocks::writes() joins them). A write's landed rows are taken from
+    // `landed` (KvRowWrite::landedAt), in the pool's element; the rest are computed. Off the step's clock. Throws
+    // std::invalid_argument for a write past the pool, its block or `landed` (real-cuda: or two writes of one block).
+    virtual void write(std::span<const KvRowWrite> writes, std::span<const std::byte> landed) = 0;
     // Every block's stamp as the pool's memory holds it now; each starts freed. Valid until the next call.
     virtual std::span<const BlockStamp> stamps() = 0;
     // Each of `blocks`' checksum (kv_rows.h) over the rows its stamp says are written, as the pool's memory holds
@@ -123,6 +129,25 @@ class NodeResources {
 
     // The nodes that have a resource, in topology order, and what plays each.
     virtual std::vector<BackendNodeMapping> mapping() const = 0;
+
+    // The K/V rows transfers landed in the nodes' memories, still there: the copy transport, which writes those
+    // memories, records them; a decode pool takes its sequences' context rows from them.
+    LandedKvRows& landedRows() { return m_landedRows; }
+
+  private:
+    LandedKvRows m_landedRows;
 };
+
+// Whether a step's writes fit `landed`: each write's landed rows within it, for a pool of this shape and element.
+inline bool landedFits(std::span<const KvRowWrite> writes, std::span<const std::byte> landed, const PagedKvShape& shape,
+                       std::size_t elementBytes)
+{
+    for (const KvRowWrite& w : writes)
+        if (w.landedRows > 0 &&
+            (w.landedAt > landed.size() ||
+             landedRowsBytes(w, shape.kvHeads, shape.headDim, elementBytes) > landed.size() - w.landedAt))
+            return false;
+    return true;
+}
 
 } // namespace coh::core::real

@@ -33,12 +33,14 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         Step step{this, q, sequences, scale, layers, out};
         return m_worker.runTimed(&runStep, &step);
     }
-    void write(std::span<const KvRowWrite> writes) override
+    void write(std::span<const KvRowWrite> writes, std::span<const std::byte> landed) override
     {
         for (const KvRowWrite& w : writes)
             if (!writeFits(w, m_blocks, m_shape.blockTokens))
                 throw std::invalid_argument("real-cpu attention: a write past the pool or its block's rows");
-        Writes job{this, writes};
+        if (!landedFits(writes, landed, m_shape, sizeof(T)))
+            throw std::invalid_argument("real-cpu attention: a write's landed rows past the bytes given");
+        Writes job{this, writes, landed};
         m_worker.runTimed(&writeRows, &job);
     }
     std::span<const BlockStamp> stamps() override { return m_stamps; }
@@ -80,6 +82,7 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     struct Writes {
         CpuNodeAttention* self;
         std::span<const KvRowWrite> writes;
+        std::span<const std::byte> landed;
     };
     struct Sums {
         CpuNodeAttention* self;
@@ -101,19 +104,28 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
         fillPool(self.m_k, self.m_v, std::size_t{self.m_blocks} * self.m_shape.blockFloats());
         self.m_stamps.assign(self.m_blocks, BlockStamp{});
     }
-    // On the worker, as its K and V rows were filled: each write's rows, then its block's stamp, sealed as sealSource
-    // says (kv_rows.h) over what the rows hold.
+    // On the worker, as its K and V rows were filled: each write's rows, the landed ones copied and the rest
+    // computed, then its block's stamp, sealed as sealSource says (kv_rows.h) over what the rows hold.
     static void writeRows(void* context)
     {
         const auto& job = *static_cast<const Writes*>(context);
         CpuNodeAttention& self = *job.self;
         const PagedKvShape& shape = self.m_shape;
+        const std::size_t rowBytes = std::size_t{shape.headDim} * sizeof(T);
         for (const KvRowWrite& w : job.writes) {
             if (w.sequence != kFreeBlock)
                 for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
                     for (std::uint32_t row = w.fromRow; row < w.toRow; ++row) {
                         const std::size_t at =
                             ((std::size_t{w.block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim;
+                        if (row - w.fromRow < w.landedRows) {
+                            const std::byte* k = job.landed.data() + w.landedAt +
+                                                 (std::size_t{head} * w.landedRows + (row - w.fromRow)) * rowBytes;
+                            const std::size_t half = std::size_t{shape.kvHeads} * w.landedRows * rowBytes;
+                            std::memcpy(self.m_k.data() + at, k, rowBytes);
+                            std::memcpy(self.m_v.data() + at, k + half, rowBytes);
+                            continue;
+                        }
                         for (std::uint32_t dim = 0; dim < shape.headDim; ++dim) {
                             self.m_k[at + dim] =
                                 fromFloat<T>(kvRowValue(w.sequence, w.firstToken + row, head, dim, false));

@@ -11,10 +11,12 @@
 namespace coh::core {
 
 // A decode step's batch as the seam sees it when wantsContexts(): per active sequence, in the batch's order, its cached
-// tokens and how many of its blocks this step read at an older version than the latest (KvMemory::stepStaleBlocks).
+// tokens, how many of its blocks this step read at an older version than the latest (KvMemory::stepStaleBlocks), and
+// its KV sequence (what its transfers name it: the request's own, until a failure recovery gave it another).
 struct DecodeBatch {
     std::span<const std::uint32_t> contexts;
     std::span<const std::uint32_t> staleBlocks;
+    std::span<const std::uint32_t> kvSequences;
 };
 
 class ComputeCost {

@@ -176,12 +176,14 @@ void DecodeScheduler::runCompute(InstanceState& inst, std::uint32_t index)
     // The whole batch waits for its slowest sequence's coherence, then computes together.
     m_contexts.clear();
     m_staleBlocks.clear();
+    m_kvSequences.clear();
     if (m_compute.wantsContexts())
         for (const std::uint32_t r : inst.active) {
             m_contexts.push_back(m_metrics[r].promptTokens + m_state[r].generated);
             m_staleBlocks.push_back(m_kv.stepStaleBlocks(m_state[r].kv));
+            m_kvSequences.push_back(m_state[r].kv);
         }
-    inst.stepCompute = m_compute.decode(inst, {m_contexts, m_staleBlocks});
+    inst.stepCompute = m_compute.decode(inst, {m_contexts, m_staleBlocks, m_kvSequences});
     m_sim.scheduleIn(inst.stepCompute, serving_event::DecodeDone, index, inst.generation);
 }
 

@@ -98,6 +98,7 @@ class DecodeScheduler {
     std::uint64_t m_rejected = 0;
     std::vector<std::uint32_t> m_contexts;    // scratch: the step's contexts, when the compute wants them
     std::vector<std::uint32_t> m_staleBlocks; // scratch: how many blocks of each the step read stale
+    std::vector<std::uint32_t> m_kvSequences; // scratch: each one's KV sequence
 };
 
 } // namespace coh::core

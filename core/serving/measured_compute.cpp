@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace coh::core {
 
@@ -42,6 +43,9 @@ struct MeasuredCompute::NodePool {
     real::SequenceBlocks blocks; // each sequence's own blocks in it
     std::vector<float> q, out;
     std::vector<real::PagedSequence> sequences;
+    std::vector<KvRowWrite> writes;                                // the step's, with the rows that landed
+    std::vector<std::byte> landed;                                 // those rows, as read out of the node's memory
+    std::unordered_map<std::uint32_t, std::uint32_t> kvSequenceOf; // the step's requests' KV sequences
 };
 
 real::PagedKvShape decodeAttentionShape(const ModelSpec& model, std::uint32_t blockTokens, std::size_t tensorParallel)
@@ -143,7 +147,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
         tokens += context;
         p.sequences.push_back({p.blocks.hold(inst.active[i], context), context});
     }
-    landWrites(p);
+    landWrites(p, node, inst, batch);
     const std::size_t headFloats = std::size_t{contexts.size()} * shape.queryHeads * shape.headDim;
     if (p.q.size() < headFloats) {
         std::mt19937 rng(static_cast<std::uint32_t>(p.q.size()));
@@ -200,11 +204,57 @@ void MeasuredCompute::growIfShort(NodePool& p, std::span<const std::uint32_t> ba
     p.largestBytes = std::max(p.largestBytes, p.attention->poolBytes());
 }
 
-void MeasuredCompute::landWrites(NodePool& p)
+void MeasuredCompute::landWrites(NodePool& p, std::uint32_t node, const InstanceState& inst, const DecodeBatch& batch)
 {
     if (m_nextFault != real::ReadFault::None && m_steps + 1 >= m_faultStep && p.blocks.injectFault(m_nextFault))
         m_nextFault = real::ReadFault::None;
-    p.attention->write(p.blocks.writes());
+    const std::span<const KvRowWrite> writes = p.blocks.writes();
+    p.writes.assign(writes.begin(), writes.end());
+    // A table names its sequence by request; its transfers named it by KV sequence (the batch says which).
+    p.kvSequenceOf.clear();
+    for (std::size_t i = 0; i < batch.kvSequences.size() && i < inst.active.size(); ++i)
+        p.kvSequenceOf[inst.active[i]] = batch.kvSequences[i];
+    const real::LandedKvRows& landed = m_nodes.landedRows();
+    const real::PagedKvShape& shape = p.attention->shape();
+    const std::size_t element = p.attention->elementBytes();
+    p.landed.clear();
+    std::size_t first = 0; // the first write not landed yet
+    for (std::size_t i = 0; i < p.writes.size(); ++i) {
+        KvRowWrite& w = p.writes[i];
+        // The pool computes a sequence's values from its request; a sequence a failure recovery moved to another KV
+        // sequence landed that sequence's values, so its rows are computed (as are those of a request no batch names).
+        const auto kv = p.kvSequenceOf.find(w.sequence);
+        if (w.sequence == kFreeBlock || w.fromRow == w.toRow || kv == p.kvSequenceOf.end() || kv->second != w.sequence)
+            continue;
+        // The rows its transfer landed in this node's memory and that are still there, from the write's first on.
+        const real::LandedKvRows::RowsWanted wanted{.sequence = kv->second,
+                                                    .firstToken = w.firstToken + w.fromRow,
+                                                    .tokens = w.toRow - w.fromRow,
+                                                    .kvHeads = shape.kvHeads,
+                                                    .headDim = shape.headDim,
+                                                    .elementBytes = element};
+        w.landedRows = landed.rowsHeld(node, wanted);
+        if (w.landedRows == 0)
+            continue;
+        // They are read out of the memory they landed in a bounded piece at a time: a step's first steps may take
+        // many.
+        if (!p.landed.empty() &&
+            p.landed.size() + landedRowsBytes(w, shape.kvHeads, shape.headDim, element) > kLandedBytesPerWrite) {
+            p.attention->write(std::span(p.writes).subspan(first, i - first), p.landed);
+            first = i;
+            p.landed.clear();
+        }
+        w.landedAt = p.landed.size();
+        landed.read(m_nodes, node, wanted, w.landedRows, p.landed);
+        if (m_nodes.options().checkLandedRows)
+            if (const auto bad = real::notTheSequences(
+                    wanted, w.landedRows, std::span(p.landed).subspan(static_cast<std::size_t>(w.landedAt))))
+                throw std::logic_error(fmt::format("{}: decode pool of node {} read landed K/V rows that are not "
+                                                   "its sequence's: {}",
+                                                   m_nodes.name(), node, *bad));
+        m_rowsLanded += w.landedRows;
+    }
+    p.attention->write(std::span(p.writes).subspan(first), p.landed);
     if (const auto block = p.blocks.corruptedBlock())
         p.attention->flipByte(*block);
 }
@@ -263,6 +313,7 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     const PoolTotals pools = poolTotals();
     summary.kvRowsWritten = pools.rowsWritten;
     summary.kvRowsAppended = pools.rowsAppended;
+    summary.kvRowsLanded = m_rowsLanded;
     if (pools.pools > 0) {
         summary.kvPools = pools.pools;
         summary.kvPoolsGrown = pools.grown;
@@ -285,9 +336,9 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.scaledDown = fmt::format(
         "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in its decode "
         "node's K/V pool, held from its first step to its last; a sequence writes its context's K/V rows when it takes "
-        "its blocks, computed from the sequence and token (its transfer carried the first layer's and they were "
-        "checked on landing, but the pool's are written again, not moved from the landed bytes), and appends a "
-        "row per step), its time scaled to {}; the linear layers of a decode step and prefill keep the roofline's time",
+        "its blocks, those its transfer landed in the node's memory taken from there and the rest computed from the "
+        "sequence and token, and appends a row per step; every layer's rows are the first layer's), its time scaled "
+        "to {}; the linear layers of a decode step and prefill keep the roofline's time",
         layersRun(), m_model.layers, element, m_model.layers);
 }
 

@@ -59,8 +59,11 @@ class MeasuredCompute final : public ComputeCost {
     // the step's own output.
     void measureStaleReads(NodePool& p, const DecodeBatch& batch, float scale);
     std::uint32_t layersRun() const;
-    // Lands the step's writes in the pool (and the step's injected fault, if any), before its attention.
-    void landWrites(NodePool& p);
+    // Lands the step's writes in the pool (and the step's injected fault, if any), before its attention: the rows
+    // their sequences' transfers landed in the node's memory (real::LandedKvRows) as they landed, the rest computed.
+    void landWrites(NodePool& p, std::uint32_t node, const InstanceState& inst, const DecodeBatch& batch);
+    // The most landed bytes one write() of the pool is handed: a step's landings go in pieces this large.
+    static constexpr std::size_t kLandedBytesPerWrite = std::size_t{32} << 20;
     // Before the step's sequences take their blocks: when they need more than the free list holds, the pool grows (at
     // least doubling, off the step's clock) up to RealCpuOptions::poolMaxBytes, so that none borrows a block. A pool
     // whose memory refuses to grow (std::bad_alloc, GpuOutOfMemory) stays as it is from then on and lends blocks, as
@@ -99,6 +102,7 @@ class MeasuredCompute final : public ComputeCost {
     std::size_t m_elementBytes = 4; // of its K and V
     std::vector<StaleReadError> m_staleReads;
     std::uint64_t m_checkedReads = 0, m_borrowedReads = 0, m_summedSeals = 0;
+    std::uint64_t m_rowsLanded = 0; // rows the pools took as a transfer landed them
     real::ReadFault m_nextFault = real::ReadFault::None;
     std::uint64_t m_faultStep = 0;
 };

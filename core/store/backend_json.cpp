@@ -29,6 +29,7 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["block_seals_summed"] = s.blockSealsSummed;
     j["kv_rows_written"] = s.kvRowsWritten;
     j["kv_rows_appended"] = s.kvRowsAppended;
+    j["kv_rows_landed"] = s.kvRowsLanded;
     if (s.kvPools > 0) {
         nlohmann::ordered_json pools = {{"count", s.kvPools},
                                         {"grown", s.kvPoolsGrown},
@@ -81,6 +82,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.blockSealsSummed = j.contains("block_seals_summed") ? countField(j, "block_seals_summed") : s.blockReadsChecked;
     s.kvRowsWritten = countField(j, "kv_rows_written");
     s.kvRowsAppended = countField(j, "kv_rows_appended");
+    s.kvRowsLanded = countField(j, "kv_rows_landed"); // older runs computed every row: 0
     // A run stored before the pools were counted says their size in scaled_down's text alone.
     if (const auto it = j.find("kv_pools"); it != j.end() && it->is_object()) {
         s.kvPools = countField(*it, "count");

@@ -147,8 +147,8 @@ TEST(RealCudaBackend, ANodeWritesTheRowsAndStampsRealCpuWrites)
             sequences = holdStep(blocks, batches[step], contexts[step]);
         }
         const auto writes = blocks.writes();
-        onCpu.write(writes);
-        onGpu.write(writes);
+        onCpu.write(writes, {});
+        onGpu.write(writes, {});
         const auto cpuStamps = onCpu.stamps();
         const std::vector<BlockStamp> kept(cpuStamps.begin(), cpuStamps.end());
         const auto gpuStamps = onGpu.stamps();

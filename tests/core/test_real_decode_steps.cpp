@@ -234,7 +234,7 @@ TEST(RealCpuBackend, AttentionReadsTheRowsEachSequenceWroteAndAppended)
         for (std::size_t step = 0; step < batches.size(); ++step) {
             SCOPED_TRACE(testing::Message() << "step " << step);
             const std::vector<real::PagedSequence> sequences = holdStep(blocks, batches[step], contexts[step]);
-            pool.write(blocks.writes());
+            pool.write(blocks.writes(), {});
             const auto sums = pool.checksums(blocks.blocksToCheck(batches[step]));
             const auto check = blocks.checkReads(batches[step], pool.stamps(), sums);
             ASSERT_FALSE(check.bad) << real::describeBadRead(*check.bad);
@@ -306,13 +306,13 @@ TEST(RealCpuBackend, ABlocksSealIsTheChecksumOfItsRowsAndAChangedByteBreaksIt)
         blocks.beginStep("d", batch);
         const auto held = blocks.hold(4, 20);
         const std::vector<std::uint32_t> table(held.begin(), held.end());
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         EXPECT_EQ(pool.stamps()[table[0]], (BlockStamp{4, 16, 1, referenceSeal(shape, 4, 0, 16, element)}));
         EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 4, 1, referenceSeal(shape, 4, 16, 4, element)}));
         // An append extends the seal by its row: the same as sealing the five rows at once.
         blocks.beginStep("d", batch);
         blocks.hold(4, 21);
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 5, 2, referenceSeal(shape, 4, 16, 5, element)}));
         auto sums = pool.checksums(blocks.blocksToCheck(batch));
         ASSERT_EQ(sums.size(), 2u);
@@ -334,14 +334,14 @@ TEST(RealCpuBackend, ABlocksSealIsTheChecksumOfItsRowsAndAChangedByteBreaksIt)
         // A cut back to two rows takes the three it drops off the seal: the same as sealing the two at once.
         blocks.beginStep("d", batch);
         blocks.hold(4, 18);
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         EXPECT_EQ(pool.stamps()[table[1]], (BlockStamp{4, 2, 3, referenceSeal(shape, 4, 16, 2, element)}));
         EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
         // A row changed before a cut stays unsealed after it: the cut keeps the seal, it does not take it afresh.
         pool.flipByte(table[1]);
         blocks.beginStep("d", batch);
         blocks.hold(4, 17);
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         const auto afterCut = blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch)));
         ASSERT_TRUE(afterCut.bad);
         EXPECT_EQ(afterCut.bad->block, table[1]);

@@ -7,6 +7,7 @@
 #include "core/real/half.h"
 #include "core/real/injected_fault.h"
 #include "core/real/kv_payload_rows.h"
+#include "core/real/landed_kv_rows.h"
 #include "core/real/node_workers.h"
 #include "core/store/backend_json.h"
 #include "engine_fixtures.h"
@@ -191,6 +192,28 @@ TEST_P(KvPayloadCopies, ACopyOfAnotherSequencesBlocksIsCaughtOnTheRowsAlone)
         << caught;
     // The next copy carries the right rows again.
     EXPECT_EQ(h.send(40, perToken, 4), "");
+}
+
+TEST_P(KvPayloadCopies, TheRowsThatLandedAreHeldUntilTheirMemoryIsWrittenOver)
+{
+    for (const std::size_t descriptor : {std::size_t{0}, std::size_t{8192}}) {
+        SCOPED_TRACE(descriptor);
+        PayloadHarness h(GetParam(), descriptor);
+        const real::LandedKvRows& landed = h.nodes->landedRows();
+        const auto block = [](std::uint32_t sequence) {
+            return real::LandedKvRows::RowsWanted{
+                .sequence = sequence, .firstToken = 16, .tokens = 16, .kvHeads = 2, .headDim = 64};
+        };
+        const double perToken = 4.0 * 2 * 2 * 64 * 2;
+        ASSERT_EQ(h.send(40, perToken, 5), "");
+        EXPECT_EQ(landed.rowsHeld(1, block(5)), 16u);
+        EXPECT_EQ(landed.rowsHeld(0, block(5)), 0u); // the sender's memory is not where they landed
+        // A message larger than the memory writes all of it, wrapping: sequence 5's rows are gone, 6's are held.
+        ASSERT_EQ(h.send(1000, perToken, 6), "");
+        EXPECT_EQ(landed.rowsHeld(1, block(5)), 0u);
+        EXPECT_EQ(landed.rowsHeld(1, block(6)), 16u);
+        EXPECT_EQ(landed.held(), 1u);
+    }
 }
 
 TEST(RealCpuBackend, EveryDirectTransferCarriesItsSequencesRowsInARun)

@@ -39,7 +39,7 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
         real::SequenceBlocks blocks(before, shape.blockTokens, 5);
         const std::vector<std::uint32_t> batch{1, 2};
         holdStep(blocks, batch, {40, 17});
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         const auto written = pool.stamps();
         const std::vector<BlockStamp> kept(written.begin(), written.end());
 
@@ -58,7 +58,7 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
 
         // A sequence's rows read through the grown pool: the float64 attention over its own values.
         holdStep(blocks, batch, {41, 18});
-        pool.write(blocks.writes());
+        pool.write(blocks.writes(), {});
         EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
 
         // Two new blocks nobody wrote, read as a context of 32 tokens: their seed, grownBlockValue.
@@ -181,7 +181,10 @@ class CrampedAttention final : public real::NodeAttention {
     {
         return m_inner.run(q, sequences, scale, layers, out);
     }
-    void write(std::span<const KvRowWrite> writes) override { m_inner.write(writes); }
+    void write(std::span<const KvRowWrite> writes, std::span<const std::byte> landed) override
+    {
+        m_inner.write(writes, landed);
+    }
     std::span<const BlockStamp> stamps() override { return m_inner.stamps(); }
     std::span<const std::uint32_t> checksums(std::span<const std::uint32_t> blocks) override
     {
