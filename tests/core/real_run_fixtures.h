@@ -39,6 +39,16 @@ inline Workload spacedWorkload()
     return w;
 }
 
+// `count` requests a second apart with prompts of 100, 130, 160, ... tokens and 4 to generate: each transfer is done
+// before the next begins. Under a model of four layers, a message holds its first layer's rows (kv_payload_rows.h).
+inline Workload spacedPrompts(std::uint32_t count)
+{
+    Workload w;
+    for (std::uint32_t i = 0; i < count; ++i)
+        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 100u + 30u * i, 4, 0, 0});
+    return w;
+}
+
 // A test run on each real backend: real-cuda where there is a GPU, skipped where there is none.
 class OnEachRealBackend : public testing::TestWithParam<std::string> {
   protected:

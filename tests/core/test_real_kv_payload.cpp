@@ -220,9 +220,7 @@ TEST(RealCpuBackend, EveryDirectTransferCarriesItsSequencesRowsInARun)
 {
     Scenario s = twoGpuScenario();
     s.model.layers = 4; // a message holds four layers: the first one's rows fit it
-    Workload w;
-    for (std::uint32_t i = 0; i < 4; ++i)
-        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 100u + 30u * i, 4, 0, 0});
+    const Workload w = spacedPrompts(4);
     BackendOptions backend = realCpu();
     const RunResult run = runOn(s, w, backend);
     const BackendSummary& b = run.summary.backend;
@@ -249,9 +247,7 @@ TEST(RealCpuBackend, ACoherenceProtocolsDataMessagesCarryTheirBlocksRows)
     // blocks' tokens (prefill's run of full blocks, the open tail), the control messages none.
     Scenario s = threeGpuScenario("msi-directory");
     s.model.layers = 4;
-    Workload w;
-    for (std::uint32_t i = 0; i < 3; ++i)
-        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 100u + 30u * i, 4, 0, 0});
+    const Workload w = spacedPrompts(3);
     const RunResult run = runOn(s, w, realCpu());
     const BackendSummary& b = run.summary.backend;
     EXPECT_GT(b.kvTransfersChecked, 0u);

@@ -207,9 +207,7 @@ TEST(RealCpuBackend, AFirstDecodeStepTakesItsContextFromTheBytesItsTransferLande
 {
     Scenario s = twoGpuScenario();
     s.model.layers = 4; // a message holds four layers: the first one's rows fit it
-    Workload w;
-    for (std::uint32_t i = 0; i < 4; ++i)
-        w.requests.push_back({static_cast<SimTime>(i) * kSecond, 100u + 30u * i, 4, 0, 0});
+    const Workload w = spacedPrompts(4);
     // Every row a pool takes is compared with the sequence's values as it is read, so a row read from the wrong
     // place stops the run.
     BackendOptions backend = realCpu();
