@@ -38,8 +38,6 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     std::uint64_t message = 0;
     CopyFault fault = std::exchange(m_nextFault, CopyFault::None);
     std::uint32_t carried = 0; // tokens whose rows the message carries
-    // Every write into a node's memory below loses the rows that landed there before.
-    LandedKvRows& landed = m_nodes.landedRows();
     if (!route.channels.empty() && bytes > 0) {
         // A message no memory could hold is the model's mistake, not a copy to attempt.
         if (!std::isfinite(bytes) || bytes > kMaxCopyBytes)
@@ -60,21 +58,10 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         // The sender seals the payload, then stamps it with the seal.
         stamp.checksum = m_nodes.payloadChecksum(route.src, m_pieces, CopySide::Source);
         m_nodes.stamp(route.src, m_pieces.front().srcOffset, sourceStamp(stamp, fault), m_pieces.front().bytes);
-        landed.overwritten(route.src, m_pieces.front().srcOffset, std::min(sizeof stamp, m_pieces.front().bytes));
         if (fault == CopyFault::TornSource)
-            if (const auto at = lastPayloadByte(m_nodes.memoryBytes(route.src), m_pieces, CopySide::Source)) {
+            if (const auto at = lastPayloadByte(m_nodes.memoryBytes(route.src), m_pieces, CopySide::Source))
                 m_nodes.flipByte(route.src, *at);
-                landed.overwritten(route.src, *at, 1);
-            }
         CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
-        const std::size_t dstBytes = m_nodes.memoryBytes(route.dst);
-        for (const CopyPiece& piece : m_pieces) {
-            // A piece wraps at the memory's end, as often as it is larger than the memory.
-            const std::size_t at = piece.dstOffset % dstBytes;
-            const std::size_t first = std::min(piece.bytes, dstBytes - at);
-            landed.overwritten(route.dst, at, first);
-            landed.overwritten(route.dst, 0, std::min(piece.bytes - first, dstBytes));
-        }
         // The receiver checks the seal on what landed once the stamp and the bytes are right (else they say more).
         if (result.firstBad < 0 && result.stampOk) {
             result.checksum = m_nodes.payloadChecksum(route.dst, m_pieces, CopySide::Destination);
@@ -83,7 +70,8 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         if (result.firstBad >= 0 || !result.stampOk || !result.checksumOk)
             refuse(info, route, stamp, result);
         if (carried > 0) {
-            landed.landed(route.dst, *m_rowsLayout, *payload, carried, checkRows(info, route, *payload, message));
+            m_nodes.landedRows().landed(route.dst, *m_rowsLayout, *payload, carried,
+                                        checkRows(info, route, *payload, message));
             m_summary.kvRowsCarried += carried;
             m_summary.kvRowsOffered += payload->tokens;
             ++m_summary.kvTransfersChecked;
@@ -153,7 +141,6 @@ std::uint32_t CopyTransport::putRows(std::uint32_t src, const KvPayload& payload
     forPayloadBytes(size, m_pieces, CopySide::Source, sent->size(),
                     [&](std::size_t offset, std::size_t at, std::size_t n) {
                         m_nodes.writeBytes(src, offset, std::span(*sent).subspan(at, n));
-                        m_nodes.landedRows().overwritten(src, offset, n);
                     });
     return tokens;
 }

@@ -145,7 +145,7 @@ GpuMemory& GpuNodes::memory(std::uint32_t node)
     return *m;
 }
 
-void GpuNodes::stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes)
+void GpuNodes::stampMemory(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes)
 {
     GpuMemory& m = memory(node);
     offset %= m.size();
@@ -170,7 +170,7 @@ std::uint32_t GpuNodes::payloadChecksum(std::uint32_t node, std::span<const Copy
     return crc.value();
 }
 
-void GpuNodes::flipByte(std::uint32_t node, std::size_t offset)
+void GpuNodes::flipMemoryByte(std::uint32_t node, std::size_t offset)
 {
     GpuMemory& m = memory(node);
     offset %= m.size();
@@ -180,8 +180,8 @@ void GpuNodes::flipByte(std::uint32_t node, std::size_t offset)
     m.write(offset, &byte, 1);
 }
 
-CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
-                          const CopyStamp& stamp, CopyFault fault)
+CopyResult GpuNodes::copyPieces(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                                const CopyStamp& stamp, CopyFault fault)
 {
     CopyResult result;
     if (pieces.empty())
@@ -195,7 +195,7 @@ CopyResult GpuNodes::copy(std::uint32_t src, std::uint32_t dst, std::span<const 
     result.ns = to.copyFrom(from, segmentsOf(copied, size, [](const CopyPiece& p) { return p.bytes; }));
     if (fault == CopyFault::FlipByte)
         if (const auto where = flippedByte(pieces, size))
-            flipByte(dst, *where);
+            flipMemoryByte(dst, *where);
     result.firstBad =
         to.firstDifference(from, segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
     const auto [at, stampBytes] = heldStamp(pieces.front(), size);

@@ -34,23 +34,25 @@ class GpuNodes final : public NodeResources {
     std::string name() const override { return "real-cuda"; }
     const RealCpuOptions& options() const override { return m_options; }
     std::size_t memoryBytes(std::uint32_t node) override { return memory(node).size(); }
-    void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override;
-    CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
-                    CopyFault fault) override;
     // fp16 pools on the node's GPU (the CUDA kernel's element, whatever the model's), the CUDA kernel.
     // Read back to the host in chunks and summed there.
     std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) override;
-    void flipByte(std::uint32_t node, std::size_t offset) override;
-    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
-    {
-        memory(node).write(offset, bytes.data(), bytes.size());
-    }
     void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override
     {
         memory(node).read(offset, out.data(), out.size());
     }
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
+
+  protected:
+    void stampMemory(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override;
+    CopyResult copyPieces(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                          const CopyStamp& stamp, CopyFault fault) override;
+    void flipMemoryByte(std::uint32_t node, std::size_t offset) override;
+    void writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
+    {
+        memory(node).write(offset, bytes.data(), bytes.size());
+    }
 
   private:
     GpuMemory& memory(std::uint32_t node);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -105,23 +106,49 @@ class NodeResources {
 
     // The size of the node's memory, made now if it had none.
     virtual std::size_t memoryBytes(std::uint32_t node) = 0;
+    // The writes into a node's memory. Each tells landedRows() which bytes it wrote, so the rows that landed there are
+    // lost with them, whoever writes; the backend's own (the protected ones below) do the writing.
+    //
     // Writes (as much of) the stamp as `bytes` covers at `offset` of the node's memory.
-    virtual void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) = 0;
+    void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes)
+    {
+        m_landedRows.overwritten(node, offset, std::min(bytes, sizeof stamp));
+        stampMemory(node, offset, stamp, bytes);
+    }
     // Copies a message's pieces from `src`'s memory into `dst`'s as `dst`'s resource copies, checks them against the
     // source and `stamp` (the first piece starts with it), and waits; `fault` plays a copy gone wrong (the worker's
     // classes: FlipByte, PartialWrite).
-    virtual CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
-                            const CopyStamp& stamp, CopyFault fault) = 0;
-    // The CRC-32 of a message's payload (payload_checksum.h) as the node's memory holds it, on `side` of `pieces`:
-    // the sender's seal before it stamps, the receiver's check after the copy.
-    virtual std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) = 0;
+    CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
+                    CopyFault fault)
+    {
+        const std::size_t size = memoryBytes(dst);
+        for (const CopyPiece& piece : pieces) {
+            // A piece wraps at the memory's end, as often as it is larger than the memory.
+            const std::size_t at = piece.dstOffset % size;
+            const std::size_t first = std::min(piece.bytes, size - at);
+            m_landedRows.overwritten(dst, at, first);
+            m_landedRows.overwritten(dst, 0, std::min(piece.bytes - first, size));
+        }
+        return copyPieces(src, dst, pieces, stamp, fault);
+    }
     // Flips the byte at `offset` of the node's memory (CopyFault::TornSource: a write into a region being copied).
-    virtual void flipByte(std::uint32_t node, std::size_t offset) = 0;
+    void flipByte(std::uint32_t node, std::size_t offset)
+    {
+        m_landedRows.overwritten(node, offset, 1);
+        flipMemoryByte(node, offset);
+    }
     // Host bytes into the node's memory at `offset`, and back out, `offset + size` within its memory: what a sender's
     // prefill left in a message's payload (its K/V rows, kv_payload_rows.h) and what the receiver reads back to check.
     // Off the clock.
-    virtual void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) = 0;
+    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes)
+    {
+        m_landedRows.overwritten(node, offset, bytes.size());
+        writeMemory(node, offset, bytes);
+    }
     virtual void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) = 0;
+    // The CRC-32 of a message's payload (payload_checksum.h) as the node's memory holds it, on `side` of `pieces`:
+    // the sender's seal before it stamps, the receiver's check after the copy.
+    virtual std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) = 0;
 
     // The node's K/V pool of this shape, of the element the backend holds a model of `modelElementBytes` in
     // (kvElementBytes), made (or made again for another shape or element) now, filled where it lives.
@@ -130,9 +157,17 @@ class NodeResources {
     // The nodes that have a resource, in topology order, and what plays each.
     virtual std::vector<BackendNodeMapping> mapping() const = 0;
 
-    // The K/V rows transfers landed in the nodes' memories, still there: the copy transport, which writes those
-    // memories, records them; a decode pool takes its sequences' context rows from them.
+    // The K/V rows transfers landed in the nodes' memories, still there: the copy transport records each landing, every
+    // write above loses what it wrote over, and a decode pool takes its sequences' context rows from what is left.
     LandedKvRows& landedRows() { return m_landedRows; }
+
+  protected:
+    // The backend's writes, as the public ones above say; a resource may call them itself (a fault of its own).
+    virtual void stampMemory(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) = 0;
+    virtual CopyResult copyPieces(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                                  const CopyStamp& stamp, CopyFault fault) = 0;
+    virtual void flipMemoryByte(std::uint32_t node, std::size_t offset) = 0;
+    virtual void writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) = 0;
 
   private:
     LandedKvRows m_landedRows;

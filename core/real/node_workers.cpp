@@ -246,7 +246,7 @@ NodeWorker& NodeWorkers::operator[](std::uint32_t node)
     return *w;
 }
 
-void NodeWorkers::writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes)
+void NodeWorkers::writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes)
 {
     NodeArena& arena = (*this)[node].arena();
     if (offset > arena.size() || bytes.size() > arena.size() - offset)

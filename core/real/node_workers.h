@@ -22,27 +22,29 @@ class NodeWorkers final : public NodeResources {
     std::string name() const override { return "real-cpu"; }
     const RealCpuOptions& options() const override { return m_options; }
     std::size_t memoryBytes(std::uint32_t node) override { return (*this)[node].arena().size(); }
-    void stamp(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override
-    {
-        (*this)[node].arena().stamp(offset, stamp, bytes);
-    }
-    CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
-                    CopyFault fault) override
-    {
-        const NodeArena& from = (*this)[src].arena();
-        return (*this)[dst].copyFrom(from, pieces, stamp, fault);
-    }
     std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) override
     {
         return real::payloadChecksum((*this)[node].arena(), pieces, side);
     }
-    void flipByte(std::uint32_t node, std::size_t offset) override { (*this)[node].arena().flip(offset); }
-    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override;
     void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override;
     // fp16 or fp32 pools (kvElementBytes) the worker allocated and filled (first touch), the CPU kernel run on the
     // worker.
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
+
+  protected:
+    void stampMemory(std::uint32_t node, std::size_t offset, const CopyStamp& stamp, std::size_t bytes) override
+    {
+        (*this)[node].arena().stamp(offset, stamp, bytes);
+    }
+    CopyResult copyPieces(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces,
+                          const CopyStamp& stamp, CopyFault fault) override
+    {
+        const NodeArena& from = (*this)[src].arena();
+        return (*this)[dst].copyFrom(from, pieces, stamp, fault);
+    }
+    void flipMemoryByte(std::uint32_t node, std::size_t offset) override { (*this)[node].arena().flip(offset); }
+    void writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override;
 
   private:
     const Topology& m_topology;

@@ -96,9 +96,9 @@ TEST(LandedKvRows, RowsAreReadOutOfTheMemoryTheyLandedIn)
         std::logic_error);
 
     // What is read is what the memory holds now, not the sequence's values computed again: a byte changed there
-    // shows.
+    // behind the record's back (a stray write) shows.
     const std::byte changed{0x7f};
-    nodes.writeBytes(1, segments[1].memory, std::span(&changed, 1));
+    std::memcpy(nodes[1].arena().data() + segments[1].memory, &changed, 1);
     out.clear();
     landed.read(nodes, 1, {.sequence = 5, .firstToken = 28, .tokens = 1, .kvHeads = 2, .headDim = 8}, 1, out);
     std::byte first;
@@ -106,6 +106,12 @@ TEST(LandedKvRows, RowsAreReadOutOfTheMemoryTheyLandedIn)
     EXPECT_EQ(first, changed); // token 28 is the first of the second stretch: block 3, head 0, dimension 0
     EXPECT_EQ(real::notTheSequences({.sequence = 5, .firstToken = 28, .tokens = 1, .kvHeads = 2, .headDim = 8}, 1, out),
               "token 28's K at KV head 0, dimension 0 is not sequence 5's");
+
+    // A write through the node's resource loses the rows it wrote over, whoever makes it.
+    const Wanted token16{.sequence = 5, .firstToken = 16, .tokens = 1, .kvHeads = 2, .headDim = 8, .elementBytes = 2};
+    EXPECT_EQ(landed.rowsHeld(1, token16), 1u);
+    nodes.writeBytes(1, segments[0].memory, std::span(&changed, 1));
+    EXPECT_EQ(landed.rowsHeld(1, token16), 0u);
 
     // Memory written over loses the rows whose bytes it wrote, and no others; memory beside it loses none.
     const Wanted block2{.sequence = 5, .firstToken = 24, .tokens = 4, .kvHeads = 2, .headDim = 8, .elementBytes = 2};

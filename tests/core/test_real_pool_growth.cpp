@@ -216,12 +216,12 @@ class CrampedNodes final : public real::NodeResources {
     std::string name() const override { return m_workers.name(); }
     const real::RealCpuOptions& options() const override { return m_workers.options(); }
     std::size_t memoryBytes(std::uint32_t node) override { return m_workers.memoryBytes(node); }
-    void stamp(std::uint32_t node, std::size_t offset, const real::CopyStamp& stamp, std::size_t bytes) override
+    void stampMemory(std::uint32_t node, std::size_t offset, const real::CopyStamp& stamp, std::size_t bytes) override
     {
         m_workers.stamp(node, offset, stamp, bytes);
     }
-    real::CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const real::CopyPiece> pieces,
-                          const real::CopyStamp& stamp, real::CopyFault fault) override
+    real::CopyResult copyPieces(std::uint32_t src, std::uint32_t dst, std::span<const real::CopyPiece> pieces,
+                                const real::CopyStamp& stamp, real::CopyFault fault) override
     {
         return m_workers.copy(src, dst, pieces, stamp, fault);
     }
@@ -230,8 +230,8 @@ class CrampedNodes final : public real::NodeResources {
     {
         return m_workers.payloadChecksum(node, pieces, side);
     }
-    void flipByte(std::uint32_t node, std::size_t offset) override { m_workers.flipByte(node, offset); }
-    void writeBytes(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
+    void flipMemoryByte(std::uint32_t node, std::size_t offset) override { m_workers.flipByte(node, offset); }
+    void writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
     {
         m_workers.writeBytes(node, offset, bytes);
     }
