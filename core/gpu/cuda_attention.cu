@@ -409,9 +409,7 @@ void GpuPagedAttention::write(const std::vector<KvRowWrite>& writes, const std::
     for (const KvRowWrite& w : writes) {
         if (!writeFits(w, d.blocks, d.shape.blockTokens))
             throw std::invalid_argument("GPU paged attention: a write past the pool or its block's rows");
-        if (w.landedRows > 0 &&
-            (w.landedAt % sizeof(__half) != 0 || w.landedAt > landedBytes ||
-             landedRowsBytes(w, d.shape.kvHeads, d.shape.headDim, sizeof(__half)) > landedBytes - w.landedAt))
+        if (!landedFits(w, landedBytes, d.shape.kvHeads, d.shape.headDim, sizeof(__half)))
             throw std::invalid_argument("GPU paged attention: a write's landed rows past the bytes given");
     }
     if (writes.empty())

@@ -66,6 +66,15 @@ inline std::uint64_t landedRowsBytes(const KvRowWrite& w, std::uint32_t kvHeads,
     return 2ull * kvHeads * w.landedRows * headDim * elementBytes;
 }
 
+// Whether a write's landed rows lie within the `landedBytes` handed to it, on an element's boundary; both backends
+// refuse one that does not.
+inline bool landedFits(const KvRowWrite& w, std::uint64_t landedBytes, std::uint32_t kvHeads, std::uint32_t headDim,
+                       std::uint64_t elementBytes)
+{
+    return w.landedRows == 0 || (w.landedAt % elementBytes == 0 && w.landedAt <= landedBytes &&
+                                 landedRowsBytes(w, kvHeads, headDim, elementBytes) <= landedBytes - w.landedAt);
+}
+
 // The K (isV false) or V value of a sequence's token at one KV head and dimension: uniform in [-1, 1) from a hash of
 // the five, with 24 bits so that fp32 holds it exactly and fp16 rounds it the same way everywhere.
 COH_HOST_DEVICE inline float kvRowValue(std::uint32_t sequence, std::uint32_t token, std::uint32_t kvHead,

@@ -1,12 +1,10 @@
 #include "core/real/landed_kv_rows.h"
 
-#include "core/real/half.h"
 #include "core/real/node_resources.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 namespace coh::core::real {
@@ -117,7 +115,7 @@ std::uint32_t LandedKvRows::rowsHeld(std::uint32_t node, const RowsWanted& wante
         // Each row whole, K and V, in memory not written over since.
         for (std::uint32_t row = 0; row < rows; ++row) {
             const std::size_t k = rowOffset(*run, wanted, h, row, rowBytes);
-            if (!holds(*run, k, rowBytes) || !holds(*run, k + halfOf(*run, rowBytes), rowBytes)) {
+            if (!holds(*run, k, rowBytes) || !holds(*run, k + halfOf(*run), rowBytes)) {
                 rows = row;
                 break;
             }
@@ -126,9 +124,9 @@ std::uint32_t LandedKvRows::rowsHeld(std::uint32_t node, const RowsWanted& wante
     return rows;
 }
 
-std::size_t LandedKvRows::halfOf(const Run& run, std::size_t rowBytes)
+std::size_t LandedKvRows::halfOf(const Run& run)
 {
-    return std::size_t{run.heads.count} * run.layout.blockTokens * rowBytes;
+    return blockRowsBytes(run.layout, run.payload) / 2;
 }
 
 std::size_t LandedKvRows::rowOffset(const Run& run, const RowsWanted& wanted, std::uint32_t head, std::uint32_t row,
@@ -136,16 +134,20 @@ std::size_t LandedKvRows::rowOffset(const Run& run, const RowsWanted& wanted, st
 {
     const std::uint32_t bt = run.layout.blockTokens;
     const std::uint32_t i = wanted.firstToken + row - run.payload.firstToken;
-    return 2 * halfOf(run, rowBytes) * (i / bt) + (std::size_t{head - run.heads.from} * bt + i % bt) * rowBytes;
+    return 2 * halfOf(run) * (i / bt) + (std::size_t{head - run.heads.from} * bt + i % bt) * rowBytes;
+}
+
+std::vector<LandedKvRows::Segment>::const_iterator LandedKvRows::segmentAt(const Run& run, std::size_t payloadOffset)
+{
+    // The last that starts at or before it; it may have been cut short of it since.
+    auto s = std::upper_bound(run.segments.begin(), run.segments.end(), payloadOffset,
+                              [](std::size_t at, const Segment& seg) { return at < seg.payload; });
+    return s == run.segments.begin() ? run.segments.end() : std::prev(s);
 }
 
 bool LandedKvRows::holds(const Run& run, std::size_t payloadOffset, std::size_t bytes)
 {
-    auto s = std::upper_bound(run.segments.begin(), run.segments.end(), payloadOffset,
-                              [](std::size_t at, const Segment& seg) { return at < seg.payload; });
-    if (s == run.segments.begin())
-        return false;
-    --s;
+    auto s = segmentAt(run, payloadOffset);
     for (std::size_t at = payloadOffset; at < payloadOffset + bytes; ++s) {
         if (s == run.segments.end() || s->payload > at || s->payload + s->bytes <= at)
             return false;
@@ -175,7 +177,7 @@ void LandedKvRows::read(NodeResources& nodes, std::uint32_t node, const RowsWant
             const std::size_t to = at + (std::size_t{h} * rows + row) * rowBytes;
             const std::size_t bytes = std::size_t{n} * rowBytes;
             readRun(nodes, run, from, std::span(out).subspan(to, bytes));
-            readRun(nodes, run, from + halfOf(run, rowBytes), std::span(out).subspan(to + half, bytes));
+            readRun(nodes, run, from + halfOf(run), std::span(out).subspan(to + half, bytes));
             row += n;
         }
     }
@@ -183,12 +185,7 @@ void LandedKvRows::read(NodeResources& nodes, std::uint32_t node, const RowsWant
 
 void LandedKvRows::readRun(NodeResources& nodes, const Run& run, std::size_t payloadOffset, std::span<std::byte> out)
 {
-    // The segment holding payloadOffset: the last that starts at or before it.
-    auto s = std::upper_bound(run.segments.begin(), run.segments.end(), payloadOffset,
-                              [](std::size_t at, const Segment& seg) { return at < seg.payload; });
-    if (s == run.segments.begin())
-        throw std::logic_error("landed K/V rows: a read before the rows' first byte");
-    --s;
+    auto s = segmentAt(run, payloadOffset);
     for (std::size_t done = 0; done < out.size(); ++s) {
         if (s == run.segments.end() || s->payload > payloadOffset + done ||
             s->payload + s->bytes <= payloadOffset + done)
@@ -203,24 +200,21 @@ void LandedKvRows::readRun(NodeResources& nodes, const Run& run, std::size_t pay
 std::optional<std::string> notTheSequences(const LandedKvRows::RowsWanted& wanted, std::uint32_t rows,
                                            std::span<const std::byte> read)
 {
-    const std::size_t e = wanted.elementBytes;
-    const std::size_t half = std::size_t{wanted.kvHeads} * rows * wanted.headDim; // elements
-    if (read.size() != 2 * half * e)
+    // What read() lays out is one payload block of `rows` rows, every head's: composeRows's layout for it.
+    const KvRowsLayout layout{.kvHeads = wanted.kvHeads,
+                              .headDim = wanted.headDim,
+                              .blockTokens = std::max(1u, rows),
+                              .elementBytes = wanted.elementBytes};
+    const KvPayload payload{.sequence = wanted.sequence, .firstToken = wanted.firstToken, .tokens = rows};
+    std::vector<std::byte> expected;
+    composeRows(layout, payload, rows, wanted.sequence, expected);
+    if (read.size() != expected.size())
         return fmt::format("{} bytes read for {} rows", read.size(), rows);
-    for (std::uint32_t h = 0; h < wanted.kvHeads; ++h)
-        for (std::uint32_t row = 0; row < rows; ++row)
-            for (std::uint32_t d = 0; d < wanted.headDim; ++d)
-                for (const bool isV : {false, true}) {
-                    const std::size_t at = ((isV ? half : 0) + (std::size_t{h} * rows + row) * wanted.headDim + d) * e;
-                    // As the pool holds it (fromFloat), fp16 or fp32.
-                    const float value = kvRowValue(wanted.sequence, wanted.firstToken + row, h, d, isV);
-                    const Half asHalf = fromFloat<Half>(value);
-                    if (std::memcmp(read.data() + at, e == sizeof(Half) ? static_cast<const void*>(&asHalf) : &value,
-                                    e) != 0)
-                        return fmt::format("token {}'s {} at KV head {}, dimension {} is not sequence {}'s",
-                                           wanted.firstToken + row, isV ? "V" : "K", h, d, wanted.sequence);
-                }
-    return std::nullopt;
+    const auto bad = firstRowMismatch(layout, payload, expected, read);
+    if (!bad)
+        return std::nullopt;
+    return fmt::format("token {}'s {} at KV head {}, dimension {} is not sequence {}'s", bad->token,
+                       bad->isV ? "V" : "K", bad->kvHead, bad->dim, wanted.sequence);
 }
 
 } // namespace coh::core::real

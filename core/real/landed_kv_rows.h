@@ -34,8 +34,8 @@ class LandedKvRows {
     };
 
     // A copy into `node` landed the rows of `payload`'s first `tokens` tokens (laid out as `layout` says), at
-    // `segments` (in payload order, together the rows' bytes from 0). Call after the copy's own bytes were
-    // overwritten() there.
+    // `segments` (in payload order, together the rows' bytes from 0). Whatever was still recorded in those bytes is
+    // dropped first (the copy wrote over it), so a node's segments never overlap.
     void landed(std::uint32_t node, const KvRowsLayout& layout, const KvPayload& payload, std::uint32_t tokens,
                 std::vector<Segment> segments);
     // Bytes [offset, offset + bytes) of the node's memory were written: whatever landed there is gone.
@@ -70,7 +70,10 @@ class LandedKvRows {
     // Where the run's payload holds the wanted rows' `row` at `head` (its K; its V halfOf() further on).
     static std::size_t rowOffset(const Run& run, const RowsWanted& wanted, std::uint32_t head, std::uint32_t row,
                                  std::size_t rowBytes);
-    static std::size_t halfOf(const Run& run, std::size_t rowBytes); // K (or V) of one of its blocks
+    static std::size_t halfOf(const Run& run); // K (or V) of one of its blocks
+    // The segment that holds (or held, before a cut) the run's payload byte `payloadOffset`; end() when none starts
+    // at or before it.
+    static std::vector<Segment>::const_iterator segmentAt(const Run& run, std::size_t payloadOffset);
     // Whether the run's payload bytes [payloadOffset, + bytes) are all still in memory.
     static bool holds(const Run& run, std::size_t payloadOffset, std::size_t bytes);
     // Memory [from, to) of the node was written over, inside the extent that starts at `start`.

@@ -122,13 +122,10 @@ class NodeResources {
                     CopyFault fault)
     {
         const std::size_t size = memoryBytes(dst);
-        for (const CopyPiece& piece : pieces) {
-            // A piece wraps at the memory's end, as often as it is larger than the memory.
-            const std::size_t at = piece.dstOffset % size;
-            const std::size_t first = std::min(piece.bytes, size - at);
-            m_landedRows.overwritten(dst, at, first);
-            m_landedRows.overwritten(dst, 0, std::min(piece.bytes - first, size));
-        }
+        for (const CopyPiece& piece : pieces)
+            forContiguousRuns(size, piece, piece.bytes, [&](std::size_t, std::size_t at, std::size_t n) {
+                m_landedRows.overwritten(dst, at, n);
+            });
         return copyPieces(src, dst, pieces, stamp, fault);
     }
     // Flips the byte at `offset` of the node's memory (CopyFault::TornSource: a write into a region being copied).
@@ -172,17 +169,5 @@ class NodeResources {
   private:
     LandedKvRows m_landedRows;
 };
-
-// Whether a step's writes fit `landed`: each write's landed rows within it, for a pool of this shape and element.
-inline bool landedFits(std::span<const KvRowWrite> writes, std::span<const std::byte> landed, const PagedKvShape& shape,
-                       std::size_t elementBytes)
-{
-    for (const KvRowWrite& w : writes)
-        if (w.landedRows > 0 &&
-            (w.landedAt > landed.size() ||
-             landedRowsBytes(w, shape.kvHeads, shape.headDim, elementBytes) > landed.size() - w.landedAt))
-            return false;
-    return true;
-}
 
 } // namespace coh::core::real

@@ -35,11 +35,12 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     }
     void write(std::span<const KvRowWrite> writes, std::span<const std::byte> landed) override
     {
-        for (const KvRowWrite& w : writes)
+        for (const KvRowWrite& w : writes) {
             if (!writeFits(w, m_blocks, m_shape.blockTokens))
                 throw std::invalid_argument("real-cpu attention: a write past the pool or its block's rows");
-        if (!landedFits(writes, landed, m_shape, sizeof(T)))
-            throw std::invalid_argument("real-cpu attention: a write's landed rows past the bytes given");
+            if (!landedFits(w, landed.size(), m_shape.kvHeads, m_shape.headDim, sizeof(T)))
+                throw std::invalid_argument("real-cpu attention: a write's landed rows past the bytes given");
+        }
         Writes job{this, writes, landed};
         m_worker.runTimed(&writeRows, &job);
     }
