@@ -2,6 +2,7 @@
 
 #include "core/engine/run_summary.h"
 #include "core/serving/kv_pool_text.h"
+#include "core/serving/own_costs_text.h"
 #include "ui/metric_format.h"
 #include "ui/qt_text.h"
 
@@ -69,6 +70,8 @@ QString backendDescription(const core::BackendSummary& b)
                     .arg(locale.toString(static_cast<qulonglong>(b.blockReadsBorrowed)));
     if (const std::string pools = core::describeKvPools(b); !pools.empty())
         text += tr("<br>K/V pools: %1").arg(html(pools));
+    if (const std::string costs = core::describeOwnCosts(b); !costs.empty())
+        text += tr("<br>Own costs: %1").arg(html(costs));
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

@@ -62,6 +62,17 @@ double realNoisePct(const core::SimVsRealRow& row, const core::RunResult& real)
     return 0;
 }
 
+// The simulator's error on the real runs' own costs: a count's own figure when it differs.
+std::string ownCostCell(const core::SimVsRealRow& row)
+{
+    if (std::isnan(row.ownCostSimulated))
+        return "";
+    if (row.count)
+        return row.ownCostEveryRunEqual && row.ownCostSimulated == row.real ? "equal" : number(row.ownCostSimulated);
+    const double error = row.ownCostErrorPct();
+    return std::isnan(error) ? std::string("n/a") : fmt::format("{:+.1f}%", error);
+}
+
 // TTFT's mean part by part (core/engine/ttft_parts.h): its difference is the sum of the parts', so this says where
 // TTFT's error comes from (waiting for the step in progress, the first step, the transfer, ...).
 void printTtftParts(const core::SimVsReal& result, const std::string& realHeader)
@@ -117,7 +128,10 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
 
     if (options.json) {
         auto metrics = nlohmann::ordered_json::array();
-        const auto pct = [](double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); };
+        const auto numberOrNull = [](double v) {
+            return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v);
+        };
+        const auto& pct = numberOrNull; // a percentage, or null where there is none
         for (const auto& r : rows) {
             nlohmann::ordered_json metric = {{"metric", r.metric},
                                              {"real", r.real},
@@ -125,6 +139,14 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                              {"error_pct", pct(r.errorPct())},
                                              {"within_goal", r.withinGoal()},
                                              {"real_noise_pct", realNoisePct(r, result.real)}};
+            metric["own_costs_simulated"] = numberOrNull(r.ownCostSimulated);
+            metric["own_costs_error_pct"] = pct(r.ownCostErrorPct());
+            if (!r.ownCostErrorsPct.empty()) {
+                auto errors = nlohmann::ordered_json::array();
+                for (const double e : r.ownCostErrorsPct)
+                    errors.push_back(pct(e));
+                metric["own_costs_errors_pct"] = std::move(errors);
+            }
             if (!r.pairErrorsPct.empty()) {
                 auto pairs = nlohmann::ordered_json::array();
                 for (const double e : r.pairErrorsPct)
@@ -136,6 +158,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         auto profiles = nlohmann::ordered_json::array();
         for (const auto& p : result.profiles)
             profiles.push_back(core::real::toJson(p));
+        auto ownCosts = nlohmann::ordered_json::array();
+        for (const auto& p : result.ownCostProfiles)
+            ownCosts.push_back(core::real::toJson(p));
         auto parts = nlohmann::ordered_json::array();
         for (const auto& p : result.ttftParts) {
             nlohmann::ordered_json part = {{"part", p.key},
@@ -163,6 +188,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"profiles", std::move(profiles)},
             {"counts_equal", countsEqual},
             {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
+            {"own_costs_profiles", std::move(ownCosts)},
+            {"own_costs_runs_with_other_counts", result.ownCostRunsWithOtherCounts},
             {"metrics", metrics},
             {"ttft_parts", std::move(parts)}};
         fmt::print("{}\n", out.dump(2));
@@ -199,21 +226,47 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                            : std::string(),
                figure([](const Profile& p) { return p.attentionStepNs; }),
                figure([](const Profile& p) { return p.attentionBytesPerNs; }));
+    // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
+    if (!result.ownCostProfiles.empty()) {
+        const auto own = [&](auto of) {
+            double lo = of(result.ownCostProfiles.front()), hi = lo;
+            for (const auto& p : result.ownCostProfiles) {
+                lo = std::min(lo, of(p));
+                hi = std::max(hi, of(p));
+            }
+            return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
+        };
+        const core::BackendSummary& b = result.real.summary.backend;
+        fmt::print("  {}: copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer (fitted over "
+                   "the {} copies and {} decode steps of {})\n",
+                   result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
+                   own([](const Profile& p) { return p.copy.latencyNs; }),
+                   own([](const Profile& p) { return p.copy.bytesPerNs; }),
+                   profile.hostCopy.measured()
+                       ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                                     own([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                                     own([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+                       : std::string(),
+                   own([](const Profile& p) { return p.attentionStepNs; }),
+                   own([](const Profile& p) { return p.attentionBytesPerNs; }), b.copyFit.points + b.hostCopyFit.points,
+                   b.attentionFit.points, result.realRuns > 1 ? "the first" : "it");
+    }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     // The goal (sim_vs_real.h): latencies within 10% of what was measured, counts equal.
     // The real run's own uncertainty beside it: a percentile of a few requests moves by more than the goal.
-    std::vector<std::vector<std::string>> table{{"  METRIC", realHeader, "REAL ±95%", "SIMULATED", "ERROR", "GOAL"}};
+    std::vector<std::vector<std::string>> table{
+        {"  METRIC", realHeader, "REAL ±95%", "SIMULATED", "ERROR", "GOAL", "ON OWN COSTS"}};
     const std::string goal = fmt::format("within ±{:g}%", 100 * core::kSimulatorErrorGoal);
     int judged = 0, within = 0;
     std::vector<std::string> inNoise;
     for (const auto& r : rows) {
         const double noise = realNoisePct(r, result.real);
-        table.push_back({"  " + r.metric, number(r.real), noise > 0 ? fmt::format("±{:.1f}%", noise) : "",
-                         number(r.simulated),
-                         std::isnan(r.errorPct()) ? std::string("n/a") : fmt::format("{:+.1f}%", r.errorPct()),
-                         r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond")});
+        table.push_back(
+            {"  " + r.metric, number(r.real), noise > 0 ? fmt::format("±{:.1f}%", noise) : "", number(r.simulated),
+             std::isnan(r.errorPct()) ? std::string("n/a") : fmt::format("{:+.1f}%", r.errorPct()),
+             r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond"), ownCostCell(r)});
         if (r.count)
             continue;
         ++judged;
@@ -260,6 +313,15 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    realHeader, result.realRuns, result.realRuns);
     if (result.realRuns > 1)
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
+    if (!result.ownCostProfiles.empty())
+        fmt::print("  ON OWN COSTS is the simulator's error{} with its copy and attention costs fitted over the real "
+                   "run's own copies and steps instead of calibrated before it (not stored): what is left of ERROR "
+                   "once the machine's drift since the calibration is out of it{}\n",
+                   result.realRuns > 1 ? " (the median over the real runs)" : "",
+                   result.ownCostRunsWithOtherCounts > 0
+                       ? fmt::format("; its counts differ in {} of {} run(s)", result.ownCostRunsWithOtherCounts,
+                                     result.realRuns)
+                       : std::string());
     printTtftParts(result, realHeader);
 }
 

@@ -4,6 +4,7 @@
 #include "core/engine/run_summary.h"
 #include "core/engine/traffic_counts.h"
 #include "core/serving/kv_pool_text.h"
+#include "core/serving/own_costs_text.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -291,6 +292,8 @@ void printRunSummary(const core::RunSummary& s)
                 b.kvRowsWritten, b.kvRowsAppended, b.kvRowsLanded);
         if (const std::string pools = core::describeKvPools(b); !pools.empty())
             fmt::print("  K/V pools       {}\n", pools);
+        if (const std::string costs = core::describeOwnCosts(b); !costs.empty())
+            fmt::print("  own costs       {}\n", costs);
         if (!b.staleReads.empty()) {
             // The error each stale read caused, measured: the attention over the older bytes against the latest.
             std::vector<double> relL2, maxAbs, fraction;

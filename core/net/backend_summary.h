@@ -1,6 +1,8 @@
 #pragma once
 // What executed a run's messages (docs/real-backend.md): the simulator, or a real backend with the resource each
 // topology node ran on and what its copies measured. Plain values: RunSummary carries it to the store and views.
+#include "core/net/cost_fit.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -61,6 +63,11 @@ struct BackendSummary {
     std::uint64_t kvPoolBlocksLent = 0;  // blocks handed to a sequence while another held them (a full pool)
     std::string kvPoolGrowthRefused;     // why a pool could not grow further, the first; empty: none was refused
     std::vector<StaleReadError> staleReads; // per decode step and sequence that read a stale block, in run order
+    // The run's own costs, fitted over every copy and decode step it timed (CostFit): a copy's measured time against
+    // its bytes (on real-cuda those within and between GPUs; hostCopyFit those to or from pinned host memory), and
+    // one layer of a step's attention against the K and V bytes it read. compare-real runs the simulator on them too,
+    // which leaves the calibration's drift out of its error (docs/real-backend.md#the-runs-own-costs).
+    CostFit copyFit, hostCopyFit, attentionFit;
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;
 };

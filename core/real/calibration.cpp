@@ -2,6 +2,7 @@
 
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
+#include "core/net/cost_fit.h"
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
 #include "core/real/gpu_nodes.h" // hostMemoryOnGpus
@@ -39,27 +40,11 @@ std::string cpuModel()
 
 std::pair<double, double> fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points)
 {
-    // Weighted least squares for y = a + s x with weights 1 / y^2; the bandwidth is 1 / s.
-    double w = 0, wx = 0, wy = 0, wxx = 0, wxy = 0;
-    for (const auto& [x, y] : points) {
-        if (!(y > 0))
-            continue;
-        const double k = 1.0 / (y * y);
-        w += k;
-        wx += k * x;
-        wy += k * y;
-        wxx += k * x * x;
-        wxy += k * x * y;
-    }
-    const double denominator = w * wxx - wx * wx;
-    double slope = denominator > 0 ? (w * wxy - wx * wy) / denominator : 0;
-    double intercept = w > 0 ? (wy - slope * wx) / w : 0;
-    if (intercept < 0 || slope <= 0) {
-        // A negative fixed cost means the small points are noise next to the large: fit through the origin.
-        intercept = 0;
-        slope = wxx > 0 ? wxy / wxx : 0;
-    }
-    return {intercept, slope > 0 ? 1.0 / slope : 0.0};
+    CostFitSums sums;
+    for (const auto& [x, y] : points)
+        sums.add(x, y);
+    const CostFit fit = sums.relativeFit();
+    return {fit.fixedNs, fit.bytesPerNs};
 }
 
 namespace {
@@ -378,6 +363,36 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.attentionShape.blockTokens = count("block_tokens");
     if (!problems.empty())
         throw InputError(std::move(problems));
+    return p;
+}
+
+bool plausibleFit(const CostFit& fit)
+{
+    return fit.points > 0 && std::isfinite(fit.fixedNs) && fit.fixedNs >= 0 && fit.fixedNs < kMaxProfileNs &&
+           std::isfinite(fit.bytesPerNs) && fit.bytesPerNs >= kMinProfileGBps && fit.bytesPerNs <= kMaxProfileGBps;
+}
+
+bool fittedOwnCosts(const BackendSummary& run)
+{
+    return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit);
+}
+
+HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
+{
+    HardwareProfile p = calibrated;
+    const auto take = [](CopyPathFit& path, const CostFit& fit) {
+        if (plausibleFit(fit))
+            path = CopyPathFit{.latencyNs = fit.fixedNs, .bytesPerNs = fit.bytesPerNs};
+    };
+    take(p.copy, run.copyFit);
+    take(p.hostCopy, run.hostCopyFit);
+    if (plausibleFit(run.attentionFit)) {
+        p.attentionStepNs = run.attentionFit.fixedNs;
+        p.attentionBytesPerNs = run.attentionFit.bytesPerNs;
+        p.attentionSequenceBytesPerNs = 0;
+        p.attentionRows.clear();
+        p.sequenceRows.clear();
+    }
     return p;
 }
 

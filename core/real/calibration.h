@@ -114,6 +114,19 @@ inline constexpr std::uint64_t kMaxDescriptorBytes = std::uint64_t{1} << 30;
 // Throws InputError naming `file` and the field when a figure is missing or outside those ranges.
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
 
+// Whether a fit's figures are ones a profile may hold (the ranges above): a fit read from a stored run is taken only
+// then.
+bool plausibleFit(const CostFit& fit);
+// `calibrated` with the figures a real run fitted over its own copies and decode steps (BackendSummary::copyFit,
+// hostCopyFit, attentionFit) in place of the calibration's, each where the run measured it (plausibleFit): the
+// machine's costs as they were during that run, which a calibration taken before it only predicts. A run's copies are
+// already in descriptors, so their cost per piece is in the fitted bandwidth (descriptorNs 0); a run's steps already
+// paid for their longest sequence, so a lone sequence's bandwidth is dropped with a fitted attention. A figure replaced
+// loses the calibration's rows it was fitted from.
+HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
+// Whether the run fitted any figure ownCostProfile takes.
+bool fittedOwnCosts(const BackendSummary& run);
+
 // The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV
 // (all but switches) joined directly by a link of the profile's copy latency and effective bandwidth (descriptors
 // included), and no other link. On a real-cuda profile with a host path, a pair with a node in host memory

@@ -2,6 +2,7 @@
 
 #include "core/real/arena_slots.h"
 #include "core/real/copy_check.h"
+#include "core/real/gpu_nodes.h" // hostMemoryOnGpus
 
 #include <fmt/format.h>
 
@@ -23,6 +24,9 @@ CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulat
     , m_usage(topology.links.size() * 2, linkInterval)
 {
     m_summary.name = nodes.name();
+    // real-cuda places these nodes in pinned host memory: their copies take the host path, fitted apart.
+    for (const Node& n : topology.nodes)
+        m_hostMemory.push_back(m_summary.name == "real-cuda" && hostMemoryOnGpus(n.kind));
 }
 
 CopyTransport::~CopyTransport() = default;
@@ -83,6 +87,9 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         ++m_summary.verified;
         m_summary.bytesCopied += static_cast<double>(size);
         m_summary.copyMs += static_cast<double>(took) * 1e-6;
+        // The run's own costs, per path as calibration measures them (real-cuda's host memory apart).
+        (m_hostMemory[route.src] || m_hostMemory[route.dst] ? m_hostCopyFit : m_copyFit)
+            .add(bytes, static_cast<double>(took));
         if (bytes >= m_largestCopy) {
             m_largestCopy = bytes;
             m_summary.largestCopyGBps = bytes / static_cast<double>(took);
@@ -235,6 +242,8 @@ BackendSummary CopyTransport::describe() const
 {
     BackendSummary s = m_summary;
     s.mapping = m_nodes.mapping();
+    s.copyFit = m_copyFit.totalFit();
+    s.hostCopyFit = m_hostCopyFit.totalFit();
     return s;
 }
 

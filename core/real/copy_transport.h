@@ -5,6 +5,7 @@
 // into the same event loop as a simulated flow's, at the send time plus the measured copy time, so everything above
 // the transport (protocols, invariants, metrics, the store) is the simulator's own. Copies run one at a time:
 // concurrent messages do not contend for memory bandwidth here.
+#include "core/net/cost_fit.h"
 #include "core/net/transport.h"
 #include "core/real/kv_payload_rows.h"
 #include "core/real/node_resources.h"
@@ -111,6 +112,8 @@ class CopyTransport final : public Transport {
     TransportFaultCounts m_faults;
     SimTime m_lastActivity = 0;
     BackendSummary m_summary;
+    CostFitSums m_copyFit, m_hostCopyFit; // BackendSummary::copyFit, hostCopyFit
+    std::vector<bool> m_hostMemory;       // per node: its copies take the host path (real-cuda)
     double m_largestCopy = 0;
 };
 

@@ -166,6 +166,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
     m_attentionBytes += p.attention->kvBytes(tokens) * layers;
+    m_attentionFit.add(p.attention->kvBytes(tokens), static_cast<double>(m_lastNs) / layers);
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
@@ -307,6 +308,7 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.decodeSteps = m_steps;
     summary.attentionMs = m_attentionNs * 1e-6;
     summary.attentionBytes = m_attentionBytes;
+    summary.attentionFit = m_attentionFit.totalFit();
     summary.blockReadsChecked = m_checkedReads;
     summary.blockReadsBorrowed = m_borrowedReads;
     summary.blockSealsSummed = m_summedSeals;

@@ -4,6 +4,7 @@
 // each sequence's own blocks in the node's pool (the same blocks at every step, real/sequence_blocks.h), and takes its
 // measured time, scaled from the layers it ran to the model's. What it cannot run here (prefill, and the
 // linear layers of a decode step) keeps the roofline's time, and the run says so (BackendSummary::scaledDown).
+#include "core/net/cost_fit.h"
 #include "core/real/node_resources.h"
 #include "core/real/paged_attention.h"
 #include "core/real/sequence_blocks.h"
@@ -82,6 +83,7 @@ class MeasuredCompute final : public ComputeCost {
     std::uint64_t m_steps = 0;
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
+    CostFitSums m_attentionFit;  // one layer's time against its K and V bytes, per step (BackendSummary::attentionFit)
     std::int64_t m_lastNs = 0;
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.
     struct PoolTotals {

@@ -1,5 +1,6 @@
 #include "core/store/backend_json.h"
 
+#include "core/real/calibration.h" // plausibleFit
 #include "core/store/summary_json_fields.h"
 
 namespace coh::core {
@@ -43,6 +44,14 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
             pools["growth_refused"] = s.kvPoolGrowthRefused;
         j["kv_pools"] = std::move(pools);
     }
+    // The run's own costs, where it timed any (CostFit).
+    const auto fit = [&j](const char* key, const CostFit& f) {
+        if (f.measured())
+            j[key] = {{"fixed_ns", f.fixedNs}, {"bytes_per_ns", f.bytesPerNs}, {"points", f.points}};
+    };
+    fit("copy_fit", s.copyFit);
+    fit("host_copy_fit", s.hostCopyFit);
+    fit("attention_fit", s.attentionFit);
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -95,6 +104,19 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
         s.kvPoolBlocksLent = countField(*it, "blocks_lent");
         s.kvPoolGrowthRefused = textField(*it, "growth_refused", "");
     }
+    // Runs stored before their costs were fitted have none (unmeasured), and so does a fit no machine gives.
+    const auto fit = [&j](const char* key) {
+        CostFit f;
+        if (const auto it = j.find(key); it != j.end() && it->is_object()) {
+            f.fixedNs = numberField(*it, "fixed_ns");
+            f.bytesPerNs = numberField(*it, "bytes_per_ns");
+            f.points = countField(*it, "points");
+        }
+        return real::plausibleFit(f) ? f : CostFit{};
+    };
+    s.copyFit = fit("copy_fit");
+    s.hostCopyFit = fit("host_copy_fit");
+    s.attentionFit = fit("attention_fit");
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

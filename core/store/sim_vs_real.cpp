@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace coh::core {
 
@@ -194,6 +195,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     // a profile of the machine as it was minutes before. Else: one profile, every real run, one simulated run.
     std::vector<RunSummary> reals, sims;
     std::vector<std::size_t> simOf; // per real run: the simulated run it is set against
+    std::vector<std::optional<RunSummary>>
+        ownCostSims; // per real run: the simulator on its own costs, if it fitted any
     const int simRuns = out.paired ? out.realRuns : 1;
     for (int k = 1; k <= out.realRuns; ++k) {
         const bool newProfile = out.paired || k == 1;
@@ -208,6 +211,20 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns, real.backend.name), id);
         out.realIds.push_back(id);
         reals.push_back(r.summary);
+        // The simulator again, on the costs this run measured (not stored, and quick: no stage of its own); its error
+        // is the model's alone.
+        if (cancelled())
+            throw RunCancelled();
+        if (real::fittedOwnCosts(r.summary.backend)) {
+            RunOptions own = real;
+            own.progress = nullptr; // a fraction of a second: the real run's progress stands
+            own.backend = {};
+            own.backend.profile = real::ownCostProfile(out.profiles.back(), r.summary.backend);
+            out.ownCostProfiles.push_back(*own.backend.profile);
+            ownCostSims.emplace_back(
+                runScenario(real::profiledScenario(scenario, out.ownCostProfiles.back()), workload, own).summary);
+        } else
+            ownCostSims.emplace_back();
         if (k == 1) {
             out.real = std::move(r);
             out.realId = id;
@@ -233,7 +250,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     }
     out.profile = out.profiles.front();
     // Each metric's figures are their medians over the runs; the counts must be equal in every pair.
-    std::vector<std::vector<double>> realFigures, simFigures;
+    std::vector<std::vector<double>> realFigures, simFigures, ownFigures;
     for (std::size_t k = 0; k < reals.size(); ++k) {
         const RunSummary& sim = sims[simOf[k]];
         const auto rows = simVsRealRows(reals[k], sim);
@@ -255,10 +272,27 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         }
         // The count rows are the messages, flows and coherence bytes.
         out.realRunsWithOtherCounts += countsDiffer ? 1 : 0;
+        if (!ownCostSims[k])
+            continue;
+        const auto own = simVsRealRows(reals[k], *ownCostSims[k]);
+        ownFigures.resize(own.size());
+        bool ownCountsDiffer = false;
+        for (std::size_t i = 0; i < own.size(); ++i) {
+            ownFigures[i].push_back(own[i].simulated);
+            if (!own[i].count)
+                out.rows[i].ownCostErrorsPct.push_back(SimVsRealRow::pairErrorPct(own[i].real, own[i].simulated));
+            else if (own[i].real != own[i].simulated) {
+                out.rows[i].ownCostEveryRunEqual = false;
+                ownCountsDiffer = true;
+            }
+        }
+        out.ownCostRunsWithOtherCounts += ownCountsDiffer ? 1 : 0;
     }
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
         out.rows[i].real = SimVsRealRow::median(realFigures[i]);
         out.rows[i].simulated = SimVsRealRow::median(simFigures[i]);
+        if (i < ownFigures.size())
+            out.rows[i].ownCostSimulated = SimVsRealRow::median(ownFigures[i]);
     }
     out.ttftParts = ttftPartsAgainst(reals, sims, simOf, out.paired);
     return out;

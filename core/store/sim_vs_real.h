@@ -59,6 +59,13 @@ struct SimVsRealRow {
     // medians of each side, and the error is the median of the pairs' errors: a pair's two runs were measured and
     // calibrated minutes apart, so the machine's drift between pairs stays out of it.
     std::vector<double> pairErrorsPct;
+    // The simulator on each real run's own costs (real::ownCostProfile; counts: its figure), the median over the real
+    // runs, and each run's error in % (pairErrorPct), in run order: the error left once the calibration's drift is
+    // out of it. NaN, and no errors, where no real run fitted its costs.
+    double ownCostSimulated = std::nan("");
+    std::vector<double> ownCostErrorsPct;
+    bool ownCostEveryRunEqual = true; // a count: equal on its own costs in every real run that fitted any
+    double ownCostErrorPct() const { return ownCostErrorsPct.empty() ? std::nan("") : median(ownCostErrorsPct); }
     // The simulator's error in % of the real figure: NaN where the real figure is 0 and the simulated one is not (in
     // any pair).
     double errorPct() const
@@ -150,6 +157,12 @@ struct SimVsReal {
     // and the order of events followed measured times).
     int realRunsWithOtherCounts = 0;
     bool countsEqual() const { return realRunsWithOtherCounts == 0; }
+    // Each real run's own costs (real::ownCostProfile of the profile it was set against), in run order, for the runs
+    // that fitted any (real::fittedOwnCosts), and how many of the simulated runs on them sent other messages, flows or
+    // bytes than their real run. Those runs are not stored: they are a column of the comparison, not runs of the
+    // scenario.
+    std::vector<real::HardwareProfile> ownCostProfiles;
+    int ownCostRunsWithOtherCounts = 0;
 };
 
 // The figures the simulator is judged on, real against simulated: TTFT, TPOT and KV transfer p50/p99, messages,

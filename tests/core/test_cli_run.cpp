@@ -273,6 +273,13 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_LE(out.at("real_runs_with_other_counts").get<int>(), out.at("real_runs").get<int>());
     EXPECT_GT(out.at("metrics")[2].at("real").get<double>(), 0.0);
     EXPECT_GT(out.at("metrics")[2].at("simulated").get<double>(), 0.0);
+    // The simulator on the real run's own costs: its error per figure, and the profile it ran on.
+    EXPECT_GT(out.at("metrics")[2].at("own_costs_simulated").get<double>(), 0.0);
+    ASSERT_EQ(out.at("metrics")[2].at("own_costs_errors_pct").size(), 1u);
+    EXPECT_EQ(out.at("metrics")[2].at("own_costs_error_pct"), out.at("metrics")[2].at("own_costs_errors_pct")[0]);
+    ASSERT_EQ(out.at("own_costs_profiles").size(), 1u);
+    EXPECT_NE(out.at("own_costs_profiles")[0].at("attention").at("bandwidth_gbps"),
+              out.at("profile").at("attention").at("bandwidth_gbps"));
     // TTFT's mean part by part: the parts' differences add up to TTFT's (one real run, one simulated).
     const auto& parts = out.at("ttft_parts");
     ASSERT_EQ(parts.size(), 7u);
@@ -295,6 +302,11 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     const CliResult show =
         runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(show.output.find("simulated on the calibrated profile"), std::string::npos) << show.output;
+    // The real run shows the costs it fitted over its own copies and steps.
+    const CliResult real =
+        runCohsim("runs show " + std::to_string(out.at("real_run_id").get<int>()) + " " + db(), Stderr::Discard);
+    EXPECT_NE(real.output.find("own costs       a copy "), std::string::npos) << real.output;
+    EXPECT_NE(real.output.find("a layer of a decode step's attention "), std::string::npos) << real.output;
 
     // A profile with a figure missing is refused with the field and the fix.
     auto broken = nlohmann::json::parse(std::ifstream(profile));

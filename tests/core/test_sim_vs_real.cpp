@@ -72,6 +72,20 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_TRUE(SimVsRealRow({"KV transfer p50 (ms)", 0.001, 0.0014}).withinGoal()); // 40%, but 0.0004 ms
     EXPECT_FALSE(SimVsRealRow({"KV transfer p50 (ms)", 0.02, 0.026}).withinGoal());
     EXPECT_GT(out.profile.copy.bytesPerNs, 0.0);
+    // The simulator again on the real run's own costs, fitted over its copies and steps: one per real run, each row's
+    // error against it, and not stored.
+    const BackendSummary& b = out.real.summary.backend;
+    ASSERT_EQ(out.ownCostProfiles.size(), 1u);
+    EXPECT_EQ(out.ownCostProfiles[0].copy.bytesPerNs, b.copyFit.bytesPerNs);
+    EXPECT_EQ(out.ownCostProfiles[0].attentionBytesPerNs, b.attentionFit.bytesPerNs);
+    EXPECT_NE(out.ownCostProfiles[0].attentionBytesPerNs, out.profile.attentionBytesPerNs);
+    ASSERT_EQ(out.rows[2].ownCostErrorsPct.size(), 1u);
+    EXPECT_DOUBLE_EQ(out.rows[2].ownCostErrorPct(),
+                     SimVsRealRow::pairErrorPct(out.rows[2].real, out.rows[2].ownCostSimulated));
+    EXPECT_TRUE(out.rows[6].ownCostErrorsPct.empty()); // a count's is its figure
+    EXPECT_EQ(out.ownCostRunsWithOtherCounts, 0);
+    EXPECT_EQ(out.rows[6].ownCostSimulated, out.rows[6].real);
+    EXPECT_EQ(store.listRuns().size(), 2u);
     // TTFT's mean part by part, each side's own: the parts add up to TTFT's mean, and their differences to its
     // difference (to the rounding of sums of times in ns).
     ASSERT_EQ(out.ttftParts.size(), 1 + std::size(kTtftParts));

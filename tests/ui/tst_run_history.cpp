@@ -5,6 +5,7 @@
 #include "core/engine/traffic_counts.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/kv_pool_text.h"
+#include "core/serving/own_costs_text.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/run_export.h"
@@ -498,6 +499,13 @@ class TstRunHistory : public QObject {
         QVERIFY2(realTip.contains(
                      QString::fromStdString(coh::core::describeKvPools(result.summary.backend)).toHtmlEscaped()),
                  qPrintable(realTip));
+        // The costs it fitted over its own copies and steps, as stored.
+        QVERIFY(b.copyFit.measured() && b.attentionFit.measured());
+        QVERIFY2(
+            realTip.contains(
+                QStringLiteral("<br>Own costs: %1")
+                    .arg(QString::fromStdString(coh::core::describeOwnCosts(result.summary.backend)).toHtmlEscaped())),
+            qPrintable(realTip));
         // Every node the run mapped, with the resource it ran on, as the stored summary says.
         for (const auto& m : mapping) {
             QVERIFY2(realTip.contains(QString::fromStdString(m.node).toHtmlEscaped()), qPrintable(realTip));

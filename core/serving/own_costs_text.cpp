@@ -1,0 +1,38 @@
+#include "core/serving/own_costs_text.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace coh::core {
+
+namespace {
+// "62 ns + bytes / 8.3 GB/s": a fit as the profile states its figures.
+std::string cost(const CostFit& fit, const char* bytes)
+{
+    return fmt::format("{:.3g} ns + {} / {:.3g} GB/s", fit.fixedNs, bytes, fit.bytesPerNs);
+}
+} // namespace
+
+std::string describeOwnCosts(const BackendSummary& b)
+{
+    std::vector<std::string> parts;
+    if (b.copyFit.measured())
+        parts.push_back(fmt::format("a copy{} {} (fitted over {} copies)",
+                                    b.hostCopyFit.measured() ? " within or between GPUs" : "", cost(b.copyFit, "bytes"),
+                                    b.copyFit.points));
+    if (b.hostCopyFit.measured())
+        parts.push_back(fmt::format("a copy to or from host memory {} (over {} copies)", cost(b.hostCopyFit, "bytes"),
+                                    b.hostCopyFit.points));
+    if (b.attentionFit.measured())
+        parts.push_back(fmt::format("a layer of a decode step's attention {} (over {} steps)",
+                                    cost(b.attentionFit, "K/V bytes"), b.attentionFit.points));
+    if (parts.empty())
+        return {};
+    std::string text = parts[0];
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        text += "; " + parts[i];
+    return text;
+}
+
+} // namespace coh::core
