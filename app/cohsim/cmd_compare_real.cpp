@@ -62,6 +62,30 @@ double realNoisePct(const core::SimVsRealRow& row, const core::RunResult& real)
     return 0;
 }
 
+// The profiles' copy and attention costs; over several, each figure's range (how far the machine moved).
+std::string profileCosts(const std::vector<core::real::HardwareProfile>& profiles)
+{
+    using Profile = core::real::HardwareProfile;
+    const auto figure = [&](auto of) {
+        double lo = of(profiles.front()), hi = lo;
+        for (const auto& p : profiles) {
+            lo = std::min(lo, of(p));
+            hi = std::max(hi, of(p));
+        }
+        return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
+    };
+    return fmt::format("copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer",
+                       figure([](const Profile& p) { return p.copy.latencyNs; }),
+                       figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+                       profiles.front().hostCopy.measured()
+                           ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                                         figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                                         figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+                           : std::string(),
+                       figure([](const Profile& p) { return p.attentionStepNs; }),
+                       figure([](const Profile& p) { return p.attentionBytesPerNs; }));
+}
+
 // The simulator's error on the real runs' own costs: a count's own figure when it differs.
 std::string ownCostCell(const core::SimVsRealRow& row)
 {
@@ -206,50 +230,16 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     else
         fmt::print("{} on {}{} against the simulator on this machine's profile{}\n", base, profile.backend, realRuns,
                    store ? fmt::format(" (run {})", simId) : std::string());
-    // Each profile's figures; paired, their range over the runs (how far the machine moved).
-    const auto figure = [&](auto of) {
-        double lo = of(result.profiles.front()), hi = lo;
-        for (const auto& p : result.profiles) {
-            lo = std::min(lo, of(p));
-            hi = std::max(hi, of(p));
-        }
-        return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
-    };
-    using Profile = core::real::HardwareProfile;
-    fmt::print("  {}: copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer\n",
+    fmt::print("  {}: {}\n",
                result.paired ? fmt::format("profiles ({})", result.profiles.size()) : std::string("profile"),
-               figure([](const Profile& p) { return p.copy.latencyNs; }),
-               figure([](const Profile& p) { return p.copy.bytesPerNs; }),
-               profile.hostCopy.measured() ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                                                         figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
-                                                         figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
-                                           : std::string(),
-               figure([](const Profile& p) { return p.attentionStepNs; }),
-               figure([](const Profile& p) { return p.attentionBytesPerNs; }));
+               profileCosts(result.profiles));
     // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
     if (!result.ownCostProfiles.empty()) {
-        const auto own = [&](auto of) {
-            double lo = of(result.ownCostProfiles.front()), hi = lo;
-            for (const auto& p : result.ownCostProfiles) {
-                lo = std::min(lo, of(p));
-                hi = std::max(hi, of(p));
-            }
-            return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
-        };
         const core::BackendSummary& b = result.real.summary.backend;
-        fmt::print("  {}: copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer (fitted over "
-                   "the {} copies and {} decode steps of {})\n",
+        fmt::print("  {}: {} (fitted over the {} copies and {} decode steps of {})\n",
                    result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
-                   own([](const Profile& p) { return p.copy.latencyNs; }),
-                   own([](const Profile& p) { return p.copy.bytesPerNs; }),
-                   profile.hostCopy.measured()
-                       ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                                     own([](const Profile& p) { return p.hostCopy.latencyNs; }),
-                                     own([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
-                       : std::string(),
-                   own([](const Profile& p) { return p.attentionStepNs; }),
-                   own([](const Profile& p) { return p.attentionBytesPerNs; }), b.copyFit.points + b.hostCopyFit.points,
-                   b.attentionFit.points, result.realRuns > 1 ? "the first" : "it");
+                   profileCosts(result.ownCostProfiles), b.copyFit.points + b.hostCopyFit.points, b.attentionFit.points,
+                   result.realRuns > 1 ? "the first" : "it");
     }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
