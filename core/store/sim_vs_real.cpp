@@ -195,8 +195,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     // a profile of the machine as it was minutes before. Else: one profile, every real run, one simulated run.
     std::vector<RunSummary> reals, sims;
     std::vector<std::size_t> simOf; // per real run: the simulated run it is set against
-    std::vector<std::optional<RunSummary>>
-        ownCostSims; // per real run: the simulator on its own costs, if it fitted any
+    // Per real run: the simulator on its own costs, if it fitted any.
+    std::vector<std::optional<RunSummary>> ownCostSims;
     const int simRuns = out.paired ? out.realRuns : 1;
     for (int k = 1; k <= out.realRuns; ++k) {
         const bool newProfile = out.paired || k == 1;
