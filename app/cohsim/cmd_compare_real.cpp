@@ -155,26 +155,25 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         const auto numberOrNull = [](double v) {
             return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v);
         };
-        const auto& pct = numberOrNull; // a percentage, or null where there is none
         for (const auto& r : rows) {
             nlohmann::ordered_json metric = {{"metric", r.metric},
                                              {"real", r.real},
                                              {"simulated", r.simulated},
-                                             {"error_pct", pct(r.errorPct())},
+                                             {"error_pct", numberOrNull(r.errorPct())},
                                              {"within_goal", r.withinGoal()},
                                              {"real_noise_pct", realNoisePct(r, result.real)}};
             metric["own_costs_simulated"] = numberOrNull(r.ownCostSimulated);
-            metric["own_costs_error_pct"] = pct(r.ownCostErrorPct());
+            metric["own_costs_error_pct"] = numberOrNull(r.ownCostErrorPct());
             if (!r.ownCostErrorsPct.empty()) {
                 auto errors = nlohmann::ordered_json::array();
                 for (const double e : r.ownCostErrorsPct)
-                    errors.push_back(pct(e));
+                    errors.push_back(numberOrNull(e));
                 metric["own_costs_errors_pct"] = std::move(errors);
             }
             if (!r.pairErrorsPct.empty()) {
                 auto pairs = nlohmann::ordered_json::array();
                 for (const double e : r.pairErrorsPct)
-                    pairs.push_back(pct(e));
+                    pairs.push_back(numberOrNull(e));
                 metric["pair_errors_pct"] = std::move(pairs);
             }
             metrics.push_back(std::move(metric));

@@ -1,6 +1,7 @@
 #include "core/serving/own_costs_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <vector>
 
@@ -27,12 +28,7 @@ std::string describeOwnCosts(const BackendSummary& b)
     if (b.attentionFit.measured())
         parts.push_back(fmt::format("a layer of a decode step's attention {} (over {} steps)",
                                     cost(b.attentionFit, "K/V bytes"), b.attentionFit.points));
-    if (parts.empty())
-        return {};
-    std::string text = parts[0];
-    for (std::size_t i = 1; i < parts.size(); ++i)
-        text += "; " + parts[i];
-    return text;
+    return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 } // namespace coh::core
