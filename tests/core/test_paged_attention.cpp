@@ -100,6 +100,19 @@ TEST(PagedAttention, ModelShapesMatchAFloat64ReferenceOnScatteredBlocks)
     }
 }
 
+TEST(PagedAttention, OddGroupsBlocksAndDimensionsMatchAFloat64Reference)
+{
+    // Groups of 3, 5 and 6 query heads per KV head, blocks of an odd number of tokens (3, 7) and head dimensions of 16
+    // to 48, in fp32 and fp16 pools: the kernel's loops take any of them.
+    for (const PagedKvShape shape : {PagedKvShape{12, 4, 32, 16}, PagedKvShape{20, 4, 48, 16},
+                                     PagedKvShape{6, 1, 16, 3}, PagedKvShape{6, 2, 24, 7}}) {
+        SCOPED_TRACE(::testing::Message() << shape.queryHeads << " heads over " << shape.kvHeads << " of "
+                                          << shape.headDim << ", blocks of " << shape.blockTokens);
+        expectMatchesOnScatteredBlocks(shape, {1, 2, 3, 16, 47, 200}, 11);
+        expectMatchesOnScatteredBlocks(shape, {1, 3, 45}, 12, true);
+    }
+}
+
 TEST(PagedAttention, AnFp16PoolMatchesAFloat64ReferenceOverItsOwnValues)
 {
     // The fp16 kernel widens each element as it reaches it and computes in fp32.
