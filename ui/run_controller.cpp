@@ -223,12 +223,23 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
         outcome.pairedRunIds = {result.realId, result.simulatedId};
         for (std::size_t i = 1; result.paired && i < result.realIds.size(); ++i)
             outcome.pairedRunIds << result.realIds[i] << result.simulatedIds.at(i);
-        QStringList errors;
+        // Each p50's error, and beside it the error on the real runs' own costs (compare-real's ON OWN COSTS): what
+        // is left once the machine's drift since the calibration is out of it.
+        const auto percent = [](double pct) {
+            return std::isnan(pct) ? QStringLiteral("n/a") : QString::asprintf("%+.1f%%", pct);
+        };
+        QStringList errors, ownCostErrors;
         for (const auto& row : result.rows)
-            if (row.metric.find("p50") != std::string::npos)
-                errors << tr("%1 %2%").arg(toQString(row.metric).remove(QStringLiteral(" (ms)")),
-                                           std::isnan(row.errorPct()) ? QStringLiteral("n/a")
-                                                                      : QString::asprintf("%+.1f", row.errorPct()));
+            if (row.metric.find("p50") != std::string::npos) {
+                const QString metric = toQString(row.metric).remove(QStringLiteral(" (ms)"));
+                errors << tr("%1 %2").arg(metric, percent(row.errorPct()));
+                if (!row.ownCostErrorsPct.empty())
+                    ownCostErrors << tr("%1 %2").arg(metric, percent(row.ownCostErrorPct()));
+            }
+        QString errorsText = errors.join(QStringLiteral(", "));
+        if (!ownCostErrors.isEmpty())
+            errorsText +=
+                tr("; on the real runs' own costs (not stored) %1").arg(ownCostErrors.join(QStringLiteral(", ")));
         const QString against =
             result.paired
                 ? tr("the simulator against %1 in %2 pairs, each on a profile taken just before its real run (the "
@@ -238,7 +249,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                 : tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend));
         outcome.comparison =
             tr("%1: %2; messages, flows and bytes %3")
-                .arg(against, errors.join(QStringLiteral(", ")),
+                .arg(against, errorsText,
                      result.countsEqual() ? tr("equal")
                                           : tr("differ in %n real run(s) (event order followed measured times)", "",
                                                result.realRunsWithOtherCounts));

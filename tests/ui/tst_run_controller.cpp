@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -129,6 +130,10 @@ class TstRunController : public QObject {
                  qPrintable(comparison));
         // It names the backend the profile measured, not a fixed one.
         QVERIFY2(comparison.contains(QStringLiteral("profile against real-cpu:")), qPrintable(comparison));
+        // Beside each p50's error, the error on the real run's own costs, as compare-real's ON OWN COSTS column.
+        const QRegularExpression ownCosts(QStringLiteral(
+            "; on the real runs' own costs \\(not stored\\) TTFT p50 [-+][0-9.]+%, TPOT p50 [-+][0-9.]+%"));
+        QVERIFY2(comparison.contains(ownCosts), qPrintable(comparison));
         // Compare opens the pair as the simulator's error against what real-cpu measured, not as two choices.
         coh::ui::RunCompareDialog dialog(m_db, {realId, simId});
         QVERIFY(dialog.model()->comparison().simulatorError);
