@@ -518,6 +518,8 @@ QString MainWindow::statusText() const
 void MainWindow::setStatus(const QString& text)
 {
     m_status->setText(text);
+    // A long message (sim against real's errors) is cut at the window's edge: its tooltip holds all of it.
+    m_status->setToolTip(text);
 }
 
 void MainWindow::updateTitle()

@@ -20,6 +20,8 @@
 #include "ui/workload_form.h"
 #include "window_fixture.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -35,6 +37,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -251,6 +254,11 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QTRY_VERIFY(m_window->findChild<coh::ui::ReplayWidget*>()->run()); // its model is built on a worker
         QVERIFY(m_window->actions().run->isEnabled());
         QVERIFY(m_window->statusText().contains(QStringLiteral("#%1").arg(id)));
+        // The status bar's label holds the message in its tooltip too, whole where the window's edge cuts it.
+        const auto statusLabels = m_window->statusBar()->findChildren<QLabel*>();
+        QVERIFY(std::any_of(statusLabels.begin(), statusLabels.end(), [&](const QLabel* label) {
+            return label->text() == m_window->statusText() && label->toolTip() == m_window->statusText();
+        }));
         QCOMPARE(coh::core::RunStore(m_db.toStdString()).runInfo(id)->status, coh::core::RunStatus::Completed);
         const auto* model = m_window->historyWidget()->model();
         const int row = model->rowOfRun(id);
