@@ -1,6 +1,7 @@
 #include "core/real/attention_bench.h"
 
 #include "core/real/bench_clock.h"
+#include "core/real/node_workers.h" // fillBlocks
 
 #include <algorithm>
 #include <chrono>
@@ -28,23 +29,17 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
     // With a pool: one of poolBytes (K and V together) for every context, as real-cpu's decode steps read theirs.
     const std::size_t blockBytes = 2 * shape.blockFloats() * sizeof(T);
     const auto fixedBlocks = static_cast<std::uint32_t>(options.poolBytes / blockBytes);
+    // Pools made as a run's are (fillBlocks: the same values, huge pages asked for first), so a profile measures the
+    // memory a run's steps read.
     std::vector<T> k, v;
-    if (options.poolBytes > 0) {
-        k.resize(std::size_t{std::max(1u, fixedBlocks)} * shape.blockFloats());
-        v.resize(k.size());
-        fill(k);
-        fill(v);
-    }
+    if (options.poolBytes > 0)
+        fillBlocks(k, v, 0, std::max(1u, fixedBlocks), shape.blockFloats());
     std::uint32_t cursor = 0;
     for (const std::uint32_t context : options.contexts) {
         const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
         const std::uint32_t wanted = perSequence * options.sequences;
-        if (options.poolBytes == 0) {
-            k.assign(std::size_t{wanted} * shape.blockFloats(), T{});
-            v.assign(k.size(), T{});
-            fill(k);
-            fill(v);
-        }
+        if (options.poolBytes == 0)
+            fillBlocks(k, v, 0, wanted, shape.blockFloats());
         const auto blocks = static_cast<std::uint32_t>(k.size() / shape.blockFloats());
         // Scattered block tables, as a paged pool hands them out; a pool smaller than the step is wrapped.
         std::vector<std::uint32_t> order(blocks);

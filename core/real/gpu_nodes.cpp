@@ -1,6 +1,6 @@
 #include "core/real/gpu_nodes.h"
 
-#include "core/real/node_workers.h" // poolBlocks, fillPool
+#include "core/real/node_workers.h" // poolBlocks, fillBlocks
 
 #include <fmt/format.h>
 
@@ -101,7 +101,7 @@ GpuPagedAttention GpuNodeAttention::makeKernel(int device, const PagedKvShape& s
 {
     // The same seeded values as a real-cpu pool, uploaded as fp16.
     std::vector<float> k, v;
-    fillPool(k, v, std::size_t{blocks} * shape.blockFloats());
+    fillBlocks(k, v, 0, blocks, shape.blockFloats());
     return GpuPagedAttention(device, GpuKvShape{shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens}, k,
                              v);
 }

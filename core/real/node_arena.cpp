@@ -1,5 +1,7 @@
 #include "core/real/node_arena.h"
 
+#include "core/real/huge_pages.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -10,6 +12,7 @@ NodeArena::NodeArena(std::size_t bytes, std::uint64_t seed)
     : m_size(std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign))
     , m_data(static_cast<std::byte*>(::operator new (m_size, std::align_val_t{kAlign})))
 {
+    adviseHugePages(m_data, m_size);
     // splitmix64: cheap, and every arena's content differs, so a copy from the wrong node shows.
     std::uint64_t x = seed;
     for (std::size_t i = 0; i < m_size; i += sizeof x) {

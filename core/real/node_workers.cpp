@@ -1,12 +1,12 @@
 #include "core/real/node_workers.h"
 
 #include "core/real/block_checksum.h"
+#include "core/real/huge_pages.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 
 namespace coh::core::real {
@@ -102,7 +102,7 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     static void fill(void* context)
     {
         auto& self = *static_cast<CpuNodeAttention*>(context);
-        fillPool(self.m_k, self.m_v, std::size_t{self.m_blocks} * self.m_shape.blockFloats());
+        fillBlocks(self.m_k, self.m_v, 0, self.m_blocks, self.m_shape.blockFloats());
         self.m_stamps.assign(self.m_blocks, BlockStamp{});
     }
     // On the worker, as its K and V rows were filled: each write's rows, the landed ones copied and the rest
@@ -152,27 +152,15 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     {
         auto& job = *static_cast<Growth*>(context);
         CpuNodeAttention& self = *job.self;
-        const std::size_t blockFloats = self.m_shape.blockFloats();
-        const std::size_t from = std::size_t{self.m_blocks} * blockFloats;
-        const std::size_t to = std::size_t{job.blocks} * blockFloats;
         try {
             // Exactly as large (resize alone may take twice what it appends): K, then V, so the worker holds at most
             // half the old pool more than the grown one (what real::largestPoolBytes leaves room for).
-            for (std::vector<T>* pool : {&self.m_k, &self.m_v}) {
-                pool->reserve(to);
-                pool->resize(to);
-            }
+            fillBlocks(self.m_k, self.m_v, self.m_blocks, job.blocks, self.m_shape.blockFloats());
             self.m_stamps.reserve(job.blocks);
             self.m_stamps.resize(job.blocks, BlockStamp{});
         } catch (const std::bad_alloc&) {
             job.failed = true;
             return;
-        }
-        for (std::size_t at = from; at < to; ++at) {
-            const auto block = static_cast<std::uint32_t>(at / blockFloats);
-            const auto element = static_cast<std::uint32_t>(at % blockFloats);
-            self.m_k[at] = fromFloat<T>(grownBlockValue(block, element, false));
-            self.m_v[at] = fromFloat<T>(grownBlockValue(block, element, true));
         }
         self.m_blocks = job.blocks;
     }
@@ -209,20 +197,27 @@ std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::
     return static_cast<std::uint32_t>(std::max<std::size_t>(1, poolBytes / blockBytes));
 }
 
-template <class T> void fillPool(std::vector<T>& k, std::vector<T>& v, std::size_t elements)
+template <class T>
+void fillBlocks(std::vector<T>& k, std::vector<T>& v, std::uint32_t fromBlock, std::uint32_t toBlock,
+                std::size_t blockFloats)
 {
-    // K and V from streams of their own, so pools of different sizes agree on the blocks they share.
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::mt19937 kRng(7), vRng(8);
-    k.resize(elements);
-    v.resize(elements);
-    for (auto& x : k)
-        x = fromFloat<T>(uniform(kRng));
-    for (auto& x : v)
-        x = fromFloat<T>(uniform(vRng));
+    // Reserved, advised and only then touched, so the first touch takes huge pages where the kernel gives them.
+    for (std::vector<T>* pool : {&k, &v}) {
+        pool->reserve(std::size_t{toBlock} * blockFloats);
+        adviseHugePages(pool->data(), pool->capacity() * sizeof(T));
+        pool->resize(std::size_t{toBlock} * blockFloats);
+    }
+    for (std::uint32_t block = fromBlock; block < toBlock; ++block) {
+        T* kBlock = k.data() + std::size_t{block} * blockFloats;
+        T* vBlock = v.data() + std::size_t{block} * blockFloats;
+        for (std::size_t e = 0; e < blockFloats; ++e) {
+            kBlock[e] = fromFloat<T>(grownBlockValue(block, static_cast<std::uint32_t>(e), false));
+            vBlock[e] = fromFloat<T>(grownBlockValue(block, static_cast<std::uint32_t>(e), true));
+        }
+    }
 }
-template void fillPool(std::vector<float>&, std::vector<float>&, std::size_t);
-template void fillPool(std::vector<Half>&, std::vector<Half>&, std::size_t);
+template void fillBlocks(std::vector<float>&, std::vector<float>&, std::uint32_t, std::uint32_t, std::size_t);
+template void fillBlocks(std::vector<Half>&, std::vector<Half>&, std::uint32_t, std::uint32_t, std::size_t);
 
 NodeWorkers::NodeWorkers(const Topology& topology, const RealCpuOptions& options, std::uint64_t seed)
     : m_topology(topology)

@@ -55,11 +55,16 @@ class NodeWorkers final : public NodeResources {
 };
 
 // The pool a node attends over: K and V together as large as `poolBytes` allows in blocks of `shape` (at least one)
-// of elements of `elementBytes`, filled with seeded values in [-1, 1] (the same on every backend; an fp16 pool holds
-// them rounded to fp16).
+// of elements of `elementBytes`.
 std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::size_t elementBytes);
-template <class T> void fillPool(std::vector<T>& k, std::vector<T>& v, std::size_t elements);
-extern template void fillPool(std::vector<float>&, std::vector<float>&, std::size_t);
-extern template void fillPool(std::vector<Half>&, std::vector<Half>&, std::size_t);
+// Makes the pools `toBlock` blocks of `blockFloats` long, blocks [fromBlock, toBlock) holding grownBlockValue
+// (kv_rows.h: values in [-1, 1] of no sequence, keyed by block and place, the same on every backend; fp16 holds them
+// rounded). A pool is made with fromBlock 0 and grown with its old length, so a block reads the same however the pool
+// came by it. Throws std::bad_alloc where the memory is not there.
+template <class T>
+void fillBlocks(std::vector<T>& k, std::vector<T>& v, std::uint32_t fromBlock, std::uint32_t toBlock,
+                std::size_t blockFloats);
+extern template void fillBlocks(std::vector<float>&, std::vector<float>&, std::uint32_t, std::uint32_t, std::size_t);
+extern template void fillBlocks(std::vector<Half>&, std::vector<Half>&, std::uint32_t, std::uint32_t, std::size_t);
 
 } // namespace coh::core::real

@@ -81,6 +81,34 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
     }
 }
 
+TEST(RealCpuBackend, AMadePoolsBlocksHoldWhatAGrownPoolsNewBlocksDo)
+{
+    // One mechanism for a block nobody wrote (fillBlocks): a pool made at its size holds grownBlockValue in every
+    // block, so a block reads the same whether the pool was made with it or grew to it.
+    const real::PagedKvShape shape{8, 2, 32, 16};
+    const Topology topo = smallAttentionScenario(1).topology;
+    for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
+        SCOPED_TRACE(testing::Message() << element << "-byte K/V");
+        real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1, kMiB), 1);
+        real::NodeAttention& pool = workers.attention(1, shape, element);
+        const std::vector<std::uint32_t> table{0, 7, pool.blocks() - 1};
+        const auto held = [&](float x) { return element == 2 ? real::toFloat(real::toHalf(x)) : x; };
+        std::vector<float> k(table.size() * shape.blockFloats()), v(k.size());
+        for (std::size_t b = 0; b < table.size(); ++b)
+            for (std::size_t e = 0; e < shape.blockFloats(); ++e) {
+                k[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), false));
+                v[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), true));
+            }
+        std::vector<float> q(std::size_t{shape.queryHeads} * shape.headDim), out(q.size());
+        for (std::size_t i = 0; i < q.size(); ++i)
+            q[i] = std::cos(0.05f * static_cast<float>(i));
+        const real::PagedSequence sequence{table, 40};
+        pool.run(q, std::span(&sequence, 1), 0.125f, 1, out);
+        const std::vector<std::uint32_t> compact{0, 1, 2};
+        expectMatchesReference(out, reference(shape, k, v, q, {{compact, 40}}, 0.125), shape, {40}, 1e-5, 1e-5);
+    }
+}
+
 // A decode step of `contexts` on node d0 of `f`, and the summary after it.
 BackendSummary step(SmallMeasuredCompute& f, const std::vector<std::uint32_t>& contexts)
 {
