@@ -74,6 +74,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     });
 
     m_status = new QLabel(this);
+    // However long a message, the label takes the status bar's width and no more (its tooltip holds the rest).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(200);

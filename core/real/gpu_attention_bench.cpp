@@ -1,6 +1,7 @@
 #include "core/real/gpu_attention_bench.h"
 
 #include "core/real/bench_clock.h"
+#include "core/real/node_workers.h" // fillBlocks
 
 #include <algorithm>
 #include <cmath>
@@ -14,15 +15,15 @@ std::vector<GpuAttentionBenchRow> runGpuAttentionBench(const GpuAttentionBenchOp
     const GpuKvShape& shape = options.shape;
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    const auto fill = [&](std::vector<float>& v) {
-        for (auto& x : v)
-            x = uniform(rng);
+    const auto fill = [&](std::vector<float>& x) {
+        for (auto& e : x)
+            e = uniform(rng);
     };
     const std::size_t blockBytes = 2 * shape.blockElements() * 2; // K and V, fp16
     const auto blocks = static_cast<std::uint32_t>(std::max<std::size_t>(1, options.poolBytes / blockBytes));
-    std::vector<float> k(std::size_t{blocks} * shape.blockElements()), v(k.size());
-    fill(k);
-    fill(v);
+    // The values a real-cuda node's pool holds (fillBlocks), uploaded as fp16.
+    std::vector<float> k, v;
+    fillBlocks(k, v, 0, blocks, shape.blockElements());
     GpuPagedAttention attention(options.device, shape, k, v);
     // Scattered block tables, as a paged pool hands them out; a step larger than the pool wraps it.
     std::vector<std::uint32_t> order(blocks);

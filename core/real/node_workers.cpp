@@ -152,13 +152,18 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     {
         auto& job = *static_cast<Growth*>(context);
         CpuNodeAttention& self = *job.self;
+        const std::size_t blockFloats = self.m_shape.blockFloats();
         try {
             // Exactly as large (resize alone may take twice what it appends): K, then V, so the worker holds at most
             // half the old pool more than the grown one (what real::largestPoolBytes leaves room for).
-            fillBlocks(self.m_k, self.m_v, self.m_blocks, job.blocks, self.m_shape.blockFloats());
+            fillBlocks(self.m_k, self.m_v, self.m_blocks, job.blocks, blockFloats);
             self.m_stamps.reserve(job.blocks);
             self.m_stamps.resize(job.blocks, BlockStamp{});
         } catch (const std::bad_alloc&) {
+            // The pool keeps its blocks (NodeAttention::grow): K grown before V ran out is cut back (no allocation).
+            self.m_k.resize(std::size_t{self.m_blocks} * blockFloats);
+            self.m_v.resize(std::size_t{self.m_blocks} * blockFloats);
+            self.m_stamps.resize(self.m_blocks);
             job.failed = true;
             return;
         }
@@ -201,11 +206,19 @@ template <class T>
 void fillBlocks(std::vector<T>& k, std::vector<T>& v, std::uint32_t fromBlock, std::uint32_t toBlock,
                 std::size_t blockFloats)
 {
-    // Reserved, advised and only then touched, so the first touch takes huge pages where the kernel gives them.
+    const std::size_t kept = std::size_t{fromBlock} * blockFloats, size = std::size_t{toBlock} * blockFloats;
+    if (fromBlock > toBlock || kept > k.size() || kept > v.size())
+        throw std::invalid_argument("fillBlocks: the blocks to fill must follow blocks the pools hold");
+    // Each pool into a buffer of its own, advised before anything touches it (the kept blocks copied in, the rest
+    // filled), so every page of it is a huge one where the kernel gives them. K, then V: at most one old pool is held
+    // beside its new one.
     for (std::vector<T>* pool : {&k, &v}) {
-        pool->reserve(std::size_t{toBlock} * blockFloats);
-        adviseHugePages(pool->data(), pool->capacity() * sizeof(T));
-        pool->resize(std::size_t{toBlock} * blockFloats);
+        std::vector<T> made;
+        made.reserve(size);
+        adviseHugePages(made.data(), size * sizeof(T));
+        made.insert(made.end(), pool->begin(), pool->begin() + static_cast<std::ptrdiff_t>(kept));
+        made.resize(size);
+        pool->swap(made);
     }
     for (std::uint32_t block = fromBlock; block < toBlock; ++block) {
         T* kBlock = k.data() + std::size_t{block} * blockFloats;

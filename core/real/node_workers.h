@@ -60,7 +60,8 @@ std::uint32_t poolBlocks(const PagedKvShape& shape, std::size_t poolBytes, std::
 // Makes the pools `toBlock` blocks of `blockFloats` long, blocks [fromBlock, toBlock) holding grownBlockValue
 // (kv_rows.h: values in [-1, 1] of no sequence, keyed by block and place, the same on every backend; fp16 holds them
 // rounded). A pool is made with fromBlock 0 and grown with its old length, so a block reads the same however the pool
-// came by it. Throws std::bad_alloc where the memory is not there.
+// came by it. Blocks before fromBlock are kept. Throws std::invalid_argument for a fromBlock past the blocks the pools
+// hold or past toBlock, and std::bad_alloc where the memory is not there (K, made before V, may then be the larger).
 template <class T>
 void fillBlocks(std::vector<T>& k, std::vector<T>& v, std::uint32_t fromBlock, std::uint32_t toBlock,
                 std::size_t blockFloats);

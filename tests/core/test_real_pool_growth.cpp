@@ -109,6 +109,29 @@ TEST(RealCpuBackend, AMadePoolsBlocksHoldWhatAGrownPoolsNewBlocksDo)
     }
 }
 
+TEST(RealCpuBackend, FillingBlocksKeepsTheBlocksBeforeThemAndRefusesToLeaveAGap)
+{
+    // Blocks of 8 elements: two made, written into, then three more filled after them.
+    std::vector<float> k, v;
+    real::fillBlocks(k, v, 0, 2, 8);
+    k[3] = 42.0f;
+    v[9] = -7.0f;
+    real::fillBlocks(k, v, 2, 5, 8);
+    ASSERT_EQ(k.size(), 40u);
+    ASSERT_EQ(v.size(), 40u);
+    EXPECT_EQ(k[3], 42.0f);
+    EXPECT_EQ(v[9], -7.0f);
+    EXPECT_EQ(k[0], grownBlockValue(0, 0, false));
+    EXPECT_EQ(k[2 * 8 + 5], grownBlockValue(2, 5, false));
+    EXPECT_EQ(v[4 * 8 + 7], grownBlockValue(4, 7, true));
+    // Block 5 would be left unfilled; a range that runs backwards fills nothing sensible: both refused, the pools as
+    // they were.
+    EXPECT_THROW(real::fillBlocks(k, v, 6, 8, 8), std::invalid_argument);
+    EXPECT_THROW(real::fillBlocks(k, v, 3, 2, 8), std::invalid_argument);
+    EXPECT_EQ(k.size(), 40u);
+    EXPECT_EQ(k[3], 42.0f);
+}
+
 // A decode step of `contexts` on node d0 of `f`, and the summary after it.
 BackendSummary step(SmallMeasuredCompute& f, const std::vector<std::uint32_t>& contexts)
 {
