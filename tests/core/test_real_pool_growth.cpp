@@ -27,6 +27,29 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
+// Blocks nobody wrote, read as one sequence of `context` tokens through `table`: the float64 attention over their
+// seed, grownBlockValue, as the pool's element holds it.
+void expectTheBlocksHoldTheirSeed(real::NodeAttention& pool, const std::vector<std::uint32_t>& table,
+                                  std::uint32_t context)
+{
+    const real::PagedKvShape shape = pool.shape();
+    const auto held = [&](float x) { return pool.elementBytes() == 2 ? real::toFloat(real::toHalf(x)) : x; };
+    std::vector<float> k(table.size() * shape.blockFloats()), v(k.size());
+    for (std::size_t b = 0; b < table.size(); ++b)
+        for (std::size_t e = 0; e < shape.blockFloats(); ++e) {
+            k[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), false));
+            v[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), true));
+        }
+    std::vector<float> q(std::size_t{shape.queryHeads} * shape.headDim), out(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i)
+        q[i] = std::sin(0.07f * static_cast<float>(i));
+    const real::PagedSequence sequence{table, context};
+    pool.run(q, std::span(&sequence, 1), 0.125f, 1, out);
+    std::vector<std::uint32_t> compact(table.size());
+    std::iota(compact.begin(), compact.end(), 0u);
+    expectMatchesReference(out, reference(shape, k, v, q, {{compact, context}}, 0.125), shape, {context}, 1e-5, 1e-5);
+}
+
 TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOnes)
 {
     const real::PagedKvShape shape{8, 2, 32, 16};
@@ -62,22 +85,7 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
         EXPECT_FALSE(blocks.checkReads(batch, pool.stamps(), pool.checksums(blocks.blocksToCheck(batch))).bad);
 
         // Two new blocks nobody wrote, read as a context of 32 tokens: their seed, grownBlockValue.
-        const auto held = [&](float x) { return element == 2 ? real::toFloat(real::toHalf(x)) : x; };
-        std::vector<float> k(2 * shape.blockFloats()), v(k.size());
-        for (std::uint32_t b = 0; b < 2; ++b)
-            for (std::size_t e = 0; e < shape.blockFloats(); ++e) {
-                k[b * shape.blockFloats() + e] =
-                    held(grownBlockValue(before + b, static_cast<std::uint32_t>(e), false));
-                v[b * shape.blockFloats() + e] = held(grownBlockValue(before + b, static_cast<std::uint32_t>(e), true));
-            }
-        const std::vector<std::uint32_t> table{before, before + 1};
-        std::vector<float> q(std::size_t{shape.queryHeads} * shape.headDim), out(q.size());
-        for (std::size_t i = 0; i < q.size(); ++i)
-            q[i] = std::sin(0.07f * static_cast<float>(i));
-        const real::PagedSequence fresh{table, 32};
-        pool.run(q, std::span(&fresh, 1), 0.125f, 1, out);
-        const std::vector<std::uint32_t> compact{0, 1};
-        expectMatchesReference(out, reference(shape, k, v, q, {{compact, 32}}, 0.125), shape, {32}, 1e-5, 1e-5);
+        expectTheBlocksHoldTheirSeed(pool, {before, before + 1}, 32);
     }
 }
 
@@ -91,21 +99,7 @@ TEST(RealCpuBackend, AMadePoolsBlocksHoldWhatAGrownPoolsNewBlocksDo)
         SCOPED_TRACE(testing::Message() << element << "-byte K/V");
         real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1, kMiB), 1);
         real::NodeAttention& pool = workers.attention(1, shape, element);
-        const std::vector<std::uint32_t> table{0, 7, pool.blocks() - 1};
-        const auto held = [&](float x) { return element == 2 ? real::toFloat(real::toHalf(x)) : x; };
-        std::vector<float> k(table.size() * shape.blockFloats()), v(k.size());
-        for (std::size_t b = 0; b < table.size(); ++b)
-            for (std::size_t e = 0; e < shape.blockFloats(); ++e) {
-                k[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), false));
-                v[b * shape.blockFloats() + e] = held(grownBlockValue(table[b], static_cast<std::uint32_t>(e), true));
-            }
-        std::vector<float> q(std::size_t{shape.queryHeads} * shape.headDim), out(q.size());
-        for (std::size_t i = 0; i < q.size(); ++i)
-            q[i] = std::cos(0.05f * static_cast<float>(i));
-        const real::PagedSequence sequence{table, 40};
-        pool.run(q, std::span(&sequence, 1), 0.125f, 1, out);
-        const std::vector<std::uint32_t> compact{0, 1, 2};
-        expectMatchesReference(out, reference(shape, k, v, q, {{compact, 40}}, 0.125), shape, {40}, 1e-5, 1e-5);
+        expectTheBlocksHoldTheirSeed(pool, {0, 7, pool.blocks() - 1}, 40);
     }
 }
 
