@@ -15,9 +15,9 @@ std::vector<GpuAttentionBenchRow> runGpuAttentionBench(const GpuAttentionBenchOp
     const GpuKvShape& shape = options.shape;
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    const auto fill = [&](std::vector<float>& x) {
-        for (auto& e : x)
-            e = uniform(rng);
+    const auto fill = [&](std::vector<float>& v) {
+        for (auto& x : v)
+            x = uniform(rng);
     };
     const std::size_t blockBytes = 2 * shape.blockElements() * 2; // K and V, fp16
     const auto blocks = static_cast<std::uint32_t>(std::max<std::size_t>(1, options.poolBytes / blockBytes));

@@ -50,14 +50,21 @@ void expectTheBlocksHoldTheirSeed(real::NodeAttention& pool, const std::vector<s
     expectMatchesReference(out, reference(shape, k, v, q, {{compact, context}}, 0.125), shape, {context}, 1e-5, 1e-5);
 }
 
-TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOnes)
+// `check` on a fresh 1 MiB pool of node 1 over `shape`, once of fp32 and once of fp16 elements.
+template <class Check> void onAPoolOfEachElement(const real::PagedKvShape& shape, Check check)
 {
-    const real::PagedKvShape shape{8, 2, 32, 16};
     const Topology topo = smallAttentionScenario(1).topology;
     for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
         SCOPED_TRACE(testing::Message() << element << "-byte K/V");
         real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1, kMiB), 1);
-        real::NodeAttention& pool = workers.attention(1, shape, element);
+        check(workers.attention(1, shape, element));
+    }
+}
+
+TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOnes)
+{
+    const real::PagedKvShape shape{8, 2, 32, 16};
+    onAPoolOfEachElement(shape, [&](real::NodeAttention& pool) {
         const std::uint32_t before = pool.blocks();
         real::SequenceBlocks blocks(before, shape.blockTokens, 5);
         const std::vector<std::uint32_t> batch{1, 2};
@@ -86,21 +93,16 @@ TEST(RealCpuBackend, APoolThatGrowsKeepsEveryBlocksRowsAndStampAndSeedsItsNewOne
 
         // Two new blocks nobody wrote, read as a context of 32 tokens: their seed, grownBlockValue.
         expectTheBlocksHoldTheirSeed(pool, {before, before + 1}, 32);
-    }
+    });
 }
 
 TEST(RealCpuBackend, AMadePoolsBlocksHoldWhatAGrownPoolsNewBlocksDo)
 {
     // One mechanism for a block nobody wrote (fillBlocks): a pool made at its size holds grownBlockValue in every
     // block, so a block reads the same whether the pool was made with it or grew to it.
-    const real::PagedKvShape shape{8, 2, 32, 16};
-    const Topology topo = smallAttentionScenario(1).topology;
-    for (const std::size_t element : {std::size_t{4}, std::size_t{2}}) {
-        SCOPED_TRACE(testing::Message() << element << "-byte K/V");
-        real::NodeWorkers workers(topo, SmallMeasuredCompute::options(1, kMiB), 1);
-        real::NodeAttention& pool = workers.attention(1, shape, element);
+    onAPoolOfEachElement(real::PagedKvShape{8, 2, 32, 16}, [](real::NodeAttention& pool) {
         expectTheBlocksHoldTheirSeed(pool, {0, 7, pool.blocks() - 1}, 40);
-    }
+    });
 }
 
 TEST(RealCpuBackend, FillingBlocksKeepsTheBlocksBeforeThemAndRefusesToLeaveAGap)
