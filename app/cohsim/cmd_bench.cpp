@@ -53,6 +53,7 @@ struct BenchOptions {
     std::string attentionBackend = "real-cpu";       // bench attention --backend
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
     std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
+    bool attentionWarm = false;                      // bench attention --warm (real-cpu)
     std::string copyBackend = "real-cpu";            // bench copy --backend
     std::string copyPath = "gpu";                    // bench copy --path (real-cuda)
     std::string study;                               // bench tune
@@ -309,6 +310,9 @@ void benchGpuAttention(const BenchOptions& options)
 void benchAttention(const BenchOptions& options)
 {
     if (options.attentionBackend == "real-cuda") {
+        if (options.attentionWarm)
+            throw core::InputError("", "--warm", "--warm measures the CPU kernel's re-reads",
+                                   "leave --warm out with --backend real-cuda");
         benchGpuAttention(options);
         return;
     }
@@ -316,6 +320,7 @@ void benchAttention(const BenchOptions& options)
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences.value_or(1);
     bench.elementBytes = options.attentionDtype == "fp32" ? 4 : 2;
+    bench.warm = options.attentionWarm;
     if (!options.attentionContexts.empty())
         bench.contexts = options.attentionContexts;
     // K and V of the longest context for every sequence (and as much again for the copy beside it).
@@ -344,13 +349,15 @@ void benchAttention(const BenchOptions& options)
                            {"ns_per_token", r.nsPerToken()}});
         auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
         json["kv_dtype"] = options.attentionDtype;
+        json["warm"] = bench.warm;
         fmt::print("{}\n", json.dump(2));
         return;
     }
     fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, {} K/V, {} "
-               "sequence(s) per step) against a memcpy of its K and V bytes, alternating, medians of {} rounds\n",
+               "sequence(s) per step) against a memcpy of its K and V bytes, {}, medians of {} rounds\n",
                shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, options.attentionDtype,
-               bench.sequences, bench.rounds);
+               bench.sequences,
+               bench.warm ? "every round over the same blocks (warm), the copies after" : "alternating", bench.rounds);
     fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
                "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
     for (const auto& r : rows)
@@ -486,6 +493,8 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->add_option("--sequences", options->attentionSequences,
                      "Sequences per decode step (default 1 on the CPU, 64 on a GPU)")
         ->check(CLI::Range(1, 64));
+    attention->add_flag("--warm", options->attentionWarm,
+                        "real-cpu: every round re-reads the same blocks, as a run's steps re-read a sequence's own");
     attention->add_flag("--json", options->json, "Print JSON");
     attention->callback([options] { benchAttention(*options); });
 

@@ -49,6 +49,16 @@ void printProfile(const core::real::HardwareProfile& p)
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
+    if (p.attentionWarmBytesPerNs > 0) {
+        fmt::print("  warm steps  {} ns + K/V bytes / {} GB/s per layer where a step's layers read at most {} KiB (the "
+                   "core's cache), re-read step after step (fit to {} contexts)\n",
+                   number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs), p.attentionWarmBytes >> 10,
+                   p.warmRows.size());
+        for (const auto& r : p.warmRows)
+            fmt::print("    {:>6} tokens: {} us measured, {} us fitted, {} us out of memory\n", r.context,
+                       number(r.attentionNs / 1e3), number(p.warmAttentionNs(r.kvBytes) / 1e3),
+                       number(p.attentionNs(r.kvBytes) / 1e3));
+    }
     if (p.attentionSequenceBytesPerNs > 0)
         fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
                    "sequence's\n",

@@ -74,16 +74,25 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
         }
         return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
     };
-    return fmt::format("copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer",
-                       figure([](const Profile& p) { return p.copy.latencyNs; }),
-                       figure([](const Profile& p) { return p.copy.bytesPerNs; }),
-                       profiles.front().hostCopy.measured()
-                           ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                                         figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
-                                         figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
-                           : std::string(),
-                       figure([](const Profile& p) { return p.attentionStepNs; }),
-                       figure([](const Profile& p) { return p.attentionBytesPerNs; }));
+    // Warm steps where every profile has them (a run that had none keeps its calibration's).
+    const bool warm =
+        std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return p.attentionWarmBytesPerNs > 0; });
+    return fmt::format(
+        "copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer{}",
+        figure([](const Profile& p) { return p.copy.latencyNs; }),
+        figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+        profiles.front().hostCopy.measured()
+            ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                          figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                          figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+            : std::string(),
+        figure([](const Profile& p) { return p.attentionStepNs; }),
+        figure([](const Profile& p) { return p.attentionBytesPerNs; }),
+        warm ? fmt::format(", {} ns + bytes / {} GB/s where a step reads at most {} KiB (in cache)",
+                           figure([](const Profile& p) { return p.attentionWarmStepNs; }),
+                           figure([](const Profile& p) { return p.attentionWarmBytesPerNs; }),
+                           figure([](const Profile& p) { return static_cast<double>(p.attentionWarmBytes >> 10); }))
+             : std::string());
 }
 
 // The simulator's error on the real runs' own costs: a count's own figure when it differs.
@@ -237,8 +246,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         const core::BackendSummary& b = result.real.summary.backend;
         fmt::print("  {}: {} (fitted over the {} copies and {} decode steps of {})\n",
                    result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
-                   profileCosts(result.ownCostProfiles), b.copyFit.points + b.hostCopyFit.points, b.attentionFit.points,
-                   result.realRuns > 1 ? "the first" : "it");
+                   profileCosts(result.ownCostProfiles), b.copyFit.points + b.hostCopyFit.points,
+                   b.attentionFit.points + b.attentionWarmFit.points, result.realRuns > 1 ? "the first" : "it");
     }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),

@@ -55,8 +55,7 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
         const std::size_t used = std::size_t{context} * shape.kvHeads * shape.headDim * options.sequences;
         std::vector<T> copy(std::min(2 * used, k.size() + v.size()));
         std::vector<double> attentionNs, copyNs;
-        for (int round = 0; round < std::max(1, options.rounds); ++round) {
-            // Each round reads the blocks after the last round's, as consecutive decode steps do.
+        const auto takeBlocks = [&] {
             for (auto& b : tables) {
                 b = order[cursor % blocks];
                 cursor = (cursor + 1) % blocks;
@@ -66,11 +65,15 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
                 seqs.push_back(
                     {std::span<const std::uint32_t>(tables).subspan(std::size_t{s} * perSequence, perSequence),
                      context});
-            auto start = BenchClock::now();
+        };
+        const auto attend = [&] {
+            const auto start = BenchClock::now();
             pagedDecodeAttention(shape, std::span<const T>(k), std::span<const T>(v), q, seqs, scale, out);
             attentionNs.push_back(std::max(1.0, nsSince(start)));
-            // As many bytes copied, from the same memory (wrapped when the pool is smaller).
-            start = BenchClock::now();
+        };
+        // As many bytes copied, from the same memory (wrapped when the pool is smaller).
+        const auto copyOnce = [&] {
+            const auto start = BenchClock::now();
             for (std::size_t left = 2 * used; left > 0;) {
                 const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;
                 std::memcpy(copy.data(), k.data(), half * sizeof(T));
@@ -78,6 +81,23 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
                 left -= half + rest;
             }
             copyNs.push_back(std::max(1.0, nsSince(start)));
+        };
+        const int rounds = std::max(1, options.rounds);
+        if (options.warm) {
+            takeBlocks();
+            attend(); // untimed: brings the blocks in
+            attentionNs.clear();
+            for (int round = 0; round < rounds; ++round)
+                attend();
+            for (int round = 0; round < rounds; ++round)
+                copyOnce();
+        } else {
+            for (int round = 0; round < rounds; ++round) {
+                // Each round reads the blocks after the last round's, as consecutive decode steps do.
+                takeBlocks();
+                attend();
+                copyOnce();
+            }
         }
         rows.push_back({context, shape.kvBytes(std::uint64_t{context} * options.sequences, sizeof(T)),
                         median(attentionNs), median(copyNs)});

@@ -18,6 +18,11 @@ struct AttentionBenchOptions {
     // every context's block tables take their blocks from in turn, wrapping: how real-cpu's decode steps read.
     std::size_t poolBytes = 0;
     std::size_t elementBytes = 2; // of K and V: 2 (fp16, as a model's cache holds them) or 4 (fp32)
+    // Every round reads the same blocks, after one untimed pass over them, and the copies run after all the rounds:
+    // how a run's decode steps read a sequence's blocks step after step (its own blocks, still in the caches while
+    // they fit). Off: each round reads the blocks after the last round's, as consecutive steps of a pool's
+    // sequences in turn do, out of memory.
+    bool warm = false;
 };
 
 struct AttentionBenchRow {

@@ -3,6 +3,7 @@
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/net/cost_fit.h"
+#include "core/real/core_cache.h"
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
 #include "core/real/gpu_nodes.h" // hostMemoryOnGpus
@@ -80,6 +81,29 @@ double descriptorCost(const CopyPathFit& path)
 
 namespace {
 
+// Contexts whose K and V fill an eighth, a quarter, a half and seven eighths of a core's cache of `cache` bytes,
+// whole blocks each, distinct; none where not even one block fits.
+std::vector<std::uint32_t> warmContexts(const PagedKvShape& shape, double elementBytes, std::size_t cache)
+{
+    const double blockBytes = shape.kvBytes(shape.blockTokens, elementBytes);
+    std::vector<std::uint32_t> contexts;
+    for (const double share : {0.125, 0.25, 0.5, 0.875}) {
+        const auto blocks = static_cast<std::uint32_t>(share * static_cast<double>(cache) / blockBytes);
+        const std::uint32_t context = blocks * shape.blockTokens;
+        if (blocks > 0 && (contexts.empty() || contexts.back() != context))
+            contexts.push_back(context);
+    }
+    return contexts;
+}
+
+HardwareProfile withoutWarmSteps(HardwareProfile p)
+{
+    p.attentionWarmBytes = 0;
+    p.attentionWarmStepNs = p.attentionWarmBytesPerNs = 0;
+    p.warmRows.clear();
+    return p;
+}
+
 // real-cuda's attention rows: the CUDA kernel over an fp16 pool of the same size, the batch's sequences at once.
 std::vector<AttentionBenchRow> gpuAttentionRows(const CalibrationOptions& options, int device, std::uint32_t sequences)
 {
@@ -119,6 +143,17 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     } else {
         p.attentionElementBytes = static_cast<double>(options.attention.elementBytes);
         p.attentionRows = runAttentionBench(options.attention);
+        if (const std::size_t cache = options.warmBytes.value_or(coreCacheBytes()); cache > 0) {
+            AttentionBenchOptions warm = options.attention;
+            warm.warm = true;
+            // A step's tokens are its sequences' together.
+            warm.contexts =
+                warmContexts(warm.shape, static_cast<double>(warm.elementBytes), cache / std::max(1u, warm.sequences));
+            if (!warm.contexts.empty()) {
+                p.warmRows = runAttentionBench(warm);
+                p.attentionWarmBytes = cache;
+            }
+        }
     }
     CopyBenchOptions whole = options.copy;
     whole.descriptorBytes = 0;
@@ -155,6 +190,15 @@ HardwareProfile calibrate(const CalibrationOptions& options)
         steps.emplace_back(r.kvBytes, r.attentionNs);
     std::tie(p.copy.latencyNs, p.copy.bytesPerNs) = fitLatencyBandwidth(copyPoints(p.copy.rows));
     std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
+    if (!p.warmRows.empty()) {
+        std::vector<std::pair<double, double>> warm;
+        for (const auto& r : p.warmRows)
+            warm.emplace_back(r.kvBytes, r.attentionNs);
+        std::tie(p.attentionWarmStepNs, p.attentionWarmBytesPerNs) = fitLatencyBandwidth(warm);
+        // A flat line (no bandwidth to tell its steps by), or figures a profile may not hold: every step on one line.
+        if (!plausibleWarmFit(p.attentionWarmBytes, {p.attentionWarmStepNs, p.attentionWarmBytesPerNs, warm.size()}))
+            p = withoutWarmSteps(std::move(p));
+    }
     if (!p.sequenceRows.empty()) {
         // The fixed cost is a lone sequence's (a launch); the batch's rows give the bandwidth of all side by side.
         std::vector<std::pair<double, double>> alone;
@@ -228,6 +272,13 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
                                     {"step_ns", p.attentionStepNs},
                                     {"bandwidth_gbps", p.attentionBytesPerNs},
                                     {"measured", steps}}}};
+    if (p.attentionWarmBytes > 0) {
+        auto& attention = out["attention"];
+        attention["warm_bytes"] = p.attentionWarmBytes;
+        attention["warm_step_ns"] = p.attentionWarmStepNs;
+        attention["warm_bandwidth_gbps"] = p.attentionWarmBytesPerNs;
+        attention["measured_warm"] = rowsJson(p.warmRows);
+    }
     if (p.hostCopy.measured())
         out["host_copy"] = {{"latency_ns", p.hostCopy.latencyNs},
                             {"bandwidth_gbps", p.hostCopy.bytesPerNs},
@@ -357,6 +408,19 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     if (const nlohmann::json* v = member("attention", "sequence_bandwidth_gbps"); v && !(v->is_number() && *v == 0))
         p.attentionSequenceBytesPerNs = bandwidth("attention", "sequence_bandwidth_gbps").value_or(0);
     p.attentionBytesPerNs = bandwidth("attention", "bandwidth_gbps").value_or(0);
+    // Warm steps came later: a profile without them costs every step on the line above.
+    if (const nlohmann::json* v = member("attention", "warm_bytes"); v && !(v->is_number() && *v == 0)) {
+        if (v->is_number_unsigned() && v->get<std::uint64_t>() <= kMaxWarmBytes)
+            p.attentionWarmBytes = static_cast<std::size_t>(v->get<std::uint64_t>());
+        else
+            problems.push_back({file, "/attention/warm_bytes",
+                                fmt::format("the profile has no cache size here (0 to {} bytes)", kMaxWarmBytes), fix});
+        p.attentionWarmStepNs = time("attention", "warm_step_ns").value_or(0);
+        p.attentionWarmBytesPerNs = bandwidth("attention", "warm_bandwidth_gbps").value_or(0);
+        if (p.backend != "real-cpu")
+            problems.push_back({file, "/attention/warm_bytes",
+                                "only a real-cpu profile has warm steps: a GPU's cache is not modelled", fix});
+    }
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");
     p.attentionShape.headDim = count("head_dim");
@@ -372,9 +436,15 @@ bool plausibleFit(const CostFit& fit)
            std::isfinite(fit.bytesPerNs) && fit.bytesPerNs >= kMinProfileGBps && fit.bytesPerNs <= kMaxProfileGBps;
 }
 
+bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit)
+{
+    return warmBytes > 0 && warmBytes <= kMaxWarmBytes && plausibleFit(fit);
+}
+
 bool fittedOwnCosts(const BackendSummary& run)
 {
-    return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit);
+    return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit) ||
+           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit);
 }
 
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
@@ -392,6 +462,13 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
         p.attentionSequenceBytesPerNs = 0;
         p.attentionRows.clear();
         p.sequenceRows.clear();
+    }
+    // The steps that read from the core's cache, where the run had any.
+    if (plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit)) {
+        p.attentionWarmBytes = static_cast<std::size_t>(run.attentionWarmBytes);
+        p.attentionWarmStepNs = run.attentionWarmFit.fixedNs;
+        p.attentionWarmBytesPerNs = run.attentionWarmFit.bytesPerNs;
+        p.warmRows.clear();
     }
     return p;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct CalibrationOptions {
     // The descriptor a run copies in (real::descriptorBytesFor): one layer's K and V of a Llama-3-8B block of 16
     // tokens by default. 0: no descriptor cost is measured.
     std::size_t descriptorBytes = std::size_t{64} << 10;
+    // real-cpu: the core's cache the warm steps are measured under (HardwareProfile::attentionWarmBytes); none: this
+    // machine's (coreCacheBytes); 0: not measured.
+    std::optional<std::size_t> warmBytes;
     CalibrationOptions()
     {
         attention.contexts = {256, 1024, 4096, 16384};
@@ -75,6 +79,14 @@ struct HardwareProfile {
     double attentionSequenceBytesPerNs = 0;
     std::vector<AttentionBenchRow> attentionRows;
     std::vector<AttentionBenchRow> sequenceRows; // real-cuda: one sequence per step
+    // real-cpu: a step whose layer reads at most attentionWarmBytes (the core's own cache, coreCacheBytes) reads
+    // blocks the step before left in it, and costs attentionWarmStepNs + bytes / attentionWarmBytesPerNs per layer,
+    // fitted to warmRows (AttentionBenchOptions::warm). 0: every step costs the line above (real-cuda; a profile made
+    // before warm steps were measured).
+    std::size_t attentionWarmBytes = 0;
+    double attentionWarmStepNs = 0;
+    double attentionWarmBytesPerNs = 0;
+    std::vector<AttentionBenchRow> warmRows;
     // real-cuda: copies between a GPU and pinned host memory (the nodes hostMemoryOnGpus places there: CPU sockets,
     // CXL memory, storage), both ways, in descriptors of descriptorBytes too; `copy` is then the GPUs' own. Not
     // measured on real-cpu, whose every memory is the host's: one path.
@@ -86,10 +98,20 @@ struct HardwareProfile {
     {
         return (hostCopy.measured() ? hostCopy : copy).effectiveBytesPerNs(descriptorBytes);
     }
+    // One layer of a step reading `bytes` out of memory.
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
+    // Whether a step whose layers each read `bytes` finds them in the core's cache (its layers run over the same
+    // blocks, so more layers read no more distinct bytes).
+    bool readsWarm(double bytes) const
+    {
+        return attentionWarmBytesPerNs > 0 && bytes <= static_cast<double>(attentionWarmBytes);
+    }
+    double warmAttentionNs(double bytes) const { return attentionWarmStepNs + bytes / attentionWarmBytesPerNs; }
     // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
     double attentionNs(double bytes, double longestBytes) const
     {
+        if (readsWarm(bytes))
+            return warmAttentionNs(bytes);
         const double alone = attentionSequenceBytesPerNs > 0 ? longestBytes / attentionSequenceBytesPerNs : 0;
         return attentionStepNs + std::max(bytes / attentionBytesPerNs, alone);
     }
@@ -111,18 +133,21 @@ inline constexpr double kMaxProfileNs = 1e9;
 inline constexpr double kMinProfileGBps = 1e-3;
 inline constexpr double kMaxProfileGBps = 1e5;
 inline constexpr std::uint64_t kMaxDescriptorBytes = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t kMaxWarmBytes = std::uint64_t{1} << 30; // a cache of up to a gibibyte
 // Throws InputError naming `file` and the field when a figure is missing or outside those ranges.
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
 
 // Whether a fit's figures are ones a profile may hold (the ranges above): a fit read from a stored run is taken only
 // then.
 bool plausibleFit(const CostFit& fit);
+// The same for a fit of warm steps, and the cache size it was told apart by (1 byte to kMaxWarmBytes).
+bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // `calibrated` with the figures a real run fitted over its own copies and decode steps (BackendSummary::copyFit,
-// hostCopyFit, attentionFit) in place of the calibration's, each where the run measured it (plausibleFit): the
-// machine's costs as they were during that run, which a calibration taken before it only predicts. A run's copies are
-// already in descriptors, so their cost per piece is in the fitted bandwidth (descriptorNs 0); a run's steps already
-// paid for their longest sequence, so a lone sequence's bandwidth is dropped with a fitted attention. A figure replaced
-// loses the calibration's rows it was fitted from.
+// hostCopyFit, attentionFit, attentionWarmFit with its attentionWarmBytes) in place of the calibration's, each where
+// the run measured it (plausibleFit): the machine's costs as they were during that run, which a calibration taken
+// before it only predicts. A run's copies are already in descriptors, so their cost per piece is in the fitted
+// bandwidth (descriptorNs 0); a run's steps already paid for their longest sequence, so a lone sequence's bandwidth is
+// dropped with a fitted attention. A figure replaced loses the calibration's rows it was fitted from.
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
 // Whether the run fitted any figure ownCostProfile takes.
 bool fittedOwnCosts(const BackendSummary& run);

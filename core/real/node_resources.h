@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ struct RealCpuOptions {
     // writes them (real::notTheSequences), and stop the run if one differs: tests turn it on, to check where the rows
     // are read from; a run need not, since the landing already checked them.
     bool checkLandedRows = false;
+    // A decode step whose layer reads at most this many K and V bytes is fitted apart, as one that found them in the
+    // core's cache (BackendSummary::attentionWarmFit); none: the pool's own (NodeAttention::warmBytes: this
+    // machine's core cache on real-cpu); 0: none apart. Tests set it, to have steps of both kinds on any machine.
+    std::optional<std::size_t> warmBytes;
 };
 
 // The K/V element a backend holds a model's cache in, given the model's element size (its dtype bytes): real-cuda's
@@ -69,6 +74,9 @@ class NodeAttention {
     virtual std::uint32_t blocks() const = 0;
     // Bytes per K or V element: 2 (fp16) or 4 (fp32); see kvElementBytes.
     virtual std::size_t elementBytes() const = 0;
+    // The most K and V bytes a step's layers may read and find them still in the caches at the next step, which
+    // reads them again (real-cpu: the core's own cache, coreCacheBytes); 0: not told apart (real-cuda).
+    virtual std::size_t warmBytes() const { return 0; }
     // The K and V bytes one layer of the kernel reads for `tokens` cached tokens.
     double kvBytes(std::uint64_t tokens) const { return shape().kvBytes(tokens, static_cast<double>(elementBytes())); }
     std::size_t poolBytes() const { return 2 * std::size_t{blocks()} * shape().blockFloats() * elementBytes(); }

@@ -1,6 +1,7 @@
 #include "core/real/node_workers.h"
 
 #include "core/real/block_checksum.h"
+#include "core/real/core_cache.h"
 #include "core/real/huge_pages.h"
 
 #include <fmt/format.h>
@@ -27,6 +28,11 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     const PagedKvShape& shape() const override { return m_shape; }
     std::uint32_t blocks() const override { return m_blocks; }
     std::size_t elementBytes() const override { return sizeof(T); }
+    std::size_t warmBytes() const override
+    {
+        static const std::size_t bytes = coreCacheBytes();
+        return bytes;
+    }
     std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                      std::uint32_t layers, std::span<float> out) override
     {

@@ -40,10 +40,17 @@ void CalibratedCompute::describe(BackendSummary& summary) const
 {
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
-        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s, as {} "
+        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s{}, as {} "
         "measured them",
         m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copy.latencyNs,
-        m_profile.copy.bytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs, m_profile.backend);
+        m_profile.copy.bytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs,
+        m_profile.attentionWarmBytesPerNs > 0
+            ? fmt::format(" ({:.0f} ns + K/V bytes / {:.2f} GB/s where a layer reads at most {} KiB, still in "
+                          "the core's cache)",
+                          m_profile.attentionWarmStepNs, m_profile.attentionWarmBytesPerNs,
+                          m_profile.attentionWarmBytes >> 10)
+            : std::string(),
+        m_profile.backend);
 }
 
 } // namespace coh::core

@@ -3,7 +3,8 @@
 // step costs what the profiled real backend's MeasuredCompute would measure, predicted from the profile instead of
 // run. The linear layers and prefill keep the roofline's time, as on a real backend; each of the model's layers of
 // attention costs the profile's fixed step time plus the K and V bytes that backend's kernel reads (the profile's
-// element, fp16 or fp32; the instance's share of the heads) over its fitted bandwidth.
+// element, fp16 or fp32; the instance's share of the heads) over its fitted bandwidth; a step whose layer reads no
+// more than the core's cache holds costs the profile's warm line instead (HardwareProfile::readsWarm).
 #include "core/real/calibration.h"
 #include "core/serving/compute_cost.h"
 

@@ -166,7 +166,13 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
     m_attentionBytes += p.attention->kvBytes(tokens) * layers;
-    m_attentionFit.add(p.attention->kvBytes(tokens), static_cast<double>(m_lastNs) / layers);
+    // A step whose layer read no more than its core's cache holds read what the step before left there (its layers
+    // run over the same blocks): fitted apart.
+    const double layerBytes = p.attention->kvBytes(tokens);
+    const std::size_t warm = m_nodes.options().warmBytes.value_or(p.attention->warmBytes());
+    m_warmBytes = std::max(m_warmBytes, warm);
+    (warm > 0 && layerBytes <= static_cast<double>(warm) ? m_attentionWarmFit : m_attentionFit)
+        .add(layerBytes, static_cast<double>(m_lastNs) / layers);
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
@@ -309,6 +315,8 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionMs = m_attentionNs * 1e-6;
     summary.attentionBytes = m_attentionBytes;
     summary.attentionFit = m_attentionFit.totalFit();
+    summary.attentionWarmFit = m_attentionWarmFit.totalFit();
+    summary.attentionWarmBytes = m_warmBytes;
     summary.blockReadsChecked = m_checkedReads;
     summary.blockReadsBorrowed = m_borrowedReads;
     summary.blockSealsSummed = m_summedSeals;

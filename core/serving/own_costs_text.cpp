@@ -26,8 +26,14 @@ std::string describeOwnCosts(const BackendSummary& b)
         parts.push_back(fmt::format("a copy to or from host memory {} (over {} copies)", cost(b.hostCopyFit, "bytes"),
                                     b.hostCopyFit.points));
     if (b.attentionFit.measured())
-        parts.push_back(fmt::format("a layer of a decode step's attention {} (over {} steps)",
-                                    cost(b.attentionFit, "K/V bytes"), b.attentionFit.points));
+        parts.push_back(fmt::format("a layer of a decode step's attention {} (over {} steps{})",
+                                    cost(b.attentionFit, "K/V bytes"), b.attentionFit.points,
+                                    b.attentionWarmFit.measured() ? " out of memory" : ""));
+    if (b.attentionWarmFit.measured())
+        parts.push_back(fmt::format("{}{} where a layer read at most {} KiB, still in the core's cache (over {} steps)",
+                                    b.attentionFit.measured() ? "" : "a layer of a decode step's attention ",
+                                    cost(b.attentionWarmFit, "K/V bytes"), b.attentionWarmBytes >> 10,
+                                    b.attentionWarmFit.points));
     return fmt::format("{}", fmt::join(parts, "; "));
 }
 

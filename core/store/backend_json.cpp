@@ -52,6 +52,9 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     fit("copy_fit", s.copyFit);
     fit("host_copy_fit", s.hostCopyFit);
     fit("attention_fit", s.attentionFit);
+    fit("attention_warm_fit", s.attentionWarmFit);
+    if (s.attentionWarmBytes > 0)
+        j["attention_warm_bytes"] = s.attentionWarmBytes;
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -117,6 +120,10 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.copyFit = fit("copy_fit");
     s.hostCopyFit = fit("host_copy_fit");
     s.attentionFit = fit("attention_fit");
+    // A warm limit no cache has leaves the steps untold apart.
+    if (const std::uint64_t warm = countField(j, "attention_warm_bytes"); warm <= real::kMaxWarmBytes)
+        s.attentionWarmBytes = warm;
+    s.attentionWarmFit = s.attentionWarmBytes > 0 ? fit("attention_warm_fit") : CostFit{};
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

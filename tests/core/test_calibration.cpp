@@ -46,6 +46,7 @@ HardwareProfile smallCalibration()
     options.attention.shape.queryHeads = 4;
     options.attention.shape.kvHeads = 2;
     options.attention.shape.headDim = 32;
+    options.warmBytes = 256 << 10; // whatever this machine's cache
     return core::real::calibrate(options);
 }
 
@@ -80,6 +81,103 @@ TEST(Calibration, MeasuresThisMachineAndRoundTripsAsJson)
     const HardwareProfile whole = core::real::profileFromJson(old, "old.json");
     EXPECT_EQ(whole.descriptorBytes, 0u);
     EXPECT_DOUBLE_EQ(whole.effectiveCopyBytesPerNs(), whole.copy.bytesPerNs);
+    // Warm steps under the cache it was given: 2 KV heads of 32 in fp16 are 256 bytes a token, so an eighth, a
+    // quarter, a half and seven eighths of 256 KiB are 128, 256, 512 and 896 tokens.
+    EXPECT_EQ(p.attentionWarmBytes, std::size_t{256} << 10);
+    ASSERT_EQ(p.warmRows.size(), 4u);
+    EXPECT_EQ(p.warmRows[0].context, 128u);
+    EXPECT_EQ(p.warmRows[3].context, 896u);
+    EXPECT_EQ(p.warmRows[3].kvBytes, 896.0 * 256);
+    EXPECT_GT(p.attentionWarmBytesPerNs, 0);
+    EXPECT_EQ(back.attentionWarmBytes, p.attentionWarmBytes);
+    EXPECT_DOUBLE_EQ(back.attentionWarmStepNs, p.attentionWarmStepNs);
+    EXPECT_DOUBLE_EQ(back.attentionWarmBytesPerNs, p.attentionWarmBytesPerNs);
+    // A profile from before warm steps were measured costs every step on one line.
+    old["attention"].erase("warm_bytes");
+    old["attention"].erase("warm_step_ns");
+    old["attention"].erase("warm_bandwidth_gbps");
+    EXPECT_FALSE(core::real::profileFromJson(old, "old.json").readsWarm(1));
+}
+
+TEST(Calibration, NoWarmStepsAreMeasuredWithoutACacheToFitThem)
+{
+    core::real::CalibrationOptions options;
+    options.copy.sizes = {64, 1 << 16};
+    options.copy.rounds = 1;
+    options.copy.arenaBytes = 1 << 20;
+    options.attention.contexts = {64, 512};
+    options.attention.rounds = 1;
+    options.attention.shape = {.queryHeads = 4, .kvHeads = 2, .headDim = 32, .blockTokens = 16};
+    options.warmBytes = 0;
+    const HardwareProfile none = core::real::calibrate(options);
+    EXPECT_TRUE(none.warmRows.empty());
+    EXPECT_FALSE(toJson(none)["attention"].contains("warm_bytes"));
+    // A cache smaller than one block (16 tokens of 256 bytes) has no context to measure.
+    options.warmBytes = 2048;
+    EXPECT_TRUE(core::real::calibrate(options).warmRows.empty());
+}
+
+// The one problem profileFromJson names in `j` (none, and a failure, where it takes the profile or names more).
+core::InputProblem theOneProblem(const nlohmann::json& j)
+{
+    try {
+        core::real::profileFromJson(j, "p.json");
+        ADD_FAILURE() << "the profile was taken: " << j.dump();
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems().size(), 1u) << e.what();
+        if (!e.problems().empty())
+            return e.problems()[0];
+    }
+    return {};
+}
+
+TEST(Calibration, AStepWhoseLayerFitsInTheCoresCacheCostsTheWarmLine)
+{
+    const Scenario s = smallAttentionScenario(3);
+    HardwareProfile p{.attentionStepNs = 1000,
+                      .attentionBytesPerNs = 2,
+                      .attentionWarmBytes = 300000,
+                      .attentionWarmStepNs = 500,
+                      .attentionWarmBytesPerNs = 8};
+    const CostModel cost(s.model, s.serving);
+    const InstanceState inst = decodeInstance(cost, s, {1}, 2, 500);
+    const SimTime linear = cost.decodeLinear(2, inst.hw);
+    // 500 tokens of 512 bytes: 256000 bytes a layer, under 300000: 500 + 256000 / 8 = 32500 ns for each of 3 layers.
+    CalibratedCompute warm(cost, s.model, 16, p);
+    EXPECT_EQ(warm.decode(inst, {}), linear + 3 * 32500);
+    BackendSummary summary;
+    warm.describe(summary);
+    EXPECT_NE(summary.scaledDown.find("500 ns + K/V bytes / 8.00 GB/s where a layer reads at most 292 KiB"),
+              std::string::npos)
+        << summary.scaledDown;
+    // A smaller cache: the same step reads from memory, 1000 + 128000 ns a layer.
+    p.attentionWarmBytes = 200000;
+    EXPECT_EQ(CalibratedCompute(cost, s.model, 16, p).decode(inst, {}), linear + 3 * 129000);
+    // Exactly the cache's bytes still fit.
+    p.attentionWarmBytes = 256000;
+    EXPECT_EQ(CalibratedCompute(cost, s.model, 16, p).decode(inst, {}), linear + 3 * 32500);
+    p.attentionWarmBytes = 200000;
+    // The warm figures round-trip; a cache no machine has is refused naming its field.
+    p.copy.bytesPerNs = 1;
+    const auto j = nlohmann::json::parse(toJson(p).dump());
+    const HardwareProfile back = core::real::profileFromJson(j, "p.json");
+    EXPECT_EQ(back.attentionWarmBytes, 200000u);
+    EXPECT_DOUBLE_EQ(back.attentionWarmBytesPerNs, 8);
+    EXPECT_TRUE(back.readsWarm(200000));
+    EXPECT_FALSE(back.readsWarm(200001));
+    for (const nlohmann::json& bad :
+         {nlohmann::json(-1), nlohmann::json("2M"), nlohmann::json(1e300), nlohmann::json(std::uint64_t{2} << 30)}) {
+        auto hostile = j;
+        hostile["attention"]["warm_bytes"] = bad;
+        EXPECT_EQ(theOneProblem(hostile).field, "/attention/warm_bytes") << bad;
+    }
+    // A GPU's cache is not modelled: a real-cuda profile with warm steps is refused.
+    auto cuda = j;
+    cuda["profile"] = "real-cuda";
+    cuda["attention"]["element_bytes"] = 2;
+    const core::InputProblem refused = theOneProblem(cuda);
+    EXPECT_EQ(refused.field, "/attention/warm_bytes");
+    EXPECT_NE(refused.message.find("only a real-cpu profile"), std::string::npos) << refused.message;
 }
 
 TEST(Calibration, EachDescriptorBeyondTheFirstCostsWhatTheRowsSayAndSlowsTheProfiledLinks)
@@ -299,6 +397,7 @@ TEST(Calibration, AProfileSaysWhichBackendItMeasuredAndInWhatElementSize)
     EXPECT_DOUBLE_EQ(cuda.attentionElementBytes, 2);
     cuda.backend = "real-cuda";
     cuda.attentionElementBytes = 2;
+    cuda.attentionWarmBytes = 0; // real-cuda measures none
     const auto j = nlohmann::json::parse(toJson(cuda).dump());
     EXPECT_EQ(j.at("profile"), "real-cuda");
     const HardwareProfile back = core::real::profileFromJson(j, "gpu.json");
@@ -487,7 +586,8 @@ TEST(Calibration, AFigureNoMachineMeasuresIsRefusedNamingItsField)
         {"copy", "latency_ns", 1e300},           {"copy", "bandwidth_gbps", 1e-300},
         {"copy", "descriptor_ns", 1e300},        {"attention", "step_ns", 1e300},
         {"attention", "bandwidth_gbps", 1e-300}, {"attention", "sequence_bandwidth_gbps", 1e-300},
-        {"copy", "bandwidth_gbps", 1e300},       {"copy", "latency_ns", -1}};
+        {"copy", "bandwidth_gbps", 1e300},       {"copy", "latency_ns", -1},
+        {"attention", "warm_step_ns", 1e300},    {"attention", "warm_bandwidth_gbps", 1e-300}};
     for (const auto& [section, key, value] : hostile) {
         auto j = base;
         j[section][key] = value;

@@ -77,6 +77,14 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     const CliResult huge = runCohsim("bench attention --contexts 128,1048576");
     EXPECT_EQ(huge.exitCode, 2) << huge.output;
     EXPECT_NE(huge.output.find("--contexts: 1 sequence(s) of 1048576 tokens need"), std::string::npos) << huge.output;
+    // Warm: the same blocks every round, said in the JSON; the GPU kernel is not measured so.
+    const CliResult warm = runCohsim("bench attention --repeat 1 --contexts 128 --warm --json", Stderr::Inherit);
+    ASSERT_EQ(warm.exitCode, 0) << warm.output;
+    EXPECT_EQ(nlohmann::json::parse(warm.output)["warm"], true);
+    EXPECT_EQ(half["warm"], false);
+    const CliResult warmCuda = runCohsim("bench attention --backend real-cuda --warm");
+    EXPECT_EQ(warmCuda.exitCode, 2) << warmCuda.output;
+    EXPECT_NE(warmCuda.output.find("--warm"), std::string::npos) << warmCuda.output;
     const CliResult calibrate = runCohsim("calibrate --backend real-cuda --kv-dtype fp32");
     EXPECT_EQ(calibrate.exitCode, 2) << calibrate.output;
     EXPECT_NE(calibrate.output.find("--kv-dtype"), std::string::npos) << calibrate.output;

@@ -1,6 +1,8 @@
 // A real run's own costs (core/net/cost_fit.h, real::ownCostProfile): every copy and decode step it times is fitted,
 // the fits are stored with the run, and the simulator can run on them in place of a calibration's.
 #include "core/real/calibration.h"
+#include "core/real/core_cache.h"
+#include "core/serving/own_costs_text.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/backend_json.h"
 #include "engine_fixtures.h"
@@ -116,6 +118,24 @@ TEST(CostFit, AProfileOnARunsOwnCostsTakesEachFigureTheRunMeasured)
     EXPECT_EQ(host.attentionBytesPerNs, 3);
     EXPECT_EQ(host.attentionSequenceBytesPerNs, 0.1);
     EXPECT_EQ(host.attentionRows.size(), 2u);
+    // Warm steps: the run's, with its cache size, where it fitted any; else the calibration's.
+    calibrated.attentionWarmBytes = 2 << 20;
+    calibrated.attentionWarmStepNs = 100;
+    calibrated.attentionWarmBytesPerNs = 9;
+    calibrated.warmRows.resize(4);
+    EXPECT_EQ(core::real::ownCostProfile(calibrated, run).attentionWarmBytesPerNs, 9);
+    EXPECT_EQ(core::real::ownCostProfile(calibrated, run).warmRows.size(), 4u);
+    core::BackendSummary warmOnly;
+    warmOnly.attentionWarmFit = {.fixedNs = 300, .bytesPerNs = 12, .points = 5};
+    EXPECT_FALSE(core::real::fittedOwnCosts(warmOnly)); // fitted under no cache size
+    warmOnly.attentionWarmBytes = 1 << 20;
+    EXPECT_TRUE(core::real::fittedOwnCosts(warmOnly));
+    const core::real::HardwareProfile warm = core::real::ownCostProfile(calibrated, warmOnly);
+    EXPECT_EQ(warm.attentionWarmBytes, std::size_t{1} << 20);
+    EXPECT_EQ(warm.attentionWarmStepNs, 300);
+    EXPECT_EQ(warm.attentionWarmBytesPerNs, 12);
+    EXPECT_TRUE(warm.warmRows.empty());
+    EXPECT_EQ(warm.attentionBytesPerNs, 3); // the steps out of memory stay the calibration's
     // A fit no machine gives is not taken.
     run.copyFit.bytesPerNs = 1e300;
     EXPECT_EQ(core::real::ownCostProfile(calibrated, run).copy.bytesPerNs, 5);
@@ -139,6 +159,17 @@ TEST(CostFit, AStoredFitNoMachineGivesReadsAsNone)
     nlohmann::ordered_json good = {{"name", "real-cpu"}};
     good["attention_fit"] = {{"fixed_ns", 10.0}, {"bytes_per_ns", 3.0}, {"points", 4u}};
     EXPECT_EQ(core::backendFromJson(good).attentionFit, (core::CostFit{10, 3, 4}));
+    // A warm fit is read with the cache size it was fitted under, and not without one no machine has.
+    good["attention_warm_fit"] = {{"fixed_ns", 5.0}, {"bytes_per_ns", 9.0}, {"points", 6u}};
+    good["attention_warm_bytes"] = 2u << 20;
+    EXPECT_EQ(core::backendFromJson(good).attentionWarmFit, (core::CostFit{5, 9, 6}));
+    EXPECT_EQ(core::backendFromJson(good).attentionWarmBytes, 2u << 20);
+    for (const nlohmann::ordered_json& bad :
+         {nlohmann::ordered_json(std::uint64_t{1} << 40), nlohmann::ordered_json(-1), nlohmann::ordered_json("x")}) {
+        auto hostile = good;
+        hostile["attention_warm_bytes"] = bad;
+        EXPECT_FALSE(core::backendFromJson(hostile).attentionWarmFit.measured()) << bad;
+    }
 }
 
 TEST(RealCpuBackend, ARunFitsEveryCopyAndDecodeStepItTimedAndStoresTheFits)
@@ -151,13 +182,23 @@ TEST(RealCpuBackend, ARunFitsEveryCopyAndDecodeStepItTimedAndStoresTheFits)
     RunOptions real;
     real.backend.name = "real-cpu";
     real.backend.realCpu.arenaBytes = 4 << 20;
+    // The contexts' 1000 to 2006 tokens are 256 to 514 KB a layer: a cache of 384 KiB tells steps of both kinds apart.
+    real.backend.realCpu.warmBytes = 384 << 10;
     const core::BackendSummary b = runScenario(s, w, real).summary.backend;
     ASSERT_GT(b.copies, 0u);
     EXPECT_EQ(b.copyFit.points, b.copies);
     EXPECT_FALSE(b.hostCopyFit.measured()); // real-cpu has one path
-    EXPECT_EQ(b.attentionFit.points, b.decodeSteps);
+    // Every step is in one of the two attention fits, by the bytes its layer read: from the core's cache, or from
+    // memory.
+    EXPECT_GT(b.attentionFit.points, 0u);
+    EXPECT_GT(b.attentionWarmFit.points, 0u);
+    EXPECT_EQ(b.attentionFit.points + b.attentionWarmFit.points, b.decodeSteps);
+    EXPECT_EQ(b.attentionWarmBytes, 384u << 10);
+    EXPECT_NE(core::describeOwnCosts(b).find("where a layer read at most 384 KiB"), std::string::npos)
+        << core::describeOwnCosts(b);
     // Figures a machine gives: a bandwidth the profile would accept, a fixed cost under a second.
-    for (const core::CostFit& fit : {b.copyFit, b.attentionFit}) {
+    for (const core::CostFit& fit : {b.copyFit, b.attentionFit, b.attentionWarmFit}) {
+
         EXPECT_GT(fit.bytesPerNs, core::real::kMinProfileGBps);
         EXPECT_LT(fit.bytesPerNs, core::real::kMaxProfileGBps);
         EXPECT_GE(fit.fixedNs, 0);
@@ -166,6 +207,14 @@ TEST(RealCpuBackend, ARunFitsEveryCopyAndDecodeStepItTimedAndStoresTheFits)
     const core::BackendSummary stored = core::backendFromJson(core::toJson(b));
     EXPECT_EQ(stored.copyFit, b.copyFit);
     EXPECT_EQ(stored.attentionFit, b.attentionFit);
+    EXPECT_EQ(stored.attentionWarmFit, b.attentionWarmFit);
+    // Left to the machine, the steps are told apart by its core's cache; with none given, all are in one fit.
+    real.backend.realCpu.warmBytes.reset();
+    EXPECT_EQ(runScenario(s, w, real).summary.backend.attentionWarmBytes, core::real::coreCacheBytes());
+    real.backend.realCpu.warmBytes = 0;
+    const core::BackendSummary one = runScenario(s, w, real).summary.backend;
+    EXPECT_EQ(one.attentionFit.points, one.decodeSteps);
+    EXPECT_FALSE(one.attentionWarmFit.measured());
     // A simulated run times nothing: no fits, and none stored.
     const core::BackendSummary sim = runScenario(s, w, {}).summary.backend;
     EXPECT_EQ(sim.copyFit.points + sim.attentionFit.points, 0u);

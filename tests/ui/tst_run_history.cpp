@@ -500,7 +500,7 @@ class TstRunHistory : public QObject {
                      QString::fromStdString(coh::core::describeKvPools(result.summary.backend)).toHtmlEscaped()),
                  qPrintable(realTip));
         // The costs it fitted over its own copies and steps, as stored.
-        QVERIFY(b.copyFit.measured() && b.attentionFit.measured());
+        QVERIFY(b.copyFit.measured() && (b.attentionFit.measured() || b.attentionWarmFit.measured()));
         QVERIFY2(
             realTip.contains(
                 QStringLiteral("<br>Own costs: %1")
