@@ -23,8 +23,10 @@ using core::real::PagedSequence;
 // error under 1e-5 per sequence and head, and no element off by more than 1e-5 in absolute terms (the values are
 // O(1)). An empty context gives zeros, not the -1 the output held. `fp16`: the pool holds the values rounded to fp16,
 // and the reference reads those very values, so the kernel must be as close as over fp32 ones.
+// `sharpness`: the scores' scale over the usual 1 / sqrt(head size); a large one leaves most weights exp(score - max)
+// far below a float's range.
 void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector<std::uint32_t>& contexts,
-                                    std::uint64_t seed, bool fp16 = false)
+                                    std::uint64_t seed, bool fp16 = false, float sharpness = 1.0f)
 {
     std::uint32_t blocks = 0;
     for (const auto c : contexts)
@@ -66,7 +68,7 @@ void expectMatchesOnScatteredBlocks(const PagedKvShape& shape, const std::vector
     std::vector<float> q(contexts.size() * shape.queryHeads * shape.headDim);
     for (auto& x : q)
         x = normal(rng);
-    const float scale = 1.0f / std::sqrt(static_cast<float>(shape.headDim));
+    const float scale = sharpness / std::sqrt(static_cast<float>(shape.headDim));
 
     std::vector<float> out(q.size(), -1.0f);
     if (fp16)
@@ -111,6 +113,29 @@ TEST(PagedAttention, OddGroupsBlocksAndDimensionsMatchAFloat64Reference)
         expectMatchesOnScatteredBlocks(shape, {1, 2, 3, 16, 47, 200}, 11);
         expectMatchesOnScatteredBlocks(shape, {1, 3, 45}, 12, true);
     }
+}
+
+TEST(PagedAttention, EveryTileOfHeadsAndTailOfDimensionsMatchesAFloat64Reference)
+{
+    // The kernel serves a KV head's query heads four at a time and a head's dimensions eight or sixteen at a time:
+    // groups of 1, 2 and 7 (a tile of three after one of four), head sizes under eight (4), of whole eights but not
+    // sixteens (8, 24, 40) and of neither (12).
+    for (const PagedKvShape shape : {PagedKvShape{4, 4, 24, 16}, PagedKvShape{14, 2, 40, 16}, PagedKvShape{3, 1, 4, 16},
+                                     PagedKvShape{2, 2, 8, 16}, PagedKvShape{4, 2, 12, 16}}) {
+        SCOPED_TRACE(::testing::Message()
+                     << shape.queryHeads << " heads over " << shape.kvHeads << " of " << shape.headDim);
+        expectMatchesOnScatteredBlocks(shape, {1, 8, 9, 16, 100}, 13);
+        expectMatchesOnScatteredBlocks(shape, {7, 40}, 14, true);
+    }
+}
+
+TEST(PagedAttention, ASharpSoftmaxMatchesTheReferenceWhereMostWeightsUnderflow)
+{
+    // Scores twenty times the usual spread: over hundreds of tokens most lie more than 87 below their block's
+    // maximum, where a float's exp underflows, and the weights computed eight at a time must still sum as the
+    // reference's.
+    expectMatchesOnScatteredBlocks(PagedKvShape{32, 8, 128, 16}, {16, 300, 1000}, 15, false, 20.0f);
+    expectMatchesOnScatteredBlocks(PagedKvShape{8, 2, 64, 16}, {33, 700}, 16, true, 20.0f);
 }
 
 TEST(PagedAttention, AnFp16PoolMatchesAFloat64ReferenceOverItsOwnValues)
