@@ -50,7 +50,7 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
     if (p.attentionWarmBytesPerNs > 0) {
-        fmt::print("  warm steps  {} ns + K/V bytes / {} GB/s per layer where a step's layers read at most {} KiB (the "
+        fmt::print("  warm steps  {} ns + K/V bytes / {} GB/s per layer where a layer reads at most {} KiB (the "
                    "core's cache), re-read step after step (fit to {} contexts)\n",
                    number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs), p.attentionWarmBytes >> 10,
                    p.warmRows.size());

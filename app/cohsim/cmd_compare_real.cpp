@@ -88,7 +88,7 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
             : std::string(),
         figure([](const Profile& p) { return p.attentionStepNs; }),
         figure([](const Profile& p) { return p.attentionBytesPerNs; }),
-        warm ? fmt::format(", {} ns + bytes / {} GB/s where a step reads at most {} KiB (in cache)",
+        warm ? fmt::format(", {} ns + bytes / {} GB/s where a layer reads at most {} KiB (in cache)",
                            figure([](const Profile& p) { return p.attentionWarmStepNs; }),
                            figure([](const Profile& p) { return p.attentionWarmBytesPerNs; }),
                            figure([](const Profile& p) { return static_cast<double>(p.attentionWarmBytes >> 10); }))
