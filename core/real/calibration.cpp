@@ -72,6 +72,14 @@ std::vector<std::pair<double, double>> copyPoints(const std::vector<CopyBenchRow
     return points;
 }
 
+std::vector<std::pair<double, double>> attentionPoints(const std::vector<AttentionBenchRow>& rows)
+{
+    std::vector<std::pair<double, double>> points;
+    for (const auto& r : rows)
+        points.emplace_back(r.kvBytes, r.attentionNs);
+    return points;
+}
+
 } // namespace
 
 double descriptorCost(const CopyPathFit& path)
@@ -185,26 +193,19 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     }
     p.attentionShape = options.attention.shape;
 
-    std::vector<std::pair<double, double>> steps;
-    for (const auto& r : p.attentionRows)
-        steps.emplace_back(r.kvBytes, r.attentionNs);
     std::tie(p.copy.latencyNs, p.copy.bytesPerNs) = fitLatencyBandwidth(copyPoints(p.copy.rows));
-    std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(steps);
+    std::tie(p.attentionStepNs, p.attentionBytesPerNs) = fitLatencyBandwidth(attentionPoints(p.attentionRows));
     if (!p.warmRows.empty()) {
-        std::vector<std::pair<double, double>> warm;
-        for (const auto& r : p.warmRows)
-            warm.emplace_back(r.kvBytes, r.attentionNs);
-        std::tie(p.attentionWarmStepNs, p.attentionWarmBytesPerNs) = fitLatencyBandwidth(warm);
+        std::tie(p.attentionWarmStepNs, p.attentionWarmBytesPerNs) = fitLatencyBandwidth(attentionPoints(p.warmRows));
         // A flat line (no bandwidth to tell its steps by), or figures a profile may not hold: every step on one line.
-        if (!plausibleWarmFit(p.attentionWarmBytes, {p.attentionWarmStepNs, p.attentionWarmBytesPerNs, warm.size()}))
+        if (!plausibleWarmFit(p.attentionWarmBytes,
+                              {p.attentionWarmStepNs, p.attentionWarmBytesPerNs, p.warmRows.size()}))
             p = withoutWarmSteps(std::move(p));
     }
     if (!p.sequenceRows.empty()) {
         // The fixed cost is a lone sequence's (a launch); the batch's rows give the bandwidth of all side by side.
-        std::vector<std::pair<double, double>> alone;
-        for (const auto& r : p.sequenceRows)
-            alone.emplace_back(r.kvBytes, r.attentionNs);
-        std::tie(p.attentionStepNs, p.attentionSequenceBytesPerNs) = fitLatencyBandwidth(alone);
+        std::tie(p.attentionStepNs, p.attentionSequenceBytesPerNs) =
+            fitLatencyBandwidth(attentionPoints(p.sequenceRows));
     }
     if (!p.copy.rows.empty())
         p.messageOverheadNs = p.copy.rows.front().messageNs - p.copy.rows.front().copyNs;
