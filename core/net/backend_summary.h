@@ -68,7 +68,7 @@ struct BackendSummary {
     // one layer of a step's attention against the K and V bytes it read. compare-real runs the simulator on them too,
     // which leaves the calibration's drift out of its error (docs/real-backend.md#the-runs-own-costs).
     CostFit copyFit, hostCopyFit, attentionFit;
-    // The steps whose layers read at most attentionWarmBytes (real-cpu: the core's own cache), fitted apart: they read
+    // The steps whose layer read at most attentionWarmBytes (real-cpu: the core's own cache), fitted apart: they read
     // what the step before left in the cache. attentionFit is then the other steps'. 0: not told apart (real-cuda).
     CostFit attentionWarmFit;
     std::uint64_t attentionWarmBytes = 0;

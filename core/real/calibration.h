@@ -6,6 +6,7 @@
 #include "core/net/backend_summary.h"
 #include "core/real/attention_bench.h"
 #include "core/real/copy_bench.h"
+#include "core/real/core_cache.h"
 #include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -100,11 +101,11 @@ struct HardwareProfile {
     }
     // One layer of a step reading `bytes` out of memory.
     double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
-    // Whether a step whose layers each read `bytes` finds them in the core's cache (its layers run over the same
-    // blocks, so more layers read no more distinct bytes).
+    // Whether a step whose layer reads `bytes` finds them in the core's cache (readsFromCoreCache), where the profile
+    // has a warm line.
     bool readsWarm(double bytes) const
     {
-        return attentionWarmBytesPerNs > 0 && bytes <= static_cast<double>(attentionWarmBytes);
+        return attentionWarmBytesPerNs > 0 && readsFromCoreCache(bytes, attentionWarmBytes);
     }
     double warmAttentionNs(double bytes) const { return attentionWarmStepNs + bytes / attentionWarmBytesPerNs; }
     // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.

@@ -26,7 +26,9 @@ std::size_t parseCacheSize(const std::string& text)
     return i == text.size() && value <= kMost / scale ? value * scale : 0;
 }
 
-std::size_t coreCacheBytes()
+namespace {
+
+std::size_t readCoreCacheBytes()
 {
 #ifdef _SC_LEVEL2_CACHE_SIZE
     if (const long bytes = ::sysconf(_SC_LEVEL2_CACHE_SIZE); bytes > 0)
@@ -39,6 +41,14 @@ std::size_t coreCacheBytes()
     if (std::getline(level, levelText) && levelText == "2" && std::getline(size, sizeText))
         return parseCacheSize(sizeText);
     return 0;
+}
+
+} // namespace
+
+std::size_t coreCacheBytes()
+{
+    static const std::size_t bytes = readCoreCacheBytes();
+    return bytes;
 }
 
 } // namespace coh::core::real

@@ -74,7 +74,7 @@ class NodeAttention {
     virtual std::uint32_t blocks() const = 0;
     // Bytes per K or V element: 2 (fp16) or 4 (fp32); see kvElementBytes.
     virtual std::size_t elementBytes() const = 0;
-    // The most K and V bytes a step's layers may read and find them still in the caches at the next step, which
+    // The most K and V bytes a layer of a step may read and find them still in the caches at the next step, which
     // reads them again (real-cpu: the core's own cache, coreCacheBytes); 0: not told apart (real-cuda).
     virtual std::size_t warmBytes() const { return 0; }
     // The K and V bytes one layer of the kernel reads for `tokens` cached tokens.

@@ -28,11 +28,7 @@ template <class T> class CpuNodeAttention final : public NodeAttention {
     const PagedKvShape& shape() const override { return m_shape; }
     std::uint32_t blocks() const override { return m_blocks; }
     std::size_t elementBytes() const override { return sizeof(T); }
-    std::size_t warmBytes() const override
-    {
-        static const std::size_t bytes = coreCacheBytes();
-        return bytes;
-    }
+    std::size_t warmBytes() const override { return coreCacheBytes(); }
     std::int64_t run(std::span<const float> q, std::span<const PagedSequence> sequences, float scale,
                      std::uint32_t layers, std::span<float> out) override
     {

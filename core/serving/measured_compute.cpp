@@ -1,6 +1,7 @@
 #include "core/serving/measured_compute.h"
 
 #include "core/gpu/cuda_attention.h" // GpuOutOfMemory
+#include "core/real/core_cache.h"
 #include "core/real/stale_read.h"
 
 #include <fmt/format.h>
@@ -166,12 +167,11 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     ++m_steps;
     m_attentionNs += static_cast<double>(m_lastNs);
     m_attentionBytes += p.attention->kvBytes(tokens) * layers;
-    // A step whose layer read no more than its core's cache holds read what the step before left there (its layers
-    // run over the same blocks): fitted apart.
+    // A step that read from its core's cache what the step before left there is fitted apart.
     const double layerBytes = p.attention->kvBytes(tokens);
     const std::size_t warm = m_nodes.options().warmBytes.value_or(p.attention->warmBytes());
     m_warmBytes = std::max(m_warmBytes, warm);
-    (warm > 0 && layerBytes <= static_cast<double>(warm) ? m_attentionWarmFit : m_attentionFit)
+    (real::readsFromCoreCache(layerBytes, warm) ? m_attentionWarmFit : m_attentionFit)
         .add(layerBytes, static_cast<double>(m_lastNs) / layers);
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;

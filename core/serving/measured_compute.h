@@ -84,8 +84,8 @@ class MeasuredCompute final : public ComputeCost {
     double m_attentionNs = 0;    // measured, summed over steps, for the layers run
     double m_attentionBytes = 0; // K and V bytes those layers read
     CostFitSums m_attentionFit;  // one layer's time against its K and V bytes, per step (BackendSummary::attentionFit)
-    // The same over the steps whose layers read at most their pool's warmBytes (BackendSummary::attentionWarmFit),
-    // and the largest such limit.
+    // The same over the steps whose layer read at most their pool's warmBytes (BackendSummary::attentionWarmFit), and
+    // the largest such limit.
     CostFitSums m_attentionWarmFit;
     std::size_t m_warmBytes = 0;
     std::int64_t m_lastNs = 0;
