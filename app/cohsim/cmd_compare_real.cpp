@@ -36,7 +36,8 @@ struct CompareRealOptions {
     std::uint32_t layers = 1;
     bool json = false;
     bool noStore = false;
-    int repeat = 1; // real runs, median
+    int repeat = 1;            // real runs, median
+    double sensitivityPct = 5; // the simulator again with its costs moved this far either way
 };
 
 // A row's figure without its unit: "TTFT p50 (ms)" is Compare's "TTFT p50".
@@ -95,15 +96,30 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
              : std::string());
 }
 
+// A row's figure: a count whole ("470", not "470.0"), unless it is the median of two that differ by one.
+std::string rowFigure(const core::SimVsRealRow& row, double v)
+{
+    return row.count && std::isfinite(v) && v == std::floor(v) ? fmt::format("{:.0f}", v) : number(v);
+}
+
 // The simulator's error on the real runs' own costs: a count's own figure when it differs.
 std::string ownCostCell(const core::SimVsRealRow& row)
 {
     if (std::isnan(row.ownCostSimulated))
         return "";
     if (row.count)
-        return row.ownCostEveryRunEqual && row.ownCostSimulated == row.real ? "equal" : number(row.ownCostSimulated);
+        return row.ownCostEveryRunEqual && row.ownCostSimulated == row.real ? "equal"
+                                                                            : rowFigure(row, row.ownCostSimulated);
     const double error = row.ownCostErrorPct();
     return std::isnan(error) ? std::string("n/a") : fmt::format("{:+.1f}%", error);
+}
+
+// The simulator's error with its costs moved (SimVsRealRow::movedCostsLowPct): "-24.1 to +13.9%".
+std::string movedCostsCell(const core::SimVsRealRow& row)
+{
+    if (!row.movedCosts())
+        return std::isnan(row.movedCostsLowPct) && std::isnan(row.movedCostsHighPct) ? "" : "n/a";
+    return fmt::format("{:+.1f} to {:+.1f}%", row.movedCostsLowPct, row.movedCostsHighPct);
 }
 
 // TTFT's mean part by part (core/engine/ttft_parts.h): its difference is the sum of the parts', so this says where
@@ -139,6 +155,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     if (options.poolMib)
         compare.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     compare.realRuns = options.repeat;
+    compare.costSensitivity = options.sensitivityPct / 100;
     if (!options.profile.empty())
         compare.profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
     compare.stage = [&](const std::string& stage) {
@@ -179,6 +196,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                     errors.push_back(numberOrNull(e));
                 metric["own_costs_errors_pct"] = std::move(errors);
             }
+            metric["moved_costs_error_pct"] =
+                r.movedCosts() ? nlohmann::ordered_json::array({r.movedCostsLowPct, r.movedCostsHighPct})
+                               : nlohmann::ordered_json();
             if (!r.pairErrorsPct.empty()) {
                 auto pairs = nlohmann::ordered_json::array();
                 for (const double e : r.pairErrorsPct)
@@ -213,6 +233,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"real_runs", result.realRuns},
             {"real_run_ids", store ? nlohmann::ordered_json(result.realIds) : nlohmann::ordered_json::array()},
             {"simulated_run_id", id(simId)},
+            {"cost_sensitivity_pct", 100 * result.costSensitivity},
             {"paired", result.paired},
             {"simulated_run_ids",
              store ? nlohmann::ordered_json(result.simulatedIds) : nlohmann::ordered_json::array()},
@@ -254,17 +275,28 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     // The goal (sim_vs_real.h): latencies within 10% of what was measured, counts equal.
     // The real run's own uncertainty beside it: a percentile of a few requests moves by more than the goal.
-    std::vector<std::vector<std::string>> table{
-        {"  METRIC", realHeader, "REAL ±95%", "SIMULATED", "ERROR", "GOAL", "ON OWN COSTS"}};
+    // Beside the error, how far it moves with the simulator's costs moved as far as a calibration drifts.
+    const bool moved = result.costSensitivity > 0;
+    const std::string movedHeader = fmt::format("AT COSTS ±{:g}%", 100 * result.costSensitivity);
+    std::vector<std::string> header{"  METRIC", realHeader, "REAL ±95%", "SIMULATED", "ERROR"};
+    if (moved)
+        header.push_back(movedHeader);
+    header.insert(header.end(), {"GOAL", "ON OWN COSTS"});
+    std::vector<std::vector<std::string>> table{header};
     const std::string goal = fmt::format("within ±{:g}%", 100 * core::kSimulatorErrorGoal);
     int judged = 0, within = 0;
-    std::vector<std::string> inNoise;
+    std::vector<std::string> inNoise, inMovedCosts;
     for (const auto& r : rows) {
         const double noise = realNoisePct(r, result.real);
-        table.push_back(
-            {"  " + r.metric, number(r.real), noise > 0 ? fmt::format("±{:.1f}%", noise) : "", number(r.simulated),
-             std::isnan(r.errorPct()) ? std::string("n/a") : fmt::format("{:+.1f}%", r.errorPct()),
-             r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond"), ownCostCell(r)});
+        std::vector<std::string> line{"  " + r.metric, rowFigure(r, r.real),
+                                      noise > 0 ? fmt::format("±{:.1f}%", noise) : "", rowFigure(r, r.simulated),
+                                      std::isnan(r.errorPct()) ? std::string("n/a")
+                                                               : fmt::format("{:+.1f}%", r.errorPct())};
+        if (moved)
+            line.push_back(movedCostsCell(r));
+        line.insert(line.end(), {r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond"),
+                                 ownCostCell(r)});
+        table.push_back(std::move(line));
         if (r.count)
             continue;
         ++judged;
@@ -272,13 +304,21 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         // One run's interval says nothing of a median's error: only a single real run's error is excused by it.
         if (result.realRuns == 1 && !r.withinGoal() && std::abs(r.errorPct()) <= noise)
             inNoise.push_back(figureName(r));
+        if (!r.withinGoal() && r.movedCostsReachReal())
+            inMovedCosts.push_back(figureName(r));
     }
     printTable(table, 1);
-    fmt::print("  {} of {} latencies {}{}\n", within, judged, goal,
+    fmt::print("  {} of {} latencies {}{}{}\n", within, judged, goal,
                inNoise.empty() ? std::string()
                                : fmt::format("; beyond it but within the real run's own 95% interval: {} (more "
                                              "requests would tell)",
-                                             fmt::join(inNoise, ", ")));
+                                             fmt::join(inNoise, ", ")),
+               inMovedCosts.empty()
+                   ? std::string()
+                   : fmt::format("; beyond it but reached by the simulator with its costs moved {:g}% or less: {} "
+                                 "(at this load the order of events turns on smaller differences than a calibration "
+                                 "holds)",
+                                 100 * result.costSensitivity, fmt::join(inMovedCosts, ", ")));
     if (countsEqual)
         fmt::print("  messages, flows and bytes are equal on both{}\n",
                    result.realRuns > 1 ? ", in every real run" : "");
@@ -320,6 +360,12 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                        ? fmt::format("; its counts differ in {} of {} run(s)", result.ownCostRunsWithOtherCounts,
                                      result.realRuns)
                        : std::string());
+    if (moved)
+        fmt::print("  {} is the simulator's error{} with every cost it took from the calibration {:g}% and {:g}% "
+                   "shorter and longer (not stored): how far its figures move with a cost a calibration holds no "
+                   "better; a range that takes in 0 cannot tell the error from that\n",
+                   movedHeader, result.paired ? " (each end the median of the pairs')" : "",
+                   50 * result.costSensitivity, 100 * result.costSensitivity);
     printTtftParts(result, realHeader);
 }
 
@@ -352,6 +398,11 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
                     "the median of those pairs'; with one, the simulator runs once")
         ->capture_default_str()
         ->check(CLI::Range(1, 15));
+    cmd->add_option("--sensitivity", options->sensitivityPct,
+                    "Simulate again with every measured cost this many percent (and half as many) shorter and "
+                    "longer, and show how far each error moves (0: do not)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 50.0));
     cmd->add_flag("--json", options->json, "Print JSON");
     cmd->add_flag("--no-store", options->noStore, "Do not store the two runs");
     cmd->callback([&global, options] { runCompareReal(global, *options); });

@@ -474,6 +474,22 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
     return p;
 }
 
+HardwareProfile withCostsScaled(HardwareProfile p, double factor)
+{
+    // A bandwidth of 0 (not measured) stays 0.
+    for (CopyPathFit* path : {&p.copy, &p.hostCopy}) {
+        path->latencyNs *= factor;
+        path->bytesPerNs /= factor;
+        path->descriptorNs *= factor;
+    }
+    p.attentionStepNs *= factor;
+    p.attentionBytesPerNs /= factor;
+    p.attentionSequenceBytesPerNs /= factor;
+    p.attentionWarmStepNs *= factor;
+    p.attentionWarmBytesPerNs /= factor;
+    return p;
+}
+
 Topology profiledTopology(const Topology& topology, const HardwareProfile& profile)
 {
     Topology t;

@@ -152,6 +152,10 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
 // Whether the run fitted any figure ownCostProfile takes.
 bool fittedOwnCosts(const BackendSummary& run);
+// `profile` with every cost it measured `factor` times as long: each copy's fixed cost, descriptor and bytes, each
+// attention step's fixed cost and bytes (warm and lone-sequence lines too). What a calibration `factor - 1` off would
+// hold: compare-real moves the simulator's costs by it to see how far its figures move (SimVsRealOptions).
+HardwareProfile withCostsScaled(HardwareProfile profile, double factor);
 
 // The topology the real-cpu backend runs `topology` as: its nodes, every pair of them that can hold or compute KV
 // (all but switches) joined directly by a link of the profile's copy latency and effective bandwidth (descriptors

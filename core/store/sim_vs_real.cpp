@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
+#include <stdexcept>
 
 namespace coh::core {
 
@@ -83,7 +85,54 @@ real::PagedKvShape decodeShape(const Scenario& s)
     return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
 }
 
+// The simulator again on `profile` with every cost moved by each factor, in order (not stored: quick beside the real
+// run, whose progress stands).
+std::vector<RunSummary> simulateWithMovedCosts(const Scenario& scenario, const Workload& workload, RunOptions sim,
+                                               const real::HardwareProfile& profile, const std::vector<double>& factors)
+{
+    sim.progress = nullptr;
+    std::vector<RunSummary> out;
+    for (const double factor : factors) {
+        sim.backend.profile = real::withCostsScaled(profile, factor);
+        out.push_back(runScenario(real::profiledScenario(scenario, *sim.backend.profile), workload, sim).summary);
+    }
+    return out;
+}
+
+// Per row of `rows` (the real run against the unmoved simulator), the lowest and the highest error of the real run
+// against the simulator unmoved and moved, appended to `lows` and `highs`; NaN where any of them is.
+void addMovedCostErrors(const RunSummary& real, const std::vector<SimVsRealRow>& rows,
+                        const std::vector<RunSummary>& moved, std::vector<std::vector<double>>& lows,
+                        std::vector<std::vector<double>>& highs)
+{
+    std::vector<std::vector<double>> errors(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        errors[i].push_back(SimVsRealRow::pairErrorPct(rows[i].real, rows[i].simulated));
+    for (const RunSummary& sim : moved) {
+        const auto movedRows = simVsRealRows(real, sim);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            errors[i].push_back(SimVsRealRow::pairErrorPct(movedRows[i].real, movedRows[i].simulated));
+    }
+    lows.resize(rows.size());
+    highs.resize(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& e = errors[i];
+        const bool nan = std::any_of(e.begin(), e.end(), [](double v) { return std::isnan(v); });
+        lows[i].push_back(nan ? std::nan("") : *std::min_element(e.begin(), e.end()));
+        highs[i].push_back(nan ? std::nan("") : *std::max_element(e.begin(), e.end()));
+    }
+}
+
 } // namespace
+
+std::vector<double> movedCostFactors(double sensitivity)
+{
+    if (!(sensitivity >= 0 && sensitivity <= 0.5))
+        throw std::invalid_argument(fmt::format("costs moved by {}: from 0 to 0.5 (50%)", sensitivity));
+    if (sensitivity == 0)
+        return {};
+    return {1 - sensitivity, 1 - sensitivity / 2, 1 + sensitivity / 2, 1 + sensitivity};
+}
 
 real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::string& backend,
                                         const real::RealCpuOptions& realCpu)
@@ -167,7 +216,9 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     checkBackendRuns(real.backend, scenario);
     if (options.profile)
         checkProfileFits(*options.profile, real.backend.name, scenario, real.backend.realCpu);
+    const std::vector<double> movedFactors = movedCostFactors(options.costSensitivity);
     SimVsReal out;
+    out.costSensitivity = options.costSensitivity;
     out.realRuns = std::max(1, options.realRuns);
     out.paired = !options.profile && out.realRuns > 1;
     const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
@@ -194,7 +245,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     // Paired: calibrate, run real, simulate on that profile, once per real run, so that each real run is set against
     // a profile of the machine as it was minutes before. Else: one profile, every real run, one simulated run.
     std::vector<RunSummary> reals, sims;
-    std::vector<std::size_t> simOf; // per real run: the simulated run it is set against
+    std::vector<std::vector<RunSummary>> movedSims; // per simulated run: the simulator with its costs moved
+    std::vector<std::size_t> simOf;                 // per real run: the simulated run it is set against
     // Per real run: the simulator on its own costs, if it fitted any.
     std::vector<std::optional<RunSummary>> ownCostSims;
     const int simRuns = out.paired ? out.realRuns : 1;
@@ -241,6 +293,10 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 store->setModelsRun(simId, id);
             out.simulatedIds.push_back(simId);
             sims.push_back(simulated.summary);
+            if (!movedFactors.empty() && options.stage)
+                options.stage(
+                    fmt::format("Simulating with its costs moved {:g}% either way", 100 * options.costSensitivity));
+            movedSims.push_back(simulateWithMovedCosts(scenario, workload, sim, out.profiles.back(), movedFactors));
             if (k == 1) {
                 out.simulated = std::move(simulated);
                 out.simulatedId = simId;
@@ -250,10 +306,12 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     }
     out.profile = out.profiles.front();
     // Each metric's figures are their medians over the runs; the counts must be equal in every pair.
-    std::vector<std::vector<double>> realFigures, simFigures, ownFigures;
+    std::vector<std::vector<double>> realFigures, simFigures, ownFigures, movedLows, movedHighs;
     for (std::size_t k = 0; k < reals.size(); ++k) {
         const RunSummary& sim = sims[simOf[k]];
         const auto rows = simVsRealRows(reals[k], sim);
+        if (!movedSims[simOf[k]].empty())
+            addMovedCostErrors(reals[k], rows, movedSims[simOf[k]], movedLows, movedHighs);
         if (out.rows.empty())
             out.rows = rows;
         realFigures.resize(rows.size());
@@ -293,6 +351,10 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         out.rows[i].simulated = SimVsRealRow::median(simFigures[i]);
         if (i < ownFigures.size())
             out.rows[i].ownCostSimulated = SimVsRealRow::median(ownFigures[i]);
+        if (i < movedLows.size()) {
+            out.rows[i].movedCostsLowPct = SimVsRealRow::median(movedLows[i]);
+            out.rows[i].movedCostsHighPct = SimVsRealRow::median(movedHighs[i]);
+        }
     }
     out.ttftParts = ttftPartsAgainst(reals, sims, simOf, out.paired);
     return out;

@@ -26,6 +26,12 @@ struct SimVsRealOptions {
     // each is paired with a profile calibrated just before it and a simulated run on that profile, and the error is
     // the median of the pairs' (SimVsReal::paired); with one, the simulator's run is deterministic and runs once.
     int realRuns = 1;
+    // How far the simulator's measured costs are moved, both ways, to see how far its figures move with them: each
+    // simulated run is made again with every cost 1 - s, 1 - s/2, 1 + s/2 and 1 + s times as long
+    // (real::withCostsScaled), not stored. Two calibrations of this machine minutes apart differ by about this much; at
+    // a load where the order of events turns on smaller differences than that, a figure moves by more than the goal
+    // (docs/real-backend.md#how-far-the-simulator-moves-with-its-costs). 0: not moved. From 0 to 0.5.
+    double costSensitivity = 0.05;
     // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
     const std::atomic<bool>* cancel = nullptr;
     ProgressListener* progress = nullptr;
@@ -66,6 +72,14 @@ struct SimVsRealRow {
     std::vector<double> ownCostErrorsPct;
     bool ownCostEveryRunEqual = true; // a count: equal on its own costs in every real run that fitted any
     double ownCostErrorPct() const { return ownCostErrorsPct.empty() ? std::nan("") : median(ownCostErrorsPct); }
+    // The simulator's error in % with its costs moved (SimVsRealOptions::costSensitivity; the unmoved costs included):
+    // the lowest and the highest, over pairs the median of each pair's. NaN where no costs were moved, or where an
+    // error was NaN.
+    double movedCostsLowPct = std::nan(""), movedCostsHighPct = std::nan("");
+    bool movedCosts() const { return !std::isnan(movedCostsLowPct) && !std::isnan(movedCostsHighPct); }
+    // The simulator gives the real figure, or figures either side of it, at costs moved no further than a calibration
+    // drifts: an error here is not told apart from the costs' own uncertainty.
+    bool movedCostsReachReal() const { return movedCosts() && movedCostsLowPct <= 0 && movedCostsHighPct >= 0; }
     // The simulator's error in % of the real figure: NaN where the real figure is 0 and the simulated one is not (in
     // any pair).
     double errorPct() const
@@ -163,7 +177,12 @@ struct SimVsReal {
     // scenario.
     std::vector<real::HardwareProfile> ownCostProfiles;
     int ownCostRunsWithOtherCounts = 0;
+    double costSensitivity = 0; // how far the costs were moved (SimVsRealOptions::costSensitivity); 0: not moved
 };
+
+// The factors SimVsRealOptions::costSensitivity moves every cost by: 1 - s, 1 - s/2, 1 + s/2, 1 + s; none for 0.
+// Throws std::invalid_argument outside 0 to 0.5.
+std::vector<double> movedCostFactors(double sensitivity);
 
 // The figures the simulator is judged on, real against simulated: TTFT, TPOT and KV transfer p50/p99, messages,
 // flows, coherence bytes (the rows of SimVsReal, and of a report comparing a real run with a simulated one).

@@ -381,6 +381,40 @@ TEST(Calibration, TheSimulatorOnTheProfilePredictsRealCpuOnSpacedRequests)
     // Times are not asserted here (timing goals belong to benchmarks): `cohsim compare-real` reports the error.
 }
 
+TEST(Calibration, MovingAProfilesCostsMakesEveryCopyAndStepThatManyTimesAsLong)
+{
+    HardwareProfile p;
+    p.copy = {.latencyNs = 200, .bytesPerNs = 8, .descriptorNs = 300};
+    p.descriptorBytes = 65536;
+    p.attentionStepNs = 10000;
+    p.attentionBytesPerNs = 5;
+    p.attentionWarmBytes = 1 << 20;
+    p.attentionWarmStepNs = 1000;
+    p.attentionWarmBytesPerNs = 7;
+    const HardwareProfile slower = core::real::withCostsScaled(p, 1.05);
+    for (const double bytes : {64.0, 1e6, 6.4e7}) {
+        EXPECT_NEAR(slower.copy.ns(bytes), 1.05 * p.copy.ns(bytes), 1e-6 * p.copy.ns(bytes));
+        // A step out of memory and one still in the core's cache, each on its own line.
+        EXPECT_NEAR(slower.attentionNs(bytes, bytes), 1.05 * p.attentionNs(bytes, bytes), 1e-6 * p.attentionNs(bytes));
+    }
+    EXPECT_TRUE(slower.readsWarm(5e5));
+    EXPECT_NEAR(slower.warmAttentionNs(5e5), 1.05 * p.warmAttentionNs(5e5), 1e-6);
+    // Descriptors included: a copy in pieces takes 5% longer too.
+    EXPECT_NEAR(slower.effectiveCopyBytesPerNs(), p.effectiveCopyBytesPerNs() / 1.05, 1e-9);
+    // What was not measured stays not measured; what is not a cost is the same.
+    EXPECT_FALSE(slower.hostCopy.measured());
+    EXPECT_EQ(slower.attentionSequenceBytesPerNs, 0.0);
+    EXPECT_EQ(slower.attentionWarmBytes, p.attentionWarmBytes);
+    EXPECT_EQ(slower.descriptorBytes, p.descriptorBytes);
+    const HardwareProfile faster = core::real::withCostsScaled(p, 0.95);
+    EXPECT_NEAR(faster.attentionNs(6.4e7), 0.95 * p.attentionNs(6.4e7), 1e-3);
+    // compare-real's factors: half and all of the sensitivity, either way; none for 0.
+    EXPECT_EQ(core::movedCostFactors(0.1), (std::vector<double>{0.9, 0.95, 1.05, 1.1}));
+    EXPECT_TRUE(core::movedCostFactors(0).empty());
+    EXPECT_THROW(core::movedCostFactors(0.6), std::invalid_argument);
+    EXPECT_THROW(core::movedCostFactors(-0.01), std::invalid_argument);
+}
+
 TEST(Calibration, AProfileIsRefusedOnARealBackend)
 {
     BackendOptions b;

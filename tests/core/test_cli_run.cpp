@@ -286,6 +286,12 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     ASSERT_EQ(out.at("own_costs_profiles").size(), 1u);
     EXPECT_NE(out.at("own_costs_profiles")[0].at("attention").at("bandwidth_gbps"),
               out.at("profile").at("attention").at("bandwidth_gbps"));
+    // The simulator with its costs moved 5% either way: each figure's error over those runs, a range that holds it.
+    EXPECT_EQ(out.at("cost_sensitivity_pct"), 5.0);
+    const auto& moved = out.at("metrics")[2].at("moved_costs_error_pct");
+    ASSERT_EQ(moved.size(), 2u);
+    EXPECT_LE(moved[0].get<double>(), out.at("metrics")[2].at("error_pct").get<double>());
+    EXPECT_GE(moved[1].get<double>(), out.at("metrics")[2].at("error_pct").get<double>());
     // TTFT's mean part by part: the parts' differences add up to TTFT's (one real run, one simulated).
     const auto& parts = out.at("ttft_parts");
     ASSERT_EQ(parts.size(), 7u);
@@ -313,6 +319,22 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
         runCohsim("runs show " + std::to_string(out.at("real_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(real.output.find("own costs       a copy "), std::string::npos) << real.output;
     EXPECT_NE(real.output.find("a layer of a decode step's attention "), std::string::npos) << real.output;
+
+    // Not moved: no range, and no column; moved past half is refused.
+    const CliResult unmoved = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +
+                                            " --max-requests 2 --arena-mib 8 --no-store --sensitivity 0",
+                                        Stderr::Discard);
+    ASSERT_EQ(unmoved.exitCode, 0) << unmoved.output;
+    EXPECT_EQ(unmoved.output.find("AT COSTS"), std::string::npos) << unmoved.output;
+    const CliResult movedText = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +
+                                              " --max-requests 2 --arena-mib 8 --no-store --sensitivity 10",
+                                          Stderr::Discard);
+    ASSERT_EQ(movedText.exitCode, 0) << movedText.output;
+    EXPECT_NE(movedText.output.find("AT COSTS ±10%"), std::string::npos) << movedText.output;
+    EXPECT_NE(movedText.output.find("5% and 10% shorter and longer"), std::string::npos) << movedText.output;
+    const CliResult tooFar = runCohsim("compare-real " + defaultScenario() + " --no-store --sensitivity 60");
+    EXPECT_EQ(tooFar.exitCode, 2) << tooFar.output;
+    EXPECT_NE(tooFar.output.find("--sensitivity"), std::string::npos) << tooFar.output;
 
     // A profile with a figure missing is refused with the field and the fix.
     auto broken = nlohmann::json::parse(std::ifstream(profile));

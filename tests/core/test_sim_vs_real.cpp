@@ -35,9 +35,10 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     std::vector<std::string> stages;
     options.stage = [&](const std::string& stage) { stages.push_back(stage); };
     const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
-    ASSERT_EQ(stages.size(), 3u);
+    ASSERT_EQ(stages.size(), 4u);
     EXPECT_EQ(stages[0].rfind("Calibrating", 0), 0u);
     EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false));
+    EXPECT_EQ(stages[3], "Simulating with its costs moved 5% either way");
     EXPECT_EQ(store.runInfo(out.realId)->backend, "real-cpu");
     EXPECT_EQ(store.runInfo(out.simulatedId)->backend, "simulated");
     EXPECT_EQ(store.runInfo(out.realId)->name, simVsRealRunName(s, true));
@@ -92,6 +93,35 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_EQ(out.ownCostRunsWithOtherCounts, 0);
     EXPECT_EQ(out.rows[6].ownCostSimulated, out.rows[6].real);
     EXPECT_EQ(store.listRuns().size(), 2u);
+    // The simulator again with every cost moved 2.5% and 5% either way, not stored: each figure's error over those
+    // runs spans a range that holds its error as the calibration had it.
+    EXPECT_EQ(out.costSensitivity, 0.05);
+    for (const SimVsRealRow& row : out.rows) {
+        if (std::isnan(row.errorPct()))
+            continue;
+        ASSERT_TRUE(row.movedCosts()) << row.metric;
+        EXPECT_LE(row.movedCostsLowPct, row.errorPct()) << row.metric;
+        EXPECT_GE(row.movedCostsHighPct, row.errorPct()) << row.metric;
+    }
+    // Spaced requests: every step takes 5% longer attention when every cost does, so TPOT's top is the simulator's
+    // at costs 5% longer, as this test runs it.
+    RunOptions slower;
+    slower.backend.profile = core::real::withCostsScaled(out.profile, 1.05);
+    const RunSummary slow =
+        runScenario(core::real::profiledScenario(s, *slower.backend.profile), spacedWorkload(), slower).summary;
+    EXPECT_GT(slow.tpotMs.p50, out.simulated.summary.tpotMs.p50);
+    EXPECT_DOUBLE_EQ(out.rows[2].movedCostsHighPct, SimVsRealRow::pairErrorPct(out.rows[2].real, slow.tpotMs.p50));
+    // Nor do the messages move: no transfers race.
+    EXPECT_EQ(out.rows[6].movedCostsLowPct, 0.0);
+    EXPECT_EQ(out.rows[6].movedCostsHighPct, 0.0);
+    // The range takes in the real figure, or not.
+    SimVsRealRow band{"TPOT p99 (ms)", 100, 120};
+    EXPECT_FALSE(band.movedCosts() || band.movedCostsReachReal());
+    band.movedCostsLowPct = -3;
+    band.movedCostsHighPct = 25;
+    EXPECT_TRUE(band.movedCostsReachReal());
+    band.movedCostsLowPct = 12;
+    EXPECT_FALSE(band.movedCostsReachReal());
     // TTFT's mean part by part, each side's own: the parts add up to TTFT's mean, and their differences to its
     // difference (to the rounding of sums of times in ns).
     ASSERT_EQ(out.ttftParts.size(), 1 + std::size(kTtftParts));
@@ -115,7 +145,10 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     SimVsRealOptions twice;
     twice.profile = out.profile;
     twice.realRuns = 2;
+    twice.costSensitivity = 0; // no moved costs: no range
     const SimVsReal two = runSimVsReal(&store, s, spacedWorkload(), twice);
+    EXPECT_FALSE(two.rows[2].movedCosts());
+    EXPECT_EQ(two.costSensitivity, 0.0);
     ASSERT_EQ(two.realIds.size(), 2u);
     // A count meets the goal only when it is equal in every real run, as countsEqual() says of them all.
     bool countsWithin = true;
@@ -143,6 +176,12 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     EXPECT_THROW(runSimVsReal(&store, failing, spacedWorkload(), again), InputError);
     EXPECT_TRUE(stages.empty());
     EXPECT_EQ(store.listRuns().size(), 5u);
+    // So are costs moved by more than half.
+    SimVsRealOptions tooFar = again;
+    tooFar.costSensitivity = 0.6;
+    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), tooFar), std::invalid_argument);
+    EXPECT_TRUE(stages.empty());
+    EXPECT_EQ(store.listRuns().size(), 5u);
     // Cancelled before the first run: RunCancelled, and nothing more stored.
     std::atomic<bool> cancel{true};
     again.cancel = &cancel;
@@ -160,14 +199,16 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     std::vector<std::string> stages;
     options.stage = [&](const std::string& stage) { stages.push_back(stage); };
     const SimVsReal out = runSimVsReal(&store, s, spacedWorkload(), options);
-    // Calibrate, run real, simulate on that profile; then again.
-    ASSERT_EQ(stages.size(), 6u);
-    for (std::size_t k : {0u, 3u})
+    // Calibrate, run real, simulate on that profile and with its costs moved; then again.
+    ASSERT_EQ(stages.size(), 8u);
+    for (std::size_t k : {0u, 4u})
         EXPECT_EQ(stages[k].rfind("Calibrating", 0), 0u) << stages[k];
     EXPECT_EQ(stages[1], "Running " + simVsRealRunName(s, true, 1, 2));
     EXPECT_EQ(stages[2], "Running " + simVsRealRunName(s, false, 1, 2));
-    EXPECT_EQ(stages[4], "Running " + simVsRealRunName(s, true, 2, 2));
-    EXPECT_EQ(stages[5], "Running " + simVsRealRunName(s, false, 2, 2));
+    EXPECT_EQ(stages[5], "Running " + simVsRealRunName(s, true, 2, 2));
+    EXPECT_EQ(stages[6], "Running " + simVsRealRunName(s, false, 2, 2));
+    for (std::size_t k : {3u, 7u})
+        EXPECT_EQ(stages[k].rfind("Simulating with its costs moved", 0), 0u) << stages[k];
     EXPECT_NE(simVsRealRunName(s, false, 2, 2), simVsRealRunName(s, false));
     EXPECT_TRUE(out.paired);
     ASSERT_EQ(out.profiles.size(), 2u);
@@ -192,6 +233,10 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[0], e1);
     EXPECT_DOUBLE_EQ(tpot.pairErrorsPct[1], e2);
     EXPECT_DOUBLE_EQ(tpot.errorPct(), (e1 + e2) / 2);
+    // With its costs moved, each end of the range is the median of the pairs' ends, so it still holds the error.
+    ASSERT_TRUE(tpot.movedCosts());
+    EXPECT_LE(tpot.movedCostsLowPct, tpot.errorPct());
+    EXPECT_GE(tpot.movedCostsHighPct, tpot.errorPct());
     EXPECT_DOUBLE_EQ(tpot.real, (first.real + second.real) / 2);
     EXPECT_DOUBLE_EQ(tpot.simulated, (first.simulated + second.simulated) / 2);
     EXPECT_TRUE(out.rows[6].pairErrorsPct.empty()); // a count is judged equal or not, pair by pair
