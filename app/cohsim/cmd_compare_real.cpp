@@ -96,7 +96,7 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
              : std::string());
 }
 
-// A row's figure: a count whole ("470", not "470.0"), unless it is the median of two that differ by one.
+// A row's figure: a count whole ("470", not "470.0") where it is whole.
 std::string rowFigure(const core::SimVsRealRow& row, double v)
 {
     return row.count && std::isfinite(v) && v == std::floor(v) ? fmt::format("{:.0f}", v) : number(v);
@@ -118,7 +118,7 @@ std::string ownCostCell(const core::SimVsRealRow& row)
 std::string movedCostsCell(const core::SimVsRealRow& row)
 {
     if (!row.movedCosts())
-        return std::isnan(row.movedCostsLowPct) && std::isnan(row.movedCostsHighPct) ? "" : "n/a";
+        return "n/a"; // an error was NaN (a real figure of 0)
     return fmt::format("{:+.1f} to {:+.1f}%", row.movedCostsLowPct, row.movedCostsHighPct);
 }
 
@@ -163,8 +163,10 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             return;
         if (stage.rfind("Running", 0) == 0)
             fmt::print(stderr, "{} ({} requests, seed {})\n", stage, workload.requests.size(), scenario.seed);
-        else
+        else if (stage.rfind("Calibrating", 0) == 0)
             fmt::print(stderr, "{} (`cohsim calibrate {} -o FILE` keeps a profile)\n", stage, options.scenario);
+        else
+            fmt::print(stderr, "{}\n", stage);
     };
     std::unique_ptr<core::RunStore> store;
     if (!options.noStore)
@@ -316,8 +318,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                inMovedCosts.empty()
                    ? std::string()
                    : fmt::format("; beyond it but reached by the simulator with its costs moved {:g}% or less: {} "
-                                 "(at this load the order of events turns on smaller differences than a calibration "
-                                 "holds)",
+                                 "(its error there is not told apart from the calibration's own uncertainty)",
                                  100 * result.costSensitivity, fmt::join(inMovedCosts, ", ")));
     if (countsEqual)
         fmt::print("  messages, flows and bytes are equal on both{}\n",

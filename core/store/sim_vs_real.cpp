@@ -99,19 +99,23 @@ std::vector<RunSummary> simulateWithMovedCosts(const Scenario& scenario, const W
     return out;
 }
 
-// Per row of `rows` (the real run against the unmoved simulator), the lowest and the highest error of the real run
-// against the simulator unmoved and moved, appended to `lows` and `highs`; NaN where any of them is.
-void addMovedCostErrors(const RunSummary& real, const std::vector<SimVsRealRow>& rows,
-                        const std::vector<RunSummary>& moved, std::vector<std::vector<double>>& lows,
-                        std::vector<std::vector<double>>& highs)
+// Per row of `rows`, the lowest and the highest of its error as taken (`error(row)`) and of the same error with each
+// moved run's simulated figure in place of the row's, appended to `lows` and `highs`; NaN where any of them is.
+template <class Error>
+void addMovedCostErrors(const std::vector<SimVsRealRow>& rows, const std::vector<RunSummary>& moved, Error error,
+                        std::vector<std::vector<double>>& lows, std::vector<std::vector<double>>& highs)
 {
     std::vector<std::vector<double>> errors(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
-        errors[i].push_back(SimVsRealRow::pairErrorPct(rows[i].real, rows[i].simulated));
+        errors[i].push_back(error(rows[i]));
     for (const RunSummary& sim : moved) {
-        const auto movedRows = simVsRealRows(real, sim);
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            errors[i].push_back(SimVsRealRow::pairErrorPct(movedRows[i].real, movedRows[i].simulated));
+        // Only the simulated side of these rows is taken; the real side is `rows`'.
+        const auto movedRows = simVsRealRows(sim, sim);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            SimVsRealRow row = rows[i];
+            row.simulated = movedRows[i].simulated;
+            errors[i].push_back(error(row));
+        }
     }
     lows.resize(rows.size());
     highs.resize(rows.size());
@@ -128,7 +132,9 @@ void addMovedCostErrors(const RunSummary& real, const std::vector<SimVsRealRow>&
 std::vector<double> movedCostFactors(double sensitivity)
 {
     if (!(sensitivity >= 0 && sensitivity <= 0.5))
-        throw std::invalid_argument(fmt::format("costs moved by {}: from 0 to 0.5 (50%)", sensitivity));
+        throw InputError("", "--sensitivity",
+                         fmt::format("costs moved by {:g}% cannot be simulated", 100 * sensitivity),
+                         "move them by 0 to 50%");
     if (sensitivity == 0)
         return {};
     return {1 - sensitivity, 1 - sensitivity / 2, 1 + sensitivity / 2, 1 + sensitivity};
@@ -293,6 +299,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 store->setModelsRun(simId, id);
             out.simulatedIds.push_back(simId);
             sims.push_back(simulated.summary);
+            if (cancelled())
+                throw RunCancelled();
             if (!movedFactors.empty() && options.stage)
                 options.stage(
                     fmt::format("Simulating with its costs moved {:g}% either way", 100 * options.costSensitivity));
@@ -310,8 +318,12 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     for (std::size_t k = 0; k < reals.size(); ++k) {
         const RunSummary& sim = sims[simOf[k]];
         const auto rows = simVsRealRows(reals[k], sim);
-        if (!movedSims[simOf[k]].empty())
-            addMovedCostErrors(reals[k], rows, movedSims[simOf[k]], movedLows, movedHighs);
+        // Paired, each pair's range, taken as its error is (below, unpaired: against the real median).
+        if (out.paired)
+            addMovedCostErrors(
+                rows, movedSims[simOf[k]],
+                [](const SimVsRealRow& r) { return SimVsRealRow::pairErrorPct(r.real, r.simulated); }, movedLows,
+                movedHighs);
         if (out.rows.empty())
             out.rows = rows;
         realFigures.resize(rows.size());
@@ -351,11 +363,16 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         out.rows[i].simulated = SimVsRealRow::median(simFigures[i]);
         if (i < ownFigures.size())
             out.rows[i].ownCostSimulated = SimVsRealRow::median(ownFigures[i]);
-        if (i < movedLows.size()) {
+    }
+    // Unpaired, one simulated run and its moved ones against the real median, as ERROR is taken.
+    if (!out.paired)
+        addMovedCostErrors(
+            out.rows, movedSims.front(), [](const SimVsRealRow& r) { return r.errorPct(); }, movedLows, movedHighs);
+    if (!movedFactors.empty())
+        for (std::size_t i = 0; i < out.rows.size(); ++i) {
             out.rows[i].movedCostsLowPct = SimVsRealRow::median(movedLows[i]);
             out.rows[i].movedCostsHighPct = SimVsRealRow::median(movedHighs[i]);
         }
-    }
     out.ttftParts = ttftPartsAgainst(reals, sims, simOf, out.paired);
     return out;
 }

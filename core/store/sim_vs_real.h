@@ -73,8 +73,8 @@ struct SimVsRealRow {
     bool ownCostEveryRunEqual = true; // a count: equal on its own costs in every real run that fitted any
     double ownCostErrorPct() const { return ownCostErrorsPct.empty() ? std::nan("") : median(ownCostErrorsPct); }
     // The simulator's error in % with its costs moved (SimVsRealOptions::costSensitivity; the unmoved costs included):
-    // the lowest and the highest, over pairs the median of each pair's. NaN where no costs were moved, or where an
-    // error was NaN.
+    // the lowest and the highest, each taken as errorPct() is (unpaired: against the real median; over pairs: the
+    // median of each pair's), so the range holds the error. NaN where no costs were moved, or where an error was NaN.
     double movedCostsLowPct = std::nan(""), movedCostsHighPct = std::nan("");
     bool movedCosts() const { return !std::isnan(movedCostsLowPct) && !std::isnan(movedCostsHighPct); }
     // The simulator gives the real figure, or figures either side of it, at costs moved no further than a calibration
@@ -181,7 +181,7 @@ struct SimVsReal {
 };
 
 // The factors SimVsRealOptions::costSensitivity moves every cost by: 1 - s, 1 - s/2, 1 + s/2, 1 + s; none for 0.
-// Throws std::invalid_argument outside 0 to 0.5.
+// Throws InputError (field --sensitivity) outside 0 to 0.5.
 std::vector<double> movedCostFactors(double sensitivity);
 
 // The figures the simulator is judged on, real against simulated: TTFT, TPOT and KV transfer p50/p99, messages,
@@ -205,8 +205,9 @@ real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::str
 void checkProfileFits(const real::HardwareProfile& profile, const std::string& backend, const Scenario& scenario,
                       const real::RealCpuOptions& realCpu);
 
-// Throws InputError when the real backend cannot run the scenario (before anything runs or is stored), RunCancelled
-// when cancelled (the run under way is stored as cancelled), and what a run throws.
+// Throws InputError when the real backend cannot run the scenario or the costs cannot be moved so far (before anything
+// runs or is stored), RunCancelled when cancelled (the run under way is stored as cancelled; cancelled while the costs
+// are moved, the runs stored stay as they are, complete), and what a run throws.
 SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload& workload,
                        const SimVsRealOptions& options);
 

@@ -145,10 +145,20 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     SimVsRealOptions twice;
     twice.profile = out.profile;
     twice.realRuns = 2;
-    twice.costSensitivity = 0; // no moved costs: no range
     const SimVsReal two = runSimVsReal(&store, s, spacedWorkload(), twice);
-    EXPECT_FALSE(two.rows[2].movedCosts());
-    EXPECT_EQ(two.costSensitivity, 0.0);
+    // Unpaired, ERROR is the real median's against the one simulated run, and so is each end of the range.
+    for (const SimVsRealRow& row : two.rows)
+        if (!std::isnan(row.errorPct())) {
+            EXPECT_LE(row.movedCostsLowPct, row.errorPct()) << row.metric;
+            EXPECT_GE(row.movedCostsHighPct, row.errorPct()) << row.metric;
+        }
+    // No costs moved: no range (nor anything stored without a store).
+    SimVsRealOptions unmoved = twice;
+    unmoved.realRuns = 1;
+    unmoved.costSensitivity = 0;
+    const SimVsReal still = runSimVsReal(nullptr, s, spacedWorkload(), unmoved);
+    EXPECT_FALSE(still.rows[2].movedCosts());
+    EXPECT_EQ(still.costSensitivity, 0.0);
     ASSERT_EQ(two.realIds.size(), 2u);
     // A count meets the goal only when it is equal in every real run, as countsEqual() says of them all.
     bool countsWithin = true;
@@ -179,7 +189,7 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     // So are costs moved by more than half.
     SimVsRealOptions tooFar = again;
     tooFar.costSensitivity = 0.6;
-    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), tooFar), std::invalid_argument);
+    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), tooFar), InputError);
     EXPECT_TRUE(stages.empty());
     EXPECT_EQ(store.listRuns().size(), 5u);
     // Cancelled before the first run: RunCancelled, and nothing more stored.
