@@ -78,10 +78,17 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
     // Warm steps where every profile has them (a run that had none keeps its calibration's).
     const bool warm =
         std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return p.attentionWarmBytesPerNs > 0; });
+    // A run's copies are in descriptors: the bandwidth the simulator then gives them, where measured.
+    const bool pieces =
+        std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return p.descriptorBytes > 0; });
     return fmt::format(
-        "copies {} ns + bytes / {} GB/s{}; attention {} ns + bytes / {} GB/s per layer{}",
+        "copies {} ns + bytes / {} GB/s{}{}; attention {} ns + bytes / {} GB/s per layer{}",
         figure([](const Profile& p) { return p.copy.latencyNs; }),
         figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+        pieces ? fmt::format(" ({} GB/s in descriptors of {} KiB)",
+                             figure([](const Profile& p) { return p.effectiveCopyBytesPerNs(); }),
+                             profiles.front().descriptorBytes >> 10)
+               : std::string(),
         profiles.front().hostCopy.measured()
             ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
                           figure([](const Profile& p) { return p.hostCopy.latencyNs; }),

@@ -33,18 +33,25 @@ struct CopyBenchRow {
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options);
 
-// The two sides a copy bench alternates, on either real backend.
+// The two sides a copy bench alternates, on either real backend. Each copies between memories of its own, and each
+// reads its source once off the clock before its copy, as a run's sender does to seal it: each side then finds in the
+// caches what the other would, and neither what the other just read.
 struct CopyBenchSides {
-    // The plain copy of the region at `offset` (memcpy; one device copy on a GPU): its time in ns.
+    // The plain copy of the region at `offset` (memcpy; one device copy on a GPU), its source read once before it
+    // off the clock: its time in ns.
     std::function<double(std::size_t offset, std::size_t bytes, std::uint64_t message)> plain;
-    // Writes the message's stamp into the sender's memory where its first piece starts (off the clock).
-    std::function<void(const CopyPiece& first, const CopyStamp& stamp)> stamp;
+    // Off the clock, what a run's sender does before its copy (CopyTransport::send): seals the payload (its checksum,
+    // into `stamp`) and writes the stamp into the sender's memory where the first piece starts.
+    std::function<void(std::span<const CopyPiece> pieces, CopyStamp& stamp)> seal;
     // The backend's copy of the message's pieces, made and checked as a run makes it.
     std::function<CopyResult(std::span<const CopyPiece> pieces, const CopyStamp& stamp)> copy;
+    // Off the clock, what a run's receiver does after a copy: the checksum of the payload that landed.
+    std::function<std::uint32_t(std::span<const CopyPiece> pieces)> landed;
 };
-// Per size and round, the plain copy and then the backend's (in descriptors scattered over slots of both memories
-// of `arena` bytes, or as the same region), the offset walking on so large copies come from memory. A backend copy
-// that does not hold what was sent is no figure: throws std::runtime_error naming its size.
+// Per size and round, the plain copy and then the backend's (in descriptors scattered over slots of both memories of
+// `arena` bytes, or as the same region of its own memories), sealed and checked as a run does, the offset walking on
+// so large copies come from memory. A backend copy that does not hold what was sent is no figure: throws
+// std::runtime_error naming its size.
 std::vector<CopyBenchRow> runCopyRows(const CopyBenchOptions& options, std::size_t arena, const CopyBenchSides& sides);
 
 } // namespace coh::core::real
