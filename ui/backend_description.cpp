@@ -41,6 +41,10 @@ QString backendDescription(const core::BackendSummary& b)
                             locale.toString(static_cast<qulonglong>(b.descriptors)),
                             formatMetric(b.copyMs, MetricUnit::Milliseconds),
                             locale.toString(static_cast<qulonglong>(b.verified)));
+    if (b.copiesQueued > 0)
+        text += tr("; %1 waited for their pair's earlier copies, %2 in all")
+                    .arg(locale.toString(static_cast<qulonglong>(b.copiesQueued)),
+                         formatMetric(b.copyWaitMs, MetricUnit::Milliseconds));
     if (b.kvTransfersChecked > 0)
         text += tr("<br>K/V carried: %1 transfers carried their sequence's first-layer K/V rows for %2 of the %3 "
                    "tokens they moved (as many as a message's memory holds at once), each checked on landing against "

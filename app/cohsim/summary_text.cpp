@@ -265,9 +265,12 @@ void printRunSummary(const core::RunSummary& s)
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
         fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked byte for "
-                   "byte and by its stamp's CRC-32 ({} passed); largest copy at {} GB/s\n",
+                   "byte and by its stamp's CRC-32 ({} passed); largest copy at {} GB/s{}\n",
                    b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
-                   number(b.largestCopyGBps));
+                   number(b.largestCopyGBps),
+                   b.copiesQueued > 0 ? fmt::format("; {} waited for their pair's earlier copies, {} ms in all",
+                                                    b.copiesQueued, number(b.copyWaitMs))
+                                      : std::string());
         if (b.kvTransfersChecked > 0)
             fmt::print("  K/V carried     {} transfers carried their sequence's first-layer K/V rows for {} of the {} "
                        "tokens they moved (as many as a message's memory holds at once), each checked on landing "

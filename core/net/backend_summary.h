@@ -36,6 +36,10 @@ struct BackendSummary {
     double copyMs = 0;          // the copies' measured times, summed
     double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
     std::uint64_t verified = 0; // copies checked against their source, stamp and its CRC-32
+    // Copies that landed after their pair's earlier copies rather than at their send time plus their own (the pair's
+    // copies queue: real::PairQueue), and how long they waited for them in all, in simulated time.
+    std::uint64_t copiesQueued = 0;
+    double copyWaitMs = 0;
     // Of them, those that carried a sequence's K/V rows (KvPayload), each checked on landing against the sequence's
     // values (docs/real-backend.md#what-a-transfer-carries): the tokens they moved, the tokens whose first-layer rows
     // (the shard's KV heads) they carried (as many as a message's memory holds at once), and how many they were. A

@@ -94,8 +94,11 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
             m_largestCopy = bytes;
             m_summary.largestCopyGBps = bytes / static_cast<double>(took);
         }
+        // It lands once its pair's earlier copies have: the delivery waits for them, not the measured time.
+        const PairQueue::Slot slot = m_queue.take(route.src, route.dst, now, took);
         for (const std::uint32_t channel : route.channels)
-            m_usage.add(channel, now, now + took, bytes / static_cast<double>(took));
+            m_usage.add(channel, slot.start, slot.end, bytes / static_cast<double>(took));
+        took = slot.end - now;
     }
     // Another sequence's blocks can only be copied where a sequence's are: the fault waits for such a copy.
     if (fault == CopyFault::WrongBlocks && carried == 0)
@@ -244,6 +247,8 @@ BackendSummary CopyTransport::describe() const
     s.mapping = m_nodes.mapping();
     s.copyFit = m_copyFit.totalFit();
     s.hostCopyFit = m_hostCopyFit.totalFit();
+    s.copiesQueued = m_queue.waited();
+    s.copyWaitMs = m_queue.waitNs() * 1e-6;
     return s;
 }
 

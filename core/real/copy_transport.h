@@ -2,13 +2,14 @@
 // A real backend's transport (docs/real-backend.md): every message with bytes is a real copy from the sender's
 // memory into the receiver's, made by the receiver's resource (real-cpu: its worker thread; real-cuda: its GPU's copy
 // engine), timed, and checked byte for byte, by its stamp and by the checksum the stamp seals. Its delivery is posted
-// into the same event loop as a simulated flow's, at the send time plus the measured copy time, so everything above
-// the transport (protocols, invariants, metrics, the store) is the simulator's own. Copies run one at a time:
-// concurrent messages do not contend for memory bandwidth here.
+// into the same event loop as a simulated flow's, at the send time plus the measured copy time, after the copies of the
+// same pair sent before it (PairQueue), so everything above the transport (protocols, invariants, metrics, the store)
+// is the simulator's own. Copies of other pairs do not contend for memory bandwidth here.
 #include "core/net/cost_fit.h"
 #include "core/net/transport.h"
 #include "core/real/kv_payload_rows.h"
 #include "core/real/node_resources.h"
+#include "core/real/pair_queue.h"
 #include "core/scenario/topology.h"
 #include "core/sim/simulator.h"
 
@@ -96,6 +97,7 @@ class CopyTransport final : public Transport {
     Simulator& m_sim;
     std::uint32_t m_deliverKind;
     NodeResources& m_nodes;
+    PairQueue m_queue;                                // when each copy lands, after its pair's earlier ones
     std::vector<std::size_t> m_cursor;                // per node: where the next copy into its arena goes
     std::vector<std::uint32_t> m_versions;            // per node: its data's version, one more per message it sends
     std::vector<std::unique_ptr<ArenaSlots>> m_slots; // per node, made at its first piece

@@ -3,6 +3,10 @@
 #include "core/gpu/cuda_devices.h"
 #include "core/real/gpu_nodes.h"
 
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
 namespace coh::core::real {
 
 std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options, NodeKind sender, NodeKind receiver)
@@ -20,7 +24,12 @@ std::vector<CopyBenchRow> runGpuCopyBench(const CopyBenchOptions& options, NodeK
         topology.nodes[n + 1].id = n == 0 ? "receiver" : "plain-receiver";
         topology.nodes[n + 1].kind = receiver;
     }
-    GpuNodes nodes(topology, RealCpuOptions{options.arenaBytes, 1, 0}, 1, gpus.devices);
+    // The plain pair on the same GPUs as the backend's: two for copies between GPUs (memories are dealt in turn),
+    // one where a side is host memory (host memories take a turn of their own).
+    const bool host = hostMemoryOnGpus(sender) || hostMemoryOnGpus(receiver);
+    const std::vector<GpuDevice> devices(
+        gpus.devices.begin(), gpus.devices.begin() + std::min<std::ptrdiff_t>(host ? 1 : 2, std::ssize(gpus.devices)));
+    GpuNodes nodes(topology, RealCpuOptions{options.arenaBytes, 1, 0}, 1, devices);
     // Every memory made now, in node order (so dealt over the GPUs as a run deals them), not in a timed copy.
     const std::size_t arena = nodes.memoryBytes(0);
     for (std::uint32_t n = 1; n < topology.nodes.size(); ++n)

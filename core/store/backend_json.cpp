@@ -17,6 +17,8 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     j["descriptors"] = s.descriptors;
     j["bytes_copied"] = s.bytesCopied;
     j["copy_ms"] = s.copyMs;
+    j["copies_queued"] = s.copiesQueued;
+    j["copy_wait_ms"] = s.copyWaitMs;
     j["largest_copy_gbps"] = s.largestCopyGBps;
     j["verified"] = s.verified;
     j["kv_rows_offered"] = s.kvRowsOffered;
@@ -80,6 +82,8 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     s.descriptors = countField(j, "descriptors");
     s.bytesCopied = numberField(j, "bytes_copied");
     s.copyMs = numberField(j, "copy_ms");
+    s.copiesQueued = countField(j, "copies_queued"); // older runs queued none: 0
+    s.copyWaitMs = numberField(j, "copy_wait_ms");
     s.largestCopyGBps = numberField(j, "largest_copy_gbps");
     s.verified = countField(j, "verified");
     s.kvRowsOffered = countField(j, "kv_rows_offered");

@@ -8,6 +8,7 @@
 #include "core/real/copy_check.h"
 #include "core/real/gpu_nodes.h"
 #include "core/real/node_workers.h"
+#include "core/real/pair_queue.h"
 #include "core/real/payload_checksum.h"
 #include "core/real/stale_read.h"
 #include "core/serving/kv_pool_text.h"
@@ -151,6 +152,7 @@ TEST(RealCpuBackend, TransferTimesAreTheMeasuredCopiesNotTheLinkModel)
         simTransfer += static_cast<double>(r.transfer());
     EXPECT_GT(realTransfer, 0.0);
     EXPECT_NEAR(realTransfer, real.summary.backend.copyMs * 1e6, 1.0 + 1e-9 * realTransfer);
+    EXPECT_EQ(real.summary.backend.copiesQueued, 0u); // spaced requests: no copy waited for another
     EXPECT_GT(simTransfer, 0.0);
 }
 
@@ -226,6 +228,57 @@ TEST_P(RealCopies, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
     // A message no memory holds is refused before any copy.
     EXPECT_THROW(h.transport.send(route, 1e300, h, 5), real::CopyCheckError);
     EXPECT_THROW(h.transport.send(route, std::numeric_limits<double>::infinity(), h, 6), real::CopyCheckError);
+}
+
+TEST_P(RealCopies, CopiesOfOnePairLandOneAfterAnotherAndOtherPairsOverlap)
+{
+    Harness h(GetParam(), threeGpuScenario("direct").topology);
+    // All sent at one instant: two from p0 to d0, one from p0 to d1, one from d0 back to p0, and one from d1 to d0 (a
+    // receiver the first two have too).
+    h.transport.send(h.routing.routeId(0, 1), 4096, h, 1);
+    h.transport.send(h.routing.routeId(0, 1), 8192, h, 2);
+    h.transport.send(h.routing.routeId(0, 2), 4096, h, 3);
+    h.transport.send(h.routing.routeId(1, 0), 4096, h, 4);
+    h.transport.send(h.routing.routeId(2, 1), 4096, h, 5);
+    h.sim.run(h);
+    ASSERT_EQ(h.delivered.size(), 5u);
+    const auto at = [&](std::uint64_t tag) { return h.delivered.at(tag).delivered; };
+    // Only the pair's second copy waited, for exactly the first's time: it lands at the sum of their copies' times,
+    // every other copy at its own, so the last landings of the pairs add up to all the copies' times.
+    EXPECT_GT(at(2), at(1));
+    const BackendSummary b = h.transport.describe();
+    EXPECT_EQ(b.copiesQueued, 1u);
+    EXPECT_DOUBLE_EQ(b.copyWaitMs * 1e6, static_cast<double>(at(1)));
+    EXPECT_NEAR(b.copyMs * 1e6, static_cast<double>(at(2) + at(3) + at(4) + at(5)), 1.0);
+    // Stored with the run; a run stored before queued none.
+    EXPECT_EQ(backendFromJson(toJson(b)).copiesQueued, 1u);
+    EXPECT_DOUBLE_EQ(backendFromJson(toJson(b)).copyWaitMs, b.copyWaitMs);
+    auto older = toJson(b);
+    older.erase("copies_queued");
+    older.erase("copy_wait_ms");
+    EXPECT_EQ(backendFromJson(older).copiesQueued, 0u);
+    EXPECT_EQ(backendFromJson(older).copyWaitMs, 0.0);
+    // Once the pair's copies have landed, the next one waits for none.
+    const SimTime later = h.sim.now();
+    h.transport.send(h.routing.routeId(0, 1), 64, h, 6);
+    h.sim.run(h);
+    EXPECT_NEAR(static_cast<double>(at(6) - later), (h.transport.describe().copyMs - b.copyMs) * 1e6, 1.0);
+    EXPECT_EQ(h.transport.describe().copiesQueued, 1u);
+}
+
+TEST(PairQueue, ACopyStartsWhenItsPairsLastCopyHasLanded)
+{
+    real::PairQueue q;
+    EXPECT_EQ(q.take(0, 1, 100, 50).end, 150);
+    const real::PairQueue::Slot second = q.take(0, 1, 120, 30); // waits 30 for the first
+    EXPECT_EQ(second.start, 150);
+    EXPECT_EQ(second.end, 180);
+    EXPECT_EQ(q.take(1, 0, 120, 10).end, 130);  // the other direction is another path
+    EXPECT_EQ(q.take(0, 2, 120, 10).end, 130);  // so is another pair
+    EXPECT_EQ(q.take(2, 1, 120, 10).end, 130);  // even into the same receiver
+    EXPECT_EQ(q.take(0, 1, 500, 5).start, 500); // the pair is idle again
+    EXPECT_EQ(q.waited(), 1u);
+    EXPECT_DOUBLE_EQ(q.waitNs(), 30.0);
 }
 
 // The failure classes real KV engines have shipped: each is injected into a real copy and caught on the bytes, by
