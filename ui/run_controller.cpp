@@ -243,9 +243,8 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
         // The latencies beyond the goal that the simulator reaches with its costs moved as far as a calibration
         // drifts (compare-real's AT COSTS column): their error is not told apart from that.
         QStringList reached;
-        for (const auto& row : result.rows)
-            if (!row.count && !row.withinGoal() && row.movedCostsReachReal())
-                reached << toQString(row.metric).remove(QStringLiteral(" (ms)"));
+        for (const std::string& metric : result.latenciesReachedByMovedCosts())
+            reached << toQString(metric);
         if (!reached.isEmpty())
             errorsText += tr("; beyond %1% but reached with its costs moved %2%: %3")
                               .arg(100 * core::kSimulatorErrorGoal)

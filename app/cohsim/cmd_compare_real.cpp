@@ -294,7 +294,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     std::vector<std::vector<std::string>> table{header};
     const std::string goal = fmt::format("within ±{:g}%", 100 * core::kSimulatorErrorGoal);
     int judged = 0, within = 0;
-    std::vector<std::string> inNoise, inMovedCosts;
+    std::vector<std::string> inNoise;
     for (const auto& r : rows) {
         const double noise = realNoisePct(r, result.real);
         std::vector<std::string> line{"  " + r.metric, rowFigure(r, r.real),
@@ -313,10 +313,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         // One run's interval says nothing of a median's error: only a single real run's error is excused by it.
         if (result.realRuns == 1 && !r.withinGoal() && std::abs(r.errorPct()) <= noise)
             inNoise.push_back(figureName(r));
-        if (!r.withinGoal() && r.movedCostsReachReal())
-            inMovedCosts.push_back(figureName(r));
     }
     printTable(table, 1);
+    const std::vector<std::string> inMovedCosts = result.latenciesReachedByMovedCosts();
     fmt::print("  {} of {} latencies {}{}{}\n", within, judged, goal,
                inNoise.empty() ? std::string()
                                : fmt::format("; beyond it but within the real run's own 95% interval: {} (more "

@@ -15,6 +15,9 @@ namespace coh::core::real {
 
 namespace {
 
+// Where the plain side's seals go: computed for what reading the source does to the caches, not for their value.
+volatile std::uint32_t g_sealSink = 0;
+
 void checkBenchCopy(const CopyResult& result, std::size_t bytes, bool sealHeld)
 {
     if (result.firstBad >= 0 || !result.stampOk || !sealHeld)
@@ -66,11 +69,6 @@ std::vector<CopyBenchRow> runCopyRows(const CopyBenchOptions& options, std::size
     }
     return rows;
 }
-
-namespace {
-// Where the plain side's seals go: computed for what reading the source does to the caches, not for their value.
-volatile std::uint32_t g_sealSink = 0;
-} // namespace
 
 std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
 {

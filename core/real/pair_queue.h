@@ -21,9 +21,10 @@ class PairQueue {
     // A copy from `src` to `dst` sent at `now` that takes `took`: it starts once the pair's last copy has landed.
     Slot take(std::uint32_t src, std::uint32_t dst, SimTime now, SimTime took)
     {
-        SimTime& busy = m_landsAt[(std::uint64_t{src} << 32) | dst];
-        const Slot slot{std::max(now, busy), addTime(std::max(now, busy), took, "a queued copy")};
-        busy = slot.end;
+        SimTime& landsAt = m_landsAt[(std::uint64_t{src} << 32) | dst];
+        const SimTime start = std::max(now, landsAt);
+        const Slot slot{start, addTime(start, took, "a queued copy")};
+        landsAt = slot.end;
         if (slot.start > now) {
             ++m_waited;
             m_waitNs += static_cast<double>(slot.start - now);

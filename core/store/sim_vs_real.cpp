@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <stdexcept>
 
 namespace coh::core {
 
@@ -85,17 +84,25 @@ real::PagedKvShape decodeShape(const Scenario& s)
     return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
 }
 
-// The simulator again on `profile` with every cost moved by each factor, in order (not stored: quick beside the real
-// run, whose progress stands).
-std::vector<RunSummary> simulateWithMovedCosts(const Scenario& scenario, const Workload& workload, RunOptions sim,
-                                               const real::HardwareProfile& profile, const std::vector<double>& factors)
+// The simulator on `profile`, with `options`' cancel flag, not stored: a column of the comparison (own costs, moved
+// costs), not a run of the scenario. A fraction of a second beside the real run, whose progress stands.
+RunSummary simulateOnProfile(const Scenario& scenario, const Workload& workload, RunOptions options,
+                             const real::HardwareProfile& profile)
 {
-    sim.progress = nullptr;
+    options.progress = nullptr;
+    options.backend = {};
+    options.backend.profile = profile;
+    return runScenario(real::profiledScenario(scenario, profile), workload, options).summary;
+}
+
+// The simulator again on `profile` with every cost moved by each factor, in order.
+std::vector<RunSummary> simulateWithMovedCosts(const Scenario& scenario, const Workload& workload,
+                                               const RunOptions& options, const real::HardwareProfile& profile,
+                                               const std::vector<double>& factors)
+{
     std::vector<RunSummary> out;
-    for (const double factor : factors) {
-        sim.backend.profile = real::withCostsScaled(profile, factor);
-        out.push_back(runScenario(real::profiledScenario(scenario, *sim.backend.profile), workload, sim).summary);
-    }
+    for (const double factor : factors)
+        out.push_back(simulateOnProfile(scenario, workload, options, real::withCostsScaled(profile, factor)));
     return out;
 }
 
@@ -128,6 +135,15 @@ void addMovedCostErrors(const std::vector<SimVsRealRow>& rows, const std::vector
 }
 
 } // namespace
+
+std::vector<std::string> SimVsReal::latenciesReachedByMovedCosts() const
+{
+    std::vector<std::string> names;
+    for (const SimVsRealRow& row : rows)
+        if (!row.count && !row.withinGoal() && row.movedCostsReachReal())
+            names.push_back(row.metric.substr(0, row.metric.find(" (ms)")));
+    return names;
+}
 
 std::vector<double> movedCostFactors(double sensitivity)
 {
@@ -274,13 +290,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         if (cancelled())
             throw RunCancelled();
         if (real::fittedOwnCosts(r.summary.backend)) {
-            RunOptions own = real;
-            own.progress = nullptr; // a fraction of a second: the real run's progress stands
-            own.backend = {};
-            own.backend.profile = real::ownCostProfile(out.profiles.back(), r.summary.backend);
-            out.ownCostProfiles.push_back(*own.backend.profile);
-            ownCostSims.emplace_back(
-                runScenario(real::profiledScenario(scenario, out.ownCostProfiles.back()), workload, own).summary);
+            out.ownCostProfiles.push_back(real::ownCostProfile(out.profiles.back(), r.summary.backend));
+            ownCostSims.emplace_back(simulateOnProfile(scenario, workload, real, out.ownCostProfiles.back()));
         } else
             ownCostSims.emplace_back();
         if (k == 1) {

@@ -178,6 +178,10 @@ struct SimVsReal {
     std::vector<real::HardwareProfile> ownCostProfiles;
     int ownCostRunsWithOtherCounts = 0;
     double costSensitivity = 0; // how far the costs were moved (SimVsRealOptions::costSensitivity); 0: not moved
+    // The latencies beyond the goal that the simulator reaches with its costs moved
+    // (SimVsRealRow::movedCostsReachReal), by name without their unit ("TPOT p99"): compare-real's last line and the
+    // app's status bar name them.
+    std::vector<std::string> latenciesReachedByMovedCosts() const;
 };
 
 // The factors SimVsRealOptions::costSensitivity moves every cost by: 1 - s, 1 - s/2, 1 + s/2, 1 + s; none for 0.
