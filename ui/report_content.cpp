@@ -172,14 +172,38 @@ QString simVsRealTitle(const core::RunInfo& real, const core::RunInfo& simulated
         .arg(QString::fromStdString(simulated.backend));
 }
 
-ReportTable simVsRealTable(const core::RunSummary& real, const core::RunSummary& simulated)
+// The simulator's error on the figures it is judged on, with the columns compare-real kept beside them: on the real
+// run's own costs, and the error's range with the model's costs moved.
+ReportTable simVsRealTable(const core::RunSummary& real, const std::vector<core::CostVariant>& realVariants,
+                           const core::RunSummary& simulated, const std::vector<core::CostVariant>& simulatedVariants)
 {
+    const auto rows = core::simVsRealRows(real, simulated, realVariants, simulatedVariants);
+    const bool own =
+        std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !std::isnan(r.ownCostSimulated); });
+    double sensitivity = 0;
+    for (const core::CostVariant& v : simulatedVariants)
+        if (v.kind == core::CostVariant::Kind::MovedCosts)
+            sensitivity = std::max(sensitivity, std::fabs(v.factor - 1));
     ReportTable error{
         {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")}, {}};
-    for (const core::SimVsRealRow& row : core::simVsRealRows(real, simulated))
-        error.rows.append({QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
-                           QString::number(row.simulated, 'g', 6),
-                           std::isnan(row.errorPct()) ? QStringLiteral("n/a") : number(row.errorPct(), 1)});
+    if (own)
+        error.header << QStringLiteral("error % on own costs");
+    if (sensitivity > 0)
+        error.header << QStringLiteral("error % at costs ±%1%").arg(100 * sensitivity, 0, 'g', 3);
+    const auto percent = [](double pct) { return std::isnan(pct) ? QStringLiteral("n/a") : number(pct, 1); };
+    for (const core::SimVsRealRow& row : rows) {
+        QStringList cells{QString::fromStdString(row.metric), QString::number(row.real, 'g', 6),
+                          QString::number(row.simulated, 'g', 6), percent(row.errorPct())};
+        if (own)
+            cells << (row.count ? (row.ownCostEveryRunEqual ? QStringLiteral("equal")
+                                                            : QString::number(row.ownCostSimulated, 'g', 6))
+                                : percent(row.ownCostErrorPct()));
+        if (sensitivity > 0)
+            cells << (row.movedCosts() ? QStringLiteral("%1 to %2")
+                                             .arg(number(row.movedCostsLowPct, 1), number(row.movedCostsHighPct, 1))
+                                       : QStringLiteral("n/a"));
+        error.rows.append(cells);
+    }
     return error;
 }
 
@@ -189,7 +213,7 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
 {
     std::vector<core::ComparedRun> compared;
     for (const RunReportInput* r : runs)
-        compared.push_back({r->info, &r->run->summary, &r->run->requests});
+        compared.push_back({r->info, &r->run->summary, &r->run->requests, &r->costVariants});
     const core::RunComparison comparison = core::compareRuns(compared);
     QStringList ids;
     for (const RunReportInput* r : runs)
@@ -243,7 +267,8 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
     const auto isReal = [](const RunReportInput* r) { return r->run->summary.backend.real(); };
     const auto addSimVsReal = [&](const RunReportInput* real, const RunReportInput* simulated) {
         report.subheading(simVsRealTitle(real->info, simulated->info));
-        report.table(simVsRealTable(real->run->summary, simulated->run->summary));
+        report.table(
+            simVsRealTable(real->run->summary, real->costVariants, simulated->run->summary, simulated->costVariants));
     };
     if (comparison.pairs > 1) {
         for (std::size_t p = 0; p < comparison.pairs; ++p)
@@ -285,7 +310,8 @@ RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id)
                                "run #" + std::to_string(id) + " has not completed: no figures to report",
                                "report a completed run (`cohsim runs list`)");
     RunReportInput input{*info, store.scenarioJson(id).value_or("{}"),
-                         std::make_shared<const core::RunResult>(store.loadRun(id)), std::nullopt};
+                         std::make_shared<const core::RunResult>(store.loadRun(id)), std::nullopt,
+                         store.costVariants(id)};
     std::vector<std::int64_t> twins = store.modelsOf(id);
     if (info->modelsRun != 0)
         twins.insert(twins.begin(), info->modelsRun);
@@ -293,7 +319,7 @@ RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id)
         const auto twinInfo = store.runInfo(twin);
         const auto summary = twinInfo ? store.runSummary(twin) : std::nullopt;
         if (summary) {
-            input.twin = RunReportInput::Twin{*twinInfo, *summary};
+            input.twin = RunReportInput::Twin{*twinInfo, *summary, store.costVariants(twin)};
             break;
         }
     }
@@ -426,7 +452,9 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         report.heading(simVsRealTitle(realInfo, simulatedInfo));
         report.paragraph(QStringLiteral("cohsim compare-real ran the scenario for real and on the simulator with this "
                                         "machine's calibrated profile; error = (simulated − real) / real."));
-        report.table(real ? simVsRealTable(s, input.twin->summary) : simVsRealTable(input.twin->summary, s));
+        const RunReportInput::Twin& twin = *input.twin;
+        report.table(real ? simVsRealTable(s, input.costVariants, twin.summary, twin.costVariants)
+                          : simVsRealTable(twin.summary, twin.costVariants, s, input.costVariants));
     }
 
     if (!others.empty()) {

@@ -30,8 +30,12 @@ struct RunReportInput {
     struct Twin {
         core::RunInfo info;
         core::RunSummary summary;
+        std::vector<core::CostVariant> costVariants;
     };
     std::optional<Twin> twin;
+    // What compare-real kept with the run: the simulator on a real run's own costs, or a model's with its costs moved
+    // (the simulator's error table shows them).
+    std::vector<core::CostVariant> costVariants;
 };
 
 // Run `id` of the store with what its report needs (its twin, when it has a completed one); throws InputError

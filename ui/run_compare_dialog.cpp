@@ -87,7 +87,7 @@ RunCompareDialog::Loaded RunCompareDialog::loadRuns(const QString& databasePath,
                                   .arg(toQString(core::toString(info->status)));
                     continue;
                 }
-                loaded.runs.push_back({*info, store.loadRun(id)});
+                loaded.runs.push_back({*info, store.loadRun(id), store.costVariants(id)});
             } catch (const std::exception& e) {
                 errors << toQString(e.what());
             }
@@ -125,7 +125,7 @@ void RunCompareDialog::build()
     resize(fittedSizeOver(this, kRoomySize));
     std::vector<core::ComparedRun> compared;
     for (const Run& run : m_runs)
-        compared.push_back({run.info, &run.result.summary, &run.result.requests});
+        compared.push_back({run.info, &run.result.summary, &run.result.requests, &run.costVariants});
     m_model = new RunCompareModel(core::compareRuns(compared), this);
     const core::RunComparison& comparison = m_model->comparison();
     setWindowTitle(windowTitleOf(comparison));

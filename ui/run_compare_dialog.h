@@ -35,6 +35,8 @@ class RunCompareDialog : public QDialog {
     struct Run {
         core::RunInfo info;
         core::RunResult result;
+        // What compare-real kept with the run: the simulator on its own costs, or with its costs moved.
+        std::vector<core::CostVariant> costVariants;
     };
     // The runs that could be read, and core's error for each that could not (shown above the table).
     struct Loaded {

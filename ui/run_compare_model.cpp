@@ -16,6 +16,13 @@ namespace coh::ui {
 namespace {
 
 // Each pair's error, in pair order: "+12.0%, −5.0%, +4.0%"; a count "equal" or its difference.
+// "+12.0%", "−5.0%": an error as a share, to a tenth of a percent.
+QString signedPercent(double relative)
+{
+    return QStringLiteral("%1%2%").arg(relative < 0 ? QStringLiteral("−") : QStringLiteral("+"),
+                                       QLocale().toString(100 * std::fabs(relative), 'f', 1));
+}
+
 QString pairErrorsText(const core::MetricRow& metric)
 {
     QStringList errors;
@@ -26,8 +33,7 @@ QString pairErrorsText(const core::MetricRow& metric)
         else if (core::mustEqual(*metric.spec) || std::isnan(relative))
             errors << formatDelta(delta, relative, metric.spec->unit);
         else
-            errors << QStringLiteral("%1%2%").arg(relative < 0 ? QStringLiteral("−") : QStringLiteral("+"),
-                                                  QLocale().toString(100 * std::fabs(relative), 'f', 1));
+            errors << signedPercent(relative);
     }
     return errors.join(QStringLiteral(", "));
 }
@@ -78,8 +84,10 @@ int RunCompareModel::rowCount(const QModelIndex& parent) const
 
 int RunCompareModel::columnCount(const QModelIndex& parent) const
 {
-    // Metric, one value per run, one difference per run after the first.
-    return parent.isValid() || runCount() == 0 ? 0 : 2 * runCount();
+    // Metric, one value per run, one difference per run after the first; then own and moved costs where kept.
+    if (parent.isValid() || runCount() == 0)
+        return 0;
+    return 2 * runCount() + (m_comparison.ownCosts ? 1 : 0) + (m_comparison.costSensitivity > 0 ? 1 : 0);
 }
 
 QVariant RunCompareModel::data(const QModelIndex& index, int role) const
@@ -104,8 +112,15 @@ QVariant RunCompareModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (row.kind == Row::Property)
-        return propertyData(m_comparison.properties[static_cast<std::size_t>(row.index)], index.column(), role);
-    return metricData(m_comparison.metrics[static_cast<std::size_t>(row.index)], index.column(), role);
+        return index.column() < 2 * runCount()
+                   ? propertyData(m_comparison.properties[static_cast<std::size_t>(row.index)], index.column(), role)
+                   : (role == VerdictRole ? QVariant(-1) : QVariant());
+    const core::MetricRow& metric = m_comparison.metrics[static_cast<std::size_t>(row.index)];
+    if (index.column() == ownCostsColumn())
+        return ownCostsData(metric, role);
+    if (index.column() == movedCostsColumn())
+        return movedCostsData(metric, role);
+    return metricData(metric, index.column(), role);
 }
 
 QVariant RunCompareModel::propertyData(const core::PropertyRow& property, int column, int role) const
@@ -125,6 +140,84 @@ QVariant RunCompareModel::propertyData(const core::PropertyRow& property, int co
         return {};
     case VerdictRole:
         return -1;
+    default:
+        return {};
+    }
+}
+
+QVariant RunCompareModel::ownCostsData(const core::MetricRow& metric, int role) const
+{
+    const core::MetricSpec& spec = *metric.spec;
+    const bool within = metric.ownCostsVerdict == core::Verdict::Within;
+    const QString real = toQString(m_comparison.titles[0]);
+    switch (role) {
+    case Qt::DisplayRole:
+        if (core::mustEqual(spec))
+            return within ? tr("equal") : formatMetric(metric.ownCostsValue, spec.unit);
+        return std::isnan(metric.ownCostsRelative) ? tr("n/a") : signedPercent(metric.ownCostsRelative);
+    case ValueRole:
+        return metric.ownCostsValue;
+    case VerdictRole:
+        return static_cast<int>(metric.ownCostsVerdict);
+    case Qt::BackgroundRole:
+        return toneFill(within ? Tone::Good : Tone::Warning, QApplication::palette());
+    case Qt::ToolTipRole: {
+        const QString goal = QLocale().toString(100 * core::kSimulatorErrorGoal, 'g', 3);
+        const QString value = formatMetric(metric.ownCostsValue, spec.unit);
+        if (m_comparison.pairs > 1)
+            return tr("The simulator on each real run's own costs, fitted over its copies and decode steps: %1 (the "
+                      "median of its %2 runs), %3 the simulator's goal of ±%4% by the median of the pairs' errors. "
+                      "It leaves out how far the machine moved since each calibration")
+                .arg(value)
+                .arg(m_comparison.pairs)
+                .arg(within ? tr("within") : tr("beyond"), goal);
+        return tr("The simulator on %1's own costs, fitted over its copies and decode steps: %2 against %3 measured, "
+                  "%4 the simulator's goal of ±%5%. It leaves out how far the machine moved since the calibration")
+            .arg(real, value, formatMetric(metric.values[0], spec.unit), within ? tr("within") : tr("beyond"), goal);
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RunCompareModel::movedCostsData(const core::MetricRow& metric, int role) const
+{
+    const QString moved = QLocale().toString(100 * m_comparison.costSensitivity, 'g', 3);
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!metric.movedCosts())
+            return tr("n/a");
+        // Counts and bytes come out the same unless transfers race: a range of none says so plainly.
+        if (metric.movedCostsLow == 0 && metric.movedCostsHigh == 0)
+            return tr("none");
+        return tr("%1 to %2").arg(signedPercent(metric.movedCostsLow), signedPercent(metric.movedCostsHigh));
+    case ValueRole:
+        return metric.movedCostsHigh - metric.movedCostsLow;
+    case VerdictRole:
+        return -1;
+    case Qt::FontRole:
+        // A figure beyond the goal whose range takes in the real value: its error is not told apart from the
+        // calibration's own uncertainty.
+        if (metric.verdicts.size() > 1 && metric.verdicts[1] == core::Verdict::Beyond && metric.movedCostsReachReal()) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        if (!metric.movedCosts())
+            return tr("No range: an error was not a share (the real value is 0)");
+        QString text = tr("The simulator's error with every cost it took from the calibration moved %1% and %2% "
+                          "either way: from %3 to %4")
+                           .arg(QLocale().toString(50 * m_comparison.costSensitivity, 'g', 3), moved,
+                                signedPercent(metric.movedCostsLow), signedPercent(metric.movedCostsHigh));
+        if (m_comparison.pairs > 1)
+            text += tr(" (each end the median of the %1 pairs')").arg(m_comparison.pairs);
+        if (metric.verdicts.size() > 1 && metric.verdicts[1] == core::Verdict::Beyond && metric.movedCostsReachReal())
+            text += tr(". Beyond the goal, but reached with costs moved no further than a calibration drifts: its "
+                       "error is not told apart from the calibration's own uncertainty");
+        return text;
+    }
     default:
         return {};
     }
@@ -222,6 +315,11 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::DisplayRole) {
         if (section == 0)
             return tr("Metric");
+        if (section == ownCostsColumn())
+            return m_comparison.pairs > 1 ? tr("On own costs\n(median of %1 pairs)").arg(m_comparison.pairs)
+                                          : tr("On own costs");
+        if (section == movedCostsColumn())
+            return tr("At costs ±%1%").arg(QLocale().toString(100 * m_comparison.costSensitivity, 'g', 3));
         // Pairs: each column's value is a median, said on a line of its own so that a narrow column keeps it.
         if (section <= runCount() && m_comparison.pairs > 1)
             return tr("%1\n(median of %2 runs)")
@@ -235,6 +333,14 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Simulator's error");
         return tr("Δ %1").arg(toQString(m_comparison.titles[static_cast<std::size_t>(section - runCount())]));
     }
+    if (role == Qt::ToolTipRole && section == ownCostsColumn())
+        return tr("The simulator's error once more, on costs fitted over the real run's own copies and decode steps "
+                  "(compare-real's ON OWN COSTS): what is left once the machine's drift since the calibration is out "
+                  "of it");
+    if (role == Qt::ToolTipRole && section == movedCostsColumn())
+        return tr("How far the simulator's error moves with every cost it took from the calibration moved as far as "
+                  "two calibrations minutes apart differ (compare-real's AT COSTS column); bold where a figure beyond "
+                  "the goal is reached");
     if (role == Qt::ToolTipRole && section > runCount() && m_comparison.pairs > 1)
         return tr("Each pair's error is its simulated run's difference from its real run, as a share of it; this is "
                   "their median, as compare-real takes it (hover a cell for each pair's)");

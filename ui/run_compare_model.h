@@ -2,7 +2,8 @@
 // A run comparison (core/compare) as a table: the metric, each run's value, then each later run's difference
 // from the first ("+5.28 ms (+13.6%)", or "about the same" within the metric's threshold). Rows come in groups
 // (what ran, latency, throughput, traffic, ...), each opened by a group row that the view spans. A difference
-// beyond the threshold is tinted good or bad (theme tones, recomputed when the palette changes).
+// beyond the threshold is tinted good or bad (theme tones, recomputed when the palette changes). A real run and its
+// model add the simulator's error on the real runs' own costs and with its costs moved, where compare-real kept them.
 #include "core/compare/run_comparison.h"
 
 #include <QAbstractTableModel>
@@ -25,6 +26,14 @@ class RunCompareModel : public QAbstractTableModel {
     // The column of run `run`'s value, and of its difference from the first run (run >= 1).
     int valueColumn(int run) const { return 1 + run; }
     int deltaColumn(int run) const { return runCount() + run; }
+    // A real run and its model kept by compare-real with the simulator's figures on other costs
+    // (core::RunComparison::ownCosts, costSensitivity): the error on the real runs' own costs, and its range with the
+    // model's costs moved, each a column after the error's; -1 where not kept.
+    int ownCostsColumn() const { return m_comparison.ownCosts ? 2 * runCount() : -1; }
+    int movedCostsColumn() const
+    {
+        return m_comparison.costSensitivity > 0 ? 2 * runCount() + (m_comparison.ownCosts ? 1 : 0) : -1;
+    }
     // The row of a metric or property by its label, or of a group by its name; -1 when absent.
     int rowOf(const QString& label) const;
     bool isGroupRow(int row) const;
@@ -42,6 +51,8 @@ class RunCompareModel : public QAbstractTableModel {
     };
     QVariant metricData(const core::MetricRow& metric, int column, int role) const;
     QVariant propertyData(const core::PropertyRow& property, int column, int role) const;
+    QVariant ownCostsData(const core::MetricRow& metric, int role) const;
+    QVariant movedCostsData(const core::MetricRow& metric, int role) const;
 
     core::RunComparison m_comparison;
     std::vector<Row> m_rows;

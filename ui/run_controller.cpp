@@ -238,8 +238,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
             }
         QString errorsText = errors.join(QStringLiteral(", "));
         if (!ownCostErrors.isEmpty())
-            errorsText +=
-                tr("; on the real runs' own costs (not stored) %1").arg(ownCostErrors.join(QStringLiteral(", ")));
+            errorsText += tr("; on the real runs' own costs %1").arg(ownCostErrors.join(QStringLiteral(", ")));
         // The latencies beyond the goal that the simulator reaches with its costs moved as far as a calibration
         // drifts (compare-real's AT COSTS column): their error is not told apart from that.
         QStringList reached;

@@ -224,7 +224,8 @@ bool RunHistoryWidget::exportRun(const QString& databasePath, qint64 id, ExportF
         }
         switch (format) {
         case ExportFormat::Json:
-            file << core::exportJson(*info, store.scenarioJson(id).value_or(""), result).dump(2) << '\n';
+            file << core::exportJson(*info, store.scenarioJson(id).value_or(""), result, store.costVariants(id)).dump(2)
+                 << '\n';
             break;
         case ExportFormat::SummaryCsv:
             core::writeSummaryCsv(file, result.summary);

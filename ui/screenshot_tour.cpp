@@ -97,7 +97,7 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
             {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
             {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
             {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false},
-            {QStringLiteral("compare-real"), false}};
+            {QStringLiteral("compare-real"), true}};
 }
 
 int ScreenshotTour::expectedCount() const

@@ -360,19 +360,21 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
     if (!result.ownCostProfiles.empty())
         fmt::print("  ON OWN COSTS is the simulator's error{} with its copy and attention costs fitted over the real "
-                   "run's own copies and steps instead of calibrated before it (not stored): what is left of ERROR "
-                   "once the machine's drift since the calibration is out of it{}\n",
+                   "run's own copies and steps instead of calibrated before it{}: what is left of ERROR once the "
+                   "machine's drift since the calibration is out of it{}\n",
                    result.realRuns > 1 ? " (the median over the real runs)" : "",
+                   store ? " (kept with the real run, not as a run)" : "",
                    result.ownCostRunsWithOtherCounts > 0
                        ? fmt::format("; its counts differ in {} of {} run(s)", result.ownCostRunsWithOtherCounts,
                                      result.realRuns)
                        : std::string());
     if (moved)
         fmt::print("  {} is the simulator's error{} with every cost it took from the calibration {:g}% and {:g}% "
-                   "shorter and longer (not stored): how far its figures move with a cost a calibration holds no "
-                   "better; a range that takes in 0 cannot tell the error from that\n",
+                   "shorter and longer{}: how far its figures move with a cost a calibration holds no better; a "
+                   "range that takes in 0 cannot tell the error from that\n",
                    movedHeader, result.paired ? " (each end the median of the pairs')" : "",
-                   50 * result.costSensitivity, 100 * result.costSensitivity);
+                   50 * result.costSensitivity, 100 * result.costSensitivity,
+                   store ? " (kept with the simulated run, not as runs)" : "");
     printTtftParts(result, realHeader);
 }
 

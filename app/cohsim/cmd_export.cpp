@@ -25,10 +25,10 @@ struct ExportOptions {
 };
 
 void write(const core::RunInfo& info, const std::string& scenario, const core::RunResult& result,
-           const ExportOptions& options, std::ostream& out)
+           const std::vector<core::CostVariant>& costVariants, const ExportOptions& options, std::ostream& out)
 {
     if (options.format == "json")
-        out << core::exportJson(info, scenario, result).dump(2) << '\n';
+        out << core::exportJson(info, scenario, result, costVariants).dump(2) << '\n';
     else if (options.summary)
         core::writeSummaryCsv(out, result.summary);
     else
@@ -87,7 +87,8 @@ void exportRun(const GlobalOptions& global, const ExportOptions& options)
         if (options.format == "perfetto")
             writePerfetto(*store, ids, global.quiet, out);
         else
-            write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), options, out);
+            write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), store->costVariants(id), options,
+                  out);
     };
 
     if (options.output.empty() || options.output == "-") {

@@ -100,6 +100,15 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         fmt::print("  models          real run {} (its simulator's error: cohsim report {})\n", info->modelsRun, id);
     for (const std::int64_t model : store->modelsOf(id))
         fmt::print("  modelled by     simulated run {} (cohsim report {})\n", model, id);
+    // What compare-real kept with the run: the simulator on the real run's own costs, or the model's costs moved.
+    for (const core::CostVariant& v : store->costVariants(id)) {
+        const std::string figures =
+            fmt::format("TTFT p50 {:.3f} ms, TPOT p50 {:.3f} ms", v.summary.ttftMs.p50, v.summary.tpotMs.p50);
+        if (v.kind == core::CostVariant::Kind::OwnCosts)
+            fmt::print("  on own costs    the simulator gave {} (compare-real's ON OWN COSTS)\n", figures);
+        else
+            fmt::print("  costs x {:<6g}  the simulator gave {} (compare-real's AT COSTS)\n", v.factor, figures);
+    }
     fmt::print("  created         {} UTC\n", readableTime(info->createdAt));
     if (!info->finishedAt.empty())
         fmt::print("  finished        {} UTC\n", readableTime(info->finishedAt));

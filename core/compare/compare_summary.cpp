@@ -303,6 +303,58 @@ std::string ttftPartsSentence(const RunComparison& c)
     return text + fmt::format("; by part: {}.", byPart);
 }
 
+// "+0.2%", "−17.6%", "n/a": an error as a share.
+std::string signedShare(double relative)
+{
+    if (std::isnan(relative))
+        return "n/a";
+    if (relative == 0)
+        return "+0.0%";
+    return fmt::format("{}{:.1f}%", relative < 0 ? "−" : "+", 100 * std::fabs(relative));
+}
+
+// What compare-real kept beside the pair (cost_variant_errors.h): the error on the real runs' own costs, which leaves
+// the machine's drift since the calibration out, and the latencies beyond the goal that the simulator reaches with its
+// costs moved as far as a calibration drifts.
+std::vector<std::string> costVariantSentences(const RunComparison& c)
+{
+    std::vector<std::string> sentences;
+    std::string errors;
+    std::vector<std::string> reached;
+    int judged = 0, within = 0;
+    for (const char* figure : {"TTFT", "TPOT", "KV transfer"}) {
+        std::string part;
+        for (const char* quantile : {"p50", "p99"}) {
+            const std::string label = fmt::format("{} {}", figure, quantile);
+            const MetricRow* row = rowOf(c, label);
+            if (!row)
+                continue;
+            if (row->verdicts[1] == Verdict::Beyond && row->movedCostsReachReal())
+                reached.push_back(label);
+            if (!c.ownCosts)
+                continue;
+            ++judged;
+            within += row->ownCostsVerdict == Verdict::Within ? 1 : 0;
+            part += fmt::format("{}{} {}", part.empty() ? fmt::format("{} ", figure) : ", ", quantile,
+                                signedShare(row->ownCostsRelative));
+        }
+        if (!part.empty())
+            errors += (errors.empty() ? "" : "; ") + part;
+    }
+    if (judged > 0)
+        sentences.push_back(fmt::format("On {} own costs (fitted over its copies and decode steps, so the machine's "
+                                        "drift since the calibration is left out): {}; {} of {} within ±{:g}%.",
+                                        c.pairs > 1 ? "each real run's" : "the real run's", errors, within, judged,
+                                        100 * kSimulatorErrorGoal));
+    if (!reached.empty())
+        sentences.push_back(
+            fmt::format("Beyond ±{:g}% but reached by the simulator with its costs moved {:g}% or less: "
+                        "{} (its error there is not told apart from the calibration's own "
+                        "uncertainty).",
+                        100 * kSimulatorErrorGoal, 100 * c.costSensitivity, fmt::join(reached, ", ")));
+    return sentences;
+}
+
 // A real run and the simulator's model of it: the simulator's error on the figures compare-real judges it on
 // (sim_vs_real.h), how many are within its goal, and whether the protocol's counts came out equal.
 std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
@@ -354,6 +406,8 @@ std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
         }
         sentences.push_back(text);
     }
+    for (std::string& sentence : costVariantSentences(c))
+        sentences.push_back(std::move(sentence));
     if (std::string parts = ttftPartsSentence(c); !parts.empty())
         sentences.push_back(std::move(parts));
     std::string differ;

@@ -1,6 +1,7 @@
 #include "core/compare/run_comparison.h"
 
 #include "core/compare/compare_summary.h"
+#include "core/compare/cost_variant_errors.h"
 #include "core/engine/traffic_counts.h"
 #include "core/engine/ttft_parts.h"
 
@@ -533,6 +534,7 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
         }
         c.metrics.push_back(std::move(row));
     }
+    addCostVariantErrors(c, runs);
     c.summary = summarizeComparison(c);
     return c;
 }

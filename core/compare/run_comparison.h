@@ -6,9 +6,11 @@
 // Real runs and the simulated runs that model them (compare-real's pairs) read as the simulator's error instead:
 // one column of the real runs and one of their models, the error the median of the pairs' (RunComparison::pairs).
 #include "core/engine/run_result.h"
+#include "core/store/cost_variant.h"
 #include "core/store/run_store.h"
 #include "core/store/sim_vs_real.h" // kSimulatorErrorGoal
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -74,6 +76,20 @@ struct MetricRow {
     // run's, and that as a share of the real value (0 where equal, NaN where only the real value is 0), in pair
     // order. delta[1] and relative[1] are their medians, as compare-real takes them (SimVsRealRow).
     std::vector<double> pairDelta, pairRelative;
+    // Under simulatorError, where compare-real kept the simulator's figures on other costs (ComparedRun::costVariants;
+    // RunComparison::ownCosts, costSensitivity), judged as the simulator's error is, one rule with compare-real's
+    // ON OWN COSTS and AT COSTS columns (cost_variant_errors.h):
+    // - on each real run's own costs: the simulated value (the median over pairs), the error as a share (the median
+    //   of the pairs'; NaN where only a real value is 0) and its verdict (Within or Beyond; Baseline where not kept);
+    // - with the model's every cost moved: the lowest and the highest error as a share, each the median of the pairs'
+    //   (NaN where not kept, or where an error is NaN).
+    double ownCostsValue = std::nan("");
+    double ownCostsRelative = std::nan("");
+    Verdict ownCostsVerdict = Verdict::Baseline;
+    double movedCostsLow = std::nan(""), movedCostsHigh = std::nan("");
+    bool movedCosts() const { return !std::isnan(movedCostsLow) && !std::isnan(movedCostsHigh); }
+    // The simulator reaches the real value, or values either side of it, with its costs moved no further.
+    bool movedCostsReachReal() const { return movedCosts() && movedCostsLow <= 0 && movedCostsHigh >= 0; }
 };
 
 // What ran, one line per property, with each run's value as text (decode protocol, seed, ...).
@@ -87,6 +103,9 @@ struct ComparedRun {
     RunInfo info;
     const RunSummary* summary = nullptr;                   // must outlive the comparison
     const std::vector<RequestMetrics>* requests = nullptr; // optional: gives percentiles their noise
+    // Optional: what compare-real kept with the run (RunStore::costVariants): a real run's own costs, a model's
+    // moved costs. A simulator-error comparison shows them where every pair has them.
+    const std::vector<CostVariant>* costVariants = nullptr;
 };
 
 struct RunComparison {
@@ -107,6 +126,11 @@ struct RunComparison {
     // Pairs for Simulator Against Real): two columns, each latency's error the median of the pairs' errors, a count
     // equal only if equal in every pair, and no column's noise (a median's error is not bounded by one run's).
     std::size_t pairs = 0;
+    // Under simulatorError: every real run came with its own costs' figures (MetricRow::ownCostsRelative), and every
+    // model with its moved costs', the same factors for each; costSensitivity is how far they moved (the largest
+    // |factor - 1|), 0 where not kept.
+    bool ownCosts = false;
+    double costSensitivity = 0;
 };
 
 // Stale block reads as a percentage of decode's block reads (0 when there were none).

@@ -109,7 +109,8 @@ void writeSummaryCsv(std::ostream& out, const RunSummary& summary)
     flatten(toJson(summary), "", out);
 }
 
-nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenarioJson, const RunResult& result)
+nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenarioJson, const RunResult& result,
+                                  const std::vector<CostVariant>& costVariants)
 {
     auto scenario = nlohmann::ordered_json::parse(scenarioJson, nullptr, /*allow_exceptions=*/false);
     if (scenario.is_discarded())
@@ -172,12 +173,19 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
                               {"end_ms", ms(it.end)},
                               {"sequences", it.sequences},
                               {"context_tokens", it.contextTokens}});
-    return {{"run", std::move(run)},
-            {"summary", toJson(result.summary)},
-            {"requests", std::move(requests)},
-            {"link_series", std::move(links)},
-            {"node_blocks", std::move(nodeBlocks)},
-            {"decode_iterations", std::move(iterations)}};
+    nlohmann::ordered_json out = {{"run", std::move(run)},
+                                  {"summary", toJson(result.summary)},
+                                  {"requests", std::move(requests)},
+                                  {"link_series", std::move(links)},
+                                  {"node_blocks", std::move(nodeBlocks)},
+                                  {"decode_iterations", std::move(iterations)}};
+    if (!costVariants.empty()) {
+        auto variants = nlohmann::ordered_json::array();
+        for (const CostVariant& v : costVariants)
+            variants.push_back({{"kind", toString(v.kind)}, {"factor", v.factor}, {"summary", toJson(v.summary)}});
+        out["cost_variants"] = std::move(variants);
+    }
+    return out;
 }
 
 } // namespace coh::core

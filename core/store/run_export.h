@@ -15,8 +15,10 @@ namespace coh::core {
 void writeRequestsCsv(std::ostream& out, const RunResult& result);
 // "key,value" rows of the summary; distributions as ttft_ms.p50 and so on.
 void writeSummaryCsv(std::ostream& out, const RunSummary& summary);
-// {"run": {metadata}, "summary": {...}, "requests": [{...}, ...]}.
-nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenarioJson, const RunResult& result);
+// {"run": {metadata}, "summary": {...}, "requests": [{...}, ...]}, and "cost_variants" where compare-real kept any
+// with the run (RunStore::costVariants: [{"kind": "own_costs", "factor": 1, "summary": {...}}, ...]).
+nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenarioJson, const RunResult& result,
+                                  const std::vector<CostVariant>& costVariants = {});
 
 // Exact decimal milliseconds of a nanosecond count, without trailing zeros: 1234567 -> "1.234567".
 std::string formatMilliseconds(SimTime ns);

@@ -4,6 +4,7 @@
 // thread at a time (open another RunStore for another thread or process; WAL mode lets them share the file).
 // What it guarantees on corruption, locks and kills: docs/run-store.md.
 #include "core/engine/run_result.h"
+#include "core/store/cost_variant.h"
 
 #include <chrono>
 #include <cstdint>
@@ -181,6 +182,12 @@ class RunStore {
     // is missing. modelsOf: the runs that model `real`, newest first.
     void setModelsRun(std::int64_t simulated, std::int64_t real);
     std::vector<std::int64_t> modelsOf(std::int64_t real);
+    // What the simulator gave on other costs than a model's profile (cost_variant.h), kept with `run`: the real run
+    // for its own costs, its model for moved costs. One transaction; a variant of the same kind and factor is
+    // replaced. Throws InputError when the run does not exist.
+    void storeCostVariants(std::int64_t run, const std::vector<CostVariant>& variants);
+    // The run's: own costs first, then moved costs by factor; none for a run stored without them.
+    std::vector<CostVariant> costVariants(std::int64_t run);
 
     // Called by completeRun between its steps ("requests", "link_series", "messages", "summary") inside the
     // transaction; a hook that throws lets tests prove the rollback.

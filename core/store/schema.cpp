@@ -188,6 +188,16 @@ CREATE TABLE decode_iterations (
 ALTER TABLE runs ADD COLUMN models_run INTEGER REFERENCES runs(id) ON DELETE SET NULL;
 ALTER TABLE study_points ADD COLUMN capacity_at_slo REAL; -- the capacity search chose this run, at this capacity
 )sql",
+    // 9: what the simulator gave for a real run and its model on other costs (compare-real's own and moved costs).
+    R"sql(
+CREATE TABLE cost_variants (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, -- own_costs: the real run; moved_costs: its model
+    kind TEXT NOT NULL CHECK (kind IN ('own_costs', 'moved_costs')),
+    factor REAL NOT NULL,                  -- moved_costs: every cost times this; 1 for own_costs
+    summary_json TEXT NOT NULL,            -- the simulator's summary on those costs, as runs.summary_json
+    PRIMARY KEY (run_id, kind, factor)
+) WITHOUT ROWID;
+)sql",
 };
 
 int pragmaInt(SQLite::Database& db, const char* pragma)
@@ -221,6 +231,8 @@ std::vector<std::string> runStoreTables(int version)
     }
     if (version >= 8)
         tables.push_back("decode_iterations");
+    if (version >= 9)
+        tables.push_back("cost_variants");
     return tables;
 }
 

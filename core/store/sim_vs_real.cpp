@@ -84,8 +84,8 @@ real::PagedKvShape decodeShape(const Scenario& s)
     return decodeAttentionShape(s.model, s.serving.blockTokens, tp);
 }
 
-// The simulator on `profile`, with `options`' cancel flag, not stored: a column of the comparison (own costs, moved
-// costs), not a run of the scenario. A fraction of a second beside the real run, whose progress stands.
+// The simulator on `profile`, with `options`' cancel flag, not stored as a run: a column of the comparison (own costs,
+// moved costs), not a run of the scenario. A fraction of a second beside the real run, whose progress stands.
 RunSummary simulateOnProfile(const Scenario& scenario, const Workload& workload, RunOptions options,
                              const real::HardwareProfile& profile)
 {
@@ -135,6 +135,38 @@ void addMovedCostErrors(const std::vector<SimVsRealRow>& rows, const std::vector
 }
 
 } // namespace
+
+std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated,
+                                        const std::vector<CostVariant>& realVariants,
+                                        const std::vector<CostVariant>& simulatedVariants)
+{
+    std::vector<SimVsRealRow> rows = simVsRealRows(real, simulated);
+    for (const CostVariant& v : realVariants)
+        if (v.kind == CostVariant::Kind::OwnCosts) {
+            const auto own = simVsRealRows(real, v.summary);
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                rows[i].ownCostSimulated = own[i].simulated;
+                rows[i].ownCostEveryRunEqual = own[i].real == own[i].simulated;
+                if (!rows[i].count)
+                    rows[i].ownCostErrorsPct = {SimVsRealRow::pairErrorPct(own[i].real, own[i].simulated)};
+            }
+            break;
+        }
+    std::vector<RunSummary> moved;
+    for (const CostVariant& v : simulatedVariants)
+        if (v.kind == CostVariant::Kind::MovedCosts)
+            moved.push_back(v.summary);
+    if (moved.empty())
+        return rows;
+    std::vector<std::vector<double>> lows, highs;
+    addMovedCostErrors(
+        rows, moved, [](const SimVsRealRow& r) { return r.errorPct(); }, lows, highs);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        rows[i].movedCostsLowPct = lows[i].front();
+        rows[i].movedCostsHighPct = highs[i].front();
+    }
+    return rows;
+}
 
 std::vector<std::string> SimVsReal::latenciesReachedByMovedCosts() const
 {
@@ -285,13 +317,16 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         RunResult r = runOne(scenario, real, simVsRealRunName(scenario, true, k, out.realRuns, real.backend.name), id);
         out.realIds.push_back(id);
         reals.push_back(r.summary);
-        // The simulator again, on the costs this run measured (not stored, and quick: no stage of its own); its error
+        // The simulator again, on the costs this run measured (not a run of its own, and quick: no stage); its error
         // is the model's alone.
         if (cancelled())
             throw RunCancelled();
         if (real::fittedOwnCosts(r.summary.backend)) {
             out.ownCostProfiles.push_back(real::ownCostProfile(out.profiles.back(), r.summary.backend));
             ownCostSims.emplace_back(simulateOnProfile(scenario, workload, real, out.ownCostProfiles.back()));
+            // Kept with the real run, so that Compare and reports of it show the column too.
+            if (store && id != 0)
+                store->storeCostVariants(id, {{CostVariant::Kind::OwnCosts, 1, *ownCostSims.back()}});
         } else
             ownCostSims.emplace_back();
         if (k == 1) {
@@ -316,6 +351,12 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 options.stage(
                     fmt::format("Simulating with its costs moved {:g}% either way", 100 * options.costSensitivity));
             movedSims.push_back(simulateWithMovedCosts(scenario, workload, sim, out.profiles.back(), movedFactors));
+            if (store && simId != 0 && !movedFactors.empty()) {
+                std::vector<CostVariant> moved;
+                for (std::size_t f = 0; f < movedFactors.size(); ++f)
+                    moved.push_back({CostVariant::Kind::MovedCosts, movedFactors[f], movedSims.back()[f]});
+                store->storeCostVariants(simId, moved);
+            }
             if (k == 1) {
                 out.simulated = std::move(simulated);
                 out.simulatedId = simId;

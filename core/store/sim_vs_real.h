@@ -5,6 +5,7 @@
 // real-cpu measured. `cohsim compare-real` and the desktop app's Execute On > Simulator Against Real CPU share it.
 #include "core/real/calibration.h"
 #include "core/serving/run_options.h"
+#include "core/store/cost_variant.h"
 #include "core/store/run_store.h"
 #include "core/workload/request.h"
 
@@ -28,8 +29,9 @@ struct SimVsRealOptions {
     int realRuns = 1;
     // How far the simulator's measured costs are moved, both ways, to see how far its figures move with them: each
     // simulated run is made again with every cost 1 - s, 1 - s/2, 1 + s/2 and 1 + s times as long
-    // (real::withCostsScaled), not stored. Two calibrations of this machine minutes apart differ by about this much; at
-    // a load where the order of events turns on smaller differences than that, a figure moves by more than the goal
+    // (real::withCostsScaled), stored as figures of the comparison (RunStore::storeCostVariants), not as runs. Two
+    // calibrations of this machine minutes apart differ by about this much; at a load where the order of events turns
+    // on smaller differences than that, a figure moves by more than the goal
     // (docs/real-backend.md#how-far-the-simulator-moves-with-its-costs). 0: not moved. From 0 to 0.5.
     double costSensitivity = 0.05;
     // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
@@ -173,8 +175,8 @@ struct SimVsReal {
     bool countsEqual() const { return realRunsWithOtherCounts == 0; }
     // Each real run's own costs (real::ownCostProfile of the profile it was set against), in run order, for the runs
     // that fitted any (real::fittedOwnCosts), and how many of the simulated runs on them sent other messages, flows or
-    // bytes than their real run. Those runs are not stored: they are a column of the comparison, not runs of the
-    // scenario.
+    // bytes than their real run. Those runs are stored as figures of the comparison (RunStore::storeCostVariants,
+    // with the real run), not as runs of the scenario.
     std::vector<real::HardwareProfile> ownCostProfiles;
     int ownCostRunsWithOtherCounts = 0;
     double costSensitivity = 0; // how far the costs were moved (SimVsRealOptions::costSensitivity); 0: not moved
@@ -191,6 +193,12 @@ std::vector<double> movedCostFactors(double sensitivity);
 // The figures the simulator is judged on, real against simulated: TTFT, TPOT and KV transfer p50/p99, messages,
 // flows, coherence bytes (the rows of SimVsReal, and of a report comparing a real run with a simulated one).
 std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated);
+// The same of one stored pair, with what compare-real kept beside it (RunStore::costVariants): each row's figure and
+// error on the real run's own costs, and its range with the model's costs moved, as compare-real takes them for one
+// real run. Left NaN where the runs kept none.
+std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& simulated,
+                                        const std::vector<CostVariant>& realVariants,
+                                        const std::vector<CostVariant>& simulatedVariants);
 
 // The run names: "<scenario> · real-cpu" (or real-cuda; with " k/N" when there are several) and "<scenario> ·
 // simulated on its profile" (with " k/N" when paired).

@@ -314,11 +314,30 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     const CliResult show =
         runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(show.output.find("simulated on the calibrated profile"), std::string::npos) << show.output;
+    // With it, what compare-real kept: the simulator with its costs moved 2.5% and 5% either way, and on the real
+    // run's own costs (below); the export carries them too.
+    EXPECT_NE(show.output.find("  costs x 0.95    the simulator gave TTFT p50 "), std::string::npos) << show.output;
+    EXPECT_NE(show.output.find("  costs x 1.025   the simulator gave TTFT p50 "), std::string::npos) << show.output;
+    const CliResult exported = runCohsim(
+        "export " + std::to_string(out.at("simulated_run_id").get<int>()) + " --format json " + db(), Stderr::Discard);
+    ASSERT_EQ(exported.exitCode, 0) << exported.output;
+    const auto variants = nlohmann::json::parse(exported.output).at("cost_variants");
+    ASSERT_EQ(variants.size(), 4u);
+    EXPECT_EQ(variants[0].at("kind"), "moved_costs");
+    EXPECT_EQ(variants[0].at("factor"), 0.95);
+    // compare-real's range for TPOT p50 holds the error of the costs moved 5% longer, as exported.
+    const auto& tpot = out.at("metrics").at(2);
+    ASSERT_EQ(tpot.at("metric"), "TPOT p50 (ms)");
+    const double slower =
+        100 * (variants[3].at("summary").at("tpot_ms").at("p50").get<double>() / tpot.at("real").get<double>() - 1);
+    EXPECT_LE(tpot.at("moved_costs_error_pct").at(0).get<double>(), slower + 1e-9);
+    EXPECT_GE(tpot.at("moved_costs_error_pct").at(1).get<double>(), slower - 1e-9);
     // The real run shows the costs it fitted over its own copies and steps.
     const CliResult real =
         runCohsim("runs show " + std::to_string(out.at("real_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(real.output.find("own costs       a copy "), std::string::npos) << real.output;
     EXPECT_NE(real.output.find("a layer of a decode step's attention "), std::string::npos) << real.output;
+    EXPECT_NE(real.output.find("  on own costs    the simulator gave TTFT p50 "), std::string::npos) << real.output;
 
     // Not moved: no range, and no column; moved past half is refused.
     const CliResult unmoved = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +

@@ -82,7 +82,8 @@ TEST(RunStore, MigratesASchemaOneDatabaseKeepingItsRuns)
               "ALTER TABLE messages DROP COLUMN to_state", "ALTER TABLE request_metrics DROP COLUMN failure_hits",
               "ALTER TABLE request_metrics DROP COLUMN restored_tokens",
               "ALTER TABLE request_metrics DROP COLUMN recomputed_tokens", "DROP TABLE study_points",
-              "DROP TABLE studies", "DROP TABLE decode_iterations", "ALTER TABLE runs DROP COLUMN models_run"})
+              "DROP TABLE studies", "DROP TABLE decode_iterations", "ALTER TABLE runs DROP COLUMN models_run",
+              "DROP TABLE cost_variants"})
             db.exec(sql);
         db.exec("PRAGMA user_version = 1");
     }
@@ -123,6 +124,7 @@ TEST(RunStore, MigratesASchemaFourDatabaseKeepingItsMessagesAndBlockSeries)
         db.exec("DROP TABLE studies");
         db.exec("DROP TABLE decode_iterations");
         db.exec("ALTER TABLE runs DROP COLUMN models_run");
+        db.exec("DROP TABLE cost_variants");
         db.exec("PRAGMA user_version = 4");
     }
     RunStore store(path);

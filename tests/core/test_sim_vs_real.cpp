@@ -2,6 +2,7 @@
 // goal, several real runs and their medians, pairs each calibrated just before their real run, and TTFT's mean part
 // by part.
 #include "core/base/input_error.h"
+#include "core/compare/run_comparison.h"
 #include "core/engine/ttft_parts.h"
 #include "core/store/sim_vs_real.h"
 #include "real_run_fixtures.h"
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -24,6 +26,24 @@ SimVsRealOptions roughOptions()
     options.realCpu.arenaBytes = 1 << 20;
     options.calibrationRounds = 1;
     return options;
+}
+
+// Compare's rows of the stored runs against compare-real's: each latency's error on the real runs' own costs and its
+// range with the costs moved.
+void expectCompareShowsCompareReal(const RunComparison& compared, const SimVsReal& out)
+{
+    for (const SimVsRealRow& r : out.rows) {
+        if (r.count)
+            continue;
+        // "TPOT p50 (ms)" is Compare's "TPOT p50".
+        const std::string label = r.metric.substr(0, r.metric.find(" (ms)"));
+        const auto row = std::find_if(compared.metrics.begin(), compared.metrics.end(),
+                                      [&](const MetricRow& m) { return m.spec->label == label; });
+        ASSERT_NE(row, compared.metrics.end()) << label;
+        EXPECT_NEAR(100 * row->ownCostsRelative, r.ownCostErrorPct(), 1e-9) << label;
+        EXPECT_NEAR(100 * row->movedCostsLow, r.movedCostsLowPct, 1e-9) << label;
+        EXPECT_NEAR(100 * row->movedCostsHigh, r.movedCostsHighPct, 1e-9) << label;
+    }
 }
 
 TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
@@ -114,6 +134,22 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     // Nor do the messages move: no transfers race.
     EXPECT_EQ(out.rows[6].movedCostsLowPct, 0.0);
     EXPECT_EQ(out.rows[6].movedCostsHighPct, 0.0);
+    // Both are kept with their runs as figures (not as runs), so that Compare of the stored pair shows what
+    // compare-real showed: the own costs with the real run, the moved costs with its model.
+    const auto realVariants = store.costVariants(out.realId), simVariants = store.costVariants(out.simulatedId);
+    ASSERT_EQ(realVariants.size(), 1u);
+    EXPECT_EQ(realVariants[0].kind, CostVariant::Kind::OwnCosts);
+    EXPECT_EQ(realVariants[0].summary.tpotMs.p50, out.rows[2].ownCostSimulated);
+    ASSERT_EQ(simVariants.size(), 4u);
+    EXPECT_EQ(simVariants[3].factor, 1.05);
+    EXPECT_EQ(simVariants[3].summary.tpotMs.p50, slow.tpotMs.p50);
+    const RunResult realBack = store.loadRun(out.realId), simBack = store.loadRun(out.simulatedId);
+    const RunComparison compared =
+        compareRuns({{*store.runInfo(out.realId), &realBack.summary, &realBack.requests, &realVariants},
+                     {*store.runInfo(out.simulatedId), &simBack.summary, &simBack.requests, &simVariants}});
+    ASSERT_TRUE(compared.simulatorError && compared.ownCosts);
+    EXPECT_NEAR(compared.costSensitivity, 0.05, 1e-12);
+    expectCompareShowsCompareReal(compared, out);
     // The range takes in the real figure, or not.
     SimVsRealRow band{"TPOT p99 (ms)", 100, 120};
     EXPECT_FALSE(band.movedCosts() || band.movedCostsReachReal());
@@ -263,6 +299,22 @@ TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)
     EXPECT_NEAR(pairedSum, ttftMean.differenceMs(), 1e-6);
     EXPECT_TRUE(out.countsEqual());
     EXPECT_EQ(store.listRuns().size(), 4u);
+    // Compare of the four stored runs shows what compare-real showed, pairs' medians included.
+    std::vector<RunResult> back;
+    std::vector<std::vector<CostVariant>> variants;
+    std::vector<std::int64_t> ids;
+    for (std::size_t k = 0; k < 2; ++k)
+        ids.insert(ids.end(), {out.realIds[k], out.simulatedIds[k]});
+    for (const std::int64_t id : ids) {
+        back.push_back(store.loadRun(id));
+        variants.push_back(store.costVariants(id));
+    }
+    std::vector<ComparedRun> runs;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        runs.push_back({*store.runInfo(ids[i]), &back[i].summary, &back[i].requests, &variants[i]});
+    const RunComparison compared = compareRuns(runs);
+    ASSERT_EQ(compared.pairs, 2u);
+    expectCompareShowsCompareReal(compared, out);
 
     // The goal on paired rows is the median pair's error, not the error of the medians: pairs of 100 against 104 and
     // 150 against 105 have medians 125 and 104.5 (-16.4%), and errors +4% and -30%, whose median is -13%.

@@ -131,8 +131,8 @@ class TstRunController : public QObject {
         // It names the backend the profile measured, not a fixed one.
         QVERIFY2(comparison.contains(QStringLiteral("profile against real-cpu:")), qPrintable(comparison));
         // Beside each p50's error, the error on the real run's own costs, as compare-real's ON OWN COSTS column.
-        const QRegularExpression ownCosts(QStringLiteral(
-            "; on the real runs' own costs \\(not stored\\) TTFT p50 [-+][0-9.]+%, TPOT p50 [-+][0-9.]+%"));
+        const QRegularExpression ownCosts(
+            QStringLiteral("; on the real runs' own costs TTFT p50 [-+][0-9.]+%, TPOT p50 [-+][0-9.]+%"));
         QVERIFY2(comparison.contains(ownCosts), qPrintable(comparison));
         // Compare opens the pair as the simulator's error against what real-cpu measured, not as two choices.
         coh::ui::RunCompareDialog dialog(m_db, {realId, simId});
@@ -150,6 +150,21 @@ class TstRunController : public QObject {
             model->index(ttft, model->deltaColumn(1)).data(coh::ui::RunCompareModel::VerdictRole).toInt();
         QVERIFY(verdict == int(coh::core::Verdict::Within) || verdict == int(coh::core::Verdict::Beyond));
         QVERIFY(model->index(ttft, model->deltaColumn(1)).data(Qt::BackgroundRole).isValid()); // tinted either way
+        // Beside it, what compare-real kept with the pair: the error on the real run's own costs, and its range with
+        // the costs moved 5% either way.
+        QCOMPARE(model->ownCostsColumn(), 4);
+        QCOMPARE(model->movedCostsColumn(), 5);
+        QCOMPARE(model->columnCount(), 6);
+        QCOMPARE(model->headerData(model->ownCostsColumn(), Qt::Horizontal).toString(), QStringLiteral("On own costs"));
+        QCOMPARE(model->headerData(model->movedCostsColumn(), Qt::Horizontal).toString(),
+                 QStringLiteral("At costs ±5%"));
+        const QString own = model->index(ttft, model->ownCostsColumn()).data().toString();
+        QVERIFY2(QRegularExpression(QStringLiteral("^[−+][0-9.,]+%$")).match(own).hasMatch(), qPrintable(own));
+        const QString movedRange = model->index(ttft, model->movedCostsColumn()).data().toString();
+        QVERIFY2(QRegularExpression(QStringLiteral("^[−+][0-9.,]+% to [−+][0-9.,]+%$")).match(movedRange).hasMatch(),
+                 qPrintable(movedRange));
+        QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("On the real run's own costs")),
+                 qPrintable(dialog.summaryLabel()->text()));
         // History's Backend tooltips say which runs pair up, so a user finds the pair again.
         RunHistoryModel history;
         history.setDatabasePath(m_db);
@@ -226,6 +241,15 @@ class TstRunController : public QObject {
         QVERIFY(model->rowOf(QStringLiteral("TTFT mean")) > 0); // and its parts, where its error comes from
         QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("the median of its errors in 2 pairs")),
                  qPrintable(dialog.summaryLabel()->text()));
+        // Each pair kept its own and moved costs: their columns show the median of the pairs'.
+        QVERIFY(pairs.ownCosts);
+        QCOMPARE(model->headerData(model->ownCostsColumn(), Qt::Horizontal).toString(),
+                 QStringLiteral("On own costs\n(median of 2 pairs)"));
+        QVERIFY2(model->index(ttft, model->movedCostsColumn())
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QStringLiteral("each end the median of the 2 pairs'")),
+                 qPrintable(model->index(ttft, model->movedCostsColumn()).data(Qt::ToolTipRole).toString()));
         // Calibrated before each real run.
         int calibrations = 0;
         for (const auto& p : progress)

@@ -229,6 +229,18 @@ class RunReportTest : public QObject {
                 html.contains(
                     QStringLiteral("<td>%1</td>").arg(QString::number(tpot.at("simulated").get<double>(), 'g', 6))),
                 id);
+            // Beside it, what compare-real kept with the pair: the error on the real run's own costs and its range
+            // with the costs moved, as compare-real printed them.
+            QVERIFY2(html.contains(QStringLiteral("error % on own costs")), id);
+            QVERIFY2(html.contains(QStringLiteral("error % at costs ±5%")), id);
+            QVERIFY2(html.contains(QStringLiteral("<td>%1</td>")
+                                       .arg(QString::number(tpot.at("own_costs_error_pct").get<double>(), 'f', 1))),
+                     id);
+            const auto& range = tpot.at("moved_costs_error_pct");
+            QVERIFY2(html.contains(QStringLiteral("<td>%1 to %2</td>")
+                                       .arg(QString::number(range.at(0).get<double>(), 'f', 1),
+                                            QString::number(range.at(1).get<double>(), 'f', 1))),
+                     id);
         }
     }
 
