@@ -16,6 +16,14 @@ namespace coh::ui {
 namespace {
 
 // Each pair's error, in pair order: "+12.0%, −5.0%, +4.0%"; a count "equal" or its difference.
+// A latency or rate beyond the simulator's goal that its costs moved as far as a calibration drifts reach: its error is
+// not told apart from the calibration's own uncertainty. (A count must be equal whatever the costs.)
+bool excusedByCosts(const core::MetricRow& metric)
+{
+    return !core::mustEqual(*metric.spec) && metric.verdicts.size() > 1 &&
+           metric.verdicts[1] == core::Verdict::Beyond && metric.movedCostsReachReal();
+}
+
 // "+12.0%", "−5.0%": an error as a share, to a tenth of a percent.
 QString signedPercent(double relative)
 {
@@ -198,7 +206,7 @@ QVariant RunCompareModel::movedCostsData(const core::MetricRow& metric, int role
     case Qt::FontRole:
         // A figure beyond the goal whose range takes in the real value: its error is not told apart from the
         // calibration's own uncertainty.
-        if (metric.verdicts.size() > 1 && metric.verdicts[1] == core::Verdict::Beyond && metric.movedCostsReachReal()) {
+        if (excusedByCosts(metric)) {
             QFont font;
             font.setBold(true);
             return font;
@@ -213,7 +221,7 @@ QVariant RunCompareModel::movedCostsData(const core::MetricRow& metric, int role
                                 signedPercent(metric.movedCostsLow), signedPercent(metric.movedCostsHigh));
         if (m_comparison.pairs > 1)
             text += tr(" (each end the median of the %1 pairs')").arg(m_comparison.pairs);
-        if (metric.verdicts.size() > 1 && metric.verdicts[1] == core::Verdict::Beyond && metric.movedCostsReachReal())
+        if (excusedByCosts(metric))
             text += tr(". Beyond the goal, but reached with costs moved no further than a calibration drifts: its "
                        "error is not told apart from the calibration's own uncertainty");
         return text;

@@ -52,6 +52,10 @@ void recoverDatabase(const GlobalOptions& global, const std::string& output)
         fmt::print("run {}: its rows are damaged ({}); kept as failed with its summary only\n", id, why);
     for (const auto& [id, why] : report.lost)
         fmt::print("run {}: lost ({})\n", id, why);
+    for (const auto& [id, why] : report.figuresLost)
+        fmt::print("run {}: the simulator's figures on other costs kept with it are damaged ({}); the run is kept "
+                   "without them\n",
+                   id, why);
     if (!report.runsTableError.empty())
         fmt::print("the list of runs is damaged ({}): runs after the last one above could not be found\n",
                    report.runsTableError);

@@ -84,11 +84,13 @@ void exportRun(const GlobalOptions& global, const ExportOptions& options)
     const std::int64_t id = ids.front();
     const auto info = store->runInfo(id);
     const auto writeTo = [&](std::ostream& out) {
-        if (options.format == "perfetto")
+        if (options.format == "perfetto") {
             writePerfetto(*store, ids, global.quiet, out);
-        else
-            write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), store->costVariants(id), options,
-                  out);
+            return;
+        }
+        // Only the JSON export carries the figures compare-real kept with the run.
+        const auto variants = options.format == "json" ? store->costVariants(id) : std::vector<core::CostVariant>();
+        write(*info, store->scenarioJson(id).value_or(""), store->loadRun(id), variants, options, out);
     };
 
     if (options.output.empty() || options.output == "-") {

@@ -29,10 +29,15 @@ std::vector<double> factorsOf(const std::vector<const CostVariant*>& variants)
     return factors;
 }
 
-// One pair's error in % (SimVsRealRow::pairErrorPct at the metric's last digit shown).
-double errorPct(const MetricSpec& spec, double real, double simulated)
+// One pair's error in %, as compare-real takes it: over pairs (and on own costs), SimVsRealRow::pairErrorPct at the
+// metric's last digit shown; a lone pair's moved costs as SimVsRealRow::errorPct. A figure neither run has (NaN on
+// both sides: no such requests) is no error.
+double errorPct(const MetricSpec& spec, double real, double simulated, bool lone = false)
 {
-    return SimVsRealRow::pairErrorPct(real, simulated, displayStep(spec.unit) / 2);
+    if (std::isnan(real) && std::isnan(simulated))
+        return 0;
+    return lone ? SimVsRealRow{"", real, simulated}.errorPct()
+                : SimVsRealRow::pairErrorPct(real, simulated, displayStep(spec.unit) / 2);
 }
 
 // The lowest and highest of errors; NaN for both where one is NaN.
@@ -81,7 +86,8 @@ void addCostVariantErrors(RunComparison& c, const std::vector<ComparedRun>& runs
                 realValues.push_back(real);
                 ownValues.push_back(simulated);
                 judged.pairErrorsPct.push_back(errorPct(spec, real, simulated));
-                judged.everyRunEqual = judged.everyRunEqual && std::fabs(simulated - real) <= resolution;
+                judged.everyRunEqual = judged.everyRunEqual && (std::fabs(simulated - real) <= resolution ||
+                                                                (std::isnan(real) && std::isnan(simulated)));
             }
             judged.real = SimVsRealRow::median(realValues);
             judged.simulated = SimVsRealRow::median(ownValues);
@@ -96,9 +102,10 @@ void addCostVariantErrors(RunComparison& c, const std::vector<ComparedRun>& runs
             std::vector<double> lows, highs;
             for (std::size_t p = 0; p < reals.size(); ++p) {
                 const double real = spec.value(*runs[reals[p]].summary);
-                std::vector<double> errors{errorPct(spec, real, spec.value(*runs[models[p]].summary))};
+                const bool lone = reals.size() == 1;
+                std::vector<double> errors{errorPct(spec, real, spec.value(*runs[models[p]].summary), lone)};
                 for (const CostVariant* v : moved[p])
-                    errors.push_back(errorPct(spec, real, spec.value(v->summary)));
+                    errors.push_back(errorPct(spec, real, spec.value(v->summary), lone));
                 const auto [low, high] = rangeOf(errors);
                 lows.push_back(low);
                 highs.push_back(high);

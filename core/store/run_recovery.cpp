@@ -94,15 +94,33 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
     // Child tables the old file has (node_blocks only from schema 4 on). Studies are not runs' children: a
     // recovered file keeps every readable run, and a study run again there finds its points' runs by key only
     // through study_points, so it runs them again (docs/tuning.md).
+    // The simulator's figures on other costs (cost_variants) are a comparison's, not the run's: copied apart, so
+    // that damage to them costs the run nothing.
     std::vector<std::string> childRows;
+    std::string figureRows;
     for (const auto& table : runStoreTables(runStoreSchemaVersion())) {
         if (table == "studies" || table == "study_points")
             continue;
         SQLite::Statement has(db, "SELECT count(*) FROM old.sqlite_schema WHERE type = 'table' AND name = ?");
         has.bind(1, table);
-        if (table != "runs" && has.executeStep() && has.getColumn(0).getInt() > 0)
+        if (table == "runs" || !has.executeStep() || has.getColumn(0).getInt() == 0)
+            continue;
+        if (table == "cost_variants")
+            figureRows = copyStatement(db, table, "run_id");
+        else
             childRows.push_back(copyStatement(db, table, "run_id"));
     }
+    const auto copyFigures = [&](std::int64_t id) {
+        if (figureRows.empty())
+            return;
+        try {
+            SQLite::Transaction transaction(db);
+            copyRows(db, figureRows, id);
+            transaction.commit();
+        } catch (const SQLite::Exception& e) {
+            report.figuresLost.emplace_back(id, e.what());
+        }
+    };
     for (const std::int64_t id : ids) {
         std::string whyChildren;
         try {
@@ -112,6 +130,7 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
                 copyRows(db, sql, id);
             transaction.commit();
             report.recovered.push_back(id);
+            copyFigures(id);
             continue;
         } catch (const SQLite::Exception& e) {
             whyChildren = e.what();
@@ -125,6 +144,7 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
             mark.exec();
             transaction.commit();
             report.partial.emplace_back(id, whyChildren);
+            copyFigures(id);
         } catch (const SQLite::Exception& e) {
             report.lost.emplace_back(id, e.what());
         }

@@ -13,6 +13,9 @@ struct RecoveryReport {
     std::vector<std::int64_t> recovered;                       // copied whole
     std::vector<std::pair<std::int64_t, std::string>> partial; // runs row kept, child rows lost: why
     std::vector<std::pair<std::int64_t, std::string>> lost;    // nothing could be read: why
+    // Runs copied (whole or not) whose figures of the simulator on other costs (cost_variants) could not be: why.
+    // Those are a comparison's, not the run's, so the run itself stays as it was copied.
+    std::vector<std::pair<std::int64_t, std::string>> figuresLost;
     std::string runsTableError; // non-empty when listing the runs stopped early (later runs are not known)
 };
 

@@ -1,7 +1,6 @@
 // The run store's cost_variants table (schema 9): what the simulator gave for a real run and its model on other costs
-// than the model's profile (cost_variant.h).
+// than the model's profile (cost_variant.h). Their rows are read leniently: a damaged one is skipped, not the run.
 #include "core/store/pool_protocol.h"
-#include "core/store/run_record.h"
 #include "core/store/run_serialization.h"
 #include "core/store/run_store.h"
 #include "core/store/run_store_guarded.h"
@@ -46,11 +45,18 @@ std::vector<CostVariant> RunStore::costVariants(std::int64_t run)
         q.bind(1, run);
         while (q.executeStep()) {
             const auto kind = parseCostVariantKind(q.getColumn(0).getString());
-            if (!kind) // the CHECK constraint keeps others out; a damaged row is left unread
+            // A damaged row is left unread: these figures are a comparison's, and their run reads without them.
+            // (The CHECK constraint keeps other kinds out.)
+            const auto summary =
+                nlohmann::ordered_json::parse(q.getColumn(2).getString(), nullptr, /*allow_exceptions=*/false);
+            if (!kind || !summary.is_object())
                 continue;
-            CostVariant v{
-                *kind, q.getColumn(1).getDouble(),
-                summaryFromJson(parseStoredJson(m_path, q.getColumn(2).getString(), "cost_variants.summary_json"))};
+            CostVariant v{*kind, q.getColumn(1).getDouble(), {}};
+            try {
+                v.summary = summaryFromJson(summary);
+            } catch (const nlohmann::json::exception&) {
+                continue;
+            }
             completePoolProtocol(v.summary.prefixPool, q.getColumn(3).getString());
             out.push_back(std::move(v));
         }

@@ -3,12 +3,14 @@
 // pair as compare-real showed them (core/compare/cost_variant_errors.h).
 #include "core/base/input_error.h"
 #include "core/compare/run_comparison.h"
+#include "core/store/run_recovery.h"
 #include "core/store/run_store.h"
 #include "core/store/sim_vs_real.h"
 
 #include "run_store_fixtures.h"
 #include "temp_dir.h"
 
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -171,6 +173,32 @@ TEST(CostVariants, OverPairsEachFigureIsTheMedianOfThePairsAndEveryPairMustHaveI
     }
 }
 
+TEST(CostVariants, AFigureNeitherRunHasIsNoErrorAndALonePairsRangeIsTakenAsCompareRealTakesIt)
+{
+    RunSummary real = summaryWith(100, 10, 20, 700), sim = summaryWith(100, 10.0004, 20, 700);
+    RunSummary own = summaryWith(100, 10, 20, 700), slow = summaryWith(100, 10.0004, 20, 700);
+    // No such requests on any side: TPOT p99 is NaN everywhere.
+    for (RunSummary* s : {&real, &sim, &own, &slow})
+        s->tpotMs.p99 = std::nan("");
+    const std::vector<CostVariant> realVariants{{CostVariant::Kind::OwnCosts, 1, own}};
+    const std::vector<CostVariant> simVariants = moved({{1.05, slow}});
+    const RunComparison c =
+        compareRuns({run(7, real, "real-cpu", 0, &realVariants), run(8, sim, "simulated", 7, &simVariants)});
+    const MetricRow& tpot99 = row(c, "TPOT p99");
+    EXPECT_EQ(tpot99.ownCostsRelative, 0.0);
+    EXPECT_EQ(tpot99.ownCostsVerdict, Verdict::Within);
+    EXPECT_EQ(tpot99.movedCostsLow, 0.0);
+    EXPECT_EQ(tpot99.movedCostsHigh, 0.0);
+    // A difference under the last digit shown: compare-real's range for one real run keeps it (SimVsRealRow::
+    // errorPct), and so does Compare's for one pair.
+    const MetricRow& tpot50 = row(c, "TPOT p50");
+    const double tiny = SimVsRealRow{"", 10, 10.0004}.errorPct() / 100;
+    EXPECT_GT(tiny, 0.0);
+    EXPECT_DOUBLE_EQ(tpot50.movedCostsLow, tiny);
+    EXPECT_DOUBLE_EQ(tpot50.movedCostsHigh, tiny);
+    EXPECT_NEAR(simVsRealRows(real, sim, realVariants, simVariants)[2].movedCostsHighPct, 100 * tiny, 1e-12);
+}
+
 TEST(RunStore, KeepsCostVariantsWithTheirRunUntilItIsDeleted)
 {
     TempDir dir;
@@ -206,6 +234,33 @@ TEST(RunStore, KeepsCostVariantsWithTheirRunUntilItIsDeleted)
     EXPECT_EQ(store.costVariants(model)[1].summary.tpotMs.p50, 14);
     // No such run: an error naming it, and nothing stored.
     EXPECT_THROW(store.storeCostVariants(999, {{CostVariant::Kind::OwnCosts, 1, own}}), InputError);
+    EXPECT_TRUE(store.costVariants(999).empty());
+    // A run with both kinds reads its own costs first, then its moved costs by factor.
+    store.storeCostVariants(model, {{CostVariant::Kind::OwnCosts, 1, own}});
+    const auto both = store.costVariants(model);
+    ASSERT_EQ(both.size(), 3u);
+    EXPECT_EQ(both[0].kind, CostVariant::Kind::OwnCosts);
+    EXPECT_EQ(both[1].factor, 0.95);
+    EXPECT_EQ(both[2].factor, 1.05);
+    // A copy of the file keeps them with their runs (`cohsim db recover`).
+    const std::string copy = dir.file("recovered.db");
+    const RecoveryReport report = recoverRunDatabase(store.path(), copy);
+    EXPECT_EQ(report.recovered.size(), 2u);
+    EXPECT_TRUE(report.figuresLost.empty());
+    {
+        RunStore recovered(copy);
+        EXPECT_EQ(recovered.costVariants(model).size(), 3u);
+        EXPECT_EQ(recovered.costVariants(real).front().summary.tpotMs.p50, own.tpotMs.p50);
+    }
+    // A damaged row is skipped, not the run: these figures are the comparison's.
+    {
+        SQLite::Database db(store.path(), SQLite::OPEN_READWRITE);
+        db.exec("UPDATE cost_variants SET summary_json = '{\"tpot_ms\": ' WHERE factor = 0.95");
+    }
+    const auto lenient = store.costVariants(model);
+    ASSERT_EQ(lenient.size(), 2u);
+    EXPECT_EQ(lenient[1].factor, 1.05);
+    EXPECT_NO_THROW(store.loadRun(model));
     // They go with their run.
     EXPECT_TRUE(store.deleteRun(model));
     EXPECT_TRUE(store.costVariants(model).empty());

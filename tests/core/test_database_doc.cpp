@@ -43,6 +43,13 @@ TEST(DatabaseDoc, EveryQueryRuns)
         study["record_iterations"] = 100; // a study keeps none unless asked: the iterations' query needs some
         const auto result = core::runStudy(parseStudyJson(study), &store, {});
         ASSERT_EQ(result.ran, 6u);
+        // Run 2 stands for compare-real's model of run 1, with the figures compare-real keeps beside the pair: the
+        // simulator's queries need them.
+        store.setModelsRun(2, 1);
+        const core::RunSummary summary = *store.runSummary(2);
+        store.storeCostVariants(1, {{core::CostVariant::Kind::OwnCosts, 1, summary}});
+        store.storeCostVariants(2, {{core::CostVariant::Kind::MovedCosts, 0.95, summary},
+                                    {core::CostVariant::Kind::MovedCosts, 1.05, summary}});
     }
     SQLite::Database db(path, SQLite::OPEN_READONLY);
     for (const std::string& sql : queries) {
