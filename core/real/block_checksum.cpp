@@ -18,7 +18,8 @@ namespace {
 #define COH_CHECKSUM_CLONES
 #endif
 
-// One row's share: kvUnitSum over its whole units, loaded at once where the host is little-endian, then its tail.
+// One row's share (or several rows' where their units lie end to end): kvUnitSum over the whole units, loaded at once
+// where the host is little-endian, then the tail.
 COH_CHECKSUM_CLONES std::uint32_t rowChecksum(const unsigned char* row, std::uint32_t rowBytes,
                                               std::uint32_t firstPlace)
 {
@@ -47,13 +48,20 @@ std::uint32_t blockRowsChecksum(const PagedKvShape& shape, const std::byte* kPoo
     const auto rowBytes = static_cast<std::uint32_t>(shape.headDim * elementBytes);
     const std::uint32_t rowUnits = kvRowUnits(rowBytes);
     std::uint32_t sum = 0;
+    if (fromRow >= toRow)
+        return sum;
+    // A head's rows lie end to end in the pool, and their units' places follow on: with no unit padded at a row's end,
+    // they are one run to sum. One call per head instead of per row: the sums then keep up with a decode step's reads
+    // (2026-12-07, `cohsim run datasets/scenarios/cache-aware-mooncake.json --backend real-cpu --max-requests 3`).
+    const bool wholeUnits = rowBytes % 4 == 0;
+    const std::uint32_t rows = wholeUnits ? toRow - fromRow : 1;
     for (const bool isV : {false, true}) {
         const auto* pool = reinterpret_cast<const unsigned char*>(isV ? vPool : kPool);
         for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
-            for (std::uint32_t row = fromRow; row < toRow; ++row) {
+            for (std::uint32_t row = fromRow; row < toRow; row += rows) {
                 const std::size_t at =
                     ((std::size_t{block} * shape.kvHeads + head) * shape.blockTokens + row) * shape.headDim;
-                sum += rowChecksum(pool + at * elementBytes, rowBytes,
+                sum += rowChecksum(pool + at * elementBytes, rowBytes * rows,
                                    kvUnitPlace(isV, head, row, 0, shape.kvHeads, shape.blockTokens, rowUnits));
             }
     }
