@@ -57,7 +57,7 @@ QString formatMetric(double value, core::MetricUnit unit)
     return plain(value);
 }
 
-QString formatDelta(double delta, double relative, core::MetricUnit unit)
+QString formatDelta(double delta, double relative, core::MetricUnit unit, bool tenths)
 {
     if (std::isnan(delta))
         return tr("n/a");
@@ -68,7 +68,7 @@ QString formatDelta(double delta, double relative, core::MetricUnit unit)
     if (std::isnan(relative))
         return tr("%1 (none before)").arg(amount);
     const double p = 100 * std::fabs(relative);
-    return QStringLiteral("%1 (%2%3%)").arg(amount, sign, QLocale().toString(p, 'f', p >= 10 ? 0 : 1));
+    return QStringLiteral("%1 (%2%3%)").arg(amount, sign, QLocale().toString(p, 'f', p >= 10 && !tenths ? 0 : 1));
 }
 
 } // namespace coh::ui

@@ -256,7 +256,8 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
                                  verdictWord(m.verdicts[i]));
             } else if (i > 0)
                 text += QStringLiteral(" (%1; %2)")
-                            .arg(formatDelta(m.delta[i], m.relative[i], m.spec->unit), verdictWord(m.verdicts[i]));
+                            .arg(formatDelta(m.delta[i], m.relative[i], m.spec->unit, comparison.simulatorError),
+                                 verdictWord(m.verdicts[i]));
             row << text;
         }
         metrics.rows.append(row);

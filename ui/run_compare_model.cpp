@@ -39,7 +39,7 @@ QString pairErrorsText(const core::MetricRow& metric)
         if (std::fabs(delta) <= core::displayStep(metric.spec->unit) / 2)
             errors << RunCompareModel::tr("equal");
         else if (core::mustEqual(*metric.spec) || std::isnan(relative))
-            errors << formatDelta(delta, relative, metric.spec->unit);
+            errors << formatDelta(delta, relative, metric.spec->unit, true);
         else
             errors << signedPercent(relative);
     }
@@ -251,7 +251,7 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
         // Equal to the last digit shown (a count: equal); the tooltip has the exact difference.
         if (error && std::fabs(metric.delta[run]) <= core::displayStep(spec.unit) / 2)
             return tr("equal");
-        return same ? tr("about the same") : formatDelta(metric.delta[run], metric.relative[run], spec.unit);
+        return same ? tr("about the same") : formatDelta(metric.delta[run], metric.relative[run], spec.unit, error);
     case ValueRole:
         return delta ? metric.delta[run] : metric.values[run];
     case VerdictRole:
@@ -271,7 +271,7 @@ QVariant RunCompareModel::metricData(const core::MetricRow& metric, int column, 
     case Qt::ToolTipRole: {
         if (!delta)
             return {};
-        const QString exactDelta = formatDelta(metric.delta[run], metric.relative[run], spec.unit);
+        const QString exactDelta = formatDelta(metric.delta[run], metric.relative[run], spec.unit, error);
         const QString allowed = formatMetric(metric.allowance[run], spec.unit);
         const QString real = toQString(m_comparison.titles[0]);
         // Pairs: the cell holds the median of the pairs' errors; the tooltip lists them.

@@ -65,6 +65,9 @@ class TstCompareCostColumns : public QObject {
         QVERIFY(model.headerData(4, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("drift")));
 
         const int ttft = model.rowOf(QStringLiteral("TTFT p50"));
+        // The error itself to a tenth of a percent, as it is judged against ±10% ("+12%" would hide a +10.4%).
+        QVERIFY2(model.index(ttft, model.deltaColumn(1)).data().toString().endsWith(QStringLiteral("(+12.0%)")),
+                 qPrintable(model.index(ttft, model.deltaColumn(1)).data().toString()));
         QCOMPARE(model.index(ttft, 4).data().toString(), QStringLiteral("+3.0%"));
         QCOMPARE(model.index(ttft, 4).data(ui::RunCompareModel::VerdictRole).toInt(), int(core::Verdict::Within));
         QVERIFY(model.index(ttft, 4).data(Qt::BackgroundRole).isValid());
