@@ -82,9 +82,13 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
     if (!info)
         throwUnknownRun(*store, id);
     const auto summary = store->runSummary(id);
+    const std::vector<core::CostVariant> variants = store->costVariants(id);
     if (options.json) {
-        const nlohmann::ordered_json out = {{"run", core::toJson(*info)},
-                                            {"summary", summary ? core::toJson(*summary) : nlohmann::ordered_json()}};
+        nlohmann::ordered_json out = {{"run", core::toJson(*info)},
+                                      {"summary", summary ? core::toJson(*summary) : nlohmann::ordered_json()}};
+        // What compare-real kept with the run, as `export --format json` gives it.
+        if (!variants.empty())
+            out["cost_variants"] = core::toJson(variants);
         fmt::print("{}\n", out.dump(2));
         std::fflush(stdout);
         throwIfCorrupt(*store);
@@ -101,7 +105,7 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
     for (const std::int64_t model : store->modelsOf(id))
         fmt::print("  modelled by     simulated run {} (cohsim report {})\n", model, id);
     // What compare-real kept with the run: the simulator on the real run's own costs, or the model's costs moved.
-    for (const core::CostVariant& v : store->costVariants(id)) {
+    for (const core::CostVariant& v : variants) {
         const std::string figures =
             fmt::format("TTFT p50 {:.3f} ms, TPOT p50 {:.3f} ms", v.summary.ttftMs.p50, v.summary.tpotMs.p50);
         if (v.kind == core::CostVariant::Kind::OwnCosts)

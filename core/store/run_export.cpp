@@ -179,12 +179,8 @@ nlohmann::ordered_json exportJson(const RunInfo& info, const std::string& scenar
                                   {"link_series", std::move(links)},
                                   {"node_blocks", std::move(nodeBlocks)},
                                   {"decode_iterations", std::move(iterations)}};
-    if (!costVariants.empty()) {
-        auto variants = nlohmann::ordered_json::array();
-        for (const CostVariant& v : costVariants)
-            variants.push_back({{"kind", toString(v.kind)}, {"factor", v.factor}, {"summary", toJson(v.summary)}});
-        out["cost_variants"] = std::move(variants);
-    }
+    if (!costVariants.empty())
+        out["cost_variants"] = toJson(costVariants);
     return out;
 }
 

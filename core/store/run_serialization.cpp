@@ -335,6 +335,14 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
     return s;
 }
 
+nlohmann::ordered_json toJson(const std::vector<CostVariant>& variants)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const CostVariant& v : variants)
+        out.push_back({{"kind", toString(v.kind)}, {"factor", v.factor}, {"summary", toJson(v.summary)}});
+    return out;
+}
+
 nlohmann::ordered_json toJson(const RunInfo& info)
 {
     const auto summaryValue = [&](auto value) {

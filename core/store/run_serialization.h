@@ -36,6 +36,9 @@ ReplicationSummary replicationFromJson(const nlohmann::ordered_json& j);
 
 // A run's metadata and list columns, for `cohsim runs --json` and exports.
 nlohmann::ordered_json toJson(const RunInfo& info);
+// What compare-real kept with a run (RunStore::costVariants): [{"kind": "own_costs", "factor": 1, "summary": {...}}],
+// for `cohsim runs show --json` and exports.
+nlohmann::ordered_json toJson(const std::vector<CostVariant>& variants);
 
 nlohmann::ordered_json toJson(const std::vector<PathRecord>& paths); // [{"links": [..], "forward": [true, ..]}, ..]
 std::vector<PathRecord> pathsFromJson(const nlohmann::ordered_json& j);

@@ -327,6 +327,10 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_EQ(variants[0].at("kind"), "moved_costs");
     EXPECT_EQ(variants[0].at("factor"), 0.95);
     EXPECT_EQ(variants[3].at("factor"), 1.05);
+    // `runs show --json` gives the same.
+    const CliResult shown = runCohsim(
+        "runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " --json " + db(), Stderr::Discard);
+    EXPECT_EQ(nlohmann::json::parse(shown.output).at("cost_variants"), variants);
     // compare-real's range for each latency is the lowest and highest error over the simulated run and those four,
     // as exported.
     for (std::size_t m = 0; m < 6; ++m) {
