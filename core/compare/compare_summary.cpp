@@ -303,6 +303,32 @@ std::string ttftPartsSentence(const RunComparison& c)
     return text + fmt::format("; by part: {}.", byPart);
 }
 
+// The figures compare-real judges the simulator on (sim_vs_real.h), in its order: TTFT, TPOT and KV transfer at p50
+// and p99; `f` hears each the comparison has, by label ("TPOT p99") and row.
+template <class F> void forEachJudgedLatency(const RunComparison& c, F f)
+{
+    for (const char* figure : {"TTFT", "TPOT", "KV transfer"})
+        for (const char* quantile : {"p50", "p99"}) {
+            const std::string label = fmt::format("{} {}", figure, quantile);
+            if (const MetricRow* row = rowOf(c, label))
+                f(label, *row);
+        }
+}
+
+// "TTFT p50 +12.0%, p99 −5.0%; TPOT p50 ...": `cell` of each judged latency, grouped by figure.
+template <class Cell> std::string judgedLatencyList(const RunComparison& c, Cell cell)
+{
+    std::string text, figureNow;
+    forEachJudgedLatency(c, [&](const std::string& label, const MetricRow& row) {
+        const std::size_t space = label.rfind(' ');
+        const std::string figure = label.substr(0, space), quantile = label.substr(space + 1);
+        text += figure == figureNow ? fmt::format(", {} {}", quantile, cell(row))
+                                    : fmt::format("{}{} {} {}", text.empty() ? "" : "; ", figure, quantile, cell(row));
+        figureNow = figure;
+    });
+    return text;
+}
+
 // "+0.2%", "−17.6%", "n/a": an error as a share.
 std::string signedShare(double relative)
 {
@@ -319,29 +345,17 @@ std::string signedShare(double relative)
 std::vector<std::string> costVariantSentences(const RunComparison& c)
 {
     std::vector<std::string> sentences;
-    std::string errors;
     std::vector<std::string> reached;
     int judged = 0, within = 0;
-    for (const char* figure : {"TTFT", "TPOT", "KV transfer"}) {
-        std::string part;
-        for (const char* quantile : {"p50", "p99"}) {
-            const std::string label = fmt::format("{} {}", figure, quantile);
-            const MetricRow* row = rowOf(c, label);
-            if (!row)
-                continue;
-            if (row->verdicts[1] == Verdict::Beyond && row->movedCostsReachReal())
-                reached.push_back(label);
-            if (!c.ownCosts)
-                continue;
-            ++judged;
-            within += row->ownCostsVerdict == Verdict::Within ? 1 : 0;
-            part += fmt::format("{}{} {}", part.empty() ? fmt::format("{} ", figure) : ", ", quantile,
-                                signedShare(row->ownCostsRelative));
-        }
-        if (!part.empty())
-            errors += (errors.empty() ? "" : "; ") + part;
-    }
-    if (judged > 0)
+    forEachJudgedLatency(c, [&](const std::string& label, const MetricRow& row) {
+        if (row.verdicts[1] == Verdict::Beyond && row.movedCostsReachReal())
+            reached.push_back(label);
+        ++judged;
+        within += row.ownCostsVerdict == Verdict::Within ? 1 : 0;
+    });
+    const std::string errors =
+        judgedLatencyList(c, [](const MetricRow& row) { return signedShare(row.ownCostsRelative); });
+    if (c.ownCosts && judged > 0)
         sentences.push_back(fmt::format("On {} own costs (fitted over its copies and decode steps, so the machine's "
                                         "drift since the calibration is left out): {}; {} of {} within ±{:g}%.",
                                         c.pairs > 1 ? "each real run's" : "the real run's", errors, within, judged,
@@ -359,29 +373,18 @@ std::vector<std::string> costVariantSentences(const RunComparison& c)
 // (sim_vs_real.h), how many are within its goal, and whether the protocol's counts came out equal.
 std::vector<std::string> simulatorErrorSentences(const RunComparison& c)
 {
-    std::string errors;
     std::vector<std::string> beyond, withinNoise;
     int judged = 0;
-    for (const char* figure : {"TTFT", "TPOT", "KV transfer"}) {
-        std::string part;
-        for (const char* quantile : {"p50", "p99"}) {
-            const std::string label = fmt::format("{} {}", figure, quantile);
-            const MetricRow* row = rowOf(c, label);
-            if (!row)
-                continue;
-            ++judged;
-            if (row->verdicts[1] == Verdict::Beyond) {
-                beyond.push_back(label);
-                // The real run's own percentile is uncertain by its noise: an error inside it is no finding yet.
-                if (row->noise[0] > 0 && std::fabs(row->delta[1]) <= row->noise[0])
-                    withinNoise.push_back(label);
-            }
-            part +=
-                fmt::format("{}{} {}", part.empty() ? fmt::format("{} ", figure) : ", ", quantile, signedPercent(*row));
-        }
-        if (!part.empty())
-            errors += (errors.empty() ? "" : "; ") + part;
-    }
+    forEachJudgedLatency(c, [&](const std::string& label, const MetricRow& row) {
+        ++judged;
+        if (row.verdicts[1] != Verdict::Beyond)
+            return;
+        beyond.push_back(label);
+        // The real run's own percentile is uncertain by its noise: an error inside it is no finding yet.
+        if (row.noise[0] > 0 && std::fabs(row.delta[1]) <= row.noise[0])
+            withinNoise.push_back(label);
+    });
+    const std::string errors = judgedLatencyList(c, signedPercent);
     std::vector<std::string> sentences;
     sentences.push_back(
         c.pairs > 1

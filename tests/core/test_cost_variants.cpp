@@ -7,6 +7,7 @@
 #include "core/store/run_store.h"
 #include "core/store/sim_vs_real.h"
 
+#include "compared_run_fixtures.h"
 #include "run_store_fixtures.h"
 #include "temp_dir.h"
 
@@ -36,28 +37,8 @@ RunSummary summaryWith(double ttftP50, double tpotP50, double tpotP99, std::uint
     return s;
 }
 
-ComparedRun run(std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models,
-                const std::vector<CostVariant>* variants)
-{
-    ComparedRun r;
-    r.info.id = id;
-    r.info.name = "default";
-    r.info.scenarioName = "default";
-    r.info.seed = 1;
-    r.info.backend = backend;
-    r.info.modelsRun = models;
-    r.summary = &summary;
-    r.costVariants = variants;
-    return r;
-}
-
-const MetricRow& row(const RunComparison& c, const std::string& label)
-{
-    for (const auto& r : c.metrics)
-        if (r.spec->label == label)
-            return r;
-    throw std::runtime_error("no row " + label);
-}
+const auto run = test::comparedRun;
+const auto row = test::comparedRow;
 
 std::vector<CostVariant> moved(std::vector<std::pair<double, RunSummary>> byFactor)
 {

@@ -1,6 +1,7 @@
 // Run comparison (core/compare): deltas and "about the same" per metric threshold, titles by what differs, and
 // the plain-language summary computed from two real runs of the default scenario (msi-directory against
 // lazy-causal, 200 requests), whose figures each assertion derives.
+#include "compared_run_fixtures.h"
 #include "core/compare/run_comparison.h"
 #include "core/engine/traffic_counts.h"
 #include "core/scenario/scenario_loader.h"
@@ -44,26 +45,14 @@ ComparedRun compared(std::int64_t id, const RunResult& r)
     return c;
 }
 
-// A stored run of the default scenario on `backend`, modelling run `models` (0: none), as compare-real stores them.
 ComparedRun run(std::int64_t id, const RunSummary& summary, const char* backend, std::int64_t models)
 {
-    ComparedRun r;
-    r.info.id = id;
-    r.info.name = "default";
-    r.info.scenarioName = "default";
-    r.info.seed = 1;
-    r.info.backend = backend;
-    r.info.modelsRun = models;
-    r.summary = &summary;
-    return r;
+    return test::comparedRun(id, summary, backend, models);
 }
 
 const MetricRow& row(const RunComparison& c, const std::string& label)
 {
-    for (const auto& r : c.metrics)
-        if (r.spec->label == label)
-            return r;
-    throw std::runtime_error("no row " + label);
+    return test::comparedRow(c, label);
 }
 
 TEST(RunComparison, AboutTheSameFollowsEachMetricsThreshold)

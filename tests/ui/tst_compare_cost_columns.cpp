@@ -4,6 +4,8 @@
 #include "core/compare/run_comparison.h"
 #include "ui/run_compare_model.h"
 
+#include "../core/compared_run_fixtures.h"
+
 #include <QFont>
 #include <QtTest>
 
@@ -24,20 +26,7 @@ core::RunSummary summaryWith(double ttftP50, double tpotP99, std::uint64_t flows
     return s;
 }
 
-core::ComparedRun run(std::int64_t id, const core::RunSummary& summary, const char* backend, std::int64_t models,
-                      const std::vector<core::CostVariant>* variants)
-{
-    core::ComparedRun r;
-    r.info.id = id;
-    r.info.name = "default";
-    r.info.scenarioName = "default";
-    r.info.seed = 1;
-    r.info.backend = backend;
-    r.info.modelsRun = models;
-    r.summary = &summary;
-    r.costVariants = variants;
-    return r;
-}
+const auto run = test::comparedRun;
 
 } // namespace
 
