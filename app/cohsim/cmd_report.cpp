@@ -5,6 +5,8 @@
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -26,9 +28,23 @@ struct ReportOptions {
     std::string id;
     std::vector<std::string> compare;
     std::string study;
-    std::string format = "html";
+    std::string format; // empty: from the output's extension
     std::string output;
 };
+
+// The format a report file's name asks for: .pdf, .md (or .markdown), else HTML. `-o run.pdf` without --format
+// must not write HTML into a file named .pdf.
+std::string formatOf(const std::string& output)
+{
+    std::string extension = fs::path(output).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension == ".pdf")
+        return "pdf";
+    if (extension == ".md" || extension == ".markdown")
+        return "md";
+    return "html";
+}
 
 // $COH_REPORT_TOOL, else cohsim-report next to cohsim (installed) or in the build tree's app/cohsim-report.
 std::string findReportTool()
@@ -90,7 +106,8 @@ void report(const GlobalOptions& global, const ReportOptions& options)
     }
     if (!options.study.empty())
         args.insert(args.end(), {"--study", std::to_string(parseRunId(options.study))});
-    args.insert(args.end(), {"--format", options.format, "-o", options.output});
+    args.insert(args.end(),
+                {"--format", options.format.empty() ? formatOf(options.output) : options.format, "-o", options.output});
     const int rc = runTool(findReportTool(), args);
     if (rc != 0)
         std::exit(rc); // the tool said why on stderr
@@ -107,7 +124,9 @@ static const bool registered = registerCommand("report", [](CLI::App& app, Globa
     cmd->add_option("ID", options->id, "Run id (see `cohsim runs list`)")->required();
     cmd->add_option("--compare", options->compare, "Runs to compare it with: a comparison section, CDFs overlaid");
     cmd->add_option("--study", options->study, "A study (id from `cohsim tune`) whose Pareto front it shows");
-    cmd->add_option("--format", options->format, "html (default), md (charts as SVG files beside it) or pdf")
+    cmd->add_option("--format", options->format,
+                    "html, md (charts as SVG files beside it) or pdf; by default the output's extension says (.pdf, "
+                    ".md, else html)")
         ->check(CLI::IsMember({"html", "md", "pdf"}));
     cmd->add_option("-o,--output", options->output, "Report file")->required();
     cmd->callback([&global, options] { report(global, *options); });

@@ -136,6 +136,17 @@ class RunReportTest : public QObject {
             QFile svg(dir.filePath(name));
             QVERIFY2(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"), qPrintable(name));
         }
+
+        // Without --format the file's name says which: a .pdf is a PDF, a .MD Markdown, anything else HTML.
+        const auto startOf = [&](const QString& name) {
+            const Ran made = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                     QStringLiteral("-o"), dir.filePath(name)});
+            QFile written(dir.filePath(name));
+            return made.exitCode == 0 && written.open(QIODevice::ReadOnly) ? written.read(15) : QByteArray();
+        };
+        QCOMPARE(startOf(QStringLiteral("named.pdf")).left(5), QByteArray("%PDF-"));
+        QCOMPARE(startOf(QStringLiteral("named.MD")).left(2), QByteArray("# "));
+        QCOMPARE(startOf(QStringLiteral("named.report")), QByteArray("<!DOCTYPE html>"));
     }
 
     void aComparisonSectionPutsCompareVerdictsAndOverlaidCdfsFirst()
