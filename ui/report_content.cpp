@@ -172,10 +172,11 @@ QString simVsRealTitle(const core::RunInfo& real, const core::RunInfo& simulated
         .arg(QString::fromStdString(simulated.backend));
 }
 
-// The simulator's error on the figures it is judged on, with the columns compare-real kept beside them: on the real
-// run's own costs, and the error's range with the model's costs moved.
-ReportTable simVsRealTable(const core::RunSummary& real, const std::vector<core::CostVariant>& realVariants,
-                           const core::RunSummary& simulated, const std::vector<core::CostVariant>& simulatedVariants)
+// The simulator's error on the figures it is judged on, with the columns compare-real kept beside them (on the real
+// run's own costs, and the error's range with the model's costs moved) and a note saying what those are.
+void addSimVsRealTable(ReportContent& report, const core::RunSummary& real,
+                       const std::vector<core::CostVariant>& realVariants, const core::RunSummary& simulated,
+                       const std::vector<core::CostVariant>& simulatedVariants)
 {
     const auto rows = core::simVsRealRows(real, simulated, realVariants, simulatedVariants);
     const bool own =
@@ -204,7 +205,18 @@ ReportTable simVsRealTable(const core::RunSummary& real, const std::vector<core:
                                        : QStringLiteral("n/a"));
         error.rows.append(cells);
     }
-    return error;
+    report.table(error);
+    QStringList kept;
+    if (own)
+        kept << QStringLiteral("error % on own costs is the simulator's once more, on costs fitted over the real run's "
+                               "own copies and decode steps (the machine's drift since the calibration left out)");
+    if (sensitivity > 0)
+        kept << QStringLiteral("error % at costs ±%1% is its range with every calibrated cost moved %2% and %1% either "
+                               "way; one that takes in 0 cannot tell the error from the calibration's own uncertainty")
+                    .arg(100 * sensitivity, 0, 'g', 3)
+                    .arg(50 * sensitivity, 0, 'g', 3);
+    if (!kept.isEmpty())
+        report.note(kept.join(QStringLiteral("; ")) + QStringLiteral(" (docs/real-backend.md)."));
 }
 
 // Compare's numbers (core/compare), as the History tab's Compare shows them: what differs, the sentences, every
@@ -268,8 +280,8 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
     const auto isReal = [](const RunReportInput* r) { return r->run->summary.backend.real(); };
     const auto addSimVsReal = [&](const RunReportInput* real, const RunReportInput* simulated) {
         report.subheading(simVsRealTitle(real->info, simulated->info));
-        report.table(
-            simVsRealTable(real->run->summary, real->costVariants, simulated->run->summary, simulated->costVariants));
+        addSimVsRealTable(report, real->run->summary, real->costVariants, simulated->run->summary,
+                          simulated->costVariants);
     };
     if (comparison.pairs > 1) {
         for (std::size_t p = 0; p < comparison.pairs; ++p)
@@ -454,8 +466,10 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         report.paragraph(QStringLiteral("cohsim compare-real ran the scenario for real and on the simulator with this "
                                         "machine's calibrated profile; error = (simulated − real) / real."));
         const RunReportInput::Twin& twin = *input.twin;
-        report.table(real ? simVsRealTable(s, input.costVariants, twin.summary, twin.costVariants)
-                          : simVsRealTable(twin.summary, twin.costVariants, s, input.costVariants));
+        if (real)
+            addSimVsRealTable(report, s, input.costVariants, twin.summary, twin.costVariants);
+        else
+            addSimVsRealTable(report, twin.summary, twin.costVariants, s, input.costVariants);
     }
 
     if (!others.empty()) {

@@ -256,6 +256,10 @@ class RunReportTest : public QObject {
                          QString::number(range.at(0).get<double>(), 'f', 1),
                          QString::number(range.at(1).get<double>(), 'f', 1));
             QVERIFY2(html.contains(row), qPrintable(row));
+            // And a note says what the two columns are.
+            QVERIFY2(html.contains(QStringLiteral("error % at costs ±5% is its range with every calibrated cost moved "
+                                                  "2.5% and 5% either way")),
+                     id);
         }
     }
 
