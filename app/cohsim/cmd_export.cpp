@@ -1,6 +1,7 @@
 // cohsim export ID --format csv|json|perfetto [--summary] [-o FILE]: a stored run for spreadsheets, scripts and
 // trace viewers.
 #include "app/cohsim/command.h"
+#include "app/cohsim/file_extension.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 #include "core/store/perfetto_trace.h"
@@ -19,7 +20,7 @@ namespace {
 
 struct ExportOptions {
     std::vector<std::string> ids;
-    std::string format = "csv";
+    std::string format; // empty: from the output's extension (formatOf)
     std::string output; // empty: stdout
     bool summary = false;
 };
@@ -69,8 +70,17 @@ void writePerfetto(core::RunStore& store, const std::vector<std::int64_t>& ids, 
                   << total.counters << " counter samples (open it in ui.perfetto.dev or chrome://tracing)\n";
 }
 
-void exportRun(const GlobalOptions& global, const ExportOptions& options)
+// The format an export file's name asks for: .json JSON, anything else (or stdout) CSV. `-o run.json` without --format
+// must not write CSV into a file named .json; a Perfetto trace, JSON too, is asked for by name.
+std::string formatOf(const std::string& output)
 {
+    return fileExtension(output) == ".json" ? "json" : "csv";
+}
+
+void exportRun(const GlobalOptions& global, ExportOptions options)
+{
+    if (options.format.empty())
+        options.format = formatOf(options.output);
     std::vector<std::int64_t> ids;
     for (const std::string& text : options.ids)
         ids.push_back(parseRunId(text));
@@ -122,7 +132,8 @@ static const bool registered = registerCommand("export", [](CLI::App& app, Globa
                     "Run id (see `cohsim runs list`); with --format perfetto, several runs in one trace")
         ->required();
     cmd->add_option("--format", options->format,
-                    "csv, json, or perfetto (a trace for ui.perfetto.dev or chrome://tracing)")
+                    "csv, json, or perfetto (a trace for ui.perfetto.dev or chrome://tracing); by default json for an "
+                    "output named .json, else csv")
         ->check(CLI::IsMember({"csv", "json", "perfetto"}));
     cmd->add_flag("--summary", options->summary, "CSV: the summary as key,value rows instead of one row per request");
     cmd->add_option("-o,--output", options->output, "Output file (default: stdout)");

@@ -2,11 +2,10 @@
 // colleague (docs/reports.md). The report is drawn by the desktop app's chart code, so cohsim (which stays free of Qt)
 // runs the report tool cohsim-report, built with the UI, on Qt's offscreen platform: no display is needed.
 #include "app/cohsim/command.h"
+#include "app/cohsim/file_extension.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -36,9 +35,7 @@ struct ReportOptions {
 // must not write HTML into a file named .pdf.
 std::string formatOf(const std::string& output)
 {
-    std::string extension = fs::path(output).extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string extension = fileExtension(output);
     if (extension == ".pdf")
         return "pdf";
     if (extension == ".md" || extension == ".markdown")

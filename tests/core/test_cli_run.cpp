@@ -69,6 +69,17 @@ TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
     const CliResult csv = runCohsim("export " + std::to_string(id) + " --format csv " + db(), Stderr::Discard);
     ASSERT_EQ(csv.exitCode, 0) << csv.output;
     EXPECT_EQ(std::count(csv.output.begin(), csv.output.end(), '\n'), 301); // header + one row per request
+    // Without --format the file's name says which: a .JSON file gets JSON, anything else CSV.
+    const auto written = [&](const std::string& name) {
+        const std::string path = (m_dir / name).string();
+        const CliResult made = runCohsim("export " + std::to_string(id) + " -o " + path + " " + db(), Stderr::Discard);
+        EXPECT_EQ(made.exitCode, 0) << made.output;
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_EQ(nlohmann::json::parse(written("run.JSON")).at("summary").at("ttft_ms"),
+              summary.at("summary").at("ttft_ms"));
+    EXPECT_EQ(written("run.txt"), csv.output);
 }
 
 TEST_F(CliRun, APerfettoExportParsesWithATrackPerNodeAndItsPrefillBatchesAndFlows)
