@@ -200,9 +200,11 @@ void addSimVsRealTable(ReportContent& report, const core::RunSummary& real,
                                                             : QString::number(row.ownCostSimulated, 'g', 6))
                                 : percent(row.ownCostErrorPct()));
         if (sensitivity > 0)
-            cells << (row.movedCosts() ? QStringLiteral("%1 to %2")
-                                             .arg(number(row.movedCostsLowPct, 1), number(row.movedCostsHighPct, 1))
-                                       : QStringLiteral("n/a"));
+            cells << (!row.movedCosts() ? QStringLiteral("n/a")
+                      : row.movedCostsLowPct == 0 && row.movedCostsHighPct == 0
+                          ? QStringLiteral("none")
+                          : QStringLiteral("%1 to %2")
+                                .arg(number(row.movedCostsLowPct, 1), number(row.movedCostsHighPct, 1)));
         error.rows.append(cells);
     }
     report.table(error);

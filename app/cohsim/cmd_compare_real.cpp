@@ -126,6 +126,9 @@ std::string movedCostsCell(const core::SimVsRealRow& row)
 {
     if (!row.movedCosts())
         return "n/a"; // an error was NaN (a real figure of 0)
+    // Counts do not move with costs unless transfers race: a range of none says so plainly, as Compare does.
+    if (row.movedCostsLowPct == 0 && row.movedCostsHighPct == 0)
+        return "none";
     return fmt::format("{:+.1f} to {:+.1f}%", row.movedCostsLowPct, row.movedCostsHighPct);
 }
 
