@@ -212,6 +212,7 @@ void addSimVsRealTable(ReportContent& report, const core::RunSummary& real,
     if (own)
         kept << QStringLiteral("error % on own costs is the simulator's once more, on costs fitted over the real run's "
                                "own copies and decode steps (the machine's drift since the calibration left out)");
+    // compare-real moves every cost by 1 ± s/2 and 1 ± s (movedCostFactors): the largest move says both.
     if (sensitivity > 0)
         kept << QStringLiteral("error % at costs ±%1% is its range with every calibrated cost moved %2% and %1% either "
                                "way; one that takes in 0 cannot tell the error from the calibration's own uncertainty")

@@ -79,8 +79,13 @@ std::string formatOf(const std::string& output)
 
 void exportRun(const GlobalOptions& global, ExportOptions options)
 {
+    // --summary is a CSV of the summary's keys: its own format, whatever the file is named.
+    if (options.summary && (options.format == "json" || options.format == "perfetto"))
+        throw core::InputError("command line", "--summary",
+                               fmt::format("--summary writes the summary as CSV, not {}", options.format),
+                               "drop --summary for the whole run as " + options.format + ", or drop --format");
     if (options.format.empty())
-        options.format = formatOf(options.output);
+        options.format = options.summary ? "csv" : formatOf(options.output);
     std::vector<std::int64_t> ids;
     for (const std::string& text : options.ids)
         ids.push_back(parseRunId(text));

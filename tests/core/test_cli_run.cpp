@@ -70,9 +70,10 @@ TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
     ASSERT_EQ(csv.exitCode, 0) << csv.output;
     EXPECT_EQ(std::count(csv.output.begin(), csv.output.end(), '\n'), 301); // header + one row per request
     // Without --format the file's name says which: a .JSON file gets JSON, anything else CSV.
-    const auto written = [&](const std::string& name) {
+    const auto written = [&](const std::string& name, const std::string& flags = "") {
         const std::string path = (m_dir / name).string();
-        const CliResult made = runCohsim("export " + std::to_string(id) + " -o " + path + " " + db(), Stderr::Discard);
+        const CliResult made =
+            runCohsim("export " + std::to_string(id) + flags + " -o " + path + " " + db(), Stderr::Discard);
         EXPECT_EQ(made.exitCode, 0) << made.output;
         std::ifstream in(path);
         return std::string(std::istreambuf_iterator<char>(in), {});
@@ -80,6 +81,11 @@ TEST_F(CliRun, RunStoresARunThatListShowAndExportReadBack)
     EXPECT_EQ(nlohmann::json::parse(written("run.JSON")).at("summary").at("ttft_ms"),
               summary.at("summary").at("ttft_ms"));
     EXPECT_EQ(written("run.txt"), csv.output);
+    // --summary is CSV whatever the name; with --format json it is refused, naming the flag.
+    EXPECT_EQ(written("summary.json", " --summary").rfind("key,value\n", 0), 0u);
+    const CliResult both = runCohsim("export " + std::to_string(id) + " --summary --format json " + db());
+    EXPECT_EQ(both.exitCode, 2) << both.output;
+    EXPECT_NE(both.output.find("--summary"), std::string::npos) << both.output;
 }
 
 TEST_F(CliRun, APerfettoExportParsesWithATrackPerNodeAndItsPrefillBatchesAndFlows)

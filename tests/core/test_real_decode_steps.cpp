@@ -393,37 +393,37 @@ TEST(RealCpuBackend, ABlockChecksumChangesWithEveryByteOfItsRows)
                          real::blockRowsChecksum(shape, k.data(), v.data(), 2, 0, 1, 4));
 }
 
-TEST(RealCpuBackend, ABlockChecksumOfWholeUnitRowsIsTheSumOfEveryUnitsTermAtItsPlace)
+TEST(RealCpuBackend, ABlockChecksumIsTheSumOfEveryUnitsTermAtItsPlace)
 {
-    // fp16 rows of 16 bytes, whole units: a head's rows are summed as one run. Each span of rows, in the second of two
-    // blocks, is the sum of kvUnitSum over every unit at its place (kv_rows.h), as the GPU's threads add them.
-    const real::PagedKvShape shape{4, 2, 8, 4};
-    const std::size_t blockBytes = shape.blockFloats() * 2;
-    std::vector<std::byte> k(2 * blockBytes), v(2 * blockBytes);
-    for (std::size_t i = 0; i < k.size(); ++i) {
-        k[i] = static_cast<std::byte>(i * 37 + 11);
-        v[i] = static_cast<std::byte>(i * 91 + 5);
-    }
-    const std::uint32_t rowBytes = shape.headDim * 2, rowUnits = kvRowUnits(rowBytes);
-    const auto reference = [&](std::uint32_t fromRow, std::uint32_t toRow) {
-        std::uint32_t sum = 0;
-        for (const bool isV : {false, true})
-            for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
-                for (std::uint32_t row = fromRow; row < toRow; ++row)
-                    for (std::uint32_t u = 0; u < rowUnits; ++u) {
-                        const std::size_t at = blockBytes + ((head * shape.blockTokens + row) * rowBytes) + 4 * u;
-                        const auto& pool = isV ? v : k;
-                        std::uint32_t unit = 0;
-                        for (std::size_t b = 0; b < 4; ++b)
-                            unit |= std::to_integer<std::uint32_t>(pool[at + b]) << (8 * b);
-                        sum +=
-                            kvUnitSum(kvUnitPlace(isV, head, row, u, shape.kvHeads, shape.blockTokens, rowUnits), unit);
+    // Each span of rows, in the second of two blocks, is the sum of kvUnitSum over every unit at its place (kv_rows.h),
+    // as the GPU's threads add them: fp16 rows of 16 bytes (whole units: a head's rows summed as one run) and of 10
+    // (two whole units and a part one, zero-padded: row by row).
+    for (const real::PagedKvShape shape : {real::PagedKvShape{4, 2, 8, 4}, real::PagedKvShape{2, 2, 5, 4}}) {
+        const std::size_t blockBytes = shape.blockFloats() * 2;
+        std::vector<std::byte> k(2 * blockBytes), v(2 * blockBytes);
+        for (std::size_t i = 0; i < k.size(); ++i) {
+            k[i] = static_cast<std::byte>(i * 37 + 11);
+            v[i] = static_cast<std::byte>(i * 91 + 5);
+        }
+        const std::uint32_t rowBytes = shape.headDim * 2, rowUnits = kvRowUnits(rowBytes);
+        const auto reference = [&](std::uint32_t fromRow, std::uint32_t toRow) {
+            std::uint32_t sum = 0;
+            for (const bool isV : {false, true})
+                for (std::uint32_t head = 0; head < shape.kvHeads; ++head)
+                    for (std::uint32_t row = fromRow; row < toRow; ++row) {
+                        const auto* bytes = reinterpret_cast<const unsigned char*>((isV ? v : k).data()) + blockBytes +
+                                            std::size_t{head * shape.blockTokens + row} * rowBytes;
+                        for (std::uint32_t u = 0; u < rowUnits; ++u)
+                            sum += kvUnitSum(kvUnitPlace(isV, head, row, u, shape.kvHeads, shape.blockTokens, rowUnits),
+                                             kvRowUnit(bytes, rowBytes, u));
                     }
-        return sum;
-    };
-    for (const auto& [fromRow, toRow] : {std::pair{0u, 4u}, {1u, 3u}, {2u, 3u}, {3u, 3u}})
-        EXPECT_EQ(real::blockRowsChecksum(shape, k.data(), v.data(), 2, 1, fromRow, toRow), reference(fromRow, toRow))
-            << fromRow << ".." << toRow;
+            return sum;
+        };
+        for (const auto& [fromRow, toRow] : {std::pair{0u, 4u}, {1u, 3u}, {2u, 3u}, {3u, 3u}})
+            EXPECT_EQ(real::blockRowsChecksum(shape, k.data(), v.data(), 2, 1, fromRow, toRow),
+                      reference(fromRow, toRow))
+                << "head dimension " << shape.headDim << ", rows " << fromRow << ".." << toRow;
+    }
 }
 
 TEST(RealCpuBackend, ADecodeReadOfAFreedBlockALostAppendOrAChangedRowStopsTheRunNamingTheSequence)

@@ -256,6 +256,25 @@ class RunReportTest : public QObject {
                          QString::number(range.at(0).get<double>(), 'f', 1),
                          QString::number(range.at(1).get<double>(), 'f', 1));
             QVERIFY2(html.contains(row), qPrintable(row));
+            // A count: `equal` on own costs where it is, and a range of none where no cost moved it.
+            const auto& messages = out.at("metrics").at(6);
+            QCOMPARE(QString::fromStdString(messages.at("metric").get<std::string>()), QStringLiteral("messages"));
+            const auto& moved = messages.at("moved_costs_error_pct");
+            const double realCount = messages.at("real").get<double>();
+            const QString countRow =
+                QStringLiteral("<tr><td>messages</td><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+                    .arg(QString::number(realCount, 'g', 6),
+                         QString::number(messages.at("simulated").get<double>(), 'g', 6),
+                         QString::number(messages.at("error_pct").get<double>(), 'f', 1),
+                         messages.at("own_costs_simulated").get<double>() == realCount
+                             ? QStringLiteral("equal")
+                             : QString::number(messages.at("own_costs_simulated").get<double>(), 'g', 6),
+                         moved.at(0).get<double>() == 0 && moved.at(1).get<double>() == 0
+                             ? QStringLiteral("none")
+                             : QStringLiteral("%1 to %2")
+                                   .arg(QString::number(moved.at(0).get<double>(), 'f', 1),
+                                        QString::number(moved.at(1).get<double>(), 'f', 1)));
+            QVERIFY2(html.contains(countRow), qPrintable(countRow));
             // And a note says what the two columns are.
             QVERIFY2(html.contains(QStringLiteral("error % at costs ±5% is its range with every calibrated cost moved "
                                                   "2.5% and 5% either way")),
