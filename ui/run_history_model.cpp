@@ -6,6 +6,9 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <algorithm>
+#include <cmath>
+
 namespace coh::ui {
 
 RunHistoryModel::RunHistoryModel(QObject* parent)
@@ -53,13 +56,17 @@ QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
         return it->second;
     core::BackendSummary backend;
     backend.name = run.backend;
-    std::vector<std::int64_t> models; // simulated runs that model this real one (compare-real's)
-    if (backend.real() && run.hasSummary) {
+    std::vector<std::int64_t> models;    // simulated runs that model this real one (compare-real's)
+    std::vector<core::CostVariant> kept; // what compare-real kept with the run (cost_variant.h)
+    if ((backend.real() || run.modelsRun != 0) && run.hasSummary) {
         try {
             core::RunStore store(toStdString(m_path));
-            if (const auto summary = store.runSummary(run.id))
-                backend = summary->backend;
-            models = store.modelsOf(run.id);
+            if (backend.real()) {
+                if (const auto summary = store.runSummary(run.id))
+                    backend = summary->backend;
+                models = store.modelsOf(run.id);
+            }
+            kept = store.costVariants(run.id);
         } catch (const std::exception& e) {
             return toQString(e.what());
         }
@@ -71,6 +78,19 @@ QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
             tr("<p>It models real run #%1: select both and Compare for the simulator's error.</p>").arg(run.modelsRun);
     for (const std::int64_t model : models)
         pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
+    // Compare shows these beside the error (docs/real-backend.md#kept-with-the-runs).
+    double moved = 0; // the largest move of its costs, as a share
+    for (const core::CostVariant& v : kept)
+        if (v.kind == core::CostVariant::Kind::MovedCosts)
+            moved = std::max(moved, std::fabs(v.factor - 1));
+    if (moved > 0)
+        pairs += tr("<p>Kept with it: the simulator with its costs moved up to %1% either way, which Compare shows as "
+                    "the range of its error.</p>")
+                     .arg(QLocale().toString(100 * moved, 'g', 3));
+    if (std::any_of(kept.begin(), kept.end(),
+                    [](const core::CostVariant& v) { return v.kind == core::CostVariant::Kind::OwnCosts; }))
+        pairs += tr("<p>Kept with it: the simulator on this run's own costs, which Compare shows beside the "
+                    "simulator's error.</p>");
     return m_backendToolTips[run.id] = backendDescription(backend) + pairs;
 }
 

@@ -173,6 +173,11 @@ class TstRunController : public QObject {
         };
         QVERIFY2(tip(simId).contains(QStringLiteral("It models real run #%1").arg(realId)), qPrintable(tip(simId)));
         QVERIFY2(tip(realId).contains(QStringLiteral("Run #%1 models it").arg(simId)), qPrintable(tip(realId)));
+        // And what compare-real kept with each: the real run's own costs, the model's costs moved.
+        QVERIFY2(tip(realId).contains(QStringLiteral("the simulator on this run's own costs")),
+                 qPrintable(tip(realId)));
+        QVERIFY2(tip(simId).contains(QStringLiteral("its costs moved up to 5% either way")), qPrintable(tip(simId)));
+        QVERIFY2(!tip(simId).contains(QStringLiteral("own costs")), qPrintable(tip(simId)));
         // Each stage was announced: calibration, then each run.
         QStringList stages;
         for (const auto& p : progress)
