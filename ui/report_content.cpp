@@ -179,12 +179,8 @@ void addSimVsRealTable(ReportContent& report, const core::RunSummary& real,
                        const std::vector<core::CostVariant>& simulatedVariants)
 {
     const auto rows = core::simVsRealRows(real, simulated, realVariants, simulatedVariants);
-    const bool own =
-        std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !std::isnan(r.ownCostSimulated); });
-    double sensitivity = 0;
-    for (const core::CostVariant& v : simulatedVariants)
-        if (v.kind == core::CostVariant::Kind::MovedCosts)
-            sensitivity = std::max(sensitivity, std::fabs(v.factor - 1));
+    const bool own = core::ownCostsOf(realVariants) != nullptr;
+    const double sensitivity = core::movedCostSensitivity(simulatedVariants);
     ReportTable error{
         {QStringLiteral("figure"), QStringLiteral("real"), QStringLiteral("simulated"), QStringLiteral("error %")}, {}};
     if (own)

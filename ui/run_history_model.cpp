@@ -6,9 +6,6 @@
 #include <QDateTime>
 #include <QLocale>
 
-#include <algorithm>
-#include <cmath>
-
 namespace coh::ui {
 
 RunHistoryModel::RunHistoryModel(QObject* parent)
@@ -79,16 +76,11 @@ QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
     for (const std::int64_t model : models)
         pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
     // Compare shows these beside the error (docs/real-backend.md#kept-with-the-runs).
-    double moved = 0; // the largest move of its costs, as a share
-    for (const core::CostVariant& v : kept)
-        if (v.kind == core::CostVariant::Kind::MovedCosts)
-            moved = std::max(moved, std::fabs(v.factor - 1));
-    if (moved > 0)
+    if (const double moved = core::movedCostSensitivity(kept); moved > 0)
         pairs += tr("<p>Kept with it: the simulator with its costs moved up to %1% either way, which Compare shows as "
                     "the range of its error.</p>")
                      .arg(QLocale().toString(100 * moved, 'g', 3));
-    if (std::any_of(kept.begin(), kept.end(),
-                    [](const core::CostVariant& v) { return v.kind == core::CostVariant::Kind::OwnCosts; }))
+    if (core::ownCostsOf(kept))
         pairs += tr("<p>Kept with it: the simulator on this run's own costs, which Compare shows beside the "
                     "simulator's error.</p>");
     return m_backendToolTips[run.id] = backendDescription(backend) + pairs;

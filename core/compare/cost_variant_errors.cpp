@@ -9,13 +9,13 @@ namespace coh::core {
 
 namespace {
 
-// The run's variant of `kind`, in factor order.
-std::vector<const CostVariant*> variantsOf(const ComparedRun& run, CostVariant::Kind kind)
+// The run's moved-cost variants, in factor order.
+std::vector<const CostVariant*> movedVariantsOf(const ComparedRun& run)
 {
     std::vector<const CostVariant*> out;
     if (run.costVariants)
         for (const CostVariant& v : *run.costVariants)
-            if (v.kind == kind)
+            if (v.kind == CostVariant::Kind::MovedCosts)
                 out.push_back(&v);
     std::sort(out.begin(), out.end(), [](const CostVariant* a, const CostVariant* b) { return a->factor < b->factor; });
     return out;
@@ -61,18 +61,15 @@ void addCostVariantErrors(RunComparison& c, const std::vector<ComparedRun>& runs
     std::vector<const RunSummary*> own;
     std::vector<std::vector<const CostVariant*>> moved;
     for (std::size_t p = 0; p < reals.size(); ++p) {
-        const auto o = variantsOf(runs[reals[p]], CostVariant::Kind::OwnCosts);
-        own.push_back(o.empty() ? nullptr : &o.front()->summary);
-        moved.push_back(variantsOf(runs[models[p]], CostVariant::Kind::MovedCosts));
+        const CostVariant* o = runs[reals[p]].costVariants ? ownCostsOf(*runs[reals[p]].costVariants) : nullptr;
+        own.push_back(o ? &o->summary : nullptr);
+        moved.push_back(movedVariantsOf(runs[models[p]]));
     }
     c.ownCosts = !own.empty() && std::all_of(own.begin(), own.end(), [](const RunSummary* s) { return s; });
     const std::vector<double> factors = moved.empty() ? std::vector<double>() : factorsOf(moved.front());
     const bool movedKept = !factors.empty() && std::all_of(moved.begin(), moved.end(),
                                                            [&](const auto& m) { return factorsOf(m) == factors; });
-    c.costSensitivity = 0;
-    if (movedKept)
-        for (const double f : factors)
-            c.costSensitivity = std::max(c.costSensitivity, std::fabs(f - 1));
+    c.costSensitivity = movedKept ? movedCostSensitivity(*runs[models.front()].costVariants) : 0;
     for (MetricRow& row : c.metrics) {
         const MetricSpec& spec = *row.spec;
         const double resolution = displayStep(spec.unit) / 2;

@@ -21,6 +21,11 @@ struct CostVariant {
     RunSummary summary;
 };
 
+// The run's own-cost variant, or nullptr where none was kept.
+const CostVariant* ownCostsOf(const std::vector<CostVariant>& variants);
+// How far its moved costs went: the largest |factor - 1| of its moved variants; 0 where none were kept.
+double movedCostSensitivity(const std::vector<CostVariant>& variants);
+
 // "own_costs", "moved_costs": the store's words for them.
 const char* toString(CostVariant::Kind kind);
 std::optional<CostVariant::Kind> parseCostVariantKind(const std::string& text);

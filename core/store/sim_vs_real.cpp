@@ -141,17 +141,15 @@ std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary
                                         const std::vector<CostVariant>& simulatedVariants)
 {
     std::vector<SimVsRealRow> rows = simVsRealRows(real, simulated);
-    for (const CostVariant& v : realVariants)
-        if (v.kind == CostVariant::Kind::OwnCosts) {
-            const auto own = simVsRealRows(real, v.summary);
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                rows[i].ownCostSimulated = own[i].simulated;
-                rows[i].ownCostEveryRunEqual = own[i].real == own[i].simulated;
-                if (!rows[i].count)
-                    rows[i].ownCostErrorsPct = {SimVsRealRow::pairErrorPct(own[i].real, own[i].simulated)};
-            }
-            break;
+    if (const CostVariant* ownCosts = ownCostsOf(realVariants)) {
+        const auto own = simVsRealRows(real, ownCosts->summary);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            rows[i].ownCostSimulated = own[i].simulated;
+            rows[i].ownCostEveryRunEqual = own[i].real == own[i].simulated;
+            if (!rows[i].count)
+                rows[i].ownCostErrorsPct = {SimVsRealRow::pairErrorPct(own[i].real, own[i].simulated)};
         }
+    }
     std::vector<RunSummary> moved;
     for (const CostVariant& v : simulatedVariants)
         if (v.kind == CostVariant::Kind::MovedCosts)
