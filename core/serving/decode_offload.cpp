@@ -72,7 +72,7 @@ void DecodeScheduler::offload(InstanceState& inst, std::uint32_t index, std::uin
     ++inst.stepsWaiting;
     inst.kvBlocksFree += s.blocksReserved;
     m_tiers->countPreemption();
-    m_tiers->offload(s.kv, index, s.blocksReserved); // may call onOffloaded at once
+    m_tiers->offload(s.kv, index, s.blocksReserved, kvTokens(r)); // may call onOffloaded at once
 }
 
 void DecodeScheduler::makeRoom(InstanceState& inst, std::uint32_t index)

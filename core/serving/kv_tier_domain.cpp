@@ -56,8 +56,20 @@ std::uint32_t KvTierDomain::newSlot(std::uint32_t request)
     return slot;
 }
 
+namespace {
+
+std::optional<KvPayload> payloadOfMove(std::uint32_t request, TierMoveRows rows)
+{
+    if (rows.tokens == 0)
+        return std::nullopt;
+    return KvPayload{
+        .sequence = request, .firstToken = rows.firstToken, .tokens = rows.tokens, .shard = 0, .shards = 1};
+}
+
+} // namespace
+
 void KvTierDomain::move(std::uint32_t request, Job job, std::uint32_t blocks, std::uint32_t decodeNode,
-                        std::uint32_t tierNode)
+                        std::uint32_t tierNode, TierMoveRows rows)
 {
     if (blocks == 0) {
         m_listener.onMoveDone(request, job, 0);
@@ -72,8 +84,10 @@ void KvTierDomain::move(std::uint32_t request, Job job, std::uint32_t blocks, st
         const std::uint32_t src = down ? decodeNode : tierNode, dst = down ? tierNode : decodeNode;
         if (src != dst)
             (down ? m_bytesDown : m_bytesUp) += bytes;
+        m_sendingCopy = payloadOfMove(request, rows);
         m_network.send(m_network.routing().routeId(src, dst), src == dst ? 0.0 : bytes, *this,
                        kCopyFlow | (std::uint64_t{blocks} << 40) | (std::uint64_t{job} << 32) | request);
+        m_sendingCopy.reset();
         return;
     }
     // Each move is one transaction on a block of its own: the blocks it writes are new (or a new version of the open
@@ -82,6 +96,7 @@ void KvTierDomain::move(std::uint32_t request, Job job, std::uint32_t blocks, st
     Slot& s = m_slots[slot];
     s.participants.cacheNodes[0] = decodeNode;
     s.participants.home = tierNode;
+    s.rows = rows;
     // The weight rides on the op; onIssued makes it the block's while the move runs.
     m_driver->request(slot, 0, {down ? ProcessorOp::Store : ProcessorOp::Load, job, blocks});
 }
@@ -157,6 +172,20 @@ void KvTierDomain::onFlowDelivered(const FlowInfo& flow)
     }
     m_driver->pump(slot);
     freeIfIdle(slot);
+}
+
+std::optional<KvPayload> KvTierDomain::payloadOf(std::uint64_t tag) const
+{
+    if (tag & kCopyFlow)
+        return m_sendingCopy;
+    const auto slot = static_cast<std::uint32_t>(tag >> 16);
+    if (slot >= m_slots.size())
+        return std::nullopt;
+    const Slot& s = m_slots[slot];
+    const int i = s.driver.arrivals.inFlight(m_blocks->shape(slot), static_cast<std::uint16_t>(tag & 0xffffu));
+    if (i < 0 || !m_blocks->shape(slot).message(i).hasData)
+        return std::nullopt;
+    return payloadOfMove(s.request, s.rows);
 }
 
 std::vector<MessageKindStats> KvTierDomain::kinds() const

@@ -28,6 +28,14 @@ class KvTierMoveListener {
     virtual void onMoveDone(std::uint32_t request, std::uint8_t job, std::uint32_t blocks) = 0;
 };
 
+// The tokens a move's blocks hold: a run of the sequence's, from `firstToken`. Its data messages carry their rows
+// (FlowEndpoint::payloadOf) for a real backend to write, check on landing and hand to the decode pool; none (0 tokens)
+// where the blocks hold no token yet.
+struct TierMoveRows {
+    std::uint32_t firstToken = 0;
+    std::uint32_t tokens = 0;
+};
+
 class KvTierDomain final : public FlowEndpoint {
   public:
     enum Job : std::uint8_t { Offload, WriteThrough, Fetch };
@@ -38,9 +46,13 @@ class KvTierDomain final : public FlowEndpoint {
                  EventRecorder& recorder, double blockBytes, double controlBytes, std::uint8_t firstKind,
                  KvTierMoveListener& listener);
 
-    // Moves `blocks` blocks of `request` between its decode node and the tier's node `tierNode`.
-    void move(std::uint32_t request, Job job, std::uint32_t blocks, std::uint32_t decodeNode, std::uint32_t tierNode);
+    // Moves `blocks` blocks of `request` (its KV sequence), holding `rows`, between its decode node and the tier's
+    // node `tierNode`.
+    void move(std::uint32_t request, Job job, std::uint32_t blocks, std::uint32_t decodeNode, std::uint32_t tierNode,
+              TierMoveRows rows);
     void onFlowDelivered(const FlowInfo& flow) override;
+    // Every data message of a move, either way, holds the move's rows as the sequence has them when it is sent.
+    std::optional<KvPayload> payloadOf(std::uint64_t tag) const override;
     // Throws when a move still waits on the protocol once the event queue is empty (a deadlock).
     void checkFinished() const;
 
@@ -56,7 +68,8 @@ class KvTierDomain final : public FlowEndpoint {
         DriverBlock<1> driver;
         Participants participants; // cache 0 at the decode node, the home at the tier's node
         std::uint32_t weight = 1;  // blocks the move stands for
-        bool done = false;         // the move is over: the slot is free once no message is in flight
+        TierMoveRows rows;
+        bool done = false; // the move is over: the slot is free once no message is in flight
     };
 
     // ProtocolDriver's view of a sequence's tier block (see protocol_driver.h): its slot.
@@ -92,6 +105,7 @@ class KvTierDomain final : public FlowEndpoint {
     double m_blockBytes;
     std::uint8_t m_firstKind;
     std::vector<MessageKindStats> m_copyKinds; // plain copies: down, up
+    std::optional<KvPayload> m_sendingCopy;    // what the plain copy move() is sending holds (payloadOf)
     std::vector<Slot> m_slots;
     std::vector<std::uint32_t> m_freeSlots;
     std::unique_ptr<coherence::BlockSet> m_blocks;

@@ -31,6 +31,7 @@ KvTiers::KvTiers(const Scenario& scenario, const Simulator& sim, Transport& netw
     : m_sim(sim)
     , m_instances(instances)
     , m_listener(listener)
+    , m_blockTokens(scenario.serving.blockTokens)
     , m_write(scenario.serving.kvTiers.write)
     , m_eviction(scenario.serving.kvTiers.eviction)
     , m_copies(requests)
@@ -125,14 +126,25 @@ int KvTiers::levelWithRoom(std::uint32_t instance, std::uint32_t blocks) const
     return -1;
 }
 
-void KvTiers::down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t blocks)
+TierMoveRows KvTiers::rowsOf(std::uint32_t firstBlock, std::uint32_t blocks, std::uint32_t tokens) const
+{
+    const std::uint64_t first = std::uint64_t{firstBlock} * m_blockTokens;
+    if (tokens <= first)
+        return {};
+    return {static_cast<std::uint32_t>(first),
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{blocks} * m_blockTokens, tokens - first))};
+}
+
+void KvTiers::down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t firstBlock, std::uint32_t blocks,
+                   std::uint32_t tokens)
 {
     Copy& copy = m_copies[request];
     Level& level = m_levels[copy.level];
     level.blocksDown += blocks;
     if (job == KvTierDomain::WriteThrough)
         ++copy.throughInFlight;
-    level.domain->move(request, job, blocks, m_instances[copy.instance].nodes.front(), level.nodeOf[copy.instance]);
+    level.domain->move(request, job, blocks, m_instances[copy.instance].nodes.front(), level.nodeOf[copy.instance],
+                       rowsOf(firstBlock, blocks, tokens));
 }
 
 void KvTiers::onKvReady(std::uint32_t request, std::uint32_t instance, std::uint32_t fullBlocks,
@@ -151,7 +163,7 @@ void KvTiers::onKvReady(std::uint32_t request, std::uint32_t instance, std::uint
     copy.throughWrite = true;
     m_levels[l].usedOf[instance] += totalBlocks;
     copy.clean = copy.highest = fullBlocks;
-    down(request, KvTierDomain::WriteThrough, fullBlocks);
+    down(request, KvTierDomain::WriteThrough, 0, fullBlocks, fullBlocks * m_blockTokens);
 }
 
 void KvTiers::onBlockFilled(std::uint32_t request, std::uint32_t, std::uint32_t fullBlocks)
@@ -159,13 +171,13 @@ void KvTiers::onBlockFilled(std::uint32_t request, std::uint32_t, std::uint32_t 
     Copy& copy = m_copies[request];
     if (!copy.throughWrite || fullBlocks <= copy.clean)
         return;
-    const std::uint32_t fresh = fullBlocks - copy.clean;
+    const std::uint32_t fresh = fullBlocks - copy.clean, first = copy.clean;
     copy.clean = fullBlocks;
     copy.highest = std::max(copy.highest, fullBlocks);
-    down(request, KvTierDomain::WriteThrough, fresh);
+    down(request, KvTierDomain::WriteThrough, first, fresh, fullBlocks * m_blockTokens);
 }
 
-bool KvTiers::offload(std::uint32_t request, std::uint32_t instance, std::uint32_t blocks)
+bool KvTiers::offload(std::uint32_t request, std::uint32_t instance, std::uint32_t blocks, std::uint32_t tokens)
 {
     Copy& copy = m_copies[request];
     if (copy.level < 0) {
@@ -182,16 +194,17 @@ bool KvTiers::offload(std::uint32_t request, std::uint32_t instance, std::uint32
     copy.offloading = true;
     copy.offloadWritten = false;
     copy.offloadBlocks = blocks;
+    copy.offloadTokens = tokens;
     copy.highest = std::max(copy.highest, blocks);
     // Write-back: everything is stale; write-through: all but the blocks written as they filled (the open tail).
-    const std::uint32_t dirty = blocks - std::min(copy.clean, blocks);
+    const std::uint32_t clean = std::min(copy.clean, blocks), dirty = blocks - clean;
     copy.clean = blocks;
     if (dirty == 0) {
         copy.offloadWritten = true;
         finishOffloadIfWritten(request);
         return true;
     }
-    down(request, KvTierDomain::Offload, dirty);
+    down(request, KvTierDomain::Offload, clean, dirty, tokens);
     return true;
 }
 
@@ -202,7 +215,7 @@ void KvTiers::fetch(std::uint32_t request, std::uint32_t instance)
     ++level.fetches;
     level.blocksUp += copy.offloadBlocks;
     level.domain->move(request, KvTierDomain::Fetch, copy.offloadBlocks, m_instances[instance].nodes.front(),
-                       level.nodeOf[instance]);
+                       level.nodeOf[instance], rowsOf(0, copy.offloadBlocks, copy.offloadTokens));
 }
 
 void KvTiers::setBlocks(Copy& copy, std::uint32_t blocks)

@@ -52,9 +52,9 @@ class KvTiers final : public KvTierMoveListener {
         return m_copies[request].level >= 0 || levelWithRoom(instance, blocks) >= 0;
     }
     TierEviction eviction() const { return m_eviction; }
-    // Takes the sequence's `blocks` blocks off HBM into the first tier with room. False when none has room (nothing
-    // moves); else onOffloaded follows, at once when nothing had to be written.
-    bool offload(std::uint32_t request, std::uint32_t instance, std::uint32_t blocks);
+    // Takes the sequence's `blocks` blocks, holding its `tokens` tokens, off HBM into the first tier with room. False
+    // when none has room (nothing moves); else onOffloaded follows, at once when nothing had to be written.
+    bool offload(std::uint32_t request, std::uint32_t instance, std::uint32_t blocks, std::uint32_t tokens);
     // Reads the offloaded sequence back into HBM; onFetched follows.
     void fetch(std::uint32_t request, std::uint32_t instance);
     // The sequence finished: its tier copy goes.
@@ -94,6 +94,7 @@ class KvTiers final : public KvTierMoveListener {
         std::uint32_t clean = 0;    // leading full blocks whose copy is current
         std::uint32_t instance = 0;
         std::uint32_t offloadBlocks = 0;   // the sequence's blocks when it was last offloaded (what a fetch reads)
+        std::uint32_t offloadTokens = 0;   // the tokens they held
         std::uint32_t highest = 0;         // blocks of the sequence a write has been issued for: what the copy can hold
         std::uint32_t throughInFlight = 0; // write-through moves not arrived yet: an offload waits for them too
         bool offloadWritten = false;       // the offload's own write has arrived
@@ -103,7 +104,11 @@ class KvTiers final : public KvTierMoveListener {
     };
 
     int levelWithRoom(std::uint32_t instance, std::uint32_t blocks) const;
-    void down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t blocks);
+    // Writes the sequence's `blocks` blocks from `firstBlock` on down, of the `tokens` it holds.
+    void down(std::uint32_t request, KvTierDomain::Job job, std::uint32_t firstBlock, std::uint32_t blocks,
+              std::uint32_t tokens);
+    // The tokens that blocks [firstBlock, + blocks) hold of a sequence's `tokens`.
+    TierMoveRows rowsOf(std::uint32_t firstBlock, std::uint32_t blocks, std::uint32_t tokens) const;
     void setBlocks(Copy& copy, std::uint32_t blocks);
     void drop(Copy& copy);
     // The offload is complete once its write and every earlier write-through of the sequence have arrived.
@@ -112,6 +117,7 @@ class KvTiers final : public KvTierMoveListener {
     const Simulator& m_sim;
     std::span<const InstanceState> m_instances;
     KvTierListener& m_listener;
+    std::uint32_t m_blockTokens;
     TierWrite m_write;
     TierEviction m_eviction;
     std::vector<Level> m_levels;

@@ -5,6 +5,7 @@
 #include "core/serving/serving_engine.h"
 #include "core/store/run_serialization.h"
 #include "engine_fixtures.h"
+#include "kv_tier_fixtures.h"
 #include "tests/core/scenario_test_util.h"
 
 #include <gtest/gtest.h>
@@ -18,32 +19,12 @@ namespace coh::test {
 namespace {
 
 constexpr double kBlockBytes = 16 * 256.0; // tinyModel: 256 bytes per token, 16-token blocks
-constexpr std::uint32_t kHbmBlocks = 20;
 
 // twoGpuScenario whose decode GPU holds 20 KV blocks, with a host socket h0 (DRAM) 2 us and 1 GB/s from it.
 Scenario tieredScenario(const std::vector<Tier>& tiers, const std::string& tierProtocol = "direct",
                         TierWrite write = TierWrite::WriteBack)
 {
-    Scenario s = twoGpuScenario();
-    // HBM x 0.9 = the weights + 20.5 blocks: 20 whole blocks of KV.
-    s.topology.nodes[1].memory[0].capacityBytes = (s.model.weightBytes() + (kHbmBlocks + 0.5) * kBlockBytes) / 0.9;
-    s.topology.nodes.push_back(dramHost("h0"));
-    s.topology.links.push_back(link("d0", "h0", 2 * kMicrosecond, 1e9));
-    s.serving.kvTiers.tiers = tiers;
-    s.serving.kvTiers.write = write;
-    if (tierProtocol != "direct")
-        s.coherence.tiers[Tier::Dram] = tierProtocol;
-    return s;
-}
-
-// Two sequences of 100 prompt tokens (7 blocks with the first output token) that grow to 200 tokens (13 blocks):
-// both fit in 20 blocks at first, not at the end.
-Workload twoLongSequences()
-{
-    Workload w;
-    w.requests.push_back({0, 100, 100, 0, 0});
-    w.requests.push_back({0, 100, 100, 0, 0});
-    return w;
+    return withKvTiers(twoGpuScenario(), tiers, tierProtocol, write);
 }
 
 const KvTierUsage& dram(const RunResult& r)

@@ -9,6 +9,7 @@
 #include "core/real/node_workers.h"
 #include "core/store/backend_json.h"
 #include "engine_fixtures.h"
+#include "kv_tier_fixtures.h"
 #include "real_run_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -234,6 +235,30 @@ TEST(RealCpuBackend, AFirstDecodeStepTakesItsContextFromTheBytesItsTransferLande
     msiScenario.model.layers = 4;
     const RunResult msi = runOn(msiScenario, w, backend);
     EXPECT_GT(msi.summary.backend.kvRowsLanded, 0u);
+}
+
+TEST(RealCpuBackend, ASequenceFetchedBackFromATierTakesItsContextFromTheBytesItsFetchLanded)
+{
+    Scenario s = twoGpuScenario();
+    s.model.layers = 4; // a message holds four layers: the first one's rows fit it
+    BackendOptions backend = realCpu();
+    backend.realCpu.checkLandedRows = true;
+    for (const std::string protocol : {"direct", "msi-directory"}) {
+        SCOPED_TRACE(protocol);
+        // The two sequences outgrow the decode GPU's 20 blocks together: one goes to h0's DRAM and comes back. Its pool
+        // gave its blocks back when it left the batch, so its first step after the fetch writes its context again.
+        const RunResult run = runOn(withKvTiers(s, {Tier::Dram}, protocol), twoLongSequences(), backend);
+        ASSERT_TRUE(run.summary.kvTiers.enabled);
+        const KvTierUsage& tier = run.summary.kvTiers.tiers.front();
+        ASSERT_GE(tier.fetches, 1u);
+        const BackendSummary& b = run.summary.backend;
+        const std::uint64_t context = b.kvRowsWritten - b.kvRowsAppended;
+        // Beyond the two prompts, a fetched sequence's context: more than a block of it.
+        EXPECT_GT(context, 200u + s.serving.blockTokens);
+        // Every context row as a transfer landed it: the prompts' from prefill's transfers, a fetched sequence's from
+        // its fetch (its offload's and fetch's data messages carry the rows of the blocks they move).
+        EXPECT_EQ(b.kvRowsLanded, context);
+    }
 }
 
 } // namespace
