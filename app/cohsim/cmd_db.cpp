@@ -3,11 +3,13 @@
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
+#include "core/store/pending_results.h"
 #include "core/store/run_recovery.h"
 #include "core/store/store_errors.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -56,13 +58,38 @@ void recoverDatabase(const GlobalOptions& global, const std::string& output)
         fmt::print("run {}: the simulator's figures on other costs kept with it are damaged ({}); the run is kept "
                    "without them\n",
                    id, why);
-    if (!report.runsTableError.empty())
-        fmt::print("the list of runs is damaged ({}): runs after the last one above could not be found\n",
-                   report.runsTableError);
-    fmt::print("{}: {} run{} copied whole, {} with its summary only, {} lost. Check it with `cohsim db check --db "
-               "{}`, then move it to {}.\n",
-               output, report.recovered.size(), report.recovered.size() == 1 ? "" : "s", report.partial.size(),
-               report.lost.size(), output, path);
+    for (const std::int64_t id : report.pendingStored)
+        fmt::print("run {}: its finished result, kept in {} while the database could not take it, is stored in the "
+                   "copy\n",
+                   id, core::pendingFolder(path));
+    for (const auto& [id, why] : report.studiesLost)
+        fmt::print("study {}: lost ({})\n", id, why);
+    if (report.pointsWithoutRun > 0)
+        fmt::print("{} study point{} lost {} run{}: running {} study again measures {} again\n",
+                   report.pointsWithoutRun, report.pointsWithoutRun == 1 ? "" : "s",
+                   report.pointsWithoutRun == 1 ? "its" : "their", report.pointsWithoutRun == 1 ? "" : "s",
+                   report.pointsWithoutRun == 1 ? "its" : "their", report.pointsWithoutRun == 1 ? "it" : "them");
+    if (!report.studiesTableError.empty())
+        fmt::print("the list of studies is damaged ({}): studies after the last one copied could not be found\n",
+                   report.studiesTableError);
+    const std::size_t studies = report.studiesRecovered.size();
+    fmt::print("{}: {} run{} copied whole, {} with its summary only, {} lost; {} stud{} copied, {} lost.", output,
+               report.recovered.size(), report.recovered.size() == 1 ? "" : "s", report.partial.size(),
+               report.lost.size(), studies, studies == 1 ? "y" : "ies", report.studiesLost.size());
+    if (!report.runsTableError.empty()) {
+        // How many were lost is not known: the copy must not be taken for the whole of the original.
+        std::int64_t last = 0; // the last run the damaged list still named
+        for (const std::int64_t id : report.recovered)
+            last = std::max(last, id);
+        for (const auto& runs : {report.partial, report.lost})
+            for (const auto& [id, why] : runs)
+                last = std::max(last, id);
+        fmt::print(" The list of runs is damaged ({}): runs after run {} could not be found, so how many were lost is "
+                   "not known. Keep {}; check the copy with `cohsim db check --db {}` before you use it.\n",
+                   report.runsTableError, last, path, output);
+        return;
+    }
+    fmt::print(" Check it with `cohsim db check --db {}`, then move it to {}.\n", output, path);
 }
 
 } // namespace

@@ -62,7 +62,12 @@ int main(int argc, char** argv)
     app.fallthrough(); // so `cohsim run X --db Y` works as well as `cohsim --db Y run X`
     app.set_version_flag("--version", COH_VERSION);
     GlobalOptions global;
-    app.add_option("--db", global.dbPath, "Run database (default: $XDG_DATA_HOME/coherence-studio/runs.db)");
+    app.add_option("--db", global.dbPath, "Run database (default: $XDG_DATA_HOME/coherence-studio/runs.db)")
+        ->check([](const std::string& path) {
+            // An empty path is not the default: a script whose variable was empty must not write the user's store.
+            return path.empty() ? std::string("the path is empty (leave --db out for the default store)")
+                                : std::string();
+        });
     app.add_flag("-q,--quiet", global.quiet, "No progress output on stderr");
 
     auto& registry = commandRegistry();

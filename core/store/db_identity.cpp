@@ -113,6 +113,12 @@ DatabaseFile identifyDatabaseFile(const std::string& path)
         return DatabaseFile::Missing;
     if (fs::is_directory(status))
         throw InputError(path, "", "this is a folder, not a run database file", "pass --db with the path of a file");
+    // A pipe or a device would be read forever (a FIFO blocks its reader until someone writes).
+    if (!fs::is_regular_file(status))
+        throw InputError(path, "",
+                         "this is not a regular file (a pipe, a socket or a device), so it cannot be a run "
+                         "database",
+                         "pass --db with the path of a file");
     if (fs::file_size(path, error) == 0 && !error)
         return DatabaseFile::Empty;
 

@@ -2,6 +2,8 @@
 
 #include "core/base/input_error.h"
 #include "core/store/db_identity.h"
+#include "core/store/pending_results.h"
+#include "core/store/run_record.h"
 #include "core/store/run_store.h"
 #include "core/store/schema.h"
 #include "core/store/store_errors.h"
@@ -10,6 +12,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -33,14 +36,15 @@ std::vector<std::string> columns(SQLite::Database& db, const std::string& schema
 }
 
 // INSERT INTO main.t (a, b) SELECT a, b FROM old.t WHERE <key> = ?, over the columns both files have (an older
-// file lacks later migrations' columns: they take their defaults).
-std::string copyStatement(SQLite::Database& db, const std::string& table, const char* key)
+// file lacks later migrations' columns: they take their defaults), less `leftOut`.
+std::string copyStatement(SQLite::Database& db, const std::string& table, const char* key,
+                          const std::string& leftOut = {})
 {
     const auto ours = columns(db, "main", table);
     const auto theirs = columns(db, "old", table);
     std::string list;
     for (const auto& column : ours) {
-        if (std::find(theirs.begin(), theirs.end(), column) == theirs.end())
+        if (column == leftOut || std::find(theirs.begin(), theirs.end(), column) == theirs.end())
             continue;
         if (!list.empty())
             list += ", ";
@@ -56,54 +60,86 @@ void copyRows(SQLite::Database& db, const std::string& sql, std::int64_t id)
     q.exec();
 }
 
-} // namespace
-
-RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to)
+bool hasTable(SQLite::Database& db, const char* schema, const std::string& table)
 {
-    std::error_code error;
-    if (std::filesystem::exists(to, error))
-        throw InputError(to, "", "the file to recover into exists already", "name a new file, or move this one away");
-    const DatabaseFile kind = identifyDatabaseFile(from); // refuses foreign files, reads nothing else
-    if (kind != DatabaseFile::RunDatabase)
-        throw InputError(from, "", "there is no run database here to recover", "pass --db with the corrupt file");
-    {
-        RunStore fresh(to); // the current schema, nothing else
-    }
+    SQLite::Statement has(
+        db, fmt::format("SELECT count(*) FROM {}.sqlite_schema WHERE type = 'table' AND name = ?", schema));
+    has.bind(1, table);
+    return has.executeStep() && has.getColumn(0).getInt() > 0;
+}
 
-    RecoveryReport report;
-    SQLite::Database db(to, SQLite::OPEN_READWRITE | SQLite::OPEN_URI);
-    db.exec("PRAGMA foreign_keys = ON");
-    // Every page is sanity-checked as it is read, so a damaged page fails its run instead of ending a range
-    // early without a word (which copies a run with rows missing).
-    db.exec("PRAGMA cell_size_check = ON");
-    const bool sideFiles = std::filesystem::exists(from + "-wal", error);
-    SQLite::Statement attach(db, "ATTACH DATABASE ? AS old");
-    attach.bind(1, sqliteUri(from, sideFiles ? "mode=ro" : "immutable=1"));
-    attach.exec();
-
+std::vector<std::int64_t> idsOf(SQLite::Database& db, const char* sql, std::string& error)
+{
     std::vector<std::int64_t> ids;
     try {
-        SQLite::Statement q(db, "SELECT id FROM old.runs ORDER BY id");
+        SQLite::Statement q(db, sql);
         while (q.executeStep())
             ids.push_back(q.getColumn(0).getInt64());
     } catch (const SQLite::Exception& e) {
-        report.runsTableError = e.what();
+        error = e.what();
     }
+    return ids;
+}
 
-    const std::string runRow = copyStatement(db, "runs", "id");
-    // Child tables the old file has (node_blocks only from schema 4 on). Studies are not runs' children: a
-    // recovered file keeps every readable run, and a study run again there finds its points' runs by key only
-    // through study_points, so it runs them again (docs/tuning.md).
+// A failure to write the new file (a full disk, an I/O error) ends the recovery: copying on would record sound runs
+// as damaged, and the file is removed.
+void stopOnWriteFailure(const std::string& to, const SQLite::Exception& e)
+{
+    const int code = e.getErrorCode() & 0xFF;
+    const int extended = e.getExtendedErrorCode();
+    const bool full = code == SQLITE_FULL;
+    if (full || code == SQLITE_READONLY || extended == SQLITE_IOERR_WRITE || extended == SQLITE_IOERR_FSYNC ||
+        extended == SQLITE_IOERR_DIR_FSYNC || extended == SQLITE_IOERR_TRUNCATE)
+        throw InputError(to, "",
+                         fmt::format("cannot write the recovered database: {}; nothing was recovered and the "
+                                     "database being recovered was not changed",
+                                     full ? "its disk is full" : e.what()),
+                         full ? "free space on that disk, or recover into a file on another disk"
+                              : "recover into a file on another disk");
+}
+
+void removeDatabaseFiles(const std::string& path)
+{
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(path + suffix, ignored);
+}
+
+constexpr const char* kStatuses = "('running', 'completed', 'failed', 'cancelled', 'interrupted')";
+
+struct Recovery {
+    SQLite::Database& db;
+    const std::string& from;
+    const std::string& to;
+    RecoveryReport& report;
+
+    void runs();
+    void links(const std::vector<std::pair<std::int64_t, std::int64_t>>& models);
+    void pendingResults();
+    void studies();
+};
+
+void Recovery::runs()
+{
+    const std::vector<std::int64_t> ids = idsOf(db, "SELECT id FROM old.runs ORDER BY id", report.runsTableError);
+    if (ids.empty() && !report.runsTableError.empty())
+        throw InputError(from, "",
+                         fmt::format("not one run can be listed: the list of runs is damaged ({}), so nothing could "
+                                     "be recovered",
+                                     report.runsTableError),
+                         "keep this file and restore the run database from a backup");
+    // The link from a simulated run to the real run it models is made once both are copied: a run is not lost
+    // for a link to one that was.
+    const auto oldColumns = columns(db, "old", "runs");
+    const bool linked = std::ranges::find(oldColumns, std::string("models_run")) != oldColumns.end();
+    const std::string runRow = copyStatement(db, "runs", "id", "models_run");
+    // Child tables the old file has (node_blocks only from schema 4 on). Studies come after the runs.
     // The simulator's figures on other costs (cost_variants) are a comparison's, not the run's: copied apart, so
     // that damage to them costs the run nothing.
     std::vector<std::string> childRows;
     std::string figureRows;
     for (const auto& table : runStoreTables(runStoreSchemaVersion())) {
-        if (table == "studies" || table == "study_points")
-            continue;
-        SQLite::Statement has(db, "SELECT count(*) FROM old.sqlite_schema WHERE type = 'table' AND name = ?");
-        has.bind(1, table);
-        if (table == "runs" || !has.executeStep() || has.getColumn(0).getInt() == 0)
+        if (table == "studies" || table == "study_points" || table == "runs" || !hasTable(db, "old", table))
             continue;
         if (table == "cost_variants")
             figureRows = copyStatement(db, table, "run_id");
@@ -118,14 +154,36 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
             copyRows(db, figureRows, id);
             transaction.commit();
         } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
             report.figuresLost.emplace_back(id, e.what());
         }
     };
+    // A status no run database holds (the file was edited) is kept as failed rather than losing the run.
+    const auto fixStatus = [&](std::int64_t id) {
+        SQLite::Statement fix(db, fmt::format("UPDATE runs SET status = 'failed', error = ? WHERE id = ? AND status "
+                                              "NOT IN {}",
+                                              kStatuses));
+        fix.bind(1, "its stored status was not one a run has; `cohsim db recover` kept it as failed");
+        fix.bind(2, id);
+        fix.exec();
+    };
+    std::vector<std::pair<std::int64_t, std::int64_t>> models;
     for (const std::int64_t id : ids) {
+        if (linked) {
+            try {
+                SQLite::Statement q(db, "SELECT models_run FROM old.runs WHERE id = ? AND models_run IS NOT NULL");
+                q.bind(1, id);
+                if (q.executeStep())
+                    models.emplace_back(id, q.getColumn(0).getInt64());
+            } catch (const SQLite::Exception&) {
+                // the row is damaged: its copy below says so
+            }
+        }
         std::string whyChildren;
         try {
             SQLite::Transaction transaction(db);
             copyRows(db, runRow, id);
+            fixStatus(id);
             for (const auto& sql : childRows)
                 copyRows(db, sql, id);
             transaction.commit();
@@ -133,6 +191,7 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
             copyFigures(id);
             continue;
         } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
             whyChildren = e.what();
         }
         try {
@@ -146,11 +205,145 @@ RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to
             report.partial.emplace_back(id, whyChildren);
             copyFigures(id);
         } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
             report.lost.emplace_back(id, e.what());
         }
     }
+    links(models);
+}
+
+void Recovery::links(const std::vector<std::pair<std::int64_t, std::int64_t>>& models)
+{
+    for (const auto& [simulated, real] : models) {
+        try {
+            SQLite::Statement q(db, "UPDATE runs SET models_run = ? WHERE id = ? AND EXISTS "
+                                    "(SELECT 1 FROM runs WHERE id = ?)");
+            q.bind(1, real);
+            q.bind(2, simulated);
+            q.bind(3, real);
+            q.exec();
+        } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
+            throw;
+        }
+    }
+}
+
+void Recovery::pendingResults()
+{
+    for (const std::int64_t id : pendingRunIds(from)) {
+        RunResult result;
+        try {
+            result = loadPendingResult(from, id);
+        } catch (const std::exception&) {
+            continue; // it stays beside the original, which says so when opened
+        }
+        try {
+            SQLite::Transaction transaction(db);
+            SQLite::Statement q(db, "SELECT status, error FROM runs WHERE id = ?");
+            q.bind(1, id);
+            if (!q.executeStep())
+                continue;
+            const std::string status = q.getColumn(0).getString();
+            const bool damaged = status == "failed" && q.getColumn(1).getString() == kLostRowsError;
+            q.reset();
+            if (status != "running" && status != "interrupted" && !damaged)
+                continue;
+            for (const auto& table : runStoreTables(runStoreSchemaVersion()))
+                if (table != "runs" && table != "studies" && table != "study_points" && table != "cost_variants") {
+                    SQLite::Statement clear(db, fmt::format("DELETE FROM {} WHERE run_id = ?", table));
+                    clear.bind(1, id);
+                    clear.exec();
+                }
+            writeCompletedRun(db, id, result, {});
+            transaction.commit();
+            report.pendingStored.push_back(id);
+        } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
+            throw;
+        }
+    }
+}
+
+void Recovery::studies()
+{
+    if (!hasTable(db, "old", "studies"))
+        return;
+    const std::vector<std::int64_t> ids = idsOf(db, "SELECT id FROM old.studies ORDER BY id", report.studiesTableError);
+    const std::string studyRow = copyStatement(db, "studies", "id");
+    const std::string pointRows = copyStatement(db, "study_points", "study_id");
+    // A point may name a run that was not copied: the link goes, the point stays (its run is measured again).
+    db.exec("PRAGMA foreign_keys = OFF");
+    for (const std::int64_t id : ids) {
+        try {
+            SQLite::Transaction transaction(db);
+            copyRows(db, studyRow, id);
+            SQLite::Statement fix(
+                db, fmt::format("UPDATE studies SET status = 'failed' WHERE id = ? AND status NOT IN {}", kStatuses));
+            fix.bind(1, id);
+            fix.exec();
+            copyRows(db, pointRows, id);
+            SQLite::Statement unlink(db, "UPDATE study_points SET run_id = NULL WHERE study_id = ? AND run_id IS NOT "
+                                         "NULL AND run_id NOT IN (SELECT id FROM runs)");
+            unlink.bind(1, id);
+            report.pointsWithoutRun += static_cast<std::uint64_t>(unlink.exec());
+            SQLite::Statement kinds(db, "UPDATE study_points SET error_kind = 'failed' WHERE study_id = ? AND "
+                                        "error_kind IS NOT NULL AND error_kind NOT IN ('invalid', 'failed')");
+            kinds.bind(1, id);
+            kinds.exec();
+            transaction.commit();
+            report.studiesRecovered.push_back(id);
+        } catch (const SQLite::Exception& e) {
+            stopOnWriteFailure(to, e);
+            report.studiesLost.emplace_back(id, e.what());
+        }
+    }
+    db.exec("PRAGMA foreign_keys = ON");
+}
+
+RecoveryReport recoverInto(const std::string& from, const std::string& to)
+{
+    {
+        RunStore fresh(to); // the current schema, nothing else
+    }
+    RecoveryReport report;
+    SQLite::Database db(to, SQLite::OPEN_READWRITE | SQLite::OPEN_URI);
+    db.exec("PRAGMA foreign_keys = ON");
+    // A row a check constraint refuses (an edited status) is copied and then mended, rather than lost.
+    db.exec("PRAGMA ignore_check_constraints = ON");
+    // Every page is sanity-checked as it is read, so a damaged page fails its run instead of ending a range
+    // early without a word (which copies a run with rows missing).
+    db.exec("PRAGMA cell_size_check = ON");
+    std::error_code error;
+    const bool sideFiles = std::filesystem::exists(from + "-wal", error);
+    SQLite::Statement attach(db, "ATTACH DATABASE ? AS old");
+    attach.bind(1, sqliteUri(from, sideFiles ? "mode=ro" : "immutable=1"));
+    attach.exec();
+
+    Recovery recovery{db, from, to, report};
+    recovery.runs();
+    recovery.pendingResults();
+    recovery.studies();
     db.exec("DETACH DATABASE old");
     return report;
+}
+
+} // namespace
+
+RecoveryReport recoverRunDatabase(const std::string& from, const std::string& to)
+{
+    std::error_code error;
+    if (std::filesystem::exists(to, error))
+        throw InputError(to, "", "the file to recover into exists already", "name a new file, or move this one away");
+    const DatabaseFile kind = identifyDatabaseFile(from); // refuses foreign files, reads nothing else
+    if (kind != DatabaseFile::RunDatabase)
+        throw InputError(from, "", "there is no run database here to recover", "pass --db with the corrupt file");
+    try {
+        return recoverInto(from, to);
+    } catch (...) {
+        removeDatabaseFiles(to); // a failed recovery leaves nothing that could be taken for one
+        throw;
+    }
 }
 
 } // namespace coh::core

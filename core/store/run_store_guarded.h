@@ -22,12 +22,17 @@ template <class F> decltype(auto) RunStore::guarded(const std::string& doing, F&
         if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
             foundCorruption({e.what()}); // so the next open says so before anything else is read or written
         throwStoreError(m_path, e, doing, m_busy->last);
-    } catch (const nlohmann::json::exception& e) {
-        // Stored JSON that parses but lacks what completeRun wrote (a key, a type): the file was damaged or edited.
-        foundCorruption({e.what()});
-        throw InputError(
-            m_path, "", fmt::format("cannot {}: a stored value is damaged ({})", doing, e.what()),
-            fmt::format("run `cohsim db check --db {}`; copy what can be read with `cohsim db recover`", m_path));
+    } catch (const nlohmann::json::exception&) {
+        // Stored JSON that parses but lacks what completeRun wrote (a key, a type): that row was damaged or edited.
+        // The file itself is sound (its pages check out), so it is not marked corrupt: every other run still reads,
+        // and new runs are still stored.
+        throw InputError(m_path, "",
+                         fmt::format("cannot {}: a value stored for it is damaged (not what this version of Coherence "
+                                     "Studio writes: a field is missing or has another type)",
+                                     doing),
+                         fmt::format("delete that run (`cohsim runs delete ID --db {}`); the other runs are not "
+                                     "affected",
+                                     m_path));
     }
 }
 

@@ -1,0 +1,276 @@
+// `cohsim db recover` copies everything that can still be read, mends what an edit broke rather than dropping the
+// run, brings the studies and the results that waited beside the file, and a recovery that cannot finish (a full
+// disk, a list of runs that cannot be read) says so and leaves no file that could be taken for a copy.
+#include "cli_runner.h"
+#include "core/base/input_error.h"
+#include "core/store/corruption_record.h"
+#include "core/store/pending_results.h"
+#include "core/store/run_recovery.h"
+#include "core/store/run_store.h"
+#include "temp_dir.h"
+
+#include <SQLiteCpp/Database.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <sys/stat.h>
+
+namespace coh::test {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace coh::core;
+
+RunResult resultWithMessages(std::uint32_t messages)
+{
+    RunResult r;
+    r.scenarioName = "recovery";
+    r.seed = 7;
+    r.nodeIds = {"gpu0", "gpu1"};
+    r.summary.requests = 1;
+    r.requests.resize(1);
+    for (std::uint32_t i = 0; i < messages; ++i)
+        r.messages.push_back({10 * i, 10 * i + 7, i % 2, 1 - i % 2, 0, i % 2, i, 3, 1024.5 * i});
+    r.summary.flows = messages;
+    return r;
+}
+
+std::int64_t storeRun(RunStore& store, const std::string& name, std::uint32_t messages = 10)
+{
+    const std::int64_t id = store.beginRun(name, "{}", 7);
+    store.completeRun(id, resultWithMessages(messages));
+    return id;
+}
+
+// Edits a closed file as a user (or a damaged disk) could: no constraint is checked.
+void edit(const std::string& path, const std::string& sql)
+{
+    SQLite::Database db(path, SQLite::OPEN_READWRITE);
+    db.exec("PRAGMA foreign_keys = OFF");
+    db.exec("PRAGMA ignore_check_constraints = ON");
+    db.exec(sql);
+}
+
+std::string bytesOf(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(RunRecovery, KeepsARunWhoseStatusOrLinkWasEditedAndTheLinksThatHold)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        storeRun(store, "real");       // 1
+        storeRun(store, "edited");     // 2
+        storeRun(store, "models one"); // 3
+        store.setModelsRun(3, 1);
+    }
+    edit(path, "UPDATE runs SET status = 'bogus' WHERE id = 2; UPDATE runs SET models_run = 999 WHERE id = 1");
+    const std::string copy = dir.file("copy.db");
+    const RecoveryReport report = recoverRunDatabase(path, copy);
+    EXPECT_EQ(report.recovered, (std::vector<std::int64_t>{1, 2, 3}));
+    EXPECT_TRUE(report.lost.empty());
+    RunStore recovered(copy);
+    EXPECT_TRUE(recovered.checkIntegrity().empty());
+    // A status no run has is kept as failed, saying why; its rows come whole.
+    EXPECT_EQ(recovered.runInfo(2)->status, RunStatus::Failed);
+    EXPECT_NE(recovered.runInfo(2)->error.find("was not one a run has"), std::string::npos);
+    EXPECT_EQ(recovered.loadRun(2).messages.size(), 10u);
+    // A link to a run that is not there goes; one to a run that is stays.
+    EXPECT_EQ(recovered.runInfo(1)->modelsRun, 0);
+    EXPECT_EQ(recovered.runInfo(3)->modelsRun, 1);
+}
+
+TEST(RunRecovery, CopiesTheStudiesAndUnlinksAPointWhoseRunWasNotCopied)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    std::int64_t study = 0;
+    {
+        RunStore store(path);
+        study = store.openStudy("sweep", "hash-1", R"({"name": "sweep"})");
+        for (int i = 0; i < 3; ++i) {
+            StudyPoint point;
+            point.key = fmt::format("point-{}", i);
+            point.paramsJson = fmt::format(R"({{"/serving/decode_max_batch_size": {}}})", 8 << i);
+            store.storeStudyRun(study, point, point.key, "{}", 7, resultWithMessages(5));
+        }
+        StudyPoint invalid;
+        invalid.key = "point-invalid";
+        invalid.paramsJson = "{}";
+        invalid.error = "the scenario is invalid";
+        invalid.errorKind = StudyPointError::Invalid;
+        store.recordStudyPoint(study, invalid);
+        store.endStudy(study, RunStatus::Completed);
+    }
+    edit(path, "UPDATE study_points SET run_id = 999 WHERE point_key = 'point-1'");
+    const std::string copy = dir.file("copy.db");
+    const RecoveryReport report = recoverRunDatabase(path, copy);
+    EXPECT_EQ(report.studiesRecovered, std::vector<std::int64_t>{study});
+    EXPECT_TRUE(report.studiesLost.empty());
+    EXPECT_EQ(report.pointsWithoutRun, 1u);
+    RunStore recovered(copy);
+    EXPECT_TRUE(recovered.checkIntegrity().empty());
+    ASSERT_TRUE(recovered.studyInfo(study));
+    EXPECT_EQ(recovered.studyInfo(study)->status, RunStatus::Completed);
+    const auto points = recovered.studyPoints(study);
+    ASSERT_EQ(points.size(), 4u);
+    int withRun = 0;
+    for (const StudyPoint& p : points) {
+        if (p.key == "point-1" || p.key == "point-invalid")
+            EXPECT_FALSE(p.runId) << p.key;
+        else
+            EXPECT_TRUE(p.runId && recovered.runInfo(*p.runId)) << p.key;
+        withRun += p.runId ? 1 : 0;
+        if (p.key == "point-invalid")
+            EXPECT_EQ(p.errorKind, StudyPointError::Invalid);
+    }
+    EXPECT_EQ(withRun, 2);
+    // Its completed points are found again, so running the study again measures only the unlinked one.
+    EXPECT_TRUE(recovered.finishedStudyPoint("point-0"));
+    EXPECT_FALSE(recovered.finishedStudyPoint("point-1"));
+}
+
+TEST(RunRecovery, StoresAFinishedResultThatWaitedBesideTheFile)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    std::int64_t waiting = 0;
+    {
+        RunStore store(path);
+        storeRun(store, "done");
+        waiting = store.beginRun("finished while the file was locked", "{}", 7);
+    }
+    savePendingResult(path, waiting, resultWithMessages(42));
+    const std::string copy = dir.file("copy.db");
+    const RecoveryReport report = recoverRunDatabase(path, copy);
+    EXPECT_EQ(report.pendingStored, std::vector<std::int64_t>{waiting});
+    // The copy holds it whole, whatever name it is used under; the original still has its file.
+    EXPECT_TRUE(fs::exists(pendingFile(path, waiting)));
+    RunStore recovered(copy);
+    EXPECT_EQ(recovered.runInfo(waiting)->status, RunStatus::Completed);
+    EXPECT_EQ(recovered.loadRun(waiting).messages.size(), 42u);
+}
+
+TEST(RunRecovery, AListOfRunsThatCannotBeReadIsRefusedWithNothingLeftBehind)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    std::int64_t root = 0, pageSize = 0;
+    {
+        RunStore store(path);
+        for (int i = 0; i < 3; ++i)
+            storeRun(store, fmt::format("run {}", i));
+    }
+    {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE); // closing it checkpoints the WAL into the file
+        root = db.execAndGet("SELECT rootpage FROM sqlite_schema WHERE name = 'runs'").getInt64();
+        pageSize = db.execAndGet("PRAGMA page_size").getInt64();
+    }
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp((root - 1) * pageSize);
+        for (std::int64_t i = 0; i < pageSize; ++i)
+            file.put(static_cast<char>((i * 37 + 11) & 0xFF));
+    }
+    const std::string copy = dir.file("copy.db");
+    try {
+        recoverRunDatabase(path, copy);
+        FAIL() << "recovered from a file whose runs cannot be listed";
+    } catch (const InputError& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        EXPECT_EQ(e.problems()[0].file, path);
+        EXPECT_NE(std::string(e.what()).find("not one run can be listed"), std::string::npos) << e.what();
+        EXPECT_NE(e.problems()[0].fix.find("backup"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(copy));
+    EXPECT_FALSE(fs::exists(copy + "-wal"));
+}
+
+TEST(RunRecovery, AFailedWriteEndsItNamingTheCopyAndLeavesNothingBehind)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        for (int i = 0; i < 3; ++i)
+            storeRun(store, fmt::format("run {}", i), 30'000); // about a megabyte each
+    }
+    const std::string before = bytesOf(path);
+    const std::string copy = dir.file("copy.db");
+    // Files of this process may grow to 512 KiB (ulimit -f counts 512-byte blocks): the schema fits, a run does not.
+    // A write past it fails (EFBIG) rather than killing cohsim (SIGXFSZ ignored), as a full disk's would.
+    const CliResult r = runShell(
+        fmt::format("ulimit -f 1024; trap '' XFSZ; {} --db {} db recover {} 2>&1", COH_COHSIM_PATH, path, copy));
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find(copy), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("cannot write the recovered database"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("was not changed"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("copied whole"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(copy));
+    EXPECT_FALSE(fs::exists(copy + "-wal"));
+    EXPECT_EQ(bytesOf(path), before);
+    // Without the limit the same command copies every run.
+    const CliResult whole = runShell(fmt::format("{} --db {} db recover {} 2>&1", COH_COHSIM_PATH, path, copy));
+    EXPECT_EQ(whole.exitCode, 0) << whole.output;
+    EXPECT_NE(whole.output.find("3 runs copied whole, 0 with its summary only, 0 lost; 0 studies copied, 0 lost."),
+              std::string::npos)
+        << whole.output;
+}
+
+TEST(RunStoreDamage, AValueOfTheWrongShapeCostsOnlyItsRun)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        storeRun(store, "sound");
+        storeRun(store, "edited");
+    }
+    edit(path, "UPDATE runs SET summary_json = '[1, 2]' WHERE id = 2");
+    RunStore store(path);
+    try {
+        store.loadRun(2);
+        FAIL() << "read a summary that is an array";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("cannot read run 2"), std::string::npos) << what;
+        EXPECT_NE(what.find("damaged"), std::string::npos) << what;
+        EXPECT_EQ(what.find("json.exception"), std::string::npos) << what; // the library's words are not the user's
+        EXPECT_NE(e.problems()[0].fix.find("cohsim runs delete"), std::string::npos) << what;
+    }
+    // The file is sound: it is not marked corrupt, the other run reads, a new run is stored, and the damaged one
+    // can be deleted.
+    EXPECT_FALSE(fs::exists(corruptionRecordPath(path)));
+    EXPECT_EQ(store.loadRun(1).messages.size(), 10u);
+    EXPECT_NO_THROW(storeRun(store, "after"));
+    EXPECT_TRUE(store.deleteRun(2));
+    RunStore reopened(path);
+    EXPECT_EQ(reopened.listRuns().size(), 2u);
+}
+
+TEST(RunStoreDamage, APipeOrAnEmptyPathIsRefusedNotWaitedOnOrTakenForTheDefault)
+{
+    TempDir dir("coh-recover");
+    const std::string fifo = dir.file("runs.db");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // A FIFO blocks its reader until someone writes: without the check this waits for the timeout (124).
+    const CliResult r = runShell(fmt::format("timeout 20 {} --db {} runs list 2>&1", COH_COHSIM_PATH, fifo));
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find(fifo + ": this is not a regular file"), std::string::npos) << r.output;
+    EXPECT_THROW(RunStore{fifo}, InputError);
+    // An empty --db (a script's unset variable) is an error, not the user's own store.
+    const CliResult empty = runShell(fmt::format("{} --db '' runs list 2>&1", COH_COHSIM_PATH));
+    EXPECT_EQ(empty.exitCode, 2) << empty.output;
+    EXPECT_NE(empty.output.find("--db: the path is empty"), std::string::npos) << empty.output;
+}
+
+} // namespace
+} // namespace coh::test
