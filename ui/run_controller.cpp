@@ -144,7 +144,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         try {
             // Reading a trace can take a while, so it happens here; like `cohsim run`, before the row is begun,
             // so a trace that cannot be read leaves no run behind.
-            workload = core::buildWorkload(scenario->workload, scenario->seed);
+            workload = core::buildWorkload(scenario->workload, scenario->seed, scenario->sourcePath);
             if (m_cancel) {
                 // Cancelled while the trace was read: nothing was stored, nothing to record.
                 outcome->kind = Outcome::Kind::Cancelled;

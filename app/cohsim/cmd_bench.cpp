@@ -2,6 +2,7 @@
 // Benchmark (tests/bench has the same two as Google Benchmark executables), and the real backends' copies and
 // attention (the CPU kernel, or the CUDA one where there is a GPU).
 #include "app/cohsim/command.h"
+#include "app/cohsim/option_checks.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
 #include "core/coherence/protocol_phold.h"
@@ -160,7 +161,7 @@ void benchScenario(const BenchOptions& options)
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
     if (options.maxRequests)
         core::limitRequests(scenario.workload, *options.maxRequests);
-    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed, scenario.sourcePath);
     double best = 0;
     core::RunSummary summary;
     for (int i = 0; i < std::max(1, options.repeat); ++i) {
@@ -189,9 +190,10 @@ void benchCopy(const BenchOptions& options)
     const bool cuda = options.copyBackend == "real-cuda";
     if (cuda)
         if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
-            throw std::runtime_error(fmt::format("bench copy --backend real-cuda needs a GPU and found none ({}); "
-                                                 "--backend real-cpu measures the CPU's copies",
-                                                 gpus.reason));
+            throw core::InputError(
+                "", "--backend",
+                fmt::format("bench copy --backend real-cuda needs a GPU and found none ({})", gpus.reason),
+                "--backend real-cpu measures the CPU's copies");
     // real-cuda's paths (calibration.h): within and between GPUs, or a GPU's copies into and out of pinned host memory
     // (a CPU socket's node). real-cpu has one: every memory is the host's.
     if (!cuda && options.copyPath != "gpu")
@@ -267,9 +269,10 @@ void benchGpuAttention(const BenchOptions& options)
                                "leave --kv-dtype out, or bench real-cpu for fp32");
     const core::GpuInventory gpus = core::probeGpus();
     if (gpus.devices.empty())
-        throw std::runtime_error(fmt::format("bench attention --backend real-cuda needs a GPU and found none ({}); "
-                                             "--backend real-cpu runs the CPU kernel",
-                                             gpus.reason));
+        throw core::InputError(
+            "", "--backend",
+            fmt::format("bench attention --backend real-cuda needs a GPU and found none ({})", gpus.reason),
+            "--backend real-cpu runs the CPU kernel");
     core::real::GpuAttentionBenchOptions bench;
     bench.rounds = std::max(1, options.attentionRounds);
     bench.sequences = options.attentionSequences.value_or(bench.sequences);
@@ -411,10 +414,13 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     bench->require_subcommand(1);
 
     auto* phold = bench->add_subcommand("phold", "The standard PHOLD discrete-event benchmark");
-    phold->add_option("--lps", options->phold.lps, "Logical processes (16 pending events each)")->capture_default_str();
+    // About 800 bytes each: a million take 0.8 GB.
+    phold->add_option("--lps", options->phold.lps, "Logical processes (16 pending events each), at most a million")
+        ->check(CLI::Range(1u, 1'000'000u))
+        ->capture_default_str();
     phold->add_option("--end", options->phold.endTime, "End time in model units (mean delay 1.0)")
         ->capture_default_str();
-    phold->add_option("--seed", options->phold.seed, "Random seed")->capture_default_str();
+    phold->add_option("--seed", options->phold.seed, "Random seed")->check(wholeNumber())->capture_default_str();
     phold
         ->add_option("--protocol", options->protocol,
                      "Also run it with this protocol stepping a block per LP at every event, and compare")
@@ -434,6 +440,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
         ->capture_default_str();
     phold->add_option("--repeat", options->repeat, "With --protocol: runs of each; the best is reported")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     phold->add_flag("--json", options->json, "Print JSON");
     phold->callback([options] {
@@ -445,8 +452,11 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
 
     auto* scenario = bench->add_subcommand("scenario", "Time the engine on a scenario (loading excluded)");
     scenario->add_option("scenario", options->scenario, "Scenario JSON file")->required();
-    scenario->add_option("--max-requests", options->maxRequests, "Limit the workload");
-    scenario->add_option("--repeat", options->repeat, "Runs; the best wall time is reported")->capture_default_str();
+    scenario->add_option("--max-requests", options->maxRequests, "Limit the workload (0: every request)")
+        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
+    scenario->add_option("--repeat", options->repeat, "Runs; the best wall time is reported")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
     scenario->add_flag("--json", options->json, "Print JSON");
     scenario->callback([options] { benchScenario(*options); });
 
@@ -462,6 +472,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::IsMember({"gpu", "to-host", "from-host"}))
         ->capture_default_str();
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     copy->add_option("--descriptor-kib", options->descriptorKib,
                      "Copy in pieces of this many KiB scattered over both arenas, as a run does (0: whole)")
@@ -488,6 +499,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->delimiter(',')
         ->check(CLI::Range(1u, 1u << 20));
     attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     attention
         ->add_option("--sequences", options->attentionSequences,
@@ -503,6 +515,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     tune->add_option("--threads", options->tuneThreads, "The thread count set against one (default: one per core)")
         ->check(CLI::Range(1, 1024));
     tune->add_option("--repeat", options->repeat, "Rounds (alternating thread counts); medians are reported")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     tune->add_flag("--no-store", options->tuneNoStore, "Store nothing: the runs alone, without the writer");
     tune->add_flag("--json", options->json, "Print JSON");

@@ -1,6 +1,7 @@
 // cohsim compare-real SCENARIO: run a scenario on a real backend (real-cpu, real-cuda) and on the simulator with this
 // machine's calibrated profile of it, store both, and report the simulator's error against what was measured.
 #include "app/cohsim/command.h"
+#include "app/cohsim/option_checks.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
 #include "core/compare/run_comparison.h"
@@ -156,7 +157,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         scenario.seed = *options.seed;
     if (options.maxRequests)
         core::limitRequests(scenario.workload, *options.maxRequests);
-    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed, scenario.sourcePath);
 
     core::SimVsRealOptions compare;
     compare.backend = options.backend;
@@ -392,8 +393,9 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->capture_default_str();
     cmd->add_option("--profile", options->profile,
                     "A profile of the same backend from `cohsim calibrate -o FILE` (default: calibrate now)");
-    cmd->add_option("--seed", options->seed, "Override the scenario's seed");
-    cmd->add_option("--max-requests", options->maxRequests, "Run at most this many requests");
+    cmd->add_option("--seed", options->seed, "Override the scenario's seed")->check(wholeNumber());
+    cmd->add_option("--max-requests", options->maxRequests, "Run at most this many requests (0: every one)")
+        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     cmd->add_option("--arena-mib", options->arenaMib, "the real backend: each node's memory, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));

@@ -1,5 +1,6 @@
 // cohsim run SCENARIO: simulate a scenario, store the run, print its summary.
 #include "app/cohsim/command.h"
+#include "app/cohsim/option_checks.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
@@ -112,7 +113,7 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
         scenario.seed = *options.seed;
     if (options.maxRequests)
         core::limitRequests(scenario.workload, *options.maxRequests);
-    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+    const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed, scenario.sourcePath);
 
     std::unique_ptr<core::RunStore> store;
     if (!options.noStore) {
@@ -219,8 +220,9 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     auto options = std::make_shared<RunCommandOptions>();
     auto* run = app.add_subcommand("run", "Simulate a scenario, store the run and print its summary");
     run->add_option("scenario", options->scenario, "Scenario JSON file (see docs/scenario-format.md)")->required();
-    run->add_option("--seed", options->seed, "Override the scenario's seed");
-    run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests");
+    run->add_option("--seed", options->seed, "Override the scenario's seed")->check(wholeNumber());
+    run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests (0: every one)")
+        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     run->add_option("--name", options->name,
                     "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")");
     run->add_option("--set", options->overrides,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <optional>
 
 namespace coh::cli {
@@ -35,7 +36,7 @@ int validateFile(const std::string& path, const core::BackendOptions& backend)
         core::Scenario scenario = core::loadScenarioFile(path);
         // What `run` reads and checks besides the file: the trace (every row, its columns, types and range) or
         // the generated workload, and the limits the engine refuses before it starts. validate-ok means run-ok.
-        const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed);
+        const core::Workload workload = core::buildWorkload(scenario.workload, scenario.seed, scenario.sourcePath);
         core::checkRunnable(scenario, workload, backend);
         fmt::print("{}: ok ({}, {} requests)\n", path, summary(scenario), workload.requests.size());
         // A real backend also says what memory it would take: the arenas, and how far the pools may grow.
@@ -53,6 +54,9 @@ int validateFile(const std::string& path, const core::BackendOptions& backend)
             if (!p.fix.empty())
                 fmt::print(stderr, "    fix: {}\n", p.fix);
         }
+        return kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "{}: error: {}\n", path, kOutOfMemory);
         return kExitBadInput;
     } catch (const std::exception& e) {
         fmt::print(stderr, "{}: error: {}\n", path, e.what());

@@ -1,6 +1,7 @@
 // cohsim verify: exhaustive explicit-state check of a protocol (every interleaving of ops and deliveries) for
 // SWMR, data-value, lost writes, protocol errors and deadlocks, with the shortest counterexample.
 #include "app/cohsim/command.h"
+#include "app/cohsim/option_checks.h"
 #include "core/base/input_error.h"
 #include "core/coherence/explorer.h"
 #include "core/coherence/protocol_registry.h"
@@ -67,7 +68,8 @@ static const bool registered = registerCommand("verify", [](CLI::App& app, Globa
     cmd->add_option("--blocks", options->blocks, "Number of independent blocks (default 1)");
     cmd->add_flag("--product", options->product,
                   "Explore the blocks as one product state space instead of checking one block (small configs only)");
-    cmd->add_option("--max-states", options->maxStates, "Stop after this many states (default 5000000)");
+    cmd->add_option("--max-states", options->maxStates, "Stop after this many states (default 5000000)")
+        ->check(wholeNumber());
     cmd->add_flag("--json", options->json, "Print the result as JSON (format in docs/protocols.md)");
     cmd->add_flag("--list", options->list, "List the protocols; [bug hunt] marks deliberately broken ones");
     cmd->callback([options] { runVerifyCommand(*options); });

@@ -32,6 +32,13 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  // the run or action failed
 inline constexpr int kExitBadInput = 2; // the user's input is wrong; the message says how to fix it
 
+// What cohsim says when an allocation fails (std::bad_alloc), with kExitBadInput: what was asked needs more memory
+// than this process may have, and asking for less is the fix.
+inline constexpr const char* kOutOfMemory =
+    "cohsim ran out of memory: what was asked needs more than this process may use (the memory free on this "
+    "machine, or a limit such as ulimit -v) (fix: ask for less: fewer requests (--max-requests, or the scenario's "
+    "workload), smaller --arena-mib or --pool-mib, fewer --lps or --max-states; or run where more memory is free)";
+
 // Thrown by a command's callback to end with an exit code after printing its own message.
 struct CommandExit {
     int code;

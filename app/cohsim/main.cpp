@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <new>
 
 namespace coh::cli {
 
@@ -83,6 +84,9 @@ int main(int argc, char** argv)
         return e.code;
     } catch (const coh::core::InputError& e) {
         std::cerr << "error: " << e.what() << '\n';
+        return kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: " << kOutOfMemory << '\n';
         return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';

@@ -18,5 +18,9 @@ inline constexpr std::uint64_t kMaxTraceFileBytes = std::uint64_t{2} << 30;
 // The longest single step the engine accepts: one serving iteration, or one KV block over one link. A day is
 // far beyond any real hardware; a longer step means a unit typo (FLOP/s for TFLOP/s, B/s for GB/s).
 inline constexpr SimTime kMaxStepTime = 86'400 * kSecond;
+// A gamma arrival process's coefficient of variation: its shape is 1/cv^2, and its gaps stop being numbers long
+// before a double's range ends; 0.001 is all but constant, 1000 one burst.
+inline constexpr double kMinArrivalCv = 1e-3;
+inline constexpr double kMaxArrivalCv = 1e3;
 
 } // namespace coh::core

@@ -17,8 +17,15 @@ void setScenarioField(json& root, const std::string& pointerText, json value, co
     const auto refuse = [&](const std::string& message) { throw InputError(file, pointerText, message, fix); };
     if (pointerText.empty() || pointerText.front() != '/')
         refuse(fmt::format("'{}' is not a JSON pointer: it must start with '/'", pointerText));
+    json::json_pointer pointer;
     try {
-        const json::json_pointer pointer(pointerText);
+        pointer = json::json_pointer(pointerText);
+    } catch (const json::exception&) {
+        // The one way a pointer starting with '/' is malformed: an escape other than ~0 and ~1.
+        refuse(fmt::format("'{}' is not a JSON pointer: a '~' in it must be followed by 0 (for '~') or 1 (for '/')",
+                           pointerText));
+    }
+    try {
         if (value.is_null()) {
             json& parent = root.at(pointer.parent_pointer());
             if (!parent.is_object())
@@ -48,8 +55,9 @@ void setScenarioField(json& root, const std::string& pointerText, json value, co
             }
         }
         *at = std::move(value);
-    } catch (const json::exception& e) {
-        refuse(fmt::format("{}: {}", pointerText, e.what()));
+    } catch (const json::exception&) {
+        // What the walk above does not name itself: removing (null) a member whose parent is not there.
+        refuse(fmt::format("{} names nothing in the scenario, so there is nothing to remove", pointerText));
     }
 }
 

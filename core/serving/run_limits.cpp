@@ -68,6 +68,13 @@ void ServingEngine::refuseImpossibleInput() const
             "or pick a smaller model");
     }
 
+    // Every serving iteration pays this on top of its compute: alone beyond a day it is a unit typo too.
+    if (const double overhead = double(m_scenario.serving.iterationOverhead); overhead > double(kMaxStepTime))
+        throw InputError(file, "/serving/iteration_overhead",
+                         fmt::format("each serving iteration would pay {} of overhead (the limit of a step is one day)",
+                                     seconds(overhead)),
+                         "check the unit, e.g. \"iteration_overhead\": \"20 us\"");
+
     // Compute: the longest prompt prefilled alone, and one decode step at the longest context. A recompute after a
     // node failure prefills what the sequence had generated too: up to its whole length.
     if (m_scenario.failures.enabled() && m_scenario.failures.recovery != FailureRecovery::Fail)

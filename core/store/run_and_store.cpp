@@ -2,6 +2,8 @@
 
 #include "core/serving/serving_engine.h"
 
+#include <new>
+
 namespace coh::core {
 
 std::string defaultRunName(const Scenario& scenario)
@@ -31,6 +33,9 @@ RunResult runAndStore(RunStore& store, const Scenario& scenario, const Workload&
         result = runScenario(scenario, workload, options);
     } catch (const RunCancelled&) {
         end(RunStatus::Cancelled, hooks.cancelReason);
+        throw;
+    } catch (const std::bad_alloc&) {
+        end(RunStatus::Failed, "ran out of memory: the run needed more than the process could have");
         throw;
     } catch (const std::exception& e) {
         end(RunStatus::Failed, e.what());

@@ -120,7 +120,10 @@ void readParameter(ProblemList& problems, const json& value, const std::string& 
         return;
     Parameter p;
     p.pointer = r.string("field", requiredAs("\"/coherence/decode\"")).value_or("");
-    if (!p.pointer.empty() && p.pointer.front() != '/')
+    if (value.contains("field") && p.pointer.empty())
+        r.problem("field", "an empty field names the whole scenario, not a field of it",
+                  "name one field, e.g. \"/serving/block_tokens\"");
+    else if (!p.pointer.empty() && p.pointer.front() != '/')
         r.problem("field", fmt::format("'{}' is not a JSON pointer", p.pointer),
                   "start it with '/', e.g. \"/serving/block_tokens\"");
     const json* values = r.get("values");
@@ -187,6 +190,19 @@ void readParameter(ProblemList& problems, const json& value, const std::string& 
     r.finish();
     if (p.pointer.empty() || p.pointer.front() != '/')
         return;
+    // A field the scenario has no place for (a malformed escape, an index past an array, a path through a number) is
+    // the study's mistake, found here rather than as every point "invalid".
+    if (!study.baseScenario.is_null()) {
+        try {
+            nlohmann::json probe = study.baseScenario;
+            setScenarioField(probe, p.pointer, 0, study.scenarioPath, "");
+        } catch (const InputError& e) {
+            r.problem("field", e.problems().front().message,
+                      "name a field of the base scenario, e.g. \"/serving/block_tokens\" or \"/topology/links/0/"
+                      "bandwidth\"");
+            return;
+        }
+    }
     for (const Parameter& other : study.parameters)
         if (other.pointer == p.pointer)
             r.problem("field", fmt::format("{} is varied twice", p.pointer), "vary each field in one parameter");

@@ -1,6 +1,7 @@
 #include "core/workload/synthetic_generator.h"
 
 #include "core/base/input_error.h"
+#include "core/scenario/input_limits.h"
 #include "core/workload/length_sampler.h"
 
 #include <boost/random/exponential_distribution.hpp>
@@ -36,6 +37,25 @@ void validate(const SyntheticWorkload& spec)
         throw InputError("", "/workload/arrival/cv",
                          fmt::format("a gamma coefficient of variation of {} is not positive", spec.cv),
                          "give cv above 0 (1 is Poisson, above 1 is bursty)");
+    // The gamma's shape is 1/cv^2: beyond these it is 0 or infinite in a double, and its gaps are not numbers.
+    if (spec.arrival == ArrivalProcess::Gamma && (spec.cv < kMinArrivalCv || spec.cv > kMaxArrivalCv))
+        throw InputError("", "/workload/arrival/cv",
+                         fmt::format("a gamma coefficient of variation of {} is outside {:g} to {:g}", spec.cv,
+                                     kMinArrivalCv, kMaxArrivalCv),
+                         "give cv within that range (1 is Poisson, above 1 is bursty; \"constant\" has no spread)");
+}
+
+// Arrivals must stay within the 64-bit nanosecond clock (about 292 years), as a trace's span must (trace_replay).
+constexpr double kLastArrivalNs = 9.2e18;
+
+[[noreturn]] void throwPastTheClock(const SyntheticWorkload& spec, std::uint32_t request, double t)
+{
+    throw InputError("", "/workload/arrival/rate",
+                     fmt::format("at {:g} requests per second, request {} of {} would arrive {}, beyond the 64-bit "
+                                 "nanosecond clock (about 292 years)",
+                                 spec.ratePerSec, request + 1, spec.requests,
+                                 std::isfinite(t) ? fmt::format("after {:.3g} s", t * 1e-9) : "never"),
+                     "give a higher rate (requests per second), or fewer requests");
 }
 
 // Arrival times in ns. The first request arrives at t = 0 (as in trace replay), each later one a gap after
@@ -45,8 +65,12 @@ std::vector<SimTime> arrivalTimes(const SyntheticWorkload& spec, std::uint64_t s
     std::vector<SimTime> times(spec.requests);
     const double meanGapNs = 1e9 / spec.ratePerSec;
     if (spec.arrival == ArrivalProcess::Constant) {
-        for (std::uint32_t i = 0; i < spec.requests; ++i)
-            times[i] = std::llround(double(i) * meanGapNs);
+        for (std::uint32_t i = 0; i < spec.requests; ++i) {
+            const double t = i == 0 ? 0.0 : double(i) * meanGapNs;
+            if (!(t < kLastArrivalNs))
+                throwPastTheClock(spec, i, t);
+            times[i] = std::llround(t);
+        }
         return times;
     }
 
@@ -60,6 +84,8 @@ std::vector<SimTime> arrivalTimes(const SyntheticWorkload& spec, std::uint64_t s
     for (std::uint32_t i = 0; i < spec.requests; ++i) {
         if (i > 0)
             t += spec.arrival == ArrivalProcess::Poisson ? exponential(rng) : gamma(rng);
+        if (!(t < kLastArrivalNs))
+            throwPastTheClock(spec, i, t);
         times[i] = std::llround(t);
     }
     return times;

@@ -1,5 +1,6 @@
 #include "core/workload/workload_builder.h"
 
+#include "core/base/input_error.h"
 #include "core/workload/azure_trace.h"
 #include "core/workload/mooncake_trace.h"
 #include "core/workload/synthetic_generator.h"
@@ -8,11 +9,20 @@
 
 namespace coh::core {
 
-Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed)
+Workload buildWorkload(const WorkloadSpec& spec, std::uint64_t seed, const std::string& scenarioFile)
 {
     switch (spec.kind) {
     case WorkloadKind::Synthetic:
-        return generateSyntheticWorkload(spec.synthetic, seed);
+        try {
+            return generateSyntheticWorkload(spec.synthetic, seed);
+        } catch (const InputError& e) {
+            // The generator knows fields, not files: its problems are the scenario file's.
+            std::vector<InputProblem> problems = e.problems();
+            for (InputProblem& p : problems)
+                if (p.file.empty())
+                    p.file = scenarioFile;
+            throw InputError(std::move(problems));
+        }
     case WorkloadKind::Trace: {
         const TraceWorkload& trace = spec.trace;
         const std::string& path = trace.resolvedPath.empty() ? trace.path : trace.resolvedPath;

@@ -2,6 +2,7 @@
 // same PHOLD events, the JSON says which ran and how big the automaton grew, and a wrong executor is refused; bench
 // attention measures the K/V element it is asked for.
 #include "cli_runner.h"
+#include "core/gpu/cuda_devices.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -103,6 +104,21 @@ TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
     const CliResult plain = runCohsim("bench copy --repeat 1 --json", Stderr::Inherit);
     ASSERT_EQ(plain.exitCode, 0) << plain.output;
     EXPECT_EQ(nlohmann::json::parse(plain.output)["path"], "host");
+}
+
+TEST(CliBench, RealCudaWithoutAGpuIsBadInputAsForARun)
+{
+    if (!core::probeGpus().devices.empty())
+        GTEST_SKIP() << "this machine has a GPU";
+    // Exit 2 naming --backend and the fix, as `cohsim run --backend real-cuda` says it, not a failure (1).
+    for (const char* bench : {"copy", "attention"}) {
+        const CliResult r = runCohsim(std::string("bench ") + bench + " --backend real-cuda --repeat 1");
+        EXPECT_EQ(r.exitCode, 2) << r.output;
+        EXPECT_NE(r.output.find("--backend: bench " + std::string(bench) + " --backend real-cuda needs a GPU"),
+                  std::string::npos)
+            << r.output;
+        EXPECT_NE(r.output.find("fix: --backend real-cpu"), std::string::npos) << r.output;
+    }
 }
 
 } // namespace

@@ -192,6 +192,17 @@ TEST_F(CliRun, SharedPrefixBlocksAreCountedStoredAndShownAndWithoutAProtocolExit
     EXPECT_EQ(bad.exitCode, 2) << bad.output;
     EXPECT_NE(bad.output.find("/serving/shared_prefix"), std::string::npos) << bad.output;
     EXPECT_NE(bad.output.find("/coherence/decode"), std::string::npos) << bad.output;
+
+    // A malformed escape, and removing what is not there, say so in words (not the JSON library's).
+    const CliResult escape = runCohsim("run " + scenario + " --no-store --set '/a~2b=1'");
+    EXPECT_EQ(escape.exitCode, 2) << escape.output;
+    EXPECT_NE(escape.output.find("'/a~2b' is not a JSON pointer: a '~' in it must be followed by 0"), std::string::npos)
+        << escape.output;
+    const CliResult missing = runCohsim("run " + scenario + " --no-store --set /no/such=null");
+    EXPECT_EQ(missing.exitCode, 2) << missing.output;
+    EXPECT_NE(missing.output.find("/no/such names nothing in the scenario"), std::string::npos) << missing.output;
+    for (const CliResult* r : {&escape, &missing})
+        EXPECT_EQ(r->output.find("json.exception"), std::string::npos) << r->output;
 }
 
 TEST_F(CliRun, ALinkFailureIsStoredAndShownAndOneThatNeverHealsExitsTwo)

@@ -146,6 +146,30 @@ TEST_F(HostileInput, ALinkFarTooSlowIsRefusedNamingTheLink)
     expectRefused(file("slow-link.json", s.dump()), "/topology/links/3/bandwidth", "limit is one day");
 }
 
+// Found by a later probe: validate said ok, run ended with "event time went backwards" (exit 1) or "passed the end of
+// its clock"; now both refuse the field.
+TEST_F(HostileInput, AnIterationOverheadBeyondADayIsRefusedNamingIt)
+{
+    json s = defaultScenario();
+    s["serving"]["iteration_overhead"] = "1e8 s";
+    expectRefused(file("overhead.json", s.dump()), "/serving/iteration_overhead", "limit of a step is one day");
+}
+
+TEST_F(HostileInput, SyntheticArrivalsPastTheClockAreRefusedNamingTheRateOrTheSpread)
+{
+    json s = defaultScenario();
+    s["workload"] = json::parse(R"({"type": "synthetic", "requests": 50, "arrival": {"process": "poisson", "rate":
+        1e-9}, "prompt": {"dist": "fixed", "value": 64}, "output": {"dist": "fixed", "value": 8}})");
+    expectRefused(file("rate.json", s.dump()), "/workload/arrival/rate", "beyond the 64-bit nanosecond clock");
+    s["workload"]["arrival"] = json::parse(R"({"process": "constant", "rate": 1e-300})");
+    expectRefused(file("constant.json", s.dump()), "/workload/arrival/rate", "beyond the 64-bit nanosecond clock");
+    for (const double cv : {1e-300, 1e300}) {
+        s["workload"]["arrival"] = json::parse(R"({"process": "gamma", "rate": 4})");
+        s["workload"]["arrival"]["cv"] = cv;
+        expectRefused(file("cv.json", s.dump()), "/workload/arrival/cv", "is outside 0.001 to 1000");
+    }
+}
+
 TEST_F(HostileInput, AHugeTimeScaleIsRefusedNamingIt)
 {
     json s = defaultScenario();

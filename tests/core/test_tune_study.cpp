@@ -83,6 +83,26 @@ TEST(TuneStudy, EveryMistakeIsNamedByItsFieldWithAFix)
     }
 }
 
+TEST(TuneStudy, AFieldTheScenarioHasNoPlaceForIsTheStudysMistake)
+{
+    // Each ran as a study whose every point was "invalid" (exit 0), or whose points all ran the base scenario.
+    const std::vector<std::pair<std::string, std::string>> fields = {
+        {"", "an empty field names the whole scenario"},          {"/a~2b", "a '~' in it must be followed by 0"},
+        {"/topology/nodes/99/id", "'99' is not an index of the"}, {"/topology/nodes/-", "'-' is not an index of the"},
+        {"/name/x", "passes through a string, not an object"},
+    };
+    for (const auto& [field, says] : fields) {
+        json study = smallStudyJson();
+        study["parameters"][1] = {{"field", field}, {"values", {1}}};
+        const auto problems = studyProblems(study);
+        const auto* p = findProblem(problems, "/parameters/1/field");
+        ASSERT_TRUE(p) << field;
+        EXPECT_NE(p->message.find(says), std::string::npos) << field << ": " << p->message;
+        EXPECT_EQ(p->message.find("json.exception"), std::string::npos) << p->message;
+        EXPECT_FALSE(p->fix.empty());
+    }
+}
+
 TEST(TuneStudy, AValueTheScenarioRefusesIsNamedAtTheValue)
 {
     json study = smallStudyJson();

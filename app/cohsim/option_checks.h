@@ -1,0 +1,31 @@
+#pragma once
+// Checks shared by cohsim's number options. CLI11 2.1 reads "-1" into an unsigned option as its largest value and
+// a value past the type as the largest (strtoull wraps and saturates), so a seed of -1 ran as 18446744073709551615
+// without a word: whole-number options take digits only, within their type.
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace coh::cli {
+
+// Digits only, no sign, at most `most` (the option's type's largest by default).
+inline CLI::Validator wholeNumber(std::uint64_t most = std::numeric_limits<std::uint64_t>::max())
+{
+    return CLI::Validator(
+        [most](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (text.empty() || error == std::errc::invalid_argument || stop != end)
+                return "'" + text + "' is not a whole number (digits only, no sign)";
+            if (error == std::errc::result_out_of_range || value > most)
+                return "'" + text + "' is larger than " + std::to_string(most);
+            return {};
+        },
+        "UINT");
+}
+
+} // namespace coh::cli

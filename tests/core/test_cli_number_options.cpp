@@ -1,0 +1,66 @@
+// cohsim's number options take what they say: a whole number within its range, never a sign that wraps to the
+// largest value, and a request past the process's memory ends with exit 2 and words, not an internal error.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace coh::test {
+namespace {
+
+const std::string kScenario = std::string(COH_DATASETS_DIR) + "/scenarios/default.json";
+
+CliResult cohsim(const std::string& args)
+{
+    return runCohsim(args, Stderr::Merge);
+}
+
+void expectRefused(const std::string& args, const std::string& says)
+{
+    const CliResult r = cohsim(args);
+    EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(says), std::string::npos) << args << "\n" << r.output;
+}
+
+TEST(CliNumberOptions, ASignOrAValuePastTheTypeIsRefusedNotWrapped)
+{
+    const std::string run = "run " + kScenario + " --no-store --max-requests 2 ";
+    // CLI11 alone read -1 as 18446744073709551615 and ran with it.
+    expectRefused(run + "--seed -1", "--seed: '-1' is not a whole number");
+    expectRefused(run + "--seed 18446744073709551616", "is larger than 18446744073709551615");
+    expectRefused(run + "--seed 12abc", "'12abc' is not a whole number");
+    expectRefused("run " + kScenario + " --no-store --max-requests 4294967296", "is larger than 4294967295");
+    expectRefused("verify --protocol msi-directory --max-states -1", "--max-states: '-1' is not a whole number");
+    expectRefused("bench phold --seed -5", "--seed: '-5'");
+    // The largest seed is a seed.
+    const CliResult largest = cohsim(run + "--seed 18446744073709551615 -q");
+    EXPECT_EQ(largest.exitCode, 0) << largest.output;
+    EXPECT_NE(largest.output.find("seed 18446744073709551615"), std::string::npos) << largest.output;
+}
+
+TEST(CliNumberOptions, RepeatsAndLogicalProcessesHaveBounds)
+{
+    expectRefused("bench scenario " + kScenario + " --repeat 0", "--repeat: Value 0 not in range 1 to 1000");
+    expectRefused("bench scenario " + kScenario + " --repeat 1000000", "not in range 1 to 1000");
+    expectRefused("bench copy --repeat -1", "--repeat");
+    expectRefused("bench phold --lps 10000000", "--lps: Value 10000000 not in range 1 to 1000000");
+}
+
+TEST(CliNumberOptions, RunningOutOfMemoryEndsWithExitTwoAndWhatToAskForInstead)
+{
+#ifdef __SANITIZE_ADDRESS__
+    GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space, so ulimit -v stops it at its start, and "
+                    "it aborts on a failed allocation rather than throwing";
+#endif
+    // A million PHOLD processes take about 0.8 GB; the process may have 0.6 GB.
+    const CliResult r =
+        runShell("ulimit -v 600000; " + std::string(COH_COHSIM_PATH) + " bench phold --lps 1000000 --end 1 2>&1");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("error: cohsim ran out of memory"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("fewer --lps"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("bad_alloc"), std::string::npos) << r.output;
+}
+
+} // namespace
+} // namespace coh::test
