@@ -3,6 +3,7 @@
 #include "app/cohsim/option_checks.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "app/cohsim/terminal_text.h"
 #include "core/base/input_error.h"
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
@@ -224,7 +225,15 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests (0: every one)")
         ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     run->add_option("--name", options->name,
-                    "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")");
+                    "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")")
+        ->check([](const std::string& name) {
+            try {
+                checkRunName(name, "--name");
+            } catch (const core::InputError& e) {
+                return e.problems().front().message;
+            }
+            return std::string();
+        });
     run->add_option("--set", options->overrides,
                     "Change the scenario before running: POINTER=VALUE with a JSON pointer and a JSON value or a word, "
                     "e.g. --set /coherence/decode=lazy-causal (repeatable; null removes the member)")

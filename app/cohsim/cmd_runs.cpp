@@ -2,6 +2,7 @@
 #include "app/cohsim/command.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "app/cohsim/terminal_text.h"
 #include "core/store/run_serialization.h"
 
 #include <fmt/format.h>
@@ -63,7 +64,7 @@ void listRuns(const GlobalOptions& global, const RunsOptions& options)
                                                    "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99", "TOK/S"}};
     for (const auto& r : runs) {
         const bool s = r.hasSummary;
-        rows.push_back({std::to_string(r.id), shortened(r.name, 32), core::toString(r.status), r.backend,
+        rows.push_back({std::to_string(r.id), shortened(terminalSafe(r.name), 32), core::toString(r.status), r.backend,
                         readableTime(r.createdAt), s ? std::to_string(r.requests) : "-", number(r.ttftP50Ms, s),
                         number(r.ttftP99Ms, s), number(r.tpotP50Ms, s), number(r.tpotP99Ms, s),
                         number(r.throughputTokensPerSec, s)});
@@ -94,11 +95,12 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
         throwIfCorrupt(*store);
         return;
     }
-    fmt::print("Run {}: {}\n", info->id, info->name);
+    fmt::print("Run {}: {}\n", info->id, terminalSafe(info->name));
     fmt::print("  status          {}\n", core::toString(info->status));
     if (!info->error.empty())
         fmt::print("  error           {}\n", info->error);
-    fmt::print("  scenario        {} (seed {})\n", info->scenarioName.empty() ? "-" : info->scenarioName, info->seed);
+    fmt::print("  scenario        {} (seed {})\n", info->scenarioName.empty() ? "-" : terminalSafe(info->scenarioName),
+               info->seed);
     fmt::print("  backend         {} (Coherence Studio {})\n", info->backend, info->version);
     if (info->modelsRun != 0)
         fmt::print("  models          real run {} (its simulator's error: cohsim report {})\n", info->modelsRun, id);
@@ -129,6 +131,7 @@ void showRun(const GlobalOptions& global, const RunsOptions& options)
 void renameRun(const GlobalOptions& global, const RunsOptions& options)
 {
     const std::int64_t id = parseRunId(options.id);
+    checkRunName(options.name, "NAME");
     auto store = openRunStore(global);
     if (!store->renameRun(id, options.name))
         throwUnknownRun(*store, id);

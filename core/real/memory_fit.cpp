@@ -12,6 +12,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace coh::core::real {
 
 MemoryNeed realMemoryNeed(const Scenario& scenario)
@@ -103,15 +106,30 @@ std::optional<std::uint64_t> processCgroupRoom()
     return std::nullopt;
 }
 
+// What an address-space limit (ulimit -v, RLIMIT_AS) leaves this process: an allocation past it fails however much
+// memory the machine has free.
+std::optional<std::uint64_t> addressSpaceRoom()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::nullopt;
+    std::ifstream statm("/proc/self/statm"); // first field: the address space in use, in pages
+    std::uint64_t pages = 0;
+    if (!(statm >> pages))
+        return std::nullopt;
+    const std::uint64_t used = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    return limit.rlim_cur > used ? limit.rlim_cur - used : 0;
+}
+
 } // namespace
 
 std::optional<std::uint64_t> availableHostMemory()
 {
-    const auto machine = memAvailable();
-    const auto cgroup = processCgroupRoom();
-    if (machine && cgroup)
-        return std::min(*machine, *cgroup);
-    return machine ? machine : cgroup;
+    std::optional<std::uint64_t> room;
+    for (const auto bound : {memAvailable(), processCgroupRoom(), addressSpaceRoom()})
+        if (bound)
+            room = room ? std::min(*room, *bound) : *bound;
+    return room;
 }
 
 void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint64_t available,

@@ -21,7 +21,7 @@ struct MemoryNeed {
 MemoryNeed realMemoryNeed(const Scenario& scenario);
 
 // What this machine can still give this process: /proc/meminfo's MemAvailable, or less where the process's cgroup
-// (a container's memory.max) leaves it less; none where neither tells.
+// (a container's memory.max) or its address-space limit (ulimit -v) leaves it less; none where none tells.
 std::optional<std::uint64_t> availableHostMemory();
 // A cgroup's room: its memory limit (v2's memory.max, v1's memory.limit_in_bytes) less what it uses (memory.current,
 // memory.usage_in_bytes) but for the inactive file pages its memory.stat lists (page cache the kernel reclaims:

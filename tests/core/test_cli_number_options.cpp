@@ -60,6 +60,14 @@ TEST(CliNumberOptions, RunningOutOfMemoryEndsWithExitTwoAndWhatToAskForInstead)
     EXPECT_NE(r.output.find("error: cohsim ran out of memory"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("fewer --lps"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("bad_alloc"), std::string::npos) << r.output;
+
+    // The real backend's memory check counts the address-space limit as it counts the machine's free memory: ten
+    // arenas and four pools of 1000 MiB cannot fit 4 GB, whatever the machine has.
+    const CliResult arenas = runShell("ulimit -v 4000000; " + std::string(COH_COHSIM_PATH) + " validate " + kScenario +
+                                      " --backend real-cpu --arena-mib 1000 2>&1");
+    EXPECT_EQ(arenas.exitCode, 2) << arenas.output;
+    EXPECT_NE(arenas.output.find("--arena-mib: 10 node memories and 4 K/V pools of 1000 MiB"), std::string::npos)
+        << arenas.output;
 }
 
 } // namespace
