@@ -2,8 +2,11 @@
 // Runs the real cohsim binary for end-to-end tests and captures its exit code and output.
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace coh::test {
 
@@ -28,6 +31,57 @@ inline CliResult runShell(const std::string& command)
     const int status = ::pclose(pipe);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
+}
+
+// Runs a shell command line as runShell does, and also returns the peak resident memory of that command alone, in
+// KiB. RUSAGE_CHILDREN is the largest of every child a process has waited for, so a test process that ran other
+// commands first would read theirs: the command is waited for by a child of its own, which reports its figure.
+struct MeasuredResult {
+    CliResult result;
+    long peakKiB = -1;
+};
+inline MeasuredResult runShellMeasured(const std::string& command)
+{
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return {};
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return {};
+    }
+    if (pid == 0) { // the child: runs the command, then writes its exit code, its peak and its output
+        ::close(fds[0]);
+        const CliResult r = runShell(command);
+        rusage usage{};
+        ::getrusage(RUSAGE_CHILDREN, &usage);
+        const long header[2] = {r.exitCode, usage.ru_maxrss};
+        bool ok = ::write(fds[1], header, sizeof header) == static_cast<ssize_t>(sizeof header);
+        for (std::size_t at = 0; ok && at < r.output.size();) {
+            const ssize_t n = ::write(fds[1], r.output.data() + at, r.output.size() - at);
+            ok = n > 0;
+            at += ok ? static_cast<std::size_t>(n) : 0;
+        }
+        ::_exit(ok ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string bytes;
+    std::array<char, 4096> buffer{};
+    for (ssize_t n; (n = ::read(fds[0], buffer.data(), buffer.size())) > 0;)
+        bytes.append(buffer.data(), static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    MeasuredResult m;
+    long header[2] = {-1, -1};
+    if (bytes.size() < sizeof header || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return m;
+    std::memcpy(header, bytes.data(), sizeof header);
+    m.result.exitCode = static_cast<int>(header[0]);
+    m.peakKiB = header[1];
+    m.result.output = bytes.substr(sizeof header);
+    return m;
 }
 
 // `args` is appended to the cohsim path as shell words.

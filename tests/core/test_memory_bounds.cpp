@@ -318,14 +318,13 @@ TEST(MemoryBounds, ARunWithANanosecondLinkIntervalCompletesInBoundedMemory)
     const fs::path path = dir / "interval-1ns.json";
     std::ofstream(path) << scenario.dump();
     const fs::path exported = dir / "run.json";
-    const CliResult r = runCohsim(
-        "run " + path.string() + " --db " + (dir / "runs.db").string() + " --max-requests 20 --json -q", Stderr::Merge);
-    // The child's peak RSS: RUSAGE_CHILDREN is the largest of every child waited for, so this bounds it (a
-    // dense series was 12.5 s x 10^9 buckets per link direction: it ran out of memory).
-    rusage usage{};
-    ::getrusage(RUSAGE_CHILDREN, &usage);
+    // The run's own peak RSS (a dense series was 12.5 s x 10^9 buckets per link direction: it ran out of memory).
+    const MeasuredResult measured = runShellMeasured(std::string(COH_COHSIM_PATH) + " run " + path.string() + " --db " +
+                                                     (dir / "runs.db").string() + " --max-requests 20 --json -q 2>&1");
+    const CliResult& r = measured.result;
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    const long peakKiB = usage.ru_maxrss;
+    const long peakKiB = measured.peakKiB;
+    ASSERT_GT(peakKiB, 0);
     EXPECT_LT(peakKiB, 300L * 1024) << "peak RSS " << peakKiB << " KiB";
     const auto summary = nlohmann::json::parse(r.output.substr(r.output.find('{')));
     EXPECT_EQ(summary.at("summary").at("completed"), 20);
