@@ -55,7 +55,7 @@ std::string savePendingResult(const std::string& databasePath, std::int64_t id, 
     const std::string target = pendingFile(databasePath, id);
     const std::string temporary = fmt::format("{}.tmp-{}", target, ::getpid());
     fs::remove(temporary);
-    {
+    try {
         // A rollback-journal file (SQLite's default) with synchronous=FULL: no -wal/-shm to carry along, and the
         // commit is on disk before the rename makes the file visible.
         SQLite::Database db(temporary, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -63,6 +63,13 @@ std::string savePendingResult(const std::string& databasePath, std::int64_t id, 
         SQLite::Transaction transaction(db);
         writeDetachedRun(db, id, result);
         transaction.commit();
+    } catch (...) {
+        // A full disk, most likely: half a file helps no one and holds space the user is trying to free.
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        fs::remove(temporary + "-journal", ignored);
+        fs::remove(folder, ignored); // only if nothing else waits in it
+        throw;
     }
     fs::rename(temporary, target);
     syncFolder(folder);

@@ -219,6 +219,15 @@ void RunStore::completeRun(std::int64_t id, const RunResult& result)
                                "cohsim command on it, e.g. `cohsim runs list --db {}`)",
                                savePendingResult(m_path, id, result), m_path);
         } catch (const std::exception& keepError) {
+            // Lost: say so in its row where a small write still goes through, or the next open would call it
+            // interrupted ("the process that ran it ended"), which is not what happened.
+            try {
+                failRun(id, RunStatus::Failed,
+                        fmt::format("it finished, but neither the database nor a file beside it could take its result "
+                                    "({}): the result is lost",
+                                    keepError.what()));
+            } catch (const std::exception&) {
+            }
             return fmt::format("keeping its result in {} failed too ({}): it is lost", pendingFile(m_path, id),
                                keepError.what());
         }

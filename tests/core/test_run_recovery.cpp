@@ -272,5 +272,30 @@ TEST(RunStoreDamage, APipeOrAnEmptyPathIsRefusedNotWaitedOnOrTakenForTheDefault)
     EXPECT_NE(empty.output.find("--db: the path is empty"), std::string::npos) << empty.output;
 }
 
+TEST(RunStoreDamage, AResultNeitherTheDatabaseNorItsSideFileCanTakeIsFailedSayingSoWithNothingLeftBehind)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        storeRun(store, "small");
+    }
+    // Files may grow to 512 KiB: the finished run's 30,000 messages fit neither the database nor a pending file.
+    const CliResult r = runShell(fmt::format("ulimit -f 1024; trap '' XFSZ; {} --db {} run {}/scenarios/default.json "
+                                             "--max-requests 200 -q 2>&1",
+                                             COH_COHSIM_PATH, path, COH_DATASETS_DIR));
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("failed too"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("it is lost"), std::string::npos) << r.output;
+    // Its row says what happened (not "interrupted": its process did not end early), and no half-written side file
+    // or empty folder is left holding space.
+    RunStore store(path);
+    const auto runs = store.listRuns();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs.front().status, RunStatus::Failed);
+    EXPECT_NE(runs.front().error.find("the result is lost"), std::string::npos) << runs.front().error;
+    EXPECT_FALSE(fs::exists(pendingFolder(path)));
+}
+
 } // namespace
 } // namespace coh::test
