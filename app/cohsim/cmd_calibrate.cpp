@@ -2,6 +2,7 @@
 // a hardware profile; with a scenario, for its decode steps' attention shape, its model's K/V element and its copies'
 // descriptors, as compare-real calibrates.
 #include "app/cohsim/command.h"
+#include "app/cohsim/output_path.h"
 #include "app/cohsim/summary_text.h"
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
@@ -86,6 +87,8 @@ void runCalibrate(const CalibrateOptions& options)
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
+    if (!options.output.empty())
+        checkOutputPath(options.output, "-o");
     core::real::CalibrationOptions calibration;
     if (!options.scenario.empty()) {
         // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is

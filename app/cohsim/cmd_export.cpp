@@ -2,6 +2,7 @@
 // trace viewers.
 #include "app/cohsim/command.h"
 #include "app/cohsim/file_extension.h"
+#include "app/cohsim/output_path.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 #include "core/store/perfetto_trace.h"
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -113,15 +115,29 @@ void exportRun(const GlobalOptions& global, ExportOptions options)
         std::cout.flush();
         return;
     }
+    checkOutputPath(options.output, "-o");
     std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
     if (!file)
         throw core::InputError(options.output, "-o", "cannot write the export file",
                                "check that its folder exists and is writable");
-    writeTo(file);
+    // An export that stops half-way leaves no file that could be taken for a whole one.
+    const auto removeOutput = [&] {
+        std::error_code ignored;
+        std::filesystem::remove(options.output, ignored);
+    };
+    try {
+        writeTo(file);
+    } catch (...) {
+        file.close();
+        removeOutput();
+        throw;
+    }
     file.close();
-    if (!file)
+    if (!file) {
+        removeOutput();
         throw core::InputError(options.output, "-o", "writing the export file failed (disk full?)",
                                "free some space or write elsewhere");
+    }
     if (!global.quiet)
         std::cerr << "Wrote run" << (ids.size() > 1 ? "s " : " ") << fmt::format("{}", fmt::join(ids, ", ")) << " to "
                   << options.output << '\n';

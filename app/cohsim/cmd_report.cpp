@@ -3,10 +3,12 @@
 // runs the report tool cohsim-report, built with the UI, on Qt's offscreen platform: no display is needed.
 #include "app/cohsim/command.h"
 #include "app/cohsim/file_extension.h"
+#include "app/cohsim/output_path.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -89,6 +91,8 @@ int runTool(const std::string& tool, const std::vector<std::string>& args)
 void report(const GlobalOptions& global, const ReportOptions& options)
 {
     const std::int64_t id = parseRunId(options.id);
+    // Every format alike, before the tool starts: a missing folder is the user's to create.
+    checkOutputPath(options.output, "-o");
     std::vector<std::string> args{"--db", runDatabasePath(global), "--run", std::to_string(id)};
     {
         auto store = openRunStore(global); // the same checks and messages as every command, before the tool runs
@@ -101,8 +105,15 @@ void report(const GlobalOptions& global, const ReportOptions& options)
             args.insert(args.end(), {"--compare", std::to_string(other)});
         }
     }
-    if (!options.study.empty())
-        args.insert(args.end(), {"--study", std::to_string(parseRunId(options.study))});
+    if (!options.study.empty()) {
+        std::int64_t study = 0;
+        const auto [end, error] =
+            std::from_chars(options.study.data(), options.study.data() + options.study.size(), study);
+        if (error != std::errc{} || end != options.study.data() + options.study.size() || study <= 0)
+            throw core::InputError("", "--study", "'" + options.study + "' is not a study id",
+                                   "pass the number `cohsim tune` printed for the study");
+        args.insert(args.end(), {"--study", std::to_string(study)});
+    }
     args.insert(args.end(),
                 {"--format", options.format.empty() ? formatOf(options.output) : options.format, "-o", options.output});
     const int rc = runTool(findReportTool(), args);

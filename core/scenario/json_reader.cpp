@@ -302,7 +302,9 @@ std::optional<std::uint64_t> ObjectReader::integer(std::string_view key, Need ne
     const json* v = get(key, need);
     if (!v)
         return std::nullopt;
-    const char* example = need.required ? need.example : "1";
+    // An optional key has no example of its own: the value nearest 1 within the range is one.
+    const std::string fallback = std::to_string(std::clamp<std::uint64_t>(1, min, std::max(min, max)));
+    const char* example = need.required ? need.example : fallback.c_str();
     const auto outOfRange = [&] {
         problem(key, fmt::format("'{}' must be between {} and {}, not {}", key, min, max, jsonExcerpt(*v)),
                 fmt::format("use a value in that range, e.g. \"{}\": {}", key, example),

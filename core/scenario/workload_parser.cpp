@@ -126,8 +126,18 @@ void readTrace(ObjectReader& r, const std::string& scenarioDir, TraceWorkload& t
         return;
     }
     std::string list;
-    for (const auto& p : tried)
+    for (const auto& p : tried) {
+        // One that is there but is not a file (a folder, a device) is named as such: "not found" would mislead.
+        std::error_code ec;
+        if (fs::exists(p, ec)) {
+            r.problem("path",
+                      fmt::format("trace path '{}' is {}, not a trace file", p,
+                                  fs::is_directory(p, ec) ? "a folder" : "a device or a pipe"),
+                      "name the trace file itself, e.g. \"traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv\"");
+            return;
+        }
         list += (list.empty() ? "" : ", ") + p;
+    }
     r.problem("path", fmt::format("trace file '{}' not found; tried: {}", *path, list),
               fmt::format("check the path: relative paths are tried against the scenario's folder, then the "
                           "datasets folder ({}; set COH_DATASETS_DIR to move it)",

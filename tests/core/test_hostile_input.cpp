@@ -202,6 +202,15 @@ TEST_F(HostileInput, AMooncakeSpanBeyondTheClockIsRefused)
 }
 
 // validate read the scenario but not the trace it names: a bad row passed validate and failed run.
+TEST_F(HostileInput, ATracePathThatIsAFolderOrADeviceIsNamedAsSuchNotAsMissing)
+{
+    json s = defaultScenario();
+    s["workload"]["path"] = m_dir.string();
+    expectRefused(file("folder.json", s.dump()), "/workload/path", "is a folder, not a trace file");
+    s["workload"]["path"] = "/dev/zero";
+    expectRefused(file("device.json", s.dump()), "/workload/path", "is a device or a pipe, not a trace file");
+}
+
 TEST_F(HostileInput, ValidateReadsTheTraceRunWillRead)
 {
     const std::string trace = file("bad-row.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n"

@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -487,10 +488,20 @@ class RunReportTest : public QObject {
                                     QStringLiteral("-o"), dir.filePath(QStringLiteral("r.html"))});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains(db.toUtf8()));
-        const Ran unwritable = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
-                                       QStringLiteral("-o"), dir.filePath(QStringLiteral("no/such/folder/r.html"))});
-        QCOMPARE(unwritable.exitCode, 2);
-        QVERIFY2(unwritable.err.contains("cannot write the report"), unwritable.err.constData());
+        // Every format alike (Markdown used to create the folders, HTML and PDF to fail), before the tool runs.
+        for (const char* name : {"no/such/folder/r.html", "no/such/folder/r.md", "no/such/folder/r.pdf"}) {
+            const Ran unwritable = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                           QStringLiteral("-o"), dir.filePath(QString::fromLatin1(name))});
+            QCOMPARE(unwritable.exitCode, 2);
+            QVERIFY2(unwritable.err.contains("its folder") && unwritable.err.contains("does not exist"),
+                     unwritable.err.constData());
+            QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("no"))));
+        }
+        const Ran study = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                  QStringLiteral("--study"), QStringLiteral("abc"), QStringLiteral("-o"),
+                                  dir.filePath(QStringLiteral("r.html"))});
+        QCOMPARE(study.exitCode, 2);
+        QVERIFY2(study.err.contains("--study: 'abc' is not a study id"), study.err.constData());
     }
 };
 

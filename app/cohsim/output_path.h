@@ -1,0 +1,33 @@
+#pragma once
+// Whether a file can be written at a path the user gave (-o), checked before the work that fills it: a calibration
+// or a run should not be measured only to find its folder missing at the end.
+#include "core/base/input_error.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
+namespace coh::cli {
+
+inline void checkOutputPath(const std::string& path, const std::string& option)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path.empty())
+        throw core::InputError("", option, "the path is empty", "name the file to write");
+    if (fs::is_directory(path, ec))
+        throw core::InputError(path, option, "this is a folder, not a file to write", "name a file in it");
+    const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    if (!fs::is_directory(folder, ec))
+        throw core::InputError(path, option,
+                               fs::exists(folder, ec) ? fmt::format("'{}' is a file, not a folder", folder.string())
+                                                      : fmt::format("its folder '{}' does not exist", folder.string()),
+                               "create the folder first, or give a path in a folder that exists");
+    if (::access(folder.c_str(), W_OK) != 0 || (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0))
+        throw core::InputError(path, option, "this user cannot write there", "give a path in a folder you can write");
+}
+
+} // namespace coh::cli

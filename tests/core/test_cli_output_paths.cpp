@@ -1,0 +1,53 @@
+// Where cohsim writes a file (-o): a path it cannot write is refused before the work that would fill it (a
+// calibration measured for a minute, an export), naming the path and why, and nothing is left behind.
+#include "cli_runner.h"
+#include "temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace coh::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(CliOutputPaths, APathThatCannotBeWrittenIsRefusedBeforeTheWork)
+{
+    TempDir dir("coh-output");
+    const std::string missing = dir.file("no/such/folder/out.json");
+    const std::string aFile = dir.file("plain");
+    std::ofstream(aFile) << "x";
+
+    // calibrate refuses at once, rather than after measuring.
+    const CliResult calibrate = runCohsim("calibrate -o " + missing);
+    EXPECT_EQ(calibrate.exitCode, 2) << calibrate.output;
+    EXPECT_NE(calibrate.output.find("-o: its folder '" + dir.file("no/such/folder") + "' does not exist"),
+              std::string::npos)
+        << calibrate.output;
+    EXPECT_EQ(calibrate.output.find("copies"), std::string::npos) << "it measured first:\n" << calibrate.output;
+    const CliResult throughAFile = runCohsim("calibrate -o " + aFile + "/p.json");
+    EXPECT_EQ(throughAFile.exitCode, 2) << throughAFile.output;
+    EXPECT_NE(throughAFile.output.find("is a file, not a folder"), std::string::npos) << throughAFile.output;
+    const CliResult aFolder = runCohsim("calibrate -o " + dir.file(""));
+    EXPECT_EQ(aFolder.exitCode, 2) << aFolder.output;
+    EXPECT_NE(aFolder.output.find("this is a folder, not a file to write"), std::string::npos) << aFolder.output;
+
+    // export: the same words, and no file.
+    const std::string db = " --db " + dir.file("runs.db");
+    ASSERT_EQ(
+        runCohsim("run " + std::string(COH_DATASETS_DIR) + "/scenarios/default.json --max-requests 2 -q" + db).exitCode,
+        0);
+    const CliResult exported = runCohsim("export 1 -o " + missing + db);
+    EXPECT_EQ(exported.exitCode, 2) << exported.output;
+    EXPECT_NE(exported.output.find("does not exist"), std::string::npos) << exported.output;
+    EXPECT_FALSE(fs::exists(dir.file("no")));
+    const CliResult written = runCohsim("export 1 -o " + dir.file("run.json") + db);
+    EXPECT_EQ(written.exitCode, 0) << written.output;
+    EXPECT_GT(fs::file_size(dir.file("run.json")), 0u);
+}
+
+} // namespace
+} // namespace coh::test
