@@ -1,6 +1,7 @@
 // cohsim db check | recover: the full integrity check of the run database (opening does a quicker one), and
 // copying what can still be read of a corrupt one into a new file.
 #include "app/cohsim/command.h"
+#include "app/cohsim/output_path.h"
 #include "app/cohsim/store_access.h"
 #include "core/base/input_error.h"
 #include "core/store/pending_results.h"
@@ -49,6 +50,7 @@ void checkDatabase(const GlobalOptions& global)
 void recoverDatabase(const GlobalOptions& global, const std::string& output)
 {
     const std::string path = runDatabasePath(global);
+    checkOutputPath(output, "OUTPUT"); // named as the argument it is, before anything is read
     const core::RecoveryReport report = core::recoverRunDatabase(path, output);
     for (const auto& [id, why] : report.partial)
         fmt::print("run {}: its rows are damaged ({}); kept as failed with its summary only\n", id, why);

@@ -156,6 +156,13 @@ DatabaseFile identifyDatabaseFile(const std::string& path)
                                          "or it is damaged",
                                          kNotOurs, e.what()),
                              kMoveAwayFix);
+        // Corrupt where the list of tables lies: `db check` and `db recover` need that list too, so they are no fix.
+        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+            throw InputError(path, "",
+                             fmt::format("the run database is too damaged to read: SQLite cannot read its list of "
+                                         "tables ({}), which `cohsim db check` and `cohsim db recover` need too",
+                                         e.what()),
+                             fmt::format("restore {0} from a backup, or move {0} away (a new one is made)", path));
         throwStoreError(path, e, "read the run database's schema");
     }
     if (schema.applicationId == 0) {
@@ -176,12 +183,28 @@ DatabaseFile identifyDatabaseFile(const std::string& path)
                                      schema.userVersion, runStoreSchemaVersion()),
                          "upgrade Coherence Studio, or pass --db with another path");
 
+    // Ours by its application_id, but a version no build wrote, or the tables of another version: the header's
+    // user_version was edited or damaged, which is not "another application's file".
+    if (schema.userVersion < 0)
+        throw InputError(path, "PRAGMA user_version",
+                         fmt::format("the run database's schema version is {}, which no Coherence Studio writes: its "
+                                     "header was edited or damaged",
+                                     schema.userVersion),
+                         kMoveAwayFix);
     const auto expected = runStoreTables(schema.userVersion);
+    const auto current = runStoreTables(runStoreSchemaVersion());
     for (const auto& table : schema.tables) {
-        if (std::find(expected.begin(), expected.end(), table) == expected.end())
-            throw InputError(path, "",
-                             fmt::format("{}: it has a table '{}' that a run database does not have", kNotOurs, table),
+        if (std::find(expected.begin(), expected.end(), table) != expected.end())
+            continue;
+        if (std::find(current.begin(), current.end(), table) != current.end())
+            throw InputError(path, "PRAGMA user_version",
+                             fmt::format("the run database says it has schema version {}, but it has the table '{}' "
+                                         "of a later version: its header was edited or damaged",
+                                         schema.userVersion, table),
                              kMoveAwayFix);
+        throw InputError(path, "",
+                         fmt::format("{}: it has a table '{}' that a run database does not have", kNotOurs, table),
+                         kMoveAwayFix);
     }
     for (const auto& table : expected) {
         if (std::find(schema.tables.begin(), schema.tables.end(), table) == schema.tables.end())

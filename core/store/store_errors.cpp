@@ -89,8 +89,11 @@ void throwStoreError(const std::string& path, const SQLite::Exception& e, const 
         break;
     case SQLITE_CANTOPEN:
         if (!std::filesystem::is_directory(folderOf(path))) {
-            message = fmt::format("its folder {} does not exist", folderOf(path));
-            fix = "create the folder, or " + fileFix;
+            std::error_code ec;
+            const bool aFile = std::filesystem::exists(folderOf(path), ec);
+            message = aFile ? fmt::format("{} is a file, not a folder that could hold the run database", folderOf(path))
+                            : fmt::format("its folder {} does not exist", folderOf(path));
+            fix = aFile ? fileFix : "create the folder, or " + fileFix;
         } else if (!folderWritable(path)) {
             message = readOnlyMessage(path, SQLITE_READONLY_DIRECTORY);
             fix = fmt::format("make the folder {} writable, or {}", folderOf(path), fileFix);

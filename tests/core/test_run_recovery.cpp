@@ -270,6 +270,17 @@ TEST(RunStoreDamage, APipeOrAnEmptyPathIsRefusedNotWaitedOnOrTakenForTheDefault)
     const CliResult empty = runShell(fmt::format("{} --db '' runs list 2>&1", COH_COHSIM_PATH));
     EXPECT_EQ(empty.exitCode, 2) << empty.output;
     EXPECT_NE(empty.output.find("--db: the path is empty"), std::string::npos) << empty.output;
+    // A path through a file is not a missing folder; db recover's OUTPUT is named as the argument it is.
+    const std::string aFile = dir.file("plain");
+    std::ofstream(aFile) << "x";
+    const CliResult through = runShell(fmt::format("{} --db {}/x.db runs list 2>&1", COH_COHSIM_PATH, aFile));
+    EXPECT_EQ(through.exitCode, 2) << through.output;
+    EXPECT_NE(through.output.find(aFile + " is a file, not a folder"), std::string::npos) << through.output;
+    const CliResult into = runShell(
+        fmt::format("{} --db {} db recover {}/no/r.db 2>&1", COH_COHSIM_PATH, dir.file("runs2.db"), dir.file("")));
+    EXPECT_EQ(into.exitCode, 2) << into.output;
+    EXPECT_NE(into.output.find("OUTPUT: its folder"), std::string::npos) << into.output;
+    EXPECT_EQ(into.output.find("pass --db"), std::string::npos) << into.output;
 }
 
 TEST(RunStoreDamage, AResultNeitherTheDatabaseNorItsSideFileCanTakeIsFailedSayingSoWithNothingLeftBehind)
@@ -295,6 +306,60 @@ TEST(RunStoreDamage, AResultNeitherTheDatabaseNorItsSideFileCanTakeIsFailedSayin
     EXPECT_EQ(runs.front().status, RunStatus::Failed);
     EXPECT_NE(runs.front().error.find("the result is lost"), std::string::npos) << runs.front().error;
     EXPECT_FALSE(fs::exists(pendingFolder(path)));
+}
+
+TEST(RunStoreDamage, AFileTooDamagedToListItsTablesOrWithAnEditedVersionSaysSoWithAFixThatWorks)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        for (int i = 0; i < 3; ++i)
+            storeRun(store, fmt::format("run {}", i), 2000);
+    }
+    { // closing a read-write connection checkpoints the WAL into the file
+        SQLite::Database db(path, SQLite::OPEN_READWRITE);
+    }
+    // Its first pages only: the list of tables points past the end. db check and db recover need that list too, so
+    // they are not the fix.
+    const std::string cut = dir.file("cut.db");
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::string head(5 * 4096, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        std::ofstream(cut, std::ios::binary) << head;
+    }
+    for (const char* command : {"runs list", "db check", "db recover " /* OUT below */}) {
+        std::string args = std::string(command) + " --db " + cut;
+        if (std::string(command).starts_with("db recover"))
+            args = "db recover --db " + cut + " " + dir.file("out.db");
+        const CliResult r = runCohsim(args);
+        EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("too damaged to read"), std::string::npos) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("restore " + cut + " from a backup"), std::string::npos) << r.output;
+        EXPECT_EQ(r.output.find("fix: see what is damaged with `cohsim db check"), std::string::npos) << r.output;
+    }
+    EXPECT_FALSE(fs::exists(dir.file("out.db")));
+
+    // Our application id, but a version no build writes, or another version's tables: an edited header, not
+    // "another application's file".
+    for (const auto& [version, says] : std::vector<std::pair<int, std::string>>{
+             {-1, "schema version is -1, which no Coherence Studio writes"},
+             {3, "says it has schema version 3, but it has the table 'node_blocks' of a later version"}}) {
+        const std::string edited = dir.file(fmt::format("v{}.db", version));
+        fs::copy_file(path, edited);
+        {
+            SQLite::Database db(edited, SQLite::OPEN_READWRITE);
+            db.exec(fmt::format("PRAGMA user_version = {}", version));
+        }
+        try {
+            RunStore store(edited);
+            ADD_FAILURE() << "opened a file whose header says version " << version;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find("not a Coherence Studio run database"), std::string::npos) << e.what();
+        }
+    }
 }
 
 } // namespace
