@@ -277,12 +277,48 @@ void RunStore::failRun(std::int64_t id, RunStatus status, const std::string& err
 std::vector<RunInfo> RunStore::listRuns()
 {
     return guarded("list the runs", [&] {
-        SQLite::Statement q(*m_db, fmt::format("SELECT {} FROM runs ORDER BY id DESC", kRunInfoColumns));
-        std::vector<RunInfo> runs;
-        while (q.executeStep())
-            runs.push_back(readRunInfo(q));
-        return runs;
+        try {
+            SQLite::Statement q(*m_db, fmt::format("SELECT {} FROM runs ORDER BY id DESC", kRunInfoColumns));
+            std::vector<RunInfo> runs;
+            while (q.executeStep())
+                runs.push_back(readRunInfo(q));
+            return runs;
+        } catch (const SQLite::Exception& e) {
+            const int code = e.getErrorCode() & 0xFF;
+            if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+                throw;
+            // One damaged row (a page its long columns spill onto) stops the whole statement: list the runs by id,
+            // which reads only the table's own pages, then each row alone, so the others still show.
+            foundCorruption({e.what()});
+            return listRunsRowByRow();
+        }
     });
+}
+
+std::vector<RunInfo> RunStore::listRunsRowByRow()
+{
+    std::vector<std::int64_t> ids;
+    SQLite::Statement list(*m_db, "SELECT id FROM runs ORDER BY id DESC");
+    while (list.executeStep())
+        ids.push_back(list.getColumn(0).getInt64());
+    std::vector<RunInfo> runs;
+    for (const std::int64_t id : ids) {
+        try {
+            SQLite::Statement q(*m_db, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunInfoColumns));
+            q.bind(1, id);
+            if (q.executeStep())
+                runs.push_back(readRunInfo(q));
+        } catch (const SQLite::Exception& e) {
+            RunInfo damaged;
+            damaged.id = id;
+            damaged.name = "(damaged)";
+            damaged.status = RunStatus::Failed;
+            damaged.error =
+                fmt::format("its row cannot be read ({}); `cohsim db recover` copies the other runs", e.what());
+            runs.push_back(std::move(damaged));
+        }
+    }
+    return runs;
 }
 
 std::optional<RunInfo> RunStore::runInfo(std::int64_t id)

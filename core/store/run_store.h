@@ -204,6 +204,8 @@ class RunStore {
     void requireCurrentSchema();
     std::vector<std::string> quickCheck(const char* table); // nullptr: every table
     void foundCorruption(std::vector<std::string> problems);
+    // listRuns when one row is damaged: every run whose row reads, and a Failed "(damaged)" entry for each other.
+    std::vector<RunInfo> listRunsRowByRow();
     void checkAtOpen();
     bool checkSound(); // the full check, once per connection; false when the file is corrupt
     void requireSound(const std::string& doing);

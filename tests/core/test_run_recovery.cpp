@@ -362,5 +362,52 @@ TEST(RunStoreDamage, AFileTooDamagedToListItsTablesOrWithAnEditedVersionSaysSoWi
     }
 }
 
+TEST(RunStoreDamage, OneDamagedRowOfTheRunListCostsOnlyThatRow)
+{
+    TempDir dir("coh-recover");
+    const std::string path = dir.file("runs.db");
+    const std::string longScenario = fmt::format(R"({{"name": "long", "notes": "{}"}})", std::string(40'000, 'x'));
+    {
+        RunStore store(path);
+        for (int i = 0; i < 3; ++i)
+            store.completeRun(store.beginRun(fmt::format("run {}", i), longScenario, 7), resultWithMessages(5));
+    }
+    std::int64_t page = 0, pageSize = 0;
+    {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE); // closing it checkpoints the WAL into the file
+        pageSize = db.execAndGet("PRAGMA page_size").getInt64();
+        // The rows spill their scenarios onto overflow pages; one of the middle row's lies halfway through them.
+        page = db.execAndGet("SELECT pageno FROM dbstat WHERE name = 'runs' AND pagetype = 'overflow' ORDER BY pageno "
+                             "LIMIT 1 OFFSET (SELECT count(*) / 2 FROM dbstat WHERE name = 'runs' AND pagetype = "
+                             "'overflow')")
+                   .getInt64();
+    }
+    ASSERT_GT(page, 1);
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp((page - 1) * pageSize);
+        for (std::int64_t i = 0; i < pageSize; ++i)
+            file.put(static_cast<char>((i * 37 + 11) & 0xFF));
+    }
+    RunStoreOptions reading;
+    reading.readCorrupt = true;
+    RunStore store(path, reading);
+    const std::vector<RunInfo> runs = store.listRuns();
+    ASSERT_EQ(runs.size(), 3u); // the whole list used to fail
+    int damaged = 0;
+    for (const RunInfo& r : runs) {
+        if (r.name == "(damaged)") {
+            ++damaged;
+            EXPECT_EQ(r.status, RunStatus::Failed);
+            EXPECT_NE(r.error.find("cohsim db recover"), std::string::npos) << r.error;
+        } else {
+            EXPECT_EQ(r.name, fmt::format("run {}", r.id - 1));
+            EXPECT_EQ(r.status, RunStatus::Completed);
+        }
+    }
+    EXPECT_EQ(damaged, 1);
+    EXPECT_FALSE(store.corruption().empty()); // and the store knows it is corrupt
+}
+
 } // namespace
 } // namespace coh::test
