@@ -208,7 +208,8 @@ HardwareProfile calibrate(const CalibrationOptions& options)
             fitLatencyBandwidth(attentionPoints(p.sequenceRows));
     }
     if (!p.copy.rows.empty())
-        p.messageOverheadNs = p.copy.rows.front().messageNs - p.copy.rows.front().copyNs;
+        // The two are medians of separate rounds: a hand-over cheaper than the noise comes out below 0, and is 0.
+        p.messageOverheadNs = std::max(0.0, p.copy.rows.front().messageNs - p.copy.rows.front().copyNs);
     p.copy.descriptorNs = descriptorCost(p.copy);
     p.descriptorBytes = p.copy.descriptorRows.empty() ? 0 : options.descriptorBytes;
     // A fit that a profile file could not hold (a flat line's bandwidth past any memory's) is refused now, not when
@@ -360,10 +361,19 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     }
     p.host = text("host");
     p.cpu = text("cpu");
+    // The cores are informative (no figure of the simulator's): anything but a count reads as not known.
     if (const auto it = j.find("cores"); it != j.end() && it->is_number_unsigned())
         p.cores = static_cast<unsigned>(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 20));
-    if (const nlohmann::json* v = member("copy", "message_overhead_ns"); v && v->is_number())
-        p.messageOverheadNs = v->get<double>();
+    // A control message's hand-over is shown as a measured time: an absurd one is no measurement. Profiles written
+    // before it was clamped at 0 may hold a small negative (two medians' noise): that reads as 0.
+    if (const nlohmann::json* v = member("copy", "message_overhead_ns")) {
+        if (v->is_number() && std::isfinite(v->get<double>()) && std::abs(v->get<double>()) <= kMaxProfileNs)
+            p.messageOverheadNs = std::max(0.0, v->get<double>());
+        else
+            problems.push_back({file, "/copy/message_overhead_ns",
+                                fmt::format("the profile has no time here ({:g} to {:g} ns)", 0.0, kMaxProfileNs),
+                                fix});
+    }
     // The descriptor size is the profile's; the descriptor cost came later: a profile without it copies whole.
     const bool descriptors = member("copy", "descriptor_bytes") != nullptr;
     if (descriptors) {

@@ -76,6 +76,11 @@ ModelCatalog ModelCatalog::load(const std::string& path)
                      "write [ { \"name\": ..., \"layers\": ..., ... }, ... ]");
         problems.throwIfAny();
     }
+    if (root.empty()) {
+        problems.add("/", "the catalog lists no model",
+                     "write at least one: [ { \"name\": ..., \"layers\": ..., ... } ]");
+        problems.throwIfAny();
+    }
     for (std::size_t i = 0; i < root.size(); ++i) {
         ObjectReader reader(problems, root[i], jsonPointer("", i));
         auto model = readModelObject(reader);

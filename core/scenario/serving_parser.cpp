@@ -127,6 +127,15 @@ void readLocalPrefixCache(ObjectReader& serving, LocalPrefixCacheSpec& cache)
     r.finish();
 }
 
+bool isZeroBytes(const std::string& text)
+{
+    try {
+        return parseQuantity(Quantity::Bytes, text) == 0;
+    } catch (const std::exception&) {
+        return false; // quantity() names what is wrong with it
+    }
+}
+
 constexpr const char* kSharedPrefixExample = R"({ "block_tokens": 512, "capacity": "20 GB" })";
 
 void readSharedPrefix(ObjectReader& serving, SharedPrefixSpec& shared)
@@ -139,7 +148,13 @@ void readSharedPrefix(ObjectReader& serving, SharedPrefixSpec& shared)
         return;
     shared.enabled = true;
     shared.blockTokens = r.count("block_tokens", kOptional, 1).value_or(shared.blockTokens);
-    shared.capacityBytes = r.quantity(Quantity::Bytes, "capacity");
+    // "0 B" keeps no idle prefix block (docs/scenario-format.md): the one byte size that may be zero.
+    const json* capacity = r.get("capacity");
+    if (capacity && ((capacity->is_number() && capacity->get<double>() == 0) ||
+                     (capacity->is_string() && isZeroBytes(capacity->get<std::string>()))))
+        shared.capacityBytes = 0.0;
+    else
+        shared.capacityBytes = r.quantity(Quantity::Bytes, "capacity");
     r.finish();
 }
 

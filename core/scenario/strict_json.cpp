@@ -208,7 +208,8 @@ template <class Json> Json parseStrictJson(const std::string& text, const std::s
 {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         throw InputError(file, "", "the file is empty",
-                         "write a JSON object such as { \"name\": \"my-scenario\", ... }");
+                         "write its JSON into it: a scenario or a study is an object ({ \"name\": ..., ... }), a "
+                         "model catalog an array of models");
     Json root;
     StrictBuilder<Json> builder(root);
     if (Json::sax_parse(text, &builder))

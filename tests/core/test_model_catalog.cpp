@@ -3,10 +3,12 @@
 #include "tests/core/scenario_test_util.h"
 
 #include "cli_runner.h"
+#include "temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 
 using namespace coh::core;
@@ -123,6 +125,19 @@ TEST(ModelCatalog, NotAnArrayOrMissing)
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_EQ(problems[0].field, "/");
     EXPECT_NE(problems[0].message.find("array"), std::string::npos);
+
+    // An empty list is no catalog (it listed "0 models" with exit 0); an empty file's fix names a catalog's shape.
+    coh::test::TempDir dir("coh-catalog");
+    const std::string empty = dir.file("empty.json");
+    std::ofstream(empty) << "[]";
+    problems = catalogProblems(empty);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].message, "the catalog lists no model");
+    const std::string blank = dir.file("blank.json");
+    std::ofstream(blank) << "\n";
+    problems = catalogProblems(blank);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].fix.find("a model catalog an array"), std::string::npos) << problems[0].fix;
 
     problems = catalogProblems(fixtureDatasetsDir() + "/models/no_such_catalog.json");
     ASSERT_EQ(problems.size(), 1u);

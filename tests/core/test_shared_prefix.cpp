@@ -278,6 +278,13 @@ TEST(SharedPrefix, TheSectionIsReadAndEachBadFieldNamesItsFix)
     // 100 tokens is not a whole number of the fixture's 32-token KV blocks.
     problemAt(withSharedPrefix({{"block_tokens", 100}}), "/serving/shared_prefix/block_tokens");
     problemAt(withSharedPrefix({{"capacity", "lots"}}), "/serving/shared_prefix/capacity");
+    // "0 B" (or 0) keeps no idle block, as the format says; below zero is refused.
+    for (const nlohmann::json zero : {nlohmann::json("0 B"), nlohmann::json(0)}) {
+        const Scenario none = parseScenario(withSharedPrefix({{"capacity", zero}}), "mem.json");
+        ASSERT_TRUE(none.serving.sharedPrefix.capacityBytes.has_value());
+        EXPECT_EQ(*none.serving.sharedPrefix.capacityBytes, 0.0);
+    }
+    problemAt(withSharedPrefix({{"capacity", "-1 GB"}}), "/serving/shared_prefix/capacity");
     problemAt(withSharedPrefix({{"blocks", 4}}), "/serving/shared_prefix/blocks");
     problemAt(withSharedPrefix(true), "/serving/shared_prefix");
     // Seventeen instances (nine prefill on gpu0, eight decode on gpu1) are one cache too many for a protocol.
