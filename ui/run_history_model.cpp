@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace coh::ui {
 
 RunHistoryModel::RunHistoryModel(QObject* parent)
@@ -286,6 +288,12 @@ bool RunHistoryModel::setData(const QModelIndex& index, const QVariant& value, i
     auto& run = m_runs[static_cast<std::size_t>(index.row())];
     if (name.isEmpty() || name == toQString(run.name))
         return false;
+    // As cohsim's --name and `runs rename`: a tab or newline pasted in would break the CLI's listing of it.
+    if (std::any_of(name.begin(), name.end(), [](QChar c) { return c.category() == QChar::Other_Control; })) {
+        setError(tr("A run's name may not hold a control character (a tab, a newline): %1 keeps its name.")
+                     .arg(toQString(run.name)));
+        return false;
+    }
     try {
         core::RunStore store(toStdString(m_path));
         if (!store.renameRun(run.id, toStdString(name)))

@@ -420,7 +420,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->capture_default_str();
     phold->add_option("--end", options->phold.endTime, "End time in model units (mean delay 1.0)")
         ->capture_default_str();
-    phold->add_option("--seed", options->phold.seed, "Random seed")->check(wholeNumber())->capture_default_str();
+    phold->add_option("--seed", options->phold.seed, "Random seed")->transform(wholeNumber())->capture_default_str();
     phold
         ->add_option("--protocol", options->protocol,
                      "Also run it with this protocol stepping a block per LP at every event, and compare")
@@ -453,7 +453,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     auto* scenario = bench->add_subcommand("scenario", "Time the engine on a scenario (loading excluded)");
     scenario->add_option("scenario", options->scenario, "Scenario JSON file")->required();
     scenario->add_option("--max-requests", options->maxRequests, "Limit the workload (0: every request)")
-        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     scenario->add_option("--repeat", options->repeat, "Runs; the best wall time is reported")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();

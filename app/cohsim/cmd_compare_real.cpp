@@ -393,9 +393,9 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->capture_default_str();
     cmd->add_option("--profile", options->profile,
                     "A profile of the same backend from `cohsim calibrate -o FILE` (default: calibrate now)");
-    cmd->add_option("--seed", options->seed, "Override the scenario's seed")->check(wholeNumber());
+    cmd->add_option("--seed", options->seed, "Override the scenario's seed")->transform(wholeNumber());
     cmd->add_option("--max-requests", options->maxRequests, "Run at most this many requests (0: every one)")
-        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     cmd->add_option("--arena-mib", options->arenaMib, "the real backend: each node's memory, in MiB")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));

@@ -9,11 +9,13 @@
 #include "core/store/store_errors.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 namespace coh::cli {
 
@@ -71,24 +73,23 @@ void recoverDatabase(const GlobalOptions& global, const std::string& output)
                    report.pointsWithoutRun, report.pointsWithoutRun == 1 ? "" : "s",
                    report.pointsWithoutRun == 1 ? "its" : "their", report.pointsWithoutRun == 1 ? "" : "s",
                    report.pointsWithoutRun == 1 ? "its" : "their", report.pointsWithoutRun == 1 ? "it" : "them");
-    if (!report.studiesTableError.empty())
-        fmt::print("the list of studies is damaged ({}): studies after the last one copied could not be found\n",
-                   report.studiesTableError);
+    for (const auto& [id, why] : report.pendingFailed)
+        fmt::print("run {}: its finished result kept in {} could not be stored in the copy ({}); it stays there\n", id,
+                   core::pendingFolder(path), why);
     const std::size_t studies = report.studiesRecovered.size();
     fmt::print("{}: {} run{} copied whole, {} with its summary only, {} lost; {} stud{} copied, {} lost.", output,
                report.recovered.size(), report.recovered.size() == 1 ? "" : "s", report.partial.size(),
                report.lost.size(), studies, studies == 1 ? "y" : "ies", report.studiesLost.size());
-    if (!report.runsTableError.empty()) {
-        // How many were lost is not known: the copy must not be taken for the whole of the original.
-        std::int64_t last = 0; // the last run the damaged list still named
-        for (const std::int64_t id : report.recovered)
-            last = std::max(last, id);
-        for (const auto& runs : {report.partial, report.lost})
-            for (const auto& [id, why] : runs)
-                last = std::max(last, id);
-        fmt::print(" The list of runs is damaged ({}): runs after run {} could not be found, so how many were lost is "
-                   "not known. Keep {}; check the copy with `cohsim db check --db {}` before you use it.\n",
-                   report.runsTableError, last, path, output);
+    // A list that broke off hides how many were lost: the copy must not be taken for the whole of the original.
+    std::vector<std::string> damagedLists;
+    if (!report.runsTableError.empty())
+        damagedLists.push_back(fmt::format("the list of runs ({})", report.runsTableError));
+    if (!report.studiesTableError.empty())
+        damagedLists.push_back(fmt::format("the list of studies ({})", report.studiesTableError));
+    if (!damagedLists.empty()) {
+        fmt::print(" Damaged: {}; what lay on its damaged pages could not be found, so how much was lost is not known. "
+                   "Keep {}; check the copy with `cohsim db check --db {}` before you use it.\n",
+                   fmt::join(damagedLists, "; "), path, output);
         return;
     }
     fmt::print(" Check it with `cohsim db check --db {}`, then move it to {}.\n", output, path);

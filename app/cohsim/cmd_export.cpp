@@ -116,14 +116,18 @@ void exportRun(const GlobalOptions& global, ExportOptions options)
         return;
     }
     checkOutputPath(options.output, "-o");
+    std::error_code missing;
+    const bool created = !std::filesystem::exists(options.output, missing);
     std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
     if (!file)
         throw core::InputError(options.output, "-o", "cannot write the export file",
                                "check that its folder exists and is writable");
-    // An export that stops half-way leaves no file that could be taken for a whole one.
+    // An export that stops half-way leaves no file it made that could be taken for a whole one (a file, a pipe or a
+    // device that was there before is left alone).
     const auto removeOutput = [&] {
         std::error_code ignored;
-        std::filesystem::remove(options.output, ignored);
+        if (created && std::filesystem::is_regular_file(options.output, ignored))
+            std::filesystem::remove(options.output, ignored);
     };
     try {
         writeTo(file);

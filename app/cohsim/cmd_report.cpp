@@ -48,9 +48,14 @@ std::string formatOf(const std::string& output)
 // $COH_REPORT_TOOL, else cohsim-report next to cohsim (installed) or in the build tree's app/cohsim-report.
 std::string findReportTool()
 {
-    if (const char* tool = std::getenv("COH_REPORT_TOOL"); tool && *tool)
-        return tool;
     std::error_code ec;
+    if (const char* tool = std::getenv("COH_REPORT_TOOL"); tool && *tool) {
+        if (!fs::is_regular_file(tool, ec) || ::access(tool, X_OK) != 0)
+            throw core::InputError(tool, "COH_REPORT_TOOL", "there is no program to run here",
+                                   "set COH_REPORT_TOOL to the path of cohsim-report, or unset it to use the one "
+                                   "built beside cohsim");
+        return tool;
+    }
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
         for (const fs::path& candidate : {self.parent_path() / "cohsim-report",
@@ -58,7 +63,7 @@ std::string findReportTool()
             if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
                 return candidate.string();
     }
-    throw core::InputError("cohsim report", "--format",
+    throw core::InputError("cohsim report", "",
                            "the report tool cohsim-report is not built here (it draws the charts with Qt)",
                            "build with the desktop app (-DCOH_BUILD_UI=ON, which scripts/run and scripts/test do), "
                            "or set COH_REPORT_TOOL to its path");

@@ -130,8 +130,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     std::int64_t id = 0;
     const auto announce = [&](const std::string& where) {
         if (!global.quiet && !options.json)
-            fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", name, workload.requests.size(), scenario.seed,
-                       where);
+            fmt::print(stderr, "Running {} ({} requests, seed {}){}\n", terminalSafe(name), workload.requests.size(),
+                       scenario.seed, where);
     };
 
     g_cancel = false;
@@ -205,8 +205,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
                                       {"summary", core::toJson(result.summary)}};
         fmt::print("{}\n", out.dump(2));
     } else {
-        fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"), name,
-                   scenario.seed);
+        fmt::print("Run {}: {} (seed {})\n", store ? std::to_string(id) : std::string("(not stored)"),
+                   terminalSafe(name), scenario.seed);
         printRunSummary(result.summary);
         printNodeBlocks(result.nodeBlocks, result.nodeIds, result.summary.makespan, result.linkInterval);
     }
@@ -221,9 +221,9 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     auto options = std::make_shared<RunCommandOptions>();
     auto* run = app.add_subcommand("run", "Simulate a scenario, store the run and print its summary");
     run->add_option("scenario", options->scenario, "Scenario JSON file (see docs/scenario-format.md)")->required();
-    run->add_option("--seed", options->seed, "Override the scenario's seed")->check(wholeNumber());
+    run->add_option("--seed", options->seed, "Override the scenario's seed")->transform(wholeNumber());
     run->add_option("--max-requests", options->maxRequests, "Simulate at most this many requests (0: every one)")
-        ->check(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     run->add_option("--name", options->name,
                     "Name of the stored run (default: \"<scenario> \u00b7 <decode protocol>\")")
         ->check([](const std::string& name) {

@@ -69,7 +69,7 @@ static const bool registered = registerCommand("verify", [](CLI::App& app, Globa
     cmd->add_flag("--product", options->product,
                   "Explore the blocks as one product state space instead of checking one block (small configs only)");
     cmd->add_option("--max-states", options->maxStates, "Stop after this many states (default 5000000)")
-        ->check(wholeNumber());
+        ->transform(wholeNumber());
     cmd->add_flag("--json", options->json, "Print the result as JSON (format in docs/protocols.md)");
     cmd->add_flag("--list", options->list, "List the protocols; [bug hunt] marks deliberately broken ones");
     cmd->callback([options] { runVerifyCommand(*options); });

@@ -36,8 +36,9 @@ inline constexpr int kExitBadInput = 2; // the user's input is wrong; the messag
 // than this process may have, and asking for less is the fix.
 inline constexpr const char* kOutOfMemory =
     "cohsim ran out of memory: what was asked needs more than this process may use (the memory free on this "
-    "machine, or a limit such as ulimit -v) (fix: ask for less: fewer requests (--max-requests, or the scenario's "
-    "workload), smaller --arena-mib or --pool-mib, fewer --lps or --max-states; or run where more memory is free)";
+    "machine, or a limit such as ulimit -v) (fix: where a run or a bench was asked for, ask for less: fewer requests "
+    "(--max-requests, or the scenario's workload), smaller --arena-mib or --pool-mib, fewer --lps or --max-states; "
+    "otherwise run where more memory is free)";
 
 // Thrown by a command's callback to end with an exit code after printing its own message.
 struct CommandExit {

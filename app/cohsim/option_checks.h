@@ -11,11 +11,15 @@
 
 namespace coh::cli {
 
-// Digits only, no sign, at most `most` (the option's type's largest by default).
+// Digits only, no sign, at most `most` (the option's type's largest by default). Give it with ->transform (it strips
+// leading zeros, which ->check would not keep).
 inline CLI::Validator wholeNumber(std::uint64_t most = std::numeric_limits<std::uint64_t>::max())
 {
     return CLI::Validator(
         [most](std::string& text) -> std::string {
+            // CLI11 converts with base 0, so "010" would be octal 8: the digits are read as decimal here.
+            while (text.size() > 1 && text.front() == '0')
+                text.erase(0, 1);
             std::uint64_t value = 0;
             const char* end = text.data() + text.size();
             const auto [stop, error] = std::from_chars(text.data(), end, value);

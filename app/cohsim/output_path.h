@@ -26,7 +26,9 @@ inline void checkOutputPath(const std::string& path, const std::string& option)
                                fs::exists(folder, ec) ? fmt::format("'{}' is a file, not a folder", folder.string())
                                                       : fmt::format("its folder '{}' does not exist", folder.string()),
                                "create the folder first, or give a path in a folder that exists");
-    if (::access(folder.c_str(), W_OK) != 0 || (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0))
+    // A file that is there is written in place (its folder may be read-only: /dev/null, a pre-made file); a new one
+    // needs the folder.
+    if (fs::exists(path, ec) ? ::access(path.c_str(), W_OK) != 0 : ::access(folder.c_str(), W_OK) != 0)
         throw core::InputError(path, option, "this user cannot write there", "give a path in a folder you can write");
 }
 

@@ -71,7 +71,13 @@ std::string savePendingResult(const std::string& databasePath, std::int64_t id, 
         fs::remove(folder, ignored); // only if nothing else waits in it
         throw;
     }
-    fs::rename(temporary, target);
+    std::error_code renamed;
+    fs::rename(temporary, target, renamed);
+    if (renamed) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw fs::filesystem_error("cannot move the kept result into place", temporary, target, renamed);
+    }
     syncFolder(folder);
     return target;
 }

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 namespace coh::core {
@@ -36,21 +37,26 @@ std::vector<std::string> columns(SQLite::Database& db, const std::string& schema
 }
 
 // INSERT INTO main.t (a, b) SELECT a, b FROM old.t WHERE <key> = ?, over the columns both files have (an older
-// file lacks later migrations' columns: they take their defaults), less `leftOut`.
+// file lacks later migrations' columns: they take their defaults), less `leftOut`; a column named in `mended` is
+// selected as that expression instead (a value a CHECK would refuse, made one it takes).
 std::string copyStatement(SQLite::Database& db, const std::string& table, const char* key,
-                          const std::string& leftOut = {})
+                          const std::string& leftOut = {}, const std::map<std::string, std::string>& mended = {})
 {
     const auto ours = columns(db, "main", table);
     const auto theirs = columns(db, "old", table);
-    std::string list;
+    std::string into, from;
     for (const auto& column : ours) {
         if (column == leftOut || std::find(theirs.begin(), theirs.end(), column) == theirs.end())
             continue;
-        if (!list.empty())
-            list += ", ";
-        list += '"' + column + '"';
+        if (!into.empty()) {
+            into += ", ";
+            from += ", ";
+        }
+        into += '"' + column + '"';
+        const auto it = mended.find(column);
+        from += it != mended.end() ? it->second : '"' + column + '"';
     }
-    return fmt::format("INSERT INTO main.{0} ({1}) SELECT {1} FROM old.{0} WHERE {2} = ?", table, list, key);
+    return fmt::format("INSERT INTO main.{0} ({1}) SELECT {2} FROM old.{0} WHERE {3} = ?", table, into, from, key);
 }
 
 void copyRows(SQLite::Database& db, const std::string& sql, std::int64_t id)
@@ -85,10 +91,10 @@ std::vector<std::int64_t> idsOf(SQLite::Database& db, const char* sql, std::stri
 // as damaged, and the file is removed.
 void stopOnWriteFailure(const std::string& to, const SQLite::Exception& e)
 {
-    const int code = e.getErrorCode() & 0xFF;
+    // Only the codes of a write: the old file is read through the same connection, and its errors are its runs'.
     const int extended = e.getExtendedErrorCode();
-    const bool full = code == SQLITE_FULL;
-    if (full || code == SQLITE_READONLY || extended == SQLITE_IOERR_WRITE || extended == SQLITE_IOERR_FSYNC ||
+    const bool full = (e.getErrorCode() & 0xFF) == SQLITE_FULL;
+    if (full || extended == SQLITE_IOERR_WRITE || extended == SQLITE_IOERR_FSYNC ||
         extended == SQLITE_IOERR_DIR_FSYNC || extended == SQLITE_IOERR_TRUNCATE)
         throw InputError(to, "",
                          fmt::format("cannot write the recovered database: {}; nothing was recovered and the "
@@ -106,6 +112,10 @@ void removeDatabaseFiles(const std::string& path)
 }
 
 constexpr const char* kStatuses = "('running', 'completed', 'failed', 'cancelled', 'interrupted')";
+constexpr const char* kUnlinkedPointError = "its run could not be recovered by `cohsim db recover`; the study measures "
+                                            "it again";
+constexpr const char* kEditedStatusError =
+    "its stored status was not one a run has; `cohsim db recover` kept it as failed";
 
 struct Recovery {
     SQLite::Database& db;
@@ -121,7 +131,15 @@ struct Recovery {
 
 void Recovery::runs()
 {
-    const std::vector<std::int64_t> ids = idsOf(db, "SELECT id FROM old.runs ORDER BY id", report.runsTableError);
+    std::vector<std::int64_t> ids = idsOf(db, "SELECT id FROM old.runs ORDER BY id", report.runsTableError);
+    if (!report.runsTableError.empty()) {
+        // The scan stopped at a damaged page: the runs beyond it may still be read from the other end.
+        std::string fromTheEnd;
+        for (const std::int64_t id : idsOf(db, "SELECT id FROM old.runs ORDER BY id DESC", fromTheEnd))
+            if (std::find(ids.begin(), ids.end(), id) == ids.end())
+                ids.push_back(id);
+        std::sort(ids.begin(), ids.end());
+    }
     if (ids.empty() && !report.runsTableError.empty())
         throw InputError(from, "",
                          fmt::format("not one run can be listed: the list of runs is damaged ({}), so nothing could "
@@ -132,7 +150,13 @@ void Recovery::runs()
     // for a link to one that was.
     const auto oldColumns = columns(db, "old", "runs");
     const bool linked = std::ranges::find(oldColumns, std::string("models_run")) != oldColumns.end();
-    const std::string runRow = copyStatement(db, "runs", "id", "models_run");
+    // A status no run database holds (the file was edited) is kept as failed, saying why, rather than losing the
+    // run to the CHECK; nothing else is let past a CHECK.
+    const std::string statusOk = fmt::format("status IN {}", kStatuses);
+    const std::string runRow =
+        copyStatement(db, "runs", "id", "models_run",
+                      {{"status", fmt::format("CASE WHEN {} THEN status ELSE 'failed' END", statusOk)},
+                       {"error", fmt::format("CASE WHEN {} THEN error ELSE '{}' END", statusOk, kEditedStatusError)}});
     // Child tables the old file has (node_blocks only from schema 4 on). Studies come after the runs.
     // The simulator's figures on other costs (cost_variants) are a comparison's, not the run's: copied apart, so
     // that damage to them costs the run nothing.
@@ -158,15 +182,6 @@ void Recovery::runs()
             report.figuresLost.emplace_back(id, e.what());
         }
     };
-    // A status no run database holds (the file was edited) is kept as failed rather than losing the run.
-    const auto fixStatus = [&](std::int64_t id) {
-        SQLite::Statement fix(db, fmt::format("UPDATE runs SET status = 'failed', error = ? WHERE id = ? AND status "
-                                              "NOT IN {}",
-                                              kStatuses));
-        fix.bind(1, "its stored status was not one a run has; `cohsim db recover` kept it as failed");
-        fix.bind(2, id);
-        fix.exec();
-    };
     std::vector<std::pair<std::int64_t, std::int64_t>> models;
     for (const std::int64_t id : ids) {
         if (linked) {
@@ -183,7 +198,6 @@ void Recovery::runs()
         try {
             SQLite::Transaction transaction(db);
             copyRows(db, runRow, id);
-            fixStatus(id);
             for (const auto& sql : childRows)
                 copyRows(db, sql, id);
             transaction.commit();
@@ -223,8 +237,7 @@ void Recovery::links(const std::vector<std::pair<std::int64_t, std::int64_t>>& m
             q.bind(3, real);
             q.exec();
         } catch (const SQLite::Exception& e) {
-            stopOnWriteFailure(to, e);
-            throw;
+            stopOnWriteFailure(to, e); // otherwise the link is dropped: the runs themselves are copied
         }
     }
 }
@@ -260,7 +273,10 @@ void Recovery::pendingResults()
             report.pendingStored.push_back(id);
         } catch (const SQLite::Exception& e) {
             stopOnWriteFailure(to, e);
-            throw;
+            report.pendingFailed.emplace_back(id, e.what());
+        } catch (
+            const std::exception& e) { // a damaged side file's text (invalid UTF-8), a stored value of another shape
+            report.pendingFailed.emplace_back(id, e.what());
         }
     }
 }
@@ -270,35 +286,39 @@ void Recovery::studies()
     if (!hasTable(db, "old", "studies"))
         return;
     const std::vector<std::int64_t> ids = idsOf(db, "SELECT id FROM old.studies ORDER BY id", report.studiesTableError);
-    const std::string studyRow = copyStatement(db, "studies", "id");
-    const std::string pointRows = copyStatement(db, "study_points", "study_id");
-    // A point may name a run that was not copied: the link goes, the point stays (its run is measured again).
-    db.exec("PRAGMA foreign_keys = OFF");
+    const std::string studyRow =
+        copyStatement(db, "studies", "id", {},
+                      {{"status", fmt::format("CASE WHEN status IN {} THEN status ELSE 'failed' END", kStatuses)}});
+    // A point whose run is not in the copy keeps its values, as a failed point (the study measures it again), saying
+    // why; an error kind no study writes is taken as failed.
+    const std::string pointRows = copyStatement(
+        db, "study_points", "study_id", {},
+        {{"run_id", "CASE WHEN run_id IN (SELECT id FROM main.runs) THEN run_id END"},
+         {"error", fmt::format("CASE WHEN run_id IS NULL OR run_id IN (SELECT id FROM main.runs) THEN error ELSE '{}' "
+                               "END",
+                               kUnlinkedPointError)},
+         {"error_kind", "CASE WHEN run_id IS NOT NULL AND run_id NOT IN (SELECT id FROM main.runs) THEN 'failed' "
+                        "WHEN error_kind IS NULL OR error_kind IN ('invalid', 'failed') THEN error_kind ELSE 'failed' "
+                        "END"}});
+    const std::string unlinkedPoints =
+        "SELECT count(*) FROM old.study_points WHERE study_id = ? AND run_id IS NOT NULL "
+        "AND run_id NOT IN (SELECT id FROM main.runs)";
     for (const std::int64_t id : ids) {
         try {
             SQLite::Transaction transaction(db);
             copyRows(db, studyRow, id);
-            SQLite::Statement fix(
-                db, fmt::format("UPDATE studies SET status = 'failed' WHERE id = ? AND status NOT IN {}", kStatuses));
-            fix.bind(1, id);
-            fix.exec();
+            SQLite::Statement unlinked(db, unlinkedPoints);
+            unlinked.bind(1, id);
+            const std::uint64_t count = unlinked.executeStep() ? unlinked.getColumn(0).getInt64() : 0;
             copyRows(db, pointRows, id);
-            SQLite::Statement unlink(db, "UPDATE study_points SET run_id = NULL WHERE study_id = ? AND run_id IS NOT "
-                                         "NULL AND run_id NOT IN (SELECT id FROM runs)");
-            unlink.bind(1, id);
-            report.pointsWithoutRun += static_cast<std::uint64_t>(unlink.exec());
-            SQLite::Statement kinds(db, "UPDATE study_points SET error_kind = 'failed' WHERE study_id = ? AND "
-                                        "error_kind IS NOT NULL AND error_kind NOT IN ('invalid', 'failed')");
-            kinds.bind(1, id);
-            kinds.exec();
             transaction.commit();
+            report.pointsWithoutRun += count;
             report.studiesRecovered.push_back(id);
         } catch (const SQLite::Exception& e) {
             stopOnWriteFailure(to, e);
             report.studiesLost.emplace_back(id, e.what());
         }
     }
-    db.exec("PRAGMA foreign_keys = ON");
 }
 
 RecoveryReport recoverInto(const std::string& from, const std::string& to)
@@ -309,8 +329,6 @@ RecoveryReport recoverInto(const std::string& from, const std::string& to)
     RecoveryReport report;
     SQLite::Database db(to, SQLite::OPEN_READWRITE | SQLite::OPEN_URI);
     db.exec("PRAGMA foreign_keys = ON");
-    // A row a check constraint refuses (an edited status) is copied and then mended, rather than lost.
-    db.exec("PRAGMA ignore_check_constraints = ON");
     // Every page is sanity-checked as it is read, so a damaged page fails its run instead of ending a range
     // early without a word (which copies a run with rows missing).
     db.exec("PRAGMA cell_size_check = ON");

@@ -17,10 +17,11 @@ struct RecoveryReport {
     // Runs copied (whole or not) whose figures of the simulator on other costs (cost_variants) could not be: why.
     // Those are a comparison's, not the run's, so the run itself stays as it was copied.
     std::vector<std::pair<std::int64_t, std::string>> figuresLost;
-    std::string runsTableError; // non-empty when listing the runs stopped early (later runs are not known)
+    std::string runsTableError; // non-empty when listing the runs met a damaged page (runs on it are not known)
     // Finished results that waited beside `from` (pending_results.h) for a run copied as running or damaged: stored
     // into the copy, whole.
     std::vector<std::int64_t> pendingStored;
+    std::vector<std::pair<std::int64_t, std::string>> pendingFailed; // could not be stored in the copy: why
     // Tuning studies (docs/tuning.md): copied with their points; a point whose run was not copied keeps its values
     // without a run (the study measures it again when it is run again).
     std::vector<std::int64_t> studiesRecovered;

@@ -213,7 +213,9 @@ void RunStore::completeRun(std::int64_t id, const RunResult& result)
     const std::string doing = fmt::format("store the finished run {}", id);
     // The simulation is over and cannot be had again for free: whatever stops the commit (corruption, a lock
     // held past the timeout, a full disk, ...), keep the result where the next open will store it.
-    const auto keepResult = [&] {
+    // `markLost`: the database refused for want of space or I/O, so a small write to it may still go through; never
+    // into a file found corrupt or read-only, nor after a lock wait (it would wait again).
+    const auto keepResult = [&](bool markLost = false) {
         try {
             return fmt::format("its result is kept in {} and is stored the next time the database is opened (any "
                                "cohsim command on it, e.g. `cohsim runs list --db {}`)",
@@ -221,12 +223,14 @@ void RunStore::completeRun(std::int64_t id, const RunResult& result)
         } catch (const std::exception& keepError) {
             // Lost: say so in its row where a small write still goes through, or the next open would call it
             // interrupted ("the process that ran it ended"), which is not what happened.
-            try {
-                failRun(id, RunStatus::Failed,
-                        fmt::format("it finished, but neither the database nor a file beside it could take its result "
-                                    "({}): the result is lost",
-                                    keepError.what()));
-            } catch (const std::exception&) {
+            if (markLost) {
+                try {
+                    failRun(id, RunStatus::Failed,
+                            fmt::format("it finished, but neither the database nor a file beside it could take its "
+                                        "result ({}): the result is lost",
+                                        keepError.what()));
+                } catch (const std::exception&) {
+                }
             }
             return fmt::format("keeping its result in {} failed too ({}): it is lost", pendingFile(m_path, id),
                                keepError.what());
@@ -245,7 +249,7 @@ void RunStore::completeRun(std::int64_t id, const RunResult& result)
         const int code = e.getErrorCode() & 0xFF;
         if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
             foundCorruption({e.what()});
-        throwStoreError(m_path, e, doing, m_busy->last, keepResult());
+        throwStoreError(m_path, e, doing, m_busy->last, keepResult(code == SQLITE_FULL || code == SQLITE_IOERR));
     }
 }
 

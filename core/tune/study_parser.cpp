@@ -120,7 +120,7 @@ void readParameter(ProblemList& problems, const json& value, const std::string& 
         return;
     Parameter p;
     p.pointer = r.string("field", requiredAs("\"/coherence/decode\"")).value_or("");
-    if (value.contains("field") && p.pointer.empty())
+    if (value.contains("field") && value["field"].is_string() && p.pointer.empty())
         r.problem("field", "an empty field names the whole scenario, not a field of it",
                   "name one field, e.g. \"/serving/block_tokens\"");
     else if (!p.pointer.empty() && p.pointer.front() != '/')

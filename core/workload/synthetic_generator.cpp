@@ -64,6 +64,10 @@ std::vector<SimTime> arrivalTimes(const SyntheticWorkload& spec, std::uint64_t s
 {
     std::vector<SimTime> times(spec.requests);
     const double meanGapNs = 1e9 / spec.ratePerSec;
+    // A rate so low that its mean gap is no number of nanoseconds: the second request never arrives (and the
+    // distributions below must not be built on it).
+    if (!std::isfinite(meanGapNs) && spec.requests > 1)
+        throwPastTheClock(spec, 1, meanGapNs);
     if (spec.arrival == ArrivalProcess::Constant) {
         for (std::uint32_t i = 0; i < spec.requests; ++i) {
             const double t = i == 0 ? 0.0 : double(i) * meanGapNs;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -35,7 +36,9 @@ inline CliResult runShell(const std::string& command)
 
 // Runs a shell command line as runShell does, and also returns the peak resident memory of that command alone, in
 // KiB. RUSAGE_CHILDREN is the largest of every child a process has waited for, so a test process that ran other
-// commands first would read theirs: the command is waited for by a child of its own, which reports its figure.
+// commands first would read theirs: the command is waited for by a child of its own, which reports its figure. (A
+// forked child's peak starts at the test process's resident size, which Linux carries across exec: the figure is
+// at least that, an upper bound, exact where the test process is small, as it is under ctest.)
 struct MeasuredResult {
     CliResult result;
     long peakKiB = -1;
@@ -43,7 +46,7 @@ struct MeasuredResult {
 inline MeasuredResult runShellMeasured(const std::string& command)
 {
     int fds[2];
-    if (::pipe(fds) != 0)
+    if (::pipe2(fds, O_CLOEXEC) != 0) // the command's own processes must not hold the write end open
         return {};
     const pid_t pid = ::fork();
     if (pid < 0) {
@@ -53,7 +56,12 @@ inline MeasuredResult runShellMeasured(const std::string& command)
     }
     if (pid == 0) { // the child: runs the command, then writes its exit code, its peak and its output
         ::close(fds[0]);
-        const CliResult r = runShell(command);
+        CliResult r;
+        try {
+            r = runShell(command);
+        } catch (...) {
+            ::_exit(1); // never back into the test framework's copy
+        }
         rusage usage{};
         ::getrusage(RUSAGE_CHILDREN, &usage);
         const long header[2] = {r.exitCode, usage.ru_maxrss};

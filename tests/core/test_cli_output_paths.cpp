@@ -47,6 +47,12 @@ TEST(CliOutputPaths, APathThatCannotBeWrittenIsRefusedBeforeTheWork)
     const CliResult written = runCohsim("export 1 -o " + dir.file("run.json") + db);
     EXPECT_EQ(written.exitCode, 0) << written.output;
     EXPECT_GT(fs::file_size(dir.file("run.json")), 0u);
+
+    // A report tool named by COH_REPORT_TOOL that is not there is named, exit 2 (it was the child's 127).
+    const CliResult tool = runShell("COH_REPORT_TOOL=" + dir.file("no-tool") + " " + COH_COHSIM_PATH + " report 1 -o " +
+                                    dir.file("r.html") + db + " 2>&1");
+    EXPECT_EQ(tool.exitCode, 2) << tool.output;
+    EXPECT_NE(tool.output.find("COH_REPORT_TOOL: there is no program to run here"), std::string::npos) << tool.output;
 }
 
 } // namespace

@@ -163,6 +163,9 @@ TEST_F(HostileInput, SyntheticArrivalsPastTheClockAreRefusedNamingTheRateOrTheSp
     expectRefused(file("rate.json", s.dump()), "/workload/arrival/rate", "beyond the 64-bit nanosecond clock");
     s["workload"]["arrival"] = json::parse(R"({"process": "constant", "rate": 1e-300})");
     expectRefused(file("constant.json", s.dump()), "/workload/arrival/rate", "beyond the 64-bit nanosecond clock");
+    // A gap that is no number at all (a Debug build's Boost asserted on it) arrives never.
+    s["workload"]["arrival"] = json::parse(R"({"process": "poisson", "rate": 1e-320})");
+    expectRefused(file("never.json", s.dump()), "/workload/arrival/rate", "would arrive never");
     for (const double cv : {1e-300, 1e300}) {
         s["workload"]["arrival"] = json::parse(R"({"process": "gamma", "rate": 4})");
         s["workload"]["arrival"]["cv"] = cv;

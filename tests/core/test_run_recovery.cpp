@@ -131,6 +131,10 @@ TEST(RunRecovery, CopiesTheStudiesAndUnlinksAPointWhoseRunWasNotCopied)
         withRun += p.runId ? 1 : 0;
         if (p.key == "point-invalid")
             EXPECT_EQ(p.errorKind, StudyPointError::Invalid);
+        if (p.key == "point-1") { // a failed point, which the study measures again, saying why
+            EXPECT_EQ(p.errorKind, StudyPointError::Failed);
+            EXPECT_NE(p.error.find("could not be recovered"), std::string::npos) << p.error;
+        }
     }
     EXPECT_EQ(withRun, 2);
     // Its completed points are found again, so running the study again measures only the unlinked one.

@@ -165,6 +165,14 @@ class TstRunHistory : public QObject {
         QTRY_COMPARE(core::RunStore(m_db.toStdString()).runInfo(m_alpha)->name, std::string("alpha renamed"));
         const int row = widget.model()->rowOfRun(m_alpha);
         QCOMPARE(widget.model()->index(row, RunHistoryModel::Name).data().toString(), QStringLiteral("alpha renamed"));
+
+        // A control character (a pasted tab) is refused, as cohsim's rename refuses it, saying so.
+        QSignalSpy errors(widget.model(), &RunHistoryModel::errorChanged);
+        QVERIFY(!widget.model()->setData(widget.model()->index(row, RunHistoryModel::Name), QStringLiteral("a\tb")));
+        QCOMPARE(core::RunStore(m_db.toStdString()).runInfo(m_alpha)->name, std::string("alpha renamed"));
+        QVERIFY(!errors.isEmpty());
+        QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("control character")),
+                 qPrintable(errors.last().at(0).toString()));
     }
 
     void filterMatchesAnyColumn()
