@@ -7,6 +7,7 @@
 #include "core/store/pending_results.h"
 #include "core/store/run_recovery.h"
 #include "core/store/run_store.h"
+#include "db_damage.h"
 #include "temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -167,23 +168,12 @@ TEST(RunRecovery, AListOfRunsThatCannotBeReadIsRefusedWithNothingLeftBehind)
 {
     TempDir dir("coh-recover");
     const std::string path = dir.file("runs.db");
-    std::int64_t root = 0, pageSize = 0;
     {
         RunStore store(path);
         for (int i = 0; i < 3; ++i)
             storeRun(store, fmt::format("run {}", i));
     }
-    {
-        SQLite::Database db(path, SQLite::OPEN_READWRITE); // closing it checkpoints the WAL into the file
-        root = db.execAndGet("SELECT rootpage FROM sqlite_schema WHERE name = 'runs'").getInt64();
-        pageSize = db.execAndGet("PRAGMA page_size").getInt64();
-    }
-    {
-        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-        file.seekp((root - 1) * pageSize);
-        for (std::int64_t i = 0; i < pageSize; ++i)
-            file.put(static_cast<char>((i * 37 + 11) & 0xFF));
-    }
+    overwritePage(path, pageOf(path, "SELECT rootpage FROM sqlite_schema WHERE name = 'runs'"));
     const std::string copy = dir.file("copy.db");
     try {
         recoverRunDatabase(path, copy);
@@ -376,23 +366,12 @@ TEST(RunStoreDamage, OneDamagedRowOfTheRunListCostsOnlyThatRow)
         for (int i = 0; i < 3; ++i)
             store.completeRun(store.beginRun(fmt::format("run {}", i), longScenario, 7), resultWithMessages(5));
     }
-    std::int64_t page = 0, pageSize = 0;
-    {
-        SQLite::Database db(path, SQLite::OPEN_READWRITE); // closing it checkpoints the WAL into the file
-        pageSize = db.execAndGet("PRAGMA page_size").getInt64();
-        // The rows spill their scenarios onto overflow pages; one of the middle row's lies halfway through them.
-        page = db.execAndGet("SELECT pageno FROM dbstat WHERE name = 'runs' AND pagetype = 'overflow' ORDER BY pageno "
-                             "LIMIT 1 OFFSET (SELECT count(*) / 2 FROM dbstat WHERE name = 'runs' AND pagetype = "
-                             "'overflow')")
-                   .getInt64();
-    }
+    // The rows spill their scenarios onto overflow pages; one of the middle row's lies halfway through them.
+    const std::int64_t page =
+        pageOf(path, "SELECT pageno FROM dbstat WHERE name = 'runs' AND pagetype = 'overflow' ORDER BY pageno LIMIT 1 "
+                     "OFFSET (SELECT count(*) / 2 FROM dbstat WHERE name = 'runs' AND pagetype = 'overflow')");
     ASSERT_GT(page, 1);
-    {
-        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-        file.seekp((page - 1) * pageSize);
-        for (std::int64_t i = 0; i < pageSize; ++i)
-            file.put(static_cast<char>((i * 37 + 11) & 0xFF));
-    }
+    overwritePage(path, page);
     RunStoreOptions reading;
     reading.readCorrupt = true;
     RunStore store(path, reading);

@@ -8,6 +8,7 @@
 #include "core/store/pending_results.h"
 #include "core/store/run_recovery.h"
 #include "core/store/run_store.h"
+#include "db_damage.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -119,21 +120,13 @@ class LockHolder {
 // like a leaf): the damage lies where neither the run list nor a new run's rows ever look.
 void corruptMiddleOfMessages(const std::string& path)
 {
-    std::int64_t page = 0, pageSize = 0;
-    {
-        SQLite::Database db(path, SQLite::OPEN_READWRITE); // read-write, so closing it checkpoints the WAL
-        pageSize = db.execAndGet("PRAGMA page_size").getInt64();
-        page = db.execAndGet("SELECT pageno FROM dbstat WHERE name = 'messages' AND pagetype = 'leaf' ORDER BY "
-                             "pageno LIMIT 1 OFFSET (SELECT count(*) / 2 FROM dbstat WHERE name = 'messages' AND "
-                             "pagetype = 'leaf')")
-                   .getInt64();
-    }
+    const std::int64_t page =
+        test::pageOf(path, "SELECT pageno FROM dbstat WHERE name = 'messages' AND pagetype = 'leaf' ORDER BY pageno "
+                           "LIMIT 1 OFFSET (SELECT count(*) / 2 FROM dbstat WHERE name = 'messages' AND pagetype = "
+                           "'leaf')");
     ASSERT_GT(page, 10);
     ASSERT_FALSE(fs::exists(path + "-wal") && fs::file_size(path + "-wal") > 0); // every page is in the file
-    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-    file.seekp((page - 1) * pageSize + 8);
-    for (std::int64_t i = 8; i < pageSize; ++i)
-        file.put(static_cast<char>((i * 37 + 11) & 0xFF));
+    test::overwritePage(path, page, 8);
 }
 
 void expectNamesFileAndFix(const InputError& e, const std::string& path, const std::string& fixPart)
