@@ -194,8 +194,10 @@ void readTopology(ObjectReader& top, Topology& topology)
     };
     const bool tooManyNodes = tooMany("nodes", nodes, kMaxNodes);
     const bool tooManyLinks = tooMany("links", links, kMaxLinks); // both are reported
+    // Stop here: every later section names nodes this one did not read, and would add problems that are not
+    // ("there is no prefill instance").
     if (tooManyNodes || tooManyLinks)
-        return;
+        problems.throwIfAny();
     if (nodes && !nodes->is_array()) {
         r.problem("nodes", fmt::format("nodes must be an array, not {}", describeJsonType(*nodes)),
                   "write \"nodes\": [ { \"id\": \"gpu0\", ... } ]");

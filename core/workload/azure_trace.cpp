@@ -83,7 +83,12 @@ std::optional<std::int64_t> parseTimestamp(std::string_view s, bool& outOfRange)
     if (!year || !month || !day || !hour || !minute || !second || s[4] != '-' || s[7] != '-' ||
         (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
         return std::nullopt;
-    if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
+    if (*month < 1 || *month > 12 || *day < 1 || *hour > 23 || *minute > 59 || *second > 60)
+        return std::nullopt;
+    // The month's own length (February 29 only in a leap year): 2023-02-30 is no date, not March 2.
+    const bool leap = (*year % 4 == 0 && *year % 100 != 0) || *year % 400 == 0;
+    constexpr unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (*day > kDays[*month - 1] + (*month == 2 && leap ? 1u : 0u))
         return std::nullopt;
     std::int64_t fractionNs = 0;
     if (s.size() > 19) {

@@ -246,7 +246,12 @@ TEST_F(HostileInput, MoreNodesThanTheLimitAreRefusedBeforeAnyIsRead)
         nodes.push_back(node);
     }
     s["topology"]["nodes"] = nodes;
-    expectRefused(file("nodes.json", s.dump()), "/topology/nodes", std::to_string(core::kMaxNodes));
+    const std::string path = file("nodes.json", s.dump());
+    expectRefused(path, "/topology/nodes", std::to_string(core::kMaxNodes));
+    // Only that: the instances' nodes were not read, so "no prefill instance" and the like would be false.
+    const CliResult r = runCohsim("validate " + path);
+    EXPECT_NE(r.output.find("1 problem"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("instance"), std::string::npos) << r.output;
 }
 
 // An error quotes a bounded excerpt, and a file with thousands of mistakes lists a bounded number of them.

@@ -158,11 +158,18 @@ TEST(AzureTrace, BadInputNamesFileLineColumnAndFix)
     EXPECT_TRUE(contains(p.message, "negative")) << p.message;
 
     for (const char* stamp : {"yesterday", "2023-13-16 18:15:46", "2023-11-16 25:15:46", "2023-11-16 18:15:46.",
-                              "2023-11-16 18:15:46.1234567890", "2023/11/16 18:15:46", "2023-11-16 18:15"}) {
+                              "2023-11-16 18:15:46.1234567890", "2023/11/16 18:15:46", "2023-11-16 18:15",
+                              "2023-02-30 00:00:00.0", "2023-02-29 00:00:00", "2023-04-31 12:00:00"}) {
         p = azureError(header + std::string(stamp) + ",374,44\n");
         EXPECT_EQ(p.field, "line 2, column TIMESTAMP") << stamp;
         EXPECT_TRUE(contains(p.message, "is not a timestamp")) << stamp;
         EXPECT_TRUE(contains(p.fix, "2023-11-16 18:15:46.6805900")) << stamp;
+    }
+
+    // February 29 of a leap year is a date (2024, and 2000 as a multiple of 400).
+    for (const char* leap : {"2024-02-29 00:00:00", "2000-02-29 00:00:00"}) {
+        TempTrace t("leap.csv", header + std::string(leap) + ",374,44\n");
+        EXPECT_NO_THROW(readAzureTrace(t.path(), 1.0, 0)) << leap;
     }
 
     p = azureError(header + "2023-11-16 18:15:46,374\n");
