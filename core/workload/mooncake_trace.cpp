@@ -3,6 +3,7 @@
 #include "core/scenario/input_limits.h"
 
 #include "core/base/input_error.h"
+#include "core/scenario/strict_json.h"
 #include "core/workload/trace_replay.h"
 
 #include <fmt/format.h>
@@ -123,8 +124,7 @@ class MooncakeLineHandler : public nlohmann::json_sax<nlohmann::json> {
     {
         if (m_depth > 0 && !ignored())
             return wrongType("an object");
-        ++m_depth;
-        return true;
+        return deeper();
     }
     bool end_object() override
     {
@@ -140,17 +140,25 @@ class MooncakeLineHandler : public nlohmann::json_sax<nlohmann::json> {
                 : name == "output_length" ? Key::Output
                 : name == "hash_ids"      ? Key::HashIds
                                           : Key::Other;
+        // As the scenario reader: a key given twice is a mistake to name, not a value to pick silently.
+        if (m_key != Key::Other && m_seen[int(m_key)])
+            fail(name, fmt::format("the key '{}' is given twice", name), "give each key once per line");
         if (m_key != Key::Other)
             m_seen[int(m_key)] = true;
-        if (m_key == Key::HashIds) // a repeated key replaces the earlier list, as a JSON object would
-            m_hashes.resize(m_row.prefixOffset);
         return true;
     }
     bool start_array(std::size_t) override
     {
         if (!ignored() && !(m_depth == 1 && m_key == Key::HashIds))
             return wrongType("an array");
-        ++m_depth;
+        return deeper();
+    }
+    // Nesting in a key the reader ignores is bounded as the scenario reader bounds it.
+    bool deeper()
+    {
+        if (++m_depth > kMaxJsonDepth)
+            fail(keyName(), fmt::format("the line nests values more than {} levels deep", kMaxJsonDepth),
+                 "write each line as one flat object: timestamp, input_length, output_length, hash_ids");
         return true;
     }
     bool end_array() override

@@ -227,7 +227,7 @@ TEST(MooncakeTrace, OutOfOrderLinesAreSortedStablyWithTheirHashes)
 {
     TempTrace t("unsorted.jsonl", R"({"timestamp": 50, "input_length": 1, "output_length": 1, "hash_ids": [7, 8]}
 {"timestamp": 10, "input_length": 2, "output_length": 2, "hash_ids": [9]}
-{"timestamp": 50, "input_length": 3, "output_length": 3, "hash_ids": null, "hash_ids": [4, 5, 6]}
+{"timestamp": 50, "input_length": 3, "output_length": 3, "hash_ids": [4, 5, 6]}
 )");
     const Workload w = readMooncakeTrace(t.path(), 1.0, 0);
     ASSERT_EQ(w.requests.size(), 3u);
@@ -283,6 +283,13 @@ TEST(MooncakeTrace, BadInputNamesFileLineKeyAndFix)
     EXPECT_EQ(p.field, "line 2, input_length");
     EXPECT_TRUE(contains(p.message, "'input_length' is missing")) << p.message;
     EXPECT_EQ(mooncakeError(R"({"input_length": 1, "output_length": 5})").field, "line 1, timestamp");
+    // As the scenario reader: a key given twice is named, and nesting is bounded even in keys the reader ignores.
+    p = mooncakeError(R"({"timestamp": 0, "input_length": 10, "output_length": 5, "hash_ids": null, "hash_ids": [4]})");
+    EXPECT_EQ(p.field, "line 1, hash_ids");
+    EXPECT_TRUE(contains(p.message, "given twice")) << p.message;
+    p = mooncakeError(R"({"timestamp": 0, "input_length": 10, "output_length": 5, "extra": )" + std::string(100, '[') +
+                      std::string(100, ']') + "}");
+    EXPECT_TRUE(contains(p.message, "more than 64 levels deep")) << p.message;
 
     p = mooncakeError(R"({"timestamp": 0, "input_length": 10, "output_length": -5})");
     EXPECT_EQ(p.field, "line 1, output_length");
