@@ -8,6 +8,7 @@
 #include "core/store/run_recovery.h"
 #include "core/store/run_store.h"
 #include "db_damage.h"
+#include "stored_run_fixtures.h"
 #include "temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -25,20 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace coh::core;
-
-RunResult resultWithMessages(std::uint32_t messages)
-{
-    RunResult r;
-    r.scenarioName = "recovery";
-    r.seed = 7;
-    r.nodeIds = {"gpu0", "gpu1"};
-    r.summary.requests = 1;
-    r.requests.resize(1);
-    for (std::uint32_t i = 0; i < messages; ++i)
-        r.messages.push_back({10 * i, 10 * i + 7, i % 2, 1 - i % 2, 0, i % 2, i, 3, 1024.5 * i});
-    r.summary.flows = messages;
-    return r;
-}
 
 std::int64_t storeRun(RunStore& store, const std::string& name, std::uint32_t messages = 10)
 {

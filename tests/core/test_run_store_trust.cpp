@@ -9,6 +9,7 @@
 #include "core/store/run_recovery.h"
 #include "core/store/run_store.h"
 #include "db_damage.h"
+#include "stored_run_fixtures.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -69,23 +70,7 @@ bool contains(const std::string& text, const std::string& part)
     return text.find(part) != std::string::npos;
 }
 
-// A run with `messages` event records, so a few dozen runs fill hundreds of pages.
-RunResult resultWithMessages(std::uint32_t messages)
-{
-    RunResult r;
-    r.scenarioName = "trust";
-    r.seed = 7;
-    r.nodeIds = {"gpu0", "gpu1"};
-    r.summary.requests = 2;
-    r.summary.ttftMs = {2, 1.5, 1.25, 2.0, 3.5, 4.0};
-    r.requests.resize(2);
-    r.requests[1].id = 1;
-    r.requests[1].finish = 123'456'789;
-    for (std::uint32_t i = 0; i < messages; ++i)
-        r.messages.push_back({10 * i, 10 * i + 7, i % 2, 1 - i % 2, 0, i % 2, i, 3, 1024.5 * i});
-    r.summary.flows = messages;
-    return r;
-}
+using test::resultWithMessages;
 
 RunStoreOptions quickTimeout(std::chrono::milliseconds timeout = 200ms)
 {
