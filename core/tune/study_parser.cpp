@@ -190,6 +190,13 @@ void readParameter(ProblemList& problems, const json& value, const std::string& 
     r.finish();
     if (p.pointer.empty() || p.pointer.front() != '/')
         return;
+    // "/" or "/serving//x" names a member whose name is empty: no scenario field has one.
+    if (p.pointer.back() == '/' || p.pointer.find("//") != std::string::npos) {
+        r.problem("field",
+                  fmt::format("'{}' names a member with an empty name, which no scenario field has", p.pointer),
+                  "name a field of the base scenario, e.g. \"/serving/block_tokens\"");
+        return;
+    }
     // A field the scenario has no place for (a malformed escape, an index past an array, a path through a number) is
     // the study's mistake, found here rather than as every point "invalid".
     if (!study.baseScenario.is_null()) {

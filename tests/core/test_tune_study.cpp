@@ -87,9 +87,13 @@ TEST(TuneStudy, AFieldTheScenarioHasNoPlaceForIsTheStudysMistake)
 {
     // Each ran as a study whose every point was "invalid" (exit 0), or whose points all ran the base scenario.
     const std::vector<std::pair<std::string, std::string>> fields = {
-        {"", "an empty field names the whole scenario"},          {"/a~2b", "a '~' in it must be followed by 0"},
-        {"/topology/nodes/99/id", "'99' is not an index of the"}, {"/topology/nodes/-", "'-' is not an index of the"},
+        {"", "an empty field names the whole scenario"},
+        {"/a~2b", "a '~' in it must be followed by 0"},
+        {"/topology/nodes/99/id", "'99' is not an index of the"},
+        {"/topology/nodes/-", "'-' is not an index of the"},
         {"/name/x", "passes through a string, not an object"},
+        {"/", "names a member with an empty name"},
+        {"/serving//block_tokens", "names a member with an empty name"},
     };
     for (const auto& [field, says] : fields) {
         json study = smallStudyJson();
