@@ -440,7 +440,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
         ->capture_default_str();
     phold->add_option("--repeat", options->repeat, "With --protocol: runs of each; the best is reported")
-        ->check(CLI::Range(1, 1000))
+        ->check(repeatCount())
         ->capture_default_str();
     phold->add_flag("--json", options->json, "Print JSON");
     phold->callback([options] {
@@ -455,7 +455,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     scenario->add_option("--max-requests", options->maxRequests, "Limit the workload (0: every request)")
         ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     scenario->add_option("--repeat", options->repeat, "Runs; the best wall time is reported")
-        ->check(CLI::Range(1, 1000))
+        ->check(repeatCount())
         ->capture_default_str();
     scenario->add_flag("--json", options->json, "Print JSON");
     scenario->callback([options] { benchScenario(*options); });
@@ -472,7 +472,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::IsMember({"gpu", "to-host", "from-host"}))
         ->capture_default_str();
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
-        ->check(CLI::Range(1, 1000))
+        ->check(repeatCount())
         ->capture_default_str();
     copy->add_option("--descriptor-kib", options->descriptorKib,
                      "Copy in pieces of this many KiB scattered over both arenas, as a run does (0: whole)")
@@ -499,7 +499,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->delimiter(',')
         ->check(CLI::Range(1u, 1u << 20));
     attention->add_option("--repeat", options->attentionRounds, "Rounds per context (alternating); medians")
-        ->check(CLI::Range(1, 1000))
+        ->check(repeatCount())
         ->capture_default_str();
     attention
         ->add_option("--sequences", options->attentionSequences,
@@ -515,7 +515,7 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     tune->add_option("--threads", options->tuneThreads, "The thread count set against one (default: one per core)")
         ->check(CLI::Range(1, 1024));
     tune->add_option("--repeat", options->repeat, "Rounds (alternating thread counts); medians are reported")
-        ->check(CLI::Range(1, 1000))
+        ->check(repeatCount())
         ->capture_default_str();
     tune->add_flag("--no-store", options->tuneNoStore, "Store nothing: the runs alone, without the writer");
     tune->add_flag("--json", options->json, "Print JSON");

@@ -8,7 +8,6 @@
 #include "core/base/input_error.h"
 
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -110,15 +109,10 @@ void report(const GlobalOptions& global, const ReportOptions& options)
             args.insert(args.end(), {"--compare", std::to_string(other)});
         }
     }
-    if (!options.study.empty()) {
-        std::int64_t study = 0;
-        const auto [end, error] =
-            std::from_chars(options.study.data(), options.study.data() + options.study.size(), study);
-        if (error != std::errc{} || end != options.study.data() + options.study.size() || study <= 0)
-            throw core::InputError("", "--study", "'" + options.study + "' is not a study id",
-                                   "pass the number `cohsim tune` printed for the study");
-        args.insert(args.end(), {"--study", std::to_string(study)});
-    }
+    if (!options.study.empty())
+        args.insert(args.end(), {"--study", std::to_string(parseStoredId(options.study, "--study", "study",
+                                                                         "pass the number `cohsim tune` printed for "
+                                                                         "the study"))});
     args.insert(args.end(),
                 {"--format", options.format.empty() ? formatOf(options.output) : options.format, "-o", options.output});
     const int rc = runTool(findReportTool(), args);

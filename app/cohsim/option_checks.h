@@ -32,4 +32,10 @@ inline CLI::Validator wholeNumber(std::uint64_t most = std::numeric_limits<std::
         "UINT");
 }
 
+// A --repeat: rounds or runs of a bench, at least one and few enough to end (0 was taken as 1 without a word).
+inline CLI::Range repeatCount()
+{
+    return CLI::Range(1, 1000);
+}
+
 } // namespace coh::cli

@@ -69,14 +69,19 @@ void throwUnknownRun(const core::RunStore& store, std::int64_t id)
                            "list the stored runs with `cohsim runs list`");
 }
 
-std::int64_t parseRunId(const std::string& text)
+std::int64_t parseStoredId(const std::string& text, const std::string& field, const std::string& what,
+                           const std::string& fix)
 {
     std::int64_t id = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), id);
     if (error != std::errc{} || end != text.data() + text.size() || id <= 0)
-        throw core::InputError("", "ID", "'" + text + "' is not a run id",
-                               "pass the number shown in the first column of `cohsim runs list`");
+        throw core::InputError("", field, "'" + text + "' is not a " + what + " id", fix);
     return id;
+}
+
+std::int64_t parseRunId(const std::string& text)
+{
+    return parseStoredId(text, "ID", "run", "pass the number shown in the first column of `cohsim runs list`");
 }
 
 } // namespace coh::cli

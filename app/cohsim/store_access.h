@@ -23,5 +23,8 @@ void throwIfCorrupt(const core::RunStore& store);
 
 // Parses a run id as the user typed it; throws InputError (exit code 2) when it is not a positive integer.
 std::int64_t parseRunId(const std::string& text);
+// A positive id of something stored (a run, a study) given as `field`, or an InputError "'x' is not a WHAT id".
+std::int64_t parseStoredId(const std::string& text, const std::string& field, const std::string& what,
+                           const std::string& fix);
 
 } // namespace coh::cli

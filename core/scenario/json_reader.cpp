@@ -413,7 +413,7 @@ std::optional<SimTime> ObjectReader::time(std::string_view key, Need need, bool 
                             formExample(quantityExample(Quantity::Time))));
         return std::nullopt;
     }
-    if (rounded >= 9.2e18) {
+    if (rounded >= kClockLimitNs) {
         problem(key, fmt::format("{} is too long (the limit is about 292 years)", key),
                 fmt::format("e.g. \"{}\": \"2 s\"", key), "Enter a time under 292 years, such as 2 s");
         return std::nullopt;

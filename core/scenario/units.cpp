@@ -192,7 +192,7 @@ SimTime parseTime(std::string_view text)
 {
     double ns = std::round(parseQuantity(Quantity::Time, text));
     // 2^63 ns is about 292 years; anything near it is a typo.
-    if (std::fabs(ns) >= 9.2e18)
+    if (std::fabs(ns) >= kClockLimitNs)
         throw UnitError(fmt::format("'{}' is too long (the limit is about 292 years)", text));
     return static_cast<SimTime>(ns);
 }

@@ -15,6 +15,9 @@ inline constexpr SimTime kMicrosecond = 1'000;
 inline constexpr SimTime kMillisecond = 1'000'000;
 inline constexpr SimTime kSecond = 1'000'000'000;
 inline constexpr SimTime kTimeInfinity = std::numeric_limits<SimTime>::max();
+// The longest time, in ns as a double, that a reader accepts: 2^63 ns is about 292 years, and a double just below it
+// still converts to SimTime without overflow.
+inline constexpr double kClockLimitNs = 9.2e18;
 
 // A time computed from input that does not fit in SimTime (2^63 ns, about 292 years): a bandwidth or FLOP/s
 // far too small, a time scale far too large. The engine turns it into an InputError for the scenario.

@@ -45,9 +45,6 @@ void validate(const SyntheticWorkload& spec)
                          "give cv within that range (1 is Poisson, above 1 is bursty; \"constant\" has no spread)");
 }
 
-// Arrivals must stay within the 64-bit nanosecond clock (about 292 years), as a trace's span must (trace_replay).
-constexpr double kLastArrivalNs = 9.2e18;
-
 [[noreturn]] void throwPastTheClock(const SyntheticWorkload& spec, std::uint32_t request, double t)
 {
     throw InputError("", "/workload/arrival/rate",
@@ -71,7 +68,7 @@ std::vector<SimTime> arrivalTimes(const SyntheticWorkload& spec, std::uint64_t s
     if (spec.arrival == ArrivalProcess::Constant) {
         for (std::uint32_t i = 0; i < spec.requests; ++i) {
             const double t = i == 0 ? 0.0 : double(i) * meanGapNs;
-            if (!(t < kLastArrivalNs))
+            if (!(t < kClockLimitNs))
                 throwPastTheClock(spec, i, t);
             times[i] = std::llround(t);
         }
@@ -88,7 +85,7 @@ std::vector<SimTime> arrivalTimes(const SyntheticWorkload& spec, std::uint64_t s
     for (std::uint32_t i = 0; i < spec.requests; ++i) {
         if (i > 0)
             t += spec.arrival == ArrivalProcess::Poisson ? exponential(rng) : gamma(rng);
-        if (!(t < kLastArrivalNs))
+        if (!(t < kClockLimitNs))
             throwPastTheClock(spec, i, t);
         times[i] = std::llround(t);
     }

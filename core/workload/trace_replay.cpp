@@ -101,7 +101,7 @@ void scaleArrivals(Workload& workload, double timeScale, const std::string& path
     if (workload.requests.empty())
         return;
     const double span = double(workload.requests.back().arrival);
-    if (span * timeScale >= 9.2e18)
+    if (span * timeScale >= kClockLimitNs)
         throw InputError(
             path, timeScale == 1.0 ? "timestamp" : "/workload/time_scale",
             fmt::format("the trace spans {:.3g} s from its first to its last request{}, beyond the 64-bit nanosecond "
