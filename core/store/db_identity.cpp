@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -62,11 +63,14 @@ bool exists(const std::string& path)
 // Reads through a connection that cannot change the file. With no -wal or -journal next to it, the file alone
 // is the whole database and immutable=1 reads it without locks or side files; otherwise a plain read-only
 // connection sees the WAL's newer pages too (it never checkpoints or rolls back).
-Schema readSchemaWithoutWriting(const std::string& path, bool headerSaysOurs)
+Schema readSchemaWithoutWriting(const std::string& path, bool headerSaysOurs, const LockWaiter& waiter)
 {
     const auto readOnly = [&] {
         SQLite::Database db(sqliteUri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
-        db.setBusyTimeout(5000);
+        if (waiter.handler)
+            sqlite3_busy_handler(db.getHandle(), waiter.handler, waiter.context);
+        else
+            db.setBusyTimeout(5000);
         return readSchema(db);
     };
     if (exists(path + "-wal") || exists(path + "-journal")) {
@@ -105,7 +109,7 @@ std::string sqliteUri(const std::string& path, const std::string& query)
     return query.empty() ? uri : uri + "?" + query;
 }
 
-DatabaseFile identifyDatabaseFile(const std::string& path)
+DatabaseFile identifyDatabaseFile(const std::string& path, const LockWaiter& waiter)
 {
     std::error_code error;
     const auto status = fs::status(path, error);
@@ -143,8 +147,9 @@ DatabaseFile identifyDatabaseFile(const std::string& path)
                          kMoveAwayFix);
 
     Schema schema;
+    const auto readStarted = std::chrono::steady_clock::now();
     try {
-        schema = readSchemaWithoutWriting(path, headerApplicationId == kRunStoreApplicationId);
+        schema = readSchemaWithoutWriting(path, headerApplicationId == kRunStoreApplicationId, waiter);
     } catch (const SQLite::Exception& e) {
         // Locks, permissions and I/O are named as such; any other failure to read the schema of a file not yet
         // identified (a damaged header: "unsupported file format", "malformed schema") says it is not ours.
@@ -163,7 +168,12 @@ DatabaseFile identifyDatabaseFile(const std::string& path)
                                          "tables ({}), which `cohsim db check` and `cohsim db recover` need too",
                                          e.what()),
                              fmt::format("restore {0} from a backup, or move {0} away (a new one is made)", path));
-        throwStoreError(path, e, "read the run database's schema");
+        // A lock: how long the wait lasted (the waiter's handler measured it; SQLite's own timeout did not).
+        const LockWait wait =
+            waiter.last
+                ? *waiter.last
+                : LockWait{std::chrono::duration<double>(std::chrono::steady_clock::now() - readStarted).count()};
+        throwStoreError(path, e, "read the run database's schema", wait);
     }
     if (schema.applicationId == 0) {
         if (schema.userVersion == 0 && schema.objects == 0)

@@ -72,7 +72,7 @@ RunStore::RunStore(const std::string& path, RunStoreOptions options)
     m_busy->path = m_path;
     m_busy->options = &m_options;
     // Nothing is written before the file is known to be ours (or new): WAL and migrations rewrite its header.
-    const DatabaseFile kind = identifyDatabaseFile(path);
+    const DatabaseFile kind = identifyDatabaseFile(path, {&RunStore::onBusy, m_busy.get(), &m_busy->last});
     try {
         openConnection(kind == DatabaseFile::Missing);
     } catch (const SQLite::Exception& e) {

@@ -322,6 +322,47 @@ TEST(RunStoreTrust, StopWaitingEndsTheWaitAtOnce)
     EXPECT_TRUE(fs::exists(pendingFile(path, id)));
 }
 
+// An exclusive lock (another process in locking_mode=EXCLUSIVE) blocks even reading the schema, the first thing
+// an open does: that wait is the store's like any other (its timeout, its one notice, its "stop waiting"), and
+// the error says how long it lasted, not "waited 0.0 s" after five.
+TEST(RunStoreTrust, AnExclusiveLockAtOpenIsWaitedForLikeAnyOtherAndTheWaitIsNamed)
+{
+    TempDir dir;
+    const std::string path = dir.file("runs.db");
+    RunStore(path).beginRun("first", "{}", 1);
+    SQLite::Database other(path, SQLite::OPEN_READWRITE);
+    other.exec("PRAGMA locking_mode = EXCLUSIVE");
+    other.exec("BEGIN EXCLUSIVE");
+
+    std::vector<std::string> waits;
+    RunStoreOptions options = quickTimeout(300ms);
+    options.onLockWait = [&](const std::string& message) { waits.push_back(message); };
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        RunStore store(path, options);
+        FAIL() << "opened through another process's exclusive lock";
+    } catch (const InputError& e) {
+        expectNamesFileAndFix(e, path, "fuser");
+        EXPECT_TRUE(contains(e.what(), "locked by another process (waited 0.3 s for it)")) << e.what();
+    }
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 300ms);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 4s); // its own timeout, not a fixed 5 s
+    ASSERT_EQ(waits.size(), 1u);
+    EXPECT_TRUE(contains(waits[0], "waiting up to 0.3 s")) << waits[0];
+
+    RunStoreOptions impatient; // the 60 s default, cut short by the user
+    int polls = 0;
+    impatient.stopWaiting = [&] { return ++polls > 3; };
+    const auto again = std::chrono::steady_clock::now();
+    try {
+        RunStore store(path, impatient);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_TRUE(contains(e.what(), "stopped waiting for it after")) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - again, 4s);
+}
+
 TEST(RunStoreTrust, ReadingNeedsNoLockAndOpeningSkipsMaintenanceWhenLocked)
 {
     TempDir dir;
