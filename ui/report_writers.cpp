@@ -9,12 +9,14 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
 #include <QTextDocument>
 #include <QWidget>
 
 #include <algorithm>
+#include <memory>
 
 namespace coh::ui {
 
@@ -111,14 +113,55 @@ QString markdownText(QString text)
     return text.replace(special, QStringLiteral("\\\\1")).replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 
+// Where a report's bytes go. A file is written beside itself and takes its name only once every byte is on disk, so
+// a failed write (a full disk) leaves the file that was there before, or none; a device (/dev/null, a pipe) cannot
+// be replaced and is written in place.
+std::unique_ptr<QFileDevice> openOutput(const QString& path, QString* error)
+{
+    const QFileInfo info(path);
+    std::unique_ptr<QFileDevice> file;
+    if (info.exists() && !info.isFile()) {
+        file = std::make_unique<QFile>(path);
+    } else {
+        auto save = std::make_unique<QSaveFile>(path);
+        save->setDirectWriteFallback(true); // a file made beforehand in a folder this user cannot write to
+        file = std::move(save);
+    }
+    if (!file->open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file->errorString());
+        return nullptr;
+    }
+    return file;
+}
+
+// Ends the write: false, with the reason, when any byte did not reach the file (its error sticks from the write
+// that failed; a full disk may only show at the flush).
+bool finishOutput(QFileDevice& file, const QString& path, QString* error)
+{
+    QString reason = file.error() == QFileDevice::NoError ? QString() : file.errorString();
+    if (auto* save = dynamic_cast<QSaveFile*>(&file)) {
+        if (!reason.isEmpty())
+            save->cancelWriting();
+        if (!save->commit() && reason.isEmpty())
+            reason = save->errorString();
+    } else {
+        if (!file.flush() && reason.isEmpty())
+            reason = file.errorString();
+        file.close();
+    }
+    if (reason.isEmpty())
+        return true;
+    *error = QStringLiteral("cannot write %1: %2").arg(path, reason);
+    return false;
+}
+
 bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size() || !file.flush()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    const auto file = openOutput(path, error);
+    if (!file)
         return false;
-    }
-    return true;
+    file->write(bytes);
+    return finishOutput(*file, path, error);
 }
 
 } // namespace
@@ -223,7 +266,12 @@ bool writeReportMarkdown(const ReportContent& report, const QString& path, const
 
 bool writeReportPdf(const ReportContent& report, const QString& path, QString* error)
 {
-    QPdfWriter writer(path);
+    // The writer gets an open file, not a name: a file that cannot be made fails here with its reason, and a disk that
+    // fills while the pages are written is noticed (QPdfWriter itself says neither).
+    const auto file = openOutput(path, error);
+    if (!file)
+        return false;
+    QPdfWriter writer(file.get());
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     writer.setResolution(96); // lay out in screen pixels: charts and text at the sizes they have on screen
@@ -301,7 +349,7 @@ bool writeReportPdf(const ReportContent& report, const QString& path, QString* e
         *error = QStringLiteral("writing %1 failed").arg(path);
         return false;
     }
-    return true;
+    return finishOutput(*file, path, error);
 }
 
 } // namespace coh::ui

@@ -503,6 +503,31 @@ class RunReportTest : public QObject {
         QCOMPARE(study.exitCode, 2);
         QVERIFY2(study.err.contains("--study: 'abc' is not a study id"), study.err.constData());
     }
+
+    // A disk that fills while the report is written (/dev/full fails every write with ENOSPC): every format exits 2
+    // saying so, where the PDF used to say it was written; and nothing of Qt's own (QPainter, the runtime folder of
+    // a session without XDG_RUNTIME_DIR) comes before the error.
+    void aDiskThatFillsFailsTheReportInEveryFormatWithItsReason()
+    {
+        if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+            QSKIP("no /dev/full on this machine");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                         QStringLiteral("--db"), db, QStringLiteral("-q")})
+                     .exitCode,
+                 0);
+        qunsetenv("XDG_RUNTIME_DIR"); // cohsim() passes this process's environment on
+        for (const char* format : {"html", "pdf"}) {
+            const Ran full = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                     QStringLiteral("--format"), QString::fromLatin1(format), QStringLiteral("-o"),
+                                     QStringLiteral("/dev/full")});
+            QCOMPARE(full.exitCode, 2);
+            QVERIFY2(full.err.startsWith("error: /dev/full: -o: cannot write the report") &&
+                         full.err.contains("No space left on device"),
+                     full.err.constData());
+        }
+    }
 };
 
 QTEST_MAIN(RunReportTest)
