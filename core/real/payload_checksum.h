@@ -1,5 +1,5 @@
 #pragma once
-// What a copy's stamp seals (docs/real-backend.md#how-a-message-is-copied): zlib's CRC-32 of the message's payload,
+// What a copy's stamp seals (docs/real-backend.md#how-a-message-is-copied): the CRC-32 of the message's payload,
 // every byte after the stamp. The sender computes it before it stamps the message; the receiver computes it again
 // over what landed. Both sides take the same bytes in the same order, each piece up to one memory's worth (what the
 // byte check compares), so a faithful copy of the bytes the sender sealed gives the same figure on each side.
@@ -50,7 +50,7 @@ inline std::optional<std::size_t> lastPayloadByte(std::size_t size, std::span<co
     return last;
 }
 
-// zlib's CRC-32, fed in runs.
+// CRC-32 as gzip and zlib take it (polynomial 0x04c11db7, reflected; "123456789" gives 0xcbf43926), fed in runs.
 class Crc32 {
   public:
     void add(const void* bytes, std::size_t n);

@@ -13,7 +13,7 @@ coh_packages() {
     echo cmake ninja-build g++ pkg-config \
         libboost-dev libboost-graph-dev nlohmann-json3-dev libfmt-dev libcli11-dev \
         libsqlite3-dev libsqlitecpp-dev libgtest-dev libbenchmark-dev rumur libpagmo-dev \
-        libboost-mpi-dev libopenmpi-dev openmpi-bin zlib1g-dev
+        libboost-mpi-dev libopenmpi-dev openmpi-bin libisal-dev
     if [ -f "$COH_ROOT/ui/CMakeLists.txt" ]; then
         # poppler-utils: the report tests read the PDF back with pdftotext and pdfinfo.
         echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev xvfb xauth \

@@ -347,6 +347,35 @@ TEST_P(RealCopies, AWriteIntoTheSourceWhileItIsCopiedIsCaughtByTheStampsChecksum
     }
 }
 
+// The seal is gzip's CRC-32 whichever library computes it: its check value, and the same figure fed in runs of any
+// length (a payload is fed run by run, as it lies in memory) as at once, over lengths that cross the fast path's
+// folding widths.
+TEST(RealCpuBackend, ACopysSealIsTheCrc32OfItsPayloadFedInRuns)
+{
+    real::Crc32 check;
+    check.add("123456789", 9);
+    EXPECT_EQ(check.value(), 0xcbf43926u);
+    EXPECT_EQ(real::Crc32{}.value(), 0u);
+
+    std::vector<unsigned char> bytes(100'003);
+    std::mt19937 random(7);
+    for (auto& b : bytes)
+        b = static_cast<unsigned char>(random());
+    real::Crc32 whole;
+    whole.add(bytes.data(), bytes.size());
+    for (const std::size_t run : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{4097}}) {
+        real::Crc32 inRuns;
+        for (std::size_t at = 0; at < bytes.size(); at += run)
+            inRuns.add(bytes.data() + at, std::min(run, bytes.size() - at));
+        EXPECT_EQ(inRuns.value(), whole.value()) << run;
+    }
+    // Any one changed bit changes it.
+    bytes[50'000] ^= 0x10;
+    real::Crc32 changed;
+    changed.add(bytes.data(), bytes.size());
+    EXPECT_NE(changed.value(), whole.value());
+}
+
 TEST(RealCpuBackend, APayloadIsEveryByteAfterTheStampEachPlaceOnce)
 {
     constexpr std::size_t kSize = 1024;

@@ -279,7 +279,7 @@ TEST(SharedPrefix, TheSectionIsReadAndEachBadFieldNamesItsFix)
     problemAt(withSharedPrefix({{"block_tokens", 100}}), "/serving/shared_prefix/block_tokens");
     problemAt(withSharedPrefix({{"capacity", "lots"}}), "/serving/shared_prefix/capacity");
     // "0 B" (or 0) keeps no idle block, as the format says; below zero is refused.
-    for (const nlohmann::json zero : {nlohmann::json("0 B"), nlohmann::json(0)}) {
+    for (const nlohmann::json& zero : {nlohmann::json("0 B"), nlohmann::json(0)}) {
         const Scenario none = parseScenario(withSharedPrefix({{"capacity", zero}}), "mem.json");
         ASSERT_TRUE(none.serving.sharedPrefix.capacityBytes.has_value());
         EXPECT_EQ(*none.serving.sharedPrefix.capacityBytes, 0.0);
