@@ -66,11 +66,15 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
             if (const auto at = lastPayloadByte(m_nodes.memoryBytes(route.src), m_pieces, CopySide::Source))
                 m_nodes.flipByte(route.src, *at);
         CopyResult result = m_nodes.copy(route.src, route.dst, m_pieces, stamp, fault);
-        // The receiver checks the seal on what landed once the stamp and the bytes are right (else they say more).
-        if (result.firstBad < 0 && result.stampOk) {
+        // The receiver checks the seal on what landed once the stamp is right. Only a copy that fails either is
+        // compared with its source byte for byte, to tell what went wrong (a byte changed on the way, or the source
+        // changed after its seal): a whole copy is not read a third time.
+        if (result.stampOk) {
             result.checksum = m_nodes.payloadChecksum(route.dst, m_pieces, CopySide::Destination);
             result.checksumOk = result.checksum == stamp.checksum;
         }
+        if (!result.stampOk || !result.checksumOk)
+            result.firstBad = m_nodes.firstDifference(route.src, route.dst, m_pieces);
         if (result.firstBad >= 0 || !result.stampOk || !result.checksumOk)
             refuse(info, route, stamp, result);
         if (carried > 0) {

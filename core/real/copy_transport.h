@@ -1,7 +1,8 @@
 #pragma once
 // A real backend's transport (docs/real-backend.md): every message with bytes is a real copy from the sender's
 // memory into the receiver's, made by the receiver's resource (real-cpu: its worker thread; real-cuda: its GPU's copy
-// engine), timed, and checked byte for byte, by its stamp and by the checksum the stamp seals. Its delivery is posted
+// engine), timed, and checked by its stamp and by the checksum the stamp seals (one that fails is compared with its
+// source byte for byte, to name what went wrong). Its delivery is posted
 // into the same event loop as a simulated flow's, at the send time plus the measured copy time, after the copies of the
 // same pair sent before it (PairQueue), so everything above the transport (protocols, invariants, metrics, the store)
 // is the simulator's own. Copies of other pairs do not contend for memory bandwidth here.

@@ -196,13 +196,19 @@ CopyResult GpuNodes::copyPieces(std::uint32_t src, std::uint32_t dst, std::span<
     if (fault == CopyFault::FlipByte)
         if (const auto where = flippedByte(pieces, size))
             flipMemoryByte(dst, *where);
-    result.firstBad =
-        to.firstDifference(from, segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
     const auto [at, stampBytes] = heldStamp(pieces.front(), size);
     result.stampBytes = stampBytes;
     to.read(at, &result.held, result.stampBytes);
     result.stampOk = std::memcmp(&result.held, &stamp, result.stampBytes) == 0;
     return result;
+}
+
+std::int64_t GpuNodes::firstDifference(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces)
+{
+    GpuMemory& to = memory(dst);
+    const std::size_t size = to.size();
+    return to.firstDifference(memory(src),
+                              segmentsOf(pieces, size, [&](const CopyPiece& p) { return std::min(p.bytes, size); }));
 }
 
 NodeAttention& GpuNodes::attention(std::uint32_t node, const PagedKvShape& shape, std::size_t)

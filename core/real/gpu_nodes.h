@@ -41,6 +41,7 @@ class GpuNodes final : public NodeResources {
     {
         memory(node).read(offset, out.data(), out.size());
     }
+    std::int64_t firstDifference(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces) override;
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;
     std::vector<BackendNodeMapping> mapping() const override;
 

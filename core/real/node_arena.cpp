@@ -60,4 +60,15 @@ std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const C
     return found;
 }
 
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::span<const CopyPiece> pieces)
+{
+    std::size_t seen = 0;
+    for (const CopyPiece& p : pieces) {
+        if (const std::int64_t bad = firstDifference(src, dst, p); bad >= 0)
+            return static_cast<std::int64_t>(seen) + bad;
+        seen += p.bytes;
+    }
+    return -1;
+}
+
 } // namespace coh::core::real

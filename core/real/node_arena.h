@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace coh::core::real {
 
@@ -81,6 +82,8 @@ template <class F> void forContiguousRuns(std::size_t size, const CopyPiece& pie
 }
 // The first byte of the piece (up to one arena's worth) where `dst` differs from `src`, or -1 when none does.
 std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, const CopyPiece& piece);
+// The same over a message's pieces, counted in message order.
+std::int64_t firstDifference(const NodeArena& src, const NodeArena& dst, std::span<const CopyPiece> pieces);
 
 // A contiguous region, the same offset on both sides.
 inline void copyRegion(const NodeArena& src, NodeArena& dst, std::size_t offset, std::size_t bytes)

@@ -123,8 +123,8 @@ class NodeResources {
         m_landedRows.overwritten(node, offset, std::min(bytes, sizeof stamp));
         stampMemory(node, offset, stamp, bytes);
     }
-    // Copies a message's pieces from `src`'s memory into `dst`'s as `dst`'s resource copies, checks them against the
-    // source and `stamp` (the first piece starts with it), and waits; `fault` plays a copy gone wrong (the worker's
+    // Copies a message's pieces from `src`'s memory into `dst`'s as `dst`'s resource copies, reads back the stamp that
+    // landed against `stamp` (the first piece starts with it), and waits; `fault` plays a copy gone wrong (the worker's
     // classes: FlipByte, PartialWrite).
     CopyResult copy(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces, const CopyStamp& stamp,
                     CopyFault fault)
@@ -154,6 +154,9 @@ class NodeResources {
     // The CRC-32 of a message's payload (payload_checksum.h) as the node's memory holds it, on `side` of `pieces`:
     // the sender's seal before it stamps, the receiver's check after the copy.
     virtual std::uint32_t payloadChecksum(std::uint32_t node, std::span<const CopyPiece> pieces, CopySide side) = 0;
+    // The first byte of a message's pieces (each up to one memory's worth, in message order) where `dst`'s memory
+    // differs from `src`'s, -1 when none does: what tells a corrupted copy from a torn source once the seal failed.
+    virtual std::int64_t firstDifference(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces) = 0;
 
     // The node's K/V pool of this shape, of the element the backend holds a model of `modelElementBytes` in
     // (kvElementBytes), made (or made again for another shape or element) now, filled where it lives.

@@ -146,14 +146,6 @@ CopyResult NodeWorker::copy(const Job& job)
         if (const auto at = flippedByte(job.pieces, m_arena->size()))
             m_arena->flip(*at);
     result.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
-    std::size_t seen = 0;
-    for (const CopyPiece& p : job.pieces) {
-        if (const std::int64_t bad = firstDifference(*job.src, *m_arena, p); bad >= 0) {
-            result.firstBad = static_cast<std::int64_t>(seen) + bad;
-            break;
-        }
-        seen += p.bytes;
-    }
     const auto [at, stampBytes] = heldStamp(first, m_arena->size());
     result.stampBytes = stampBytes;
     std::memcpy(&result.held, m_arena->data() + at, result.stampBytes);

@@ -43,8 +43,10 @@ std::optional<std::size_t> flippedByte(std::span<const CopyPiece> pieces, std::s
 std::pair<std::size_t, std::size_t> heldStamp(const CopyPiece& first, std::size_t size);
 
 struct CopyResult {
-    std::int64_t ns = 0;        // measured time of the copy
-    std::int64_t firstBad = -1; // the first byte of the destination that differs from the source, -1: none
+    std::int64_t ns = 0; // measured time of the copy
+    // The first byte of the destination that differs from the source, -1: none or not compared. The transport compares
+    // only a copy whose stamp or seal failed (NodeResources::firstDifference), to name what went wrong.
+    std::int64_t firstBad = -1;
     CopyStamp held;             // what the destination's first bytes hold where the stamp should be
     std::size_t stampBytes = 0; // how much of the stamp the message covers (a short message holds part of it)
     bool stampOk = true;        // those bytes are the message's stamp

@@ -27,6 +27,10 @@ class NodeWorkers final : public NodeResources {
         return real::payloadChecksum((*this)[node].arena(), pieces, side);
     }
     void readBytes(std::uint32_t node, std::size_t offset, std::span<std::byte> out) override;
+    std::int64_t firstDifference(std::uint32_t src, std::uint32_t dst, std::span<const CopyPiece> pieces) override
+    {
+        return real::firstDifference((*this)[src].arena(), (*this)[dst].arena(), pieces);
+    }
     // fp16 or fp32 pools (kvElementBytes) the worker allocated and filled (first touch), the CPU kernel run on the
     // worker.
     NodeAttention& attention(std::uint32_t node, const PagedKvShape& shape, std::size_t modelElementBytes) override;

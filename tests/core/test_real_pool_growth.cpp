@@ -277,6 +277,10 @@ class CrampedNodes final : public real::NodeResources {
     {
         return m_workers.payloadChecksum(node, pieces, side);
     }
+    std::int64_t firstDifference(std::uint32_t src, std::uint32_t dst, std::span<const real::CopyPiece> pieces) override
+    {
+        return m_workers.firstDifference(src, dst, pieces);
+    }
     void flipMemoryByte(std::uint32_t node, std::size_t offset) override { m_workers.flipByte(node, offset); }
     void writeMemory(std::uint32_t node, std::size_t offset, std::span<const std::byte> bytes) override
     {
