@@ -246,10 +246,10 @@ void benchCopy(const BenchOptions& options)
                    number(r.ratio()), number(r.messageNs));
     if (cuda)
         fmt::print("  (real-cuda: the copy between CUDA events, which a run's clock gets; per message: what the sender "
-                   "waits, with the check on the device)\n");
+                   "waits, with the stamp read back from the device)\n");
     else
         fmt::print("  (real-cpu: the copy as its worker timed it, which a run's clock gets; per message: what the "
-                   "sender waits, with the hand-over to the worker, the byte-for-byte check and the wake-up)\n");
+                   "sender waits, with the hand-over to the worker, its read-back of the stamp and the wake-up)\n");
 }
 
 // `bench attention --json`: the shape and rounds, then one entry per context; the CPU and the GPU kernel alike.
