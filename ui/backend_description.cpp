@@ -34,8 +34,8 @@ QString backendDescription(const core::BackendSummary& b)
     }
     using core::MetricUnit;
     const QLocale locale;
-    QString text = tr("<b>%1</b>: %2 copies of %3 in %4 descriptors, %5 measured, each checked by its stamp "
-                      "and its stamp's CRC-32 (%6 passed)")
+    QString text = tr("<b>%1</b>: %2 copies of %3 in %4 descriptors, %5 measured, each checked against its "
+                      "stamp and the CRC-32 it seals (%6 passed)")
                        .arg(html(b.name), locale.toString(static_cast<qulonglong>(b.copies)),
                             formatMetric(b.bytesCopied, MetricUnit::Bytes),
                             locale.toString(static_cast<qulonglong>(b.descriptors)),

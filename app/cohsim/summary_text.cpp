@@ -264,8 +264,8 @@ void printRunSummary(const core::RunSummary& s)
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
-        fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked by its "
-                   "stamp and its stamp's CRC-32 ({} passed); largest copy at {} GB/s{}\n",
+        fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked against its "
+                   "stamp and the CRC-32 it seals ({} passed); largest copy at {} GB/s{}\n",
                    b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
                    number(b.largestCopyGBps),
                    b.copiesQueued > 0 ? fmt::format("; {} waited for their pair's earlier copies, {} ms in all",

@@ -257,7 +257,7 @@ TEST_F(CliRun, ARealCpuRunIsStoredWithItsBackendAndMappingAndShownLikeAnyRun)
     const CliResult text = runCohsim("runs show " + id + " " + db(), Stderr::Discard);
     ASSERT_EQ(text.exitCode, 0) << text.output;
     EXPECT_NE(text.output.find("backend         real-cpu"), std::string::npos) << text.output;
-    EXPECT_NE(text.output.find("checked by its stamp and its stamp's CRC-32"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("checked against its stamp and the CRC-32 it seals"), std::string::npos) << text.output;
     const CliResult list = runCohsim("runs list " + db() + " --json", Stderr::Discard);
     ASSERT_EQ(list.exitCode, 0) << list.output;
     EXPECT_EQ(nlohmann::json::parse(list.output).at(0).at("backend"), "real-cpu") << list.output;
