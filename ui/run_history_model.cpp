@@ -290,7 +290,7 @@ bool RunHistoryModel::setData(const QModelIndex& index, const QVariant& value, i
         return false;
     // As cohsim's --name and `runs rename`: a tab or newline pasted in would break the CLI's listing of it.
     if (std::any_of(name.begin(), name.end(), [](QChar c) { return c.category() == QChar::Other_Control; })) {
-        setError(tr("A run's name may not hold a control character (a tab, a newline): %1 keeps its name.")
+        setError(tr("A run's name may not hold a control character (a tab, a newline): \u201c%1\u201d keeps its name.")
                      .arg(toQString(run.name)));
         return false;
     }

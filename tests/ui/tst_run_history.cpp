@@ -171,8 +171,10 @@ class TstRunHistory : public QObject {
         QVERIFY(!widget.model()->setData(widget.model()->index(row, RunHistoryModel::Name), QStringLiteral("a\tb")));
         QCOMPARE(core::RunStore(m_db.toStdString()).runInfo(m_alpha)->name, std::string("alpha renamed"));
         QVERIFY(!errors.isEmpty());
-        QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("control character")),
-                 qPrintable(errors.last().at(0).toString()));
+        QVERIFY2(
+            errors.last().at(0).toString().contains(QStringLiteral("control character")) &&
+                errors.last().at(0).toString().contains(QStringLiteral("\u201calpha renamed\u201d keeps its name")),
+            qPrintable(errors.last().at(0).toString()));
     }
 
     void filterMatchesAnyColumn()
