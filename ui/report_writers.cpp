@@ -113,55 +113,62 @@ QString markdownText(QString text)
     return text.replace(special, QStringLiteral("\\\\1")).replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 
-// Where a report's bytes go. A file is written beside itself and takes its name only once every byte is on disk, so
-// a failed write (a full disk) leaves the file that was there before, or none; a device (/dev/null, a pipe) cannot
-// be replaced and is written in place.
-std::unique_ptr<QFileDevice> openOutput(const QString& path, QString* error)
+// Writes a report's bytes, made whole in memory first, so that every write is one this function checks (a PDF writer
+// or a data stream that meets a short write stops without a word). A file is written beside itself and takes its name
+// only once every byte is on disk (QSaveFile), so a disk that fills leaves the file that was there before, or none; a
+// device, and a path under /dev or /proc (`-o /dev/stdout >> log` is the log, which must be appended to, not
+// replaced), is written in place. A file already there is replaced: a hard link to it keeps the old bytes, and the
+// new one has this user as its owner.
+bool writtenInPlace(const QString& path)
 {
     const QFileInfo info(path);
+    return (info.exists() && !info.isFile()) || path.startsWith(QLatin1String("/dev/")) ||
+           path.startsWith(QLatin1String("/proc/"));
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
+{
+    const bool inPlace = writtenInPlace(path);
     std::unique_ptr<QFileDevice> file;
-    if (info.exists() && !info.isFile()) {
+    if (inPlace) {
         file = std::make_unique<QFile>(path);
     } else {
         auto save = std::make_unique<QSaveFile>(path);
         save->setDirectWriteFallback(true); // a file made beforehand in a folder this user cannot write to
         file = std::move(save);
     }
-    if (!file->open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    // In place: a file reached through /dev or /proc (`-o /dev/stdout` redirected to it) is appended to, since a
+    // shell's `>` has emptied it already and `>>` asks for exactly this; a device or a pipe is only written.
+    QIODevice::OpenMode mode = QIODevice::WriteOnly;
+    if (!inPlace)
+        mode |= QIODevice::Truncate;
+    else if (QFileInfo(path).isFile())
+        mode |= QIODevice::Append;
+    if (!file->open(mode)) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, file->errorString());
-        return nullptr;
+        return false;
     }
-    return file;
-}
-
-// Ends the write: false, with the reason, when any byte did not reach the file (its error sticks from the write
-// that failed; a full disk may only show at the flush).
-bool finishOutput(QFileDevice& file, const QString& path, QString* error)
-{
-    QString reason = file.error() == QFileDevice::NoError ? QString() : file.errorString();
-    if (auto* save = dynamic_cast<QSaveFile*>(&file)) {
+    // A short count is a failure even where Qt sets no error (a disk that filled part-way through the write).
+    const qint64 count = file->write(bytes);
+    QString reason;
+    if (count != bytes.size() || !file->flush())
+        reason = file->error() != QFileDevice::NoError
+                     ? file->errorString()
+                     : QStringLiteral("only %1 of its %2 bytes could be written (a full disk?)")
+                           .arg(count)
+                           .arg(bytes.size());
+    if (auto* save = dynamic_cast<QSaveFile*>(file.get())) {
         if (!reason.isEmpty())
             save->cancelWriting();
-        if (!save->commit() && reason.isEmpty())
+        else if (!save->commit())
             reason = save->errorString();
     } else {
-        if (!file.flush() && reason.isEmpty())
-            reason = file.errorString();
-        file.close();
+        file->close();
     }
     if (reason.isEmpty())
         return true;
     *error = QStringLiteral("cannot write %1: %2").arg(path, reason);
     return false;
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
-{
-    const auto file = openOutput(path, error);
-    if (!file)
-        return false;
-    file->write(bytes);
-    return finishOutput(*file, path, error);
 }
 
 } // namespace
@@ -171,6 +178,12 @@ bool writeReport(const ReportContent& report, const QString& format, const QStri
     if (format == QLatin1String("pdf"))
         return writeReportPdf(report, path, error);
     if (format == QLatin1String("md")) {
+        if (writtenInPlace(path)) {
+            *error = QStringLiteral("a Markdown report's charts are files in a folder beside it, and %1 has no folder "
+                                    "to hold them: write it to a file, or choose html or pdf")
+                         .arg(path);
+            return false;
+        }
         // The charts as SVG files in a folder named after the report, beside it.
         const QFileInfo file(path);
         const QString assets = file.completeBaseName() + QStringLiteral("-files");
@@ -266,12 +279,11 @@ bool writeReportMarkdown(const ReportContent& report, const QString& path, const
 
 bool writeReportPdf(const ReportContent& report, const QString& path, QString* error)
 {
-    // The writer gets an open file, not a name: a file that cannot be made fails here with its reason, and a disk that
-    // fills while the pages are written is noticed (QPdfWriter itself says neither).
-    const auto file = openOutput(path, error);
-    if (!file)
-        return false;
-    QPdfWriter writer(file.get());
+    // The pages go to memory, then to the file through writeFile: QPdfWriter says nothing of a write that fails.
+    QByteArray pdf;
+    QBuffer buffer(&pdf);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     writer.setResolution(96); // lay out in screen pixels: charts and text at the sizes they have on screen
@@ -349,7 +361,7 @@ bool writeReportPdf(const ReportContent& report, const QString& path, QString* e
         *error = QStringLiteral("writing %1 failed").arg(path);
         return false;
     }
-    return finishOutput(*file, path, error);
+    return writeFile(path, pdf, error);
 }
 
 } // namespace coh::ui

@@ -61,7 +61,7 @@ int main(int argc, char** argv)
         QString error;
         if (!coh::ui::writeReport(report, QString::fromStdString(format), QString::fromStdString(output), &error))
             throw coh::core::InputError(output, "-o", "cannot write the report (" + error.toStdString() + ")",
-                                        "check that its folder exists and is writable");
+                                        "check that its folder exists, is writable and has room for it");
         return 0;
     } catch (const coh::core::InputError& e) {
         std::cerr << "error: " << e.what() << '\n';

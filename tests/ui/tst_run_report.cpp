@@ -5,6 +5,7 @@
 #include "ui/run_compare_dialog.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -527,6 +528,56 @@ class RunReportTest : public QObject {
                          full.err.contains("No space left on device"),
                      full.err.constData());
         }
+    }
+
+    // A disk that fills part-way through (a file size limit plays it: writes past it fail, as on a full disk): every
+    // format exits 2 and the report that was there before is left whole, with nothing half-written beside it, where it
+    // used to be replaced by the bytes that fit. A report to /dev/stdout redirected with `>>` is appended to the file;
+    // a Markdown one, whose charts need a folder beside it, is refused.
+    void aReportCutShortLeavesTheEarlierOneAndStdoutAppends()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_DATASETS_DIR "/scenarios/default.json"),
+                         QStringLiteral("--db"), db, QStringLiteral("-q")})
+                     .exitCode,
+                 0);
+        const auto shell = [](const QString& command) {
+            QProcess p;
+            p.start(QStringLiteral("bash"), {QStringLiteral("-c"), command});
+            p.waitForFinished(120000);
+            return Ran{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        };
+        for (const char* format : {"html", "pdf"}) {
+            const QString report = dir.filePath(QStringLiteral("report.") + QLatin1String(format));
+            QFile earlier(report);
+            QVERIFY(earlier.open(QIODevice::WriteOnly));
+            earlier.write("the earlier report\n");
+            earlier.close();
+            // 200 KiB: the database is only read; the report is larger (HTML about 0.7 MB, PDF 1 MB).
+            const Ran cut = shell(
+                QStringLiteral("trap '' XFSZ; ulimit -f 200; exec %1 report 1 --db %2 -o %3").arg(kCohsim, db, report));
+            QCOMPARE(cut.exitCode, 2);
+            QVERIFY2(cut.err.contains("cannot write the report") && cut.err.contains("could be written"),
+                     cut.err.constData());
+            QVERIFY(earlier.open(QIODevice::ReadOnly));
+            QCOMPARE(earlier.readAll(), QByteArray("the earlier report\n"));
+            earlier.close();
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3); // the database and the two earlier reports
+
+        const QString log = dir.filePath(QStringLiteral("log"));
+        const Ran appended =
+            shell(QStringLiteral("echo first > %1; %2 report 1 --db %3 -o /dev/stdout >> %1").arg(log, kCohsim, db));
+        QVERIFY2(appended.exitCode == 0, appended.err.constData());
+        QFile written(log);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.read(21), QByteArray("first\n<!DOCTYPE html>"));
+        const Ran markdown = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                     QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("-o"),
+                                     QStringLiteral("/dev/stdout")});
+        QCOMPARE(markdown.exitCode, 2);
+        QVERIFY2(markdown.err.contains("has no folder to hold them"), markdown.err.constData());
     }
 };
 
