@@ -168,11 +168,11 @@ DatabaseFile identifyDatabaseFile(const std::string& path, const LockWaiter& wai
                                          "tables ({}), which `cohsim db check` and `cohsim db recover` need too",
                                          e.what()),
                              fmt::format("restore {0} from a backup, or move {0} away (a new one is made)", path));
-        // A lock: how long the wait lasted (the waiter's handler measured it; SQLite's own timeout did not).
-        const LockWait wait =
-            waiter.last
-                ? *waiter.last
-                : LockWait{std::chrono::duration<double>(std::chrono::steady_clock::now() - readStarted).count()};
+        // A lock: how long the wait lasted, by the read's own clock unless the waiter's handler measured more (SQLite
+        // may answer BUSY without calling the handler, a WAL being recovered, which must not read as 0 s).
+        LockWait wait = waiter.last ? *waiter.last : LockWait{};
+        wait.seconds = std::max(wait.seconds,
+                                std::chrono::duration<double>(std::chrono::steady_clock::now() - readStarted).count());
         throwStoreError(path, e, "read the run database's schema", wait);
     }
     if (schema.applicationId == 0) {
