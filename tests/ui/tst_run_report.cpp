@@ -43,6 +43,15 @@ Ran cohsim(const QStringList& args)
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
+// A database in `dir` holding one run of `scenario` (run 1), made by cohsim as a user would; empty if the run failed.
+QString databaseWithOneRun(const QTemporaryDir& dir, const QString& scenario)
+{
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    return cohsim({QStringLiteral("run"), scenario, QStringLiteral("--db"), db, QStringLiteral("-q")}).exitCode == 0
+               ? db
+               : QString();
+}
+
 } // namespace
 
 class RunReportTest : public QObject {
@@ -409,11 +418,8 @@ class RunReportTest : public QObject {
     void fileExportReportWritesTheRunShown()
     {
         QTemporaryDir dir;
-        const QString db = dir.filePath(QStringLiteral("runs.db"));
-        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
-                         QStringLiteral("--db"), db, QStringLiteral("-q")})
-                     .exitCode,
-                 0);
+        const QString db = databaseWithOneRun(dir, QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"));
+        QVERIFY(!db.isEmpty());
         coh::ui::MainWindow window(db);
         auto* action = window.findChild<QAction*>(QStringLiteral("exportReport"));
         QVERIFY(action);
@@ -480,11 +486,8 @@ class RunReportTest : public QObject {
     void anUnknownRunOrAFolderThatCannotTakeTheFileExitsTwo()
     {
         QTemporaryDir dir;
-        const QString db = dir.filePath(QStringLiteral("runs.db"));
-        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
-                         QStringLiteral("--db"), db, QStringLiteral("-q")})
-                     .exitCode,
-                 0);
+        const QString db = databaseWithOneRun(dir, QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"));
+        QVERIFY(!db.isEmpty());
         const Ran unknown = cohsim({QStringLiteral("report"), QStringLiteral("7"), QStringLiteral("--db"), db,
                                     QStringLiteral("-o"), dir.filePath(QStringLiteral("r.html"))});
         QCOMPARE(unknown.exitCode, 2);
@@ -513,11 +516,8 @@ class RunReportTest : public QObject {
         if (!QFileInfo::exists(QStringLiteral("/dev/full")))
             QSKIP("no /dev/full on this machine");
         QTemporaryDir dir;
-        const QString db = dir.filePath(QStringLiteral("runs.db"));
-        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
-                         QStringLiteral("--db"), db, QStringLiteral("-q")})
-                     .exitCode,
-                 0);
+        const QString db = databaseWithOneRun(dir, QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"));
+        QVERIFY(!db.isEmpty());
         qunsetenv("XDG_RUNTIME_DIR"); // cohsim() passes this process's environment on
         for (const char* format : {"html", "pdf"}) {
             const Ran full = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
@@ -537,11 +537,8 @@ class RunReportTest : public QObject {
     void aReportCutShortLeavesTheEarlierOneAndStdoutAppends()
     {
         QTemporaryDir dir;
-        const QString db = dir.filePath(QStringLiteral("runs.db"));
-        QCOMPARE(cohsim({QStringLiteral("run"), QStringLiteral(COH_DATASETS_DIR "/scenarios/default.json"),
-                         QStringLiteral("--db"), db, QStringLiteral("-q")})
-                     .exitCode,
-                 0);
+        const QString db = databaseWithOneRun(dir, QStringLiteral(COH_DATASETS_DIR "/scenarios/default.json"));
+        QVERIFY(!db.isEmpty());
         const auto shell = [](const QString& command) {
             QProcess p;
             p.start(QStringLiteral("bash"), {QStringLiteral("-c"), command});
