@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <numeric>
 
 namespace coh::core::real {
 
@@ -21,6 +23,16 @@ CopyDefect classifyCopy(const CopyStamp& expected, const CopyStamp& held, std::s
         if (firstBad >= 0)
             return CopyDefect::Corrupted;
         return checksumOk ? CopyDefect::None : CopyDefect::TornSource;
+    }
+    // A stamp one byte off its own, in a copy that differs from its source: that byte changed on the way (a message
+    // no longer than its stamp has nowhere else to be hit), not another region's stamp, which differs at least in its
+    // message number, nor an older version copied faithfully (its copy equals its source).
+    if (firstBad >= 0) {
+        const auto* a = reinterpret_cast<const unsigned char*>(&held);
+        const auto* b = reinterpret_cast<const unsigned char*>(&expected);
+        const std::size_t n = std::min(stampBytes, sizeof held);
+        if (std::inner_product(a, a + n, b, std::size_t{0}, std::plus<>(), std::not_equal_to<>()) == 1)
+            return CopyDefect::Corrupted;
     }
     // A field the message does not cover cannot tell anything: compare only what its bytes hold.
     const auto covers = [&](std::size_t end) { return stampBytes >= end; };

@@ -225,6 +225,17 @@ TEST_P(RealCopies, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
                   std::string::npos)
             << e.what();
     }
+    // A message no longer than its stamp has its flipped byte in the stamp: still a corrupted copy, not another
+    // message's region.
+    h.transport.injectIntoNextCopy(real::CopyFault::FlipByte);
+    try {
+        h.transport.send(route, 64, h, 5);
+        FAIL() << "the corrupted stamp passed its check";
+    } catch (const real::CopyCheckError& e) {
+        EXPECT_NE(std::string(e.what()).find("message 5 (p0 -> d0, 64 B) differs from its source at byte 32"),
+                  std::string::npos)
+            << e.what();
+    }
     // A message no memory holds is refused before any copy.
     EXPECT_THROW(h.transport.send(route, 1e300, h, 5), real::CopyCheckError);
     EXPECT_THROW(h.transport.send(route, std::numeric_limits<double>::infinity(), h, 6), real::CopyCheckError);
@@ -456,6 +467,13 @@ TEST(RealCpuBackend, CopyDefectsAreToldApartByTheirStamp)
     EXPECT_EQ(real::classifyCopy(sent, sent, sizeof sent, -1, false), CopyDefect::TornSource);
     EXPECT_EQ(real::classifyCopy(sent, sent, sizeof sent, 100, false), CopyDefect::Corrupted);
     EXPECT_EQ(real::classifyCopy(sent, freed, sizeof sent, -1, false), CopyDefect::FreedSource);
+    // A stamp one byte off its own where the copy differs from its source: that byte changed on the way. Copied
+    // faithfully, the same stamp is another region's.
+    auto flipped = sent;
+    flipped.checksum ^= 0x5a;
+    EXPECT_EQ(classify(flipped, sizeof sent, 32), CopyDefect::Corrupted);
+    EXPECT_EQ(classify(flipped, sizeof sent, -1), CopyDefect::Misplaced);
+    EXPECT_EQ(classify(old, sizeof sent, -1), CopyDefect::StaleVersion);
 }
 
 TEST_P(RealCopies, AMessageIsCopiedInScatteredDescriptorsAndStillCheckedByteForByte)
