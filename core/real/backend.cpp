@@ -86,6 +86,44 @@ void checkPoolMax(const BackendOptions& options, const std::string& backend, con
         real::checkPoolFits(memory->need, arena, poolMax, memory->available, memory->name);
 }
 
+// One block of the largest decode pool (K and V of one layer, a decode node's share of the KV heads): a pool holds at
+// least one, whatever --pool-mib or the memory leave it.
+std::uint64_t largestPoolBlockBytes(const Scenario& scenario, const std::string& backend)
+{
+    const ModelSpec& model = scenario.model;
+    const std::uint64_t element = real::kvElementBytes(backend, model.dtypeBytes);
+    std::uint64_t largest = 0;
+    for (const InstanceSpec& inst : scenario.serving.instances)
+        if (inst.role != InstanceRole::Prefill && !inst.nodes.empty()) {
+            const auto tp = static_cast<std::uint32_t>(std::max<std::size_t>(1, inst.nodes.size()));
+            const std::uint64_t kvHeads = std::max(1u, model.kvHeads / tp);
+            largest = std::max(largest, 2 * kvHeads * std::max(1u, model.headDim) *
+                                            std::max(1u, scenario.serving.blockTokens) * element);
+        }
+    return largest;
+}
+
+// A block larger than its pool may grow: the pool would be made one block large anyway, past --pool-mib and the
+// memory check.
+void checkBlockFitsPool(const BackendOptions& options, const std::string& backend, const Scenario& scenario)
+{
+    const std::uint64_t block = largestPoolBlockBytes(scenario, backend);
+    const std::uint64_t poolMax = realMemoryPlan(options, scenario).poolMaxBytes;
+    if (block == 0 || block <= poolMax)
+        return;
+    const std::uint32_t tokens = std::max(1u, scenario.serving.blockTokens);
+    const std::uint64_t fitting = static_cast<std::uint64_t>(static_cast<double>(tokens) * poolMax / block);
+    const bool userCap = options.realCpu.poolMaxBytes != real::RealCpuOptions::kPoolAsMemoryAllows;
+    throw InputError(
+        scenario.sourcePath, "/serving/block_tokens",
+        fmt::format("one K/V block of {} tokens takes {} in a decode node's pool (K and V of one layer), more than "
+                    "the pool may grow to here ({}{})",
+                    tokens, real::memorySize(block), real::memorySize(poolMax),
+                    userCap ? ", --pool-mib" : ", what this machine's memory leaves it"),
+        fitting >= 1 ? fmt::format("give block_tokens {} or less{}", fitting, userCap ? ", or a larger --pool-mib" : "")
+                     : std::string(userCap ? "give a larger --pool-mib" : "run this model on the simulator"));
+}
+
 } // namespace
 
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
@@ -145,6 +183,7 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
         if (const auto available = real::availableHostMemory())
             real::checkMemoryFits(scenario, options.realCpu.arenaBytes, *available, "this machine's memory");
     checkPoolMax(options, name, scenario);
+    checkBlockFitsPool(options, name, scenario);
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
         throw InputError("", "--layers",
                          fmt::format("{} attention layers per decode step is not between 1 and the model's {}",

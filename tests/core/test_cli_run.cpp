@@ -507,6 +507,21 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
         EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
         EXPECT_NE(r.output.find("--pool-mib"), std::string::npos) << r.output;
     }
+
+    // A pool holds at least one block: a block larger than the pool may grow is refused at its field, by run and
+    // validate alike, before any memory is made (it used to make a 256 MiB pool past --pool-mib 100). Llama-3-8B's
+    // block of 8 KV heads x 128 dimensions, fp16, K and V: 4 KiB a token, so 64 MiB holds 16,384 tokens.
+    nlohmann::json huge = nlohmann::json::parse(std::ifstream(defaultScenario()));
+    huge["serving"]["block_tokens"] = 16385;
+    const std::string scenario = file("huge-blocks.json", huge.dump());
+    for (const std::string& command : {"run " + scenario + " --max-requests 1 --no-store", "validate " + scenario}) {
+        const CliResult r = runCohsim(command + " --backend real-cpu --pool-mib 64 --arena-mib 1");
+        EXPECT_EQ(r.exitCode, 2) << command << ": " << r.output;
+        EXPECT_NE(r.output.find("/serving/block_tokens: one K/V block of 16385 tokens takes 64 MiB"), std::string::npos)
+            << r.output;
+        EXPECT_NE(r.output.find("give block_tokens 16384 or less, or a larger --pool-mib"), std::string::npos)
+            << r.output;
+    }
 }
 
 TEST_F(CliRun, LeaseExpiryIsCountedStoredAndShownAndALeaseWithoutLeasesExitsTwo)
