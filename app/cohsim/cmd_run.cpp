@@ -39,11 +39,12 @@ struct RunCommandOptions {
     bool json = false;
     bool noStore = false;
     std::string backend = "simulated";
-    std::string inject; // empty: none
+    std::optional<std::string> inject; // none: no fault
     bool noSealSums = false;
-    std::uint32_t arenaMib = 64;
+    // None: the default (64 MiB, one layer); given, they must be meant for a real backend.
+    std::optional<std::uint32_t> arenaMib;
     std::optional<std::uint32_t> poolMib; // none: as large as its memory leaves room for
-    std::uint32_t layers = 1;
+    std::optional<std::uint32_t> layers;
 };
 
 // Ctrl-C cancels the run cleanly: the engine polls this flag once per event and the store records the run
@@ -142,16 +143,23 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
     core::RunOptions runOptions;
     runOptions.cancel = &g_cancel;
     runOptions.backend.name = core::canonicalBackendName(options.backend);
-    runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib} << 20;
-    runOptions.backend.realCpu.layers = options.layers;
+    runOptions.backend.realCpu.arenaBytes = std::size_t{options.arenaMib.value_or(64)} << 20;
+    runOptions.backend.realCpu.layers = options.layers.value_or(1);
+    // As --pool-mib and --no-seal-sums: an option a simulated run would ignore is a mistake to say so.
+    for (const auto& [given, option] :
+         {std::pair{options.arenaMib.has_value(), "--arena-mib"}, std::pair{options.layers.has_value(), "--layers"}})
+        if (given && runOptions.backend.name == "simulated")
+            throw core::InputError("", option,
+                                   "the simulated backend makes no node memories and runs no attention for real",
+                                   "use it with --backend real-cpu or real-cuda");
     if (options.poolMib)
         runOptions.backend.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     if (options.noSealSums && runOptions.backend.name == "simulated")
         throw core::InputError("", "--no-seal-sums", "the simulated backend holds no K/V blocks to sum",
                                "use it with --backend real-cpu or real-cuda");
     runOptions.backend.realCpu.sumSeals = !options.noSealSums;
-    if (!options.inject.empty())
-        runOptions.backend.fault = core::real::parseInjectedFault(options.inject);
+    if (options.inject) // an empty one is refused by the parser, as any name it does not know
+        runOptions.backend.fault = core::real::parseInjectedFault(*options.inject);
     core::checkBackendRuns(runOptions.backend, scenario);
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
@@ -245,8 +253,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "machine's GPUs and the CUDA attention, measured (docs/real-backend.md)")
         ->capture_default_str();
     run->add_option("--arena-mib", options->arenaMib,
-                    "real backends: the memory each node copies into, and the size its K/V pool starts at, in MiB")
-        ->capture_default_str()
+                    "real backends: the memory each node copies into, and the size its K/V pool starts at, in MiB "
+                    "(default: 64)")
         ->check(CLI::Range(1, 4096));
     run->add_option("--pool-mib", options->poolMib,
                     "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
@@ -254,8 +262,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "or on real-cuda a GPU's)")
         ->check(CLI::Range(1, 1 << 20));
     run->add_option("--layers", options->layers,
-                    "real backends: attention layers each decode step runs for real; its time scales to the model's")
-        ->capture_default_str();
+                    "real backends: attention layers each decode step runs for real; its time scales to the model's "
+                    "(default: 1)");
     run->add_option("--inject", options->inject,
                     "real backends: play a fault for the checks to catch, NAME[@N] on the Nth copy or decode step: "
                     "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source, wrong-blocks "

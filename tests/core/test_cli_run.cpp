@@ -486,6 +486,16 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
     EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
     EXPECT_NE(simulated.output.find("--pool-mib: the simulated backend holds no K/V pool"), std::string::npos)
         << simulated.output;
+    // So are the other real backends' options a simulated run would ignore, and an empty fault.
+    for (const auto& [args, option] :
+         std::vector<std::pair<std::string, std::string>>{{" --arena-mib 8", "--arena-mib"},
+                                                          {" --layers 2", "--layers"},
+                                                          {" --inject ''", "--inject"},
+                                                          {" --backend real-cpu --inject ''", "--inject"}}) {
+        const CliResult r = runCohsim("run " + defaultScenario() + " --max-requests 1 --no-store" + args);
+        EXPECT_EQ(r.exitCode, 2) << args << ": " << r.output;
+        EXPECT_NE(r.output.find("error: " + option + ": "), std::string::npos) << args << ": " << r.output;
+    }
 
     // validate says the memory a real run would take, and refuses what run refuses; so does compare-real, before it
     // calibrates.
