@@ -235,11 +235,15 @@ void printRunSummary(const core::RunSummary& s)
             std::count_if(f.failures.begin(), f.failures.end(), [](const auto& e) { return !e.link.empty(); }));
         // A run whose failures were all of links took no request: the node line would only say so.
         if (links < f.failures.size() || f.failures.empty())
-            fmt::print("  failures        {} node failures, recovery {}; {} requests hit: {} completed, {} failed; {} "
-                       "read a surviving copy ({} tokens), {} recomputed, {} only rerouted; {} tokens redone; "
-                       "availability {}%\n",
-                       f.failures.size() - links, f.recovery, f.hits, f.recovered, f.failed, f.fromCopy,
-                       f.restoredTokens, f.recomputes, f.rerouted, f.recomputedTokens, number(100.0 * f.availability));
+            // Restored tokens come from surviving copies under either recovery (a replica taking over, or recompute
+            // loading the prefix a copy holds), so they are said apart from the count of takeovers.
+            fmt::print(
+                "  failures        {} node failures, recovery {}; {} hits on requests (a request may be hit again): "
+                "{} hit requests completed, {} failed; {} "
+                "read a surviving copy, {} recomputed, {} only rerouted; {} tokens restored from surviving "
+                "copies, {} redone; availability {}%\n",
+                f.failures.size() - links, f.recovery, f.hits, f.recovered, f.failed, f.fromCopy, f.recomputes,
+                f.rerouted, f.restoredTokens, f.recomputedTokens, number(100.0 * f.availability));
         if (links > 0)
             fmt::print("  link failures   {} link {}: {} messages stopped, {} ms waited in all; {} went around, {} "
                        "waited for a repair; {} moved before the stop, sent again\n",

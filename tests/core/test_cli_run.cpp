@@ -205,6 +205,25 @@ TEST_F(CliRun, SharedPrefixBlocksAreCountedStoredAndShownAndWithoutAProtocolExit
         EXPECT_EQ(r->output.find("json.exception"), std::string::npos) << r->output;
 }
 
+// The failures line counts hits (a request may be hit again while it recovers) apart from the requests hit, and says
+// the restored tokens come from surviving copies under either recovery: under recompute, from the prefix a copy holds.
+TEST_F(CliRun, TheFailuresLineTellsHitsFromRequestsAndWhereRestoredTokensCameFrom)
+{
+    nlohmann::json scenario =
+        nlohmann::json::parse(std::ifstream(std::string(COH_DATASETS_DIR) + "/scenarios/replicas-failures.json"));
+    scenario["failures"]["events"] = nlohmann::json::array({{{"node", "gpu2"}, {"at", "1 s"}, {"repair", "60 s"}}});
+    scenario["failures"]["recovery"] = "recompute";
+    const CliResult r = runCohsim("run " + file("failing.json", scenario.dump()) + " --max-requests 4 --no-store");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const auto line = r.output.substr(r.output.find("  failures "),
+                                      r.output.find('\n', r.output.find("  failures ")) - r.output.find("  failures "));
+    EXPECT_NE(line.find("1 node failures, recovery recompute; 2 hits on requests (a request may be hit again): 2 hit "
+                        "requests completed, 0 failed; 0 read a surviving copy, 2 recomputed, 0 only rerouted; "),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find(" tokens restored from surviving copies, "), std::string::npos) << line;
+}
+
 TEST_F(CliRun, ALinkFailureIsStoredAndShownAndOneThatNeverHealsExitsTwo)
 {
     // The default DGX scenario: gpu4's NVLink fails at 5 s and is back 3 s later; its traffic goes over PCIe and UPI.
