@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -108,10 +110,19 @@ void runCalibrate(const CalibrateOptions& options)
     const auto profile = core::real::calibrate(calibration);
     const auto json = core::real::toJson(profile);
     if (!options.output.empty()) {
+        // Flushed and closed before it counts as written: a full disk shows only there for a profile this small.
         std::ofstream out(options.output);
-        if (!out || !(out << json.dump(2) << '\n'))
-            throw core::InputError(options.output, "-o", "cannot write the profile there",
-                                   "give a path in a folder you can write");
+        errno = 0;
+        const bool written = out && (out << json.dump(2) << '\n') && out.flush() && (out.close(), !out.fail());
+        if (!written) {
+            const std::string reason = errno != 0 ? fmt::format(" ({})", std::strerror(errno)) : std::string();
+            fmt::print("{}\n", json.dump(2)); // the minutes measured are not lost with the file
+            throw core::InputError(options.output, "-o",
+                                   fmt::format("cannot write the profile there{}; it is printed on standard output "
+                                               "instead",
+                                               reason),
+                                   "free some space, or give a path in a folder you can write");
+        }
     }
     if (options.json)
         fmt::print("{}\n", json.dump(2));

@@ -55,5 +55,20 @@ TEST(CliOutputPaths, APathThatCannotBeWrittenIsRefusedBeforeTheWork)
     EXPECT_NE(tool.output.find("COH_REPORT_TOOL: there is no program to run here"), std::string::npos) << tool.output;
 }
 
+// A profile that a full disk cannot take (a small file shows that only when it is flushed) fails with the reason, and
+// the measurement is printed on standard output rather than lost.
+TEST(CliOutputPaths, AProfileAFullDiskCannotTakeIsPrintedInstead)
+{
+    if (!fs::exists("/dev/full"))
+        GTEST_SKIP() << "no /dev/full here";
+    const CliResult full = runCohsim("calibrate --rounds 1 -o /dev/full");
+    EXPECT_EQ(full.exitCode, 2) << full.output;
+    EXPECT_NE(full.output.find("cannot write the profile there (No space left on device); it is printed on standard "
+                               "output instead"),
+              std::string::npos)
+        << full.output;
+    EXPECT_NE(full.output.find("\"profile\": \"real-cpu\""), std::string::npos) << full.output;
+}
+
 } // namespace
 } // namespace coh::test
