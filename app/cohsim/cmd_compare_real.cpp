@@ -398,14 +398,17 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     cmd->add_option("--arena-mib", options->arenaMib, "the real backend: each node's memory, in MiB")
         ->capture_default_str()
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--pool-mib", options->poolMib,
                     "the real backend: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as "
                     "its free blocks run out (default: as large as the memory it lives in leaves room for: this "
                     "machine's, or on real-cuda a GPU's)")
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--layers", options->layers, "the real backend: attention layers each decode step runs for real")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     cmd->add_option("--repeat", options->repeat,
                     "Real runs to take the median of (this machine's speed drifts). Without --profile each is "
                     "calibrated for just before it and set against the simulator on that profile, and the error is "

@@ -255,15 +255,18 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
     run->add_option("--arena-mib", options->arenaMib,
                     "real backends: the memory each node copies into, and the size its K/V pool starts at, in MiB "
                     "(default: 64)")
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 4096));
     run->add_option("--pool-mib", options->poolMib,
                     "real backends: the largest each decode node's K/V pool grows to, in MiB, from --arena-mib as its "
                     "free blocks run out (default: as large as the memory it lives in leaves room for: this machine's, "
                     "or on real-cuda a GPU's)")
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 1 << 20));
     run->add_option("--layers", options->layers,
                     "real backends: attention layers each decode step runs for real; its time scales to the model's "
-                    "(default: 1)");
+                    "(default: 1)")
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()));
     run->add_option("--inject", options->inject,
                     "real backends: play a fault for the checks to catch, NAME[@N] on the Nth copy or decode step: "
                     "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source, wrong-blocks "

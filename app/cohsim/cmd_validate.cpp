@@ -1,5 +1,6 @@
 // cohsim validate FILE...: check scenario files and list every problem with the field and the fix.
 #include "app/cohsim/command.h"
+#include "app/cohsim/option_checks.h"
 #include "core/base/input_error.h"
 #include "core/real/backend.h"
 #include "core/scenario/scenario_loader.h"
@@ -78,8 +79,10 @@ static const bool registered = registerCommand("validate", [](CLI::App& app, Glo
     cmd->add_option("--arena-mib", *arenaMib,
                     "real backends: each node's memory, and where its K/V pool starts, in MiB")
         ->capture_default_str()
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--pool-mib", *poolMib, "real backends: the most each decode node's K/V pool grows to, in MiB")
+        ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 1 << 20));
     cmd->callback([files, backend, arenaMib, poolMib] {
         core::BackendOptions options;

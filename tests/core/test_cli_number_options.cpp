@@ -48,6 +48,12 @@ TEST(CliNumberOptions, ASignOrAValuePastTheTypeIsRefusedNotWrapped)
     expectRefused(run + "--seed 18446744073709551616", "is larger than 18446744073709551615");
     expectRefused(run + "--seed 12abc", "'12abc' is not a whole number");
     expectRefused("run " + kScenario + " --no-store --max-requests 4294967296", "is larger than 4294967295");
+    // The real backends' sizes and layers alike (CLI11's own "Could not convert" named no range).
+    expectRefused(run + "--backend real-cpu --layers -1", "--layers: '-1' is not a whole number");
+    expectRefused(run + "--backend real-cpu --arena-mib -1", "--arena-mib: '-1' is not a whole number");
+    expectRefused("compare-real " + kScenario + " --no-store --layers 18446744073709551615",
+                  "--layers: '18446744073709551615' is larger than 4294967295");
+    expectRefused("validate " + kScenario + " --pool-mib -3", "--pool-mib: '-3' is not a whole number");
     expectRefused("verify --protocol msi-directory --max-states -1", "--max-states: '-1' is not a whole number");
     expectRefused("bench phold --seed -5", "--seed: '-5'");
     // CLI11 reads numbers in base 0: "010" would have been octal 8.
