@@ -47,7 +47,8 @@ QString backendDescription(const core::BackendSummary& b)
                          formatMetric(b.copyWaitMs, MetricUnit::Milliseconds));
     if (b.kvTransfersChecked > 0)
         text += tr("<br>K/V carried: %1 transfers carried their sequence's first-layer K/V rows for %2 of the %3 "
-                   "tokens they moved (as many as a message's memory holds at once), each checked on landing against "
+                   "tokens they moved (as many as fit in the message and its memory at once), each checked on landing "
+                   "against "
                    "the sequence's values")
                     .arg(locale.toString(static_cast<qulonglong>(b.kvTransfersChecked)),
                          locale.toString(static_cast<qulonglong>(b.kvRowsCarried)),

@@ -276,10 +276,11 @@ void printRunSummary(const core::RunSummary& s)
                                                     b.copiesQueued, number(b.copyWaitMs))
                                       : std::string());
         if (b.kvTransfersChecked > 0)
-            fmt::print("  K/V carried     {} transfers carried their sequence's first-layer K/V rows for {} of the {} "
-                       "tokens they moved (as many as a message's memory holds at once), each checked on landing "
-                       "against the sequence's values\n",
-                       b.kvTransfersChecked, b.kvRowsCarried, b.kvRowsOffered);
+            fmt::print(
+                "  K/V carried     {} transfers carried their sequence's first-layer K/V rows for {} of the {} "
+                "tokens they moved (as many as fit in the message and its memory at once), each checked on landing "
+                "against the sequence's values\n",
+                b.kvTransfersChecked, b.kvRowsCarried, b.kvRowsOffered);
         if (b.decodeSteps > 0)
             fmt::print(
                 "  real compute    {} decode steps ran their attention here: {} of K/V read in {} ms measured "

@@ -42,8 +42,8 @@ struct BackendSummary {
     double copyWaitMs = 0;
     // Of them, those that carried a sequence's K/V rows (KvPayload), each checked on landing against the sequence's
     // values (docs/real-backend.md#what-a-transfer-carries): the tokens they moved, the tokens whose first-layer rows
-    // (the shard's KV heads) they carried (as many as a message's memory holds at once), and how many they were. A
-    // message too small for one block of rows carries none and is not counted.
+    // (the shard's KV heads) they carried (as many as fit in the message and its memory at once), and how many they
+    // were. A message too small for one block of rows carries none and is not counted.
     std::uint64_t kvRowsOffered = 0;
     std::uint64_t kvRowsCarried = 0;
     std::uint64_t kvTransfersChecked = 0;

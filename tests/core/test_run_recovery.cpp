@@ -112,13 +112,15 @@ TEST(RunRecovery, CopiesTheStudiesAndUnlinksAPointWhoseRunWasNotCopied)
     ASSERT_EQ(points.size(), 4u);
     int withRun = 0;
     for (const StudyPoint& p : points) {
-        if (p.key == "point-1" || p.key == "point-invalid")
+        if (p.key == "point-1" || p.key == "point-invalid") {
             EXPECT_FALSE(p.runId) << p.key;
-        else
+        } else {
             EXPECT_TRUE(p.runId && recovered.runInfo(*p.runId)) << p.key;
+        }
         withRun += p.runId ? 1 : 0;
-        if (p.key == "point-invalid")
+        if (p.key == "point-invalid") {
             EXPECT_EQ(p.errorKind, StudyPointError::Invalid);
+        }
         if (p.key == "point-1") { // a failed point, which the study measures again, saying why
             EXPECT_EQ(p.errorKind, StudyPointError::Failed);
             EXPECT_NE(p.error.find("could not be recovered"), std::string::npos) << p.error;
