@@ -294,6 +294,10 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
 {
     if (!j.is_object())
         throw InputError(file, "", "a hardware profile is a JSON object", "make it with `cohsim calibrate -o FILE`");
+    // A scenario given where a profile goes would be refused field by field, none of which says what is wrong.
+    if (!j.contains("copy") && !j.contains("attention") && (j.contains("topology") || j.contains("workload")))
+        throw InputError(file, "", "this is a scenario, not a hardware profile",
+                         "give --profile the file `cohsim calibrate -o FILE` wrote, and the scenario as the argument");
     std::vector<InputProblem> problems;
     const std::string fix = "make the profile again with `cohsim calibrate -o FILE`";
     const auto member = [&](const char* section, const char* key) -> const nlohmann::json* {

@@ -225,6 +225,14 @@ TEST(Calibration, ABrokenProfileNamesTheFieldAndTheFix)
         EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate"), std::string::npos);
     }
     EXPECT_THROW(core::real::profileFromJson(nlohmann::json::array(), "p.json"), core::InputError);
+    // A scenario given as a profile says so, not which of a profile's fields it lacks.
+    try {
+        core::real::profileFromJson(nlohmann::json{{"name", "s"}, {"topology", nlohmann::json::object()}}, "s.json");
+        FAIL() << "a scenario was taken as a profile";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("this is a scenario, not a hardware profile"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Calibration, TheProfiledTopologyJoinsEveryPairOfMemoriesDirectly)
