@@ -138,6 +138,24 @@ void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint
     checkMemoryFits(realMemoryNeed(scenario), arenaBytes, available, memory);
 }
 
+namespace {
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+// GiB with two decimals below 10: a need and what may be taken can differ in the second ("need 0.93 GiB, more than
+// the 0.76 GiB", not "need 0.9 GiB, and 0.9 GiB available").
+std::string gib(double bytes)
+{
+    return bytes < 10 * kGiB ? fmt::format("{:.2f} GiB", bytes / kGiB) : fmt::format("{:.1f} GiB", bytes / kGiB);
+}
+// "...  more than the 80% of the 0.95 GiB this machine's memory has available that a run's memories may take (0.76
+// GiB)": the check is against that share, so the message names it.
+std::string moreThanAllowed(std::uint64_t available, const std::string& memory)
+{
+    return fmt::format("more than the {:.0f}% of the {} {} has available that a run's memories may take ({})",
+                       100 * kArenaShareOfMemory, gib(static_cast<double>(available)), memory,
+                       gib(kArenaShareOfMemory * static_cast<double>(available)));
+}
+} // namespace
+
 void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available, const std::string& memory)
 {
     const std::size_t memories = need.arenas + need.pools;
@@ -145,15 +163,14 @@ void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64
     if (memories == 0 || static_cast<double>(need.bytes(arenaBytes)) <= allowed)
         return;
     const auto largestMib = static_cast<std::uint64_t>(allowed / static_cast<double>(memories)) >> 20;
-    constexpr double kGiB = 1024.0 * 1024 * 1024;
-    throw InputError(
-        "", "--arena-mib",
-        fmt::format("{} node memories and {} K/V pools of {} each need {:.1f} GiB, and {} has {:.1f} GiB available",
-                    need.arenas, need.pools, memorySize(arenaBytes), static_cast<double>(need.bytes(arenaBytes)) / kGiB,
-                    memory, static_cast<double>(available) / kGiB),
-        largestMib >= 1 ? fmt::format("give at most --arena-mib {} ({:.0f}% of what is available, for all of them)",
-                                      largestMib, 100 * kArenaShareOfMemory)
-                        : std::string("run it on a machine with more memory, or on the simulated backend"));
+    throw InputError("", "--arena-mib",
+                     fmt::format("{} node memories and {} K/V pools of {} each need {}, {}", need.arenas, need.pools,
+                                 memorySize(arenaBytes), gib(static_cast<double>(need.bytes(arenaBytes))),
+                                 moreThanAllowed(available, memory)),
+                     largestMib >= 1
+                         ? fmt::format("give at most --arena-mib {} ({:.0f}% of what is available, for all of them)",
+                                       largestMib, 100 * kArenaShareOfMemory)
+                         : std::string("run it on a machine with more memory, or on the simulated backend"));
 }
 
 std::uint64_t largestPoolBytes(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available)
@@ -174,14 +191,13 @@ void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t p
     const std::uint64_t largest = largestPoolBytes(need, arenaBytes, available);
     if (need.pools == 0 || poolMaxBytes <= largest)
         return;
-    constexpr double kGiB = 1024.0 * 1024 * 1024;
     const double bytes = static_cast<double>(need.arenas) * static_cast<double>(arenaBytes) +
                          (static_cast<double>(need.pools) + kGrowthShareOfPool) * static_cast<double>(poolMaxBytes);
     throw InputError("", "--pool-mib",
                      fmt::format("{} node memories of {} and {} K/V pools grown to {} each (and half a pool more while "
-                                 "one grows) would need {:.1f} GiB, and {} has {:.1f} GiB available",
-                                 need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes),
-                                 bytes / kGiB, memory, static_cast<double>(available) / kGiB),
+                                 "one grows) would need {}, {}",
+                                 need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes), gib(bytes),
+                                 moreThanAllowed(available, memory)),
                      fmt::format("give at most --pool-mib {}, or leave it out for as much as fits ({:.0f}% of what is "
                                  "available, for all of them)",
                                  largest >> 20, 100 * kArenaShareOfMemory));
