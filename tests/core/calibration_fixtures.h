@@ -1,0 +1,23 @@
+#pragma once
+// A profile measured here in a second or so: small copies and a small attention shape, for the tests that need a
+// real profile to read, refuse or run the simulator on.
+#include "core/real/calibration.h"
+
+namespace coh::test {
+
+inline core::real::HardwareProfile smallCalibration()
+{
+    core::real::CalibrationOptions options;
+    options.copy.sizes = {64, 1 << 16, 1 << 20};
+    options.copy.rounds = 3;
+    options.copy.arenaBytes = 4 << 20;
+    options.attention.contexts = {64, 512};
+    options.attention.rounds = 3;
+    options.attention.shape.queryHeads = 4;
+    options.attention.shape.kvHeads = 2;
+    options.attention.shape.headDim = 32;
+    options.warmBytes = 256 << 10; // whatever this machine's cache
+    return core::real::calibrate(options);
+}
+
+} // namespace coh::test
