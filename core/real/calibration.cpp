@@ -6,7 +6,8 @@
 #include "core/real/core_cache.h"
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
-#include "core/real/gpu_nodes.h" // hostMemoryOnGpus
+#include "core/real/gpu_nodes.h"       // hostMemoryOnGpus
+#include "core/scenario/json_reader.h" // closestName
 
 #include <fmt/format.h>
 
@@ -290,6 +291,48 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
     return out;
 }
 
+namespace {
+
+// The keys a profile holds, per section ("" the top level), as toJson writes them. A key outside these is a typo
+// (`bandwith_gbps`) or a hand edit that would otherwise be read as if it were not there.
+void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const std::string& fix,
+                       std::vector<InputProblem>& problems)
+{
+    static const std::vector<std::pair<const char*, std::vector<std::string>>> kKeys = {
+        {"", {"profile", "host", "cpu", "cores", "copy", "attention", "host_copy"}},
+        {"copy",
+         {"latency_ns", "bandwidth_gbps", "message_overhead_ns", "descriptor_bytes", "descriptor_ns", "measured",
+          "measured_in_descriptors"}},
+        {"host_copy", {"latency_ns", "bandwidth_gbps", "descriptor_ns", "measured", "measured_in_descriptors"}},
+        {"attention",
+         {"query_heads", "kv_heads", "head_dim", "block_tokens", "element_bytes", "sequence_bandwidth_gbps",
+          "measured_one_sequence", "step_ns", "bandwidth_gbps", "measured", "warm_bytes", "warm_step_ns",
+          "warm_bandwidth_gbps", "measured_warm"}},
+    };
+    for (const auto& [section, known] : kKeys) {
+        const nlohmann::json* object = &j;
+        if (*section) {
+            const auto it = j.find(section);
+            if (it == j.end() || !it->is_object())
+                continue;
+            object = &*it;
+        }
+        for (const auto& [key, value] : object->items()) {
+            if (std::find(known.begin(), known.end(), key) != known.end())
+                continue;
+            const std::string field = *section ? fmt::format("/{}/{}", section, key) : "/" + key;
+            if (const auto near = closestName(key, known))
+                problems.push_back({file, field, fmt::format("unknown key '{}'; did you mean '{}'?", key, *near),
+                                    fmt::format("rename it to \"{}\"", *near)});
+            else
+                problems.push_back({file, field, fmt::format("unknown key '{}'", key),
+                                    fmt::format("remove it; keys allowed here: {}; or {}", joinNames(known), fix)});
+        }
+    }
+}
+
+} // namespace
+
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file)
 {
     if (!j.is_object())
@@ -436,6 +479,7 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
             problems.push_back({file, "/attention/warm_bytes",
                                 "only a real-cpu profile has warm steps: a GPU's cache is not modelled", fix});
     }
+    refuseUnknownKeys(j, file, fix, problems);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");
     p.attentionShape.headDim = count("head_dim");

@@ -51,6 +51,28 @@ TEST(Calibration, ABrokenProfileNamesTheFieldAndTheFix)
     }
 }
 
+TEST(Calibration, AnUnknownKeyInAProfileIsRefusedWithTheNearestKnownOne)
+{
+    auto j = nlohmann::json::parse(toJson(smallCalibration()).dump());
+    j["copy"]["bandwith_gbps"] = 40; // a typo: read as if absent, the file's figure would silently not count
+    j["attention"]["notes"] = "hand-tuned";
+    j["comment"] = "from the lab machine";
+    try {
+        core::real::profileFromJson(j, "p.json");
+        FAIL() << "a profile with unknown keys was taken";
+    } catch (const core::InputError& e) {
+        ASSERT_EQ(e.problems().size(), 3u) << e.what();
+        EXPECT_EQ(e.problems()[0].field, "/comment");
+        EXPECT_EQ(e.problems()[1].field, "/copy/bandwith_gbps");
+        EXPECT_NE(e.problems()[1].message.find("did you mean 'bandwidth_gbps'?"), std::string::npos)
+            << e.problems()[1].message;
+        EXPECT_EQ(e.problems()[2].field, "/attention/notes");
+        EXPECT_NE(e.problems()[2].fix.find("step_ns"), std::string::npos) << e.problems()[2].fix;
+    }
+    // Every key toJson writes is known: a profile it wrote reads back.
+    EXPECT_NO_THROW(core::real::profileFromJson(nlohmann::json::parse(toJson(smallCalibration()).dump()), "p.json"));
+}
+
 // compare-real of one request on `s` with the profile in `options`: refused before any run starts, the first problem
 // it names.
 Workload oneRequest()
