@@ -235,9 +235,12 @@ void benchCopy(const BenchOptions& options)
     }
     fmt::print("{} copies{}{} against {}, alternating, medians of {} rounds ({} MiB walked per arena)\n",
                options.copyBackend, path,
-               copy.descriptorBytes > 0
-                   ? fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10)
-                   : std::string(),
+               copy.descriptorBytes == 0 ? std::string()
+               // runCopyRows copies whole what one descriptor holds: a descriptor the size of the arena holds all.
+               : copy.descriptorBytes >= copy.arenaBytes
+                   ? fmt::format(" whole (a descriptor of {} KiB holds the {} MiB arena)", copy.descriptorBytes >> 10,
+                                 copy.arenaBytes >> 20)
+                   : fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10),
                plain, copy.rounds, copy.arenaBytes >> 20);
     fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", cuda ? "DEVICE GB/s" : "MEMCPY GB/s",
                cuda ? "REAL-CUDA GB/s" : "REAL-CPU GB/s", "RATIO", "PER MESSAGE ns");
@@ -330,14 +333,25 @@ void benchAttention(const BenchOptions& options)
     const std::uint32_t longest = *std::max_element(bench.contexts.begin(), bench.contexts.end());
     const double bytes =
         2.0 * bench.shape.kvBytes(std::uint64_t{bench.sequences} * longest, static_cast<double>(bench.elementBytes));
-    if (bytes > 4.0 * (1u << 30))
-        throw core::InputError(
-            "", options.attentionContexts.empty() ? "--sequences" : "--contexts",
-            fmt::format("{} sequence(s) of {} tokens need {} of memory, past the bench's 4 GiB", bench.sequences,
-                        longest, scaled(bytes, "B")),
-            options.attentionContexts.empty()
-                ? "give fewer sequences (--sequences 8 fits the default contexts)"
-                : "give shorter --contexts or fewer --sequences (one sequence of 262144 tokens fits in fp16)");
+    constexpr double kBenchBytes = 4.0 * (1u << 30);
+    if (bytes > kBenchBytes) {
+        // What would fit, either way: as many sequences of this context, or this many sequences of a shorter one.
+        const double perToken = 2.0 * bench.shape.kvBytes(1, static_cast<double>(bench.elementBytes));
+        const auto sequencesThatFit = static_cast<std::uint64_t>(kBenchBytes / (perToken * longest));
+        const auto contextThatFits = static_cast<std::uint64_t>(kBenchBytes / (perToken * bench.sequences));
+        const std::string shorter =
+            fmt::format("--contexts of at most {} tokens{}", contextThatFits,
+                        bench.sequences > 1 ? fmt::format(" for {} sequences", bench.sequences) : "");
+        const std::string fix =
+            sequencesThatFit == 0
+                ? "give " + shorter
+                : fmt::format("give --sequences {}{}, or {}", sequencesThatFit,
+                              options.attentionContexts.empty() ? " with the default contexts" : "", shorter);
+        throw core::InputError("", options.attentionContexts.empty() ? "--sequences" : "--contexts",
+                               fmt::format("{} sequence(s) of {} tokens need {} of memory, past the bench's 4 GiB",
+                                           bench.sequences, longest, scaled(bytes, "B")),
+                               fix);
+    }
     const auto rows = core::real::runAttentionBench(bench);
     const auto& shape = bench.shape;
     if (options.json) {

@@ -78,6 +78,14 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     const CliResult huge = runCohsim("bench attention --contexts 128,1048576");
     EXPECT_EQ(huge.exitCode, 2) << huge.output;
     EXPECT_NE(huge.output.find("--contexts: 1 sequence(s) of 1048576 tokens need"), std::string::npos) << huge.output;
+    // The fix names what fits: 4 GiB over 8 KiB per token (K and V of 8 heads of 128 in fp16, twice: the copy).
+    EXPECT_NE(huge.output.find("give --contexts of at most 524288 tokens"), std::string::npos) << huge.output;
+    const CliResult many = runCohsim("bench attention --sequences 64");
+    EXPECT_EQ(many.exitCode, 2) << many.output;
+    EXPECT_NE(many.output.find("give --sequences 16 with the default contexts, or --contexts of at most 8192 tokens "
+                               "for 64 sequences"),
+              std::string::npos)
+        << many.output;
     // Warm: the same blocks every round, said in the JSON; the GPU kernel is not measured so.
     const CliResult warm = runCohsim("bench attention --repeat 1 --contexts 128 --warm --json", Stderr::Inherit);
     ASSERT_EQ(warm.exitCode, 0) << warm.output;
@@ -104,6 +112,12 @@ TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
     const CliResult plain = runCohsim("bench copy --repeat 1 --json", Stderr::Inherit);
     ASSERT_EQ(plain.exitCode, 0) << plain.output;
     EXPECT_EQ(nlohmann::json::parse(plain.output)["path"], "host");
+    // A descriptor that holds the whole arena copies every message whole, and the bench says so.
+    const CliResult huge = runCohsim("bench copy --repeat 1 --descriptor-kib 1048576", Stderr::Inherit);
+    ASSERT_EQ(huge.exitCode, 0) << huge.output;
+    EXPECT_NE(huge.output.find("copies whole (a descriptor of 1048576 KiB holds the 128 MiB arena)"), std::string::npos)
+        << huge.output;
+    EXPECT_EQ(huge.output.find("scattered"), std::string::npos) << huge.output;
 }
 
 TEST(CliBench, RealCudaWithoutAGpuIsBadInputAsForARun)
