@@ -184,6 +184,8 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
             real::checkMemoryFits(scenario, options.realCpu.arenaBytes, *available, "this machine's memory");
     checkPoolMax(options, name, scenario);
     checkBlockFitsPool(options, name, scenario);
+    if (const auto memory = poolMemory(name, scenario))
+        real::checkBlockMessageFits(scenario, memory->available, memory->name);
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)
         throw InputError("", "--layers",
                          fmt::format("{} attention layers per decode step is not between 1 and the model's {}",

@@ -203,4 +203,22 @@ void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t p
                                  largest >> 20, 100 * kArenaShareOfMemory));
 }
 
+void checkBlockMessageFits(const Scenario& scenario, std::uint64_t available, const std::string& memory)
+{
+    const std::uint32_t tokens = std::max(1u, scenario.serving.blockTokens);
+    const double block = static_cast<double>(scenario.model.kvBytesPerToken()) * tokens;
+    const double room = kArenaShareOfMemory * static_cast<double>(available);
+    if (block <= room)
+        return;
+    const auto fitting = static_cast<std::uint64_t>(tokens * room / block);
+    throw InputError(
+        scenario.sourcePath, "/serving/block_tokens",
+        fmt::format("one KV block's data message, K and V of all {} layers for {} tokens, is {}: more than {} can "
+                    "give a run ({:.0f}% of {}), and the real backend copies every byte a message carries",
+                    scenario.model.layers, tokens, memorySize(static_cast<std::size_t>(block)), memory,
+                    100 * kArenaShareOfMemory, memorySize(available)),
+        fitting >= 1 ? fmt::format("give block_tokens {} or less, or run it on the simulator", fitting)
+                     : std::string("run this model on the simulator"));
+}
+
 } // namespace coh::core::real

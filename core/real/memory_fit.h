@@ -42,6 +42,12 @@ void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint
 void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64_t available,
                      const std::string& memory);
 
+// Throws InputError naming /serving/block_tokens, with the largest that fits, when one KV block's data message (K and V
+// of every layer) is more than kArenaShareOfMemory of `available` bytes of `memory`: no such block exists on this
+// machine, and the real backend would still copy every byte of each such message, through arenas that hold a
+// fraction of it, for minutes a message.
+void checkBlockMessageFits(const Scenario& scenario, std::uint64_t available, const std::string& memory);
+
 // While a pool grows it holds this share of its old size more (NodeAttention::grow copies K, then V).
 inline constexpr double kGrowthShareOfPool = 0.5;
 // The most bytes each of the scenario's K/V pools may grow to (RealCpuOptions::poolMaxBytes) when its arenas of

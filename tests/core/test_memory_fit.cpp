@@ -92,6 +92,40 @@ TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)
     }
 }
 
+TEST(MemoryFit, ABlockMessageNoMemoryHereHoldsIsRefusedWithTheLargestBlockThatFits)
+{
+    Scenario s = twoGpuScenario();
+    s.sourcePath = "s.json";
+    s.serving.blockTokens = 1000;
+    const std::uint64_t block = s.model.kvBytesPerToken() * 1000; // K and V of every layer
+    // 80% of the memory holds it exactly, and no more.
+    const auto exact = static_cast<std::uint64_t>(static_cast<double>(block) / 0.8) + 1;
+    EXPECT_NO_THROW(core::real::checkBlockMessageFits(s, exact, "this machine's memory"));
+    try {
+        core::real::checkBlockMessageFits(s, exact / 4, "this machine's memory");
+        FAIL() << "a block message of four times what a run may take was taken";
+    } catch (const core::InputError& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        const auto& p = e.problems()[0];
+        EXPECT_EQ(p.file, "s.json");
+        EXPECT_EQ(p.field, "/serving/block_tokens");
+        EXPECT_NE(p.message.find(fmt::format("K and V of all {} layers for 1000 tokens", s.model.layers)),
+                  std::string::npos)
+            << p.message;
+        EXPECT_NE(p.message.find("more than this machine's memory can give a run (80% of"), std::string::npos)
+            << p.message;
+        // A quarter of the memory holds a quarter of the block.
+        EXPECT_NE(p.fix.find("give block_tokens 250 or less"), std::string::npos) << p.fix;
+    }
+    // Not one token's K and V fits: only the simulator runs it.
+    try {
+        core::real::checkBlockMessageFits(s, 16, "the GPU's memory");
+        FAIL() << "16 bytes held a block";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(e.problems()[0].fix, "run this model on the simulator");
+    }
+}
+
 TEST(MemoryFit, AContainersLimitLeavesItsRoomAndNoLimitLeavesNone)
 {
     const auto room = [](const std::string& limit, const std::string& usage, const std::string& stat = "") {
