@@ -50,6 +50,7 @@ struct KvRowWrite {
     std::uint32_t toRow = 0;
     std::uint32_t landedRows = 0; // from fromRow; 0: every row computed
     std::uint64_t landedAt = 0;
+    bool appended = false; // rows decode made at this step (the sequence had rows already): always computed
 };
 
 // Whether a write fits a pool of `blocks` blocks of `blockTokens` rows; both backends refuse one that does not.

@@ -27,13 +27,35 @@ class ArenaSlots {
     {
         const std::size_t slot = m_order[m_cursor];
         m_cursor = (m_cursor + 1) % m_order.size();
+        ++m_moves;
         return slot * m_slotBytes;
+    }
+
+    // The next slot that `skip(offset, slotBytes)` does not turn down (rows set aside for a pool); when it turns
+    // every slot down, the next one anyway.
+    template <class Skip> std::size_t next(Skip&& skip)
+    {
+        for (std::size_t tried = 0; tried < m_order.size(); ++tried)
+            if (const std::size_t offset = next(); !skip(offset, m_slotBytes))
+                return offset;
+        return next();
+    }
+
+    std::size_t slots() const { return m_order.size(); }
+    // Slots passed so far (handed out or turned down): more than slots() since a mark, and one was passed twice.
+    std::size_t moves() const { return m_moves; }
+    // Back to where the cursor was at `moves` passed.
+    void rewind(std::size_t moves)
+    {
+        m_cursor = (m_cursor + m_order.size() - (m_moves - moves) % m_order.size()) % m_order.size();
+        m_moves = moves;
     }
 
   private:
     std::size_t m_slotBytes;
     std::vector<std::size_t> m_order;
     std::size_t m_cursor = 0;
+    std::size_t m_moves = 0;
 };
 
 } // namespace coh::core::real

@@ -262,6 +262,12 @@ std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& rout
                              .headDim = std::max(1u, scenario.model.headDim),
                              .blockTokens = std::max(1u, scenario.serving.blockTokens),
                              .elementBytes = real::kvElementBytes(nodes->name(), scenario.model.dtypeBytes)});
+        // A decode instance's pool (on its first node) has the rows its transfers land set aside until it takes
+        // them, in up to half of the node's memory.
+        for (const InstanceSpec& inst : scenario.serving.instances)
+            if (inst.role != InstanceRole::Prefill && !inst.nodes.empty())
+                if (const auto node = scenario.topology.nodeIndex(inst.nodes.front()))
+                    nodes->landedRows().setAsideFor(*node, nodes->options().arenaBytes / 2);
         if (fault && fault->copy)
             copies->injectIntoCopy(*fault->copy, fault->at);
         return copies;

@@ -135,8 +135,28 @@ std::size_t CopyTransport::placePieces(std::uint32_t src, std::uint32_t dst, std
     for (auto node : {src, dst})
         if (!m_slots[node])
             m_slots[node] = std::make_unique<ArenaSlots>(arena, piece, node + 1);
-    for (std::size_t at = 0; at < size; at += piece)
-        m_pieces.push_back({m_slots[src]->next(), m_slots[dst]->next(), std::min(piece, size - at)});
+    // Neither side writes where rows wait for their node's pool (LandedKvRows::setAsideFor), as long as the message
+    // fits around them. One that does not wraps both arenas in step, as every message larger than them does: a slot
+    // it passes twice is written twice with the same bytes on both sides, so its stamp and payload stay whole.
+    ArenaSlots& from = *m_slots[src];
+    ArenaSlots& to = *m_slots[dst];
+    const LandedKvRows& landed = m_nodes.landedRows();
+    const auto asideIn = [&landed](std::uint32_t node) {
+        return [&landed, node](std::size_t offset, std::size_t bytes) { return landed.setAside(node, offset, bytes); };
+    };
+    const auto place = [&](auto&& skipFrom, auto&& skipTo) {
+        m_pieces.clear();
+        for (std::size_t at = 0; at < size; at += piece)
+            m_pieces.push_back({from.next(skipFrom), to.next(skipTo), std::min(piece, size - at)});
+    };
+    const std::size_t fromMark = from.moves(), toMark = to.moves();
+    place(asideIn(src), asideIn(dst));
+    if (from.moves() - fromMark > from.slots() || to.moves() - toMark > to.slots()) {
+        from.rewind(fromMark);
+        to.rewind(toMark);
+        const auto none = [](std::size_t, std::size_t) { return false; };
+        place(none, none);
+    }
     return m_cursor[dst];
 }
 

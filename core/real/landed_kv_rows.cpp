@@ -14,10 +14,7 @@ void LandedKvRows::landed(std::uint32_t node, const KvRowsLayout& layout, const 
 {
     if (tokens == 0 || segments.empty())
         return;
-    if (m_extents.size() <= node) {
-        m_extents.resize(node + 1);
-        m_bySequence.resize(node + 1);
-    }
+    ensureNode(node);
     // A landing's bytes are its own: anything still recorded there was written over by the copy.
     for (const Segment& s : segments)
         overwritten(node, s.memory, s.bytes);
@@ -25,8 +22,87 @@ void LandedKvRows::landed(std::uint32_t node, const KvRowsLayout& layout, const 
     for (const Segment& s : segments)
         m_extents[node][s.memory] = Extent{s.memory + s.bytes, id};
     m_bySequence[node][payload.sequence].push_back(id);
-    m_runs.emplace(
-        id, Run{node, layout, payload, tokens, headsOf(layout, payload.shard, payload.shards), std::move(segments)});
+    Run& run = m_runs
+                   .emplace(id, Run{node, layout, payload, tokens, headsOf(layout, payload.shard, payload.shards),
+                                    std::move(segments)})
+                   .first->second;
+    Aside& aside = m_aside[node];
+    if (aside.budget == 0)
+        return;
+    run.setAside = true;
+    aside.bytes += bytesOf(run);
+    aside.order.push_back(id);
+    // Over the budget: the oldest go back first (this one too, when it alone is larger).
+    while (aside.bytes > aside.budget && !aside.order.empty()) {
+        const auto oldest = m_runs.find(aside.order.front());
+        aside.order.pop_front();
+        if (oldest != m_runs.end())
+            giveBack(oldest->second);
+    }
+}
+
+void LandedKvRows::ensureNode(std::uint32_t node)
+{
+    if (m_extents.size() <= node) {
+        m_extents.resize(node + 1);
+        m_bySequence.resize(node + 1);
+        m_aside.resize(node + 1);
+    }
+}
+
+void LandedKvRows::setAsideFor(std::uint32_t node, std::size_t budgetBytes)
+{
+    ensureNode(node);
+    m_aside[node].budget = budgetBytes;
+}
+
+bool LandedKvRows::setAside(std::uint32_t node, std::size_t offset, std::size_t bytes) const
+{
+    if (node >= m_aside.size() || m_aside[node].bytes == 0 || bytes == 0)
+        return false;
+    const auto& extents = m_extents[node];
+    auto it = extents.upper_bound(offset);
+    if (it != extents.begin() && std::prev(it)->second.end > offset)
+        --it;
+    for (; it != extents.end() && it->first < offset + bytes; ++it)
+        if (m_runs.at(it->second.run).setAside)
+            return true;
+    return false;
+}
+
+void LandedKvRows::taken(std::uint32_t node, std::uint32_t sequence)
+{
+    if (node >= m_bySequence.size() || m_aside[node].bytes == 0)
+        return;
+    const auto it = m_bySequence[node].find(sequence);
+    if (it == m_bySequence[node].end())
+        return;
+    for (const std::uint64_t id : it->second)
+        giveBack(m_runs.at(id));
+    // What was given back leaves the front of the order; the rest leave it as the budget reaches them.
+    auto& order = m_aside[node].order;
+    while (!order.empty()) {
+        const auto front = m_runs.find(order.front());
+        if (front != m_runs.end() && front->second.setAside)
+            break;
+        order.pop_front();
+    }
+}
+
+void LandedKvRows::giveBack(Run& run)
+{
+    if (!run.setAside)
+        return;
+    run.setAside = false;
+    m_aside[run.node].bytes -= bytesOf(run);
+}
+
+std::size_t LandedKvRows::bytesOf(const Run& run)
+{
+    std::size_t bytes = 0;
+    for (const Segment& s : run.segments)
+        bytes += s.bytes;
+    return bytes;
 }
 
 void LandedKvRows::overwritten(std::uint32_t node, std::size_t offset, std::size_t bytes)
@@ -55,6 +131,8 @@ void LandedKvRows::cut(std::uint32_t node, std::size_t start, const Extent& exte
     if (s == run.segments.end())
         throw std::logic_error("landed K/V rows: an extent whose landing does not list it");
     const Segment was = *s;
+    if (run.setAside)
+        m_aside[node].bytes -= std::min(to, extent.end) - std::max(from, start);
     const auto at = run.segments.erase(s);
     m_extents[node].erase(start);
     std::vector<Segment> kept;
@@ -74,7 +152,8 @@ void LandedKvRows::forget(std::uint64_t id)
     const auto it = m_runs.find(id);
     if (it == m_runs.end())
         return;
-    const Run& run = it->second;
+    Run& run = it->second;
+    giveBack(run);
     for (const Segment& s : run.segments)
         m_extents[run.node].erase(s.memory);
     auto& bySequence = m_bySequence[run.node];

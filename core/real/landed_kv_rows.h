@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <span>
@@ -52,6 +53,18 @@ class LandedKvRows {
     // Landings whose rows are still held, over every node.
     std::size_t held() const { return m_runs.size(); }
 
+    // Rows that land in `node`'s memory are set aside for its decode pool, as a real engine lands a transfer in the
+    // blocks its pool set aside for it: later messages place their pieces elsewhere (setAside) until the pool takes
+    // the rows (taken). Past `budgetBytes` set aside there, the oldest landing goes back to being memory like any
+    // other, so the node's messages always have room.
+    void setAsideFor(std::uint32_t node, std::size_t budgetBytes);
+    // Whether any of [offset, offset + bytes) of the node's memory holds rows set aside for its pool.
+    bool setAside(std::uint32_t node, std::size_t offset, std::size_t bytes) const;
+    // The node's pool took the sequence's rows (or will not): its landings there are set aside no longer.
+    void taken(std::uint32_t node, std::uint32_t sequence);
+    // The bytes set aside in the node's memory now.
+    std::size_t setAsideBytes(std::uint32_t node) const { return node < m_aside.size() ? m_aside[node].bytes : 0; }
+
   private:
     struct Run {
         std::uint32_t node = 0;
@@ -60,6 +73,12 @@ class LandedKvRows {
         std::uint32_t tokens = 0;
         KvHeadRange heads;
         std::vector<Segment> segments;
+        bool setAside = false; // for the node's pool (setAsideFor)
+    };
+    // Per node: what may be set aside, what is, and the landings set aside, oldest first (some given back since).
+    struct Aside {
+        std::size_t budget = 0, bytes = 0;
+        std::deque<std::uint64_t> order;
     };
     struct Extent {
         std::size_t end = 0;
@@ -81,10 +100,15 @@ class LandedKvRows {
     // Copies `out.size()` bytes of the run's rows from `payloadOffset` on out of its node's memory.
     static void readRun(NodeResources& nodes, const Run& run, std::size_t payloadOffset, std::span<std::byte> out);
     void forget(std::uint64_t id);
+    void ensureNode(std::uint32_t node);
+    // The run is set aside no longer (its bytes stay recorded, until written over).
+    void giveBack(Run& run);
+    static std::size_t bytesOf(const Run& run);
 
     std::uint64_t m_next = 0;
     std::unordered_map<std::uint64_t, Run> m_runs;
     std::vector<std::map<std::size_t, Extent>> m_extents; // per node: its runs' segments by memory offset
+    std::vector<Aside> m_aside;                           // per node
     // per node, per sequence: its runs, oldest first
     std::vector<std::unordered_map<std::uint32_t, std::vector<std::uint64_t>>> m_bySequence;
 };

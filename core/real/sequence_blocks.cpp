@@ -198,7 +198,7 @@ void SequenceBlocks::queueRows(std::uint32_t sequence, Table& t, std::uint32_t c
         const std::uint32_t to = std::min(contextTokens, (b + 1) * bt) - b * bt;
         if (from >= to || !t.alone[b])
             continue;
-        m_writes.push_back({t.blocks[b], sequence, b * bt, from, to});
+        m_writes.push_back({t.blocks[b], sequence, b * bt, from, to, 0, 0, appending});
         m_rowsWritten += to - from;
         if (appending) {
             m_rowsAppended += to - from;

@@ -221,7 +221,7 @@ void MeasuredCompute::landWrites(NodePool& p, std::uint32_t node, const Instance
     p.kvSequenceOf.clear();
     for (std::size_t i = 0; i < batch.kvSequences.size() && i < inst.active.size(); ++i)
         p.kvSequenceOf[inst.active[i]] = batch.kvSequences[i];
-    const real::LandedKvRows& landed = m_nodes.landedRows();
+    real::LandedKvRows& landed = m_nodes.landedRows();
     const real::PagedKvShape& shape = p.attention->shape();
     const std::size_t element = p.attention->elementBytes();
     p.landed.clear();
@@ -231,7 +231,9 @@ void MeasuredCompute::landWrites(NodePool& p, std::uint32_t node, const Instance
         // The pool computes a sequence's values from its request; a sequence a failure recovery moved to another KV
         // sequence landed that sequence's values, so its rows are computed (as are those of a request no batch names).
         const auto kv = p.kvSequenceOf.find(w.sequence);
-        if (w.sequence == kFreeBlock || w.fromRow == w.toRow || kv == p.kvSequenceOf.end() || kv->second != w.sequence)
+        // Rows decode appends are its own, made at this step: whatever a fill carried ahead of them is not taken.
+        if (w.sequence == kFreeBlock || w.fromRow == w.toRow || w.appended || kv == p.kvSequenceOf.end() ||
+            kv->second != w.sequence)
             continue;
         // The rows its transfer landed in this node's memory and that are still there, from the write's first on.
         const real::LandedKvRows::RowsWanted wanted{.sequence = kv->second,
@@ -262,6 +264,10 @@ void MeasuredCompute::landWrites(NodePool& p, std::uint32_t node, const Instance
         m_rowsLanded += w.landedRows;
     }
     p.attention->write(std::span(p.writes).subspan(first), p.landed);
+    // What landed for the batch's sequences is in their blocks now (or computed there): the node's memory may take
+    // those bytes back.
+    for (const std::uint32_t kv : batch.kvSequences)
+        landed.taken(node, kv);
     if (const auto block = p.blocks.corruptedBlock())
         p.attention->flipByte(*block);
 }

@@ -135,6 +135,39 @@ TEST(LandedKvRows, RowsAreReadOutOfTheMemoryTheyLandedIn)
     EXPECT_EQ(landed.rowsHeld(1, block2), 0u);
 }
 
+TEST(LandedKvRows, RowsSetAsideForAPoolAreGivenBackOldestFirstPastItsBudget)
+{
+    const Topology topo = twoGpuScenario().topology;
+    real::NodeWorkers nodes(topo, {64 << 10, 1, 0}, 1);
+    real::LandedKvRows& landed = nodes.landedRows();
+    const std::size_t rows = 8 * 2 * 8 * 2 * 2; // 8 tokens, K and V of 2 heads of 8, fp16
+    // A node without a pool sets nothing aside.
+    land(nodes, {.sequence = 5, .firstToken = 0, .tokens = 8}, 0);
+    EXPECT_FALSE(landed.setAside(1, 0, 1 << 16));
+    // With one, a landing's bytes are set aside, and only they.
+    landed.setAsideFor(1, rows + rows / 2);
+    land(nodes, {.sequence = 6, .firstToken = 0, .tokens = 8}, 8192);
+    EXPECT_EQ(landed.setAsideBytes(1), rows);
+    EXPECT_TRUE(landed.setAside(1, 8192, 1));
+    EXPECT_TRUE(landed.setAside(1, 0, 8193));
+    EXPECT_FALSE(landed.setAside(1, 0, 8192));
+    EXPECT_FALSE(landed.setAside(0, 8192, 1));
+    // Past the budget the oldest goes back: its rows are still held, but no longer set aside.
+    land(nodes, {.sequence = 7, .firstToken = 0, .tokens = 8}, 16384);
+    EXPECT_EQ(landed.setAsideBytes(1), rows);
+    EXPECT_FALSE(landed.setAside(1, 8192, 1024));
+    EXPECT_TRUE(landed.setAside(1, 16384, 1024));
+    const Wanted six{.sequence = 6, .firstToken = 0, .tokens = 8, .kvHeads = 2, .headDim = 8, .elementBytes = 2};
+    EXPECT_EQ(landed.rowsHeld(1, six), 8u);
+    // Bytes written over (a message that found no room around them) are set aside no longer.
+    landed.overwritten(1, 16384, 100);
+    EXPECT_EQ(landed.setAsideBytes(1), rows - 100);
+    // The pool took sequence 7's rows: nothing is set aside.
+    landed.taken(1, 7);
+    EXPECT_EQ(landed.setAsideBytes(1), 0u);
+    EXPECT_FALSE(landed.setAside(1, 0, 1 << 16));
+}
+
 TEST(LandedKvRows, APoolsHeadsComeFromEachShardThatCarriedThem)
 {
     const Topology topo = twoGpuScenario().topology;
@@ -235,6 +268,10 @@ TEST(RealCpuBackend, AFirstDecodeStepTakesItsContextFromTheBytesItsTransferLande
     msiScenario.model.layers = 4;
     const RunResult msi = runOn(msiScenario, w, backend);
     EXPECT_GT(msi.summary.backend.kvRowsLanded, 0u);
+    // A fill sent to a writer ahead of its append carries the token it is about to append; decode makes that row
+    // itself, so only context rows are taken from landed bytes.
+    const BackendSummary& m = msi.summary.backend;
+    EXPECT_LE(m.kvRowsLanded, m.kvRowsWritten - m.kvRowsAppended);
 }
 
 TEST(RealCpuBackend, ASequenceFetchedBackFromATierTakesItsContextFromTheBytesItsFetchLanded)
