@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 namespace coh::cli {
 namespace {
@@ -24,8 +25,8 @@ namespace {
 struct CalibrateOptions {
     std::string scenario; // empty: Llama-3-8B's decode shape, --kv-dtype and --descriptor-kib
     std::string backend = "real-cpu";
-    std::string output;
-    int rounds = 0; // 0: the defaults (15 per copy size, 5 per context)
+    std::optional<std::string> output; // -o, given (an empty path is refused, not taken as none)
+    int rounds = 0;                    // 0: the defaults (15 per copy size, 5 per context)
     bool json = false;
     std::string dtype = "fp16";       // real-cpu's K/V element; a run holds its model's (kvElementBytes)
     std::uint32_t descriptorKib = 64; // Llama-3-8B: 16 tokens x K and V x 8 heads x 128 x fp16
@@ -89,8 +90,8 @@ void runCalibrate(const CalibrateOptions& options)
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
-    if (!options.output.empty())
-        checkOutputPath(options.output, "-o");
+    if (options.output)
+        checkOutputPath(*options.output, "-o");
     core::real::CalibrationOptions calibration;
     if (!options.scenario.empty()) {
         // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
@@ -109,15 +110,15 @@ void runCalibrate(const CalibrateOptions& options)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
     const auto profile = core::real::calibrate(calibration);
     const auto json = core::real::toJson(profile);
-    if (!options.output.empty()) {
+    if (options.output) {
         // Flushed and closed before it counts as written: a full disk shows only there for a profile this small.
-        std::ofstream out(options.output);
+        std::ofstream out(*options.output);
         errno = 0;
         const bool written = out && (out << json.dump(2) << '\n') && out.flush() && (out.close(), !out.fail());
         if (!written) {
             const std::string reason = errno != 0 ? fmt::format(" ({})", std::strerror(errno)) : std::string();
             fmt::print("{}\n", json.dump(2)); // the minutes measured are not lost with the file
-            throw core::InputError(options.output, "-o",
+            throw core::InputError(*options.output, "-o",
                                    fmt::format("cannot write the profile there{}; it is printed on standard output "
                                                "instead",
                                                reason),
@@ -128,10 +129,10 @@ void runCalibrate(const CalibrateOptions& options)
         fmt::print("{}\n", json.dump(2));
     else
         printProfile(profile);
-    if (!options.output.empty() && !options.json)
+    if (options.output && !options.json)
         fmt::print("profile written to {}; `cohsim compare-real {} --backend {} --profile {}` uses it\n",
-                   options.output, options.scenario.empty() ? std::string("SCENARIO") : options.scenario, backend,
-                   options.output);
+                   *options.output, options.scenario.empty() ? std::string("SCENARIO") : options.scenario, backend,
+                   *options.output);
 }
 
 } // namespace

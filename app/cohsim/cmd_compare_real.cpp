@@ -29,7 +29,7 @@ namespace {
 struct CompareRealOptions {
     std::string scenario;
     std::string backend = "real-cpu";
-    std::string profile; // empty: calibrate now
+    std::optional<std::string> profile; // none: calibrate now
     std::optional<std::uint64_t> seed;
     std::optional<std::uint32_t> maxRequests;
     std::uint32_t arenaMib = 64;
@@ -167,8 +167,13 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         compare.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     compare.realRuns = options.repeat;
     compare.costSensitivity = options.sensitivityPct / 100;
-    if (!options.profile.empty())
-        compare.profile = core::real::profileFromJson(core::readJsonFile(options.profile), options.profile);
+    if (options.profile) {
+        if (options.profile->empty())
+            throw core::InputError("", "--profile", "the path is empty",
+                                   "name the profile `cohsim calibrate -o FILE` wrote, or leave --profile out to "
+                                   "calibrate now");
+        compare.profile = core::real::profileFromJson(core::readJsonFile(*options.profile), *options.profile);
+    }
     compare.stage = [&](const std::string& stage) {
         if (global.quiet)
             return;

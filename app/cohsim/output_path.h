@@ -20,6 +20,12 @@ inline void checkOutputPath(const std::string& path, const std::string& option)
         throw core::InputError("", option, "the path is empty", "name the file to write");
     if (fs::is_directory(path, ec))
         throw core::InputError(path, option, "this is a folder, not a file to write", "name a file in it");
+    // A named pipe's open waits for a reader, after all the work; a descriptor the shell passed is written as given.
+    const bool passedDescriptor = path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/") ||
+                                  path.starts_with("/proc/self/fd/");
+    if (fs::is_fifo(path, ec) && !passedDescriptor)
+        throw core::InputError(path, option, "this is a named pipe, whose writing waits for something to read it",
+                               "give a regular file, or -o /dev/stdout to pipe it on");
     const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
     if (!fs::is_directory(folder, ec))
         throw core::InputError(path, option,

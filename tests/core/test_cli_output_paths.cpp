@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include <sys/stat.h>
+
 namespace coh::test {
 namespace {
 
@@ -34,6 +36,21 @@ TEST(CliOutputPaths, APathThatCannotBeWrittenIsRefusedBeforeTheWork)
     const CliResult aFolder = runCohsim("calibrate -o " + dir.file(""));
     EXPECT_EQ(aFolder.exitCode, 2) << aFolder.output;
     EXPECT_NE(aFolder.output.find("this is a folder, not a file to write"), std::string::npos) << aFolder.output;
+    // An empty path is refused as one, not taken as none (which printed the profile and wrote nothing); a named pipe,
+    // whose writing waits for a reader after all the work, is refused too.
+    const CliResult empty = runCohsim("calibrate -o ''");
+    EXPECT_EQ(empty.exitCode, 2) << empty.output;
+    EXPECT_NE(empty.output.find("-o: the path is empty"), std::string::npos) << empty.output;
+    const std::string fifo = dir.file("profile.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const CliResult pipe = runCohsim("calibrate -o " + fifo);
+    EXPECT_EQ(pipe.exitCode, 2) << pipe.output;
+    EXPECT_NE(pipe.output.find("this is a named pipe"), std::string::npos) << pipe.output;
+    // compare-real's --profile: empty is refused, not a fresh calibration.
+    const CliResult noProfile =
+        runCohsim("compare-real " + std::string(COH_DATASETS_DIR) + "/scenarios/default.json --no-store --profile ''");
+    EXPECT_EQ(noProfile.exitCode, 2) << noProfile.output;
+    EXPECT_NE(noProfile.output.find("--profile: the path is empty"), std::string::npos) << noProfile.output;
 
     // export: the same words, and no file.
     const std::string db = " --db " + dir.file("runs.db");

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 namespace coh::test {
 namespace {
 
@@ -212,6 +214,26 @@ TEST_F(HostileInput, ATracePathThatIsAFolderOrADeviceIsNamedAsSuchNotAsMissing)
     expectRefused(file("folder.json", s.dump()), "/workload/path", "is a folder, not a trace file");
     s["workload"]["path"] = "/dev/zero";
     expectRefused(file("device.json", s.dump()), "/workload/path", "is a device or a pipe, not a trace file");
+}
+
+// A named pipe as the scenario (or profile) waited for a writer for ever; a descriptor the shell passes, <(...), has
+// one and is read.
+TEST_F(HostileInput, ANamedPipeIsRefusedAndAProcessSubstitutionRead)
+{
+    const fs::path fifo = m_dir / "scenario.fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string compare =
+        "compare-real --no-store " + std::string(COH_DATASETS_DIR) + "/scenarios/default.json --profile ";
+    for (const std::string& command : {std::string("validate "), std::string("run --no-store "), compare}) {
+        const CliResult r = runCohsim(command + fifo.string());
+        EXPECT_EQ(r.exitCode, 2) << command << r.output;
+        EXPECT_NE(r.output.find("scenario.fifo"), std::string::npos) << command << r.output;
+        EXPECT_NE(r.output.find("is a named pipe"), std::string::npos) << command << r.output;
+    }
+    // A pipe the shell hands over (here as standard input) is read.
+    const CliResult passed = runShell("cat " + std::string(COH_DATASETS_DIR) + "/scenarios/default.json | " +
+                                      COH_COHSIM_PATH + " validate /dev/stdin 2>&1");
+    EXPECT_EQ(passed.exitCode, 0) << passed.output;
 }
 
 TEST_F(HostileInput, ValidateReadsTheTraceRunWillRead)
