@@ -92,6 +92,12 @@ RunResult ServingEngine::collect()
     if (m_tiers) // the tier nodes' copies, named by their tier, on the same grid
         for (auto& series : m_tiers->nodeBlocks(end))
             result.nodeBlocks.push_back(std::move(series));
+    // The run's span, from its first arrival: what the mean utilisation's makespan covers.
+    SimTime spanStart = end;
+    for (const RequestMetrics& r : result.requests)
+        spanStart = std::min(spanStart, r.arrival);
+    if (result.requests.empty())
+        spanStart = 0;
     for (std::uint32_t c = 0; c < usage.channels(); ++c) {
         if (usage.totalBytes(c) <= 0)
             continue;
@@ -106,9 +112,16 @@ RunResult ServingEngine::collect()
         total.link = m_scenario.topology.links[series.link].id;
         total.forward = series.forward;
         total.bytes = series.totalBytes;
-        const double capacityPerBucket = series.bandwidthBytesPerSec * toSeconds(width);
-        for (double b : series.bytesPerBucket)
-            total.peakUtilization = std::max(total.peakUtilization, b / capacityPerBucket);
+        // A bucket's capacity is over the part of it the run spans, as the mean's is over the makespan: a run shorter
+        // than one bucket otherwise had its peak below its mean.
+        for (std::size_t i = 0; i < series.bytesPerBucket.size(); ++i) {
+            const SimTime from = std::max<SimTime>(static_cast<SimTime>(i) * width, spanStart);
+            const SimTime to = std::min<SimTime>(static_cast<SimTime>(i + 1) * width, end);
+            if (to > from)
+                total.peakUtilization =
+                    std::max(total.peakUtilization,
+                             series.bytesPerBucket[i] / (series.bandwidthBytesPerSec * toSeconds(to - from)));
+        }
         if (s.makespan > 0)
             total.meanUtilization = series.totalBytes / (series.bandwidthBytesPerSec * toSeconds(s.makespan));
         s.links.push_back(std::move(total));

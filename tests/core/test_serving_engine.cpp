@@ -35,12 +35,15 @@ TEST(ServingEngine, LoneRequestTtftIsTheSumOfItsRooflinePhases)
     EXPECT_DOUBLE_EQ(r.summary.kvBytes, 25'600.0);
     ASSERT_EQ(r.messages.size(), 1u);
     EXPECT_EQ(r.messages[0].blockCount, 7u); // ceil(100 / 16)
-    // One link direction carried the 25,600 B; its utilisation is bytes / (1 GB/s x bucket of 1 s).
+    // One link direction carried the 25,600 B; its peak utilisation is bytes / (1 GB/s x the part of its 1 s bucket
+    // the run spans, 220 ms): the mean's, not below it.
     ASSERT_EQ(r.summary.links.size(), 1u);
     EXPECT_EQ(r.summary.links[0].link, "p0-d0");
     EXPECT_TRUE(r.summary.links[0].forward);
     EXPECT_DOUBLE_EQ(r.summary.links[0].bytes, 25'600.0);
-    EXPECT_NEAR(r.summary.links[0].peakUtilization, 25'600.0 / 1e9, 1e-12);
+    const double span = (200'001'280 + 26'600 + 20'000'256) * 1e-9;
+    EXPECT_NEAR(r.summary.links[0].peakUtilization, 25'600.0 / (1e9 * span), 1e-12);
+    EXPECT_NEAR(r.summary.links[0].meanUtilization, r.summary.links[0].peakUtilization, 1e-12);
     EXPECT_EQ(r.messages[0].end - r.messages[0].start, 26'600);
 }
 
