@@ -206,6 +206,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                              {"error_pct", numberOrNull(r.errorPct())},
                                              {"within_goal", r.withinGoal()},
                                              {"real_noise_pct", realNoisePct(r, result.real)}};
+            if (!r.count)
+                metric["judged"] = r.measured; // false: no request on one side to take it from
             metric["own_costs_simulated"] = numberOrNull(r.ownCostSimulated);
             metric["own_costs_error_pct"] = numberOrNull(r.ownCostErrorPct());
             if (!r.ownCostErrorsPct.empty()) {
@@ -303,19 +305,25 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     std::vector<std::vector<std::string>> table{header};
     const std::string goal = fmt::format("within ±{:g}%", 100 * core::kSimulatorErrorGoal);
     int judged = 0, within = 0;
-    std::vector<std::string> inNoise;
+    std::vector<std::string> inNoise, notMeasured;
     for (const auto& r : rows) {
         const double noise = realNoisePct(r, result.real);
         std::vector<std::string> line{"  " + r.metric, rowFigure(r, r.real),
                                       noise > 0 ? fmt::format("±{:.1f}%", noise) : "", rowFigure(r, r.simulated),
-                                      std::isnan(r.errorPct()) ? std::string("n/a")
-                                                               : fmt::format("{:+.1f}%", r.errorPct())};
+                                      std::isnan(r.errorPct()) || (!r.count && !r.measured)
+                                          ? std::string("n/a")
+                                          : fmt::format("{:+.1f}%", r.errorPct())};
         if (moved)
             line.push_back(movedCostsCell(r));
-        line.insert(line.end(), {r.count ? (r.withinGoal() ? "equal" : "differs") : (r.withinGoal() ? goal : "beyond"),
+        line.insert(line.end(), {r.count          ? (r.withinGoal() ? "equal" : "differs")
+                                 : !r.measured    ? "not judged"
+                                 : r.withinGoal() ? goal
+                                                  : "beyond",
                                  ownCostCell(r)});
         table.push_back(std::move(line));
-        if (r.count)
+        if (!r.count && !r.measured)
+            notMeasured.push_back(figureName(r));
+        if (r.count || !r.measured)
             continue;
         ++judged;
         within += r.withinGoal() ? 1 : 0;
@@ -325,7 +333,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     }
     printTable(table, 1);
     const std::vector<std::string> inMovedCosts = result.latenciesReachedByMovedCosts();
-    fmt::print("  {} of {} latencies {}{}{}\n", within, judged, goal,
+    fmt::print("  {}{}{}\n",
+               judged > 0 ? fmt::format("{} of {} latencies {}", within, judged, goal) : "no latency judged",
                inNoise.empty() ? std::string()
                                : fmt::format("; beyond it but within the real run's own 95% interval: {} (more "
                                              "requests would tell)",
@@ -335,6 +344,12 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    : fmt::format("; beyond it but reached by the simulator with its costs moved {:g}% or less: {} "
                                  "(its error there is not told apart from the calibration's own uncertainty)",
                                  100 * result.costSensitivity, fmt::join(inMovedCosts, ", ")));
+    if (!notMeasured.empty())
+        fmt::print("  not judged: {}: {} (a latency is judged once both sides take it from a request)\n",
+                   fmt::join(notMeasured, ", "),
+                   result.real.summary.completed == 0        ? "the real run completed no request"
+                   : result.simulated.summary.completed == 0 ? "the simulator completed no request"
+                                                             : "no request on one side had a second token");
     if (countsEqual)
         fmt::print("  messages, flows and bytes are equal on both{}\n",
                    result.realRuns > 1 ? ", in every real run" : "");

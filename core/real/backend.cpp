@@ -124,6 +124,36 @@ void checkBlockFitsPool(const BackendOptions& options, const std::string& backen
                      : std::string(userCap ? "give a larger --pool-mib" : "run this model on the simulator"));
 }
 
+// A tensor-parallel group splits the model's heads among its nodes as a real engine does: evenly, each node its share
+// of the query heads and of the KV heads (or, with more nodes than heads, each head on as many nodes). Another
+// size would give each node the floor of its share and leave the remaining heads out of every transfer and step.
+void checkTensorParallelSplits(const Scenario& scenario)
+{
+    const ModelSpec& model = scenario.model;
+    const auto splits = [&](std::uint32_t tp) {
+        const auto even = [tp](std::uint32_t heads) { return heads % tp == 0 || tp % heads == 0; };
+        return even(model.heads) && even(model.kvHeads);
+    };
+    const auto& instances = scenario.serving.instances;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+        const auto tp = static_cast<std::uint32_t>(instances[i].nodes.size());
+        if (tp <= 1 || model.heads == 0 || model.kvHeads == 0 || splits(tp))
+            continue;
+        std::vector<std::uint32_t> sizes;
+        for (std::uint32_t t = 1; t <= std::max(2 * tp, 16u); ++t)
+            if (splits(t))
+                sizes.push_back(t);
+        throw InputError(scenario.sourcePath, fmt::format("/serving/instances/{}/nodes", i),
+                         fmt::format("{} nodes cannot split {}'s {} query heads and {} KV heads evenly: the real "
+                                     "backend would give each node {} KV heads and carry none of the other {}",
+                                     tp, model.name, model.heads, model.kvHeads, std::max(1u, model.kvHeads / tp),
+                                     model.kvHeads > tp ? model.kvHeads % tp : 0),
+                         fmt::format("give the instance {} or {} nodes (a tensor-parallel group the heads split "
+                                     "over), or run it on the simulator",
+                                     fmt::join(sizes.begin(), sizes.end() - 1, ", "), sizes.back()));
+    }
+}
+
 } // namespace
 
 void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
@@ -184,6 +214,7 @@ void checkBackendRuns(const BackendOptions& options, const Scenario& scenario)
             real::checkMemoryFits(scenario, options.realCpu.arenaBytes, *available, "this machine's memory");
     checkPoolMax(options, name, scenario);
     checkBlockFitsPool(options, name, scenario);
+    checkTensorParallelSplits(scenario);
     if (const auto memory = poolMemory(name, scenario))
         real::checkBlockMessageFits(scenario, memory->available, memory->name);
     if (options.realCpu.layers == 0 || options.realCpu.layers > scenario.model.layers)

@@ -19,15 +19,22 @@ namespace coh::core {
 std::vector<SimVsRealRow> simVsRealRows(const RunSummary& real, const RunSummary& sim)
 {
     const auto rt = trafficCounts(real), st = trafficCounts(sim);
-    return {{"TTFT p50 (ms)", real.ttftMs.p50, sim.ttftMs.p50},
-            {"TTFT p99 (ms)", real.ttftMs.p99, sim.ttftMs.p99},
-            {"TPOT p50 (ms)", real.tpotMs.p50, sim.tpotMs.p50},
-            {"TPOT p99 (ms)", real.tpotMs.p99, sim.tpotMs.p99},
-            {"KV transfer p50 (ms)", real.transferMs.p50, sim.transferMs.p50},
-            {"KV transfer p99 (ms)", real.transferMs.p99, sim.transferMs.p99},
-            {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages), true},
-            {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows), true},
-            {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes, true}};
+    std::vector<SimVsRealRow> rows{
+        {"TTFT p50 (ms)", real.ttftMs.p50, sim.ttftMs.p50},
+        {"TTFT p99 (ms)", real.ttftMs.p99, sim.ttftMs.p99},
+        {"TPOT p50 (ms)", real.tpotMs.p50, sim.tpotMs.p50},
+        {"TPOT p99 (ms)", real.tpotMs.p99, sim.tpotMs.p99},
+        {"KV transfer p50 (ms)", real.transferMs.p50, sim.transferMs.p50},
+        {"KV transfer p99 (ms)", real.transferMs.p99, sim.transferMs.p99},
+        {"messages", static_cast<double>(rt.messages), static_cast<double>(st.messages), true},
+        {"flows", static_cast<double>(real.flows), static_cast<double>(sim.flows), true},
+        {"coherence bytes", rt.dataBytes + rt.controlBytes, st.dataBytes + st.controlBytes, true}};
+    // A latency neither side took from any request is no agreement: its 0 against 0 is not judged.
+    const Distribution RunSummary::*const latencies[] = {&RunSummary::ttftMs, &RunSummary::tpotMs,
+                                                         &RunSummary::transferMs};
+    for (std::size_t i = 0; i < 6; ++i)
+        rows[i].measured = (real.*latencies[i / 2]).count > 0 && (sim.*latencies[i / 2]).count > 0;
+    return rows;
 }
 
 namespace {
@@ -170,7 +177,7 @@ std::vector<std::string> SimVsReal::latenciesReachedByMovedCosts() const
 {
     std::vector<std::string> names;
     for (const SimVsRealRow& row : rows)
-        if (!row.count && !row.withinGoal() && row.movedCostsReachReal())
+        if (!row.count && row.measured && !row.withinGoal() && row.movedCostsReachReal())
             names.push_back(row.metric.substr(0, row.metric.find(" (ms)")));
     return names;
 }
@@ -376,6 +383,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 movedHighs);
         if (out.rows.empty())
             out.rows = rows;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            out.rows[i].measured = out.rows[i].measured && rows[i].measured;
         realFigures.resize(rows.size());
         simFigures.resize(rows.size());
         bool countsDiffer = false;

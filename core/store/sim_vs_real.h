@@ -63,6 +63,9 @@ struct SimVsRealRow {
     double real = 0, simulated = 0;
     bool count = false;        // messages, flows, bytes: the goal is equality
     bool everyRunEqual = true; // a count: equal to the simulator's in every real run (`real` is their median)
+    // A latency: each side took it from at least one request in every run. One that did not (no request completed,
+    // none with a second token) is shown, but not judged: 0 against 0 is no agreement.
+    bool measured = true;
     // Paired runs (SimVsReal::paired): each pair's error in %, in run order. `real` and `simulated` are then the
     // medians of each side, and the error is the median of the pairs' errors: a pair's two runs were measured and
     // calibrated minutes apart, so the machine's drift between pairs stays out of it.
@@ -96,6 +99,8 @@ struct SimVsRealRow {
     {
         if (count)
             return everyRunEqual && simulated == real;
+        if (!measured)
+            return false;
         if (pairErrorsPct.empty())
             return withinSimulatorGoal(real, simulated, false, kResolutionMs);
         // Within the goal's share, or a difference under the last digit shown.

@@ -55,6 +55,27 @@ void expectCompareShowsCompareReal(const RunComparison& compared, const SimVsRea
     }
 }
 
+TEST(SimVsRealRows, ALatencyNoRequestGaveIsShownButNotJudged)
+{
+    // A real run whose decode node failed at once completed nothing: its latencies are 0, as are the simulator's,
+    // and 0 against 0 is no agreement (compare-real said "6 of 6 latencies within ±10%").
+    RunSummary real, simulated;
+    const auto rows = simVsRealRows(real, simulated);
+    ASSERT_EQ(rows.size(), 9u);
+    for (std::size_t i = 0; i < 6; ++i) {
+        EXPECT_FALSE(rows[i].measured) << rows[i].metric;
+        EXPECT_FALSE(rows[i].withinGoal()) << rows[i].metric;
+    }
+    EXPECT_TRUE(rows[6].withinGoal()) << "counts are still compared: 0 messages each";
+    // Requests on both sides, but none with a second token: TPOT alone is not judged.
+    real.ttftMs = simulated.ttftMs = {3, 10, 10, 10, 10, 10};
+    real.transferMs = simulated.transferMs = {3, 1, 1, 1, 1, 1};
+    const auto some = simVsRealRows(real, simulated);
+    EXPECT_TRUE(some[0].measured && some[0].withinGoal());
+    EXPECT_FALSE(some[2].measured);
+    EXPECT_TRUE(some[4].measured && some[4].withinGoal());
+}
+
 TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
 {
     TempDir dir;
