@@ -64,6 +64,14 @@ double realNoisePct(const core::SimVsRealRow& row, const core::RunResult& real)
     return 0;
 }
 
+// "a", "a and b", "a, b and c".
+std::string inWords(const std::vector<std::string>& items)
+{
+    if (items.size() <= 1)
+        return items.empty() ? std::string() : items.front();
+    return fmt::format("{} and {}", fmt::join(items.begin(), items.end() - 1, ", "), items.back());
+}
+
 // The profiles' copy and attention costs; over several, each figure's range (how far the machine moved).
 std::string profileCosts(const std::vector<core::real::HardwareProfile>& profiles)
 {
@@ -285,10 +293,30 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
     if (!result.ownCostProfiles.empty()) {
         const core::BackendSummary& b = result.real.summary.backend;
-        fmt::print("  {}: {} (fitted over the {} copies and {} decode steps of {})\n",
-                   result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
-                   profileCosts(result.ownCostProfiles), b.copyFit.points + b.hostCopyFit.points,
-                   b.attentionFit.points + b.attentionWarmFit.points, result.realRuns > 1 ? "the first" : "it");
+        // A cost the run gave too little to fit (no decode step read beyond the cache, say) stays the calibration's:
+        // say which, rather than call every figure fitted.
+        std::vector<std::string> fitted, kept;
+        const auto part = [&](bool plausible, std::uint64_t points, const char* what, const char* name) {
+            if (plausible)
+                fitted.push_back(fmt::format("{} {}", points, what));
+            else
+                kept.push_back(name);
+        };
+        part(core::real::plausibleFit(b.copyFit) || core::real::plausibleFit(b.hostCopyFit),
+             b.copyFit.points + b.hostCopyFit.points, "copies", "copies");
+        part(core::real::plausibleFit(b.attentionFit), b.attentionFit.points, "decode steps out of cache",
+             "attention out of cache");
+        if (result.ownCostProfiles.front().attentionWarmBytes > 0 || b.attentionWarmFit.points > 0)
+            part(core::real::plausibleWarmFit(b.attentionWarmBytes, b.attentionWarmFit), b.attentionWarmFit.points,
+                 "decode steps in cache", "attention in cache");
+        fmt::print("  {}: {} ({}{}{})\n", result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
+                   profileCosts(result.ownCostProfiles),
+                   fitted.empty() ? std::string()
+                                  : fmt::format("fitted over the {} of {}", inWords(fitted),
+                                                result.realRuns > 1 ? "the first" : "it"),
+                   fitted.empty() || kept.empty() ? "" : "; ",
+                   kept.empty() ? std::string()
+                                : fmt::format("{} as calibrated, the run giving too little to fit", inWords(kept)));
     }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),

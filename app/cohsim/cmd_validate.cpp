@@ -70,15 +70,14 @@ int validateFile(const std::string& path, const core::BackendOptions& backend)
 static const bool registered = registerCommand("validate", [](CLI::App& app, GlobalOptions&) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto backend = std::make_shared<std::string>("simulated");
-    auto arenaMib = std::make_shared<std::uint32_t>(64);
+    auto arenaMib = std::make_shared<std::optional<std::uint32_t>>();
     auto poolMib = std::make_shared<std::optional<std::uint32_t>>();
     auto* cmd = app.add_subcommand("validate", "Check scenario files; list every problem with its field and fix");
     cmd->add_option("files", *files, "Scenario JSON files")->required();
     cmd->add_option("--backend", *backend, "Also check that this backend can run them (simulated, real-cpu, real-cuda)")
         ->capture_default_str();
     cmd->add_option("--arena-mib", *arenaMib,
-                    "real backends: each node's memory, and where its K/V pool starts, in MiB")
-        ->capture_default_str()
+                    "real backends: each node's memory, and where its K/V pool starts, in MiB (default: 64)")
         ->transform(wholeNumber(std::numeric_limits<std::uint32_t>::max()))
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--pool-mib", *poolMib, "real backends: the most each decode node's K/V pool grows to, in MiB")
@@ -87,7 +86,11 @@ static const bool registered = registerCommand("validate", [](CLI::App& app, Glo
     cmd->callback([files, backend, arenaMib, poolMib] {
         core::BackendOptions options;
         options.name = core::canonicalBackendName(*backend);
-        options.realCpu.arenaBytes = std::size_t{*arenaMib} << 20;
+        // As run does: an option the simulated backend would ignore is a mistake to say so.
+        if (*arenaMib && options.name == "simulated")
+            throw core::InputError("", "--arena-mib", "the simulated backend makes no node memories",
+                                   "use it with --backend real-cpu or real-cuda");
+        options.realCpu.arenaBytes = std::size_t{arenaMib->value_or(64)} << 20;
         if (*poolMib)
             options.realCpu.poolMaxBytes = std::size_t{**poolMib} << 20;
         int worst = kExitOk;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -140,11 +141,16 @@ void checkMemoryFits(const Scenario& scenario, std::size_t arenaBytes, std::uint
 
 namespace {
 constexpr double kGiB = 1024.0 * 1024 * 1024;
-// GiB with two decimals below 10: a need and what may be taken can differ in the second ("need 0.93 GiB, more than
-// the 0.76 GiB", not "need 0.9 GiB, and 0.9 GiB available").
-std::string gib(double bytes)
+// GiB with two decimals, a need rounded up and what may be taken rounded down, so that a need past the share never
+// reads as equal to it ("need 18.51 GiB, more than ... (18.50 GiB)", not "need 18.5 GiB ... (18.5 GiB)").
+enum class Round { Nearest, Up, Down };
+std::string gib(double bytes, Round round = Round::Nearest)
 {
-    return bytes < 10 * kGiB ? fmt::format("{:.2f} GiB", bytes / kGiB) : fmt::format("{:.1f} GiB", bytes / kGiB);
+    const double hundredths = bytes / kGiB * 100;
+    const double shown = round == Round::Up     ? std::ceil(hundredths)
+                         : round == Round::Down ? std::floor(hundredths)
+                                                : std::round(hundredths);
+    return fmt::format("{:.2f} GiB", shown / 100);
 }
 // "...  more than the 80% of the 0.95 GiB this machine's memory has available that a run's memories may take (0.76
 // GiB)": the check is against that share, so the message names it.
@@ -152,7 +158,7 @@ std::string moreThanAllowed(std::uint64_t available, const std::string& memory)
 {
     return fmt::format("more than the {:.0f}% of the {} {} has available that a run's memories may take ({})",
                        100 * kArenaShareOfMemory, gib(static_cast<double>(available)), memory,
-                       gib(kArenaShareOfMemory * static_cast<double>(available)));
+                       gib(kArenaShareOfMemory * static_cast<double>(available), Round::Down));
 }
 } // namespace
 
@@ -165,7 +171,7 @@ void checkMemoryFits(const MemoryNeed& need, std::size_t arenaBytes, std::uint64
     const auto largestMib = static_cast<std::uint64_t>(allowed / static_cast<double>(memories)) >> 20;
     throw InputError("", "--arena-mib",
                      fmt::format("{} node memories and {} K/V pools of {} each need {}, {}", need.arenas, need.pools,
-                                 memorySize(arenaBytes), gib(static_cast<double>(need.bytes(arenaBytes))),
+                                 memorySize(arenaBytes), gib(static_cast<double>(need.bytes(arenaBytes)), Round::Up),
                                  moreThanAllowed(available, memory)),
                      largestMib >= 1
                          ? fmt::format("give at most --arena-mib {} ({:.0f}% of what is available, for all of them)",
@@ -196,8 +202,8 @@ void checkPoolFits(const MemoryNeed& need, std::size_t arenaBytes, std::size_t p
     throw InputError("", "--pool-mib",
                      fmt::format("{} node memories of {} and {} K/V pools grown to {} each (and half a pool more while "
                                  "one grows) would need {}, {}",
-                                 need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes), gib(bytes),
-                                 moreThanAllowed(available, memory)),
+                                 need.arenas, memorySize(arenaBytes), need.pools, memorySize(poolMaxBytes),
+                                 gib(bytes, Round::Up), moreThanAllowed(available, memory)),
                      fmt::format("give at most --pool-mib {}, or leave it out for as much as fits ({:.0f}% of what is "
                                  "available, for all of them)",
                                  largest >> 20, 100 * kArenaShareOfMemory));

@@ -349,13 +349,18 @@ void MeasuredCompute::describe(BackendSummary& summary) const
         m_elementBytes == m_model.dtypeBytes
             ? held
             : fmt::format("{}, the model's {}-byte K/V held as {}", held, m_model.dtypeBytes, held);
+    // Every layer run: its time is as measured, not scaled, though the layers' rows are still the first layer's.
+    const bool allLayers = layersRun() >= m_model.layers;
     summary.scaledDown = fmt::format(
-        "decode attention runs {} of the model's {} layers per step ({}, over each sequence's own blocks in its decode "
+        "decode attention runs {} layers per step ({}, over each sequence's own blocks in its decode "
         "node's K/V pool, held from its first step to its last; a sequence writes its context's K/V rows when it takes "
         "its blocks, those its transfer landed in the node's memory taken from there and the rest computed from the "
-        "sequence and token, and appends a row per step; every layer's rows are the first layer's), its time scaled "
-        "to {}; the linear layers of a decode step and prefill keep the roofline's time",
-        layersRun(), m_model.layers, element, m_model.layers);
+        "sequence and token, and appends a row per step; every layer's rows are the first layer's), {}; the linear "
+        "layers of a decode step and prefill keep the roofline's time",
+        allLayers ? fmt::format("all of the model's {}", m_model.layers)
+                  : fmt::format("{} of the model's {}", layersRun(), m_model.layers),
+        element,
+        allLayers ? std::string("its time as measured") : fmt::format("its time scaled to {}", m_model.layers));
 }
 
 } // namespace coh::core

@@ -525,6 +525,12 @@ TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
                                "grow to "),
               std::string::npos)
         << plan.output;
+    // On the simulated backend --arena-mib is refused, as run refuses it, not taken silently.
+    const CliResult simulatedArena = runCohsim("validate " + defaultScenario() + " --arena-mib 5");
+    EXPECT_EQ(simulatedArena.exitCode, 2) << simulatedArena.output;
+    EXPECT_NE(simulatedArena.output.find("--arena-mib: the simulated backend makes no node memories"),
+              std::string::npos)
+        << simulatedArena.output;
     const CliResult fixedPlan = runCohsim(validate + " --pool-mib 64");
     EXPECT_EQ(fixedPlan.exitCode, 0) << fixedPlan.output;
     EXPECT_NE(fixedPlan.output.find("4 decode K/V pools of 64 MiB, not growing, in this machine's memory"),

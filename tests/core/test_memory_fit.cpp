@@ -75,13 +75,24 @@ TEST(MemoryFit, ArenasPastTheMachinesMemoryAreRefusedWithTheLargestThatFits)
         const auto& p = e.problems()[0];
         EXPECT_EQ(p.field, "--arena-mib");
         EXPECT_NE(p.message.find("2 node memories and 1 K/V pools of 64 MiB each"), std::string::npos) << p.message;
-        // The check is against 80% of what is available, and the message says so, to the second decimal.
+        // The check is against 80% of what is available, and the message says so, to the second decimal (the need
+        // rounded up, the share down: 80 MiB is 0.078 GiB).
         EXPECT_NE(p.message.find("need 0.19 GiB, more than the 80% of the 0.10 GiB this machine's memory has available "
-                                 "that a run's memories may take (0.08 GiB)"),
+                                 "that a run's memories may take (0.07 GiB)"),
                   std::string::npos)
             << p.message;
         // 80% of 100 MiB over three memories: 26 MiB each.
         EXPECT_NE(p.fix.find("--arena-mib 26 "), std::string::npos) << p.fix;
+    }
+    // Past 10 GiB, a need just over the share still reads as more than it: 14 memories of 1352 MiB (18.48 GiB)
+    // against 80% of a MiB and a quarter less than that over 0.8 ("18.5 GiB, more than ... (18.5 GiB)").
+    try {
+        const core::real::MemoryNeed fourteen{10, 4, 0};
+        core::real::checkMemoryFits(fourteen, 1352 * kMiB, (14 * 1352 * kMiB - kMiB) * 5 / 4, "this machine's memory");
+        FAIL() << "a need past the share was taken";
+    } catch (const core::InputError& e) {
+        EXPECT_NE(e.problems()[0].message.find("need 18.49 GiB"), std::string::npos) << e.problems()[0].message;
+        EXPECT_NE(e.problems()[0].message.find("may take (18.48 GiB)"), std::string::npos) << e.problems()[0].message;
     }
     // Less than a MiB each: no arena size fits.
     try {

@@ -47,6 +47,18 @@ TEST(RealCpuBackend, ADecodeStepIsTheLinearRooflinePlusTheMeasuredAttentionScale
     EXPECT_DOUBLE_EQ(summary.attentionBytes, 741.0 * 2 * 2 * 32 * 2 * 2);
     EXPECT_NE(summary.scaledDown.find("fp16"), std::string::npos) << summary.scaledDown;
     EXPECT_NE(summary.scaledDown.find("2 of the model's 4 layers"), std::string::npos) << summary.scaledDown;
+    EXPECT_NE(summary.scaledDown.find("its time scaled to 4"), std::string::npos) << summary.scaledDown;
+    // Every layer run: nothing is scaled, and it says so rather than "4 of the model's 4 ..., scaled to 4".
+    {
+        SmallMeasuredCompute whole(4, 4);
+        whole.compute.decode(decodeInstance(whole.cost, whole.s, {1}, 1), {std::vector<std::uint32_t>{40}, {}});
+        BackendSummary all;
+        whole.compute.describe(all);
+        EXPECT_NE(all.scaledDown.find("runs all of the model's 4 layers per step"), std::string::npos)
+            << all.scaledDown;
+        EXPECT_NE(all.scaledDown.find("its time as measured"), std::string::npos) << all.scaledDown;
+        EXPECT_EQ(all.scaledDown.find("scaled to"), std::string::npos) << all.scaledDown;
+    }
     // 47 blocks of the pool's 256: each sequence had blocks of its own.
     EXPECT_NE(summary.scaledDown.find("over each sequence's own blocks"), std::string::npos) << summary.scaledDown;
     EXPECT_EQ(summary.kvPoolBlocksLent, 0u);
