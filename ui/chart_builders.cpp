@@ -171,6 +171,11 @@ QPointF nearestByX(const QList<QPointF>& points, double x)
     return (x - std::prev(it)->x() <= it->x() - x) ? *std::prev(it) : *it;
 }
 
+bool linksAsRate(const core::RunResult& run)
+{
+    return run.summary.backend.real();
+}
+
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count)
 {
     std::vector<const core::LinkSeries*> series;
@@ -188,9 +193,9 @@ std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std:
         line.name = linkDirectionName(run, s->link, s->forward);
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(s->bytesPerBucket.size()));
+        const double full = linksAsRate(run) ? 1e9 * interval : s->bandwidthBytesPerSec * interval / 100.0;
         for (std::size_t b = 0; b < s->bytesPerBucket.size(); ++b)
-            points.append(QPointF(static_cast<double>(b) * interval,
-                                  100.0 * s->bytesPerBucket[b] / (s->bandwidthBytesPerSec * interval)));
+            points.append(QPointF(static_cast<double>(b) * interval, s->bytesPerBucket[b] / full));
         line.points = downsample(points);
         out.push_back(std::move(line));
     }

@@ -39,12 +39,14 @@ TpotSplit tpotSplit(const core::RunResult& run);
 // run does not know the link's ends.
 QString linkDirectionName(const core::RunResult& run, std::uint32_t link, bool forward);
 
-// The busiest link directions by bytes, as utilisation (% of bandwidth) per time bucket.
+// The busiest link directions by bytes, as utilisation (% of bandwidth) per time bucket; on a real backend, whose
+// copies take this machine's memory and not the scenario's links, as the rate they moved (GB/s) instead.
 struct LinkUtilizationSeries {
     QString name; // linkDirectionName()
     QList<QPointF> points;
 };
 std::vector<LinkUtilizationSeries> busiestLinks(const core::RunResult& run, std::size_t count = 5);
+bool linksAsRate(const core::RunResult& run); // busiestLinks gives GB/s, not %
 
 // The sequences in each recorded decode iteration (RunResult::iterations), one series per decode instance in
 // instance order: (the iteration's start in seconds, its sequences), downsampled. Empty for a run without a record.

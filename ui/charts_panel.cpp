@@ -168,9 +168,13 @@ void ChartsPanel::resizeEvent(QResizeEvent* event)
 void ChartsPanel::setRun(std::shared_ptr<const core::RunResult> run)
 {
     m_run = std::move(run);
+    // A real run's clock is the simulator's, moved on by the copies and steps it measured.
+    const bool real = m_run && m_run->summary.backend.real();
     for (TimeChartView* view : timeViews()) {
         view->clearData();
         view->setRanges(0, 0);
+        view->axisX()->setTitleText(real ? tr("run time (s), from measured copies and steps")
+                                         : tr("simulated time (s)"));
     }
     clearChart(m_cdf->chart());
     clearChart(m_kinds->chart());
@@ -413,12 +417,15 @@ void ChartsPanel::fillLinks()
 {
     double yMax = 0;
     const auto lines = charts::busiestLinks(*m_run);
+    const bool rate = charts::linksAsRate(*m_run);
+    m_links->setYTitle(rate ? tr("GB/s copied") : tr("utilisation (%)"));
     for (const auto& line : lines) {
         QLineSeries* series = lineSeries(line.name, line.points);
         m_links->addData(series);
-        m_links->hoverPoints(series, [name = line.name, points = line.points](const QPointF& at) {
+        m_links->hoverPoints(series, [name = line.name, points = line.points, rate](const QPointF& at) {
             const QPointF p = charts::nearestByX(points, at.x());
-            return tr("%1: %2% of its bandwidth at %3 s").arg(name, exact(p.y(), 2), exact(p.x()));
+            return rate ? tr("%1: %2 GB/s copied at %3 s").arg(name, exact(p.y(), 2), exact(p.x()))
+                        : tr("%1: %2% of its bandwidth at %3 s").arg(name, exact(p.y(), 2), exact(p.x()));
         });
         yMax = std::max(yMax, maxY(line.points));
     }

@@ -43,15 +43,15 @@ void RunHistoryModel::refresh()
     }
     beginResetModel();
     m_runs = std::move(runs);
-    m_backendToolTips.clear();
+    m_details.clear();
     endResetModel();
     setError(error);
 }
 
-QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
+QString RunHistoryModel::runDetails(const core::RunInfo& run) const
 {
     // A real run's mapping and measurements are in its stored summary: read once, when first pointed at.
-    if (const auto it = m_backendToolTips.find(run.id); it != m_backendToolTips.end())
+    if (const auto it = m_details.find(run.id); it != m_details.end())
         return it->second;
     core::BackendSummary backend;
     backend.name = run.backend;
@@ -85,7 +85,7 @@ QString RunHistoryModel::backendToolTip(const core::RunInfo& run) const
     if (core::ownCostsOf(kept))
         pairs += tr("<p>Kept with it: the simulator on this run's own costs, which Compare shows beside the "
                     "simulator's error.</p>");
-    return m_backendToolTips[run.id] = backendDescription(backend) + pairs;
+    return m_details[run.id] = backendDescription(backend) + pairs;
 }
 
 int RunHistoryModel::rowCount(const QModelIndex& parent) const
@@ -126,8 +126,18 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue<qint64>(run->id);
     if (role == Qt::ToolTipRole && index.column() == Status && !run->error.empty())
         return toQString(run->error);
+    if (role == DetailsRole)
+        return runDetails(*run);
+    if (role == Qt::ToolTipRole && index.column() == Name) // whole, where the column elides it
+        return data(index, Qt::DisplayRole);
+    // A real run's details run to dozens of lines, past a 700-pixel screen (where a tooltip is not shown at all):
+    // the tooltip points to them.
     if (role == Qt::ToolTipRole && index.column() == Backend)
-        return backendToolTip(*run);
+        return run->backend == "simulated" || run->backend.empty()
+                   ? runDetails(*run)
+                   : tr("<b>%1</b>: its mapping, copies, K/V rows and own costs are below the list when it is "
+                        "selected")
+                         .arg(toQString(run->backend).toHtmlEscaped());
     if (role == Qt::TextAlignmentRole)
         return index.column() < Seed || index.column() == Status || index.column() == Created
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)

@@ -39,6 +39,9 @@ class RunHistoryModel : public QAbstractTableModel {
         ColumnCount
     };
     static constexpr int RunIdRole = Qt::UserRole + 1;
+    // The run's backend, in full (a real run's mapping, copies, K/V rows and own costs; the runs it pairs with), as
+    // rich text: History shows it below the list for the selected run. Too long for a tooltip on a small screen.
+    static constexpr int DetailsRole = Qt::UserRole + 2;
 
     explicit RunHistoryModel(QObject* parent = nullptr);
 
@@ -67,13 +70,13 @@ class RunHistoryModel : public QAbstractTableModel {
 
   private:
     static QString headerToolTip(int section);
-    QString backendToolTip(const core::RunInfo& run) const;
+    QString runDetails(const core::RunInfo& run) const;
     void setError(const QString& error);
 
     QString m_path;
     QString m_error;
     std::vector<core::RunInfo> m_runs;
-    mutable std::map<qint64, QString> m_backendToolTips; // per run id, made when first asked for
+    mutable std::map<qint64, QString> m_details; // per run id, made when first asked for
 };
 
 } // namespace coh::ui

@@ -19,7 +19,9 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -66,10 +68,25 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     connect(m_view, &QWidget::customContextMenuRequested, this, &RunHistoryWidget::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunHistoryWidget::updateButtons);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunHistoryWidget::showDetails);
+    // What tells a real run from a simulated one sits beside its name, not scrolled off a small screen's right edge.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(RunHistoryModel::Backend), header->visualIndex(RunHistoryModel::Name) + 1);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
         updateButtons();
+        showDetails();
         m_view->resizeColumnsToContents();
+        // A long name (a sim-vs-real pair's) would take the whole width: it is elided, and whole in its tooltip.
+        constexpr int kNameWidth = 320;
+        if (m_view->columnWidth(RunHistoryModel::Name) > kNameWidth)
+            m_view->setColumnWidth(RunHistoryModel::Name, kNameWidth);
     });
+
+    m_details = new QTextBrowser(this);
+    m_details->setOpenLinks(false);
+    m_details->setPlaceholderText(
+        tr("Select a run to see how it ran: its backend, and for a real run what each node ran on, its copies, K/V "
+           "rows and own costs"));
 
     auto makeButton = [this](const QString& text) { return new QPushButton(text, this); };
     auto* refresh = makeButton(tr("Refresh"));
@@ -101,10 +118,17 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent)
     for (QPushButton* b : {m_open, m_compare, m_rename, m_export, m_delete})
         buttons->addWidget(b);
     buttons->addStretch(1);
+    // The list over the details, the list taking the most; either can be dragged to the other's room.
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_view);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_error);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(split, 1);
     layout->addLayout(buttons);
     updateButtons();
 }
@@ -164,6 +188,20 @@ void RunHistoryWidget::updateButtons()
     m_export->setEnabled(count == 1);
     m_open->setEnabled(count == 1);
     m_compare->setEnabled(count >= 2 && !m_comparing);
+}
+
+void RunHistoryWidget::showDetails()
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(RunHistoryModel::Backend);
+    if (rows.size() != 1) {
+        m_details->clear();
+        return;
+    }
+    const QModelIndex index = rows.first();
+    const QString name = index.siblingAtColumn(RunHistoryModel::Name).data().toString().toHtmlEscaped();
+    m_details->setHtml(QStringLiteral("<p><b>#%1 %2</b></p>%3")
+                           .arg(index.data(RunHistoryModel::RunIdRole).toLongLong())
+                           .arg(name, index.data(RunHistoryModel::DetailsRole).toString()));
 }
 
 void RunHistoryWidget::showError(const QString& error)

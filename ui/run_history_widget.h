@@ -12,6 +12,7 @@ class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTextBrowser;
 
 namespace coh::ui {
 
@@ -30,6 +31,8 @@ class RunHistoryWidget : public QWidget {
     RunHistoryModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
+    // The selected run's details (its backend: a real run's mapping, copies, K/V rows and own costs), below the list.
+    QTextBrowser* details() const { return m_details; }
     QLineEdit* filterEdit() const { return m_filter; }
     QList<qint64> selectedRunIds() const;
     void selectRun(qint64 id);
@@ -57,12 +60,14 @@ class RunHistoryWidget : public QWidget {
 
   private:
     void updateButtons();
+    void showDetails();
     void showError(const QString& error);
     void showContextMenu(const QPoint& pos);
 
     RunHistoryModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
+    QTextBrowser* m_details = nullptr;
     bool m_refreshPending = false; // a refresh waits for the rename editor to close
     bool m_comparing = false;      // the compare dialog's runs are being read
     QLineEdit* m_filter = nullptr;

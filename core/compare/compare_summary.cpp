@@ -451,9 +451,19 @@ std::vector<std::string> summarizeComparison(const RunComparison& c)
         return sentences;
     if (c.simulatorError)
         return simulatorErrorSentences(c);
+    // Runs of different machines are no choice between them: say so first, and name no fastest.
+    if (c.otherMachines)
+        sentences.push_back(fmt::format(
+            "These runs ran on different backends ({}): a simulated run's times are of the scenario's hardware, a "
+            "real run's were measured on this machine, so neither is the better choice. For the simulator's error, "
+            "compare a real run with the simulated run that models it (Run > Execute On > Simulator Against "
+            "Real CPU, or cohsim "
+            "compare-real).",
+            fmt::join(c.backends, ", ")));
     for (std::size_t i = 1; i < c.titles.size(); ++i)
         sentences.push_back(runSentence(c, i));
-    sentences.push_back(verdictSentence(c));
+    if (!c.otherMachines)
+        sentences.push_back(verdictSentence(c));
     return sentences;
 }
 

@@ -483,6 +483,15 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
             c.columns[1].push_back(model);
         }
     }
+    if (!c.simulatorError)
+        for (const ComparedRun& run : runs) {
+            const std::string backend = run.info.backend.empty() ? "simulated" : run.info.backend;
+            if (std::find(c.backends.begin(), c.backends.end(), backend) == c.backends.end())
+                c.backends.push_back(backend);
+        }
+    c.otherMachines = c.backends.size() > 1;
+    if (!c.otherMachines)
+        c.backends.clear();
     c.properties = propertiesOf(runs, c.columns);
     c.titles = titlesOf(runs, c.columns, c.properties);
     // Per run, each sampled metric's requests sorted once: its p50, p90 and p99 rows all read them.
@@ -529,7 +538,10 @@ RunComparison compareRuns(const std::vector<ComparedRun>& runs)
                 row.verdicts.push_back(verdict);
             } else {
                 row.allowance.push_back(allowanceOf(spec, base, noise));
-                row.verdicts.push_back(verdictOf(spec, base, row.values[i], noise));
+                Verdict verdict = verdictOf(spec, base, row.values[i], noise);
+                if (c.otherMachines && (verdict == Verdict::Better || verdict == Verdict::Worse))
+                    verdict = Verdict::Differs;
+                row.verdicts.push_back(verdict);
             }
         }
         c.metrics.push_back(std::move(row));

@@ -131,6 +131,12 @@ struct RunComparison {
     // |factor - 1|), 0 where not kept.
     bool ownCosts = false;
     double costSensitivity = 0;
+    // Not simulatorError, and the runs ran on different backends (a simulated run and a real one that is not its
+    // model, or real-cpu and real-cuda): their times are of different machines, the scenario's hardware or this one,
+    // so a difference is no better or worse choice. Verdicts say Differs, not Better or Worse, and the summary says
+    // why instead of naming the fastest.
+    bool otherMachines = false;
+    std::vector<std::string> backends; // under otherMachines: the distinct backends, in the runs' order
 };
 
 // Stale block reads as a percentage of decode's block reads (0 when there were none).

@@ -242,6 +242,35 @@ TEST(RunComparison, ARealRunAndItsModelShowTheSimulatorsError)
 // Paired runs, as compare-real --repeat and the app's Pairs for Simulator Against Real store them: each real run
 // with the simulated run that models it. Compare reads them as compare-real prints them: one column per side (its
 // runs' median), each error the median of the pairs' errors, a count equal only if equal in every pair.
+TEST(RunComparison, RunsOfOtherMachinesAreNoChoiceBetweenThem)
+{
+    // A real run and a simulated run that does not model it: the simulated one is "faster" only in that it stands for
+    // the scenario's hardware; it named itself the fastest and tinted its latencies better.
+    RunSummary real, sim;
+    for (RunSummary* s : {&real, &sim}) {
+        s->requests = s->completed = 30;
+        s->protocol = "msi-directory";
+        s->messagesByKind = {{"Data", true, 100, 1e6, "data"}};
+    }
+    real.ttftMs.p50 = 41.3, sim.ttftMs.p50 = 17.5;
+    real.transferMs.p50 = 14.1, sim.transferMs.p50 = 0.333;
+    const RunComparison c = compareRuns({run(1, real, "real-cpu", 0), run(2, sim, "simulated", 0)});
+    ASSERT_FALSE(c.simulatorError);
+    ASSERT_TRUE(c.otherMachines);
+    EXPECT_EQ(c.backends, (std::vector<std::string>{"real-cpu", "simulated"}));
+    EXPECT_EQ(row(c, "TTFT p50").verdicts[1], Verdict::Differs);
+    EXPECT_EQ(row(c, "KV transfer p50").verdicts[1], Verdict::Differs);
+    ASSERT_FALSE(c.summary.empty());
+    EXPECT_EQ(c.summary.front().rfind("These runs ran on different backends (real-cpu, simulated)", 0), 0u)
+        << c.summary.front();
+    for (const std::string& sentence : c.summary)
+        EXPECT_EQ(sentence.find("fastest"), std::string::npos) << sentence;
+    // Two simulated runs are a choice again.
+    const RunComparison same = compareRuns({run(1, real, "simulated", 0), run(2, sim, "simulated", 0)});
+    EXPECT_FALSE(same.otherMachines);
+    EXPECT_EQ(row(same, "TTFT p50").verdicts[1], Verdict::Better);
+}
+
 TEST(RunComparison, PairsOfRealRunsAndTheirModelsShowTheMedianOfThePairsErrors)
 {
     std::vector<RunSummary> real(3), sim(3);

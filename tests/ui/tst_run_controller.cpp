@@ -165,11 +165,13 @@ class TstRunController : public QObject {
                  qPrintable(movedRange));
         QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("On the real run's own costs")),
                  qPrintable(dialog.summaryLabel()->text()));
-        // History's Backend tooltips say which runs pair up, so a user finds the pair again.
+        // History's run details say which runs pair up, so a user finds the pair again.
         RunHistoryModel history;
         history.setDatabasePath(m_db);
         const auto tip = [&](qint64 id) {
-            return history.index(history.rowOfRun(id), RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+            return history.index(history.rowOfRun(id), RunHistoryModel::Backend)
+                .data(RunHistoryModel::DetailsRole)
+                .toString();
         };
         QVERIFY2(tip(simId).contains(QStringLiteral("It models real run #%1").arg(realId)), qPrintable(tip(simId)));
         QVERIFY2(tip(realId).contains(QStringLiteral("Run #%1 models it").arg(simId)), qPrintable(tip(realId)));

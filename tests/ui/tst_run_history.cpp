@@ -27,6 +27,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -37,6 +38,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QtTest>
 
@@ -462,7 +464,7 @@ class TstRunHistory : public QObject {
         QVERIFY(model->rowCount() > 0);
     }
 
-    void backendToolTipShowsWhatEachNodeRanOn()
+    void runDetailsShowWhatEachNodeRanOn()
     {
         // A real-cpu run and a simulated one of the same scenario, in a database of their own.
         const QString db = m_dir.filePath(QStringLiteral("backends.db"));
@@ -483,7 +485,12 @@ class TstRunHistory : public QObject {
         RunHistoryModel model;
         model.setDatabasePath(db);
         QCOMPARE(model.rowCount(), 2);
-        const QString realTip = model.index(1, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+        // The details (shown below the list for the selected run): dozens of lines, past what a tooltip shows on a
+        // 700-pixel screen, so the tooltip only points to them.
+        const QString pointer = model.index(1, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
+        QVERIFY2(pointer.contains(QStringLiteral("below the list when it is selected")), qPrintable(pointer));
+        QVERIFY2(pointer.size() < 200, qPrintable(pointer));
+        const QString realTip = model.index(1, RunHistoryModel::Backend).data(RunHistoryModel::DetailsRole).toString();
         QVERIFY2(realTip.contains(QStringLiteral("<b>real-cpu</b>")), qPrintable(realTip));
         QVERIFY2(realTip.contains(QStringLiteral("%1 copies")
                                       .arg(QLocale().toString(static_cast<qulonglong>(result.summary.backend.copies)))),
@@ -521,6 +528,18 @@ class TstRunHistory : public QObject {
             QVERIFY2(realTip.contains(QString::fromStdString(m.node).toHtmlEscaped()), qPrintable(realTip));
             QVERIFY2(realTip.contains(QString::fromStdString(m.resource).toHtmlEscaped()), qPrintable(realTip));
         }
+        // History shows them below the list for the selected run, and nothing for two.
+        RunHistoryWidget widget;
+        widget.setDatabasePath(db);
+        widget.selectRun(model.runId(1));
+        const QString shown = widget.details()->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("K/V carried")), qPrintable(shown));
+        QVERIFY2(shown.contains(QString::fromStdString(mapping.front().resource)), qPrintable(shown));
+        widget.view()->selectAll();
+        QVERIFY(widget.details()->toPlainText().isEmpty());
+        // The backend sits beside the name, where a small screen still shows it.
+        const QHeaderView* header = widget.view()->horizontalHeader();
+        QCOMPARE(header->visualIndex(RunHistoryModel::Backend), header->visualIndex(RunHistoryModel::Name) + 1);
         const QString simTip = model.index(0, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
         QVERIFY2(simTip.startsWith(QStringLiteral("<b>Simulated</b>")), qPrintable(simTip));
         QVERIFY(!simTip.contains(QStringLiteral("ran on")));
