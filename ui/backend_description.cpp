@@ -95,6 +95,8 @@ QString backendDescription(const core::BackendSummary& b)
     }
     if (!b.scaledDown.empty())
         text += tr("<br>Scaled down: %1").arg(html(b.scaledDown));
+    if (!b.faultNotPlayed.empty())
+        text += tr("<br>Injected: %1").arg(html(b.faultNotPlayed));
     return text;
 }
 

@@ -242,6 +242,7 @@ void MainWindow::connectActions()
     });
     connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.run, &QAction::triggered, this, &MainWindow::runScenario);
+    connect(a.onSimulator, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onRealCpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onRealCuda, &QAction::toggled, this, &MainWindow::updateRunEnabled);
     connect(a.onSimVsRealGpu, &QAction::toggled, this, &MainWindow::updateRunEnabled);
@@ -406,6 +407,22 @@ void MainWindow::updateRunEnabled()
     m_actions.run->setEnabled(canRun);
     m_actions.run->setToolTip(why);
     m_start->setRunState(canRun, why);
+    // The backend chosen shows where Run is pressed, not only in its menu and tooltip.
+    const bool cuda = m_actions.backend() == QLatin1String("real-cuda");
+    const QString device = cuda ? tr("GPU") : tr("CPU");
+    if (m_actions.simVsReal()) {
+        m_actions.run->setText(tr("&Run: Simulator Against Real %1").arg(device));
+        m_start->setRunWords(
+            tr("Run it against the real %1 (F5)").arg(device),
+            tr("run it on this machine's %1 and simulate it on the machine's calibrated profile").arg(device));
+    } else if (m_actions.onRealCpu->isChecked() || m_actions.onRealCuda->isChecked()) {
+        m_actions.run->setText(tr("&Run on Real %1").arg(device));
+        m_start->setRunWords(tr("Run it on the real %1 (F5)").arg(device),
+                             tr("run it on this machine's %1, every copy and decode step measured").arg(device));
+    } else {
+        m_actions.run->setText(tr("&Run"));
+        m_start->setRunWords(tr("Run it (F5)"), tr("simulate it"));
+    }
     m_actions.cancel->setEnabled(running);
     m_actions.exportRun->setEnabled(m_currentRunId > 0);
     m_actions.exportReport->setEnabled(m_currentRunId > 0);

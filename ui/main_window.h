@@ -49,6 +49,7 @@ class MainWindow : public QMainWindow {
 
     ScenarioDocument* document() const { return m_document; }
     RunController* runController() const { return m_runner; }
+    StartPage* startPage() const { return m_start; }
     RunHistoryWidget* historyWidget() const { return m_history; }
     TunerPanel* tunerPanel() const { return m_tuner; }
     ScenarioPanel* scenarioPanel() const { return m_panel; }

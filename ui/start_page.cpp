@@ -110,9 +110,22 @@ void StartPage::refresh()
 
 void StartPage::setCurrentScenario(const QString& name)
 {
-    m_current->setText(tr("<b>Open:</b> %1. Press <b>Run</b> to simulate it, then watch its coherence traffic in "
+    m_currentName = name;
+    showCurrent();
+}
+
+void StartPage::setRunWords(const QString& button, const QString& verb)
+{
+    m_run->setText(button);
+    m_verb = verb;
+    showCurrent();
+}
+
+void StartPage::showCurrent()
+{
+    m_current->setText(tr("<b>Open:</b> %1. Press <b>Run</b> to %2, then watch its coherence traffic in "
                           "<b>Replay</b> and its latencies in <b>Charts</b>.")
-                           .arg(name.toHtmlEscaped()));
+                           .arg(m_currentName.toHtmlEscaped(), m_verb.isEmpty() ? tr("simulate it") : m_verb));
 }
 
 void StartPage::fillScenarios()

@@ -24,6 +24,9 @@ class StartPage : public QWidget {
     void setCurrentScenario(const QString& name);
     // Run follows the window's Run action: disabled while the scenario has problems, `tip` saying which.
     void setRunState(bool enabled, const QString& tip);
+    // What Run does with the backend chosen (Run > Execute On): the button's words ("Run it on the CPU") and the
+    // sentence's ("run it on this machine's CPU, timed"), so the page never says "simulate" for a real run.
+    void setRunWords(const QString& button, const QString& verb);
     QPushButton* runButton() const { return m_run; }
 
     QListWidget* scenarioList() const { return m_scenarios; }
@@ -40,6 +43,9 @@ class StartPage : public QWidget {
     void fillLessons();
     void colourDescriptions();
 
+    void showCurrent();
+
+    QString m_currentName, m_verb;
     QLabel* m_current = nullptr;
     QPushButton* m_run = nullptr;
     QListWidget* m_scenarios = nullptr;

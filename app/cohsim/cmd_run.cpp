@@ -195,12 +195,8 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
         throw CommandExit{130};
     }
     // An injected fault stops the run when its checks catch it: a run that ends is one that never played it.
-    if (const auto& fault = runOptions.backend.fault)
-        fmt::print(stderr,
-                   "cohsim: --inject {}@{} was never played: the run made {} copies and {} decode steps, and none from "
-                   "that {} on could play it\n",
-                   fault->name, fault->at, result.summary.backend.copies, result.summary.backend.decodeSteps,
-                   fault->copy ? "copy" : "step");
+    if (!result.summary.backend.faultNotPlayed.empty())
+        fmt::print(stderr, "cohsim: {}\n", result.summary.backend.faultNotPlayed);
     const bool interrupted = g_interrupts.load() > 0;
     if (interrupted)
         fmt::print(stderr, "cohsim: the interrupt came after the simulation had finished: {}\n",

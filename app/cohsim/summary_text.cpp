@@ -333,6 +333,8 @@ void printRunSummary(const core::RunSummary& s)
             fmt::print("    {:<13} {}\n", m.node, m.resource);
         if (!b.scaledDown.empty())
             fmt::print("    scaled down:  {}\n", b.scaledDown);
+        if (!b.faultNotPlayed.empty())
+            fmt::print("    injected:     {}\n", b.faultNotPlayed);
     }
     fmt::print("  {:<15} {} events in {} s ({} events/s)\n\n", s.backend.real() ? "engine" : "simulation",
                s.eventsExecuted, number(s.wallSeconds), scaled(s.eventsPerSecond, ""));

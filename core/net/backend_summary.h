@@ -76,6 +76,9 @@ struct BackendSummary {
     // what the step before left in the cache. attentionFit is then the other steps'. 0: not told apart (real-cuda).
     CostFit attentionWarmFit;
     std::uint64_t attentionWarmBytes = 0;
+    // A fault asked for with `--inject NAME@N` (InjectedFault) that the run never played: it made too few copies or
+    // steps. A run that plays one stops on its check and is stored as failed, saying so. Empty: none asked for.
+    std::string faultNotPlayed;
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;
 };

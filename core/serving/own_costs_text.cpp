@@ -8,10 +8,20 @@
 namespace coh::core {
 
 namespace {
+// A fixed cost in the unit that keeps it to a few digits: "295 ns", "12.3 µs", "347 µs", "1.2 ms" (not "3.47e+05 ns").
+std::string fixedCost(double ns)
+{
+    if (ns < 1e3)
+        return fmt::format("{:.3g} ns", ns);
+    if (ns < 1e6)
+        return fmt::format("{:.3g} µs", ns * 1e-3);
+    return fmt::format("{:.3g} ms", ns * 1e-6);
+}
+
 // "62 ns + bytes / 8.3 GB/s": a fit as the profile states its figures.
 std::string cost(const CostFit& fit, const char* bytes)
 {
-    return fmt::format("{:.3g} ns + {} / {:.3g} GB/s", fit.fixedNs, bytes, fit.bytesPerNs);
+    return fmt::format("{} + {} / {:.3g} GB/s", fixedCost(fit.fixedNs), bytes, fit.bytesPerNs);
 }
 } // namespace
 

@@ -327,10 +327,18 @@ void checkRunnable(const Scenario& scenario, const Workload& workload, const Bac
 
 RunResult runScenario(const Scenario& scenario, const Workload& workload, const RunOptions& options)
 {
-    return withClockLimits(scenario, [&] {
+    RunResult result = withClockLimits(scenario, [&] {
         ServingEngine engine(scenario, workload, options.backend);
         return engine.run(options);
     });
+    // A fault that plays stops the run on its check: one that ends never played its fault, and keeps that said.
+    if (const auto& fault = options.backend.fault)
+        result.summary.backend.faultNotPlayed =
+            fmt::format("--inject {}@{} was never played: the run made {} copies and {} decode steps, and none from "
+                        "that {} on could play it",
+                        fault->name, fault->at, result.summary.backend.copies, result.summary.backend.decodeSteps,
+                        fault->copy ? "copy" : "step");
+    return result;
 }
 
 } // namespace coh::core

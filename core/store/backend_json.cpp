@@ -13,6 +13,8 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     nlohmann::ordered_json j = {{"name", s.name}, {"mapping", std::move(mapping)}};
     if (!s.scaledDown.empty())
         j["scaled_down"] = s.scaledDown;
+    if (!s.faultNotPlayed.empty())
+        j["fault_not_played"] = s.faultNotPlayed;
     j["copies"] = s.copies;
     j["descriptors"] = s.descriptors;
     j["bytes_copied"] = s.bytesCopied;
@@ -78,6 +80,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
             if (m.is_object())
                 s.mapping.push_back({textField(m, "node", ""), textField(m, "resource", "")});
     s.scaledDown = textField(j, "scaled_down", "");
+    s.faultNotPlayed = textField(j, "fault_not_played", "");
     s.copies = countField(j, "copies");
     s.descriptors = countField(j, "descriptors");
     s.bytesCopied = numberField(j, "bytes_copied");

@@ -2,6 +2,8 @@
 
 #include "core/serving/serving_engine.h"
 
+#include <fmt/format.h>
+
 #include <new>
 
 namespace coh::core {
@@ -38,7 +40,11 @@ RunResult runAndStore(RunStore& store, const Scenario& scenario, const Workload&
         end(RunStatus::Failed, "ran out of memory: the run needed more than the process could have");
         throw;
     } catch (const std::exception& e) {
-        end(RunStatus::Failed, e.what());
+        // A failure the user asked for reads as one, not as a defect of the backend.
+        const auto& fault = options.backend.fault;
+        end(RunStatus::Failed,
+            fault ? fmt::format("{} (the fault injected on purpose: --inject {}@{})", e.what(), fault->name, fault->at)
+                  : std::string(e.what()));
         throw;
     }
     if (hooks.simulated)

@@ -458,6 +458,17 @@ TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
     const CliResult never = runCohsim(run + " --backend real-cpu --inject flip-byte@100000");
     EXPECT_EQ(never.exitCode, 0) << never.output;
     EXPECT_NE(never.output.find("--inject flip-byte@100000 was never played"), std::string::npos) << never.output;
+    // Stored, each says it was asked for: the failure as injected on purpose, not a defect of the backend; the run
+    // that never played it, so.
+    const std::string stored = "run " + defaultScenario() + " --max-requests 3 --backend real-cpu " + db();
+    ASSERT_EQ(runCohsim(stored + " --inject lost-append@5").exitCode, 1);
+    ASSERT_EQ(runCohsim(stored + " --inject flip-byte@100000").exitCode, 0);
+    const CliResult failed = runCohsim("runs show 1 " + db());
+    EXPECT_NE(failed.output.find("(the fault injected on purpose: --inject lost-append@5)"), std::string::npos)
+        << failed.output;
+    const CliResult unplayed = runCohsim("runs show 2 " + db());
+    EXPECT_NE(unplayed.output.find("injected:     --inject flip-byte@100000 was never played"), std::string::npos)
+        << unplayed.output;
     const CliResult changed = runCohsim(run + " --backend real-cpu --inject corrupted-row@2");
     EXPECT_EQ(changed.exitCode, 1) << changed.output;
     EXPECT_NE(changed.output.find("they changed in memory since"), std::string::npos) << changed.output;

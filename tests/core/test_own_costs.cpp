@@ -196,6 +196,12 @@ TEST(RealCpuBackend, ARunFitsEveryCopyAndDecodeStepItTimedAndStoresTheFits)
     EXPECT_EQ(b.attentionWarmBytes, 384u << 10);
     EXPECT_NE(core::describeOwnCosts(b).find("where a layer read at most 384 KiB"), std::string::npos)
         << core::describeOwnCosts(b);
+    // A fixed cost in the unit that keeps it short: "347 µs", not "3.47e+05 ns".
+    core::BackendSummary shown;
+    shown.copyFit = {295, 6.38, 112};
+    shown.attentionFit = {3.47e5, 21, 55};
+    EXPECT_EQ(core::describeOwnCosts(shown), "a copy 295 ns + bytes / 6.38 GB/s (fitted over 112 copies); a layer of a "
+                                             "decode step's attention 347 µs + K/V bytes / 21 GB/s (over 55 steps)");
     // Figures a machine gives: a bandwidth the profile would accept, a fixed cost under a second.
     for (const core::CostFit& fit : {b.copyFit, b.attentionFit, b.attentionWarmFit}) {
 

@@ -14,6 +14,7 @@
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/scenario_panel.h"
+#include "ui/start_page.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 #include "ui/topology_view.h"
@@ -201,6 +202,9 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(!a.onSimulator->isChecked());
         QCOMPARE(a.backend(), QStringLiteral("real-cpu"));
         QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's CPU")));
+        // ... and says so where Run is pressed, not only in its tooltip: the toolbar's Run and the Start page.
+        QCOMPARE(a.run->text(), QStringLiteral("&Run on Real CPU"));
+        QCOMPARE(m_window->startPage()->runButton()->text(), QStringLiteral("Run it on the real CPU (F5)"));
         // Real GPU is offered only where there is one; otherwise it is disabled and says why.
         const coh::core::GpuInventory gpus = coh::core::probeGpus();
         QCOMPARE(a.onRealCuda->isEnabled(), !gpus.devices.empty());
@@ -223,8 +227,13 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
             QCOMPARE(a.backend(), QStringLiteral("real-cuda"));
             QVERIFY(a.run->toolTip().contains(QStringLiteral("this machine's GPU, then simulate")));
         }
+        QCOMPARE(a.run->text(),
+                 QStringLiteral("&Run: Simulator Against Real %1")
+                     .arg(a.backend() == QStringLiteral("real-cuda") ? QStringLiteral("GPU") : QStringLiteral("CPU")));
         a.onSimulator->setChecked(true);
         QVERIFY(!a.simVsReal());
+        QCOMPARE(a.run->text(), QStringLiteral("&Run"));
+        QCOMPARE(m_window->startPage()->runButton()->text(), QStringLiteral("Run it (F5)"));
 
         // A preset opens untitled (Save must not overwrite the shipped file) and validates as shipped.
         QAction* preset = a.presets->actions().constFirst();
