@@ -180,7 +180,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             throw core::InputError("", "--profile", "the path is empty",
                                    "name the profile `cohsim calibrate -o FILE` wrote, or leave --profile out to "
                                    "calibrate now");
-        compare.profile = core::real::profileFromJson(core::readJsonFile(*options.profile), *options.profile);
+        compare.profile = core::real::readProfile(*options.profile);
     }
     compare.stage = [&](const std::string& stage) {
         if (global.quiet)

@@ -7,7 +7,7 @@
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
 #include "core/real/gpu_nodes.h"       // hostMemoryOnGpus
-#include "core/scenario/json_reader.h" // closestName
+#include "core/scenario/json_reader.h" // closestName, readJsonFile
 
 #include <fmt/format.h>
 
@@ -487,6 +487,21 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     if (!problems.empty())
         throw InputError(std::move(problems));
     return p;
+}
+
+HardwareProfile readProfile(const std::string& path)
+{
+    nlohmann::json j;
+    try {
+        j = readJsonFile(path);
+    } catch (const InputError& e) {
+        std::vector<InputProblem> problems = e.problems();
+        for (InputProblem& p : problems)
+            if (p.field.empty())
+                p.fix = "give the profile `cohsim calibrate -o FILE` wrote (a JSON object of a few KiB)";
+        throw InputError(std::move(problems));
+    }
+    return profileFromJson(j, path);
 }
 
 bool plausibleFit(const CostFit& fit)

@@ -137,6 +137,9 @@ inline constexpr std::uint64_t kMaxDescriptorBytes = std::uint64_t{1} << 30;
 inline constexpr std::uint64_t kMaxWarmBytes = std::uint64_t{1} << 30; // a cache of up to a gibibyte
 // Throws InputError naming `file` and the field when a figure is missing or outside those ranges.
 HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file);
+// The profile in the file at `path`: read as any JSON input is (readJsonFile), a problem of the file as a whole (empty,
+// too large, not JSON) then told with a profile's fix rather than a scenario's.
+HardwareProfile readProfile(const std::string& path);
 
 // Whether a fit's figures are ones a profile may hold (the ranges above): a fit read from a stored run is taken only
 // then.

@@ -69,6 +69,8 @@ nlohmann::json readJsonFile(const std::string& path)
     if (fs::is_fifo(path, ec) && !passedDescriptor)
         throw InputError(path, "", "is a named pipe, whose reading waits for something to write into it",
                          "give a regular file (a process substitution, <(command), works)");
+    if ((fs::is_character_file(path, ec) || fs::is_block_file(path, ec)) && !passedDescriptor)
+        throw InputError(path, "", "is a device, not a JSON file", "give the JSON file itself");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path, "", "cannot open the file for reading", "check its permissions");
@@ -84,6 +86,10 @@ nlohmann::json readJsonFile(const std::string& path)
                                          kMaxJsonFileBytes >> 20),
                              "check that this is the file you meant; a request trace belongs in workload.path");
     }
+    // A NUL byte is in no JSON text: the parser would name a position in the middle of binary data.
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw InputError(path, "", fmt::format("holds binary data (a zero byte at byte {}), not JSON text", nul),
+                         "give the JSON file itself");
     return parseJsonText(text, path);
 }
 

@@ -236,6 +236,31 @@ TEST_F(HostileInput, ANamedPipeIsRefusedAndAProcessSubstitutionRead)
     EXPECT_EQ(passed.exitCode, 0) << passed.output;
 }
 
+// A device as the scenario was read to its 64 MiB cap ("a request trace belongs in workload.path"), /dev/null as an
+// empty scenario; binary data was "line 1, column 1: unexpected end of input". Each now says what it is.
+TEST_F(HostileInput, ADeviceOrBinaryDataIsNamedAsSuch)
+{
+    for (const char* device : {"/dev/zero", "/dev/null"}) {
+        const CliResult r = runCohsim(std::string("validate ") + device);
+        EXPECT_EQ(r.exitCode, 2) << device << r.output;
+        EXPECT_NE(r.output.find("is a device, not a JSON file"), std::string::npos) << device << r.output;
+    }
+    const std::string binary = file("binary.json", std::string("{\"name\"\0\x7f\x01", 10));
+    const CliResult r = runCohsim("validate " + binary);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("holds binary data (a zero byte at byte 7), not JSON text"), std::string::npos)
+        << r.output;
+    // A profile's file-level problem gets a profile's fix, not a scenario's.
+    const std::string empty = file("empty-profile.json", "");
+    const CliResult profile = runCohsim("compare-real --no-store " + std::string(COH_DATASETS_DIR) +
+                                        "/scenarios/default.json --profile " + empty);
+    EXPECT_EQ(profile.exitCode, 2) << profile.output;
+    EXPECT_NE(profile.output.find("the file is empty"), std::string::npos) << profile.output;
+    EXPECT_NE(profile.output.find("give the profile `cohsim calibrate -o FILE` wrote"), std::string::npos)
+        << profile.output;
+    EXPECT_EQ(profile.output.find("model catalog"), std::string::npos) << profile.output;
+}
+
 TEST_F(HostileInput, ValidateReadsTheTraceRunWillRead)
 {
     const std::string trace = file("bad-row.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n"
