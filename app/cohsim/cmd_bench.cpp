@@ -30,6 +30,12 @@
 namespace coh::cli {
 namespace {
 
+// "medians of 15 rounds", or for one, what it is: "one round".
+std::string mediansOf(int rounds)
+{
+    return rounds == 1 ? std::string("one round") : fmt::format("medians of {} rounds", rounds);
+}
+
 double peakResidentMiB()
 {
     rusage usage{};
@@ -233,15 +239,14 @@ void benchCopy(const BenchOptions& options)
                                .dump(2));
         return;
     }
-    fmt::print("{} copies{}{} against {}, alternating, medians of {} rounds ({} MiB walked per arena)\n",
-               options.copyBackend, path,
+    fmt::print("{} copies{}{} against {}, alternating, {} ({} MiB walked per arena)\n", options.copyBackend, path,
                copy.descriptorBytes == 0 ? std::string()
                // runCopyRows copies whole what one descriptor holds: a descriptor the size of the arena holds all.
                : copy.descriptorBytes >= copy.arenaBytes
                    ? fmt::format(" whole (a descriptor of {} KiB holds the {} MiB arena)", copy.descriptorBytes >> 10,
                                  copy.arenaBytes >> 20)
                    : fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10),
-               plain, copy.rounds, copy.arenaBytes >> 20);
+               plain, mediansOf(copy.rounds), copy.arenaBytes >> 20);
     fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", cuda ? "DEVICE GB/s" : "MEMCPY GB/s",
                cuda ? "REAL-CUDA GB/s" : "REAL-CPU GB/s", "RATIO", "PER MESSAGE ns");
     for (const auto& r : rows)
@@ -301,10 +306,9 @@ void benchGpuAttention(const BenchOptions& options)
         return;
     }
     fmt::print("CUDA paged decode attention on {} ({} query heads, {} KV heads of {}, blocks of {} tokens, fp16 K/V, "
-               "{} sequences per step) against a device-to-device copy of its K and V bytes, alternating, medians of "
-               "{} rounds\n",
+               "{} sequences per step) against a device-to-device copy of its K and V bytes, alternating, {}\n",
                gpu.name, shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, bench.sequences,
-               bench.rounds);
+               mediansOf(bench.rounds));
     fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
                "ATTENTION GB/s", "D2D COPY GB/s", "OF COPY");
     for (const auto& r : rows)
@@ -371,10 +375,11 @@ void benchAttention(const BenchOptions& options)
         return;
     }
     fmt::print("CPU paged decode attention ({} query heads, {} KV heads of {}, blocks of {} tokens, {} K/V, {} "
-               "sequence(s) per step) against a memcpy of its K and V bytes, {}, medians of {} rounds\n",
+               "sequence(s) per step) against a memcpy of its K and V bytes, {}, {}\n",
                shape.queryHeads, shape.kvHeads, shape.headDim, shape.blockTokens, options.attentionDtype,
                bench.sequences,
-               bench.warm ? "every round over the same blocks (warm), the copies after" : "alternating", bench.rounds);
+               bench.warm ? "every round over the same blocks (warm), the copies after" : "alternating",
+               mediansOf(bench.rounds));
     fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
                "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
     for (const auto& r : rows)
@@ -410,9 +415,8 @@ void benchTune(const BenchOptions& options)
                                .dump(2));
         return;
     }
-    fmt::print("{}: {} runs per study, {}; thread counts alternating, medians of {} rounds\n", study.name,
-               rows.front().runs, bench.store ? "each round stored into a fresh database" : "nothing stored",
-               bench.rounds);
+    fmt::print("{}: {} runs per study, {}; thread counts alternating, {}\n", study.name, rows.front().runs,
+               bench.store ? "each round stored into a fresh database" : "nothing stored", mediansOf(bench.rounds));
     fmt::print("  {:>7}  {:>10}  {:>8}  {:>8}\n", "THREADS", "MEDIAN s", "RUNS/s", "SPEED-UP");
     for (const auto& r : rows)
         fmt::print("  {:>7}  {:>10}  {:>8}  {:>8}\n", r.threads, number(r.medianSeconds()), number(r.runsPerSecond()),

@@ -280,13 +280,16 @@ void printRunSummary(const core::RunSummary& s)
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;
-        fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked against its "
-                   "stamp and the CRC-32 it seals ({} passed); largest copy at {} GB/s{}\n",
-                   b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
-                   number(b.largestCopyGBps),
-                   b.copiesQueued > 0 ? fmt::format("; {} waited for their pair's earlier copies, {} ms in all",
-                                                    b.copiesQueued, number(b.copyWaitMs))
-                                      : std::string());
+        if (b.copies == 0) // one node, or every message between a node and itself
+            fmt::print("  backend         {}: no copies, every message staying on its node\n", b.name);
+        else
+            fmt::print("  backend         {}: {} copies of {} in {} descriptors, {} ms measured, each checked against "
+                       "its stamp and the CRC-32 it seals ({} passed); largest copy at {} GB/s{}\n",
+                       b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
+                       number(b.largestCopyGBps),
+                       b.copiesQueued > 0 ? fmt::format("; {} waited for their pair's earlier copies, {} ms in all",
+                                                        b.copiesQueued, number(b.copyWaitMs))
+                                          : std::string());
         if (b.kvTransfersChecked > 0)
             fmt::print(
                 "  K/V carried     {} transfers carried their sequence's first-layer K/V rows for {} of the {} "

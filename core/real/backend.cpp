@@ -269,9 +269,10 @@ RealMemoryPlan realMemoryPlan(const BackendOptions& options, const Scenario& sce
 std::string describeMemoryPlan(const RealMemoryPlan& plan)
 {
     const std::string pools = plan.poolMaxBytes > plan.arenaBytes
-                                  ? fmt::format("{} decode K/V pool{} that start at {} and grow to {} at most",
+                                  ? fmt::format("{} decode K/V pool{} that start{} at {} and grow{} to {} at most",
                                                 plan.need.pools, plan.need.pools == 1 ? "" : "s",
-                                                real::memorySize(plan.arenaBytes), real::memorySize(plan.poolMaxBytes))
+                                                plan.need.pools == 1 ? "s" : "", real::memorySize(plan.arenaBytes),
+                                                plan.need.pools == 1 ? "s" : "", real::memorySize(plan.poolMaxBytes))
                                   : fmt::format("{} decode K/V pool{} of {}, not growing", plan.need.pools,
                                                 plan.need.pools == 1 ? "" : "s", real::memorySize(plan.arenaBytes));
     const std::string available =
