@@ -4,6 +4,7 @@
 #include "core/compare/compare_summary.h"
 #include "core/compare/run_comparison.h"
 #include "core/store/sim_vs_real.h"
+#include "ui/backend_description.h"
 #include "ui/chart_builders.h"
 #include "ui/chart_view.h"
 #include "ui/charts_panel.h"
@@ -453,6 +454,25 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
     }
     report.table(figures);
 
+    // What executed it: for a real run its copies, K/V rows, costs and mapping, as History shows them.
+    const BackendFacts backend = backendFacts(s.backend);
+    report.heading(QStringLiteral("Backend"));
+    report.paragraph(QStringLiteral("%1: %2").arg(backend.name, backend.headline));
+    if (!backend.lines.isEmpty()) {
+        ReportTable lines;
+        for (const auto& [label, text] : backend.lines)
+            lines.rows.append({label, text});
+        report.table(lines);
+    }
+    if (!backend.mapping.isEmpty()) {
+        ReportTable mapping{{QStringLiteral("node"), QStringLiteral("ran on")}, {}};
+        for (const auto& [node, resource] : backend.mapping)
+            mapping.rows.append({node, resource});
+        report.table(mapping);
+    }
+    for (const auto& [label, text] : backend.after)
+        report.paragraph(label.isEmpty() ? text : QStringLiteral("%1: %2").arg(label, text));
+
     // The run's compare-real twin, unless it is compared below anyway.
     const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {
                                   return other.info.id == input.twin->info.id;
@@ -493,15 +513,27 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         if (k.count > 0)
             kinds.rows.append({QString::fromStdString(k.name), QString::fromStdString(k.role),
                                k.data ? QStringLiteral("data") : QStringLiteral("control"), QString::number(k.count),
-                               QString::number(k.bytes, 'g', 6)});
+                               formatMetric(k.bytes, core::MetricUnit::Bytes)});
     report.table(kinds);
-    ReportTable links{{QStringLiteral("link"), QStringLiteral("direction"), QStringLiteral("bytes"),
-                       QStringLiteral("mean utilisation %"), QStringLiteral("peak utilisation %")},
+    // A real run's copies take this machine's memory, not the scenario's links: their bytes and mean rate, no share
+    // of a link bandwidth they never used.
+    const bool real = s.backend.real();
+    ReportTable links{real ? QStringList{QStringLiteral("link"), QStringLiteral("direction"), QStringLiteral("bytes"),
+                                         QStringLiteral("mean rate")}
+                           : QStringList{QStringLiteral("link"), QStringLiteral("direction"), QStringLiteral("bytes"),
+                                         QStringLiteral("mean utilisation %"), QStringLiteral("peak utilisation %")},
                       {}};
-    for (const core::LinkTotal& l : s.links)
-        links.rows.append({QString::fromStdString(l.link), l.forward ? QStringLiteral("a→b") : QStringLiteral("b→a"),
-                           QString::number(l.bytes, 'g', 6), number(100 * l.meanUtilization, 2),
-                           number(100 * l.peakUtilization, 2)});
+    for (const core::LinkTotal& l : s.links) {
+        QStringList row{QString::fromStdString(l.link), l.forward ? QStringLiteral("a→b") : QStringLiteral("b→a"),
+                        formatMetric(l.bytes, core::MetricUnit::Bytes)};
+        if (real)
+            row << (s.makespan > 0 ? formatMetric(l.bytes / core::toSeconds(s.makespan), core::MetricUnit::Bytes) +
+                                         QStringLiteral("/s")
+                                   : QStringLiteral("–"));
+        else
+            row << number(100 * l.meanUtilization, 2) << number(100 * l.peakUtilization, 2);
+        links.rows.append(row);
+    }
     report.table(links);
 
     report.heading(QStringLiteral("Staleness and failures"));

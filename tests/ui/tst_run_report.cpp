@@ -215,6 +215,20 @@ class RunReportTest : public QObject {
         QVERIFY(html.contains(QStringLiteral("Simulator against real execution: #1 (real-cpu) and #2 (simulated)")));
         for (const char* row : {"TTFT p50 (ms)", "TPOT p99 (ms)", "messages", "coherence bytes"})
             QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(QLatin1String(row))), row);
+
+        // The real run's own report says what ran it, as History does: its K/V rows, costs and mapping; and its
+        // links' bytes and rate, with no share of the scenario's link bandwidths its copies never used.
+        const QString markdown = dir.filePath(QStringLiteral("real.md"));
+        const Ran own = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                QStringLiteral("-o"), markdown});
+        QVERIFY2(own.exitCode == 0, own.err.constData());
+        QFile md(markdown);
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        for (const char* part : {"## Backend", "real-cpu: ", "| K/V carried | ", "| Decode attention | ",
+                                 "| Own costs | ", "| node | ran on |", "| link | direction | bytes | mean rate |"})
+            QVERIFY2(text.contains(QLatin1String(part)), part);
+        QVERIFY(!text.contains(QStringLiteral("utilisation")));
     }
 
     void compareRealsTwinsShowTheSimulatorsErrorInEachOthersReport()
