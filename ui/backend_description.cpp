@@ -26,7 +26,11 @@ BackendFacts backendFacts(const core::BackendSummary& b)
     f.name = toQString(b.name);
     if (!b.real()) {
         f.name = tr("Simulated");
-        f.headline = tr("messages are flows of the max-min fair network, compute is the roofline.");
+        f.headline = b.calibratedProfile.empty()
+                         ? tr("messages are flows of the max-min fair network, compute is the roofline.")
+                         : tr("its copies and decode attention cost what a calibrated profile of this machine's %1 "
+                              "measured (below); the rest of its compute is the roofline.")
+                               .arg(toQString(b.calibratedProfile));
         if (!b.scaledDown.empty())
             f.after.append({QString(), toQString(b.scaledDown)});
         return f;

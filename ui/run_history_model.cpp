@@ -60,11 +60,11 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
     if ((backend.real() || run.modelsRun != 0) && run.hasSummary) {
         try {
             core::RunStore store(toStdString(m_path));
-            if (backend.real()) {
-                if (const auto summary = store.runSummary(run.id))
-                    backend = summary->backend;
+            // A real run's measurements; a model's calibrated profile.
+            if (const auto summary = store.runSummary(run.id))
+                backend = summary->backend;
+            if (backend.real())
                 models = store.modelsOf(run.id);
-            }
             kept = store.costVariants(run.id);
         } catch (const std::exception& e) {
             return toQString(e.what());

@@ -14,11 +14,18 @@ GpuInventory probeNow()
     int count = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
         (void)cudaGetLastError();
-        inventory.reason = std::string("CUDA runtime: ") + cudaGetErrorString(err);
+        // In words first: "driver version is insufficient" is what a machine with no NVIDIA driver at all gets, and
+        // reads as if a driver upgrade were due.
+        const std::string said = std::string(" (CUDA runtime: ") + cudaGetErrorString(err) + ")";
+        inventory.reason = err == cudaErrorInsufficientDriver ? "no NVIDIA driver here, or one older than this build's "
+                                                                "CUDA runtime" +
+                                                                    said
+                           : err == cudaErrorNoDevice ? "no NVIDIA GPU here" + said
+                                                      : "the CUDA runtime cannot list GPUs here" + said;
         return inventory;
     }
     if (count == 0) {
-        inventory.reason = "CUDA runtime reports no devices";
+        inventory.reason = "no NVIDIA GPU here (the CUDA runtime lists none)";
         return inventory;
     }
     for (int i = 0; i < count; ++i) {

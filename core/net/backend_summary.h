@@ -79,6 +79,9 @@ struct BackendSummary {
     // A fault asked for with `--inject NAME@N` (InjectedFault) that the run never played: it made too few copies or
     // steps. A run that plays one stops on its check and is stored as failed, saying so. Empty: none asked for.
     std::string faultNotPlayed;
+    // A simulated run on a calibrated profile (CalibratedCompute): the backend the profile measured ("real-cpu").
+    // Its copies and decode attention then cost what the profile says, not the roofline's. Empty: none.
+    std::string calibratedProfile;
     bool real() const { return name != "simulated"; }
     bool operator==(const BackendSummary&) const = default;
 };

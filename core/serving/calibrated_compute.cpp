@@ -38,6 +38,7 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
 
 void CalibratedCompute::describe(BackendSummary& summary) const
 {
+    summary.calibratedProfile = m_profile.backend;
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
         "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s{}, as {} "

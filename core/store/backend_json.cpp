@@ -15,6 +15,8 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
         j["scaled_down"] = s.scaledDown;
     if (!s.faultNotPlayed.empty())
         j["fault_not_played"] = s.faultNotPlayed;
+    if (!s.calibratedProfile.empty())
+        j["calibrated_profile"] = s.calibratedProfile;
     j["copies"] = s.copies;
     j["descriptors"] = s.descriptors;
     j["bytes_copied"] = s.bytesCopied;
@@ -81,6 +83,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                 s.mapping.push_back({textField(m, "node", ""), textField(m, "resource", "")});
     s.scaledDown = textField(j, "scaled_down", "");
     s.faultNotPlayed = textField(j, "fault_not_played", "");
+    s.calibratedProfile = textField(j, "calibrated_profile", "");
     s.copies = countField(j, "copies");
     s.descriptors = countField(j, "descriptors");
     s.bytesCopied = numberField(j, "bytes_copied");

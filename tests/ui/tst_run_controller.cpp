@@ -180,6 +180,11 @@ class TstRunController : public QObject {
                  qPrintable(tip(realId)));
         QVERIFY2(tip(simId).contains(QStringLiteral("its costs moved up to 5% either way")), qPrintable(tip(simId)));
         QVERIFY2(!tip(simId).contains(QStringLiteral("own costs")), qPrintable(tip(simId)));
+        // The model's compute is the profile's, not the roofline's, and its details say so (stored with it).
+        QVERIFY2(
+            tip(simId).contains(QStringLiteral("cost what a calibrated profile of this machine's real-cpu measured")),
+            qPrintable(tip(simId)));
+        QVERIFY2(!tip(simId).contains(QStringLiteral("network, compute is the roofline")), qPrintable(tip(simId)));
         // Each stage was announced: calibration, then each run.
         QStringList stages;
         for (const auto& p : progress)
