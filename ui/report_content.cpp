@@ -312,14 +312,14 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
 
 } // namespace
 
-RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id)
+RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id, const std::string& field)
 {
     const auto info = store.runInfo(id);
     if (!info)
-        throw core::InputError(store.path(), "ID", "there is no run #" + std::to_string(id),
+        throw core::InputError(store.path(), field, "there is no run #" + std::to_string(id),
                                "see the runs with `cohsim runs list`");
     if (info->status != core::RunStatus::Completed)
-        throw core::InputError(store.path(), "ID",
+        throw core::InputError(store.path(), field,
                                "run #" + std::to_string(id) + " has not completed: no figures to report",
                                "report a completed run (`cohsim runs list`)");
     RunReportInput input{*info, store.scenarioJson(id).value_or("{}"),

@@ -40,7 +40,7 @@ struct RunReportInput {
 
 // Run `id` of the store with what its report needs (its twin, when it has a completed one); throws InputError
 // naming the database when there is no such run or it has not completed (no figures to report).
-RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id);
+RunReportInput loadRunForReport(core::RunStore& store, std::int64_t id, const std::string& field = "ID");
 
 struct ReportTable {
     QStringList header; // empty: a two-column list of names and values

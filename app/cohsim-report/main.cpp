@@ -48,7 +48,7 @@ int main(int argc, char** argv)
         coh::core::RunStore store(db);
         std::vector<coh::ui::RunReportInput> others;
         for (const std::int64_t other : compare)
-            others.push_back(coh::ui::loadRunForReport(store, other));
+            others.push_back(coh::ui::loadRunForReport(store, other, "--compare"));
         std::optional<coh::ui::StudyReportInput> study;
         if (studyId != 0) {
             study = coh::ui::loadStudyForReport(store, studyId);

@@ -103,9 +103,10 @@ void report(const GlobalOptions& global, const ReportOptions& options)
         if (!store->runInfo(id))
             throwUnknownRun(*store, id);
         for (const std::string& text : options.compare) {
-            const std::int64_t other = parseRunId(text);
+            const std::int64_t other = parseStoredId(text, "--compare", "run",
+                                                     "pass the number shown in the first column of `cohsim runs list`");
             if (!store->runInfo(other))
-                throwUnknownRun(*store, other);
+                throwUnknownRun(*store, other, "--compare");
             args.insert(args.end(), {"--compare", std::to_string(other)});
         }
     }

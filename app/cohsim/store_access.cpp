@@ -63,9 +63,9 @@ void throwIfCorrupt(const core::RunStore& store)
                            core::corruptDatabaseFix(store.path()));
 }
 
-void throwUnknownRun(const core::RunStore& store, std::int64_t id)
+void throwUnknownRun(const core::RunStore& store, std::int64_t id, const std::string& field)
 {
-    throw core::InputError(store.path(), "ID", "there is no run with id " + std::to_string(id),
+    throw core::InputError(store.path(), field, "there is no run with id " + std::to_string(id),
                            "list the stored runs with `cohsim runs list`");
 }
 

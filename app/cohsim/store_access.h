@@ -19,7 +19,7 @@ std::unique_ptr<core::RunStore> openRunStore(const GlobalOptions& global, core::
 void throwIfCorrupt(const core::RunStore& store);
 
 // Throws the InputError (exit code 2) for an id that is not in the store.
-[[noreturn]] void throwUnknownRun(const core::RunStore& store, std::int64_t id);
+[[noreturn]] void throwUnknownRun(const core::RunStore& store, std::int64_t id, const std::string& field = "ID");
 
 // Parses a run id as the user typed it; throws InputError (exit code 2) when it is not a positive integer.
 std::int64_t parseRunId(const std::string& text);

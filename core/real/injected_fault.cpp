@@ -33,6 +33,18 @@ const std::vector<Named>& faults()
     return all;
 }
 
+// What the user typed, as a terminal shows it harmlessly: control characters as \xNN (an escape sequence would
+// recolour the terminal), at most 40 characters.
+std::string shown(std::string_view text)
+{
+    std::string out;
+    for (const char c : text.substr(0, 40)) {
+        const auto u = static_cast<unsigned char>(c);
+        out += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+    }
+    return text.size() > 40 ? out + "…" : out;
+}
+
 } // namespace
 
 const std::vector<std::string>& injectedFaultNames()
@@ -64,12 +76,14 @@ InjectedFault parseInjectedFault(std::string_view text)
             fault.read = f.read;
         }
     if (fault.name.empty())
-        return refuse(fmt::format("\"{}\" is not a fault the real backends play", name));
+        return refuse(fmt::format("\"{}\" is not a fault the real backends play", shown(name)));
     if (at != std::string_view::npos) {
         const std::string_view number = text.substr(at + 1);
         const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), fault.at);
+        if (error == std::errc::result_out_of_range)
+            return refuse(fmt::format("\"{}\" after @ is past any copy or step a run makes", shown(number)));
         if (error != std::errc() || end != number.data() + number.size() || fault.at == 0)
-            return refuse(fmt::format("\"{}\" after @ is not a copy or step number from 1", number));
+            return refuse(fmt::format("\"{}\" after @ is not a copy or step number from 1", shown(number)));
     }
     return fault;
 }

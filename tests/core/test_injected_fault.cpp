@@ -42,6 +42,14 @@ TEST(InjectedFault, ANameAndAnOptionalNumberArePlayedThere)
         EXPECT_NE(why.find("--inject"), std::string::npos) << bad << ": " << why;
         EXPECT_NE(why.find("flip-byte, partial-write"), std::string::npos) << bad << ": " << why;
     }
+    // What the user typed is echoed harmlessly: an escape sequence as \x1b, a long name cut at 40 characters.
+    const std::string escaped = refusal("\x1b[31mred");
+    EXPECT_NE(escaped.find("\"\\x1b[31mred\" is not a fault"), std::string::npos) << escaped;
+    EXPECT_EQ(escaped.find('\x1b'), std::string::npos) << escaped;
+    EXPECT_NE(refusal(std::string(5000, 'a')).find(std::string(40, 'a') + "…\""), std::string::npos);
+    // A number past any a run makes is said to be so, not "not a number from 1".
+    EXPECT_NE(refusal("flip-byte@18446744073709551616").find("is past any copy or step a run makes"),
+              std::string::npos);
 }
 
 TEST(InjectedFault, ARealRunStopsAtTheCopyOrStepItNamesAndASimulatedOneRefusesIt)

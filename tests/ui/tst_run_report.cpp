@@ -506,6 +506,12 @@ class RunReportTest : public QObject {
                                     QStringLiteral("-o"), dir.filePath(QStringLiteral("r.html"))});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains(db.toUtf8()));
+        // A run to compare with that is not there is named by its option, not as the report's own run.
+        const Ran unknownOther =
+            cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--compare"), QStringLiteral("99"),
+                    QStringLiteral("--db"), db, QStringLiteral("-o"), dir.filePath(QStringLiteral("r.html"))});
+        QCOMPARE(unknownOther.exitCode, 2);
+        QVERIFY2(unknownOther.err.contains("--compare: there is no run with id 99"), unknownOther.err.constData());
         // Every format alike (Markdown used to create the folders, HTML and PDF to fail), before the tool runs.
         for (const char* name : {"no/such/folder/r.html", "no/such/folder/r.md", "no/such/folder/r.pdf"}) {
             const Ran unwritable = cohsim({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--db"), db,
