@@ -283,10 +283,12 @@ void addComparison(ReportContent& report, const std::vector<const RunReportInput
         addSimVsRealTable(report, real->run->summary, real->costVariants, simulated->run->summary,
                           simulated->costVariants);
     };
+    // Only a real run and the simulated run that models it: any other simulated run stands for the scenario's
+    // hardware, not this machine, and its difference is no error of the simulator's (RunComparison::otherMachines).
     if (comparison.pairs > 1) {
         for (std::size_t p = 0; p < comparison.pairs; ++p)
             addSimVsReal(runs[comparison.columns[0][p]], runs[comparison.columns[1][p]]);
-    } else {
+    } else if (comparison.simulatorError) {
         for (std::size_t i = 1; i < runs.size(); ++i)
             if (isReal(runs[0]) != isReal(runs[i]))
                 addSimVsReal(isReal(runs[0]) ? runs[0] : runs[i], isReal(runs[0]) ? runs[i] : runs[0]);
