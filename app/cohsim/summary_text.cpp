@@ -85,8 +85,9 @@ void printStaleness(const core::StalenessSummary& st)
     std::string bound = fmt::format("{} version{}", st.boundVersions, st.boundVersions == 1 ? "" : "s");
     if (st.boundAge >= 0)
         bound += fmt::format(" or {} us", number(static_cast<double>(st.boundAge) / 1e3));
-    fmt::print("  staleness       {} of {} block reads stale ({}%), in {} of {} decode steps; {} reads waited "
-               "(bound {})\n",
+    // Per sequence and token ("token steps"), not the batch's iterations the decode and real compute lines count.
+    fmt::print("  staleness       {} of {} block reads stale ({}%), in {} of {} token steps (a sequence's token each); "
+               "{} reads waited (bound {})\n",
                st.staleReads, st.reads, number(st.reads ? 100.0 * st.staleReads / st.reads : 0.0), st.staleSteps,
                st.decodeSteps, st.readerWaits, bound);
     if (st.staleReads > 0)

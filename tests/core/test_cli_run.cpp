@@ -489,6 +489,18 @@ TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
         << simulated.output;
 }
 
+TEST_F(CliRun, StalenessCountsTokenStepsNotTheBatchesIterations)
+{
+    // The staleness line counts a sequence's token at a time; the decode line counts the batch's iterations: the two
+    // were both "decode steps" (a probe read 0 of 30 beside 12 iterations).
+    nlohmann::json lazy = nlohmann::json::parse(std::ifstream(defaultScenario()));
+    lazy["coherence"]["decode"] = "lazy-causal";
+    const CliResult r = runCohsim("run " + file("lazy.json", lazy.dump()) + " --max-requests 5 --no-store");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("token steps (a sequence's token each)"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("decode steps; "), std::string::npos) << r.output;
+}
+
 TEST_F(CliRun, ARealRunsPoolGrowsUnlessToldNotToAndABadLimitExitsTwo)
 {
     // Three requests of the default scenario need more than a 1 MiB pool's sixteen 64 KiB blocks.
