@@ -329,23 +329,6 @@ void TestCharts::busiestLinksAreTheTopFive()
                                                                     (top.bandwidthBytesPerSec * seconds)));
     QCOMPARE(m_panel->linkChart()->axisY()->titleText(), QStringLiteral("utilisation (%)"));
     QCOMPARE(m_panel->linkChart()->axisX()->titleText(), QStringLiteral("simulated time (s)"));
-
-    // The same run on a real backend: its copies took this machine's memory, not the scenario's links, so the chart
-    // shows the rate they moved, and its clock is the measured one.
-    auto real = std::make_shared<core::RunResult>(*m_run);
-    real->summary.backend.name = "real-cpu";
-    ui::ChartsPanel panel;
-    panel.setRun(real);
-    QCOMPARE(panel.linkChart()->axisY()->titleText(), QStringLiteral("GB/s copied"));
-    QCOMPARE(panel.linkChart()->axisX()->titleText(), QStringLiteral("run time (s), from measured copies and steps"));
-    QLineSeries* rate = nullptr;
-    for (QAbstractSeries* s : panel.linkChart()->chart()->series())
-        if (auto* line = qobject_cast<QLineSeries*>(s); line && line->name() == lines.front()->name())
-            rate = line;
-    QVERIFY(rate);
-    for (int b = 0; b < rate->count(); ++b)
-        QVERIFY(
-            qFuzzyCompare(1 + rate->at(b).y(), 1 + top.bytesPerBucket[static_cast<std::size_t>(b)] / (1e9 * seconds)));
 }
 
 void TestCharts::bothDirectionsOfALinkAreToldApart()
