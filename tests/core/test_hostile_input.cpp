@@ -248,8 +248,7 @@ TEST_F(HostileInput, ADeviceOrBinaryDataIsNamedAsSuch)
     const std::string binary = file("binary.json", std::string("{\"name\"\0\x7f\x01", 10));
     const CliResult r = runCohsim("validate " + binary);
     EXPECT_EQ(r.exitCode, 2) << r.output;
-    EXPECT_NE(r.output.find("holds binary data (a zero byte at byte 7), not JSON text"), std::string::npos)
-        << r.output;
+    EXPECT_NE(r.output.find("holds binary data (a zero byte at byte 7), not JSON text"), std::string::npos) << r.output;
     // A profile's file-level problem gets a profile's fix, not a scenario's.
     const std::string empty = file("empty-profile.json", "");
     const CliResult profile = runCohsim("compare-real --no-store " + std::string(COH_DATASETS_DIR) +

@@ -44,8 +44,7 @@ TEST(RealTensorParallel, AGroupTheHeadsDoNotSplitOverIsRefusedNamingTheSizesThat
         const auto& p = e.problems()[0];
         EXPECT_EQ(p.file, "s.json");
         EXPECT_EQ(p.field, "/serving/instances/1/nodes");
-        EXPECT_NE(p.message.find("3 nodes cannot split tiny's 32 query heads and 8 KV heads evenly"),
-                  std::string::npos)
+        EXPECT_NE(p.message.find("3 nodes cannot split tiny's 32 query heads and 8 KV heads evenly"), std::string::npos)
             << p.message;
         EXPECT_NE(p.message.find("give each node 2 KV heads and carry none of the other 2"), std::string::npos)
             << p.message;
