@@ -2,6 +2,7 @@
 // Whether a file can be written at a path the user gave (-o), checked before the work that fills it: a calibration
 // or a run should not be measured only to find its folder missing at the end.
 #include "core/base/input_error.h"
+#include "core/base/shell_descriptor.h"
 
 #include <fmt/format.h>
 
@@ -21,9 +22,7 @@ inline void checkOutputPath(const std::string& path, const std::string& option)
     if (fs::is_directory(path, ec))
         throw core::InputError(path, option, "this is a folder, not a file to write", "name a file in it");
     // A named pipe's open waits for a reader, after all the work; a descriptor the shell passed is written as given.
-    const bool passedDescriptor = path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/") ||
-                                  path.starts_with("/proc/self/fd/");
-    if (fs::is_fifo(path, ec) && !passedDescriptor)
+    if (fs::is_fifo(path, ec) && !core::isShellDescriptor(path))
         throw core::InputError(path, option, "this is a named pipe, whose writing waits for something to read it",
                                "give a regular file, or -o /dev/stdout to pipe it on");
     const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");

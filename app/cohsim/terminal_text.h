@@ -3,6 +3,7 @@
 // `runs list`'s table and an escape sequence recolours the terminal, so control characters are printed as \xNN
 // (what is stored, visibly), and a new name may not hold any.
 #include "core/base/input_error.h"
+#include "core/base/printable_text.h"
 
 #include <fmt/format.h>
 
@@ -11,23 +12,8 @@
 
 namespace coh::cli {
 
-inline bool isControl(unsigned char c)
-{
-    return c < 0x20 || c == 0x7f;
-}
-
-inline std::string terminalSafe(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        if (isControl(static_cast<unsigned char>(c)))
-            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        else
-            out += c;
-    }
-    return out;
-}
+using core::isControl;
+using core::terminalSafe;
 
 // Refuses an empty name, or one with a control character, naming `option` (e.g. "--name").
 inline void checkRunName(std::string_view name, const std::string& option)

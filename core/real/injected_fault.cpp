@@ -1,6 +1,7 @@
 #include "core/real/injected_fault.h"
 
 #include "core/base/input_error.h"
+#include "core/base/printable_text.h"
 
 #include <fmt/format.h>
 
@@ -33,16 +34,10 @@ const std::vector<Named>& faults()
     return all;
 }
 
-// What the user typed, as a terminal shows it harmlessly: control characters as \xNN (an escape sequence would
-// recolour the terminal), at most 40 characters.
+// What the user typed, shown harmlessly (printable_text.h), at most 40 characters.
 std::string shown(std::string_view text)
 {
-    std::string out;
-    for (const char c : text.substr(0, 40)) {
-        const auto u = static_cast<unsigned char>(c);
-        out += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
-    }
-    return text.size() > 40 ? out + "…" : out;
+    return terminalSafe(text.substr(0, 40)) + (text.size() > 40 ? "…" : "");
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "core/scenario/json_reader.h"
 
+#include "core/base/shell_descriptor.h"
+
 #include "core/scenario/strict_json.h"
 
 #include <fmt/format.h>
@@ -62,10 +64,7 @@ nlohmann::json readJsonFile(const std::string& path)
                                      fs::current_path(ec).string()));
     if (fs::is_directory(path, ec))
         throw InputError(path, "", "is a folder, not a JSON file", "name the .json file inside it");
-    // A named pipe's open waits for a writer, for ever if none comes; a descriptor the shell passed (<(...), which
-    // is a pipe too) already has one.
-    const bool passedDescriptor =
-        path.starts_with("/dev/fd/") || path.starts_with("/proc/self/fd/") || path == "/dev/stdin";
+    const bool passedDescriptor = isShellDescriptor(path);
     if (fs::is_fifo(path, ec) && !passedDescriptor)
         throw InputError(path, "", "is a named pipe, whose reading waits for something to write into it",
                          "give a regular file (a process substitution, <(command), works)");
