@@ -62,7 +62,7 @@ struct BenchOptions {
     std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
     bool attentionWarm = false;                      // bench attention --warm (real-cpu)
     std::string copyBackend = "real-cpu";            // bench copy --backend
-    std::string copyPath = "gpu";                    // bench copy --path (real-cuda)
+    std::optional<std::string> copyPath;             // bench copy --path (real-cuda; none: gpu)
     std::string study;                               // bench tune
     unsigned tuneThreads = 0;                        // bench tune --threads (0: one per core)
     bool tuneNoStore = false;                        // bench tune --no-store
@@ -202,12 +202,13 @@ void benchCopy(const BenchOptions& options)
                 "--backend real-cpu measures the CPU's copies");
     // real-cuda's paths (calibration.h): within and between GPUs, or a GPU's copies into and out of pinned host memory
     // (a CPU socket's node). real-cpu has one: every memory is the host's.
-    if (!cuda && options.copyPath != "gpu")
+    if (!cuda && options.copyPath)
         throw core::InputError(
             "", "--path",
-            fmt::format("real-cpu has one copy path, every memory being the host's, not \"{}\"", options.copyPath),
-            "leave --path out, or measure real-cuda's host path (--backend real-cuda)");
-    const bool toHost = options.copyPath == "to-host", fromHost = options.copyPath == "from-host";
+            fmt::format("real-cpu has one copy path, every memory being the host's, not \"{}\"", *options.copyPath),
+            "leave --path out, or measure real-cuda's paths (--backend real-cuda)");
+    const std::string pathName = options.copyPath.value_or("gpu");
+    const bool toHost = pathName == "to-host", fromHost = pathName == "from-host";
     const auto rows =
         cuda ? core::real::runGpuCopyBench(copy, fromHost ? core::NodeKind::CpuSocket : core::NodeKind::Gpu,
                                            toHost ? core::NodeKind::CpuSocket : core::NodeKind::Gpu)
@@ -231,7 +232,7 @@ void benchCopy(const BenchOptions& options)
                            {"ratio", r.ratio()}});
         fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "copy"},
                                                   {"backend", options.copyBackend},
-                                                  {"path", cuda ? options.copyPath : std::string("host")},
+                                                  {"path", cuda ? pathName : std::string("host")},
                                                   {"plain", plain},
                                                   {"rounds", copy.rounds},
                                                   {"descriptor_bytes", copy.descriptorBytes},
@@ -486,9 +487,8 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->capture_default_str();
     copy->add_option("--path", options->copyPath,
                      "real-cuda's copy path: gpu (within and between GPUs), to-host or from-host (a GPU and pinned "
-                     "host memory, as a CPU socket's node has)")
-        ->check(CLI::IsMember({"gpu", "to-host", "from-host"}))
-        ->capture_default_str();
+                     "host memory, as a CPU socket's node has); default: gpu")
+        ->check(CLI::IsMember({"gpu", "to-host", "from-host"}));
     copy->add_option("--repeat", options->copyRounds, "Rounds per size (alternating); medians are reported")
         ->check(repeatCount())
         ->capture_default_str();

@@ -67,7 +67,11 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
                    "sequence's\n",
                    number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
-    if (p.descriptorBytes > 0)
+    if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured())
+        fmt::print("  descriptors none measured: a piece of {} B holds every size measured, the largest {} B, so what "
+                   "each piece beyond a message's first adds is not known and counts as 0 ns\n",
+                   p.descriptorBytes, p.copy.rows.empty() ? 0 : p.copy.rows.back().bytes);
+    else if (p.descriptorBytes > 0)
         fmt::print("  descriptors each piece of {} B beyond a message's first adds {} ns: whole descriptors copy at {} "
                    "GB/s{}\n",
                    p.descriptorBytes, number(p.copy.descriptorNs), number(p.effectiveCopyBytesPerNs()),

@@ -39,7 +39,7 @@ struct RunCommandOptions {
     bool json = false;
     bool noStore = false;
     std::string backend = "simulated";
-    std::optional<std::string> inject; // none: no fault
+    std::vector<std::string> inject; // empty: no fault; more than one is refused
     bool noSealSums = false;
     // None: the default (64 MiB, one layer); given, they must be meant for a real backend.
     std::optional<std::uint32_t> arenaMib;
@@ -158,8 +158,14 @@ void runScenarioCommand(const GlobalOptions& global, const RunCommandOptions& op
         throw core::InputError("", "--no-seal-sums", "the simulated backend holds no K/V blocks to sum",
                                "use it with --backend real-cpu or real-cuda");
     runOptions.backend.realCpu.sumSeals = !options.noSealSums;
-    if (options.inject) // an empty one is refused by the parser, as any name it does not know
-        runOptions.backend.fault = core::real::parseInjectedFault(*options.inject);
+    // A run stops at the first fault its checks catch, so a second would never play.
+    if (options.inject.size() > 1)
+        throw core::InputError("", "--inject",
+                               fmt::format("a run plays one fault, and stops when its checks catch it; {} were given",
+                                           options.inject.size()),
+                               "give --inject once, and run again for each other fault");
+    if (!options.inject.empty()) // an empty one is refused by the parser, as any name it does not know
+        runOptions.backend.fault = core::real::parseInjectedFault(options.inject.front());
     core::checkBackendRuns(runOptions.backend, scenario);
     if (!global.quiet && isatty(STDERR_FILENO))
         runOptions.progress = &progress;
@@ -268,7 +274,8 @@ static const bool registered = registerCommand("run", [](CLI::App& app, GlobalOp
                     "flip-byte, partial-write, freed-source, expired-lease, lost-completion, torn-source, wrong-blocks "
                     "(copies), "
                     "freed-block, lost-append, corrupted-row (decode reads); the run stops naming it "
-                    "(docs/real-backend.md#faults)");
+                    "(docs/real-backend.md#faults)")
+        ->allow_extra_args(false); // one value per --inject: the scenario may follow it
     run->add_flag("--no-seal-sums", options->noSealSums,
                   "real backends: check each decode read's stamp but do not sum its block's rows against the seal; "
                   "the sums read every block again, which changes the attention time measured (compare-real never "

@@ -106,6 +106,10 @@ TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
     EXPECT_EQ(cpu.exitCode, 2) << cpu.output;
     EXPECT_NE(cpu.output.find("--path: real-cpu has one copy path"), std::string::npos) << cpu.output;
     EXPECT_NE(cpu.output.find("--backend real-cuda"), std::string::npos) << cpu.output;
+    // Its one path is not real-cuda's "gpu" either, though that is the path real-cuda takes when none is named.
+    const CliResult gpu = runCohsim("bench copy --path gpu");
+    EXPECT_EQ(gpu.exitCode, 2) << gpu.output;
+    EXPECT_NE(gpu.output.find("not \"gpu\""), std::string::npos) << gpu.output;
     const CliResult bogus = runCohsim("bench copy --path sideways");
     EXPECT_EQ(bogus.exitCode, 2) << bogus.output;
     // Its one path is host memory to host memory.
@@ -118,6 +122,24 @@ TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
     EXPECT_NE(huge.output.find("copies whole (a descriptor of 1048576 KiB holds the 128 MiB arena)"), std::string::npos)
         << huge.output;
     EXPECT_EQ(huge.output.find("scattered"), std::string::npos) << huge.output;
+}
+
+TEST(CliBench, CalibrateSaysADescriptorHoldingEverySizeMeasuredNoCost)
+{
+    // Every size measured fits one descriptor of a GiB: no copy was cut, so the cost of a piece is unknown, and the
+    // calibration says so instead of "each piece ... adds 0 ns".
+    const CliResult huge = runCohsim("calibrate --rounds 1 --descriptor-kib 1048576", Stderr::Inherit);
+    ASSERT_EQ(huge.exitCode, 0) << huge.output;
+    EXPECT_NE(huge.output.find("descriptors none measured: a piece of 1073741824 B holds every size measured, the "
+                               "largest 67108864 B"),
+              std::string::npos)
+        << huge.output;
+    EXPECT_EQ(huge.output.find("beyond a message's first adds 0"), std::string::npos) << huge.output;
+    // Pieces of 64 KiB cut the larger sizes: their cost is measured.
+    const CliResult cut = runCohsim("calibrate --rounds 1", Stderr::Inherit);
+    ASSERT_EQ(cut.exitCode, 0) << cut.output;
+    EXPECT_NE(cut.output.find("descriptors each piece of 65536 B beyond a message's first adds"), std::string::npos)
+        << cut.output;
 }
 
 TEST(CliBench, RealCudaWithoutAGpuIsBadInputAsForARun)

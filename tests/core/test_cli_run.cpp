@@ -483,6 +483,15 @@ TEST_F(CliRun, AnInjectedFaultStopsARealRunNamingItAndABadOneExitsTwo)
         EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
         EXPECT_NE(r.output.find("--inject"), std::string::npos) << r.output;
     }
+    // A run plays one fault: a second --inject is refused in the run's words, not the parser's ("At Most 1 required"),
+    // and the scenario may follow --inject (one value each).
+    const CliResult two = runCohsim("run --backend real-cpu --inject torn-source@3 --inject flip-byte@4 " +
+                                    defaultScenario() + " --max-requests 2 --no-store");
+    EXPECT_EQ(two.exitCode, 2) << two.output;
+    EXPECT_NE(two.output.find("--inject: a run plays one fault, and stops when its checks catch it; 2 were given"),
+              std::string::npos)
+        << two.output;
+    EXPECT_EQ(two.output.find("At Most"), std::string::npos) << two.output;
     const CliResult simulated = runCohsim(run + " --no-seal-sums");
     EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
     EXPECT_NE(simulated.output.find("--no-seal-sums: the simulated backend holds no K/V blocks"), std::string::npos)

@@ -27,17 +27,18 @@ TEST(Calibration, ABrokenProfileNamesTheFieldAndTheFix)
     j["copy"]["bandwidth_gbps"] = 0;
     j["attention"].erase("step_ns");
     j["attention"]["kv_heads"] = "eight";
-    j["cores"] = "many";                      // not a figure the simulator uses: read as unknown
+    j["cores"] = "many";                      // not a figure the simulator uses, but shown as the machine's
     j["copy"]["message_overhead_ns"] = -1e12; // shown as a measured time: checked as one
     try {
         core::real::profileFromJson(j, "p.json");
         FAIL() << "a profile without a bandwidth was taken";
     } catch (const core::InputError& e) {
-        ASSERT_EQ(e.problems().size(), 4u);
-        EXPECT_EQ(e.problems()[0].field, "/copy/message_overhead_ns");
-        EXPECT_EQ(e.problems()[1].field, "/copy/bandwidth_gbps");
-        EXPECT_EQ(e.problems()[2].field, "/attention/step_ns");
-        EXPECT_EQ(e.problems()[3].field, "/attention/kv_heads");
+        ASSERT_EQ(e.problems().size(), 5u);
+        EXPECT_EQ(e.problems()[0].field, "/cores");
+        EXPECT_EQ(e.problems()[1].field, "/copy/message_overhead_ns");
+        EXPECT_EQ(e.problems()[2].field, "/copy/bandwidth_gbps");
+        EXPECT_EQ(e.problems()[3].field, "/attention/step_ns");
+        EXPECT_EQ(e.problems()[4].field, "/attention/kv_heads");
         EXPECT_NE(e.problems()[0].fix.find("cohsim calibrate"), std::string::npos);
     }
     EXPECT_THROW(core::real::profileFromJson(nlohmann::json::array(), "p.json"), core::InputError);

@@ -1,0 +1,100 @@
+#pragma once
+// What `cohsim calibrate` measured of a real backend on this machine: each copy path's latency and bandwidth, the
+// attention's cost per layer of a decode step, and the rows each was fitted to (docs/real-backend.md#calibration).
+#include "core/real/attention_bench.h"
+#include "core/real/copy_bench.h"
+#include "core/real/core_cache.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace coh::core::real {
+
+// One copy path's fit: copies of b bytes cost latencyNs + b / bytesPerNs, plus descriptorNs per piece after a message's
+// first; bytesPerNs 0: the path was not measured.
+struct CopyPathFit {
+    double latencyNs = 0;           // fixed cost of a copy (fit intercept, >= 0)
+    double bytesPerNs = 0;          // GB/s (fit slope's inverse)
+    double descriptorNs = 0;        // what each piece beyond the first adds to a copy (median of the sizes, >= 0)
+    std::vector<CopyBenchRow> rows; // whole copies
+    std::vector<CopyBenchRow> descriptorRows; // the same sizes, in descriptors
+    bool measured() const { return bytesPerNs > 0; }
+    // Whether any size was copied in more than one descriptor: else descriptorNs is 0 for want of a measurement (a
+    // descriptor larger than every size measured).
+    bool descriptorMeasured() const
+    {
+        return std::any_of(descriptorRows.begin(), descriptorRows.end(),
+                           [](const CopyBenchRow& r) { return r.descriptors > 1; });
+    }
+    double ns(double bytes) const { return latencyNs + bytes / bytesPerNs; }
+    // The bandwidth a copy of whole descriptors of `descriptorBytes` sees (0: copied whole): bytes / bandwidth plus,
+    // per descriptor, descriptorNs.
+    double effectiveBytesPerNs(std::size_t descriptorBytes) const
+    {
+        return descriptorBytes > 0 ? 1.0 / (1.0 / bytesPerNs + descriptorNs / static_cast<double>(descriptorBytes))
+                                   : bytesPerNs;
+    }
+};
+
+struct HardwareProfile {
+    std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
+    std::string host, cpu;            // cpu: the GPU's name for real-cuda
+    unsigned cores = 0;
+    // The copies a run makes: on real-cpu every copy; on real-cuda those within and between GPUs.
+    CopyPathFit copy;
+    double messageOverheadNs =
+        0; // median hand-over, check and wake-up of the smallest message (wall, not on the clock)
+    std::size_t descriptorBytes = 0; // the piece size the descriptor costs were measured with (0: not measured)
+    PagedKvShape attentionShape;     // the shape the attention was measured with
+    double attentionStepNs = 0;      // fixed cost of one layer of a step
+    double attentionBytesPerNs = 0;
+    // Of the K and V the kernel read: fp16 on real-cuda; on real-cpu fp16 or fp32 (AttentionBenchOptions::elementBytes,
+    // as a run holds its model's: kvElementBytes). A real-cpu profile that names none is of fp32 (made before fp16 on
+    // real-cpu).
+    double attentionElementBytes = 4;
+    // real-cuda: one sequence's K and V bytes over its time when the batch's sequences run side by side, each walked
+    // by its own warps; a step takes at least its longest sequence's. 0 (real-cpu, one thread): only the step's
+    // bytes count.
+    double attentionSequenceBytesPerNs = 0;
+    std::vector<AttentionBenchRow> attentionRows;
+    std::vector<AttentionBenchRow> sequenceRows; // real-cuda: one sequence per step
+    // real-cpu: a step whose layer reads at most attentionWarmBytes (the core's own cache, coreCacheBytes) reads
+    // blocks the step before left in it, and costs attentionWarmStepNs + bytes / attentionWarmBytesPerNs per layer,
+    // fitted to warmRows (AttentionBenchOptions::warm). 0: every step costs the line above (real-cuda; a profile made
+    // before warm steps were measured).
+    std::size_t attentionWarmBytes = 0;
+    double attentionWarmStepNs = 0;
+    double attentionWarmBytesPerNs = 0;
+    std::vector<AttentionBenchRow> warmRows;
+    // real-cuda: copies between a GPU and pinned host memory (the nodes hostMemoryOnGpus places there: CPU sockets,
+    // CXL memory, storage), both ways, in descriptors of descriptorBytes too; `copy` is then the GPUs' own. Not
+    // measured on real-cpu, whose every memory is the host's: one path.
+    CopyPathFit hostCopy;
+
+    double effectiveCopyBytesPerNs() const { return copy.effectiveBytesPerNs(descriptorBytes); }
+    // The same over the host path where measured; else the copies' own.
+    double effectiveHostCopyBytesPerNs() const
+    {
+        return (hostCopy.measured() ? hostCopy : copy).effectiveBytesPerNs(descriptorBytes);
+    }
+    // One layer of a step reading `bytes` out of memory.
+    double attentionNs(double bytes) const { return attentionStepNs + bytes / attentionBytesPerNs; }
+    // Whether a step whose layer reads `bytes` finds them in the core's cache (readsFromCoreCache), where the profile
+    // has a warm line.
+    bool readsWarm(double bytes) const
+    {
+        return attentionWarmBytesPerNs > 0 && readsFromCoreCache(bytes, attentionWarmBytes);
+    }
+    double warmAttentionNs(double bytes) const { return attentionWarmStepNs + bytes / attentionWarmBytesPerNs; }
+    // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
+    double attentionNs(double bytes, double longestBytes) const
+    {
+        if (readsWarm(bytes))
+            return warmAttentionNs(bytes);
+        const double alone = attentionSequenceBytesPerNs > 0 ? longestBytes / attentionSequenceBytesPerNs : 0;
+        return attentionStepNs + std::max(bytes / attentionBytesPerNs, alone);
+    }
+};
+
+} // namespace coh::core::real
