@@ -85,6 +85,21 @@ QList<QPointF> cdf(std::vector<double> values, int maxPoints)
     return points;
 }
 
+QList<QPointF> cdfSteps(const QList<QPointF>& cdf)
+{
+    QList<QPointF> steps;
+    if (cdf.isEmpty())
+        return steps;
+    steps.reserve(2 * cdf.size());
+    steps.append(QPointF(cdf.front().x(), 0));
+    for (const QPointF& p : cdf) {
+        if (p.x() != steps.back().x())
+            steps.append(QPointF(p.x(), steps.back().y())); // flat up to the next value
+        steps.append(p);
+    }
+    return steps;
+}
+
 std::vector<double> ttftMs(const core::RunResult& run)
 {
     std::vector<double> v;

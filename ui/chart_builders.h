@@ -23,6 +23,10 @@ QList<QPointF> tpotOverTime(const core::RunResult& run);
 
 // Empirical CDF: (value, fraction of values <= it); the last point is (max, 1.0).
 QList<QPointF> cdf(std::vector<double> values, int maxPoints = kMaxPoints);
+// The staircase a cdf() draws as: flat from each value to the next, rising at each, from 0 at the smallest. An
+// empirical CDF holds no value between two requests' latencies; a line through its points would show 20 requests
+// as a smooth ramp (twice the points, less those of a rise already at its place).
+QList<QPointF> cdfSteps(const QList<QPointF>& cdf);
 std::vector<double> ttftMs(const core::RunResult& run);
 std::vector<double> tpotMs(const core::RunResult& run);
 std::vector<double> e2eMs(const core::RunResult& run);

@@ -282,7 +282,7 @@ void ChartsPanel::fillCdf()
         QList<QPointF> points = charts::cdf(values);
         for (QPointF& p : points)
             p.setX(p.x() / unit.divisor);
-        auto* series = lineSeries(name, points);
+        auto* series = lineSeries(name, charts::cdfSteps(points));
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);

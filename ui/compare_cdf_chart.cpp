@@ -54,7 +54,7 @@ ChartView* makeCompareCdfChart(const QString& title, const QString& metric, cons
         auto* series = new QLineSeries(chart);
         const QString name = i < static_cast<std::size_t>(names.size()) ? names[static_cast<qsizetype>(i)] : QString();
         series->setName(name);
-        series->replace(points);
+        series->replace(charts::cdfSteps(points));
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);

@@ -16,6 +16,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -152,7 +153,6 @@ void RunCompareDialog::build()
     QFont larger = m_summary->font();
     larger.setPointSizeF(larger.pointSizeF() * 1.1);
     m_summary->setFont(larger);
-    layout->addWidget(m_summary);
 
     m_threshold = new QLabel(this);
     m_threshold->setWordWrap(true);
@@ -163,7 +163,26 @@ void RunCompareDialog::build()
                                                        : thresholdText(first));
     }
     m_threshold->setVisible(!m_threshold->text().isEmpty());
-    layout->addWidget(m_threshold);
+
+    // The answer and how to read it sit in a pane of their own above the table: a real run's sentences and note took
+    // half of a 1024x700 dialog, leaving the table eight rows. The pane takes what it needs up to a third of the
+    // height, scrolling past that, until the split is dragged (fitSplit).
+    m_headerPane = new QScrollArea(this);
+    m_headerPane->setObjectName(QStringLiteral("compareHeaderPane"));
+    m_headerPane->setWidgetResizable(true);
+    m_headerPane->setFrameShape(QFrame::NoFrame);
+    m_headerPane->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_header = new QWidget(m_headerPane);
+    auto* headerLayout = new QVBoxLayout(m_header);
+    headerLayout->setContentsMargins(0, 0, 0, 0);
+    m_summary->setParent(m_header);
+    m_threshold->setParent(m_header);
+    headerLayout->addWidget(m_summary);
+    headerLayout->addWidget(m_threshold);
+    headerLayout->addStretch(1);
+    m_headerPane->setWidget(m_header);
+    m_headerPane->setMinimumHeight(2 * fontMetrics().lineSpacing());
+    m_headerPane->setVisible(!m_summary->isHidden() || !m_threshold->isHidden());
 
     // The table and the distributions each get the whole height: at 680x440 they would not read one above the
     // other.
@@ -173,6 +192,8 @@ void RunCompareDialog::build()
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
+    // Rows a line of text high, as the Lab's table: the style's default (30 px here) left a 1024x700 dialog ten rows.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setWordWrap(false);
     for (int r = 0; r < m_model->rowCount(); ++r)
         if (m_model->isGroupRow(r))
@@ -186,7 +207,13 @@ void RunCompareDialog::build()
             m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_tabs->addTab(m_table, tr("Metrics"));
     buildCharts();
-    layout->addWidget(m_tabs, 1);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->addWidget(m_headerPane);
+    m_split->addWidget(m_tabs);
+    m_split->setChildrenCollapsible(false);
+    m_split->setStretchFactor(1, 1);
+    connect(m_split, &QSplitter::splitterMoved, this, [this] { m_splitDragged = true; });
+    layout->addWidget(m_split, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_exportReport = buttons->addButton(tr("Export Report…"), QDialogButtonBox::ActionRole);
@@ -283,10 +310,33 @@ void RunCompareDialog::layoutCharts()
     m_chartGrid->addWidget(m_tpotChart, sideBySide ? 0 : 1, sideBySide ? 1 : 0);
 }
 
+void RunCompareDialog::fitSplit()
+{
+    if (m_splitDragged || m_headerPane->isHidden())
+        return;
+    const int total = m_split->height() - m_split->handleWidth();
+    const int width = m_headerPane->viewport()->width();
+    const int needed = m_header->hasHeightForWidth() ? m_header->heightForWidth(width) : m_header->sizeHint().height();
+    const int top = std::max(m_headerPane->minimumHeight(), std::min(needed, total / 3));
+    m_split->setSizes({top, std::max(0, total - top)});
+}
+
+bool RunCompareDialog::headerScrolls() const
+{
+    return m_header->height() > m_headerPane->viewport()->height();
+}
+
 void RunCompareDialog::resizeEvent(QResizeEvent* event)
 {
     QDialog::resizeEvent(event);
     layoutCharts();
+    fitSplit();
+}
+
+void RunCompareDialog::showEvent(QShowEvent* event)
+{
+    QDialog::showEvent(event);
+    fitSplit();
 }
 
 } // namespace coh::ui

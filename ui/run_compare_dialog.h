@@ -17,6 +17,8 @@
 class QGridLayout;
 class QLabel;
 class QPushButton;
+class QScrollArea;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -64,6 +66,10 @@ class RunCompareDialog : public QDialog {
     QPushButton* exportReportButton() const { return m_exportReport; }
 
     QTabWidget* tabs() const { return m_tabs; }
+    // The summary and its note above, the tabs below; the summary's share of the height, and whether it scrolls.
+    QSplitter* split() const { return m_split; }
+    QScrollArea* headerPane() const { return m_headerPane; }
+    bool headerScrolls() const;
     // The CDFs side by side (from 900 px wide) or one above the other.
     bool chartsSideBySide() const { return m_sideBySide.value_or(false); }
 
@@ -73,12 +79,15 @@ class RunCompareDialog : public QDialog {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void build();
     QString windowTitleOf(const core::RunComparison& comparison) const;
     void buildCharts();
     void layoutCharts();
+    // The summary pane's height: what its text needs, at most a third of the split (none once the split is dragged).
+    void fitSplit();
 
     std::vector<Run> m_runs;
     QString m_error;
@@ -86,6 +95,10 @@ class RunCompareDialog : public QDialog {
     QLabel* m_errorLabel = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_threshold = nullptr;
+    QScrollArea* m_headerPane = nullptr;
+    QWidget* m_header = nullptr; // the summary and the note, in the pane
+    QSplitter* m_split = nullptr;
+    bool m_splitDragged = false;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_table = nullptr;
     QGridLayout* m_chartGrid = nullptr;

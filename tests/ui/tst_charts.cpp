@@ -133,6 +133,7 @@ class TestCharts : public QObject {
     void chartsReadAtEverySizeInBothPalettes();
     void pointsAndAreasAreDrawnInTheirOwnHue();
     void downsampleKeepsExtremes();
+    void aCdfIsDrawnAsTheStaircaseItIs();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
     void tierStepPointsAreExact();
@@ -184,15 +185,23 @@ void TestCharts::cdfEndsAtTheMaximum()
     auto* tpot = firstXY(chart, QStringLiteral("TPOT"));
     auto* e2e = firstXY(chart, QStringLiteral("E2E"));
     QVERIFY(ttft && tpot && e2e);
-    QCOMPARE(ttft->count(), static_cast<int>(m_run->requests.size()));
     QCOMPARE(ttft->points().back().y(), 1.0);
     QVERIFY(qFuzzyCompare(ttft->points().back().x(), m_run->summary.ttftMs.max));
     QVERIFY(qFuzzyCompare(tpot->points().back().x(), m_run->summary.tpotMs.max));
     QVERIFY(qFuzzyCompare(e2e->points().back().x(), m_run->summary.e2eMs.max));
+    // A staircase from 0 that rises once per request, by one request's share each time.
     const QList<QPointF> points = ttft->points();
-    for (int i = 1; i < points.size(); ++i)
-        QVERIFY(points[i].x() >= points[i - 1].x() && points[i].y() > points[i - 1].y());
-    QVERIFY(qFuzzyCompare(points.front().y(), 1.0 / static_cast<double>(m_run->requests.size())));
+    QCOMPARE(points.front().y(), 0.0);
+    int rises = 0;
+    for (int i = 1; i < points.size(); ++i) {
+        QVERIFY(points[i].x() >= points[i - 1].x() && points[i].y() >= points[i - 1].y());
+        if (points[i].y() > points[i - 1].y()) {
+            ++rises;
+            QVERIFY(
+                qFuzzyCompare(points[i].y() - points[i - 1].y(), 1.0 / static_cast<double>(m_run->requests.size())));
+        }
+    }
+    QCOMPARE(rises, static_cast<int>(m_run->requests.size()));
 }
 
 void TestCharts::tpotSplitAddsUp()
@@ -559,6 +568,28 @@ void TestCharts::downsampleKeepsExtremes()
     const QList<QPointF> curve = ui::charts::cdf(values);
     QCOMPARE(curve.size(), ui::charts::kMaxPoints);
     QCOMPARE(curve.back(), QPointF(50000, 1.0));
+}
+
+void TestCharts::aCdfIsDrawnAsTheStaircaseItIs()
+{
+    // Four requests of 1, 2, 2 and 3 ms: nobody between 1 and 2 ms, so the curve stays at a quarter until 2 ms and
+    // rises there (a line through the points would claim requests of 1.5 ms).
+    const QList<QPointF> points = ui::charts::cdf({2, 1, 3, 2});
+    const QList<QPointF> expected = {{1, 0}, {1, 0.25}, {2, 0.25}, {2, 0.5}, {2, 0.75}, {3, 0.75}, {3, 1.0}};
+    QCOMPARE(ui::charts::cdfSteps(points), expected);
+    QVERIFY(ui::charts::cdfSteps({}).isEmpty());
+    // The Charts tab draws its CDFs so: every segment flat or upright, from 0.
+    QLineSeries* curve = nullptr;
+    for (QAbstractSeries* s : m_panel->cdfChart()->chart()->series())
+        if ((curve = qobject_cast<QLineSeries*>(s)))
+            break;
+    QVERIFY(curve);
+    const QList<QPointF> drawn = curve->points();
+    QVERIFY(drawn.size() >= 2);
+    QCOMPARE(drawn.front().y(), 0.0);
+    for (qsizetype i = 1; i < drawn.size(); ++i)
+        QVERIFY2(drawn[i].x() == drawn[i - 1].x() || drawn[i].y() == drawn[i - 1].y(),
+                 qPrintable(QStringLiteral("a slope between points %1 and %2").arg(i - 1).arg(i)));
 }
 
 void TestCharts::cursorFollowsTime()

@@ -15,6 +15,7 @@
 
 #include <QGridLayout>
 #include <QScreen>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -143,6 +144,65 @@ class TstCompareFit : public QObject {
                 QVERIFY2(faint.isEmpty(), qPrintable(where + QStringLiteral(": ") + faint.join(QStringLiteral("; "))));
             }
         }
+    }
+
+    void aRealRunsLongSummaryLeavesTheTableTwoThirdsOfTheHeight()
+    {
+        // A real run and its model whose every latency is off, with the run's own costs kept: five sentences and the
+        // note. In the dialog an 800x600 window opens (720x540) they took more than half of it; now they take at most
+        // a third (scrolling the rest), the table the remainder; where there is room they read whole.
+        const auto summaryWith = [](double scale, std::uint64_t flows) {
+            core::RunSummary s;
+            s.requests = s.completed = 20;
+            s.protocol = "msi-directory";
+            s.messagesByKind = {{"Data", true, 100, 1e6, "data"}, {"Ack", false, 50, 5e3, "control"}};
+            s.ttftMs = {.count = 20, .mean = 90 * scale, .p50 = 80 * scale, .p90 = 150 * scale, .p99 = 270 * scale};
+            s.tpotMs = {.count = 20, .mean = 40 * scale, .p50 = 37 * scale, .p90 = 70 * scale, .p99 = 98 * scale};
+            s.transferMs = {.count = 20, .mean = 20 * scale, .p50 = 15 * scale, .p90 = 50 * scale, .p99 = 77 * scale};
+            s.flows = flows;
+            return s;
+        };
+        const auto runOf = [](std::int64_t id, const char* backend, std::int64_t models, core::RunSummary summary,
+                              std::vector<core::CostVariant> variants) {
+            ui::RunCompareDialog::Run r;
+            r.info.id = id;
+            r.info.name = r.info.scenarioName = "default";
+            r.info.seed = 1;
+            r.info.backend = backend;
+            r.info.modelsRun = models;
+            r.result.summary = std::move(summary);
+            r.costVariants = std::move(variants);
+            return r;
+        };
+        std::vector<ui::RunCompareDialog::Run> runs;
+        runs.push_back(runOf(7, "real-cpu", 0, summaryWith(1, 470),
+                             {{core::CostVariant::Kind::OwnCosts, 1, summaryWith(0.93, 448)}}));
+        runs.push_back(runOf(8, "simulated", 7, summaryWith(0.8, 466), {}));
+        ui::RunCompareDialog dialog(std::move(runs));
+        QVERIFY(dialog.model()->comparison().simulatorError);
+        QVERIFY(dialog.summaryLabel()->text().count(QLatin1Char('\n')) >= 3);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.resize(ui::RunCompareDialog::initialSize(QSize(800, 600), QSize(1920, 1200)));
+        QCoreApplication::processEvents();
+        const QList<int> small = dialog.split()->sizes();
+        QCOMPARE(small.size(), 2);
+        const int total = small[0] + small[1];
+        QVERIFY2(small[0] <= total / 3 + 1, qPrintable(QStringLiteral("%1 of %2").arg(small[0]).arg(total)));
+        QVERIFY(dialog.headerScrolls());
+        QVERIFY(ui::test::clippedControls(&dialog).isEmpty());
+        // Roomy: the text reads whole, the pane no taller than it.
+        dialog.resize(1600, 1000);
+        QCoreApplication::processEvents();
+        QVERIFY(!dialog.headerScrolls());
+        QVERIFY(dialog.split()->sizes()[0] < dialog.split()->sizes()[1]);
+        // Dragged, the split stays where the user put it through later resizes.
+        dialog.split()->setSizes({400, 400});
+        emit dialog.split()->splitterMoved(400, 1);
+        const int dragged = dialog.split()->sizes()[0];
+        dialog.resize(1500, 950);
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog.split()->sizes()[0], dragged);
     }
 
   private:
