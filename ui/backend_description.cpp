@@ -83,6 +83,8 @@ BackendFacts backendFacts(const core::BackendSummary& b)
         f.lines.append({tr("K/V pools"), toQString(pools)});
     if (const std::string costs = core::describeOwnCosts(b); !costs.empty())
         f.lines.append({tr("Own costs"), toQString(costs)});
+    if (const std::string sizes = core::describeAttentionBySize(b); !sizes.empty())
+        f.lines.append({tr("Attention by step size"), toQString(sizes)});
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

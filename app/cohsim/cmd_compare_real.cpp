@@ -158,6 +158,47 @@ void printTtftParts(const core::SimVsReal& result, const std::string& realHeader
                                      : "");
 }
 
+// A size of bytes as a step-size bucket names it: KiB below one MiB, MiB from there (both powers of two, whole).
+std::string bucketBytes(std::uint64_t bytes)
+{
+    return bytes >= (std::uint64_t{1} << 20) ? fmt::format("{} MiB", bytes >> 20)
+           : bytes >= 1024                   ? fmt::format("{} KiB", bytes >> 10)
+                                             : fmt::format("{} B", bytes);
+}
+
+// The real runs' decode steps by the bytes a layer read, against the profile's cost for the same steps: the
+// attention's model alone, size by size (core/store/attention_by_size.h).
+void printAttentionBySize(const core::SimVsReal& result)
+{
+    if (result.attentionBySize.empty())
+        return;
+    const bool own = std::all_of(result.attentionBySize.begin(), result.attentionBySize.end(),
+                                 [](const core::AttentionSizeRow& r) { return r.ownCostsCoverAll(); });
+    std::vector<std::string> header{
+        "  ATTENTION BY STEP SIZE", "STEPS", "REAL (us)", "REAL GB/s", "PROFILE (us)", "ERROR"};
+    if (own)
+        header.push_back("ON OWN COSTS");
+    std::vector<std::vector<std::string>> table{header};
+    for (const core::AttentionSizeRow& r : result.attentionBySize) {
+        const auto steps = static_cast<double>(r.steps);
+        std::vector<std::string> row{
+            fmt::format("    {} to {}", bucketBytes(r.fromBytes), bucketBytes(2 * r.fromBytes)),
+            std::to_string(r.steps),
+            number(r.realNs / steps / 1e3),
+            number(r.realGBps()),
+            number(r.profileNs / steps / 1e3),
+            fmt::format("{:+.1f}%", r.profileErrorPct())};
+        if (own)
+            row.push_back(fmt::format("{:+.1f}%", r.ownCostErrorPct()));
+        table.push_back(std::move(row));
+    }
+    printTable(table, 1);
+    fmt::print("  (one layer of a decode step, by the K/V bytes it read: the real run{}'s mean time and what the "
+               "simulator's attention costs{} for the same steps, apart from when they ran{})\n",
+               result.realRuns > 1 ? "s" : "", result.paired ? " on each run's profile" : " on the profile",
+               own ? "; ON OWN COSTS: on the line each run fitted over its own steps" : "");
+}
+
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
 {
     core::Scenario scenario = core::loadScenarioFile(options.scenario);
@@ -251,6 +292,18 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                 part["pair_differences_ms"] = p.pairDifferencesMs();
             parts.push_back(std::move(part));
         }
+        auto bySize = nlohmann::ordered_json::array();
+        for (const core::AttentionSizeRow& r : result.attentionBySize) {
+            nlohmann::ordered_json row = {{"from_bytes", r.fromBytes}, {"to_bytes", 2 * r.fromBytes},
+                                          {"steps", r.steps},          {"bytes", r.bytes},
+                                          {"real_ns", r.realNs},       {"real_gbps", r.realGBps()},
+                                          {"profile_ns", r.profileNs}, {"profile_error_pct", r.profileErrorPct()}};
+            if (r.ownCostsCoverAll()) {
+                row["own_costs_ns"] = r.ownCostNs;
+                row["own_costs_error_pct"] = r.ownCostErrorPct();
+            }
+            bySize.push_back(std::move(row));
+        }
         const auto id = [&](std::int64_t v) { return store ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
         const nlohmann::ordered_json out = {
             {"scenario", scenario.name},
@@ -272,7 +325,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"own_costs_profiles", std::move(ownCosts)},
             {"own_costs_runs_with_other_counts", result.ownCostRunsWithOtherCounts},
             {"metrics", metrics},
-            {"ttft_parts", std::move(parts)}};
+            {"ttft_parts", std::move(parts)},
+            {"attention_by_size", std::move(bySize)}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -428,6 +482,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    50 * result.costSensitivity, 100 * result.costSensitivity,
                    store ? " (kept with the simulated run, not as runs)" : "");
     printTtftParts(result, realHeader);
+    printAttentionBySize(result);
 }
 
 } // namespace

@@ -318,6 +318,8 @@ void printRunSummary(const core::RunSummary& s)
             fmt::print("  K/V pools       {}\n", pools);
         if (const std::string costs = core::describeOwnCosts(b); !costs.empty())
             fmt::print("  own costs       {}\n", costs);
+        if (const std::string sizes = core::describeAttentionBySize(b); !sizes.empty())
+            fmt::print("  by step size    {}\n", sizes);
         if (!b.staleReads.empty()) {
             // The error each stale read caused, measured: the attention over the older bytes against the latest.
             std::vector<double> relL2, maxAbs, fraction;

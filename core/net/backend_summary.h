@@ -2,6 +2,7 @@
 // What executed a run's messages (docs/real-backend.md): the simulator, or a real backend with the resource each
 // topology node ran on and what its copies measured. Plain values: RunSummary carries it to the store and views.
 #include "core/net/cost_fit.h"
+#include "core/net/step_size_buckets.h"
 
 #include <cstdint>
 #include <string>
@@ -76,6 +77,9 @@ struct BackendSummary {
     // what the step before left in the cache. attentionFit is then the other steps'. 0: not told apart (real-cuda).
     CostFit attentionWarmFit;
     std::uint64_t attentionWarmBytes = 0;
+    // The same steps by the bytes a layer read, in powers of two (StepSizeBucket): what the fits above draw one line
+    // through. Empty: no step ran for real.
+    std::vector<StepSizeBucket> attentionBySize;
     // A fault asked for with `--inject NAME@N` (InjectedFault) that the run never played: it made too few copies or
     // steps. A run that plays one stops on its check and is stored as failed, saying so. Empty: none asked for.
     std::string faultNotPlayed;

@@ -173,6 +173,7 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     m_warmBytes = std::max(m_warmBytes, warm);
     (real::readsFromCoreCache(layerBytes, warm) ? m_attentionWarmFit : m_attentionFit)
         .add(layerBytes, static_cast<double>(m_lastNs) / layers);
+    addStep(m_attentionBySize, layerBytes, static_cast<double>(m_lastNs) / layers);
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");
@@ -322,6 +323,7 @@ void MeasuredCompute::describe(BackendSummary& summary) const
     summary.attentionBytes = m_attentionBytes;
     summary.attentionFit = m_attentionFit.totalFit();
     summary.attentionWarmFit = m_attentionWarmFit.totalFit();
+    summary.attentionBySize = m_attentionBySize;
     summary.attentionWarmBytes = m_warmBytes;
     summary.blockReadsChecked = m_checkedReads;
     summary.blockReadsBorrowed = m_borrowedReads;

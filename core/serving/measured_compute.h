@@ -87,6 +87,7 @@ class MeasuredCompute final : public ComputeCost {
     // The same over the steps whose layer read at most their pool's warmBytes (BackendSummary::attentionWarmFit), and
     // the largest such limit.
     CostFitSums m_attentionWarmFit;
+    std::vector<StepSizeBucket> m_attentionBySize; // every step, by its layer's bytes (BackendSummary::attentionBySize)
     std::size_t m_warmBytes = 0;
     std::int64_t m_lastNs = 0;
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.

@@ -10,5 +10,8 @@ namespace coh::core {
 
 // Empty for a run that fitted nothing (simulated, or stored before runs fitted their costs).
 std::string describeOwnCosts(const BackendSummary& backend);
+// The run's decode steps by the K/V bytes a layer read (BackendSummary::attentionBySize), each size's bandwidth and
+// steps: "1-2 MiB at 7.1 GB/s (185 steps), 2-4 MiB at 6.2 GB/s (93), ...". Empty where no step ran for real.
+std::string describeAttentionBySize(const BackendSummary& backend);
 
 } // namespace coh::core

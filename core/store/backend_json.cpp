@@ -3,6 +3,8 @@
 #include "core/real/calibration.h" // plausibleFit
 #include "core/store/summary_json_fields.h"
 
+#include <cmath>
+
 namespace coh::core {
 
 nlohmann::ordered_json toJson(const BackendSummary& s)
@@ -61,6 +63,12 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     fit("attention_warm_fit", s.attentionWarmFit);
     if (s.attentionWarmBytes > 0)
         j["attention_warm_bytes"] = s.attentionWarmBytes;
+    if (!s.attentionBySize.empty()) {
+        auto buckets = nlohmann::ordered_json::array();
+        for (const StepSizeBucket& b : s.attentionBySize)
+            buckets.push_back({{"from_bytes", b.fromBytes}, {"steps", b.steps}, {"bytes", b.bytes}, {"ns", b.ns}});
+        j["attention_by_size"] = std::move(buckets);
+    }
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -134,6 +142,20 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     if (const std::uint64_t warm = countField(j, "attention_warm_bytes"); warm <= real::kMaxWarmBytes)
         s.attentionWarmBytes = warm;
     s.attentionWarmFit = s.attentionWarmBytes > 0 ? fit("attention_warm_fit") : CostFit{};
+    // Runs stored before the steps were told by size have none; a bucket no run makes (no steps, no time, a size that
+    // is not a power of two, bytes outside its size) is left out.
+    if (const auto it = j.find("attention_by_size"); it != j.end() && it->is_array())
+        for (const auto& b : *it) {
+            if (!b.is_object())
+                continue;
+            const StepSizeBucket bucket{countField(b, "from_bytes"), countField(b, "steps"), numberField(b, "bytes"),
+                                        numberField(b, "ns")};
+            const double steps = static_cast<double>(bucket.steps), from = static_cast<double>(bucket.fromBytes);
+            const bool sized = bucket.fromBytes > 0 && (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 &&
+                               bucket.meanBytes() >= (from < 2 ? 0 : from) && bucket.meanBytes() < 2 * from;
+            if (bucket.steps > 0 && sized && std::isfinite(bucket.ns) && bucket.ns > 0 && std::isfinite(steps))
+                addSteps(s.attentionBySize, {bucket});
+        }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

@@ -326,7 +326,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         // is the model's alone.
         if (cancelled())
             throw RunCancelled();
-        if (real::fittedOwnCosts(r.summary.backend)) {
+        const bool ownCosts = real::fittedOwnCosts(r.summary.backend);
+        if (ownCosts) {
             out.ownCostProfiles.push_back(real::ownCostProfile(out.profiles.back(), r.summary.backend));
             ownCostSims.emplace_back(simulateOnProfile(scenario, workload, real, out.ownCostProfiles.back()));
             // Kept with the real run, so that Compare and reports of it show the column too.
@@ -334,6 +335,8 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 store->storeCostVariants(id, {{CostVariant::Kind::OwnCosts, 1, *ownCostSims.back()}});
         } else
             ownCostSims.emplace_back();
+        addAttentionBySize(out.attentionBySize, r.summary.backend.attentionBySize, out.profiles.back(),
+                           ownCosts ? &out.ownCostProfiles.back() : nullptr);
         if (k == 1) {
             out.real = std::move(r);
             out.realId = id;

@@ -5,6 +5,7 @@
 // real-cpu measured. `cohsim compare-real` and the desktop app's Execute On > Simulator Against Real CPU share it.
 #include "core/real/calibration.h"
 #include "core/serving/run_options.h"
+#include "core/store/attention_by_size.h"
 #include "core/store/cost_variant.h"
 #include "core/store/run_store.h"
 #include "core/workload/request.h"
@@ -174,6 +175,9 @@ struct SimVsReal {
     std::vector<std::int64_t> simulatedIds;      // every simulated run's, in order (0s without a store)
     std::vector<SimVsRealRow> rows;              // TTFT, TPOT and KV transfer p50/p99, messages, flows, coherence bytes
     std::vector<SimVsRealPart> ttftParts;        // TTFT's mean, then its six parts' in order
+    // Every real run's decode steps by the bytes a layer read, measured and as its profile (and its own costs, where
+    // it fitted them) predicts them.
+    std::vector<AttentionSizeRow> attentionBySize;
     // Of the real runs, how many sent other messages, flows or coherence bytes than the simulator (transfers raced
     // and the order of events followed measured times).
     int realRunsWithOtherCounts = 0;

@@ -3,6 +3,7 @@
 #include "cli_runner.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/core_cache.h"
+#include "core/real/profile_json.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -350,6 +351,25 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
         differences += parts[p].at("difference_ms").get<double>();
     EXPECT_NEAR(differences, parts[0].at("difference_ms").get<double>(), 1e-6);
     EXPECT_FALSE(parts[0].contains("pair_differences_ms"));
+    // The real run's steps by the bytes a layer read, every one of them, each size against what the profile predicts
+    // for it: its step cost and bandwidth (out of the core's cache) or its warm line, at the size's mean bytes.
+    const auto& bySize = out.at("attention_by_size");
+    ASSERT_FALSE(bySize.empty());
+    const auto realProfile = core::real::profileFromJson(out.at("profile"), "profile");
+    std::uint64_t steps = 0;
+    for (const auto& r : bySize) {
+        steps += r.at("steps").get<std::uint64_t>();
+        EXPECT_EQ(r.at("to_bytes").get<std::uint64_t>(), 2 * r.at("from_bytes").get<std::uint64_t>());
+        const double n = r.at("steps").get<double>(), mean = r.at("bytes").get<double>() / n;
+        EXPECT_NEAR(r.at("profile_ns").get<double>(), n * realProfile.attentionNs(mean, 0),
+                    1e-9 * r.at("profile_ns").get<double>());
+        EXPECT_NEAR(r.at("profile_error_pct").get<double>(),
+                    100 * (r.at("profile_ns").get<double>() / r.at("real_ns").get<double>() - 1), 1e-9);
+        EXPECT_TRUE(r.contains("own_costs_error_pct"));
+    }
+    const CliResult realShown =
+        runCohsim("runs show " + std::to_string(out.at("real_run_id").get<int>()) + " --json " + db(), Stderr::Discard);
+    EXPECT_EQ(steps, nlohmann::json::parse(realShown.output).at("summary").at("backend").at("decode_steps"));
     const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);
     const auto runs = nlohmann::json::parse(list.output);
     ASSERT_EQ(runs.size(), 2u);

@@ -1,0 +1,41 @@
+#pragma once
+// compare-real's ATTENTION BY STEP SIZE: the real runs' decode steps by the K and V bytes one layer read
+// (BackendSummary::attentionBySize), their measured time per layer, and what the simulator's attention cost on the
+// profile they were set against predicts for the same steps. The simulator's own runs batch other steps (their
+// transfers land at other times), so this checks the attention's cost model alone, size by size, apart from
+// scheduling (docs/real-backend.md#attention-by-step-size).
+#include "core/net/step_size_buckets.h"
+#include "core/real/hardware_profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+struct AttentionSizeRow {
+    std::uint64_t fromBytes = 0; // steps whose layer read fromBytes to twice that
+    std::uint64_t steps = 0;
+    double bytes = 0;     // K and V a layer read, summed over the steps
+    double realNs = 0;    // one layer's measured time, summed
+    double profileNs = 0; // the profile's prediction for the same steps, summed
+    // The same on the runs' own costs (real::ownCostProfile), over ownCostSteps of the steps: all of them, or the
+    // column is not shown (a run that fitted none).
+    double ownCostNs = 0;
+    std::uint64_t ownCostSteps = 0;
+    double realGBps() const { return realNs > 0 ? bytes / realNs : 0; }
+    double profileErrorPct() const { return realNs > 0 ? 100 * (profileNs / realNs - 1) : 0; }
+    bool ownCostsCoverAll() const { return ownCostSteps == steps && steps > 0; }
+    double ownCostErrorPct() const { return realNs > 0 ? 100 * (ownCostNs / realNs - 1) : 0; }
+};
+
+// One layer of a step reading `bytes`, as the simulator on `profile` costs it (CalibratedCompute): the warm line
+// where it reads from the core's cache, else the fixed cost and the bytes at the batch's bandwidth. A GPU's lower
+// bound of its longest sequence is left out: a bucket does not keep it.
+double predictedLayerNs(const real::HardwareProfile& profile, double bytes);
+
+// Adds one real run's steps to `rows` (kept in order of size), each bucket predicted at its mean bytes by `profile`,
+// and by `ownCosts` where the run fitted its own.
+void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
+                        const real::HardwareProfile& profile, const real::HardwareProfile* ownCosts);
+
+} // namespace coh::core

@@ -1,0 +1,111 @@
+// A real run's decode steps by the bytes a layer read (core/net/step_size_buckets.h), kept with the run, and set
+// against what a profile predicts for the same steps (core/store/attention_by_size.h).
+#include "core/net/step_size_buckets.h"
+#include "core/store/attention_by_size.h"
+#include "core/store/backend_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace coh::core {
+namespace {
+
+constexpr double kMiB = 1 << 20;
+
+TEST(StepSizeBuckets, EachStepGoesToThePowerOfTwoAtOrBelowItsBytesInOrder)
+{
+    EXPECT_EQ(stepSizeBucketOf(0), 1u);
+    EXPECT_EQ(stepSizeBucketOf(1.5), 1u);
+    EXPECT_EQ(stepSizeBucketOf(kMiB), std::uint64_t{1} << 20);
+    EXPECT_EQ(stepSizeBucketOf(2 * kMiB - 1), std::uint64_t{1} << 20);
+    EXPECT_EQ(stepSizeBucketOf(3 * kMiB), std::uint64_t{2} << 20);
+    std::vector<StepSizeBucket> buckets;
+    addStep(buckets, 5 * kMiB, 800e3);
+    addStep(buckets, 1.5 * kMiB, 200e3);
+    addStep(buckets, 6 * kMiB, 1000e3);
+    addStep(buckets, 3 * kMiB, 0);                                        // no measurement: left out
+    addStep(buckets, 3 * kMiB, std::numeric_limits<double>::quiet_NaN()); // nor this
+    ASSERT_EQ(buckets.size(), 2u);
+    EXPECT_EQ(buckets[0].fromBytes, std::uint64_t{1} << 20);
+    EXPECT_EQ(buckets[0].steps, 1u);
+    EXPECT_EQ(buckets[1].fromBytes, std::uint64_t{4} << 20);
+    EXPECT_EQ(buckets[1].steps, 2u);
+    EXPECT_DOUBLE_EQ(buckets[1].bytes, 11 * kMiB);
+    EXPECT_DOUBLE_EQ(buckets[1].ns, 1800e3);
+    EXPECT_DOUBLE_EQ(buckets[1].meanBytes(), 5.5 * kMiB);
+    EXPECT_DOUBLE_EQ(buckets[1].meanNs(), 900e3);
+    // Another run's steps merge bucket by bucket.
+    std::vector<StepSizeBucket> more;
+    addStep(more, 64 * 1024, 10e3);
+    addStep(more, 4 * kMiB, 700e3);
+    addSteps(buckets, more);
+    ASSERT_EQ(buckets.size(), 3u);
+    EXPECT_EQ(buckets[0].fromBytes, 64u * 1024);
+    EXPECT_EQ(buckets[2].steps, 3u);
+    EXPECT_DOUBLE_EQ(buckets[2].ns, 2500e3);
+}
+
+TEST(StepSizeBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
+{
+    BackendSummary s;
+    s.name = "real-cpu";
+    addStep(s.attentionBySize, 1.5 * kMiB, 200e3);
+    addStep(s.attentionBySize, 5 * kMiB, 800e3);
+    const auto j = toJson(s);
+    ASSERT_TRUE(j.contains("attention_by_size"));
+    EXPECT_EQ(backendFromJson(j).attentionBySize, s.attentionBySize);
+    // A run stored before the steps were told by size has none.
+    auto old = j;
+    old.erase("attention_by_size");
+    EXPECT_TRUE(backendFromJson(old).attentionBySize.empty());
+    // A bucket no run makes: of a size not a power of two, bytes outside its size, no steps, no time, not an object.
+    for (const nlohmann::ordered_json& bad :
+         {nlohmann::ordered_json{{"from_bytes", 3000000}, {"steps", 1}, {"bytes", 3000000}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 1}, {"bytes", 9e9}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 0}, {"bytes", 0}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 1}, {"bytes", 1048576}, {"ns", -1}},
+          nlohmann::ordered_json("many")}) {
+        auto hostile = j;
+        hostile["attention_by_size"].push_back(bad);
+        EXPECT_EQ(backendFromJson(hostile).attentionBySize, s.attentionBySize) << bad.dump();
+    }
+}
+
+TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
+{
+    // A layer costs 1000 ns + bytes / 4 GB/s out of the cache, bytes / 8 GB/s within 2 MiB.
+    real::HardwareProfile profile;
+    profile.attentionStepNs = 1000;
+    profile.attentionBytesPerNs = 4;
+    profile.attentionWarmBytes = 2 << 20;
+    profile.attentionWarmBytesPerNs = 8;
+    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, kMiB), kMiB / 8);
+    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, 4 * kMiB), 1000 + 4 * kMiB / 4);
+    std::vector<StepSizeBucket> run;
+    addStep(run, kMiB, kMiB / 8 * 1.25); // 25% slower than the warm line
+    addStep(run, 4 * kMiB, 1000 + kMiB);
+    addStep(run, 6 * kMiB, 1000 + 1.5 * kMiB); // both on the cold line: the bucket's mean is exact
+    real::HardwareProfile own = profile;
+    own.attentionWarmBytes = 0; // one line through everything: bytes / 5 GB/s
+    own.attentionStepNs = 0;
+    own.attentionBytesPerNs = 5;
+    std::vector<AttentionSizeRow> rows;
+    addAttentionBySize(rows, run, profile, &own);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].steps, 1u);
+    EXPECT_NEAR(rows[0].profileErrorPct(), -20.0, 1e-9); // predicted 1 / 1.25 of the time
+    EXPECT_TRUE(rows[0].ownCostsCoverAll());
+    EXPECT_NEAR(rows[0].ownCostNs, kMiB / 5, 1e-6);
+    EXPECT_EQ(rows[1].steps, 2u);
+    EXPECT_NEAR(rows[1].profileErrorPct(), 0.0, 1e-9);
+    EXPECT_NEAR(rows[1].realGBps(), 10 * kMiB / (2000 + 2.5 * kMiB), 1e-12);
+    // A second run that fitted no costs of its own: the column no longer covers every step.
+    addAttentionBySize(rows, run, profile, nullptr);
+    EXPECT_EQ(rows[1].steps, 4u);
+    EXPECT_FALSE(rows[1].ownCostsCoverAll());
+}
+
+} // namespace
+} // namespace coh::core
