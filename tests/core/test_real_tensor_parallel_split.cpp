@@ -5,6 +5,7 @@
 #include "core/real/backend.h"
 #include "engine_fixtures.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace coh::test {
@@ -19,7 +20,7 @@ Scenario withDecodeGroup(std::size_t nodes)
     s.serving.instances = {{"prefill0", InstanceRole::Prefill, {"p0"}, 0, 0}};
     InstanceSpec decode{"decode0", InstanceRole::Decode, {}, 0, 0};
     for (std::size_t i = 0; i < nodes; ++i) {
-        const std::string id = "d" + std::to_string(i);
+        const std::string id = fmt::format("d{}", i); // "d" + to_string trips GCC 12's -Wrestrict here
         if (i > 0) {
             s.topology.nodes.push_back(servingNode(id, NodeRole::Decode));
             s.topology.links.push_back(link("p0", id, kMicrosecond, 1e9));
