@@ -25,7 +25,8 @@ QList<QPointF> tpotOverTime(const core::RunResult& run);
 QList<QPointF> cdf(std::vector<double> values, int maxPoints = kMaxPoints);
 // The staircase a cdf() draws as: flat from each value to the next, rising at each, from 0 at the smallest. An
 // empirical CDF holds no value between two requests' latencies; a line through its points would show 20 requests
-// as a smooth ramp (twice the points, less those of a rise already at its place).
+// as a smooth ramp. Up to twice the points, plus one: a cdf() thinned to its maxPoints keeps its steps between the
+// ranks it kept.
 QList<QPointF> cdfSteps(const QList<QPointF>& cdf);
 std::vector<double> ttftMs(const core::RunResult& run);
 std::vector<double> tpotMs(const core::RunResult& run);

@@ -279,7 +279,8 @@ void ChartsPanel::fillCdf()
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (const auto& [name, values] : curves) {
-        QList<QPointF> points = charts::cdf(values);
+        // Half the points a series may hold: its staircase draws each twice.
+        QList<QPointF> points = charts::cdf(values, (charts::kMaxPoints - 1) / 2);
         for (QPointF& p : points)
             p.setX(p.x() / unit.divisor);
         auto* series = lineSeries(name, charts::cdfSteps(points));

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -67,11 +68,14 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
                    "sequence's\n",
                    number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
-    if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured())
+    if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured()) {
+        std::size_t largest = 0;
+        for (const auto& r : p.copy.rows)
+            largest = std::max(largest, r.bytes);
         fmt::print("  descriptors none measured: a piece of {} B holds every size measured, the largest {} B, so what "
-                   "each piece beyond a message's first adds is not known and counts as 0 ns\n",
-                   p.descriptorBytes, p.copy.rows.empty() ? 0 : p.copy.rows.back().bytes);
-    else if (p.descriptorBytes > 0)
+                   "each piece beyond a message's first adds is not known and counts as 0 ns{}\n",
+                   p.descriptorBytes, largest, twoPaths ? " (on both paths: they copied the same sizes)" : "");
+    } else if (p.descriptorBytes > 0)
         fmt::print("  descriptors each piece of {} B beyond a message's first adds {} ns: whole descriptors copy at {} "
                    "GB/s{}\n",
                    p.descriptorBytes, number(p.copy.descriptorNs), number(p.effectiveCopyBytesPerNs()),

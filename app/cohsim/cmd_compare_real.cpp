@@ -181,13 +181,13 @@ void printAttentionBySize(const core::SimVsReal& result)
     std::vector<std::vector<std::string>> table{header};
     for (const core::AttentionSizeRow& r : result.attentionBySize) {
         const auto steps = static_cast<double>(r.steps);
-        std::vector<std::string> row{
-            fmt::format("    {} to {}", bucketBytes(r.fromBytes), bucketBytes(2 * r.fromBytes)),
-            std::to_string(r.steps),
-            number(r.realNs / steps / 1e3),
-            number(r.realGBps()),
-            number(r.profileNs / steps / 1e3),
-            fmt::format("{:+.1f}%", r.profileErrorPct())};
+        std::vector<std::string> row{fmt::format("    {} to {}{}", bucketBytes(r.fromBytes),
+                                                 bucketBytes(2 * r.fromBytes), r.inCache ? ", in cache" : ""),
+                                     std::to_string(r.steps),
+                                     number(r.realNs / steps / 1e3),
+                                     number(r.realGBps()),
+                                     number(r.profileNs / steps / 1e3),
+                                     fmt::format("{:+.1f}%", r.profileErrorPct())};
         if (own)
             row.push_back(fmt::format("{:+.1f}%", r.ownCostErrorPct()));
         table.push_back(std::move(row));
@@ -294,10 +294,15 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         }
         auto bySize = nlohmann::ordered_json::array();
         for (const core::AttentionSizeRow& r : result.attentionBySize) {
-            nlohmann::ordered_json row = {{"from_bytes", r.fromBytes}, {"to_bytes", 2 * r.fromBytes},
-                                          {"steps", r.steps},          {"bytes", r.bytes},
-                                          {"real_ns", r.realNs},       {"real_gbps", r.realGBps()},
-                                          {"profile_ns", r.profileNs}, {"profile_error_pct", r.profileErrorPct()}};
+            nlohmann::ordered_json row = {{"from_bytes", r.fromBytes},
+                                          {"to_bytes", 2 * r.fromBytes},
+                                          {"in_cache", r.inCache},
+                                          {"steps", r.steps},
+                                          {"bytes", r.bytes},
+                                          {"real_ns", r.realNs},
+                                          {"real_gbps", r.realGBps()},
+                                          {"profile_ns", r.profileNs},
+                                          {"profile_error_pct", r.profileErrorPct()}};
             if (r.ownCostsCoverAll()) {
                 row["own_costs_ns"] = r.ownCostNs;
                 row["own_costs_error_pct"] = r.ownCostErrorPct();

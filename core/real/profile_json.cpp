@@ -1,6 +1,7 @@
 #include "core/real/profile_json.h"
 
 #include "core/base/input_error.h"
+#include "core/base/printable_text.h"
 #include "core/scenario/json_reader.h" // closestName, readJsonFile
 
 #include <fmt/format.h>
@@ -176,7 +177,7 @@ std::vector<nlohmann::json> rowsFromJson(const nlohmann::json& j, const char* se
                                 : kind == RowField::Time ? kMaxRowNs
                                                          : static_cast<double>(kMaxRowCount);
             const bool whole = kind == RowField::Count || kind == RowField::Tokens;
-            const bool ok = (whole                     ? v != row.end() && v->is_number_unsigned() && x >= 1
+            const bool ok = (whole                     ? v != row.end() && v->is_number_integer() && x >= 1
                              : kind == RowField::Bytes ? x > 0
                                                        : std::isfinite(x) && x >= 0) &&
                             x <= most;
@@ -304,10 +305,18 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         const auto it = j.find(key);
         if (it == j.end() || it->is_null())
             return std::string();
-        if (!it->is_string() || it->get_ref<const std::string&>().size() > kMaxProfileNameBytes) {
-            problems.push_back(
-                {file, fmt::format("/{}", key),
-                 fmt::format("the profile has no name here (text of up to {} bytes)", kMaxProfileNameBytes), fix});
+        // Printed with every run simulated on the profile: a control character would break its line or recolour
+        // the terminal.
+        const auto control = [](const std::string& t) {
+            return std::any_of(t.begin(), t.end(), [](char c) { return isControl(static_cast<unsigned char>(c)); });
+        };
+        if (!it->is_string() || it->get_ref<const std::string&>().size() > kMaxProfileNameBytes ||
+            control(it->get_ref<const std::string&>())) {
+            problems.push_back({file, fmt::format("/{}", key),
+                                fmt::format("the profile has no name here (text of up to {} bytes, no control "
+                                            "characters)",
+                                            kMaxProfileNameBytes),
+                                fix});
             return std::string();
         }
         return it->get<std::string>();
@@ -417,6 +426,12 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     p.attentionRows = attentionRowsFromJson(j, "measured", file, problems);
     p.sequenceRows = attentionRowsFromJson(j, "measured_one_sequence", file, problems);
     p.warmRows = attentionRowsFromJson(j, "measured_warm", file, problems);
+    // Warm rows are a warm line's: without one (a real-cuda profile, or none measured) they would be read and then
+    // dropped when the profile is written again.
+    if (!p.warmRows.empty() && p.attentionWarmBytes == 0)
+        problems.push_back(
+            {file, "/attention/measured_warm",
+             "rows of warm steps, and no warm line (warm_bytes, warm_bandwidth_gbps) they were fitted to", fix});
     refuseUnknownKeys(j, file, fix, problems);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");

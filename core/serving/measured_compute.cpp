@@ -171,9 +171,10 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     const double layerBytes = p.attention->kvBytes(tokens);
     const std::size_t warm = m_nodes.options().warmBytes.value_or(p.attention->warmBytes());
     m_warmBytes = std::max(m_warmBytes, warm);
-    (real::readsFromCoreCache(layerBytes, warm) ? m_attentionWarmFit : m_attentionFit)
-        .add(layerBytes, static_cast<double>(m_lastNs) / layers);
-    addStep(m_attentionBySize, layerBytes, static_cast<double>(m_lastNs) / layers);
+    const bool inCache = real::readsFromCoreCache(layerBytes, warm);
+    (inCache ? m_attentionWarmFit : m_attentionFit).add(layerBytes, static_cast<double>(m_lastNs) / layers);
+    addStep(m_attentionBySize, layerBytes, static_cast<double>(m_lastNs) / layers, inCache,
+            p.attention->kvBytes(*std::max_element(contexts.begin(), contexts.end())));
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");

@@ -61,9 +61,9 @@ std::string describeAttentionBySize(const BackendSummary& b)
 {
     std::vector<std::string> parts;
     for (const StepSizeBucket& bucket : b.attentionBySize)
-        parts.push_back(fmt::format("{} to {} at {:.3g} GB/s ({}{})", bucketBound(bucket.fromBytes),
-                                    bucketBound(2 * bucket.fromBytes), bucket.gbps(), bucket.steps,
-                                    parts.empty() ? bucket.steps == 1 ? " step" : " steps" : ""));
+        parts.push_back(fmt::format("{} to {}{} at {:.3g} GB/s ({}{})", bucketBound(bucket.fromBytes),
+                                    bucketBound(2 * bucket.fromBytes), bucket.inCache ? " in cache" : "", bucket.gbps(),
+                                    bucket.steps, parts.empty() ? bucket.steps == 1 ? " step" : " steps" : ""));
     if (parts.empty())
         return {};
     return fmt::format("a layer reading {}", fmt::join(parts, ", "));

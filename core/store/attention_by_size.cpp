@@ -2,9 +2,9 @@
 
 namespace coh::core {
 
-double predictedLayerNs(const real::HardwareProfile& profile, double bytes)
+double predictedLayerNs(const real::HardwareProfile& profile, double bytes, double longestBytes)
 {
-    return profile.attentionNs(bytes, 0);
+    return profile.attentionNs(bytes, longestBytes);
 }
 
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
@@ -14,20 +14,18 @@ void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<S
         if (b.steps == 0)
             continue;
         auto it = rows.begin();
-        while (it != rows.end() && it->fromBytes < b.fromBytes)
+        while (it != rows.end() &&
+               (it->fromBytes < b.fromBytes || (it->fromBytes == b.fromBytes && it->inCache && !b.inCache)))
             ++it;
-        if (it == rows.end() || it->fromBytes != b.fromBytes)
-            it = rows.insert(it, AttentionSizeRow{b.fromBytes});
+        if (it == rows.end() || it->fromBytes != b.fromBytes || it->inCache != b.inCache)
+            it = rows.insert(it, AttentionSizeRow{b.fromBytes, b.inCache});
         const auto steps = static_cast<double>(b.steps);
         it->steps += b.steps;
         it->bytes += b.bytes;
         it->realNs += b.ns;
-        // The profile's cost is one line on each side of its cache, so a bucket's steps cost what their mean costs,
-        // times their number: exactly where they all fall on one side (a cache of a power of two bytes falls at
-        // most on a bucket's first size), else the mean's side takes them all.
-        it->profileNs += steps * predictedLayerNs(profile, b.meanBytes());
+        it->profileNs += steps * predictedLayerNs(profile, b.meanBytes(), b.meanLongestBytes());
         if (ownCosts) {
-            it->ownCostNs += steps * predictedLayerNs(*ownCosts, b.meanBytes());
+            it->ownCostNs += steps * predictedLayerNs(*ownCosts, b.meanBytes(), b.meanLongestBytes());
             it->ownCostSteps += b.steps;
         }
     }

@@ -14,6 +14,7 @@ namespace coh::core {
 
 struct AttentionSizeRow {
     std::uint64_t fromBytes = 0; // steps whose layer read fromBytes to twice that
+    bool inCache = false;        // of them, those that read from the core's cache (StepSizeBucket::inCache)
     std::uint64_t steps = 0;
     double bytes = 0;     // K and V a layer read, summed over the steps
     double realNs = 0;    // one layer's measured time, summed
@@ -28,13 +29,15 @@ struct AttentionSizeRow {
     double ownCostErrorPct() const { return realNs > 0 ? 100 * (ownCostNs / realNs - 1) : 0; }
 };
 
-// One layer of a step reading `bytes`, as the simulator on `profile` costs it (CalibratedCompute): the warm line
-// where it reads from the core's cache, else the fixed cost and the bytes at the batch's bandwidth. A GPU's lower
-// bound of its longest sequence is left out: a bucket does not keep it.
-double predictedLayerNs(const real::HardwareProfile& profile, double bytes);
+// One layer of a step reading `bytes`, `longestBytes` of them its longest sequence's, as the simulator on `profile`
+// costs it (CalibratedCompute): the warm line where it reads from the core's cache, else the fixed cost and the
+// longer of the bytes at the batch's bandwidth and the longest sequence's alone (a GPU's).
+double predictedLayerNs(const real::HardwareProfile& profile, double bytes, double longestBytes);
 
-// Adds one real run's steps to `rows` (kept in order of size), each bucket predicted at its mean bytes by `profile`,
-// and by `ownCosts` where the run fitted its own.
+// Adds one real run's steps to `rows` (kept in order as the buckets are), each bucket predicted at its mean bytes
+// and mean longest sequence by `profile`, and by `ownCosts` where the run fitted its own. Within a bucket the
+// profile's cost is one line (its steps are on one side of the run's cache, which is the profile's when it was
+// calibrated on this machine) but for a GPU's longest sequence, whose bound is taken at the mean.
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
                         const real::HardwareProfile& profile, const real::HardwareProfile* ownCosts);
 

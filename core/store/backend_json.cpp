@@ -3,6 +3,7 @@
 #include "core/real/calibration.h" // plausibleFit
 #include "core/store/summary_json_fields.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace coh::core {
@@ -66,7 +67,12 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     if (!s.attentionBySize.empty()) {
         auto buckets = nlohmann::ordered_json::array();
         for (const StepSizeBucket& b : s.attentionBySize)
-            buckets.push_back({{"from_bytes", b.fromBytes}, {"steps", b.steps}, {"bytes", b.bytes}, {"ns", b.ns}});
+            buckets.push_back({{"from_bytes", b.fromBytes},
+                               {"in_cache", b.inCache},
+                               {"steps", b.steps},
+                               {"bytes", b.bytes},
+                               {"ns", b.ns},
+                               {"longest_bytes", b.longestBytes}});
         j["attention_by_size"] = std::move(buckets);
     }
     if (!s.staleReads.empty()) {
@@ -142,19 +148,30 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     if (const std::uint64_t warm = countField(j, "attention_warm_bytes"); warm <= real::kMaxWarmBytes)
         s.attentionWarmBytes = warm;
     s.attentionWarmFit = s.attentionWarmBytes > 0 ? fit("attention_warm_fit") : CostFit{};
-    // Runs stored before the steps were told by size have none; a bucket no run makes (no steps, no time, a size that
-    // is not a power of two, bytes outside its size) is left out.
+    // Runs stored before the steps were told by size have none. A bucket no run makes (no steps, no time, a size
+    // that is not a power of two or past any memory, bytes outside its size, a second of one size and side of the
+    // cache) is left out.
     if (const auto it = j.find("attention_by_size"); it != j.end() && it->is_array())
         for (const auto& b : *it) {
             if (!b.is_object())
                 continue;
-            const StepSizeBucket bucket{countField(b, "from_bytes"), countField(b, "steps"), numberField(b, "bytes"),
-                                        numberField(b, "ns")};
-            const double steps = static_cast<double>(bucket.steps), from = static_cast<double>(bucket.fromBytes);
-            const bool sized = bucket.fromBytes > 0 && (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 &&
+            const auto inCache = b.find("in_cache");
+            StepSizeBucket bucket{countField(b, "from_bytes"), inCache != b.end() && inCache->is_boolean() && *inCache,
+                                  countField(b, "steps"),      numberField(b, "bytes"),
+                                  numberField(b, "ns"),        numberField(b, "longest_bytes")};
+            const double from = static_cast<double>(bucket.fromBytes);
+            const bool sized = bucket.fromBytes > 0 && bucket.fromBytes <= kLargestStepSizeBucket &&
+                               (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 &&
                                bucket.meanBytes() >= (from < 2 ? 0 : from) && bucket.meanBytes() < 2 * from;
-            if (bucket.steps > 0 && sized && std::isfinite(bucket.ns) && bucket.ns > 0 && std::isfinite(steps))
-                addSteps(s.attentionBySize, {bucket});
+            const bool again = std::any_of(s.attentionBySize.begin(), s.attentionBySize.end(), [&](const auto& o) {
+                return o.fromBytes == bucket.fromBytes && o.inCache == bucket.inCache;
+            });
+            if (bucket.steps == 0 || !sized || again || !std::isfinite(bucket.ns) || !(bucket.ns > 0))
+                continue;
+            // A run stored before the longest sequence was kept: none known (0), as a CPU's steps need none.
+            if (!std::isfinite(bucket.longestBytes) || bucket.longestBytes < 0 || bucket.longestBytes > bucket.bytes)
+                bucket.longestBytes = 0;
+            addSteps(s.attentionBySize, {bucket});
         }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)

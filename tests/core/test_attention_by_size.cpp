@@ -81,10 +81,10 @@ TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
     profile.attentionBytesPerNs = 4;
     profile.attentionWarmBytes = 2 << 20;
     profile.attentionWarmBytesPerNs = 8;
-    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, kMiB), kMiB / 8);
-    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, 4 * kMiB), 1000 + 4 * kMiB / 4);
+    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, kMiB, kMiB), kMiB / 8);
+    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, 4 * kMiB, kMiB), 1000 + 4 * kMiB / 4);
     std::vector<StepSizeBucket> run;
-    addStep(run, kMiB, kMiB / 8 * 1.25); // 25% slower than the warm line
+    addStep(run, kMiB, kMiB / 8 * 1.25, true); // 25% slower than the warm line
     addStep(run, 4 * kMiB, 1000 + kMiB);
     addStep(run, 6 * kMiB, 1000 + 1.5 * kMiB); // both on the cold line: the bucket's mean is exact
     real::HardwareProfile own = profile;
@@ -95,6 +95,7 @@ TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
     addAttentionBySize(rows, run, profile, &own);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].steps, 1u);
+    EXPECT_TRUE(rows[0].inCache);
     EXPECT_NEAR(rows[0].profileErrorPct(), -20.0, 1e-9); // predicted 1 / 1.25 of the time
     EXPECT_TRUE(rows[0].ownCostsCoverAll());
     EXPECT_NEAR(rows[0].ownCostNs, kMiB / 5, 1e-6);
@@ -105,6 +106,51 @@ TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
     addAttentionBySize(rows, run, profile, nullptr);
     EXPECT_EQ(rows[1].steps, 4u);
     EXPECT_FALSE(rows[1].ownCostsCoverAll());
+}
+
+TEST(AttentionBySize, AGpusStepLastsItsLongestSequenceAndACacheSplitsASize)
+{
+    // A GPU's profile: 2000 ns + bytes / 1000 GB/s for the batch, and a lone sequence's bytes at 100 GB/s at least.
+    real::HardwareProfile gpu;
+    gpu.backend = "real-cuda";
+    gpu.attentionStepNs = 2000;
+    gpu.attentionBytesPerNs = 1000;
+    gpu.attentionSequenceBytesPerNs = 100;
+    std::vector<StepSizeBucket> run;
+    addStep(run, 4 * kMiB, 50e3, false, 4 * kMiB);   // one sequence: its own bytes bound the step
+    addStep(run, 4 * kMiB, 10e3, false, 0.5 * kMiB); // 8 of them: the batch's bandwidth
+    ASSERT_EQ(run.size(), 1u);
+    EXPECT_DOUBLE_EQ(run[0].meanLongestBytes(), 2.25 * kMiB);
+    std::vector<AttentionSizeRow> rows;
+    addAttentionBySize(rows, run, gpu, nullptr);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_DOUBLE_EQ(rows[0].profileNs, 2 * (2000 + 2.25 * kMiB / 100));
+    // A longest sequence past the step's bytes (no such step) counts as the step's.
+    addStep(run, 5 * kMiB, 10e3, false, 9 * kMiB);
+    EXPECT_DOUBLE_EQ(run[0].longestBytes, 4.5 * kMiB + 5 * kMiB);
+    // Steps of one size either side of the run's cache are kept apart, the cache's first.
+    std::vector<StepSizeBucket> split;
+    addStep(split, 2 * kMiB, 200e3, false);
+    addStep(split, 2 * kMiB, 250e3, true);
+    addStep(split, 3 * kMiB, 400e3, false);
+    ASSERT_EQ(split.size(), 2u);
+    EXPECT_TRUE(split[0].inCache);
+    EXPECT_EQ(split[0].steps, 1u);
+    EXPECT_FALSE(split[1].inCache);
+    EXPECT_EQ(split[1].steps, 2u);
+    EXPECT_EQ(split[0].fromBytes, split[1].fromBytes);
+    // Kept with the run, apart, and a second bucket of one size and side (a hand edit) left out.
+    BackendSummary s;
+    s.attentionBySize = split;
+    auto j = toJson(s);
+    EXPECT_EQ(backendFromJson(j).attentionBySize, split);
+    j["attention_by_size"].push_back(j["attention_by_size"][0]);
+    EXPECT_EQ(backendFromJson(j).attentionBySize, split);
+    // Sizes past any memory are no run's: twice them would not be a count.
+    j = toJson(s);
+    j["attention_by_size"].push_back(
+        {{"from_bytes", std::uint64_t{1} << 63}, {"steps", 1}, {"bytes", 1e19}, {"ns", 5}});
+    EXPECT_EQ(backendFromJson(j).attentionBySize, split);
 }
 
 } // namespace

@@ -83,6 +83,26 @@ TEST(ProfileJson, TheMeasuredRowsAndTheMachineComeBackAsWritten)
     EXPECT_DOUBLE_EQ(figures.copy.bytesPerNs, 900);
 }
 
+TEST(ProfileJson, AWarmLinesRowsComeBackWithIt)
+{
+    HardwareProfile p = writtenProfile();
+    p.backend = "real-cpu";
+    p.attentionSequenceBytesPerNs = 0;
+    p.sequenceRows.clear();
+    p.hostCopy = {};
+    p.attentionWarmBytes = 2 << 20;
+    p.attentionWarmStepNs = 100;
+    p.attentionWarmBytesPerNs = 8;
+    p.warmRows = {{.context = 64, .kvBytes = 65536, .attentionNs = 8200},
+                  {.context = 448, .kvBytes = 458752, .attentionNs = 57000}};
+    const auto j = nlohmann::json::parse(toJson(p).dump());
+    const HardwareProfile back = profileFromJson(j, "p.json");
+    ASSERT_EQ(back.warmRows.size(), 2u);
+    EXPECT_EQ(back.warmRows[1].context, 448u);
+    EXPECT_DOUBLE_EQ(back.warmRows[1].attentionNs, 57000);
+    EXPECT_EQ(toJson(back).dump(), toJson(p).dump());
+}
+
 TEST(ProfileJson, ADescriptorLargerThanEverySizeMeasuredMeasuredNoCost)
 {
     HardwareProfile p = writtenProfile();
@@ -103,6 +123,11 @@ TEST(ProfileJson, WhatAHandEditMakesOfTheMachineOrItsRowsIsRefusedNamingTheField
         {"/cpu", [](nlohmann::json& j) { j["cpu"] = 5; }},
         {"/host", [](nlohmann::json& j) { j["host"] = nlohmann::json::array({"a"}); }},
         {"/host", [](nlohmann::json& j) { j["host"] = std::string(5000, 'h'); }},
+        {"/cpu", [](nlohmann::json& j) { j["cpu"] = "\x1b[31mred"; }}, // would recolour the terminal it is printed on
+        {"/attention/measured_warm", // warm rows on a profile with no warm line (a GPU's)
+         [](nlohmann::json& j) {
+             j["attention"]["measured_warm"] = {{{"context", 64}, {"kv_bytes", 65536}, {"attention_ns", 9000}}};
+         }},
         {"/copy/measured", [](nlohmann::json& j) { j["copy"]["measured"] = "lots"; }},
         {"/copy/measured/1", [](nlohmann::json& j) { j["copy"]["measured"][1] = 7; }},
         {"/copy/measured/0/copy_ns", [](nlohmann::json& j) { j["copy"]["measured"][0]["copy_ns"] = -1; }},
