@@ -90,6 +90,27 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
     // A run's copies are in descriptors: the bandwidth the simulator then gives them, where measured.
     const bool pieces =
         std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return p.descriptorBytes > 0; });
+    // A run's own costs cost attention on its steps' curve (real::ownCostProfile), every size apart.
+    const bool curve =
+        std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return !p.attentionCurve.empty(); });
+    if (curve) {
+        std::size_t lo = profiles.front().attentionCurve.size(), hi = lo;
+        for (const auto& p : profiles) {
+            lo = std::min(lo, p.attentionCurve.size());
+            hi = std::max(hi, p.attentionCurve.size());
+        }
+        return fmt::format(
+            "copies {} ns + bytes / {} GB/s{}; attention per layer as its steps took at each of {} step sizes "
+            "(ATTENTION BY STEP SIZE, below)",
+            figure([](const Profile& p) { return p.copy.latencyNs; }),
+            figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+            profiles.front().hostCopy.measured()
+                ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                              figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                              figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+                : std::string(),
+            lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi));
+    }
     return fmt::format(
         "copies {} ns + bytes / {} GB/s{}{}; attention {} ns + bytes / {} GB/s per layer{}",
         figure([](const Profile& p) { return p.copy.latencyNs; }),
@@ -173,11 +194,11 @@ void printAttentionBySize(const core::SimVsReal& result)
     if (result.attentionBySize.empty())
         return;
     const bool own = std::all_of(result.attentionBySize.begin(), result.attentionBySize.end(),
-                                 [](const core::AttentionSizeRow& r) { return r.ownCostsCoverAll(); });
+                                 [](const core::AttentionSizeRow& r) { return r.ownLineCoversAll(); });
     std::vector<std::string> header{
         "  ATTENTION BY STEP SIZE", "STEPS", "REAL (us)", "REAL GB/s", "PROFILE (us)", "ERROR"};
     if (own)
-        header.push_back("ON OWN COSTS");
+        header.push_back("RUN'S LINE");
     std::vector<std::vector<std::string>> table{header};
     for (const core::AttentionSizeRow& r : result.attentionBySize) {
         const auto steps = static_cast<double>(r.steps);
@@ -189,14 +210,16 @@ void printAttentionBySize(const core::SimVsReal& result)
                                      number(r.profileNs / steps / 1e3),
                                      fmt::format("{:+.1f}%", r.profileErrorPct())};
         if (own)
-            row.push_back(fmt::format("{:+.1f}%", r.ownCostErrorPct()));
+            row.push_back(fmt::format("{:+.1f}%", r.ownLineErrorPct()));
         table.push_back(std::move(row));
     }
     printTable(table, 1);
     fmt::print("  (one layer of a decode step, by the K/V bytes it read: the real run{}'s mean time and what the "
                "simulator's attention costs{} for the same steps, apart from when they ran{})\n",
                result.realRuns > 1 ? "s" : "", result.paired ? " on each run's profile" : " on the profile",
-               own ? "; ON OWN COSTS: on the line each run fitted over its own steps" : "");
+               own ? "; RUN'S LINE: on the line each run fitted over its own steps, where ON OWN COSTS takes the "
+                     "steps' own time at each size"
+                   : "");
 }
 
 void runCompareReal(const GlobalOptions& global, const CompareRealOptions& options)
@@ -303,9 +326,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                           {"real_gbps", r.realGBps()},
                                           {"profile_ns", r.profileNs},
                                           {"profile_error_pct", r.profileErrorPct()}};
-            if (r.ownCostsCoverAll()) {
-                row["own_costs_ns"] = r.ownCostNs;
-                row["own_costs_error_pct"] = r.ownCostErrorPct();
+            if (r.ownLineCoversAll()) {
+                row["own_line_ns"] = r.ownLineNs;
+                row["own_line_error_pct"] = r.ownLineErrorPct();
             }
             bySize.push_back(std::move(row));
         }

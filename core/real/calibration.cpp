@@ -231,7 +231,7 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit)
 bool fittedOwnCosts(const BackendSummary& run)
 {
     return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit) ||
-           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit);
+           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit) || !ownAttentionCurve(run).empty();
 }
 
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
@@ -257,7 +257,26 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
         p.attentionWarmBytesPerNs = run.attentionWarmFit.bytesPerNs;
         p.warmRows.clear();
     }
+    // Its steps' own time at each size, which the lines above only approach: the simulator on its own costs then
+    // leaves out the attention's model too, and what is left of its error is the rest's.
+    p.attentionCurve = ownAttentionCurve(run);
+    if (!p.attentionCurve.empty()) {
+        p.attentionSequenceBytesPerNs = 0; // the steps measured already lasted their longest sequence
+        p.attentionRows.clear();
+        p.sequenceRows.clear();
+    }
     return p;
+}
+
+std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run)
+{
+    std::vector<AttentionCurvePoint> curve;
+    for (const StepSizeBucket& b : run.attentionBySize)
+        if (b.steps > 0 && b.meanBytes() > 0 && b.meanNs() > 0 && b.meanNs() <= kMaxProfileNs)
+            curve.push_back({b.meanBytes(), b.meanNs(), b.inCache});
+    std::stable_sort(curve.begin(), curve.end(),
+                     [](const AttentionCurvePoint& a, const AttentionCurvePoint& b) { return a.bytes < b.bytes; });
+    return curve;
 }
 
 HardwareProfile withCostsScaled(HardwareProfile p, double factor)
@@ -273,6 +292,8 @@ HardwareProfile withCostsScaled(HardwareProfile p, double factor)
     p.attentionSequenceBytesPerNs /= factor;
     p.attentionWarmStepNs *= factor;
     p.attentionWarmBytesPerNs /= factor;
+    for (AttentionCurvePoint& point : p.attentionCurve)
+        point.ns *= factor;
     return p;
 }
 

@@ -56,7 +56,12 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // before it only predicts. A run's copies are already in descriptors, so their cost per piece is in the fitted
 // bandwidth (descriptorNs 0); a run's steps already paid for their longest sequence, so a lone sequence's bandwidth is
 // dropped with a fitted attention. A figure replaced loses the calibration's rows it was fitted from.
+// Where the run kept its steps by size (BackendSummary::attentionBySize), their mean time at each size is the
+// profile's attention curve (ownAttentionCurve), which the simulator costs a layer on in place of the lines.
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
+// The run's steps by size as curve points (HardwareProfile::attentionCurve), in order of bytes: each size's mean
+// bytes and mean time, those a profile may hold (a time under kMaxProfileNs).
+std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run);
 // Whether the run fitted any figure ownCostProfile takes.
 bool fittedOwnCosts(const BackendSummary& run);
 // `profile` with every cost it measured `factor` times as long: each copy's fixed cost, descriptor and bytes, each

@@ -37,6 +37,15 @@ struct CopyPathFit {
     }
 };
 
+// One step size of a real run's own attention (BackendSummary::attentionBySize): its steps' mean K/V bytes and mean
+// time per layer, and whether they read from the core's cache.
+struct AttentionCurvePoint {
+    double bytes = 0;
+    double ns = 0;
+    bool inCache = false;
+    bool operator==(const AttentionCurvePoint&) const = default;
+};
+
 struct HardwareProfile {
     std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
     std::string host, cpu;            // cpu: the GPU's name for real-cuda
@@ -71,6 +80,10 @@ struct HardwareProfile {
     // CXL memory, storage), both ways, in descriptors of descriptorBytes too; `copy` is then the GPUs' own. Not
     // measured on real-cpu, whose every memory is the host's: one path.
     CopyPathFit hostCopy;
+    // A run's own costs (ownCostProfile): its steps' mean time at each step size, in order of bytes, which no line
+    // follows at every size (docs/real-backend.md#attention-by-step-size). Where given, a layer costs the curve
+    // (curveNs) in place of the lines above. Empty: the lines (a calibration).
+    std::vector<AttentionCurvePoint> attentionCurve;
 
     double effectiveCopyBytesPerNs() const { return copy.effectiveBytesPerNs(descriptorBytes); }
     // The same over the host path where measured; else the copies' own.
@@ -87,12 +100,19 @@ struct HardwareProfile {
         return attentionWarmBytesPerNs > 0 && readsFromCoreCache(bytes, attentionWarmBytes);
     }
     double warmAttentionNs(double bytes) const { return attentionWarmStepNs + bytes / attentionWarmBytesPerNs; }
-    // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's.
+    // One layer of a step reading `bytes` on the curve: between the two points of its side of the cache (in it where
+    // it reads at most attentionWarmBytes; all points where that side has none) whose bytes are either side of it, on
+    // the line through them; below the first or past the last point, at that point's bandwidth.
+    double curveNs(double bytes) const;
+    // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's: the curve where there
+    // is one, else the lines; a GPU's step at least its longest sequence's time alone.
     double attentionNs(double bytes, double longestBytes) const
     {
+        const double alone = attentionSequenceBytesPerNs > 0 ? longestBytes / attentionSequenceBytesPerNs : 0;
+        if (!attentionCurve.empty())
+            return std::max(curveNs(bytes), alone);
         if (readsWarm(bytes))
             return warmAttentionNs(bytes);
-        const double alone = attentionSequenceBytesPerNs > 0 ? longestBytes / attentionSequenceBytesPerNs : 0;
         return attentionStepNs + std::max(bytes / attentionBytesPerNs, alone);
     }
 };

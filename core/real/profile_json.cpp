@@ -78,6 +78,12 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
         attention["warm_bandwidth_gbps"] = p.attentionWarmBytesPerNs;
         attention["measured_warm"] = rowsJson(p.warmRows);
     }
+    if (!p.attentionCurve.empty()) {
+        auto curve = nlohmann::ordered_json::array();
+        for (const AttentionCurvePoint& point : p.attentionCurve)
+            curve.push_back({{"bytes", point.bytes}, {"ns", point.ns}, {"in_cache", point.inCache}});
+        out["attention"]["curve"] = std::move(curve);
+    }
     if (p.hostCopy.measured())
         out["host_copy"] = {{"latency_ns", p.hostCopy.latencyNs},
                             {"bandwidth_gbps", p.hostCopy.bytesPerNs},
@@ -103,7 +109,7 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
         {"attention",
          {"query_heads", "kv_heads", "head_dim", "block_tokens", "element_bytes", "sequence_bandwidth_gbps",
           "measured_one_sequence", "step_ns", "bandwidth_gbps", "measured", "warm_bytes", "warm_step_ns",
-          "warm_bandwidth_gbps", "measured_warm"}},
+          "warm_bandwidth_gbps", "measured_warm", "curve"}},
     };
     for (const auto& [section, known] : kKeys) {
         const nlohmann::json* object = &j;
@@ -130,7 +136,7 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
 // What a measured row's field holds: a whole count (1 to kMaxRowCount), a context (1 to a sequence's most tokens), a
 // byte count that may be a fraction (a mean, up to kMaxRowCount), or a median time (0 to kMaxRowNs: a clock too
 // coarse for the smallest copy reads 0).
-enum class RowField { Count, Tokens, Bytes, Time };
+enum class RowField { Count, Tokens, Bytes, Time, Flag };
 
 // A section's rows of `key` (none where the profile has none), each an object of exactly `fields`. One problem per
 // row at most. Returns the rows that passed.
@@ -177,19 +183,22 @@ std::vector<nlohmann::json> rowsFromJson(const nlohmann::json& j, const char* se
                                 : kind == RowField::Time ? kMaxRowNs
                                                          : static_cast<double>(kMaxRowCount);
             const bool whole = kind == RowField::Count || kind == RowField::Tokens;
-            const bool ok = (whole                     ? v != row.end() && v->is_number_integer() && x >= 1
-                             : kind == RowField::Bytes ? x > 0
-                                                       : std::isfinite(x) && x >= 0) &&
-                            x <= most;
+            const bool ok = kind == RowField::Flag ? v != row.end() && v->is_boolean()
+                                                   : (whole ? v != row.end() && v->is_number_integer() && x >= 1
+                                                      : kind == RowField::Bytes ? x > 0
+                                                                                : std::isfinite(x) && x >= 0) &&
+                                                         x <= most;
             if (!ok) {
-                const char* what = kind == RowField::Time     ? "measured time (ns)"
+                const char* what = kind == RowField::Flag     ? "true or false"
+                                   : kind == RowField::Time   ? "measured time (ns)"
                                    : kind == RowField::Tokens ? "context (tokens)"
                                    : kind == RowField::Count  ? "count"
                                                               : "byte count";
-                problems.push_back(
-                    {file, fmt::format("{}/{}", at, name),
-                     fmt::format("the row has no {} here ({} to {:g})", what, kind == RowField::Time ? 0 : 1, most),
-                     fix});
+                problems.push_back({file, fmt::format("{}/{}", at, name),
+                                    kind == RowField::Flag ? fmt::format("the row has no {} here", what)
+                                                           : fmt::format("the row has no {} here ({} to {:g})", what,
+                                                                         kind == RowField::Time ? 0 : 1, most),
+                                    fix});
                 good = false;
                 break;
             }
@@ -432,6 +441,26 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         problems.push_back(
             {file, "/attention/measured_warm",
              "rows of warm steps, and no warm line (warm_bytes, warm_bandwidth_gbps) they were fitted to", fix});
+    // A run's own curve (ownCostProfile), as compare-real prints its own costs: each point a size's mean bytes and a
+    // layer's time there, in order of bytes.
+    bool outOfOrder = false;
+    for (const nlohmann::json& r : rowsFromJson(
+             j, "attention", "curve",
+             {{"bytes", RowField::Bytes}, {"ns", RowField::Time}, {"in_cache", RowField::Flag}}, file, problems)) {
+        const AttentionCurvePoint point{r["bytes"].get<double>(), r["ns"].get<double>(), r["in_cache"].get<bool>()};
+        if (point.ns > kMaxProfileNs)
+            problems.push_back({file, "/attention/curve",
+                                fmt::format("a point of {:g} ns, not a time a layer of a step takes (0 to {:g} ns)",
+                                            point.ns, kMaxProfileNs),
+                                fix});
+        else if (!p.attentionCurve.empty() && point.bytes < p.attentionCurve.back().bytes) {
+            if (!outOfOrder) // once: one point out of place puts the rest after it out of order too
+                problems.push_back(
+                    {file, "/attention/curve", "the curve's points are in order of their bytes, smallest first", fix});
+            outOfOrder = true;
+        } else
+            p.attentionCurve.push_back(point);
+    }
     refuseUnknownKeys(j, file, fix, problems);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");

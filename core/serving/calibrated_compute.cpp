@@ -39,19 +39,25 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
 void CalibratedCompute::describe(BackendSummary& summary) const
 {
     summary.calibratedProfile = m_profile.backend;
+    // A run's own costs cost attention on the curve of its steps' sizes; a calibration on its lines.
+    const std::string attention =
+        !m_profile.attentionCurve.empty()
+            ? fmt::format("as a real run's steps took at {} step sizes, from {:.0f} to {:.0f} KiB a layer",
+                          m_profile.attentionCurve.size(), m_profile.attentionCurve.front().bytes / 1024,
+                          m_profile.attentionCurve.back().bytes / 1024)
+            : fmt::format("{:.0f} ns + K/V bytes / {:.2f} GB/s{}", m_profile.attentionStepNs,
+                          m_profile.attentionBytesPerNs,
+                          m_profile.attentionWarmBytesPerNs > 0
+                              ? fmt::format(" ({:.0f} ns + K/V bytes / {:.2f} GB/s where a layer reads at most {} "
+                                            "KiB, still in the core's cache)",
+                                            m_profile.attentionWarmStepNs, m_profile.attentionWarmBytesPerNs,
+                                            m_profile.attentionWarmBytes >> 10)
+                              : std::string());
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
-        "bytes / {:.2f} GB/s, each layer of a decode step's attention {:.0f} ns + K/V bytes / {:.2f} GB/s{}, as {} "
-        "measured them",
+        "bytes / {:.2f} GB/s, each layer of a decode step's attention {}, as {} measured them",
         m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copy.latencyNs,
-        m_profile.copy.bytesPerNs, m_profile.attentionStepNs, m_profile.attentionBytesPerNs,
-        m_profile.attentionWarmBytesPerNs > 0
-            ? fmt::format(" ({:.0f} ns + K/V bytes / {:.2f} GB/s where a layer reads at most {} KiB, still in "
-                          "the core's cache)",
-                          m_profile.attentionWarmStepNs, m_profile.attentionWarmBytesPerNs,
-                          m_profile.attentionWarmBytes >> 10)
-            : std::string(),
-        m_profile.backend);
+        m_profile.copy.bytesPerNs, attention, m_profile.backend);
 }
 
 } // namespace coh::core

@@ -8,7 +8,7 @@ double predictedLayerNs(const real::HardwareProfile& profile, double bytes, doub
 }
 
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
-                        const real::HardwareProfile& profile, const real::HardwareProfile* ownCosts)
+                        const real::HardwareProfile& profile, const real::HardwareProfile* ownLine)
 {
     for (const StepSizeBucket& b : run) {
         if (b.steps == 0)
@@ -24,9 +24,9 @@ void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<S
         it->bytes += b.bytes;
         it->realNs += b.ns;
         it->profileNs += steps * predictedLayerNs(profile, b.meanBytes(), b.meanLongestBytes());
-        if (ownCosts) {
-            it->ownCostNs += steps * predictedLayerNs(*ownCosts, b.meanBytes(), b.meanLongestBytes());
-            it->ownCostSteps += b.steps;
+        if (ownLine) {
+            it->ownLineNs += steps * predictedLayerNs(*ownLine, b.meanBytes(), b.meanLongestBytes());
+            it->ownLineSteps += b.steps;
         }
     }
 }

@@ -19,14 +19,15 @@ struct AttentionSizeRow {
     double bytes = 0;     // K and V a layer read, summed over the steps
     double realNs = 0;    // one layer's measured time, summed
     double profileNs = 0; // the profile's prediction for the same steps, summed
-    // The same on the runs' own costs (real::ownCostProfile), over ownCostSteps of the steps: all of them, or the
-    // column is not shown (a run that fitted none).
-    double ownCostNs = 0;
-    std::uint64_t ownCostSteps = 0;
+    // The same on the line each run fitted over its own steps (BackendSummary::attentionFit and attentionWarmFit, as
+    // real::ownCostProfile takes them, without its curve), over ownLineSteps of the steps: all of them, or the column
+    // is not shown (a run that fitted none).
+    double ownLineNs = 0;
+    std::uint64_t ownLineSteps = 0;
     double realGBps() const { return realNs > 0 ? bytes / realNs : 0; }
     double profileErrorPct() const { return realNs > 0 ? 100 * (profileNs / realNs - 1) : 0; }
-    bool ownCostsCoverAll() const { return ownCostSteps == steps && steps > 0; }
-    double ownCostErrorPct() const { return realNs > 0 ? 100 * (ownCostNs / realNs - 1) : 0; }
+    bool ownLineCoversAll() const { return ownLineSteps == steps && steps > 0; }
+    double ownLineErrorPct() const { return realNs > 0 ? 100 * (ownLineNs / realNs - 1) : 0; }
 };
 
 // One layer of a step reading `bytes`, `longestBytes` of them its longest sequence's, as the simulator on `profile`
@@ -35,10 +36,10 @@ struct AttentionSizeRow {
 double predictedLayerNs(const real::HardwareProfile& profile, double bytes, double longestBytes);
 
 // Adds one real run's steps to `rows` (kept in order as the buckets are), each bucket predicted at its mean bytes
-// and mean longest sequence by `profile`, and by `ownCosts` where the run fitted its own. Within a bucket the
-// profile's cost is one line (its steps are on one side of the run's cache, which is the profile's when it was
-// calibrated on this machine) but for a GPU's longest sequence, whose bound is taken at the mean.
+// and mean longest sequence by `profile`, and by `ownLine` (the run's own costs as lines) where the run fitted them.
+// Within a bucket the profile's cost is one line (its steps are on one side of the run's cache, which is the profile's
+// when it was calibrated on this machine) but for a GPU's longest sequence, whose bound is taken at the mean.
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
-                        const real::HardwareProfile& profile, const real::HardwareProfile* ownCosts);
+                        const real::HardwareProfile& profile, const real::HardwareProfile* ownLine);
 
 } // namespace coh::core

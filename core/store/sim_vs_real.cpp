@@ -335,8 +335,14 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
                 store->storeCostVariants(id, {{CostVariant::Kind::OwnCosts, 1, *ownCostSims.back()}});
         } else
             ownCostSims.emplace_back();
+        // Beside the profile, the line the run fitted over its own steps: how far a line, even its own, is from them.
+        std::optional<real::HardwareProfile> ownLine;
+        if (ownCosts) {
+            ownLine = out.ownCostProfiles.back();
+            ownLine->attentionCurve.clear();
+        }
         addAttentionBySize(out.attentionBySize, r.summary.backend.attentionBySize, out.profiles.back(),
-                           ownCosts ? &out.ownCostProfiles.back() : nullptr);
+                           ownLine ? &*ownLine : nullptr);
         if (k == 1) {
             out.real = std::move(r);
             out.realId = id;

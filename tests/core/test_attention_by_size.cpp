@@ -1,12 +1,15 @@
 // A real run's decode steps by the bytes a layer read (core/net/step_size_buckets.h), kept with the run, and set
 // against what a profile predicts for the same steps (core/store/attention_by_size.h).
+#include "core/base/input_error.h"
 #include "core/net/step_size_buckets.h"
+#include "core/real/calibration.h"
 #include "core/store/attention_by_size.h"
 #include "core/store/backend_json.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace coh::core {
@@ -97,15 +100,15 @@ TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
     EXPECT_EQ(rows[0].steps, 1u);
     EXPECT_TRUE(rows[0].inCache);
     EXPECT_NEAR(rows[0].profileErrorPct(), -20.0, 1e-9); // predicted 1 / 1.25 of the time
-    EXPECT_TRUE(rows[0].ownCostsCoverAll());
-    EXPECT_NEAR(rows[0].ownCostNs, kMiB / 5, 1e-6);
+    EXPECT_TRUE(rows[0].ownLineCoversAll());
+    EXPECT_NEAR(rows[0].ownLineNs, kMiB / 5, 1e-6);
     EXPECT_EQ(rows[1].steps, 2u);
     EXPECT_NEAR(rows[1].profileErrorPct(), 0.0, 1e-9);
     EXPECT_NEAR(rows[1].realGBps(), 10 * kMiB / (2000 + 2.5 * kMiB), 1e-12);
     // A second run that fitted no costs of its own: the column no longer covers every step.
     addAttentionBySize(rows, run, profile, nullptr);
     EXPECT_EQ(rows[1].steps, 4u);
-    EXPECT_FALSE(rows[1].ownCostsCoverAll());
+    EXPECT_FALSE(rows[1].ownLineCoversAll());
 }
 
 TEST(AttentionBySize, AGpusStepLastsItsLongestSequenceAndACacheSplitsASize)
@@ -151,6 +154,100 @@ TEST(AttentionBySize, AGpusStepLastsItsLongestSequenceAndACacheSplitsASize)
     j["attention_by_size"].push_back(
         {{"from_bytes", std::uint64_t{1} << 63}, {"steps", 1}, {"bytes", 1e19}, {"ns", 5}});
     EXPECT_EQ(backendFromJson(j).attentionBySize, split);
+}
+
+} // namespace
+} // namespace coh::core
+
+namespace coh::core {
+namespace {
+
+TEST(AttentionCurve, ALayerCostsTheLineBetweenTheTwoSizesAroundItOnItsSideOfTheCache)
+{
+    real::HardwareProfile p;
+    p.attentionStepNs = 1e6; // the lines, which the curve replaces
+    p.attentionBytesPerNs = 1;
+    p.attentionWarmBytes = 2 << 20;
+    p.attentionCurve = {{.bytes = 1 * kMiB, .ns = 150e3, .inCache = true},
+                        {.bytes = 1.5 * kMiB, .ns = 250e3, .inCache = true},
+                        {.bytes = 3 * kMiB, .ns = 450e3},
+                        {.bytes = 6 * kMiB, .ns = 900e3},
+                        {.bytes = 24 * kMiB, .ns = 4500e3}};
+    // Between two points of its side: on the line through them.
+    EXPECT_DOUBLE_EQ(p.attentionNs(4.5 * kMiB, 0), 675e3);
+    EXPECT_DOUBLE_EQ(p.attentionNs(15 * kMiB, 0), 900e3 + 9 * kMiB * (3600e3 / (18 * kMiB)));
+    EXPECT_DOUBLE_EQ(p.attentionNs(1.25 * kMiB, 0), 200e3);
+    // At a point: its time.
+    EXPECT_DOUBLE_EQ(p.attentionNs(6 * kMiB, 0), 900e3);
+    // Beyond the last and short of the first of its side: that point's bandwidth. A step of 2 MiB reads from the
+    // cache, so it goes on from the cache's last point, not towards 3 MiB's.
+    EXPECT_DOUBLE_EQ(p.attentionNs(48 * kMiB, 0), 9000e3);
+    EXPECT_DOUBLE_EQ(p.attentionNs(2 * kMiB, 0), 250e3 * 2 / 1.5);
+    EXPECT_DOUBLE_EQ(p.attentionNs(0.5 * kMiB, 0), 75e3);
+    EXPECT_DOUBLE_EQ(p.attentionNs(2.5 * kMiB, 0), 375e3);
+    // A GPU's longest sequence still bounds its step.
+    p.attentionSequenceBytesPerNs = 1;
+    EXPECT_DOUBLE_EQ(p.attentionNs(6 * kMiB, 4 * kMiB), 4 * kMiB);
+    p.attentionSequenceBytesPerNs = 0;
+    // A profile without a cache reads every step as out of it.
+    p.attentionWarmBytes = 0;
+    EXPECT_DOUBLE_EQ(p.attentionNs(2 * kMiB, 0), 300e3);
+    // A side with no point takes them all.
+    real::HardwareProfile warmOnly = p;
+    warmOnly.attentionWarmBytes = 2 << 20;
+    warmOnly.attentionCurve.resize(2);
+    EXPECT_DOUBLE_EQ(warmOnly.attentionNs(3 * kMiB, 0), 500e3);
+    // Costs moved by a factor move the curve with them.
+    EXPECT_DOUBLE_EQ(real::withCostsScaled(p, 1.1).attentionNs(6 * kMiB, 0), 990e3);
+}
+
+TEST(AttentionCurve, ARunsOwnCostsTakeItsStepsTimeAtEachSizeAndKeepItInTheirFile)
+{
+    BackendSummary run;
+    run.name = "real-cpu";
+    run.attentionWarmBytes = 2 << 20;
+    run.attentionFit = {0, 6, 500};
+    run.attentionWarmFit = {0, 7, 300};
+    addStep(run.attentionBySize, 1 * kMiB, 150e3, true);
+    addStep(run.attentionBySize, 1.5 * kMiB, 250e3, true); // one bucket of 1 to 2 MiB: 1.25 MiB, 200 us
+    addStep(run.attentionBySize, 6 * kMiB, 900e3);
+    addStep(run.attentionBySize, 3 * kMiB, 450e3);
+    real::HardwareProfile calibrated;
+    calibrated.attentionStepNs = 1000;
+    calibrated.attentionBytesPerNs = 5;
+    calibrated.attentionSequenceBytesPerNs = 50;
+    const real::HardwareProfile own = real::ownCostProfile(calibrated, run);
+    ASSERT_EQ(own.attentionCurve.size(), 3u);
+    EXPECT_EQ(own.attentionCurve[0], (real::AttentionCurvePoint{1.25 * kMiB, 200e3, true}));
+    EXPECT_EQ(own.attentionCurve[1], (real::AttentionCurvePoint{3 * kMiB, 450e3, false}));
+    EXPECT_EQ(own.attentionCurve[2], (real::AttentionCurvePoint{6 * kMiB, 900e3, false}));
+    EXPECT_DOUBLE_EQ(own.attentionSequenceBytesPerNs, 0); // its steps already lasted their longest
+    EXPECT_DOUBLE_EQ(own.attentionNs(4.5 * kMiB, 4.5 * kMiB), 675e3);
+    // Written and read back whole, as compare-real --json prints it.
+    real::HardwareProfile file = own;
+    file.copy.bytesPerNs = 8;
+    file.attentionShape = {.queryHeads = 4, .kvHeads = 2, .headDim = 32, .blockTokens = 16};
+    const auto j = nlohmann::json::parse(real::toJson(file).dump());
+    EXPECT_EQ(real::profileFromJson(j, "own.json").attentionCurve, own.attentionCurve);
+    // A hand edit that leaves no curve a run makes is refused, naming the curve.
+    for (const auto& edit : std::vector<std::function<void(nlohmann::json&)>>{
+             [](nlohmann::json& c) { std::swap(c[0], c[2]); },    // out of order
+             [](nlohmann::json& c) { c[1]["ns"] = 5e9; },         // a layer of five seconds
+             [](nlohmann::json& c) { c[1]["in_cache"] = "yes"; }, // not a flag
+             [](nlohmann::json& c) { c[0]["bytes"] = 0; }}) {
+        auto hostile = j;
+        edit(hostile["attention"]["curve"]);
+        try {
+            real::profileFromJson(hostile, "own.json");
+            ADD_FAILURE() << "taken: " << hostile["attention"]["curve"].dump();
+        } catch (const InputError& e) {
+            ASSERT_EQ(e.problems().size(), 1u) << e.what();
+            EXPECT_EQ(e.problems()[0].field.rfind("/attention/curve", 0), 0u) << e.problems()[0].field;
+        }
+    }
+    // A run that kept no steps by size (one stored before) keeps its lines.
+    run.attentionBySize.clear();
+    EXPECT_TRUE(real::ownCostProfile(calibrated, run).attentionCurve.empty());
 }
 
 } // namespace

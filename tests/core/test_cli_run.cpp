@@ -365,7 +365,8 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
                     1e-9 * r.at("profile_ns").get<double>());
         EXPECT_NEAR(r.at("profile_error_pct").get<double>(),
                     100 * (r.at("profile_ns").get<double>() / r.at("real_ns").get<double>() - 1), 1e-9);
-        EXPECT_TRUE(r.contains("own_costs_error_pct"));
+        EXPECT_TRUE(r.contains("own_line_error_pct"));
+        EXPECT_FALSE(r.contains("own_costs_error_pct"));
     }
     const CliResult realShown =
         runCohsim("runs show " + std::to_string(out.at("real_run_id").get<int>()) + " --json " + db(), Stderr::Discard);
