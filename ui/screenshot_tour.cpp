@@ -97,7 +97,7 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
             {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
             {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
             {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false},
-            {QStringLiteral("compare-real"), true}};
+            {QStringLiteral("compare-real"), true},    {QStringLiteral("history-real"), true}};
 }
 
 int ScreenshotTour::expectedCount() const
@@ -349,6 +349,8 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         picture = grabCompare(1);
     } else if (view == QLatin1String("compare-real") && m_modelRunId != 0) {
         picture = grabCompare(0, m_pairedRunIds);
+    } else if (view == QLatin1String("history-real") && m_realRunId != 0) {
+        picture = grabRealRunInHistory();
     } else if (view == QLatin1String("help")) {
         m_window->showHelp(QStringLiteral("scenario-format.md"));
         settle(150);
@@ -391,6 +393,19 @@ QPixmap ScreenshotTour::grabMessageDetails(ReplayWidget* replay)
     settle(50);
     const QPixmap picture = m_window->grab();
     split->setSizes(before);
+    return picture;
+}
+
+// History with the sim-against-real pair's real run selected: its details below the list say what it ran on, what
+// its copies and steps measured, and its steps by size. The scenario's own run is selected again after.
+QPixmap ScreenshotTour::grabRealRunInHistory()
+{
+    m_window->tabs()->setCurrentWidget(m_window->historyWidget());
+    m_window->historyWidget()->refresh();
+    m_window->historyWidget()->selectRun(m_realRunId);
+    settle(150);
+    const QPixmap picture = m_window->grab();
+    m_window->historyWidget()->selectRun(m_runId);
     return picture;
 }
 

@@ -70,6 +70,7 @@ class ScreenshotTour : public QObject {
     void captureExtra(const QString& view, const QString& name);
     QPixmap grabMessageDetails(ReplayWidget* replay);
     // Compare over `runs` (none: the scenario's run and the compared one) on its tab `tab`, drawn over History.
+    QPixmap grabRealRunInHistory();
     QPixmap grabCompare(int tab, QList<qint64> runs = {});
     QPixmap grabLabDelivery();
     QPixmap grabTunerParallel();
