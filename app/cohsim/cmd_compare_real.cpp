@@ -8,6 +8,7 @@
 #include "core/real/calibration.h"
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/serving/own_costs_text.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/sim_vs_real.h"
@@ -179,14 +180,6 @@ void printTtftParts(const core::SimVsReal& result, const std::string& realHeader
                                      : "");
 }
 
-// A size of bytes as a step-size bucket names it: KiB below one MiB, MiB from there (both powers of two, whole).
-std::string bucketBytes(std::uint64_t bytes)
-{
-    return bytes >= (std::uint64_t{1} << 20) ? fmt::format("{} MiB", bytes >> 20)
-           : bytes >= 1024                   ? fmt::format("{} KiB", bytes >> 10)
-                                             : fmt::format("{} B", bytes);
-}
-
 // The real runs' decode steps by the bytes a layer read, against the profile's cost for the same steps: the
 // attention's model alone, size by size (core/store/attention_by_size.h).
 void printAttentionBySize(const core::SimVsReal& result)
@@ -202,8 +195,8 @@ void printAttentionBySize(const core::SimVsReal& result)
     std::vector<std::vector<std::string>> table{header};
     for (const core::AttentionSizeRow& r : result.attentionBySize) {
         const auto steps = static_cast<double>(r.steps);
-        std::vector<std::string> row{fmt::format("    {} to {}{}", bucketBytes(r.fromBytes),
-                                                 bucketBytes(2 * r.fromBytes), r.inCache ? ", in cache" : ""),
+        std::vector<std::string> row{fmt::format("    {} to {}{}", core::stepSizeBound(r.fromBytes),
+                                                 core::stepSizeBound(2 * r.fromBytes), r.inCache ? ", in cache" : ""),
                                      std::to_string(r.steps),
                                      number(r.realNs / steps / 1e3),
                                      number(r.realGBps()),

@@ -41,20 +41,17 @@ inline std::uint64_t stepSizeBucketOf(double bytes)
     return from;
 }
 
-// Whether `a` goes before `b`: smaller sizes first, a size's steps in the cache before its others.
-inline bool stepSizeBucketBefore(const StepSizeBucket& a, std::uint64_t fromBytes, bool inCache)
+// The entry of `fromBytes` and `inCache` in `entries` (StepSizeBucket, or anything kept by size so: a fromBytes, an
+// inCache, made from the two), kept in order of size, a size's steps in the cache before its others; made where
+// there is none.
+template <class Entry> Entry& stepSizeEntry(std::vector<Entry>& entries, std::uint64_t fromBytes, bool inCache)
 {
-    return a.fromBytes < fromBytes || (a.fromBytes == fromBytes && a.inCache && !inCache);
-}
-
-// The bucket of `fromBytes` and `inCache` in `buckets` (kept in that order), made where there is none.
-inline StepSizeBucket& stepSizeBucket(std::vector<StepSizeBucket>& buckets, std::uint64_t fromBytes, bool inCache)
-{
-    auto it = buckets.begin();
-    while (it != buckets.end() && stepSizeBucketBefore(*it, fromBytes, inCache))
+    auto it = entries.begin();
+    while (it != entries.end() &&
+           (it->fromBytes < fromBytes || (it->fromBytes == fromBytes && it->inCache && !inCache)))
         ++it;
-    if (it == buckets.end() || it->fromBytes != fromBytes || it->inCache != inCache)
-        it = buckets.insert(it, StepSizeBucket{fromBytes, inCache});
+    if (it == entries.end() || it->fromBytes != fromBytes || it->inCache != inCache)
+        it = entries.insert(it, Entry{fromBytes, inCache});
     return *it;
 }
 
@@ -65,7 +62,7 @@ inline void addStep(std::vector<StepSizeBucket>& buckets, double layerBytes, dou
 {
     if (!(layerNs > 0) || !std::isfinite(layerNs) || !(layerBytes >= 0) || !std::isfinite(layerBytes))
         return;
-    StepSizeBucket& b = stepSizeBucket(buckets, stepSizeBucketOf(layerBytes), inCache);
+    StepSizeBucket& b = stepSizeEntry(buckets, stepSizeBucketOf(layerBytes), inCache);
     ++b.steps;
     b.bytes += layerBytes;
     b.ns += layerNs;
@@ -76,7 +73,7 @@ inline void addStep(std::vector<StepSizeBucket>& buckets, double layerBytes, dou
 inline void addSteps(std::vector<StepSizeBucket>& buckets, const std::vector<StepSizeBucket>& more)
 {
     for (const StepSizeBucket& m : more) {
-        StepSizeBucket& b = stepSizeBucket(buckets, m.fromBytes, m.inCache);
+        StepSizeBucket& b = stepSizeEntry(buckets, m.fromBytes, m.inCache);
         b.steps += m.steps;
         b.bytes += m.bytes;
         b.ns += m.ns;

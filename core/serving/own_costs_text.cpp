@@ -47,23 +47,21 @@ std::string describeOwnCosts(const BackendSummary& b)
     return fmt::format("{}", fmt::join(parts, "; "));
 }
 
-namespace {
-// A step-size bucket's bound: KiB below a MiB, MiB from there, B below a KiB (powers of two, so whole).
-std::string bucketBound(std::uint64_t bytes)
+std::string stepSizeBound(std::uint64_t bytes)
 {
     return bytes >= (std::uint64_t{1} << 20) ? fmt::format("{} MiB", bytes >> 20)
            : bytes >= 1024                   ? fmt::format("{} KiB", bytes >> 10)
                                              : fmt::format("{} B", bytes);
 }
-} // namespace
 
 std::string describeAttentionBySize(const BackendSummary& b)
 {
     std::vector<std::string> parts;
     for (const StepSizeBucket& bucket : b.attentionBySize)
-        parts.push_back(fmt::format("{} to {}{} at {:.3g} GB/s ({}{})", bucketBound(bucket.fromBytes),
-                                    bucketBound(2 * bucket.fromBytes), bucket.inCache ? " in cache" : "", bucket.gbps(),
-                                    bucket.steps, parts.empty() ? bucket.steps == 1 ? " step" : " steps" : ""));
+        parts.push_back(fmt::format("{} to {}{} at {:.3g} GB/s ({}{})", stepSizeBound(bucket.fromBytes),
+                                    stepSizeBound(2 * bucket.fromBytes), bucket.inCache ? " in cache" : "",
+                                    bucket.gbps(), bucket.steps,
+                                    parts.empty() ? bucket.steps == 1 ? " step" : " steps" : ""));
     if (parts.empty())
         return {};
     return fmt::format("a layer reading {}", fmt::join(parts, ", "));

@@ -4,6 +4,7 @@
 // both print it.
 #include "core/net/backend_summary.h"
 
+#include <cstdint>
 #include <string>
 
 namespace coh::core {
@@ -13,5 +14,7 @@ std::string describeOwnCosts(const BackendSummary& backend);
 // The run's decode steps by the K/V bytes a layer read (BackendSummary::attentionBySize), each size's bandwidth and
 // steps: "1-2 MiB at 7.1 GB/s (185 steps), 2-4 MiB at 6.2 GB/s (93), ...". Empty where no step ran for real.
 std::string describeAttentionBySize(const BackendSummary& backend);
+// A step size's bound as those name it: B below a KiB, KiB below a MiB, MiB from there (powers of two, so whole).
+std::string stepSizeBound(std::uint64_t bytes);
 
 } // namespace coh::core

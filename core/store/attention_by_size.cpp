@@ -13,20 +13,15 @@ void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<S
     for (const StepSizeBucket& b : run) {
         if (b.steps == 0)
             continue;
-        auto it = rows.begin();
-        while (it != rows.end() &&
-               (it->fromBytes < b.fromBytes || (it->fromBytes == b.fromBytes && it->inCache && !b.inCache)))
-            ++it;
-        if (it == rows.end() || it->fromBytes != b.fromBytes || it->inCache != b.inCache)
-            it = rows.insert(it, AttentionSizeRow{b.fromBytes, b.inCache});
+        AttentionSizeRow& row = stepSizeEntry(rows, b.fromBytes, b.inCache);
         const auto steps = static_cast<double>(b.steps);
-        it->steps += b.steps;
-        it->bytes += b.bytes;
-        it->realNs += b.ns;
-        it->profileNs += steps * predictedLayerNs(profile, b.meanBytes(), b.meanLongestBytes());
+        row.steps += b.steps;
+        row.bytes += b.bytes;
+        row.realNs += b.ns;
+        row.profileNs += steps * predictedLayerNs(profile, b.meanBytes(), b.meanLongestBytes());
         if (ownLine) {
-            it->ownLineNs += steps * predictedLayerNs(*ownLine, b.meanBytes(), b.meanLongestBytes());
-            it->ownLineSteps += b.steps;
+            row.ownLineNs += steps * predictedLayerNs(*ownLine, b.meanBytes(), b.meanLongestBytes());
+            row.ownLineSteps += b.steps;
         }
     }
 }

@@ -129,14 +129,14 @@ class TstScreenshotTour : public QObject {
 
         ScreenshotTour tour(window.get(), out);
         // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery,
-        // tuner-parallel, study-builder and compare-real at 1600x1000, with compare, lab-delivery, tuner-parallel and
-        // compare-real at 1024x700 too: 2 x (7 x 2 + 9 + 4) = 54.
-        QCOMPARE(tour.expectedCount(), 54);
+        // tuner-parallel, study-builder, compare-real and history-real at 1600x1000, with compare, lab-delivery,
+        // tuner-parallel, compare-real and history-real at 1024x700 too: 2 x (7 x 2 + 10 + 5) = 58.
+        QCOMPARE(tour.expectedCount(), 58);
         QSignalSpy finished(&tour, &ScreenshotTour::finished);
         tour.start();
         QVERIFY(finished.count() == 1 || finished.wait(120000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
-        QCOMPARE(tour.saved().size(), 54);
+        QCOMPARE(tour.saved().size(), 58);
         // The Tuner has the study's points: its table lists them, and parallel coordinates is another picture.
         QCOMPARE(window->tunerPanel()->table()->rowCount(), 20);
 
@@ -185,6 +185,9 @@ class TstScreenshotTour : public QObject {
         // compare-real is Compare on a real-cpu run and the simulator's model of it, another dialog than Compare's.
         const QImage compareReal(QDir(out).filePath(QStringLiteral("compare-real-light-1600x1000.png")));
         QVERIFY(compare.copy(500, 300, 600, 400) != compareReal.copy(500, 300, 600, 400));
+        // history-real selects the real run: its details below the list are not the scenario's run's.
+        const QImage historyReal(QDir(out).filePath(QStringLiteral("history-real-light-1600x1000.png")));
+        QVERIFY(history.copy(400, 650, 1100, 150) != historyReal.copy(400, 650, 1100, 150));
         core::RunStore store(db.toStdString());
         const auto real = store.runInfo(tour.realRunId());
         const auto model = store.runInfo(tour.modelRunId());
