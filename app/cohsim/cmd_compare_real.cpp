@@ -73,6 +73,13 @@ std::string inWords(const std::vector<std::string>& items)
     return fmt::format("{} and {}", fmt::join(items.begin(), items.end() - 1, ", "), items.back());
 }
 
+// Bytes as a curve's point holds them (a mean: any number): KiB below a MiB, MiB with a decimal from there.
+std::string memoryText(double bytes)
+{
+    return bytes >= 1024.0 * 1024 ? fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024))
+                                  : fmt::format("{:.0f} KiB", bytes / 1024);
+}
+
 // The profiles' copy and attention costs; over several, each figure's range (how far the machine moved).
 std::string profileCosts(const std::vector<core::real::HardwareProfile>& profiles)
 {
@@ -94,37 +101,34 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
     // A run's own costs cost attention on its steps' curve (real::ownCostProfile), every size apart.
     const bool curve =
         std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return !p.attentionCurve.empty(); });
+    // The copies as the simulator pays them, whichever way attention is costed.
+    const std::string copies =
+        fmt::format("copies {} ns + bytes / {} GB/s{}{}", figure([](const Profile& p) { return p.copy.latencyNs; }),
+                    figure([](const Profile& p) { return p.copy.bytesPerNs; }),
+                    pieces ? fmt::format(" ({} GB/s in descriptors of {} KiB)",
+                                         figure([](const Profile& p) { return p.effectiveCopyBytesPerNs(); }),
+                                         profiles.front().descriptorBytes >> 10)
+                           : std::string(),
+                    profiles.front().hostCopy.measured()
+                        ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
+                                      figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
+                                      figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
+                        : std::string());
     if (curve) {
-        std::size_t lo = profiles.front().attentionCurve.size(), hi = lo;
+        std::size_t fewest = profiles.front().attentionCurve.size(), most = fewest;
+        double smallest = profiles.front().attentionCurve.front().bytes, largest = smallest;
         for (const auto& p : profiles) {
-            lo = std::min(lo, p.attentionCurve.size());
-            hi = std::max(hi, p.attentionCurve.size());
+            fewest = std::min(fewest, p.attentionCurve.size());
+            most = std::max(most, p.attentionCurve.size());
+            smallest = std::min(smallest, p.attentionCurve.front().bytes);
+            largest = std::max(largest, p.attentionCurve.back().bytes);
         }
-        return fmt::format(
-            "copies {} ns + bytes / {} GB/s{}; attention per layer as its steps took at each of {} step sizes "
-            "(ATTENTION BY STEP SIZE, below)",
-            figure([](const Profile& p) { return p.copy.latencyNs; }),
-            figure([](const Profile& p) { return p.copy.bytesPerNs; }),
-            profiles.front().hostCopy.measured()
-                ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                              figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
-                              figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
-                : std::string(),
-            lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi));
+        const std::string sizes = fewest == most ? std::to_string(fewest) : fmt::format("{} to {}", fewest, most);
+        return fmt::format("{}; attention per layer on a curve of {} step size{} ({} to {} a layer, the mean of each)",
+                           copies, sizes, most == 1 ? "" : "s", memoryText(smallest), memoryText(largest));
     }
     return fmt::format(
-        "copies {} ns + bytes / {} GB/s{}{}; attention {} ns + bytes / {} GB/s per layer{}",
-        figure([](const Profile& p) { return p.copy.latencyNs; }),
-        figure([](const Profile& p) { return p.copy.bytesPerNs; }),
-        pieces ? fmt::format(" ({} GB/s in descriptors of {} KiB)",
-                             figure([](const Profile& p) { return p.effectiveCopyBytesPerNs(); }),
-                             profiles.front().descriptorBytes >> 10)
-               : std::string(),
-        profiles.front().hostCopy.measured()
-            ? fmt::format(" ({} ns + bytes / {} GB/s to and from host memory)",
-                          figure([](const Profile& p) { return p.hostCopy.latencyNs; }),
-                          figure([](const Profile& p) { return p.hostCopy.bytesPerNs; }))
-            : std::string(),
+        "{}; attention {} ns + bytes / {} GB/s per layer{}", copies,
         figure([](const Profile& p) { return p.attentionStepNs; }),
         figure([](const Profile& p) { return p.attentionBytesPerNs; }),
         warm ? fmt::format(", {} ns + bytes / {} GB/s where a layer reads at most {} KiB (in cache)",
@@ -207,9 +211,10 @@ void printAttentionBySize(const core::SimVsReal& result)
         table.push_back(std::move(row));
     }
     printTable(table, 1);
-    fmt::print("  (one layer of a decode step, by the K/V bytes it read: the real run{}'s mean time and what the "
+    fmt::print("  (one layer of a decode step, by the K/V bytes it read: the {} mean time and what the "
                "simulator's attention costs{} for the same steps, apart from when they ran{})\n",
-               result.realRuns > 1 ? "s" : "", result.paired ? " on each run's profile" : " on the profile",
+               result.realRuns > 1 ? "real runs'" : "real run's",
+               result.paired ? " on each run's profile" : " on the profile",
                own ? "; RUN'S LINE: on the line each run fitted over its own steps, where ON OWN COSTS takes the "
                      "steps' own time at each size"
                    : "");
@@ -387,8 +392,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         fmt::print("  {}: {} ({}{}{})\n", result.realRuns > 1 ? "the real runs' own costs" : "the real run's own costs",
                    profileCosts(result.ownCostProfiles),
                    fitted.empty() ? std::string()
-                                  : fmt::format("fitted over the {} of {}", inWords(fitted),
-                                                result.realRuns > 1 ? "the first" : "it"),
+                                  : fmt::format("fitted over {} {}", result.realRuns > 1 ? "the first run's" : "its",
+                                                inWords(fitted)),
                    fitted.empty() || kept.empty() ? "" : "; ",
                    kept.empty() ? std::string()
                                 : fmt::format("{} as calibrated, the run giving too little to fit", inWords(kept)));
@@ -486,9 +491,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     if (result.realRuns > 1)
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
     if (!result.ownCostProfiles.empty())
-        fmt::print("  ON OWN COSTS is the simulator's error{} with its copy and attention costs fitted over the real "
-                   "run's own copies and steps instead of calibrated before it{}: what is left of ERROR once the "
-                   "machine's drift since the calibration is out of it{}\n",
+        fmt::print("  ON OWN COSTS is the simulator's error{} with its copies costing what the real run's own copies "
+                   "fitted and its attention what the run's steps took at each size, instead of calibrated before "
+                   "it{}: what is left of ERROR once the machine's drift since the calibration is out of it{}\n",
                    result.realRuns > 1 ? " (the median over the real runs)" : "",
                    store ? " (kept with the real run, not as a run)" : "",
                    result.ownCostRunsWithOtherCounts > 0

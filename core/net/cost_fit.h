@@ -9,6 +9,7 @@
 //   short steps beside long ones). Weighted by relative error alone, the many small ones would set a bandwidth the
 //   large ones, which make up the run's time, do not reach; a plain least squares would let the few large ones set a
 //   fixed cost the small ones do not pay (tens of microseconds on a copy of a few bytes).
+#include <algorithm>
 #include <cstdint>
 
 namespace coh::core {
@@ -35,6 +36,8 @@ class CostFitSums {
         m_wxy += k * bytes * ns;
         m_bytes += bytes;
         m_ns += ns;
+        m_fewestBytes = m_points == 0 ? bytes : std::min(m_fewestBytes, bytes);
+        m_mostBytes = m_points == 0 ? bytes : std::max(m_mostBytes, bytes);
         ++m_points;
     }
     CostFit relativeFit() const
@@ -42,8 +45,10 @@ class CostFitSums {
         const double denominator = m_w * m_wxx - m_wx * m_wx;
         double slope = denominator > 0 ? (m_w * m_wxy - m_wx * m_wy) / denominator : 0;
         double intercept = m_w > 0 ? (m_wy - slope * m_wx) / m_w : 0;
-        if (intercept < 0 || slope <= 0) {
-            // A negative fixed cost means the small points are noise next to the large: fit through the origin.
+        // A negative fixed cost means the small points are noise next to the large; and points of sizes less than
+        // kSpanToTellAFixedCost apart cannot tell a fixed cost from a bandwidth (55 steps of 2 to 4 MiB fitted 533 µs
+        // + bytes / 57.8 GB/s, past any memory): fit through the origin.
+        if (intercept < 0 || slope <= 0 || !(m_mostBytes >= kSpanToTellAFixedCost * m_fewestBytes)) {
             intercept = 0;
             slope = m_wxx > 0 ? m_wxy / m_wxx : 0;
         }
@@ -62,8 +67,12 @@ class CostFitSums {
         return fit;
     }
 
+    // How far apart the largest and the smallest point's bytes must be for a fit to have a fixed cost.
+    static constexpr double kSpanToTellAFixedCost = 4;
+
   private:
     double m_w = 0, m_wx = 0, m_wy = 0, m_wxx = 0, m_wxy = 0; // weighted by 1 / ns^2
+    double m_fewestBytes = 0, m_mostBytes = 0;
     double m_bytes = 0, m_ns = 0;
     std::uint64_t m_points = 0;
 };

@@ -258,8 +258,12 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
         p.warmRows.clear();
     }
     // Its steps' own time at each size, which the lines above only approach: the simulator on its own costs then
-    // leaves out the attention's model too, and what is left of its error is the rest's.
+    // leaves out the attention's model too, and what is left of its error is the rest's. Each point's side of the
+    // cache is the profile's (the run told its steps apart by its own, the same on this machine unless told).
     p.attentionCurve = ownAttentionCurve(run);
+    for (AttentionCurvePoint& point : p.attentionCurve)
+        point.inCache = readsFromCoreCache(point.bytes, p.attentionWarmBytes);
+    p.attentionCurve = plausibleCurve(std::move(p.attentionCurve), p.attentionWarmBytes);
     if (!p.attentionCurve.empty()) {
         p.attentionSequenceBytesPerNs = 0; // the steps measured already lasted their longest sequence
         p.attentionRows.clear();
@@ -272,11 +276,11 @@ std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run)
 {
     std::vector<AttentionCurvePoint> curve;
     for (const StepSizeBucket& b : run.attentionBySize)
-        if (b.steps > 0 && b.meanBytes() > 0 && b.meanNs() > 0 && b.meanNs() <= kMaxProfileNs)
+        if (b.steps > 0)
             curve.push_back({b.meanBytes(), b.meanNs(), b.inCache});
     std::stable_sort(curve.begin(), curve.end(),
                      [](const AttentionCurvePoint& a, const AttentionCurvePoint& b) { return a.bytes < b.bytes; });
-    return curve;
+    return plausibleCurve(std::move(curve), run.attentionWarmBytes);
 }
 
 HardwareProfile withCostsScaled(HardwareProfile p, double factor)

@@ -6,6 +6,7 @@
 #include "core/real/core_cache.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,5 +117,13 @@ struct HardwareProfile {
         return attentionStepNs + std::max(bytes / attentionBytesPerNs, alone);
     }
 };
+
+// Why `point` cannot stand on a curve after `before` (none: it is the first) with a cache of `warmBytes`: a bandwidth
+// no memory gives, a side of the cache its bytes are not on, bytes not past the point before, or less time than the
+// point before it on its side took. None: it can.
+std::optional<std::string> curvePointProblem(const AttentionCurvePoint& point, const AttentionCurvePoint* before,
+                                             std::size_t warmBytes);
+// The points of `curve` (in order of bytes) that can stand on it, each after the last kept.
+std::vector<AttentionCurvePoint> plausibleCurve(std::vector<AttentionCurvePoint> curve, std::size_t warmBytes);
 
 } // namespace coh::core::real

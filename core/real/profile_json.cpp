@@ -172,7 +172,7 @@ std::vector<nlohmann::json> rowsFromJson(const nlohmann::json& j, const char* se
         const std::string at = fmt::format("/{}/{}/{}", section, key, i);
         if (!row.is_object() || row.size() != fields.size()) {
             problems.push_back(
-                {file, at, fmt::format("a measured row is an object of {} numbers: {}", fields.size(), names), fix});
+                {file, at, fmt::format("a row is an object of exactly {} fields: {}", fields.size(), names), fix});
             continue;
         }
         bool good = true;
@@ -442,24 +442,25 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
             {file, "/attention/measured_warm",
              "rows of warm steps, and no warm line (warm_bytes, warm_bandwidth_gbps) they were fitted to", fix});
     // A run's own curve (ownCostProfile), as compare-real prints its own costs: each point a size's mean bytes and a
-    // layer's time there, in order of bytes.
-    bool outOfOrder = false;
+    // layer's time there, in order of bytes, each a bandwidth a memory gives, on its side of the cache. It is no
+    // calibration's, so the fix is the run's own costs again or none.
+    const std::string curveFix = "take own_costs_profiles from `cohsim compare-real --json` again, or remove "
+                                 "attention.curve to cost attention on the lines";
+    std::vector<InputProblem> curveProblems;
     for (const nlohmann::json& r : rowsFromJson(
              j, "attention", "curve",
-             {{"bytes", RowField::Bytes}, {"ns", RowField::Time}, {"in_cache", RowField::Flag}}, file, problems)) {
+             {{"bytes", RowField::Bytes}, {"ns", RowField::Time}, {"in_cache", RowField::Flag}}, file, curveProblems)) {
         const AttentionCurvePoint point{r["bytes"].get<double>(), r["ns"].get<double>(), r["in_cache"].get<bool>()};
-        if (point.ns > kMaxProfileNs)
-            problems.push_back({file, "/attention/curve",
-                                fmt::format("a point of {:g} ns, not a time a layer of a step takes (0 to {:g} ns)",
-                                            point.ns, kMaxProfileNs),
-                                fix});
-        else if (!p.attentionCurve.empty() && point.bytes < p.attentionCurve.back().bytes) {
-            if (!outOfOrder) // once: one point out of place puts the rest after it out of order too
-                problems.push_back(
-                    {file, "/attention/curve", "the curve's points are in order of their bytes, smallest first", fix});
-            outOfOrder = true;
-        } else
-            p.attentionCurve.push_back(point);
+        if (const auto problem = curvePointProblem(point, p.attentionCurve.empty() ? nullptr : &p.attentionCurve.back(),
+                                                   p.attentionWarmBytes)) {
+            curveProblems.push_back({file, "/attention/curve", *problem, curveFix});
+            break; // a point out of place puts every point after it out of place too
+        }
+        p.attentionCurve.push_back(point);
+    }
+    for (InputProblem& problem : curveProblems) {
+        problem.fix = curveFix;
+        problems.push_back(std::move(problem));
     }
     refuseUnknownKeys(j, file, fix, problems);
     p.attentionShape.queryHeads = count("query_heads");

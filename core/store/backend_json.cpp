@@ -148,29 +148,39 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
     if (const std::uint64_t warm = countField(j, "attention_warm_bytes"); warm <= real::kMaxWarmBytes)
         s.attentionWarmBytes = warm;
     s.attentionWarmFit = s.attentionWarmBytes > 0 ? fit("attention_warm_fit") : CostFit{};
-    // Runs stored before the steps were told by size have none. A bucket no run makes (no steps, no time, a size
-    // that is not a power of two or past any memory, bytes outside its size, a second of one size and side of the
-    // cache) is left out.
+    // Runs stored before the steps were told by size have none. A bucket no run makes is left out: no steps, or more
+    // than the run's decode steps in all; a size that is not a power of two or is past any memory, bytes outside its
+    // size, a bandwidth no memory gives; in the cache past the cache the run told its steps apart by (or with none),
+    // or an in_cache that is not true or false; a second of one size and side.
+    std::uint64_t stepsSoFar = 0;
     if (const auto it = j.find("attention_by_size"); it != j.end() && it->is_array())
         for (const auto& b : *it) {
             if (!b.is_object())
                 continue;
             const auto inCache = b.find("in_cache");
-            StepSizeBucket bucket{countField(b, "from_bytes"), inCache != b.end() && inCache->is_boolean() && *inCache,
+            if (inCache != b.end() && !inCache->is_boolean())
+                continue;
+            StepSizeBucket bucket{countField(b, "from_bytes"), inCache != b.end() && *inCache,
                                   countField(b, "steps"),      numberField(b, "bytes"),
                                   numberField(b, "ns"),        numberField(b, "longest_bytes")};
             const double from = static_cast<double>(bucket.fromBytes);
             const bool sized = bucket.fromBytes > 0 && bucket.fromBytes <= kLargestStepSizeBucket &&
-                               (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 &&
+                               (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 && bucket.bytes > 0 &&
                                bucket.meanBytes() >= (from < 2 ? 0 : from) && bucket.meanBytes() < 2 * from;
+            const double gbps = bucket.gbps();
+            const bool timed = std::isfinite(bucket.ns) && bucket.ns > 0 && gbps >= real::kMinProfileGBps &&
+                               gbps <= real::kMaxProfileGBps;
+            const bool side = !bucket.inCache || (s.attentionWarmBytes > 0 && bucket.fromBytes <= s.attentionWarmBytes);
+            const bool counted = bucket.steps > 0 && (s.decodeSteps == 0 || bucket.steps <= s.decodeSteps - stepsSoFar);
             const bool again = std::any_of(s.attentionBySize.begin(), s.attentionBySize.end(), [&](const auto& o) {
                 return o.fromBytes == bucket.fromBytes && o.inCache == bucket.inCache;
             });
-            if (bucket.steps == 0 || !sized || again || !std::isfinite(bucket.ns) || !(bucket.ns > 0))
+            if (!sized || !timed || !side || !counted || again)
                 continue;
             // A run stored before the longest sequence was kept: none known (0), as a CPU's steps need none.
             if (!std::isfinite(bucket.longestBytes) || bucket.longestBytes < 0 || bucket.longestBytes > bucket.bytes)
                 bucket.longestBytes = 0;
+            stepsSoFar += bucket.steps;
             addSteps(s.attentionBySize, {bucket});
         }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())

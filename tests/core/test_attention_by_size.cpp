@@ -64,11 +64,17 @@ TEST(StepSizeBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
     old.erase("attention_by_size");
     EXPECT_TRUE(backendFromJson(old).attentionBySize.empty());
     // A bucket no run makes: of a size not a power of two, bytes outside its size, no steps, no time, not an object.
+    // (Unsigned, as a file holds counts: a signed count reads as none, and would be left out for that.) One that is
+    // whole is taken, so the ones below are left out for what they say.
+    auto whole = j;
+    whole["attention_by_size"].push_back(
+        nlohmann::ordered_json{{"from_bytes", 8388608u}, {"steps", 1u}, {"bytes", 9e6}, {"ns", 1e6}});
+    EXPECT_EQ(backendFromJson(whole).attentionBySize.size(), 3u);
     for (const nlohmann::ordered_json& bad :
-         {nlohmann::ordered_json{{"from_bytes", 3000000}, {"steps", 1}, {"bytes", 3000000}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 1}, {"bytes", 9e9}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 0}, {"bytes", 0}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"from_bytes", 1048576}, {"steps", 1}, {"bytes", 1048576}, {"ns", -1}},
+         {nlohmann::ordered_json{{"from_bytes", 3000000u}, {"steps", 1u}, {"bytes", 3000000}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 9e9}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576u}, {"steps", 0u}, {"bytes", 0}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 1048576}, {"ns", -1}},
           nlohmann::ordered_json("many")}) {
         auto hostile = j;
         hostile["attention_by_size"].push_back(bad);
@@ -145,6 +151,7 @@ TEST(AttentionBySize, AGpusStepLastsItsLongestSequenceAndACacheSplitsASize)
     // Kept with the run, apart, and a second bucket of one size and side (a hand edit) left out.
     BackendSummary s;
     s.attentionBySize = split;
+    s.attentionWarmBytes = 2 << 20; // the cache the run told them apart by
     auto j = toJson(s);
     EXPECT_EQ(backendFromJson(j).attentionBySize, split);
     j["attention_by_size"].push_back(j["attention_by_size"][0]);
@@ -152,8 +159,36 @@ TEST(AttentionBySize, AGpusStepLastsItsLongestSequenceAndACacheSplitsASize)
     // Sizes past any memory are no run's: twice them would not be a count.
     j = toJson(s);
     j["attention_by_size"].push_back(
-        {{"from_bytes", std::uint64_t{1} << 63}, {"steps", 1}, {"bytes", 1e19}, {"ns", 5}});
+        {{"from_bytes", std::uint64_t{1} << 63}, {"steps", 1u}, {"bytes", 1e19}, {"ns", 5}});
     EXPECT_EQ(backendFromJson(j).attentionBySize, split);
+    // What a probe stored by hand: a bandwidth no memory gives (1.2e10 GB/s, 1e-293 GB/s), more steps than the run
+    // made, an in_cache that is no flag, one in the cache past the run's cache: each left out. (Counts as a file holds
+    // them: unsigned.)
+    const auto bucket = [](std::uint64_t steps, double ns) {
+        return nlohmann::ordered_json{
+            {"from_bytes", std::uint64_t{8} << 20}, {"steps", steps}, {"bytes", 9e6 * steps}, {"ns", ns}};
+    };
+    s.decodeSteps = 3;
+    auto notAFlag = bucket(1, 1e6), pastTheCache = bucket(1, 1e6);
+    notAFlag["in_cache"] = "yes";
+    pastTheCache["in_cache"] = true;
+    for (const nlohmann::ordered_json& bad :
+         {bucket(1, 1e-3), bucket(1, 1e300), bucket(1, 1e6), notAFlag, pastTheCache}) {
+        auto hostile = toJson(s);
+        hostile["attention_by_size"].push_back(bad);
+        EXPECT_EQ(backendFromJson(hostile).attentionBySize, split) << bad.dump();
+    }
+    // The same step of 8 MiB in a run of four steps is one of them, as it is out of the cache in a run of five.
+    s.decodeSteps = 4;
+    auto more = toJson(s);
+    more["attention_by_size"].push_back(bucket(1, 1e6));
+    ASSERT_EQ(backendFromJson(more).attentionBySize.size(), 3u);
+    EXPECT_EQ(backendFromJson(more).attentionBySize[2].fromBytes, std::uint64_t{8} << 20);
+    s.decodeSteps = 5;
+    auto marked = toJson(s);
+    notAFlag["in_cache"] = false;
+    marked["attention_by_size"].push_back(notAFlag);
+    EXPECT_EQ(backendFromJson(marked).attentionBySize.size(), 3u);
 }
 
 } // namespace
@@ -243,6 +278,23 @@ TEST(AttentionCurve, ARunsOwnCostsTakeItsStepsTimeAtEachSizeAndKeepItInTheirFile
         } catch (const InputError& e) {
             ASSERT_EQ(e.problems().size(), 1u) << e.what();
             EXPECT_EQ(e.problems()[0].field.rfind("/attention/curve", 0), 0u) << e.problems()[0].field;
+        }
+    }
+    // Points no run makes are refused too: a bandwidth past any memory's, no time, a larger step faster than a
+    // smaller one on its side, a point in the cache past the cache's size, the same size twice.
+    for (const auto& edit : std::vector<std::function<void(nlohmann::json&)>>{
+             [](nlohmann::json& c) { c[1]["ns"] = 1e-6; }, [](nlohmann::json& c) { c[1]["ns"] = 0; },
+             [](nlohmann::json& c) { c[2]["ns"] = 1000; }, [](nlohmann::json& c) { c[2]["in_cache"] = true; },
+             [](nlohmann::json& c) { c[2]["bytes"] = c[1]["bytes"]; }}) {
+        auto hostile = j;
+        edit(hostile["attention"]["curve"]);
+        try {
+            real::profileFromJson(hostile, "own.json");
+            ADD_FAILURE() << "taken: " << hostile["attention"]["curve"].dump();
+        } catch (const InputError& e) {
+            ASSERT_EQ(e.problems().size(), 1u) << e.what();
+            EXPECT_EQ(e.problems()[0].field, "/attention/curve");
+            EXPECT_NE(e.problems()[0].fix.find("remove attention.curve"), std::string::npos);
         }
     }
     // A run that kept no steps by size (one stored before) keeps its lines.

@@ -39,12 +39,30 @@ TEST(CostFit, BothFitsRecoverAFixedCostAndABandwidthAsPointsArrive)
     // The total fit keeps the totals: no fixed cost here, so 3000 bytes in 400 ns.
     EXPECT_EQ(noisy.totalFit().fixedNs, 0);
     EXPECT_DOUBLE_EQ(noisy.totalFit().bytesPerNs, 7.5);
-    // With a fixed cost, the relative fit's, and the bytes over the time left: 2 x 50 ns fixed, 3000 B in 300 ns.
+    // With a fixed cost, the relative fit's, and the bytes over the time left: 2 x 50 ns fixed, 5000 B in 500 ns.
     core::CostFitSums fixed;
     fixed.add(1000, 150);
-    fixed.add(2000, 250);
+    fixed.add(4000, 450);
     EXPECT_NEAR(fixed.totalFit().fixedNs, 50, 1e-9);
     EXPECT_NEAR(fixed.totalFit().bytesPerNs, 10, 1e-9);
+}
+
+TEST(CostFit, PointsOfSizesTooCloseTogetherHaveNoFixedCost)
+{
+    // 2 to 3 MiB, 10 us + bytes / 5 GB/s with a little noise: the span cannot tell the fixed cost from the bandwidth
+    // (a probe's run fitted 533 us + bytes / 57.8 GB/s to such steps), so the fit goes through the origin.
+    core::CostFitSums narrow;
+    for (const double mib : {2.0, 2.2, 2.5, 2.8, 3.0})
+        narrow.add(mib * (1 << 20), (10e3 + mib * (1 << 20) / 5) * (mib == 2.5 ? 1.04 : 1.0));
+    EXPECT_EQ(narrow.relativeFit().fixedNs, 0);
+    EXPECT_EQ(narrow.totalFit().fixedNs, 0);
+    EXPECT_NEAR(narrow.totalFit().bytesPerNs, 5, 0.2);
+    // Four times apart, the same line is told apart again.
+    core::CostFitSums wide;
+    for (const double mib : {1.0, 4.0})
+        wide.add(mib * (1 << 20), 10e3 + mib * (1 << 20) / 5);
+    EXPECT_NEAR(wide.relativeFit().fixedNs, 10e3, 1e-6);
+    EXPECT_NEAR(wide.relativeFit().bytesPerNs, 5, 1e-9);
 }
 
 TEST(CostFit, ARunsFitAddsUpToTheTimeItMeasuredWhereTheRelativeFitDoesNot)
