@@ -132,7 +132,6 @@ class TestCharts : public QObject {
     void hoverShowsTheExactValue();
     void chartsReadAtEverySizeInBothPalettes();
     void pointsAndAreasAreDrawnInTheirOwnHue();
-    void downsampleKeepsExtremes();
     void aCdfIsDrawnAsTheStaircaseItIs();
     void cursorFollowsTime();
     void clickOnATimeChartGivesItsTime();
@@ -553,32 +552,10 @@ void TestCharts::pointsAndAreasAreDrawnInTheirOwnHue()
     ui::MainActions::applyPalette(false);
 }
 
-void TestCharts::downsampleKeepsExtremes()
-{
-    QList<QPointF> many;
-    for (int i = 0; i < 100000; ++i)
-        many.append(QPointF(i, i == 77777 ? 1e6 : (i % 7)));
-    const QList<QPointF> few = ui::charts::downsample(many);
-    QVERIFY(few.size() <= ui::charts::kMaxPoints);
-    QVERIFY(std::any_of(few.begin(), few.end(), [](const QPointF& p) { return p.y() == 1e6; }));
-    QVERIFY(std::is_sorted(few.begin(), few.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }));
-    std::vector<double> values(50000);
-    for (std::size_t i = 0; i < values.size(); ++i)
-        values[i] = static_cast<double>(values.size() - i);
-    const QList<QPointF> curve = ui::charts::cdf(values);
-    QCOMPARE(curve.size(), ui::charts::kMaxPoints);
-    QCOMPARE(curve.back(), QPointF(50000, 1.0));
-}
-
 void TestCharts::aCdfIsDrawnAsTheStaircaseItIs()
 {
-    // Four requests of 1, 2, 2 and 3 ms: nobody between 1 and 2 ms, so the curve stays at a quarter until 2 ms and
-    // rises there (a line through the points would claim requests of 1.5 ms).
-    const QList<QPointF> points = ui::charts::cdf({2, 1, 3, 2});
-    const QList<QPointF> expected = {{1, 0}, {1, 0.25}, {2, 0.25}, {2, 0.5}, {2, 0.75}, {3, 0.75}, {3, 1.0}};
-    QCOMPARE(ui::charts::cdfSteps(points), expected);
-    QVERIFY(ui::charts::cdfSteps({}).isEmpty());
-    // The Charts tab draws its CDFs so: every segment flat or upright, from 0.
+    // The Charts tab draws its CDFs as staircases (charts::cdfSteps, tst_chart_builders): every segment flat or
+    // upright, from 0.
     QLineSeries* curve = nullptr;
     for (QAbstractSeries* s : m_panel->cdfChart()->chart()->series())
         if ((curve = qobject_cast<QLineSeries*>(s)))
