@@ -4,6 +4,7 @@
 #include "app/cohsim/option_checks.h"
 #include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "core/base/printable_text.h"
 #include "core/compare/run_comparison.h"
 #include "core/real/calibration.h"
 #include "core/scenario/json_reader.h"
@@ -260,6 +261,8 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     const core::SimVsReal result = core::runSimVsReal(store.get(), scenario, workload, compare);
     const auto& rows = result.rows;
     const auto& profile = result.profile;
+    // A profile given that another machine measured: its costs are that machine's (a calibration here is this one's).
+    const bool otherMachine = options.profile && !profile.host.empty() && profile.host != core::real::thisHostName();
     const std::int64_t realId = result.realId, simId = result.simulatedId;
     const bool countsEqual = result.countsEqual();
     const std::string base = core::defaultRunName(scenario);
@@ -345,6 +348,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"simulated_run_ids",
              store ? nlohmann::ordered_json(result.simulatedIds) : nlohmann::ordered_json::array()},
             {"profile", core::real::toJson(profile)},
+            {"profile_of_this_machine", !otherMachine},
             {"profiles", std::move(profiles)},
             {"counts_equal", countsEqual},
             {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
@@ -370,6 +374,12 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     fmt::print("  {}: {}\n",
                result.paired ? fmt::format("profiles ({})", result.profiles.size()) : std::string("profile"),
                profileCosts(result.profiles));
+    if (otherMachine)
+        fmt::print("  the profile was measured on {}{}, not on this machine ({}): the simulator runs on that machine's "
+                   "costs, so its error here is partly the two machines' difference; calibrate here for this one\n",
+                   core::terminalSafe(profile.host),
+                   profile.cpu.empty() ? std::string() : fmt::format(" ({})", core::terminalSafe(profile.cpu)),
+                   core::terminalSafe(core::real::thisHostName()));
     // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
     if (!result.ownCostProfiles.empty()) {
         const core::BackendSummary& b = result.real.summary.backend;

@@ -18,13 +18,13 @@
 
 namespace coh::core::real {
 
-namespace {
-
-std::string hostName()
+std::string thisHostName()
 {
     char name[256] = {};
     return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
 }
+
+namespace {
 
 std::string cpuModel()
 {
@@ -134,7 +134,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
 {
     HardwareProfile p;
     p.backend = options.backend;
-    p.host = hostName();
+    p.host = thisHostName();
     p.cpu = cpuModel();
     p.cores = std::thread::hardware_concurrency();
     const bool cuda = options.backend == "real-cuda";

@@ -38,6 +38,8 @@ struct CalibrationOptions {
 };
 
 HardwareProfile calibrate(const CalibrationOptions& options);
+// This machine's name, as a calibration records it in its profile (HardwareProfile::host); empty where it has none.
+std::string thisHostName();
 // A path's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
 double descriptorCost(const CopyPathFit& path);
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,28 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
         runCohsim("compare-real " + defaultScenario() + " --no-store --profile " + file("broken.json", broken.dump()));
     EXPECT_EQ(bad.exitCode, 2) << bad.output;
     EXPECT_NE(bad.output.find("/copy/bandwidth_gbps"), std::string::npos) << bad.output;
+}
+
+TEST_F(CliRun, AProfileAnotherMachineMeasuredIsSaidToBeThatMachines)
+{
+    const std::string profile = (m_dir / "profile.json").string();
+    ASSERT_EQ(runCohsim("calibrate --rounds 1 -o " + profile, Stderr::Discard).exitCode, 0);
+    const std::string run = "compare-real " + defaultScenario() + " --max-requests 2 --sensitivity 0 --no-store";
+    // This machine's own profile: nothing said, and the JSON says it is this machine's.
+    const CliResult own = runCohsim(run + " --profile " + profile, Stderr::Discard);
+    ASSERT_EQ(own.exitCode, 0) << own.output;
+    EXPECT_EQ(own.output.find("not on this machine"), std::string::npos) << own.output;
+    // Another's: its costs are that machine's, and the output says so.
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(profile));
+    j["host"] = "lab-node-7";
+    const std::string other = file("other.json", j.dump());
+    const CliResult said = runCohsim(run + " --profile " + other, Stderr::Discard);
+    ASSERT_EQ(said.exitCode, 0) << said.output;
+    EXPECT_NE(said.output.find("the profile was measured on lab-node-7"), std::string::npos) << said.output;
+    EXPECT_NE(said.output.find("not on this machine"), std::string::npos) << said.output;
+    const CliResult json = runCohsim(run + " --json --profile " + other, Stderr::Discard);
+    ASSERT_EQ(json.exitCode, 0) << json.output;
+    EXPECT_EQ(nlohmann::json::parse(json.output).at("profile_of_this_machine"), false);
 }
 
 } // namespace
