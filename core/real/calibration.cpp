@@ -231,7 +231,8 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit)
 bool fittedOwnCosts(const BackendSummary& run)
 {
     return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit) ||
-           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit) || !ownAttentionCurve(run).empty();
+           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit) ||
+           !ownAttentionCurve(run, run.attentionWarmBytes).empty();
 }
 
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
@@ -260,10 +261,7 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
     // Its steps' own time at each size, which the lines above only approach: the simulator on its own costs then
     // leaves out the attention's model too, and what is left of its error is the rest's. Each point's side of the
     // cache is the profile's (the run told its steps apart by its own, the same on this machine unless told).
-    p.attentionCurve = ownAttentionCurve(run);
-    for (AttentionCurvePoint& point : p.attentionCurve)
-        point.inCache = readsFromCoreCache(point.bytes, p.attentionWarmBytes);
-    p.attentionCurve = plausibleCurve(std::move(p.attentionCurve), p.attentionWarmBytes);
+    p.attentionCurve = ownAttentionCurve(run, p.attentionWarmBytes);
     if (!p.attentionCurve.empty()) {
         p.attentionSequenceBytesPerNs = 0; // the steps measured already lasted their longest sequence
         p.attentionRows.clear();
@@ -272,15 +270,15 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
     return p;
 }
 
-std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run)
+std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run, std::size_t warmBytes)
 {
     std::vector<AttentionCurvePoint> curve;
     for (const StepSizeBucket& b : run.attentionBySize)
         if (b.steps > 0)
-            curve.push_back({b.meanBytes(), b.meanNs(), b.inCache});
+            curve.push_back({b.meanBytes(), b.meanNs(), readsFromCoreCache(b.meanBytes(), warmBytes)});
     std::stable_sort(curve.begin(), curve.end(),
                      [](const AttentionCurvePoint& a, const AttentionCurvePoint& b) { return a.bytes < b.bytes; });
-    return plausibleCurve(std::move(curve), run.attentionWarmBytes);
+    return plausibleCurve(std::move(curve), warmBytes);
 }
 
 HardwareProfile withCostsScaled(HardwareProfile p, double factor)

@@ -62,8 +62,8 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // profile's attention curve (ownAttentionCurve), which the simulator costs a layer on in place of the lines.
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
 // The run's steps by size as curve points (HardwareProfile::attentionCurve), in order of bytes: each size's mean
-// bytes and mean time, those a profile may hold (a time under kMaxProfileNs).
-std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run);
+// bytes and mean time, on its side of a cache of `warmBytes`, those that can stand on a curve (plausibleCurve).
+std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run, std::size_t warmBytes);
 // Whether the run fitted any figure ownCostProfile takes.
 bool fittedOwnCosts(const BackendSummary& run);
 // `profile` with every cost it measured `factor` times as long: each copy's fixed cost, descriptor and bytes, each

@@ -2,11 +2,6 @@
 
 namespace coh::core {
 
-double predictedLayerNs(const real::HardwareProfile& profile, double bytes, double longestBytes)
-{
-    return profile.attentionNs(bytes, longestBytes);
-}
-
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
                         const real::HardwareProfile& profile, const real::HardwareProfile* ownLine)
 {
@@ -18,9 +13,9 @@ void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<S
         row.steps += b.steps;
         row.bytes += b.bytes;
         row.realNs += b.ns;
-        row.profileNs += steps * predictedLayerNs(profile, b.meanBytes(), b.meanLongestBytes());
+        row.profileNs += steps * profile.attentionNs(b.meanBytes(), b.meanLongestBytes());
         if (ownLine) {
-            row.ownLineNs += steps * predictedLayerNs(*ownLine, b.meanBytes(), b.meanLongestBytes());
+            row.ownLineNs += steps * ownLine->attentionNs(b.meanBytes(), b.meanLongestBytes());
             row.ownLineSteps += b.steps;
         }
     }

@@ -30,15 +30,11 @@ struct AttentionSizeRow {
     double ownLineErrorPct() const { return realNs > 0 ? 100 * (ownLineNs / realNs - 1) : 0; }
 };
 
-// One layer of a step reading `bytes`, `longestBytes` of them its longest sequence's, as the simulator on `profile`
-// costs it (CalibratedCompute): the warm line where it reads from the core's cache, else the fixed cost and the
-// longer of the bytes at the batch's bandwidth and the longest sequence's alone (a GPU's).
-double predictedLayerNs(const real::HardwareProfile& profile, double bytes, double longestBytes);
-
 // Adds one real run's steps to `rows` (kept in order as the buckets are), each bucket predicted at its mean bytes
-// and mean longest sequence by `profile`, and by `ownLine` (the run's own costs as lines) where the run fitted them.
-// Within a bucket the profile's cost is one line (its steps are on one side of the run's cache, which is the profile's
-// when it was calibrated on this machine) but for a GPU's longest sequence, whose bound is taken at the mean.
+// and mean longest sequence by `profile` (HardwareProfile::attentionNs, as CalibratedCompute costs a layer), and by
+// `ownLine` (the run's own costs as lines) where the run fitted them. Within a bucket the profile's cost is one line
+// (its steps are on one side of the run's cache, which is the profile's when it was calibrated on this machine) but for
+// a GPU's longest sequence, whose bound is taken at the mean.
 void addAttentionBySize(std::vector<AttentionSizeRow>& rows, const std::vector<StepSizeBucket>& run,
                         const real::HardwareProfile& profile, const real::HardwareProfile* ownLine);
 

@@ -90,8 +90,8 @@ TEST(AttentionBySize, EachSizeIsSetAgainstWhatTheProfileCostsTheSameSteps)
     profile.attentionBytesPerNs = 4;
     profile.attentionWarmBytes = 2 << 20;
     profile.attentionWarmBytesPerNs = 8;
-    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, kMiB, kMiB), kMiB / 8);
-    EXPECT_DOUBLE_EQ(predictedLayerNs(profile, 4 * kMiB, kMiB), 1000 + 4 * kMiB / 4);
+    EXPECT_DOUBLE_EQ(profile.attentionNs(kMiB, kMiB), kMiB / 8);
+    EXPECT_DOUBLE_EQ(profile.attentionNs(4 * kMiB, kMiB), 1000 + 4 * kMiB / 4);
     std::vector<StepSizeBucket> run;
     addStep(run, kMiB, kMiB / 8 * 1.25, true); // 25% slower than the warm line
     addStep(run, 4 * kMiB, 1000 + kMiB);
@@ -236,6 +236,23 @@ TEST(AttentionCurve, ALayerCostsTheLineBetweenTheTwoSizesAroundItOnItsSideOfTheC
     EXPECT_DOUBLE_EQ(real::withCostsScaled(p, 1.1).attentionNs(6 * kMiB, 0), 990e3);
 }
 
+// The one problem profileFromJson names in profile `j` with its curve edited by `edit` (a failure where it takes
+// the profile or names more than one).
+InputProblem theCurvesOneProblem(const nlohmann::json& j, const std::function<void(nlohmann::json&)>& edit)
+{
+    auto hostile = j;
+    edit(hostile["attention"]["curve"]);
+    try {
+        real::profileFromJson(hostile, "own.json");
+        ADD_FAILURE() << "taken: " << hostile["attention"]["curve"].dump();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.problems().size(), 1u) << e.what();
+        if (!e.problems().empty())
+            return e.problems()[0];
+    }
+    return {};
+}
+
 TEST(AttentionCurve, ARunsOwnCostsTakeItsStepsTimeAtEachSizeAndKeepItInTheirFile)
 {
     BackendSummary run;
@@ -270,15 +287,8 @@ TEST(AttentionCurve, ARunsOwnCostsTakeItsStepsTimeAtEachSizeAndKeepItInTheirFile
              [](nlohmann::json& c) { c[1]["ns"] = 5e9; },         // a layer of five seconds
              [](nlohmann::json& c) { c[1]["in_cache"] = "yes"; }, // not a flag
              [](nlohmann::json& c) { c[0]["bytes"] = 0; }}) {
-        auto hostile = j;
-        edit(hostile["attention"]["curve"]);
-        try {
-            real::profileFromJson(hostile, "own.json");
-            ADD_FAILURE() << "taken: " << hostile["attention"]["curve"].dump();
-        } catch (const InputError& e) {
-            ASSERT_EQ(e.problems().size(), 1u) << e.what();
-            EXPECT_EQ(e.problems()[0].field.rfind("/attention/curve", 0), 0u) << e.problems()[0].field;
-        }
+        const InputProblem problem = theCurvesOneProblem(j, edit);
+        EXPECT_EQ(problem.field.rfind("/attention/curve", 0), 0u) << problem.field;
     }
     // Points no run makes are refused too: a bandwidth past any memory's, no time, a larger step faster than a
     // smaller one on its side, a point in the cache past the cache's size, the same size twice.
@@ -286,16 +296,9 @@ TEST(AttentionCurve, ARunsOwnCostsTakeItsStepsTimeAtEachSizeAndKeepItInTheirFile
              [](nlohmann::json& c) { c[1]["ns"] = 1e-6; }, [](nlohmann::json& c) { c[1]["ns"] = 0; },
              [](nlohmann::json& c) { c[2]["ns"] = 1000; }, [](nlohmann::json& c) { c[2]["in_cache"] = true; },
              [](nlohmann::json& c) { c[2]["bytes"] = c[1]["bytes"]; }}) {
-        auto hostile = j;
-        edit(hostile["attention"]["curve"]);
-        try {
-            real::profileFromJson(hostile, "own.json");
-            ADD_FAILURE() << "taken: " << hostile["attention"]["curve"].dump();
-        } catch (const InputError& e) {
-            ASSERT_EQ(e.problems().size(), 1u) << e.what();
-            EXPECT_EQ(e.problems()[0].field, "/attention/curve");
-            EXPECT_NE(e.problems()[0].fix.find("remove attention.curve"), std::string::npos);
-        }
+        const InputProblem problem = theCurvesOneProblem(j, edit);
+        EXPECT_EQ(problem.field, "/attention/curve");
+        EXPECT_NE(problem.fix.find("remove attention.curve"), std::string::npos);
     }
     // A run that kept no steps by size (one stored before) keeps its lines.
     run.attentionBySize.clear();

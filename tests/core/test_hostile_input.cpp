@@ -1,10 +1,12 @@
 // Input a fuzzer (or a bad day) produces, through the real binary: every class found by fuzzing scenarios and
 // traces ends as exit 2 naming the file and the field, never a crash, an exit 1, a silent default or a run that
 // "completes" nothing. One test per class; docs/reliability.md lists them.
+#include "cli_run_fixture.h"
 #include "cli_runner.h"
 #include "core/scenario/input_limits.h"
 #include "core/scenario/strict_json.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,26 +18,10 @@
 namespace coh::test {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
-class HostileInput : public ::testing::Test {
+class HostileInput : public TestFolder {
   protected:
-    void SetUp() override
-    {
-        m_dir = fs::temp_directory_path() / ("cohsim-hostile-" + std::to_string(::getpid()) + "-" +
-                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
-    std::string file(const std::string& name, const std::string& content) const
-    {
-        const fs::path path = m_dir / name;
-        std::ofstream(path, std::ios::binary) << content;
-        return path.string();
-    }
     static json defaultScenario()
     {
         return json::parse(std::ifstream(std::string(COH_DATASETS_DIR) + "/scenarios/default.json"));
@@ -57,8 +43,6 @@ class HostileInput : public ::testing::Test {
             EXPECT_NE(r.output.find("fix"), std::string::npos) << command << r.output;
         }
     }
-
-    fs::path m_dir;
 };
 
 // Class: stack overflow. A value nested 50,000 deep crashed validate and run (the error dumped it recursively).
@@ -288,7 +272,7 @@ TEST_F(HostileInput, MoreNodesThanTheLimitAreRefusedBeforeAnyIsRead)
     json node = s["topology"]["nodes"][0];
     json nodes = json::array();
     for (std::uint32_t i = 0; i <= core::kMaxNodes; ++i) {
-        node["id"] = "n" + std::to_string(i);
+        node["id"] = fmt::format("n{}", i); // "n" + to_string trips GCC 12's -Wrestrict here
         nodes.push_back(node);
     }
     s["topology"]["nodes"] = nodes;
