@@ -1,14 +1,17 @@
 // cohsim calibrate [SCENARIO]: measure what a real backend (real-cpu, real-cuda) costs on this machine and write it as
 // a hardware profile; with a scenario, for its decode steps' attention shape, its model's K/V element and its copies'
-// descriptors, as compare-real calibrates.
+// descriptors, as compare-real calibrates. With --from-run, the copies and attention are a stored real run's own.
 #include "app/cohsim/command.h"
 #include "app/cohsim/output_path.h"
+#include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
+#include "app/cohsim/terminal_text.h"
 #include "core/base/input_error.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/backend.h"
 #include "core/real/calibration.h"
 #include "core/scenario/scenario_loader.h"
+#include "core/serving/own_costs_text.h" // describeAttentionBySize
 #include "core/store/sim_vs_real.h"
 
 #include <fmt/format.h>
@@ -26,39 +29,103 @@ namespace {
 struct CalibrateOptions {
     std::string scenario; // empty: Llama-3-8B's decode shape, --kv-dtype and --descriptor-kib
     std::string backend = "real-cpu";
+    bool backendGiven = false;
     std::optional<std::string> output; // -o, given (an empty path is refused, not taken as none)
     int rounds = 0;                    // 0: the defaults (15 per copy size, 5 per context)
     bool json = false;
-    std::string dtype = "fp16";       // real-cpu's K/V element; a run holds its model's (kvElementBytes)
-    std::uint32_t descriptorKib = 64; // Llama-3-8B: 16 tokens x K and V x 8 heads x 128 x fp16
+    std::string dtype = "fp16";         // real-cpu's K/V element; a run holds its model's (kvElementBytes)
+    std::uint32_t descriptorKib = 64;   // Llama-3-8B: 16 tokens x K and V x 8 heads x 128 x fp16
+    std::optional<std::string> fromRun; // a stored real run whose own costs the profile takes
 };
+
+// A stored real run's own costs (--from-run), and the scenario it ran.
+struct RunCosts {
+    std::int64_t id = 0;
+    std::string name, backend;
+    core::BackendSummary summary;
+    core::Scenario scenario;
+};
+
+RunCosts storedRunCosts(const GlobalOptions& global, const CalibrateOptions& options)
+{
+    const std::string pick = "give a real run of the scenario (`cohsim runs list` shows each run's backend; `cohsim "
+                             "run SCENARIO --backend real-cpu` makes one)";
+    RunCosts run;
+    run.id = parseStoredId(*options.fromRun, "--from-run", "run", pick);
+    auto store = openRunStore(global);
+    const auto info = store->runInfo(run.id);
+    if (!info)
+        throwUnknownRun(*store, run.id, "--from-run");
+    run.name = info->name;
+    run.backend = info->backend;
+    const auto refuse = [&](const std::string& why, const std::string& fix) {
+        throw core::InputError("", "--from-run", fmt::format("run {} ({}) {}", run.id, terminalSafe(info->name), why),
+                               fix);
+    };
+    if (info->backend == "simulated")
+        refuse("is simulated: its costs are the simulator's own, not measured", pick);
+    if (info->status != core::RunStatus::Completed)
+        refuse(fmt::format("is {}: only a completed run kept its costs", core::toString(info->status)), pick);
+    if (options.backendGiven && core::canonicalBackendName(options.backend) != info->backend)
+        refuse(fmt::format("ran on {}, not on {}: its costs are {}'s", info->backend, options.backend, info->backend),
+               fmt::format("leave --backend out, or give --backend {}", info->backend));
+    const auto summary = store->runSummary(run.id);
+    if (!summary || !core::real::fittedOwnCosts(summary->backend))
+        refuse("fitted no costs of its own: it timed no copy and no decode step (or was stored before runs fitted "
+               "them)",
+               pick);
+    run.summary = summary->backend;
+    // The sums read every block again after its step, so the next step finds other blocks in the caches: its steps
+    // cost what a run with them costs, and compare-real's runs (the simulator's counterpart) make none.
+    if (run.summary.blockSealsSummed > 0)
+        fmt::print(stderr,
+                   "note: run {} summed its blocks' seals on every decode read ({} sums), which compare-real's runs "
+                   "do not: its steps found other blocks in the caches (`cohsim run --no-seal-sums` makes a run "
+                   "without them)\n",
+                   run.id, run.summary.blockSealsSummed);
+    // The scenario it ran says what to measure beside its costs; a scenario file given is read the same way, so a
+    // stored scenario's relative trace path reads from that file's folder.
+    try {
+        run.scenario =
+            core::parseScenario(nlohmann::json::parse(store->scenarioJson(run.id).value_or("{}")), options.scenario);
+    } catch (const std::exception& e) {
+        refuse(fmt::format("kept a scenario that does not read here ({})", e.what()),
+               "give the run's scenario file: `cohsim calibrate SCENARIO --from-run ID`");
+    }
+    return run;
+}
 
 void printProfile(const core::real::HardwareProfile& p)
 {
     fmt::print("{} on {} ({}, {} cores)\n", p.backend, p.host, p.cpu, p.cores);
+    // A figure from a run's own costs (--from-run) was fitted over the run's copies or steps, not over rows here.
+    const auto source = [&p](std::size_t rows, const char* what) {
+        return rows == 0 && p.costsOfRun > 0 ? fmt::format("run {}'s own", p.costsOfRun)
+                                             : fmt::format("fit to {} {}", rows, what);
+    };
     // real-cuda has two copy paths (within and between GPUs; to and from pinned host memory), each named.
     const bool twoPaths = p.hostCopy.measured();
-    fmt::print("  copy        {} ns + bytes / {} GB/s{} (fit to {} sizes); a message's hand-over and check add {} ns "
+    fmt::print("  copy        {} ns + bytes / {} GB/s{} ({}); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copy.latencyNs), number(p.copy.bytesPerNs), twoPaths ? " within and between GPUs" : "",
-               p.copy.rows.size(), number(p.messageOverheadNs));
+               source(p.copy.rows.size(), "sizes"), number(p.messageOverheadNs));
     if (twoPaths)
-        fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory (fit to {} sizes, both "
+        fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory ({}, both "
                    "ways)\n",
-                   number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs), p.hostCopy.rows.size() / 2);
-    fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; fit "
-               "to {} contexts)\n",
+                   number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs),
+                   source(p.hostCopy.rows.size() / 2, "sizes"));
+    fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; {})\n",
                number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,
                p.attentionShape.kvHeads, p.attentionShape.headDim, core::real::kvDtypeName(p.attentionElementBytes),
-               p.attentionRows.size());
+               source(p.attentionRows.size(), "contexts"));
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
     if (p.attentionWarmBytesPerNs > 0) {
         fmt::print("  warm steps  {} ns + K/V bytes / {} GB/s per layer where a layer reads at most {} KiB (the "
-                   "core's cache), re-read step after step (fit to {} contexts)\n",
+                   "core's cache), re-read step after step ({})\n",
                    number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs), p.attentionWarmBytes >> 10,
-                   p.warmRows.size());
+                   source(p.warmRows.size(), "contexts"));
         for (const auto& r : p.warmRows)
             fmt::print("    {:>6} tokens: {} us measured, {} us fitted, {} us out of memory\n", r.context,
                        number(r.attentionNs / 1e3), number(p.warmAttentionNs(r.kvBytes) / 1e3),
@@ -68,7 +135,10 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
                    "sequence's\n",
                    number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
-    if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured()) {
+    if (p.descriptorBytes > 0 && p.costsOfRun > 0 && p.copy.rows.empty())
+        fmt::print("  descriptors in the bandwidth above: run {}'s copies were timed whole, each in pieces of {} B\n",
+                   p.costsOfRun, p.descriptorBytes);
+    else if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured()) {
         std::size_t largest = 0;
         for (const auto& r : p.copy.rows)
             largest = std::max(largest, r.bytes);
@@ -84,9 +154,11 @@ void printProfile(const core::real::HardwareProfile& p)
                             : std::string());
 }
 
-void runCalibrate(const CalibrateOptions& options)
+void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
 {
-    const std::string backend = core::canonicalBackendName(options.backend);
+    const std::optional<RunCosts> run =
+        options.fromRun ? std::optional<RunCosts>(storedRunCosts(global, options)) : std::nullopt;
+    const std::string backend = run ? run->backend : core::canonicalBackendName(options.backend);
     if (backend == "simulated")
         throw core::InputError("", "--backend", fmt::format("there is nothing to calibrate on \"{}\"", options.backend),
                                "calibrate real-cpu or real-cuda (--backend real-cpu)");
@@ -101,14 +173,18 @@ void runCalibrate(const CalibrateOptions& options)
     if (options.output)
         checkOutputPath(*options.output, "-o");
     core::real::CalibrationOptions calibration;
-    if (!options.scenario.empty()) {
+    core::BackendOptions realRun;
+    realRun.name = backend;
+    std::optional<core::Scenario> scenario;
+    if (!options.scenario.empty())
+        scenario = core::loadScenarioFile(options.scenario);
+    else if (run)
+        scenario = run->scenario;
+    if (scenario) {
         // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
         // refused as a run would refuse it.
-        const core::Scenario scenario = core::loadScenarioFile(options.scenario);
-        core::BackendOptions run;
-        run.name = backend;
-        core::checkBackendRuns(run, scenario);
-        calibration = core::calibrationFor(scenario, backend, run.realCpu);
+        core::checkBackendRuns(realRun, *scenario);
+        calibration = core::calibrationFor(*scenario, backend, realRun.realCpu);
     } else {
         calibration.backend = backend;
         calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
@@ -116,7 +192,22 @@ void runCalibrate(const CalibrateOptions& options)
     }
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
-    const auto profile = core::real::calibrate(calibration);
+    core::real::HardwareProfile profile = core::real::calibrate(calibration);
+    if (run) {
+        // The run's steps must be of the shape, element and descriptors this profile stands for.
+        if (!options.scenario.empty()) {
+            try {
+                core::checkProfileFits(profile, backend, run->scenario, realRun.realCpu);
+            } catch (const core::InputError& e) {
+                throw core::InputError(
+                    "", "--from-run",
+                    fmt::format("run {} ran another model's steps than {}: {}", run->id, options.scenario, e.what()),
+                    "give a real run of this scenario, or leave the scenario out to calibrate "
+                    "for the run's own");
+            }
+        }
+        profile = core::real::profileOfRun(profile, run->summary, static_cast<std::uint64_t>(run->id));
+    }
     const auto json = core::real::toJson(profile);
     if (options.output) {
         // Flushed and closed before it counts as written: a full disk shows only there for a profile this small.
@@ -137,6 +228,11 @@ void runCalibrate(const CalibrateOptions& options)
         fmt::print("{}\n", json.dump(2));
     else
         printProfile(profile);
+    if (run && !options.json)
+        fmt::print("  from run {} ({}): the costs above are its copies' and decode steps' own; a layer of attention "
+                   "costs its steps' own time at {} step sizes ({}), and past them at the nearest one's bandwidth\n",
+                   run->id, terminalSafe(run->name), profile.attentionCurve.size(),
+                   core::describeAttentionBySize(run->summary));
     if (options.output && !options.json)
         fmt::print("profile written to {}; `cohsim compare-real {} --backend {} --profile {}` uses it\n",
                    *options.output, options.scenario.empty() ? std::string("SCENARIO") : options.scenario, backend,
@@ -145,15 +241,16 @@ void runCalibrate(const CalibrateOptions& options)
 
 } // namespace
 
-static const bool registered = registerCommand("calibrate", [](CLI::App& app, GlobalOptions&) {
+static const bool registered = registerCommand("calibrate", [](CLI::App& app, GlobalOptions& global) {
     auto options = std::make_shared<CalibrateOptions>();
     auto* cmd = app.add_subcommand(
         "calibrate", "Measure a real backend's copies and attention on this machine and fit a hardware profile");
     cmd->add_option("scenario", options->scenario,
                     "Calibrate for this scenario: its decode steps' attention shape, its model's K/V element and its "
                     "copies' descriptors, as compare-real does (default: Llama-3-8B's, --kv-dtype, --descriptor-kib)");
-    cmd->add_option("--backend", options->backend, "The backend to measure: real-cpu or real-cuda (needs a GPU)")
-        ->capture_default_str();
+    auto* backend =
+        cmd->add_option("--backend", options->backend, "The backend to measure: real-cpu or real-cuda (needs a GPU)")
+            ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write the profile (JSON) here");
     auto* dtype =
         cmd->add_option("--kv-dtype", options->dtype,
@@ -168,11 +265,19 @@ static const bool registered = registerCommand("calibrate", [](CLI::App& app, Gl
                                        "measure)")
                            ->capture_default_str()
                            ->check(CLI::Range(0, 1 << 20));
-    // A scenario says both: its model's element and its blocks' layer pieces.
+    auto* fromRun = cmd->add_option("--from-run", options->fromRun,
+                                    "Take the copies' and the attention's costs from this stored real run's own (what "
+                                    "they cost under its traffic), for its scenario (or the one given), its backend");
+    // A scenario says both: its model's element and its blocks' layer pieces; so does a run's.
     dtype->excludes("scenario");
     descriptor->excludes("scenario");
+    dtype->excludes(fromRun);
+    descriptor->excludes(fromRun);
     cmd->add_flag("--json", options->json, "Print the profile as JSON");
-    cmd->callback([options] { runCalibrate(*options); });
+    cmd->callback([&global, options, backend] {
+        options->backendGiven = backend->count() > 0;
+        runCalibrate(global, *options);
+    });
 });
 
 } // namespace coh::cli

@@ -262,7 +262,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     const auto& rows = result.rows;
     const auto& profile = result.profile;
     // A profile given that another machine measured: its costs are that machine's (a calibration here is this one's).
-    const bool otherMachine = options.profile && !profile.host.empty() && profile.host != core::real::thisHostName();
+    const std::string otherMachine = options.profile ? core::real::otherMachine(profile) : std::string();
     const std::int64_t realId = result.realId, simId = result.simulatedId;
     const bool countsEqual = result.countsEqual();
     const std::string base = core::defaultRunName(scenario);
@@ -348,7 +348,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"simulated_run_ids",
              store ? nlohmann::ordered_json(result.simulatedIds) : nlohmann::ordered_json::array()},
             {"profile", core::real::toJson(profile)},
-            {"profile_of_this_machine", !otherMachine},
+            {"profile_of_this_machine", otherMachine.empty()},
             {"profiles", std::move(profiles)},
             {"counts_equal", countsEqual},
             {"real_runs_with_other_counts", result.realRunsWithOtherCounts},
@@ -371,15 +371,17 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     else
         fmt::print("{} on {}{} against the simulator on this machine's profile{}\n", base, profile.backend, realRuns,
                    store ? fmt::format(" (run {})", simId) : std::string());
-    fmt::print("  {}: {}\n",
+    // A profile of a stored run's own costs (`calibrate --from-run`) says whose.
+    fmt::print("  {}: {}{}\n",
                result.paired ? fmt::format("profiles ({})", result.profiles.size()) : std::string("profile"),
-               profileCosts(result.profiles));
-    if (otherMachine)
-        fmt::print("  the profile was measured on {}{}, not on this machine ({}): the simulator runs on that machine's "
-                   "costs, so its error here is partly the two machines' difference; calibrate here for this one\n",
-                   core::terminalSafe(profile.host),
-                   profile.cpu.empty() ? std::string() : fmt::format(" ({})", core::terminalSafe(profile.cpu)),
-                   core::terminalSafe(core::real::thisHostName()));
+               profileCosts(result.profiles),
+               !result.paired && profile.costsOfRun > 0
+                   ? fmt::format(" (the costs of real run {}, `cohsim calibrate --from-run`)", profile.costsOfRun)
+                   : std::string());
+    if (!otherMachine.empty())
+        fmt::print("  the profile was measured on {}: the simulator runs on that machine's costs, so its error here is "
+                   "partly the two machines' difference; calibrate here for this one\n",
+                   otherMachine);
     // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
     if (!result.ownCostProfiles.empty()) {
         const core::BackendSummary& b = result.real.summary.backend;

@@ -1,5 +1,6 @@
 #include "core/real/calibration.h"
 
+#include "core/base/printable_text.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/net/cost_fit.h"
 #include "core/real/core_cache.h"
@@ -129,6 +130,23 @@ std::vector<AttentionBenchRow> gpuAttentionRows(const CalibrationOptions& option
 }
 
 } // namespace
+
+std::string otherMachine(const HardwareProfile& p)
+{
+    const std::string host = thisHostName();
+    const std::string cpu = p.cpu.empty() ? std::string() : fmt::format(" ({})", terminalSafe(p.cpu));
+    if (!p.host.empty() && p.host != host)
+        return fmt::format("{}{}, not on this machine ({})", terminalSafe(p.host), cpu, terminalSafe(host));
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (p.cores > 0 && cores > 0 && p.cores != cores)
+        return fmt::format("{}{} with {} cores, not on this machine ({}, {} cores)", terminalSafe(p.host), cpu, p.cores,
+                           terminalSafe(host), cores);
+    // real-cuda's profile names its GPU there, not the CPU.
+    if (p.backend == "real-cpu" && !p.cpu.empty() && !cpuModel().empty() && p.cpu != cpuModel())
+        return fmt::format("{}{}, not on this machine ({}, {})", terminalSafe(p.host), cpu, terminalSafe(host),
+                           terminalSafe(cpuModel()));
+    return {};
+}
 
 HardwareProfile calibrate(const CalibrationOptions& options)
 {
@@ -267,6 +285,13 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
         p.attentionRows.clear();
         p.sequenceRows.clear();
     }
+    return p;
+}
+
+HardwareProfile profileOfRun(const HardwareProfile& measured, const BackendSummary& run, std::uint64_t runId)
+{
+    HardwareProfile p = ownCostProfile(measured, run);
+    p.costsOfRun = runId;
     return p;
 }
 

@@ -40,6 +40,10 @@ struct CalibrationOptions {
 HardwareProfile calibrate(const CalibrationOptions& options);
 // This machine's name, as a calibration records it in its profile (HardwareProfile::host); empty where it has none.
 std::string thisHostName();
+// Where a profile says it was measured on another machine than this one, what says so: "lab-7 (EPYC 9654), not on this
+// machine (vm)" for another host name, or under this host name another count of cores or (real-cpu) another CPU (a VM
+// resized or moved). Empty where nothing does (a field the profile leaves empty or 0 says nothing).
+std::string otherMachine(const HardwareProfile& profile);
 // A path's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
 double descriptorCost(const CopyPathFit& path);
 
@@ -61,6 +65,10 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // Where the run kept its steps by size (BackendSummary::attentionBySize), their mean time at each size is the
 // profile's attention curve (ownAttentionCurve), which the simulator costs a layer on in place of the lines.
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
+// `cohsim calibrate --from-run`: ownCostProfile of a stored real run over `measured` (this machine's calibration for
+// the run's scenario, which gives what the run did not time: its shape, descriptors, a side of the cache it took no
+// step on), named after the run (HardwareProfile::costsOfRun).
+HardwareProfile profileOfRun(const HardwareProfile& measured, const BackendSummary& run, std::uint64_t runId);
 // The run's steps by size as curve points (HardwareProfile::attentionCurve), in order of bytes: each size's mean
 // bytes and mean time, on its side of a cache of `warmBytes`, those that can stand on a curve (plausibleCurve).
 std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run, std::size_t warmBytes);

@@ -6,6 +6,7 @@
 #include "core/real/core_cache.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ struct HardwareProfile {
     // follows at every size (docs/real-backend.md#attention-by-step-size). Where given, a layer costs the curve
     // (curveNs) in place of the lines above. Empty: the lines (a calibration).
     std::vector<AttentionCurvePoint> attentionCurve;
+    // The stored real run whose own costs the copies and attention are (`cohsim calibrate --from-run`): costs a run
+    // paid under its own traffic, where a calibration measures each alone. 0: measured by the calibration.
+    std::uint64_t costsOfRun = 0;
 
     double effectiveCopyBytesPerNs() const { return copy.effectiveBytesPerNs(descriptorBytes); }
     // The same over the host path where measured; else the copies' own.

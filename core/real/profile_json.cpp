@@ -84,6 +84,8 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
             curve.push_back({{"bytes", point.bytes}, {"ns", point.ns}, {"in_cache", point.inCache}});
         out["attention"]["curve"] = std::move(curve);
     }
+    if (p.costsOfRun > 0)
+        out["costs_of_run"] = p.costsOfRun;
     if (p.hostCopy.measured())
         out["host_copy"] = {{"latency_ns", p.hostCopy.latencyNs},
                             {"bandwidth_gbps", p.hostCopy.bytesPerNs},
@@ -101,7 +103,7 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
                        std::vector<InputProblem>& problems)
 {
     static const std::vector<std::pair<const char*, std::vector<std::string>>> kKeys = {
-        {"", {"profile", "host", "cpu", "cores", "copy", "attention", "host_copy"}},
+        {"", {"profile", "host", "cpu", "cores", "copy", "attention", "host_copy", "costs_of_run"}},
         {"copy",
          {"latency_ns", "bandwidth_gbps", "message_overhead_ns", "descriptor_bytes", "descriptor_ns", "measured",
           "measured_in_descriptors"}},
@@ -357,6 +359,17 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
             problems.push_back({file, "/cores",
                                 fmt::format("the profile has no count of cores here (0 to {})", kMaxProfileCores),
                                 fix});
+    }
+    // The stored run whose costs these are: a run's id, shown with the profile (none: measured by a calibration).
+    if (const auto it = j.find("costs_of_run"); it != j.end()) {
+        if (it->is_number_unsigned() && it->get<std::uint64_t>() > 0 &&
+            it->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            p.costsOfRun = it->get<std::uint64_t>();
+        else
+            problems.push_back({file, "/costs_of_run",
+                                "the profile names no stored run here (a run's id, a positive whole number)",
+                                "write the id `cohsim runs list` shows, or remove costs_of_run for a profile a "
+                                "calibration measured"});
     }
     // A control message's hand-over is shown as a measured time: an absurd one is no measurement. Profiles written
     // before it was clamped at 0 may hold a small negative (two medians' noise): that reads as 0.

@@ -6,6 +6,7 @@
 #include "core/real/core_cache.h"
 #include "core/real/profile_json.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -193,6 +194,22 @@ TEST_F(CliRun, AProfileAnotherMachineMeasuredIsSaidToBeThatMachines)
     const CliResult json = runCohsim(run + " --json --profile " + other, Stderr::Discard);
     ASSERT_EQ(json.exitCode, 0) << json.output;
     EXPECT_EQ(nlohmann::json::parse(json.output).at("profile_of_this_machine"), false);
+    // This host's name with another count of cores (a VM resized, or another machine of the same name) or another CPU:
+    // another machine too.
+    nlohmann::json resized = nlohmann::json::parse(std::ifstream(profile));
+    const unsigned cores = resized.at("cores").get<unsigned>();
+    resized["cores"] = cores + 6;
+    const CliResult more = runCohsim(run + " --profile " + file("resized.json", resized.dump()), Stderr::Discard);
+    ASSERT_EQ(more.exitCode, 0) << more.output;
+    EXPECT_NE(more.output.find(fmt::format("with {} cores, not on this machine (", cores + 6)), std::string::npos)
+        << more.output;
+    nlohmann::json moved = nlohmann::json::parse(std::ifstream(profile));
+    if (moved.at("cpu").get<std::string>().empty())
+        return; // this machine names no CPU model: nothing to tell another by
+    moved["cpu"] = "Another CPU 9000";
+    const CliResult cpu = runCohsim(run + " --json --profile " + file("moved.json", moved.dump()), Stderr::Discard);
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.output;
+    EXPECT_EQ(nlohmann::json::parse(cpu.output).at("profile_of_this_machine"), false);
 }
 
 } // namespace

@@ -103,6 +103,28 @@ TEST(ProfileJson, AWarmLinesRowsComeBackWithIt)
     EXPECT_EQ(toJson(back).dump(), toJson(p).dump());
 }
 
+TEST(ProfileJson, AProfileOfARunsOwnCostsNamesTheRunAndAHandEditOfItIsRefused)
+{
+    HardwareProfile p = writtenProfile();
+    EXPECT_FALSE(toJson(p).contains("costs_of_run")); // a calibration's: measured here
+    p.costsOfRun = 12;
+    const auto j = nlohmann::json::parse(toJson(p).dump());
+    EXPECT_EQ(j.at("costs_of_run"), 12);
+    const HardwareProfile back = profileFromJson(j, "p.json");
+    EXPECT_EQ(back.costsOfRun, 12u);
+    EXPECT_EQ(toJson(back).dump(), toJson(p).dump());
+    for (const nlohmann::json& hostile :
+         {nlohmann::json(-3), nlohmann::json(0), nlohmann::json(1.5), nlohmann::json("twelve"), nlohmann::json(nullptr),
+          nlohmann::json(std::uint64_t{1} << 63)}) {
+        auto edited = j;
+        edited["costs_of_run"] = hostile;
+        const std::vector<InputProblem> problems = problemsOf(edited);
+        ASSERT_EQ(problems.size(), 1u) << hostile.dump();
+        EXPECT_EQ(problems[0].field, "/costs_of_run");
+        EXPECT_NE(problems[0].fix.find("cohsim runs list"), std::string::npos) << problems[0].fix;
+    }
+}
+
 TEST(ProfileJson, ADescriptorLargerThanEverySizeMeasuredMeasuredNoCost)
 {
     HardwareProfile p = writtenProfile();

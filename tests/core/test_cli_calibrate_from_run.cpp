@@ -1,0 +1,121 @@
+// cohsim calibrate --from-run end to end: a profile whose copies and attention are a stored real run's own costs
+// (its fitted lines and its steps' time at each step size), named after the run, that compare-real runs the
+// simulator on; and each run it cannot take refused naming --from-run, before anything is measured.
+#include "cli_run_fixture.h"
+#include "cli_runner.h"
+#include "core/real/profile_json.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace coh::test {
+namespace {
+
+class CalibrateFromRun : public CliRun {
+  protected:
+    // The id of the newest run in the test's database.
+    std::int64_t newestRun() const
+    {
+        const CliResult list = runCohsim("runs list --json " + db(), Stderr::Discard);
+        return nlohmann::json::parse(list.output).at(0).at("id").get<std::int64_t>();
+    }
+};
+
+TEST_F(CalibrateFromRun, TakesTheRunsOwnCostsAndCompareRealRunsTheSimulatorOnThem)
+{
+    const CliResult real = runCohsim("run " + defaultScenario() +
+                                         " --backend real-cpu --max-requests 4 --arena-mib 8 --no-seal-sums " + db(),
+                                     Stderr::Discard);
+    ASSERT_EQ(real.exitCode, 0) << real.output;
+    const std::int64_t id = newestRun();
+    const auto backend =
+        nlohmann::json::parse(runCohsim("runs show " + std::to_string(id) + " --json " + db(), Stderr::Discard).output)
+            .at("summary")
+            .at("backend");
+    ASSERT_TRUE(backend.contains("copy_fit")) << backend.dump();
+    ASSERT_TRUE(backend.contains("attention_by_size")) << backend.dump();
+
+    const std::string profile = (m_dir / "profile.json").string();
+    const CliResult calibrate =
+        runCohsim("calibrate --from-run " + std::to_string(id) + " --rounds 1 -o " + profile + " " + db());
+    ASSERT_EQ(calibrate.exitCode, 0) << calibrate.output;
+    EXPECT_NE(calibrate.output.find("from run " + std::to_string(id) + " (default"), std::string::npos)
+        << calibrate.output;
+    // A run without seal sums is what compare-real's runs are: nothing to warn of.
+    EXPECT_EQ(calibrate.output.find("summed its blocks' seals"), std::string::npos) << calibrate.output;
+
+    std::ifstream in(profile);
+    const auto written = nlohmann::json::parse(in);
+    EXPECT_EQ(written.at("costs_of_run"), id);
+    // The copies cost the run's own fit, whole (its copies were timed in their pieces already).
+    EXPECT_DOUBLE_EQ(written.at("copy").at("latency_ns").get<double>(),
+                     backend.at("copy_fit").at("fixed_ns").get<double>());
+    EXPECT_DOUBLE_EQ(written.at("copy").at("bandwidth_gbps").get<double>(),
+                     backend.at("copy_fit").at("bytes_per_ns").get<double>());
+    EXPECT_EQ(written.at("copy").at("descriptor_ns"), 0.0);
+    EXPECT_TRUE(written.at("copy").at("measured").empty());
+    // A layer of attention costs the run's steps' own mean time at each step size it took.
+    std::size_t sizes = 0;
+    for (const auto& bucket : backend.at("attention_by_size"))
+        sizes += bucket.at("steps").get<std::uint64_t>() > 0 ? 1 : 0;
+    const auto& curve = written.at("attention").at("curve");
+    ASSERT_EQ(curve.size(), sizes);
+    for (const auto& bucket : backend.at("attention_by_size")) {
+        const double steps = bucket.at("steps").get<double>();
+        const double mean = bucket.at("bytes").get<double>() / steps;
+        bool found = false;
+        for (const auto& point : curve)
+            if (point.at("bytes").get<double>() == mean) {
+                found = true;
+                EXPECT_DOUBLE_EQ(point.at("ns").get<double>(), bucket.at("ns").get<double>() / steps);
+            }
+        EXPECT_TRUE(found) << "no point at " << mean << " B in " << curve.dump();
+    }
+
+    // compare-real runs the simulator on it, and says whose costs they are.
+    const CliResult compare = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +
+                                            " --max-requests 4 --arena-mib 8 --no-store",
+                                        Stderr::Discard);
+    ASSERT_EQ(compare.exitCode, 0) << compare.output;
+    EXPECT_NE(compare.output.find("the costs of real run " + std::to_string(id)), std::string::npos) << compare.output;
+}
+
+TEST_F(CalibrateFromRun, ARunItCannotTakeIsRefusedNamingTheOption)
+{
+    const auto refused = [this](const std::string& args, const std::string& says) {
+        const CliResult r = runCohsim("calibrate " + args + " " + db());
+        EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("--from-run"), std::string::npos) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find(says), std::string::npos) << args << "\n" << r.output;
+        EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    };
+    refused("--from-run 7", "there is no run with id 7");
+    refused("--from-run seven", "'seven'");
+
+    ASSERT_EQ(runCohsim("run " + defaultScenario() + " --max-requests 3 " + db(), Stderr::Discard).exitCode, 0);
+    refused("--from-run " + std::to_string(newestRun()), "is simulated");
+
+    ASSERT_EQ(runCohsim("run " + defaultScenario() + " --backend real-cpu --max-requests 3 --arena-mib 8 " + db(),
+                        Stderr::Discard)
+                  .exitCode,
+              0);
+    const std::string real = std::to_string(newestRun());
+    refused("--from-run " + real + " --backend real-cuda", "ran on real-cpu");
+    // A scenario of another model's decode steps than the run's: its profile would cost other steps.
+    std::ifstream in(defaultScenario());
+    auto scenario = nlohmann::json::parse(in);
+    scenario["model"] = "Llama-2-7B";
+    refused("--from-run " + real + " --rounds 1 " + file("other-model.json", scenario.dump()),
+            "ran another model's steps");
+    // A run that summed its seals is taken, and said to have.
+    const CliResult summed = runCohsim("calibrate --from-run " + real + " --rounds 1 " + db());
+    EXPECT_EQ(summed.exitCode, 0) << summed.output;
+    EXPECT_NE(summed.output.find("summed its blocks' seals"), std::string::npos) << summed.output;
+}
+
+} // namespace
+} // namespace coh::test
