@@ -184,6 +184,11 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
         QMainWindow::tr("How many times Simulator Against Real calibrates, runs for real and simulates on that "
                         "profile (cohsim compare-real --repeat); with several, the simulator's error is the median of "
                         "the pairs'"));
+    realRoutes = executeOn->addAction(QMainWindow::tr("Simulator Against Real Routes as the Real R&un"));
+    realRoutes->setCheckable(true);
+    realRoutes->setToolTip(QMainWindow::tr("The simulator sends each request to the instances the real run sent it "
+                                           "to, so the two differ in costs and not in the routes a load-aware router "
+                                           "took on the times it saw (cohsim compare-real --real-routes)"));
     sumSeals = executeOn->addAction(QMainWindow::tr("Sum Block Seals on Every &Read"));
     sumSeals->setCheckable(true);
     sumSeals->setChecked(true);

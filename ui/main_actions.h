@@ -46,6 +46,7 @@ struct MainActions {
     QAction* realPoolLimit = nullptr;  // the most a decode K/V pool grows to on a real backend (cohsim --pool-mib)
     QAction* simVsRealPairs = nullptr; // pairs a sim-against-real run makes (cohsim compare-real --repeat)
     QAction* sumSeals = nullptr;       // checkable: real runs sum each block read against its seal (--no-seal-sums)
+    QAction* realRoutes = nullptr;     // checkable: sim-against-real routes as the real run did (--real-routes)
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide

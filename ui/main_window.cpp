@@ -109,6 +109,8 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     m_runner->setRealPoolLimitMiB(
         std::clamp(settings.value(QStringLiteral("run/poolLimitMiB"), 0).toInt(), 0, kMaxPoolLimitMiB));
     m_runner->setSimVsRealPairs(settings.value(QStringLiteral("run/simVsRealPairs"), 1).toInt());
+    m_actions.realRoutes->setChecked(settings.value(QStringLiteral("run/simVsRealRoutes"), false).toBool());
+    m_runner->setSimVsRealRoutes(m_actions.realRoutes->isChecked());
     m_actions.sumSeals->setChecked(settings.value(QStringLiteral("run/sumSeals"), m_runner->sumSeals()).toBool());
     m_runner->setSumSeals(m_actions.sumSeals->isChecked());
     const bool dark = settings.value(QStringLiteral("darkPalette"), false).toBool();
@@ -251,6 +253,10 @@ void MainWindow::connectActions()
     connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
     connect(a.realPoolLimit, &QAction::triggered, this, &MainWindow::chooseRealPoolLimit);
     connect(a.simVsRealPairs, &QAction::triggered, this, &MainWindow::chooseSimVsRealPairs);
+    connect(a.realRoutes, &QAction::toggled, this, [this](bool replay) {
+        m_runner->setSimVsRealRoutes(replay);
+        QSettings().setValue(QStringLiteral("run/simVsRealRoutes"), replay);
+    });
     connect(a.sumSeals, &QAction::toggled, this, [this](bool sum) {
         m_runner->setSumSeals(sum);
         QSettings().setValue(QStringLiteral("run/sumSeals"), sum);

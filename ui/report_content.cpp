@@ -474,6 +474,11 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
     }
     for (const auto& [label, text] : backend.after)
         report.paragraph(label.isEmpty() ? text : QStringLiteral("%1: %2").arg(label, text));
+    if (s.replayedRoutes.on)
+        report.paragraph(QStringLiteral("Routes: each request sent where the real run it models sent it (%1 of %2 "
+                                        "routing decisions; cohsim compare-real --real-routes).")
+                             .arg(s.replayedRoutes.replayed)
+                             .arg(s.replayedRoutes.replayed + s.replayedRoutes.routedAnew));
 
     // The run's compare-real twin, unless it is compared below anyway.
     const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {

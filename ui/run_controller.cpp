@@ -202,6 +202,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
     compare.backend = backend.name;
     compare.realCpu = backend.realCpu;
     compare.realRuns = m_simVsRealPairs;
+    compare.realRoutes = m_simVsRealRoutes;
     compare.cancel = &m_cancel;
     compare.progress = &listener;
     QPointer<RunController> self = this;
@@ -256,9 +257,10 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                       .arg(toQString(result.profile.backend))
                       .arg(result.realRuns)
                 : tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend));
+        const QString routed = compare.realRoutes ? tr(", routing each request as the real run did") : QString();
         outcome.comparison =
             tr("%1: %2; messages, flows and bytes %3")
-                .arg(against, errorsText,
+                .arg(against + routed, errorsText,
                      result.countsEqual() ? tr("equal")
                                           : tr("differ in %n real run(s) (event order followed measured times)", "",
                                                result.realRunsWithOtherCounts));

@@ -60,6 +60,9 @@ class RunController : public QObject {
     // a simulated run on that profile; above 1 the error is the median of the pairs' (core::SimVsReal::paired).
     void setSimVsRealPairs(int pairs) { m_simVsRealPairs = std::clamp(pairs, 1, kMaxSimVsRealPairs); }
     int simVsRealPairs() const { return m_simVsRealPairs; }
+    // Sim-against-real: the simulator routes each request as the real run did (core::SimVsRealOptions::realRoutes).
+    void setSimVsRealRoutes(bool replay) { m_simVsRealRoutes = replay; }
+    bool simVsRealRoutes() const { return m_simVsRealRoutes; }
     static constexpr int kMaxSimVsRealPairs = 15; // as compare-real --repeat's
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
@@ -96,6 +99,7 @@ class RunController : public QObject {
     int m_realPoolLimitMiB = 0;
     bool m_sumSeals = core::real::RealCpuOptions{}.sumSeals;
     int m_simVsRealPairs = 1;
+    bool m_simVsRealRoutes = false;
     QString m_scenarioPath;
 };
 

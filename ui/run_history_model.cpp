@@ -57,12 +57,15 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
     backend.name = run.backend;
     std::vector<std::int64_t> models;    // simulated runs that model this real one (compare-real's)
     std::vector<core::CostVariant> kept; // what compare-real kept with the run (cost_variant.h)
+    core::ReplayedRoutesSummary routes;  // a model that routed as its real run (compare-real --real-routes)
     if ((backend.real() || run.modelsRun != 0) && run.hasSummary) {
         try {
             core::RunStore store(toStdString(m_path));
             // A real run's measurements; a model's calibrated profile.
-            if (const auto summary = store.runSummary(run.id))
+            if (const auto summary = store.runSummary(run.id)) {
                 backend = summary->backend;
+                routes = summary->replayedRoutes;
+            }
             if (backend.real())
                 models = store.modelsOf(run.id);
             kept = store.costVariants(run.id);
@@ -75,6 +78,11 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
     if (run.modelsRun != 0)
         pairs =
             tr("<p>It models real run #%1: select both and Compare for the simulator's error.</p>").arg(run.modelsRun);
+    if (routes.on)
+        pairs += tr("<p>It routed each request where the real run did (%1 of %2 routing decisions), so its error is "
+                    "that of its costs, not of the routes a load-aware router took on other times.</p>")
+                     .arg(routes.replayed)
+                     .arg(routes.replayed + routes.routedAnew);
     for (const std::int64_t model : models)
         pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
     // Compare shows these beside the error (docs/real-backend.md#kept-with-the-runs).

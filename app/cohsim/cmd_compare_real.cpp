@@ -39,6 +39,7 @@ struct CompareRealOptions {
     std::uint32_t layers = 1;
     bool json = false;
     bool noStore = false;
+    bool realRoutes = false;   // the simulator routes each request where the real run did
     int repeat = 1;            // real runs, median
     double sensitivityPct = 5; // the simulator again with its costs moved this far either way
 };
@@ -238,6 +239,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         compare.realCpu.poolMaxBytes = std::size_t{*options.poolMib} << 20;
     compare.realRuns = options.repeat;
     compare.costSensitivity = options.sensitivityPct / 100;
+    compare.realRoutes = options.realRoutes;
     if (options.profile) {
         if (options.profile->empty())
             throw core::InputError("", "--profile", "the path is empty",
@@ -345,6 +347,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
             {"simulated_run_id", id(simId)},
             {"cost_sensitivity_pct", 100 * result.costSensitivity},
             {"paired", result.paired},
+            {"real_routes", options.realRoutes},
+            {"routes_replayed", result.simulated.summary.replayedRoutes.replayed},
+            {"routes_routed_anew", result.simulated.summary.replayedRoutes.routedAnew},
             {"simulated_run_ids",
              store ? nlohmann::ordered_json(result.simulatedIds) : nlohmann::ordered_json::array()},
             {"profile", core::real::toJson(profile)},
@@ -409,6 +414,16 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                    fitted.empty() || kept.empty() ? "" : "; ",
                    kept.empty() ? std::string()
                                 : fmt::format("{} as calibrated, the run giving too little to fit", inWords(kept)));
+    }
+    if (options.realRoutes) {
+        const core::ReplayedRoutesSummary& routes = result.simulated.summary.replayedRoutes;
+        fmt::print(
+            "  routes: the simulator sent each request where the real run{} did ({} of {} routing decisions{})\n",
+            result.paired ? " it is set against" : (result.realRuns > 1 ? " first" : ""), routes.replayed,
+            routes.replayed + routes.routedAnew,
+            routes.routedAnew > 0 ? "; the others by its router, the real run's instance down or the request "
+                                    "given up there"
+                                  : "");
     }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),
@@ -563,6 +578,9 @@ static const bool registered = registerCommand("compare-real", [](CLI::App& app,
         ->check(CLI::Range(0.0, 50.0));
     cmd->add_flag("--json", options->json, "Print JSON");
     cmd->add_flag("--no-store", options->noStore, "Do not store the two runs");
+    cmd->add_flag("--real-routes", options->realRoutes,
+                  "The simulator routes each request to the instances the real run routed it to, so that the two "
+                  "differ in costs and not in routes a load-aware router took on the times it saw");
     cmd->callback([&global, options] { runCompareReal(global, *options); });
 });
 

@@ -235,6 +235,15 @@ struct FailuresSummary {
     double stalledMs = 0;
 };
 
+// A run that routed each request where another run had (RunOptions::routes; compare-real --real-routes): the routing
+// decisions (a prefill and a decode per request) taken from that run, and those its own router made instead (none
+// recorded, or the instance recorded was down).
+struct ReplayedRoutesSummary {
+    bool on = false;
+    std::uint64_t replayed = 0;
+    std::uint64_t routedAnew = 0;
+};
+
 struct RunSummary {
     std::uint64_t requests = 0;
     std::uint64_t completed = 0;
@@ -266,6 +275,7 @@ struct RunSummary {
     KvTiersSummary kvTiers;
     FailuresSummary failures;
     BackendSummary backend; // what executed the messages: the simulator, or real copies here
+    ReplayedRoutesSummary replayedRoutes;
     std::uint64_t eventsExecuted = 0;
     double wallSeconds = 0;
     double eventsPerSecond = 0;

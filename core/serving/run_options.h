@@ -1,11 +1,13 @@
 #pragma once
 // How a caller (CLI, GUI worker thread, test) steers a run: cancellation, progress and the backend.
 #include "core/real/backend.h"
+#include "core/serving/replayed_routes.h"
 #include "core/sim/time.h"
 
 #include <atomic>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 namespace coh::core {
 
@@ -28,6 +30,9 @@ struct RunOptions {
     ProgressListener* progress = nullptr;
     double progressIntervalSeconds = 0.2; // wall-clock spacing of progress reports
     BackendOptions backend;               // what executes the messages: simulated unless a real backend is asked for
+    // Where another run routed each request (routesOf), to route it there again (ReplayedRoutes) in place of the
+    // scenario's router; empty: the router decides.
+    std::vector<RequestRoute> routes;
 };
 
 class RunCancelled : public std::runtime_error {

@@ -169,6 +169,12 @@ void ServingEngine::operator()(const Event& ev)
 RunResult ServingEngine::run(const RunOptions& options)
 {
     m_options = &options;
+    ReplayedRoutes* replayed = nullptr;
+    if (!options.routes.empty()) {
+        auto routes = std::make_unique<ReplayedRoutes>(options.routes, std::move(m_policy));
+        replayed = routes.get();
+        m_policy = std::move(routes);
+    }
     const auto& requests = m_workload.requests;
     m_sim.reserve(1024);
     if (!requests.empty())
@@ -198,6 +204,8 @@ RunResult ServingEngine::run(const RunOptions& options)
     m_decode->checkFinished();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     RunResult result = collect();
+    if (replayed)
+        result.summary.replayedRoutes = {true, replayed->replayed(), replayed->routedAnew()};
     result.summary.wallSeconds = wall;
     result.summary.eventsPerSecond = wall > 0 ? static_cast<double>(result.summary.eventsExecuted) / wall : 0;
     return result;

@@ -159,6 +159,8 @@ nlohmann::ordered_json toJson(const RunSummary& s)
                          {"mean_utilization", l.meanUtilization},
                          {"peak_utilization", l.peakUtilization}});
     j["links"] = std::move(links);
+    if (s.replayedRoutes.on)
+        j["replayed_routes"] = {{"replayed", s.replayedRoutes.replayed}, {"routed_anew", s.replayedRoutes.routedAnew}};
     j["events_executed"] = s.eventsExecuted;
     j["wall_s"] = s.wallSeconds;
     j["events_per_s"] = s.eventsPerSecond;
@@ -329,6 +331,8 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",
                                l.value("bytes", 0.0), l.value("mean_utilization", 0.0),
                                l.value("peak_utilization", 0.0)});
+    if (const auto it = j.find("replayed_routes"); it != j.end() && it->is_object())
+        s.replayedRoutes = {true, readCount(*it, "replayed"), readCount(*it, "routed_anew")};
     s.eventsExecuted = readCount(j, "events_executed");
     s.wallSeconds = readNumber(j, "wall_s");
     s.eventsPerSecond = readNumber(j, "events_per_s");

@@ -326,10 +326,14 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
         // is the model's alone.
         if (cancelled())
             throw RunCancelled();
+        // Every run of the simulator set against this one routes its requests as it did, where asked.
+        RunOptions routed = real;
+        if (options.realRoutes)
+            routed.routes = routesOf(r);
         const bool ownCosts = real::fittedOwnCosts(r.summary.backend);
         if (ownCosts) {
             out.ownCostProfiles.push_back(real::ownCostProfile(out.profiles.back(), r.summary.backend));
-            ownCostSims.emplace_back(simulateOnProfile(scenario, workload, real, out.ownCostProfiles.back()));
+            ownCostSims.emplace_back(simulateOnProfile(scenario, workload, routed, out.ownCostProfiles.back()));
             // Kept with the real run, so that Compare and reports of it show the column too.
             if (store && id != 0)
                 store->storeCostVariants(id, {{CostVariant::Kind::OwnCosts, 1, *ownCostSims.back()}});
@@ -348,7 +352,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             out.realId = id;
         }
         if (newProfile) {
-            RunOptions sim = real;
+            RunOptions sim = routed;
             sim.backend = {};
             sim.backend.profile = out.profiles.back();
             std::int64_t simId = 0;

@@ -35,6 +35,12 @@ struct SimVsRealOptions {
     // on smaller differences than that, a figure moves by more than the goal
     // (docs/real-backend.md#how-far-the-simulator-moves-with-its-costs). 0: not moved. From 0 to 0.5.
     double costSensitivity = 0.05;
+    // The simulator routes each request where the real run it is set against routed it (routesOf, ReplayedRoutes),
+    // in every run of it (on the profile, on the real run's own costs, with its costs moved): the comparison then
+    // sets costs against costs, apart from the routes a load-aware router takes on the times it saw
+    // (docs/real-backend.md#routed-as-the-real-run). With a profile given and several real runs, the one simulated
+    // run follows the first.
+    bool realRoutes = false;
     // Both runs take the cancel flag and progress listener; `stage` hears each step before it starts.
     const std::atomic<bool>* cancel = nullptr;
     ProgressListener* progress = nullptr;

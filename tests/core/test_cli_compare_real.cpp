@@ -174,6 +174,37 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     EXPECT_NE(bad.output.find("/copy/bandwidth_gbps"), std::string::npos) << bad.output;
 }
 
+TEST_F(CliRun, WithRealRoutesTheSimulatorSendsEachRequestWhereTheRealRunDid)
+{
+    const CliResult compare =
+        runCohsim("compare-real " + defaultScenario() +
+                      " --max-requests 12 --arena-mib 8 --sensitivity 0 --real-routes --json " + db(),
+                  Stderr::Discard);
+    ASSERT_EQ(compare.exitCode, 0) << compare.output;
+    const auto out = nlohmann::json::parse(compare.output);
+    EXPECT_EQ(out.at("real_routes"), true);
+    EXPECT_EQ(out.at("routes_replayed"), 24); // a prefill and a decode for each of 12 requests
+    EXPECT_EQ(out.at("routes_routed_anew"), 0);
+    const auto requests = [&](const char* key) {
+        const CliResult exported =
+            runCohsim("export " + std::to_string(out.at(key).get<int>()) + " --format json " + db(), Stderr::Discard);
+        return nlohmann::json::parse(exported.output).at("requests");
+    };
+    const auto real = requests("real_run_id"), simulated = requests("simulated_run_id");
+    ASSERT_EQ(real.size(), 12u);
+    ASSERT_EQ(simulated.size(), 12u);
+    for (std::size_t i = 0; i < real.size(); ++i) {
+        EXPECT_EQ(simulated[i].at("prefill_instance"), real[i].at("prefill_instance")) << i;
+        EXPECT_EQ(simulated[i].at("decode_instance"), real[i].at("decode_instance")) << i;
+    }
+    // The stored simulated run says it was routed so.
+    const CliResult shown =
+        runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
+    EXPECT_NE(shown.output.find("  routes          as a real run routed them (compare-real --real-routes): 24 of 24"),
+              std::string::npos)
+        << shown.output;
+}
+
 TEST_F(CliRun, AProfileAnotherMachineMeasuredIsSaidToBeThatMachines)
 {
     const std::string profile = (m_dir / "profile.json").string();

@@ -165,6 +165,22 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QSettings().remove(QStringLiteral("run/sumSeals"));
     }
 
+    void simVsRealRoutesAreAChoiceKeptForTheNextSession()
+    {
+        // Execute On > Simulator Against Real Routes as the Real Run: off by default; on goes to the next
+        // sim-against-real and is kept.
+        QVERIFY(m_window->actions().realRoutes->isCheckable());
+        QVERIFY(!m_window->actions().realRoutes->isChecked());
+        QVERIFY(!m_window->runController()->simVsRealRoutes());
+        m_window->actions().realRoutes->trigger();
+        QVERIFY(m_window->runController()->simVsRealRoutes());
+        closeWindow();
+        openWindow();
+        QVERIFY(m_window->actions().realRoutes->isChecked());
+        QVERIFY(m_window->runController()->simVsRealRoutes());
+        QSettings().remove(QStringLiteral("run/simVsRealRoutes"));
+    }
+
     void opensTheDefaultScenario()
     {
         QCOMPARE(m_window->document()->json().value("name", std::string()), std::string("default"));

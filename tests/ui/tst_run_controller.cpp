@@ -193,6 +193,37 @@ class TstRunController : public QObject {
                  qPrintable(stages.join(QLatin1Char('\n'))));
     }
 
+    void simVsRealRoutedAsTheRealRunSaysSoAndKeepsItWithTheModel()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 3;
+        RunController controller;
+        QVERIFY(!controller.simVsRealRoutes());
+        controller.setSimVsRealRoutes(true);
+        QSignalSpy compared(&controller, &RunController::comparedWithReal);
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(compared.wait(180000));
+        const qint64 realId = compared.at(0).at(0).toLongLong();
+        const qint64 simId = compared.at(0).at(1).toLongLong();
+        const QString comparison = compared.at(0).at(2).toString();
+        QVERIFY2(comparison.contains(QStringLiteral(", routing each request as the real run did:")),
+                 qPrintable(comparison));
+        // The model's details say it, with its routing decisions: a prefill and a decode for each of 3 requests.
+        RunHistoryModel history;
+        history.setDatabasePath(m_db);
+        const QString tip = history.index(history.rowOfRun(simId), RunHistoryModel::Backend)
+                                .data(RunHistoryModel::DetailsRole)
+                                .toString();
+        QVERIFY2(
+            tip.contains(QStringLiteral("It routed each request where the real run did (6 of 6 routing decisions)")),
+            qPrintable(tip));
+        coh::core::RunStore store(m_db.toStdString());
+        const auto real = store.loadRun(realId), model = store.loadRun(simId);
+        QCOMPARE(model.requests.size(), real.requests.size());
+        for (std::size_t i = 0; i < real.requests.size(); ++i)
+            QCOMPARE(model.requests[i].decodeInstance, real.requests[i].decodeInstance);
+    }
+
     void simVsRealInPairsStoresEachPairAndSaysTheMedianOfTheirErrors()
     {
         auto json = readJson(fixture("minimal.json"));

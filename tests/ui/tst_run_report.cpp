@@ -241,10 +241,11 @@ class RunReportTest : public QObject {
                          QStringLiteral("--rounds"), QStringLiteral("2"), QStringLiteral("-o"), profile})
                      .exitCode,
                  0);
-        const Ran compared = cohsim(
-            {QStringLiteral("compare-real"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
-             QStringLiteral("--profile"), profile, QStringLiteral("--max-requests"), QStringLiteral("4"),
-             QStringLiteral("--arena-mib"), QStringLiteral("8"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const Ran compared =
+            cohsim({QStringLiteral("compare-real"), QStringLiteral(COH_TEST_DATA_DIR "/scenarios/minimal.json"),
+                    QStringLiteral("--profile"), profile, QStringLiteral("--max-requests"), QStringLiteral("4"),
+                    QStringLiteral("--arena-mib"), QStringLiteral("8"), QStringLiteral("--real-routes"),
+                    QStringLiteral("--db"), db, QStringLiteral("--json")});
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         const auto out = nlohmann::json::parse(compared.out.toStdString());
         const QString title = QStringLiteral("Simulator against real execution: #%1 (real-cpu) and #%2 (simulated)")
@@ -259,6 +260,11 @@ class RunReportTest : public QObject {
             QVERIFY(file.open(QIODevice::ReadOnly));
             const QString html = QString::fromUtf8(file.readAll());
             QVERIFY2(html.contains(title), id);
+            // The model says it routed each request as the real run did (compare-real --real-routes): a prefill and
+            // a decode for each of 4 requests.
+            QCOMPARE(html.contains(QStringLiteral("Routes: each request sent where the real run it models sent it (8 "
+                                                  "of 8 routing decisions")),
+                     std::string(id) == "simulated_run_id");
             // The rows are compare-real's own: its TPOT p50, real and simulated.
             const auto& tpot = out.at("metrics").at(2);
             QCOMPARE(QString::fromStdString(tpot.at("metric").get<std::string>()), QStringLiteral("TPOT p50 (ms)"));
