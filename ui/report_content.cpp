@@ -478,7 +478,7 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
         report.paragraph(QStringLiteral("Routes: each request sent where the real run it models sent it (%1 of %2 "
                                         "routing decisions; cohsim compare-real --real-routes).")
                              .arg(s.replayedRoutes.replayed)
-                             .arg(s.replayedRoutes.replayed + s.replayedRoutes.routedAnew));
+                             .arg(s.replayedRoutes.decisions()));
 
     // The run's compare-real twin, unless it is compared below anyway.
     const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {

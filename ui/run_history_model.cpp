@@ -82,7 +82,7 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
         pairs += tr("<p>It routed each request where the real run did (%1 of %2 routing decisions), so its error is "
                     "that of its costs, not of the routes a load-aware router took on other times.</p>")
                      .arg(routes.replayed)
-                     .arg(routes.replayed + routes.routedAnew);
+                     .arg(routes.decisions());
     for (const std::int64_t model : models)
         pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
     // Compare shows these beside the error (docs/real-backend.md#kept-with-the-runs).

@@ -1,9 +1,9 @@
 // cohsim calibrate [SCENARIO]: measure what a real backend (real-cpu, real-cuda) costs on this machine and write it as
 // a hardware profile; with a scenario, for its decode steps' attention shape, its model's K/V element and its copies'
 // descriptors, as compare-real calibrates. With --from-run, the copies and attention are a stored real run's own.
+#include "app/cohsim/calibrate_from_run.h"
 #include "app/cohsim/command.h"
 #include "app/cohsim/output_path.h"
-#include "app/cohsim/store_access.h"
 #include "app/cohsim/summary_text.h"
 #include "app/cohsim/terminal_text.h"
 #include "core/base/input_error.h"
@@ -11,7 +11,6 @@
 #include "core/real/backend.h"
 #include "core/real/calibration.h"
 #include "core/scenario/scenario_loader.h"
-#include "core/serving/own_costs_text.h" // describeAttentionBySize
 #include "core/store/sim_vs_real.h"
 
 #include <fmt/format.h>
@@ -38,86 +37,32 @@ struct CalibrateOptions {
     std::optional<std::string> fromRun; // a stored real run whose own costs the profile takes
 };
 
-// A stored real run's own costs (--from-run), and the scenario it ran.
-struct RunCosts {
-    std::int64_t id = 0;
-    std::string name, backend;
-    core::BackendSummary summary;
-    core::Scenario scenario;
-};
-
-RunCosts storedRunCosts(const GlobalOptions& global, const CalibrateOptions& options)
+// `taken`: what a profile of a run's costs (--from-run) took from the run; null for a calibration.
+void printProfile(const core::real::HardwareProfile& p, const core::real::OwnCostsTaken* taken)
 {
-    const std::string pick = "give a real run of the scenario (`cohsim runs list` shows each run's backend; `cohsim "
-                             "run SCENARIO --backend real-cpu` makes one)";
-    RunCosts run;
-    run.id = parseStoredId(*options.fromRun, "--from-run", "run", pick);
-    auto store = openRunStore(global);
-    const auto info = store->runInfo(run.id);
-    if (!info)
-        throwUnknownRun(*store, run.id, "--from-run");
-    run.name = info->name;
-    run.backend = info->backend;
-    const auto refuse = [&](const std::string& why, const std::string& fix) {
-        throw core::InputError("", "--from-run", fmt::format("run {} ({}) {}", run.id, terminalSafe(info->name), why),
-                               fix);
+    fmt::print("{} on {} ({}, {} cores)\n", p.backend, p.host, p.cpu.empty() ? std::string("CPU not known") : p.cpu,
+               p.cores);
+    // A figure a run fitted over its own copies or steps has no rows here.
+    const auto source = [&p](bool fromRun, std::size_t rows, const char* what) {
+        return fromRun ? fmt::format("run {}'s own", p.costsOfRun) : fmt::format("fit to {} {}", rows, what);
     };
-    if (info->backend == "simulated")
-        refuse("is simulated: its costs are the simulator's own, not measured", pick);
-    if (info->status != core::RunStatus::Completed)
-        refuse(fmt::format("is {}: only a completed run kept its costs", core::toString(info->status)), pick);
-    if (options.backendGiven && core::canonicalBackendName(options.backend) != info->backend)
-        refuse(fmt::format("ran on {}, not on {}: its costs are {}'s", info->backend, options.backend, info->backend),
-               fmt::format("leave --backend out, or give --backend {}", info->backend));
-    const auto summary = store->runSummary(run.id);
-    if (!summary || !core::real::fittedOwnCosts(summary->backend))
-        refuse("fitted no costs of its own: it timed no copy and no decode step (or was stored before runs fitted "
-               "them)",
-               pick);
-    run.summary = summary->backend;
-    // The sums read every block again after its step, so the next step finds other blocks in the caches: its steps
-    // cost what a run with them costs, and compare-real's runs (the simulator's counterpart) make none.
-    if (run.summary.blockSealsSummed > 0)
-        fmt::print(stderr,
-                   "note: run {} summed its blocks' seals on every decode read ({} sums), which compare-real's runs "
-                   "do not: its steps found other blocks in the caches (`cohsim run --no-seal-sums` makes a run "
-                   "without them)\n",
-                   run.id, run.summary.blockSealsSummed);
-    // The scenario it ran says what to measure beside its costs; a scenario file given is read the same way, so a
-    // stored scenario's relative trace path reads from that file's folder.
-    try {
-        run.scenario =
-            core::parseScenario(nlohmann::json::parse(store->scenarioJson(run.id).value_or("{}")), options.scenario);
-    } catch (const std::exception& e) {
-        refuse(fmt::format("kept a scenario that does not read here ({})", e.what()),
-               "give the run's scenario file: `cohsim calibrate SCENARIO --from-run ID`");
-    }
-    return run;
-}
-
-void printProfile(const core::real::HardwareProfile& p)
-{
-    fmt::print("{} on {} ({}, {} cores)\n", p.backend, p.host, p.cpu, p.cores);
-    // A figure from a run's own costs (--from-run) was fitted over the run's copies or steps, not over rows here.
-    const auto source = [&p](std::size_t rows, const char* what) {
-        return rows == 0 && p.costsOfRun > 0 ? fmt::format("run {}'s own", p.costsOfRun)
-                                             : fmt::format("fit to {} {}", rows, what);
-    };
+    const bool curve = taken && taken->curvePoints > 0;
     // real-cuda has two copy paths (within and between GPUs; to and from pinned host memory), each named.
     const bool twoPaths = p.hostCopy.measured();
     fmt::print("  copy        {} ns + bytes / {} GB/s{} ({}); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copy.latencyNs), number(p.copy.bytesPerNs), twoPaths ? " within and between GPUs" : "",
-               source(p.copy.rows.size(), "sizes"), number(p.messageOverheadNs));
+               source(taken && taken->copy, p.copy.rows.size(), "sizes"), number(p.messageOverheadNs));
     if (twoPaths)
         fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory ({}, both "
                    "ways)\n",
                    number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs),
-                   source(p.hostCopy.rows.size() / 2, "sizes"));
+                   source(taken && taken->hostCopy, p.hostCopy.rows.size() / 2, "sizes"));
     fmt::print("  attention   {} ns + K/V bytes / {} GB/s per layer ({} query heads, {} KV heads of {}, {} K/V; {})\n",
                number(p.attentionStepNs), number(p.attentionBytesPerNs), p.attentionShape.queryHeads,
                p.attentionShape.kvHeads, p.attentionShape.headDim, core::real::kvDtypeName(p.attentionElementBytes),
-               source(p.attentionRows.size(), "contexts"));
+               curve && !taken->line ? std::string("calibrated here")
+                                     : source(taken && taken->line, p.attentionRows.size(), "contexts"));
     for (const auto& r : p.attentionRows)
         fmt::print("    {:>6} tokens: {} us measured, {} us fitted\n", r.context, number(r.attentionNs / 1e3),
                    number(p.attentionNs(r.kvBytes) / 1e3));
@@ -125,7 +70,7 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("  warm steps  {} ns + K/V bytes / {} GB/s per layer where a layer reads at most {} KiB (the "
                    "core's cache), re-read step after step ({})\n",
                    number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs), p.attentionWarmBytes >> 10,
-                   source(p.warmRows.size(), "contexts"));
+                   source(taken && taken->warm, p.warmRows.size(), "contexts"));
         for (const auto& r : p.warmRows)
             fmt::print("    {:>6} tokens: {} us measured, {} us fitted, {} us out of memory\n", r.context,
                        number(r.attentionNs / 1e3), number(p.warmAttentionNs(r.kvBytes) / 1e3),
@@ -135,7 +80,7 @@ void printProfile(const core::real::HardwareProfile& p)
         fmt::print("  one sequence's K/V bytes / {} GB/s when alone ({} contexts): a step lasts at least its longest "
                    "sequence's\n",
                    number(p.attentionSequenceBytesPerNs), p.sequenceRows.size());
-    if (p.descriptorBytes > 0 && p.costsOfRun > 0 && p.copy.rows.empty())
+    if (p.descriptorBytes > 0 && taken && taken->copy)
         fmt::print("  descriptors in the bandwidth above: run {}'s copies were timed whole, each in pieces of {} B\n",
                    p.costsOfRun, p.descriptorBytes);
     else if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured()) {
@@ -157,7 +102,11 @@ void printProfile(const core::real::HardwareProfile& p)
 void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
 {
     const std::optional<RunCosts> run =
-        options.fromRun ? std::optional<RunCosts>(storedRunCosts(global, options)) : std::nullopt;
+        options.fromRun
+            ? std::optional<RunCosts>(storedRunCosts(
+                  global, *options.fromRun,
+                  options.backendGiven ? std::optional<std::string>(options.backend) : std::nullopt, options.scenario))
+            : std::nullopt;
     const std::string backend = run ? run->backend : core::canonicalBackendName(options.backend);
     if (backend == "simulated")
         throw core::InputError("", "--backend", fmt::format("there is nothing to calibrate on \"{}\"", options.backend),
@@ -179,7 +128,7 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     if (!options.scenario.empty())
         scenario = core::loadScenarioFile(options.scenario);
     else if (run)
-        scenario = run->scenario;
+        scenario = run->scenario; // read, or storedRunCosts refused the run
     if (scenario) {
         // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
         // refused as a run would refuse it.
@@ -193,20 +142,10 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     if (options.rounds > 0)
         calibration.copy.rounds = calibration.attention.rounds = options.rounds;
     core::real::HardwareProfile profile = core::real::calibrate(calibration);
+    std::optional<core::real::OwnCostsTaken> taken;
     if (run) {
-        // The run's steps must be of the shape, element and descriptors this profile stands for.
-        if (!options.scenario.empty()) {
-            try {
-                core::checkProfileFits(profile, backend, run->scenario, realRun.realCpu);
-            } catch (const core::InputError& e) {
-                throw core::InputError(
-                    "", "--from-run",
-                    fmt::format("run {} ran another model's steps than {}: {}", run->id, options.scenario, e.what()),
-                    "give a real run of this scenario, or leave the scenario out to calibrate "
-                    "for the run's own");
-            }
-        }
-        profile = core::real::profileOfRun(profile, run->summary, static_cast<std::uint64_t>(run->id));
+        taken = core::real::ownCostsTaken(run->summary, profile.attentionWarmBytes);
+        profile = profileOfRunCosts(profile, *run, options.scenario, *scenario);
     }
     const auto json = core::real::toJson(profile);
     if (options.output) {
@@ -227,12 +166,9 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     if (options.json)
         fmt::print("{}\n", json.dump(2));
     else
-        printProfile(profile);
-    if (run && !options.json)
-        fmt::print("  from run {} ({}): the costs above are its copies' and decode steps' own; a layer of attention "
-                   "costs its steps' own time at {} step sizes ({}), and past them at the nearest one's bandwidth\n",
-                   run->id, terminalSafe(run->name), profile.attentionCurve.size(),
-                   core::describeAttentionBySize(run->summary));
+        printProfile(profile, taken ? &*taken : nullptr);
+    if (run)
+        printRunCosts(profile, *run, options.json);
     if (options.output && !options.json)
         fmt::print("profile written to {}; `cohsim compare-real {} --backend {} --profile {}` uses it\n",
                    *options.output, options.scenario.empty() ? std::string("SCENARIO") : options.scenario, backend,

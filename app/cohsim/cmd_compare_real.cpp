@@ -418,11 +418,11 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
     if (options.realRoutes) {
         const core::ReplayedRoutesSummary& routes = result.simulated.summary.replayedRoutes;
         fmt::print(
-            "  routes: the simulator sent each request where the real run{} did ({} of {} routing decisions{})\n",
+            "  routes: the simulator sent each request where the real run{} did ({} of {} routing decisions{}{})\n",
             result.paired ? " it is set against" : (result.realRuns > 1 ? " first" : ""), routes.replayed,
-            routes.replayed + routes.routedAnew,
-            routes.routedAnew > 0 ? "; the others by its router, the real run's instance down or the request "
-                                    "given up there"
+            routes.decisions(), result.paired ? " in the first pair" : "",
+            routes.routedAnew > 0 ? "; the others by its router: requests the real run gave up or a failure "
+                                    "moved, or whose instance was down"
                                   : "");
     }
     std::string realHeader = profile.backend;

@@ -281,7 +281,7 @@ void printRunSummary(const core::RunSummary& s)
     if (s.replayedRoutes.on)
         fmt::print(
             "  routes          as a real run routed them (compare-real --real-routes): {} of {} routing decisions{}\n",
-            s.replayedRoutes.replayed, s.replayedRoutes.replayed + s.replayedRoutes.routedAnew,
+            s.replayedRoutes.replayed, s.replayedRoutes.decisions(),
             s.replayedRoutes.routedAnew > 0 ? ", the others by the scenario's router" : "");
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.

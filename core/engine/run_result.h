@@ -242,6 +242,7 @@ struct ReplayedRoutesSummary {
     bool on = false;
     std::uint64_t replayed = 0;
     std::uint64_t routedAnew = 0;
+    std::uint64_t decisions() const { return replayed + routedAnew; }
 };
 
 struct RunSummary {

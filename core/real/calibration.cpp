@@ -248,21 +248,34 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit)
 
 bool fittedOwnCosts(const BackendSummary& run)
 {
-    return plausibleFit(run.copyFit) || plausibleFit(run.hostCopyFit) || plausibleFit(run.attentionFit) ||
-           plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit) ||
-           !ownAttentionCurve(run, run.attentionWarmBytes).empty();
+    return ownCostsTaken(run, run.attentionWarmBytes).any();
+}
+
+OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWarmBytes)
+{
+    OwnCostsTaken taken;
+    taken.copy = plausibleFit(run.copyFit);
+    taken.hostCopy = plausibleFit(run.hostCopyFit);
+    taken.line = plausibleFit(run.attentionFit);
+    taken.warm = plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit);
+    // Each point's side of the cache is the profile's: the run's where its warm line is taken.
+    const std::size_t warmBytes = taken.warm ? static_cast<std::size_t>(run.attentionWarmBytes) : calibratedWarmBytes;
+    taken.curvePoints = ownAttentionCurve(run, warmBytes).size();
+    return taken;
 }
 
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
 {
+    const OwnCostsTaken taken = ownCostsTaken(run, calibrated.attentionWarmBytes);
     HardwareProfile p = calibrated;
     const auto take = [](CopyPathFit& path, const CostFit& fit) {
-        if (plausibleFit(fit))
-            path = CopyPathFit{.latencyNs = fit.fixedNs, .bytesPerNs = fit.bytesPerNs};
+        path = CopyPathFit{.latencyNs = fit.fixedNs, .bytesPerNs = fit.bytesPerNs};
     };
-    take(p.copy, run.copyFit);
-    take(p.hostCopy, run.hostCopyFit);
-    if (plausibleFit(run.attentionFit)) {
+    if (taken.copy)
+        take(p.copy, run.copyFit);
+    if (taken.hostCopy)
+        take(p.hostCopy, run.hostCopyFit);
+    if (taken.line) {
         p.attentionStepNs = run.attentionFit.fixedNs;
         p.attentionBytesPerNs = run.attentionFit.bytesPerNs;
         p.attentionSequenceBytesPerNs = 0;
@@ -270,7 +283,7 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
         p.sequenceRows.clear();
     }
     // The steps that read from the core's cache, where the run had any.
-    if (plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit)) {
+    if (taken.warm) {
         p.attentionWarmBytes = static_cast<std::size_t>(run.attentionWarmBytes);
         p.attentionWarmStepNs = run.attentionWarmFit.fixedNs;
         p.attentionWarmBytesPerNs = run.attentionWarmFit.bytesPerNs;

@@ -65,6 +65,15 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // Where the run kept its steps by size (BackendSummary::attentionBySize), their mean time at each size is the
 // profile's attention curve (ownAttentionCurve), which the simulator costs a layer on in place of the lines.
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
+// Which of a run's own costs ownCostProfile takes over a calibration whose warm line reads at most
+// `calibratedWarmBytes` from the core's cache: each fit where the run measured it (plausibleFit), and its curve's
+// points.
+struct OwnCostsTaken {
+    bool copy = false, hostCopy = false, line = false, warm = false;
+    std::size_t curvePoints = 0;
+    bool any() const { return copy || hostCopy || line || warm || curvePoints > 0; }
+};
+OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWarmBytes);
 // `cohsim calibrate --from-run`: ownCostProfile of a stored real run over `measured` (this machine's calibration for
 // the run's scenario, which gives what the run did not time: its shape, descriptors, a side of the cache it took no
 // step on), named after the run (HardwareProfile::costsOfRun).

@@ -26,6 +26,9 @@ std::uint32_t ReplayedRoutes::route(const ClusterView& cluster, std::uint32_t re
                                     std::uint32_t RequestRoute::*side, const std::vector<std::uint32_t>& role,
                                     RouterPick router)
 {
+    // The router decides every time, so that its own state (a round-robin cursor) moves as it did in the recorded run
+    // and stands where it would for the requests it routes itself.
+    const std::uint32_t own = ((*m_router).*router)(cluster, request);
     const std::uint32_t recorded = request < m_routes.size() ? m_routes[request].*side : kNoInstance;
     if (recorded != kNoInstance && std::find(role.begin(), role.end(), recorded) != role.end() &&
         cluster.isUp(recorded)) {
@@ -33,7 +36,7 @@ std::uint32_t ReplayedRoutes::route(const ClusterView& cluster, std::uint32_t re
         return recorded;
     }
     ++m_routedAnew;
-    return ((*m_router).*router)(cluster, request);
+    return own;
 }
 
 std::uint32_t ReplayedRoutes::pickPrefill(const ClusterView& cluster, std::uint32_t request)

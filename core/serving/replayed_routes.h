@@ -24,7 +24,8 @@ struct RequestRoute {
 std::vector<RequestRoute> routesOf(const RunResult& run);
 
 // Routes each request to its recorded instance while that instance is up and of the role asked; otherwise (no route,
-// an instance down, an index the scenario does not have) the wrapped policy decides, as it would have.
+// an instance down, an index the scenario does not have) the wrapped policy's choice. The wrapped policy is asked every
+// time, so that its state moves as in the recorded run.
 class ReplayedRoutes final : public RoutingPolicy {
   public:
     ReplayedRoutes(std::vector<RequestRoute> routes, std::unique_ptr<RoutingPolicy> router);

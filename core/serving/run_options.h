@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -31,8 +32,9 @@ struct RunOptions {
     double progressIntervalSeconds = 0.2; // wall-clock spacing of progress reports
     BackendOptions backend;               // what executes the messages: simulated unless a real backend is asked for
     // Where another run routed each request (routesOf), to route it there again (ReplayedRoutes) in place of the
-    // scenario's router; empty: the router decides.
-    std::vector<RequestRoute> routes;
+    // scenario's router; none: the router decides. An empty recording replays nothing: every request is routed anew,
+    // and the run says so.
+    std::optional<std::vector<RequestRoute>> routes;
 };
 
 class RunCancelled : public std::runtime_error {

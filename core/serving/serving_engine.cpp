@@ -170,8 +170,8 @@ RunResult ServingEngine::run(const RunOptions& options)
 {
     m_options = &options;
     ReplayedRoutes* replayed = nullptr;
-    if (!options.routes.empty()) {
-        auto routes = std::make_unique<ReplayedRoutes>(options.routes, std::move(m_policy));
+    if (options.routes) {
+        auto routes = std::make_unique<ReplayedRoutes>(*options.routes, std::move(m_policy));
         replayed = routes.get();
         m_policy = std::move(routes);
     }

@@ -16,6 +16,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace coh::core {
 
@@ -331,8 +332,19 @@ RunSummary summaryFromJson(const nlohmann::ordered_json& j)
             s.links.push_back({l.value("link", std::string()), l.value("direction", std::string()) != "reverse",
                                l.value("bytes", 0.0), l.value("mean_utilization", 0.0),
                                l.value("peak_utilization", 0.0)});
-    if (const auto it = j.find("replayed_routes"); it != j.end() && it->is_object())
-        s.replayedRoutes = {true, readCount(*it, "replayed"), readCount(*it, "routed_anew")};
+    // Counts a run could have made: a hand edit or damage past them (a negative, 2^64) reads as no replay, as a block
+    // of another type does.
+    if (const auto it = j.find("replayed_routes"); it != j.end() && it->is_object()) {
+        constexpr std::uint64_t kMostDecisions = std::uint64_t{1} << 40;
+        const auto count = [&](const char* key) -> std::optional<std::uint64_t> {
+            const auto v = it->find(key);
+            if (v == it->end() || !v->is_number_unsigned() || v->get<std::uint64_t>() > kMostDecisions)
+                return std::nullopt;
+            return v->get<std::uint64_t>();
+        };
+        if (const auto replayed = count("replayed"), anew = count("routed_anew"); replayed && anew)
+            s.replayedRoutes = {true, *replayed, *anew};
+    }
     s.eventsExecuted = readCount(j, "events_executed");
     s.wallSeconds = readNumber(j, "wall_s");
     s.eventsPerSecond = readNumber(j, "events_per_s");

@@ -5,6 +5,7 @@
 #include "cli_runner.h"
 #include "core/real/profile_json.h"
 
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,40 @@ TEST_F(CalibrateFromRun, ARunItCannotTakeIsRefusedNamingTheOption)
     const CliResult summed = runCohsim("calibrate --from-run " + real + " --rounds 1 " + db());
     EXPECT_EQ(summed.exitCode, 0) << summed.output;
     EXPECT_NE(summed.output.find("summed its blocks' seals"), std::string::npos) << summed.output;
+}
+
+TEST_F(CalibrateFromRun, ARunOfAnotherMachineNamesItAndAScenarioGivenStandsForOneThatNoLongerReads)
+{
+    ASSERT_EQ(runCohsim("run " + defaultScenario() + " --backend real-cpu --max-requests 3 --arena-mib 8 " + db(),
+                        Stderr::Discard)
+                  .exitCode,
+              0);
+    const std::string id = std::to_string(newestRun());
+    {
+        SQLite::Database runs((m_dir / "runs.db").string(), SQLite::OPEN_READWRITE);
+        runs.exec("UPDATE runs SET host = 'lab-node-7', scenario_json = 'not json' WHERE id = " + id);
+    }
+    // Its stored scenario no longer reads: without a scenario file there is nothing to calibrate for.
+    const CliResult unread = runCohsim("calibrate --from-run " + id + " " + db());
+    EXPECT_EQ(unread.exitCode, 2) << unread.output;
+    EXPECT_NE(unread.output.find("give the run's scenario file"), std::string::npos) << unread.output;
+    // With one, that scenario's steps are taken as the run's, and said to be.
+    const std::string profile = (m_dir / "profile.json").string();
+    const CliResult made =
+        runCohsim("calibrate " + defaultScenario() + " --from-run " + id + " --rounds 1 -o " + profile + " " + db());
+    ASSERT_EQ(made.exitCode, 0) << made.output;
+    EXPECT_NE(made.output.find("stored scenario does not read here"), std::string::npos) << made.output;
+    // The costs are that machine's: the profile names it (its CPU and cores not kept), and compare-real says so.
+    EXPECT_NE(made.output.find("ran on lab-node-7, not on this machine"), std::string::npos) << made.output;
+    std::ifstream in(profile);
+    const auto written = nlohmann::json::parse(in);
+    EXPECT_EQ(written.at("host"), "lab-node-7");
+    EXPECT_EQ(written.at("cores"), 0);
+    const CliResult compare = runCohsim("compare-real " + defaultScenario() + " --profile " + profile +
+                                            " --max-requests 2 --arena-mib 8 --sensitivity 0 --no-store --json",
+                                        Stderr::Discard);
+    ASSERT_EQ(compare.exitCode, 0) << compare.output;
+    EXPECT_EQ(nlohmann::json::parse(compare.output).at("profile_of_this_machine"), false);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "core/serving/cluster_view.h"
 #include "core/serving/replayed_routes.h"
 #include "core/serving/serving_engine.h"
+#include "core/store/run_serialization.h"
 #include "core/workload/workload_builder.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,20 @@ TEST(ReplayedRoutes, TakesTheRecordedInstanceWhileItIsUpAndOfTheRoleElseItsRoute
     EXPECT_EQ(routes.pickDecode(view, 0), 1u);
     instances[1].life = InstanceLife::Failed;
     EXPECT_EQ(routes.pickDecode(view, 0), kNoInstance);
+}
+
+TEST(ReplayedRoutes, ItsRouterIsAskedEveryTimeSoItsOwnChoicesFollowTheRecordedRuns)
+{
+    const auto instances = fourInstances();
+    Workload workload;
+    workload.requests.resize(4);
+    const ClusterView view(instances, workload, kNoMetrics);
+    // Round robin over decode instances 1 and 3: the recorded run's router gave 1, 3, 1 to the first three requests
+    // and would give 3 to the fourth; replayed, it still does.
+    ReplayedRoutes routes({{0, 1}, {0, 3}, {0, 1}}, std::make_unique<RoundRobinPolicy>());
+    for (std::uint32_t r = 0; r < 3; ++r)
+        routes.pickDecode(view, r);
+    EXPECT_EQ(routes.pickDecode(view, 3), 3u);
 }
 
 TEST(ReplayedRoutes, RoutesOfARunAreEachRequestsInstancesAndNoneForOneGivenUpOrMovedByAFailure)
@@ -110,6 +125,34 @@ TEST(ReplayedRoutes, ARunOnOtherCostsRoutesEveryRequestAsTheRecordedRunDid)
     EXPECT_FALSE(own.summary.replayedRoutes.on);
     // Its costs are still its own: the same routes, later tokens.
     EXPECT_GT(replayed.summary.tpotMs.p50, recorded.summary.tpotMs.p50);
+    // An empty recording replays nothing, and the run says every decision was its router's.
+    options.routes = std::vector<RequestRoute>{};
+    const RunResult none = runScenario(slow, workload, options);
+    EXPECT_TRUE(none.summary.replayedRoutes.on);
+    EXPECT_EQ(none.summary.replayedRoutes.replayed, 0u);
+    EXPECT_EQ(none.summary.replayedRoutes.routedAnew, 2 * recorded.requests.size());
+}
+
+TEST(ReplayedRoutes, TheCountsAreKeptWithTheRunAndAHandEditOfThemReadsAsNoReplay)
+{
+    RunSummary s;
+    s.replayedRoutes = {true, 98, 2};
+    const RunSummary back = summaryFromJson(toJson(s));
+    EXPECT_TRUE(back.replayedRoutes.on);
+    EXPECT_EQ(back.replayedRoutes.replayed, 98u);
+    EXPECT_EQ(back.replayedRoutes.routedAnew, 2u);
+    EXPECT_EQ(back.replayedRoutes.decisions(), 100u);
+    EXPECT_FALSE(summaryFromJson(toJson(RunSummary{})).replayedRoutes.on);
+    for (const nlohmann::ordered_json& hostile :
+         {nlohmann::ordered_json(-5), nlohmann::ordered_json(~std::uint64_t{0}), nlohmann::ordered_json(1.5),
+          nlohmann::ordered_json("98"), nlohmann::ordered_json(nullptr)}) {
+        auto j = toJson(s);
+        j["replayed_routes"]["replayed"] = hostile;
+        EXPECT_FALSE(summaryFromJson(j).replayedRoutes.on) << hostile.dump();
+    }
+    auto notAnObject = toJson(s);
+    notAnObject["replayed_routes"] = 7;
+    EXPECT_FALSE(summaryFromJson(notAnObject).replayedRoutes.on);
 }
 
 } // namespace
