@@ -184,6 +184,16 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
         QMainWindow::tr("How many times Simulator Against Real calibrates, runs for real and simulates on that "
                         "profile (cohsim compare-real --repeat); with several, the simulator's error is the median of "
                         "the pairs'"));
+    simVsRealProfile = executeOn->addAction(QMainWindow::tr("Profile for Simulator Against Real..."));
+    simVsRealProfile->setToolTip(
+        QMainWindow::tr("A hardware profile file the simulator runs on, in place of calibrating "
+                        "this machine just before (cohsim compare-real --profile): one "
+                        "`cohsim calibrate -o FILE` wrote, or `cohsim calibrate --from-run ID`'s "
+                        "costs of a stored real run"));
+    forgetSimVsRealProfile = executeOn->addAction(QMainWindow::tr("Calibrate Just Before Simulator Against Real"));
+    forgetSimVsRealProfile->setToolTip(QMainWindow::tr("Forget the profile file chosen: each sim-against-real run "
+                                                       "calibrates this machine just before it (the default)"));
+    forgetSimVsRealProfile->setEnabled(false);
     realRoutes = executeOn->addAction(QMainWindow::tr("Simulator Against Real Routes as the Real R&un"));
     realRoutes->setCheckable(true);
     realRoutes->setToolTip(QMainWindow::tr("The simulator sends each request to the instances the real run sent it "

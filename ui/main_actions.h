@@ -39,14 +39,16 @@ struct MainActions {
     // Run > Execute On: the simulator, or real copies and attention on this machine's CPU (docs/real-backend.md).
     QAction* onSimulator = nullptr;
     QAction* onRealCpu = nullptr;
-    QAction* onRealCuda = nullptr;     // enabled only where probeGpus() finds a GPU
-    QAction* onSimVsRealGpu = nullptr; // likewise
-    QAction* onSimVsReal = nullptr;    // real-cpu, then the simulator on the calibrated profile, compared
-    QAction* realMemory = nullptr;     // each node's memory on a real backend, in MiB (cohsim --arena-mib)
-    QAction* realPoolLimit = nullptr;  // the most a decode K/V pool grows to on a real backend (cohsim --pool-mib)
-    QAction* simVsRealPairs = nullptr; // pairs a sim-against-real run makes (cohsim compare-real --repeat)
-    QAction* sumSeals = nullptr;       // checkable: real runs sum each block read against its seal (--no-seal-sums)
-    QAction* realRoutes = nullptr;     // checkable: sim-against-real routes as the real run did (--real-routes)
+    QAction* onRealCuda = nullptr;       // enabled only where probeGpus() finds a GPU
+    QAction* onSimVsRealGpu = nullptr;   // likewise
+    QAction* onSimVsReal = nullptr;      // real-cpu, then the simulator on the calibrated profile, compared
+    QAction* realMemory = nullptr;       // each node's memory on a real backend, in MiB (cohsim --arena-mib)
+    QAction* realPoolLimit = nullptr;    // the most a decode K/V pool grows to on a real backend (cohsim --pool-mib)
+    QAction* simVsRealPairs = nullptr;   // pairs a sim-against-real run makes (cohsim compare-real --repeat)
+    QAction* simVsRealProfile = nullptr; // a profile file the simulator runs on (compare-real --profile)
+    QAction* forgetSimVsRealProfile = nullptr; // back to calibrating just before
+    QAction* sumSeals = nullptr;   // checkable: real runs sum each block read against its seal (--no-seal-sums)
+    QAction* realRoutes = nullptr; // checkable: sim-against-real routes as the real run did (--real-routes)
     QMenu* help = nullptr;
     QAction* about = nullptr;
     QAction* scenarioFormat = nullptr; // F1: the scenario format guide

@@ -109,6 +109,7 @@ MainWindow::MainWindow(const QString& databasePath, QWidget* parent)
     m_runner->setRealPoolLimitMiB(
         std::clamp(settings.value(QStringLiteral("run/poolLimitMiB"), 0).toInt(), 0, kMaxPoolLimitMiB));
     m_runner->setSimVsRealPairs(settings.value(QStringLiteral("run/simVsRealPairs"), 1).toInt());
+    setSimVsRealProfile(settings.value(QStringLiteral("run/simVsRealProfile")).toString());
     m_actions.realRoutes->setChecked(settings.value(QStringLiteral("run/simVsRealRoutes"), false).toBool());
     m_runner->setSimVsRealRoutes(m_actions.realRoutes->isChecked());
     m_actions.sumSeals->setChecked(settings.value(QStringLiteral("run/sumSeals"), m_runner->sumSeals()).toBool());
@@ -253,6 +254,14 @@ void MainWindow::connectActions()
     connect(a.realMemory, &QAction::triggered, this, &MainWindow::chooseRealMemory);
     connect(a.realPoolLimit, &QAction::triggered, this, &MainWindow::chooseRealPoolLimit);
     connect(a.simVsRealPairs, &QAction::triggered, this, &MainWindow::chooseSimVsRealPairs);
+    connect(a.simVsRealProfile, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Profile for Simulator Against Real"), m_runner->simVsRealProfile(),
+                                         tr("Hardware profiles (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            setSimVsRealProfile(path);
+    });
+    connect(a.forgetSimVsRealProfile, &QAction::triggered, this, [this] { setSimVsRealProfile({}); });
     connect(a.realRoutes, &QAction::toggled, this, [this](bool replay) {
         m_runner->setSimVsRealRoutes(replay);
         QSettings().setValue(QStringLiteral("run/simVsRealRoutes"), replay);
@@ -637,6 +646,20 @@ void MainWindow::chooseRealPoolLimit()
     }
     m_runner->setRealPoolLimitMiB(mib);
     QSettings().setValue(QStringLiteral("run/poolLimitMiB"), mib);
+}
+
+void MainWindow::setSimVsRealProfile(const QString& path)
+{
+    // Read when a run starts, as compare-real reads --profile: a file that no longer reads fails that run, naming it.
+    m_runner->setSimVsRealProfile(path);
+    m_actions.simVsRealProfile->setText(
+        path.isEmpty() ? tr("Profile for Simulator Against Real...")
+                       : tr("Profile for Simulator Against Real: %1...").arg(QFileInfo(path).fileName()));
+    m_actions.forgetSimVsRealProfile->setEnabled(!path.isEmpty());
+    if (path.isEmpty())
+        QSettings().remove(QStringLiteral("run/simVsRealProfile"));
+    else
+        QSettings().setValue(QStringLiteral("run/simVsRealProfile"), path);
 }
 
 void MainWindow::chooseSimVsRealPairs()

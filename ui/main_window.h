@@ -74,6 +74,8 @@ class MainWindow : public QMainWindow {
     void chooseRealPoolLimit();
     // Execute On > Pairs for Simulator Against Real: asks how many and keeps it (QSettings "run/simVsRealPairs").
     void chooseSimVsRealPairs();
+    // The profile file sim-against-real runs on (empty: calibrate just before), kept for the next session.
+    void setSimVsRealProfile(const QString& path);
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.

@@ -9,6 +9,7 @@
 #include "core/workload/workload_builder.h"
 #include "ui/qt_text.h"
 
+#include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrent>
@@ -215,7 +216,11 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
             },
             Qt::QueuedConnection);
     };
+    const QString profilePath = m_simVsRealProfile;
     try {
+        // A profile file chosen (cohsim compare-real --profile): read as hostile as the CLI reads it.
+        if (!profilePath.isEmpty())
+            compare.profile = core::real::readProfile(toStdString(profilePath));
         const core::SimVsReal result = core::runSimVsReal(&store, scenario, workload, compare);
         outcome.runId = result.realId;
         outcome.result = std::make_shared<core::RunResult>(result.real);
@@ -256,7 +261,14 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                      "median of the pairs' errors)")
                       .arg(toQString(result.profile.backend))
                       .arg(result.realRuns)
-                : tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend));
+            : profilePath.isEmpty()
+                ? tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend))
+                : tr("the simulator on the profile in %1%2 against %3")
+                      .arg(QFileInfo(profilePath).fileName(),
+                           result.profile.costsOfRun > 0
+                               ? tr(" (the costs of real run #%1)").arg(result.profile.costsOfRun)
+                               : QString(),
+                           toQString(result.profile.backend));
         const QString routed = compare.realRoutes ? tr(", routing each request as the real run did") : QString();
         outcome.comparison =
             tr("%1: %2; messages, flows and bytes %3")

@@ -63,6 +63,10 @@ class RunController : public QObject {
     // Sim-against-real: the simulator routes each request as the real run did (core::SimVsRealOptions::realRoutes).
     void setSimVsRealRoutes(bool replay) { m_simVsRealRoutes = replay; }
     bool simVsRealRoutes() const { return m_simVsRealRoutes; }
+    // Sim-against-real: the profile file the simulator runs on (cohsim compare-real --profile; a calibration or
+    // `cohsim calibrate --from-run`'s), read when the run starts; empty: calibrate this machine just before.
+    void setSimVsRealProfile(const QString& path) { m_simVsRealProfile = path; }
+    QString simVsRealProfile() const { return m_simVsRealProfile; }
     static constexpr int kMaxSimVsRealPairs = 15; // as compare-real --repeat's
     // The database the last run went to (the default path resolved).
     QString databasePath() const { return m_databasePath; }
@@ -100,6 +104,7 @@ class RunController : public QObject {
     bool m_sumSeals = core::real::RealCpuOptions{}.sumSeals;
     int m_simVsRealPairs = 1;
     bool m_simVsRealRoutes = false;
+    QString m_simVsRealProfile;
     QString m_scenarioPath;
 };
 

@@ -181,6 +181,24 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QSettings().remove(QStringLiteral("run/simVsRealRoutes"));
     }
 
+    void aProfileForSimVsRealIsKeptUntilForgotten()
+    {
+        // Execute On > Profile for Simulator Against Real...: none by default (calibrate just before).
+        QVERIFY(m_window->runController()->simVsRealProfile().isEmpty());
+        QVERIFY(!m_window->actions().forgetSimVsRealProfile->isEnabled());
+        m_window->setSimVsRealProfile(QStringLiteral("/somewhere/run7.json"));
+        QCOMPARE(m_window->runController()->simVsRealProfile(), QStringLiteral("/somewhere/run7.json"));
+        QVERIFY(m_window->actions().simVsRealProfile->text().contains(QStringLiteral("run7.json")));
+        QVERIFY(m_window->actions().forgetSimVsRealProfile->isEnabled());
+        closeWindow();
+        openWindow();
+        QCOMPARE(m_window->runController()->simVsRealProfile(), QStringLiteral("/somewhere/run7.json"));
+        m_window->actions().forgetSimVsRealProfile->trigger();
+        QVERIFY(m_window->runController()->simVsRealProfile().isEmpty());
+        QVERIFY(!m_window->actions().forgetSimVsRealProfile->isEnabled());
+        QVERIFY(!QSettings().contains(QStringLiteral("run/simVsRealProfile")));
+    }
+
     void opensTheDefaultScenario()
     {
         QCOMPARE(m_window->document()->json().value("name", std::string()), std::string("default"));

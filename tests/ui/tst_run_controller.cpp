@@ -1,7 +1,10 @@
 // RunController end to end: a scenario runs off the GUI thread, is stored as `cohsim run` stores it, and shows
 // in the history model; a cancelled run is stored as cancelled; an invalid scenario fails with core's message.
 #include "core/gpu/cuda_devices.h"
+#include "core/real/calibration.h"
+#include "core/scenario/scenario_loader.h"
 #include "core/store/run_store.h"
+#include "core/store/sim_vs_real.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_compare_model.h"
 #include "ui/run_controller.h"
@@ -222,6 +225,50 @@ class TstRunController : public QObject {
         QCOMPARE(model.requests.size(), real.requests.size());
         for (std::size_t i = 0; i < real.requests.size(); ++i)
             QCOMPARE(model.requests[i].decodeInstance, real.requests[i].decodeInstance);
+    }
+
+    void simVsRealRunsOnAProfileFileChosenAndNamesABrokenOne()
+    {
+        auto json = readJson(fixture("minimal.json"));
+        json["workload"]["requests"] = 3;
+        // A profile of this machine for the scenario, as `cohsim calibrate --from-run 7` would name it.
+        const coh::core::Scenario scenario = coh::core::parseScenario(json, fixture("minimal.json").toStdString());
+        coh::core::real::CalibrationOptions options =
+            coh::core::calibrationFor(scenario, "real-cpu", coh::core::real::RealCpuOptions{});
+        options.copy.rounds = options.attention.rounds = 1;
+        coh::core::real::HardwareProfile profile = coh::core::real::calibrate(options);
+        profile.costsOfRun = 7;
+        const QString path = m_dir.filePath(QStringLiteral("run7.json"));
+        std::ofstream(path.toStdString()) << coh::core::real::toJson(profile).dump(2);
+        RunController controller;
+        QVERIFY(controller.simVsRealProfile().isEmpty());
+        controller.setSimVsRealProfile(path);
+        QSignalSpy compared(&controller, &RunController::comparedWithReal);
+        QSignalSpy progress(&controller, &RunController::progress);
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(compared.wait(180000));
+        const QString comparison = compared.at(0).at(2).toString();
+        QVERIFY2(comparison.startsWith(QStringLiteral(
+                     "the simulator on the profile in run7.json (the costs of real run #7) against real-cpu:")),
+                 qPrintable(comparison));
+        // It ran on that profile: no calibration.
+        for (const auto& p : progress)
+            QVERIFY2(!p.at(1).toString().contains(QStringLiteral("Calibrating")), qPrintable(p.at(1).toString()));
+        // A file that does not read as a profile fails the run before anything runs, naming the file and the field.
+        const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
+        auto hostile = coh::core::real::toJson(profile);
+        hostile["copy"]["bandwidth_gbps"] = -1;
+        std::ofstream(broken.toStdString()) << hostile.dump(2);
+        controller.setSimVsRealProfile(broken);
+        QSignalSpy failed(&controller, &RunController::failed);
+        const auto before = coh::core::RunStore(m_db.toStdString()).listRuns().size();
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(failed.wait(60000));
+        const QString error = failed.at(0).at(0).toString();
+        QVERIFY2(error.contains(QStringLiteral("broken.json")) &&
+                     error.contains(QStringLiteral("/copy/bandwidth_gbps")),
+                 qPrintable(error));
+        QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
     }
 
     void simVsRealInPairsStoresEachPairAndSaysTheMedianOfTheirErrors()
