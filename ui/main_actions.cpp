@@ -128,14 +128,14 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     resetLayout = make(QMainWindow::tr("&Reset Layout"));
     // Dock toggles are added by the window once its docks exist; these follow them.
 
-    QMenu* runMenu = bar->addMenu(QMainWindow::tr("&Run"));
+    runMenu = bar->addMenu(QMainWindow::tr("&Run"));
     run = runMenu->addAction(QMainWindow::tr("&Run"));
     run->setShortcut(QKeySequence(Qt::Key_F5));
     cancel = runMenu->addAction(QMainWindow::tr("&Cancel Run"));
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setEnabled(false);
     runMenu->addSeparator();
-    QMenu* executeOn = runMenu->addMenu(QMainWindow::tr("Execute &On"));
+    executeOn = runMenu->addMenu(QMainWindow::tr("Execute &On"));
     auto* backends = new QActionGroup(executeOn);
     onSimulator = executeOn->addAction(QMainWindow::tr("&Simulator"));
     onSimulator->setToolTip(QMainWindow::tr("Messages are flows of the simulated network; compute is the roofline"));

@@ -32,6 +32,8 @@ struct MainActions {
     QAction* redo = nullptr;
     QMenu* edit = nullptr;
     QMenu* view = nullptr;
+    QMenu* runMenu = nullptr;
+    QMenu* executeOn = nullptr; // Run > Execute On: the backend and the real runs' settings
     QAction* darkPalette = nullptr;
     QAction* resetLayout = nullptr;
     QAction* run = nullptr;

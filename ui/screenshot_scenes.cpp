@@ -4,10 +4,14 @@
 #include "ui/replay_message_details.h"
 #include "ui/replay_model.h"
 
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPainter>
 #include <QWidget>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace coh::ui {
@@ -72,6 +76,26 @@ QPixmap grabOver(QWidget* main, QWidget* window)
     // A frame, as a window manager would draw one, so the two windows' edges do not merge.
     painter.setPen(main->palette().color(QPalette::Shadow));
     painter.drawRect(QRect(at - QPoint(1, 1), window->size() + QSize(1, 1)));
+    return picture;
+}
+
+QPixmap grabMenuOpen(QMainWindow* main, QMenu* menu, QMenu* submenu)
+{
+    QPixmap picture = main->grab();
+    QMenuBar* bar = main->menuBar();
+    menu->ensurePolished();
+    submenu->ensurePolished();
+    menu->adjustSize();
+    submenu->adjustSize();
+    menu->setActiveAction(submenu->menuAction()); // highlighted, as the pointer on it leaves it
+    const QPoint menuAt = bar->mapTo(main, bar->actionGeometry(menu->menuAction()).bottomLeft());
+    const QPoint submenuAt = menuAt + QPoint(menu->width(), menu->actionGeometry(submenu->menuAction()).top());
+    QPainter painter(&picture);
+    painter.setPen(main->palette().color(QPalette::Shadow));
+    for (const auto& [at, widget] : {std::pair<QPoint, QMenu*>{menuAt, menu}, {submenuAt, submenu}}) {
+        painter.drawPixmap(at, widget->grab());
+        painter.drawRect(QRect(at - QPoint(1, 1), widget->size() + QSize(1, 1)));
+    }
     return picture;
 }
 

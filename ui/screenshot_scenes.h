@@ -9,6 +9,8 @@
 #include <QPixmap>
 #include <QString>
 
+class QMainWindow;
+class QMenu;
 class QWidget;
 
 namespace coh::ui {
@@ -29,5 +31,8 @@ QString comparedDecodeProtocol(const nlohmann::ordered_json& scenario);
 // `main` with `window` drawn centred over it, framed in the palette's shadow colour: a dialog or a second
 // window as it appears over the app (a window manager's title bar aside). Both must be shown.
 QPixmap grabOver(QWidget* main, QWidget* window);
+// `main` with `menu` open under its menu bar item and `submenu` open beside the item that opens it, as a user sees them
+// while choosing; neither needs to be shown.
+QPixmap grabMenuOpen(QMainWindow* main, QMenu* menu, QMenu* submenu);
 
 } // namespace coh::ui

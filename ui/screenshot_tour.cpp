@@ -97,7 +97,8 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
             {QStringLiteral("compare-cdf"), false},    {QStringLiteral("help"), false},
             {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
             {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false},
-            {QStringLiteral("compare-real"), true},    {QStringLiteral("history-real"), true}};
+            {QStringLiteral("compare-real"), true},    {QStringLiteral("history-real"), true},
+            {QStringLiteral("execute-on"), false}};
 }
 
 int ScreenshotTour::expectedCount() const
@@ -351,6 +352,9 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         picture = grabCompare(0, m_pairedRunIds);
     } else if (view == QLatin1String("history-real") && m_realRunId != 0) {
         picture = grabRealRunInHistory();
+    } else if (view == QLatin1String("execute-on")) {
+        // Run > Execute On: the backends and the real runs' settings, sim-against-real's among them.
+        picture = grabMenuOpen(m_window, m_window->actions().runMenu, m_window->actions().executeOn);
     } else if (view == QLatin1String("help")) {
         m_window->showHelp(QStringLiteral("scenario-format.md"));
         settle(150);
