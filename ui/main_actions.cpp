@@ -183,7 +183,7 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
     simVsRealPairs->setToolTip(
         QMainWindow::tr("How many times Simulator Against Real calibrates, runs for real and simulates on that "
                         "profile (cohsim compare-real --repeat); with several, the simulator's error is the median of "
-                        "the pairs'"));
+                        "the pairs'; with a profile file chosen, that many real runs against one simulated run"));
     simVsRealProfile = executeOn->addAction(QMainWindow::tr("Profile for Simulator Against Real..."));
     simVsRealProfile->setToolTip(
         QMainWindow::tr("A hardware profile file the simulator runs on, in place of calibrating "

@@ -429,7 +429,10 @@ void MainWindow::updateRunEnabled()
         m_actions.run->setText(tr("&Run: Simulator Against Real %1").arg(device));
         m_start->setRunWords(
             tr("Run it against the real %1 (F5)").arg(device),
-            tr("run it on this machine's %1 and simulate it on the machine's calibrated profile").arg(device));
+            m_runner->simVsRealProfile().isEmpty()
+                ? tr("run it on this machine's %1 and simulate it on the machine's calibrated profile").arg(device)
+                : tr("run it on this machine's %1 and simulate it on the profile in %2")
+                      .arg(device, QFileInfo(m_runner->simVsRealProfile()).fileName()));
     } else if (m_actions.onRealCpu->isChecked() || m_actions.onRealCuda->isChecked()) {
         m_actions.run->setText(tr("&Run on Real %1").arg(device));
         m_start->setRunWords(tr("Run it on the real %1 (F5)").arg(device),
@@ -656,6 +659,8 @@ void MainWindow::setSimVsRealProfile(const QString& path)
         path.isEmpty() ? tr("Profile for Simulator Against Real...")
                        : tr("Profile for Simulator Against Real: %1...").arg(QFileInfo(path).fileName()));
     m_actions.forgetSimVsRealProfile->setEnabled(!path.isEmpty());
+    if (m_start)            // made after the settings are read: it reads the profile when it is
+        updateRunEnabled(); // the start page says which profile the simulator runs on
     if (path.isEmpty())
         QSettings().remove(QStringLiteral("run/simVsRealProfile"));
     else
@@ -669,7 +674,8 @@ void MainWindow::chooseSimVsRealPairs()
         this, tr("Pairs for Simulator Against Real"),
         tr("How many pairs Simulator Against Real makes (cohsim compare-real --repeat). Each pair calibrates this\n"
            "machine, runs the scenario for real and simulates it on that profile. This machine's speed drifts\n"
-           "between runs: with several pairs the simulator's error is the median of the pairs' errors."),
+           "between runs: with several pairs the simulator's error is the median of the pairs' errors.\n"
+           "With a profile file chosen, that many real runs are set against one simulated run on it."),
         m_runner->simVsRealPairs(), 1, RunController::kMaxSimVsRealPairs, 1, &ok);
     if (!ok)
         return;

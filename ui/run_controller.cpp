@@ -1,5 +1,6 @@
 #include "ui/run_controller.h"
 
+#include "core/base/input_error.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/default_paths.h"
@@ -137,7 +138,8 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
     m_running = true;
     const std::string dbPath = toStdString(m_databasePath);
     QPointer<RunController> self = this;
-    auto work = [this, self, scenario, dbPath, backendOptions, simVsReal,
+    const SimVsRealChoices choices{m_simVsRealPairs, m_simVsRealRoutes, m_simVsRealProfile};
+    auto work = [this, self, scenario, dbPath, backendOptions, simVsReal, choices,
                  name = toStdString(m_runName)]() -> std::shared_ptr<Outcome> {
         auto outcome = std::make_shared<Outcome>();
         std::unique_ptr<core::RunStore> store;
@@ -176,7 +178,7 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
         };
         hooks.cancelReason = "cancelled by the user (Run > Cancel)";
         if (simVsReal) {
-            runSimVsReal(backendOptions, *store, *scenario, workload, listener, *outcome);
+            runSimVsReal(backendOptions, choices, *store, *scenario, workload, listener, *outcome);
             return outcome;
         }
         try {
@@ -195,15 +197,15 @@ bool RunController::launch(const nlohmann::ordered_json& scenarioJson, const QSt
     return true;
 }
 
-void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunStore& store,
-                                 const core::Scenario& scenario, const core::Workload& workload,
+void RunController::runSimVsReal(const core::BackendOptions& backend, const SimVsRealChoices& choices,
+                                 core::RunStore& store, const core::Scenario& scenario, const core::Workload& workload,
                                  core::ProgressListener& listener, Outcome& outcome)
 {
     core::SimVsRealOptions compare;
     compare.backend = backend.name;
     compare.realCpu = backend.realCpu;
-    compare.realRuns = m_simVsRealPairs;
-    compare.realRoutes = m_simVsRealRoutes;
+    compare.realRuns = choices.pairs;
+    compare.realRoutes = choices.routes;
     compare.cancel = &m_cancel;
     compare.progress = &listener;
     QPointer<RunController> self = this;
@@ -216,7 +218,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
             },
             Qt::QueuedConnection);
     };
-    const QString profilePath = m_simVsRealProfile;
+    const QString& profilePath = choices.profile;
     try {
         // A profile file chosen (cohsim compare-real --profile): read as hostile as the CLI reads it.
         if (!profilePath.isEmpty())
@@ -255,7 +257,7 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                               .arg(100 * core::kSimulatorErrorGoal)
                               .arg(100 * result.costSensitivity)
                               .arg(reached.join(QStringLiteral(", ")));
-        const QString against =
+        QString against =
             result.paired
                 ? tr("the simulator against %1 in %2 pairs, each on a profile taken just before its real run (the "
                      "median of the pairs' errors)")
@@ -263,12 +265,18 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
                       .arg(result.realRuns)
             : profilePath.isEmpty()
                 ? tr("the simulator on this machine's profile against %1").arg(toQString(result.profile.backend))
-                : tr("the simulator on the profile in %1%2 against %3")
+                : tr("the simulator on the profile in %1%2 against %3%4")
                       .arg(QFileInfo(profilePath).fileName(),
                            result.profile.costsOfRun > 0
                                ? tr(" (the costs of real run #%1)").arg(result.profile.costsOfRun)
                                : QString(),
-                           toQString(result.profile.backend));
+                           toQString(result.profile.backend),
+                           // One profile, several real runs: their median against one simulated run, as compare-real.
+                           result.realRuns > 1 ? tr(" (the median of %1 real runs)").arg(result.realRuns) : QString());
+        // A profile another machine measured: its costs are that machine's, as compare-real says.
+        if (const std::string other = profilePath.isEmpty() ? std::string() : core::real::otherMachine(result.profile);
+            !other.empty())
+            against += tr(", measured on %1").arg(toQString(other));
         const QString routed = compare.realRoutes ? tr(", routing each request as the real run did") : QString();
         outcome.comparison =
             tr("%1: %2; messages, flows and bytes %3")
@@ -279,6 +287,18 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, core::RunS
         outcome.kind = Outcome::Kind::Completed;
     } catch (const core::RunCancelled&) {
         outcome.kind = Outcome::Kind::Cancelled;
+    } catch (const core::InputError& e) {
+        // A profile file that does not fit the scenario or the backend: named as the file the menu chose, with the
+        // menu's fix, where the core names compare-real's --profile.
+        std::vector<core::InputProblem> problems = e.problems();
+        for (core::InputProblem& p : problems)
+            if (!profilePath.isEmpty() && p.field == "--profile") {
+                p.file = toStdString(profilePath);
+                p.field = "Execute On > Profile for Simulator Against Real";
+                p.fix = "choose a profile measured for this scenario and backend, or Calibrate Just Before Simulator "
+                        "Against Real";
+            }
+        outcome.error = toQString(core::InputError(std::move(problems)).what());
     } catch (const std::exception& e) {
         outcome.error = toQString(e.what());
     }

@@ -87,11 +87,19 @@ class RunController : public QObject {
 
   private:
     struct Outcome;
+    // Sim-against-real's settings, copied on the GUI thread when a run starts: the worker reads these, not the
+    // members a menu may change while it runs.
+    struct SimVsRealChoices {
+        int pairs = 1;
+        bool routes = false;
+        QString profile;
+    };
     bool launch(const nlohmann::ordered_json& scenarioJson, const QString& scenarioPath, const QString& databasePath,
                 const QString& backend, bool simVsReal);
     // On the worker: both runs of sim against real into `outcome`.
-    void runSimVsReal(const core::BackendOptions& backend, core::RunStore& store, const core::Scenario& scenario,
-                      const core::Workload& workload, core::ProgressListener& listener, Outcome& outcome);
+    void runSimVsReal(const core::BackendOptions& backend, const SimVsRealChoices& choices, core::RunStore& store,
+                      const core::Scenario& scenario, const core::Workload& workload, core::ProgressListener& listener,
+                      Outcome& outcome);
     void onWorkerDone();
 
     QFutureWatcher<std::shared_ptr<Outcome>>* m_watcher = nullptr;

@@ -96,6 +96,7 @@ QPixmap grabMenuOpen(QMainWindow* main, QMenu* menu, QMenu* submenu)
         painter.drawPixmap(at, widget->grab());
         painter.drawRect(QRect(at - QPoint(1, 1), widget->size() + QSize(1, 1)));
     }
+    menu->setActiveAction(nullptr); // the live menu as it was
     return picture;
 }
 

@@ -183,7 +183,9 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
 
     void aProfileForSimVsRealIsKeptUntilForgotten()
     {
-        // Execute On > Profile for Simulator Against Real...: none by default (calibrate just before).
+        // Execute On > Profile for Simulator Against Real...: none by default (calibrate just before). Forgotten
+        // however the test ends, so no later sim-against-real runs on a file that is not there.
+        const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("run/simVsRealProfile")); });
         QVERIFY(m_window->runController()->simVsRealProfile().isEmpty());
         QVERIFY(!m_window->actions().forgetSimVsRealProfile->isEnabled());
         m_window->setSimVsRealProfile(QStringLiteral("/somewhere/run7.json"));

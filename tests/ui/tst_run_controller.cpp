@@ -269,6 +269,19 @@ class TstRunController : public QObject {
                      error.contains(QStringLiteral("/copy/bandwidth_gbps")),
                  qPrintable(error));
         QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
+        // One that reads but was measured for other decode steps: named as the file chosen, with the menu's fix.
+        const QString other = m_dir.filePath(QStringLiteral("other-model.json"));
+        auto otherShape = coh::core::real::toJson(profile);
+        otherShape["attention"]["query_heads"] = 64;
+        std::ofstream(other.toStdString()) << otherShape.dump(2);
+        controller.setSimVsRealProfile(other);
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(failed.wait(60000));
+        const QString misfit = failed.at(1).at(0).toString();
+        QVERIFY2(misfit.contains(QStringLiteral("other-model.json")) &&
+                     misfit.contains(QStringLiteral("Calibrate Just Before Simulator Against Real")),
+                 qPrintable(misfit));
+        QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
     }
 
     void simVsRealInPairsStoresEachPairAndSaysTheMedianOfTheirErrors()
