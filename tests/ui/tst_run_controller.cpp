@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 
 using coh::ui::RunController;
 using coh::ui::RunHistoryModel;
@@ -255,33 +256,31 @@ class TstRunController : public QObject {
         for (const auto& p : progress)
             QVERIFY2(!p.at(1).toString().contains(QStringLiteral("Calibrating")), qPrintable(p.at(1).toString()));
         // A file that does not read as a profile fails the run before anything runs, naming the file and the field.
-        const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
-        auto hostile = coh::core::real::toJson(profile);
-        hostile["copy"]["bandwidth_gbps"] = -1;
-        std::ofstream(broken.toStdString()) << hostile.dump(2);
-        controller.setSimVsRealProfile(broken);
-        QSignalSpy failed(&controller, &RunController::failed);
+        // A profile file edited by `edit` fails the run before anything is stored; returns what failed() said.
         const auto before = coh::core::RunStore(m_db.toStdString()).listRuns().size();
-        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
-        QVERIFY(failed.wait(60000));
-        const QString error = failed.at(0).at(0).toString();
-        QVERIFY2(error.contains(QStringLiteral("broken.json")) &&
-                     error.contains(QStringLiteral("/copy/bandwidth_gbps")),
-                 qPrintable(error));
-        QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
+        const auto failure = [&](const char* name, const std::function<void(nlohmann::ordered_json&)>& edit) {
+            const QString path = m_dir.filePath(QLatin1String(name));
+            auto edited = coh::core::real::toJson(profile);
+            edit(edited);
+            std::ofstream(path.toStdString()) << edited.dump(2);
+            controller.setSimVsRealProfile(path);
+            QSignalSpy failed(&controller, &RunController::failed);
+            if (!controller.startSimVsReal(json, fixture("minimal.json"), m_db) || !failed.wait(60000))
+                return QStringLiteral("no failure");
+            if (coh::core::RunStore(m_db.toStdString()).listRuns().size() != before)
+                return QStringLiteral("a run was stored");
+            return failed.at(0).at(0).toString();
+        };
+        // One that does not read: the file and the field.
+        const QString broken = failure("broken.json", [](auto& j) { j["copy"]["bandwidth_gbps"] = -1; });
+        QVERIFY2(broken.contains(QStringLiteral("broken.json")) &&
+                     broken.contains(QStringLiteral("/copy/bandwidth_gbps")),
+                 qPrintable(broken));
         // One that reads but was measured for other decode steps: named as the file chosen, with the menu's fix.
-        const QString other = m_dir.filePath(QStringLiteral("other-model.json"));
-        auto otherShape = coh::core::real::toJson(profile);
-        otherShape["attention"]["query_heads"] = 64;
-        std::ofstream(other.toStdString()) << otherShape.dump(2);
-        controller.setSimVsRealProfile(other);
-        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
-        QVERIFY(failed.wait(60000));
-        const QString misfit = failed.at(1).at(0).toString();
+        const QString misfit = failure("other-model.json", [](auto& j) { j["attention"]["query_heads"] = 64; });
         QVERIFY2(misfit.contains(QStringLiteral("other-model.json")) &&
                      misfit.contains(QStringLiteral("Calibrate Just Before Simulator Against Real")),
                  qPrintable(misfit));
-        QCOMPARE(coh::core::RunStore(m_db.toStdString()).listRuns().size(), before);
     }
 
     void simVsRealInPairsStoresEachPairAndSaysTheMedianOfTheirErrors()
