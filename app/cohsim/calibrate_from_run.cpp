@@ -31,6 +31,7 @@ RunCosts storedRunCosts(const GlobalOptions& global, const std::string& idText,
     run.name = info->name;
     run.backend = info->backend;
     run.host = info->host;
+    run.ranElsewhere = !run.host.empty() && run.host != core::real::thisHostName();
     const auto refuse = [&](const std::string& why, const std::string& fix) {
         throw core::InputError("", "--from-run", fmt::format("run {} ({}) {}", run.id, terminalSafe(info->name), why),
                                fix);
@@ -63,7 +64,7 @@ RunCosts storedRunCosts(const GlobalOptions& global, const std::string& idText,
 }
 
 core::real::HardwareProfile profileOfRunCosts(const core::real::HardwareProfile& measured, const RunCosts& run,
-                                              const std::string& scenarioFile, const core::Scenario& scenario)
+                                              const std::string& scenarioFile)
 {
     // The run's steps must be of the shape, element and descriptors this profile stands for: the scenario given's.
     if (!scenarioFile.empty() && run.scenario) {
@@ -72,18 +73,17 @@ core::real::HardwareProfile profileOfRunCosts(const core::real::HardwareProfile&
         try {
             core::checkProfileFits(measured, run.backend, *run.scenario, backend.realCpu);
         } catch (const core::InputError& e) {
-            throw core::InputError("", "--from-run",
-                                   fmt::format("run {} ran another model's steps than {}: {}", run.id,
-                                               scenario.sourcePath.empty() ? scenarioFile : scenario.sourcePath,
-                                               e.what()),
-                                   "give a real run of this scenario, or leave the scenario out to calibrate for the "
-                                   "run's own");
+            throw core::InputError(
+                "", "--from-run",
+                fmt::format("run {} ran another model's steps than {}: {}", run.id, scenarioFile, e.what()),
+                "give a real run of this scenario, or leave the scenario out to calibrate for the "
+                "run's own");
         }
     }
     core::real::HardwareProfile profile =
         core::real::profileOfRun(measured, run.summary, static_cast<std::uint64_t>(run.id));
     // Its costs are its machine's: a run another machine made names that machine, whose CPU and cores it did not keep.
-    if (!run.host.empty() && run.host != core::real::thisHostName()) {
+    if (run.ranElsewhere) {
         profile.host = run.host;
         profile.cpu.clear();
         profile.cores = 0;
@@ -106,7 +106,7 @@ void printRunCosts(const core::real::HardwareProfile& profile, const RunCosts& r
                    "last at its bandwidth; the lines above are not used\n",
                    run.id, points.size(), fmt::join(points, ", "));
     }
-    if (!run.host.empty() && run.host != core::real::thisHostName())
+    if (run.ranElsewhere)
         fmt::print(stderr,
                    "note: run {} ran on {}, not on this machine: the profile names that machine, and compare-real "
                    "says so when it is given it here\n",

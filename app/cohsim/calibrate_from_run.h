@@ -21,6 +21,7 @@ struct RunCosts {
     // longer reads (then `scenarioProblem` says why).
     std::optional<core::Scenario> scenario;
     std::string scenarioProblem;
+    bool ranElsewhere = false; // its host is known and not this machine's
 };
 
 // The run `idText` names, checked: a completed real run (of `backendGiven`, where given) that fitted costs of its own.
@@ -32,7 +33,7 @@ RunCosts storedRunCosts(const GlobalOptions& global, const std::string& idText,
 // the run ran on another machine, the profile names that machine (its CPU and cores not known), so that compare-real
 // says so. Throws InputError naming --from-run when the run's steps are not those `scenarioFile` (if given) decodes.
 core::real::HardwareProfile profileOfRunCosts(const core::real::HardwareProfile& measured, const RunCosts& run,
-                                              const std::string& scenarioFile, const core::Scenario& scenario);
+                                              const std::string& scenarioFile);
 
 // What the profile took from the run, after calibrate's own lines: its curve's points, whose machine, and notes (seal
 // sums, a stored scenario that no longer reads). Notes go to stderr, so that --json stays JSON.

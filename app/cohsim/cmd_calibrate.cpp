@@ -145,7 +145,7 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     std::optional<core::real::OwnCostsTaken> taken;
     if (run) {
         taken = core::real::ownCostsTaken(run->summary, profile.attentionWarmBytes);
-        profile = profileOfRunCosts(profile, *run, options.scenario, *scenario);
+        profile = profileOfRunCosts(profile, *run, options.scenario);
     }
     const auto json = core::real::toJson(profile);
     if (options.output) {

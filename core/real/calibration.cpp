@@ -142,9 +142,11 @@ std::string otherMachine(const HardwareProfile& p)
         return fmt::format("{}{} with {} cores, not on this machine ({}, {} cores)", terminalSafe(p.host), cpu, p.cores,
                            terminalSafe(host), cores);
     // real-cuda's profile names its GPU there, not the CPU.
-    if (p.backend == "real-cpu" && !p.cpu.empty() && !cpuModel().empty() && p.cpu != cpuModel())
+    if (p.backend != "real-cpu" || p.cpu.empty())
+        return {};
+    if (const std::string model = cpuModel(); !model.empty() && p.cpu != model)
         return fmt::format("{}{}, not on this machine ({}, {})", terminalSafe(p.host), cpu, terminalSafe(host),
-                           terminalSafe(cpuModel()));
+                           terminalSafe(model));
     return {};
 }
 
@@ -268,13 +270,10 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
 {
     const OwnCostsTaken taken = ownCostsTaken(run, calibrated.attentionWarmBytes);
     HardwareProfile p = calibrated;
-    const auto take = [](CopyPathFit& path, const CostFit& fit) {
-        path = CopyPathFit{.latencyNs = fit.fixedNs, .bytesPerNs = fit.bytesPerNs};
-    };
     if (taken.copy)
-        take(p.copy, run.copyFit);
+        p.copy = CopyPathFit{.latencyNs = run.copyFit.fixedNs, .bytesPerNs = run.copyFit.bytesPerNs};
     if (taken.hostCopy)
-        take(p.hostCopy, run.hostCopyFit);
+        p.hostCopy = CopyPathFit{.latencyNs = run.hostCopyFit.fixedNs, .bytesPerNs = run.hostCopyFit.bytesPerNs};
     if (taken.line) {
         p.attentionStepNs = run.attentionFit.fixedNs;
         p.attentionBytesPerNs = run.attentionFit.bytesPerNs;
