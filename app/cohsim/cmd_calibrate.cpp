@@ -12,6 +12,7 @@
 #include "core/real/calibration.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/store/sim_vs_real.h"
+#include "core/store/stored_run_costs.h"
 
 #include <fmt/format.h>
 
@@ -101,9 +102,9 @@ void printProfile(const core::real::HardwareProfile& p, const core::real::OwnCos
 
 void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
 {
-    const std::optional<RunCosts> run =
+    const std::optional<core::StoredRunCosts> run =
         options.fromRun
-            ? std::optional<RunCosts>(storedRunCosts(
+            ? std::optional<core::StoredRunCosts>(storedRunCosts(
                   global, *options.fromRun,
                   options.backendGiven ? std::optional<std::string>(options.backend) : std::nullopt, options.scenario))
             : std::nullopt;
@@ -114,38 +115,46 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     if (backend == "real-cuda" && options.dtype != "fp16")
         throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
                                "leave --kv-dtype out, or calibrate real-cpu for fp32");
-    if (backend == "real-cuda")
+    if (backend == "real-cuda" && !run)
         if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),
                                    "calibrate on a machine with an NVIDIA GPU and a CUDA build, or calibrate real-cpu");
     if (options.output)
         checkOutputPath(*options.output, "-o");
-    core::real::CalibrationOptions calibration;
-    core::BackendOptions realRun;
-    realRun.name = backend;
     std::optional<core::Scenario> scenario;
     if (!options.scenario.empty())
         scenario = core::loadScenarioFile(options.scenario);
     else if (run)
         scenario = run->scenario; // read, or storedRunCosts refused the run
-    if (scenario) {
-        // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
-        // refused as a run would refuse it.
-        core::checkBackendRuns(realRun, *scenario);
-        calibration = core::calibrationFor(*scenario, backend, realRun.realCpu);
-    } else {
-        calibration.backend = backend;
-        calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
-        calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
-    }
+    std::optional<int> rounds;
     if (options.rounds > 0)
-        calibration.copy.rounds = calibration.attention.rounds = options.rounds;
-    core::real::HardwareProfile profile = core::real::calibrate(calibration);
+        rounds = options.rounds;
+    core::real::HardwareProfile profile;
     std::optional<core::real::OwnCostsTaken> taken;
     if (run) {
-        taken = core::real::ownCostsTaken(run->summary, profile.attentionWarmBytes);
-        profile = profileOfRunCosts(profile, *run, options.scenario);
+        core::RunCostsCalibration how;
+        how.rounds = rounds;
+        core::RunCostsProfile made = core::calibrateWithRunCosts(*run, *scenario, options.scenario, "--from-run", how);
+        profile = std::move(made.profile);
+        taken = made.taken;
+    } else {
+        core::real::CalibrationOptions calibration;
+        core::BackendOptions realRun;
+        realRun.name = backend;
+        if (scenario) {
+            // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
+            // refused as a run would refuse it.
+            core::checkBackendRuns(realRun, *scenario);
+            calibration = core::calibrationFor(*scenario, backend, realRun.realCpu);
+        } else {
+            calibration.backend = backend;
+            calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
+            calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
+        }
+        if (rounds)
+            calibration.copy.rounds = calibration.attention.rounds = *rounds;
+        profile = core::real::calibrate(calibration);
     }
     const auto json = core::real::toJson(profile);
     if (options.output) {

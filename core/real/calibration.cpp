@@ -1,6 +1,7 @@
 #include "core/real/calibration.h"
 
 #include "core/base/printable_text.h"
+#include "core/base/run_cancelled.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/net/cost_fit.h"
 #include "core/real/core_cache.h"
@@ -158,6 +159,20 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     p.cpu = cpuModel();
     p.cores = std::thread::hardware_concurrency();
     const bool cuda = options.backend == "real-cuda";
+    const bool pieces = options.descriptorBytes > 0;
+    const std::size_t cache = cuda ? 0 : options.warmBytes.value_or(coreCacheBytes());
+    // The measurements in order, each told and cancellable before it starts: a GPU's batch and lone sequence, or the
+    // CPU's steps and warm steps; the copies whole and in pieces; a GPU's host path both ways, whole and in pieces.
+    const int copies = pieces ? 2 : 1;
+    const int measurements = (cuda ? 2 + copies + 2 * copies : (cache > 0 ? 2 : 1) + copies);
+    int measured = 0;
+    const auto measure = [&](const std::string& what) {
+        if (options.cancel && options.cancel->load())
+            throw RunCancelled();
+        if (options.progress)
+            options.progress(static_cast<double>(measured) / measurements, what);
+        ++measured;
+    };
     const auto copyBench = [cuda](const CopyBenchOptions& o) { return cuda ? runGpuCopyBench(o) : runCopyBench(o); };
     if (cuda) {
         const GpuInventory gpus = probeGpus();
@@ -165,12 +180,16 @@ HardwareProfile calibrate(const CalibrationOptions& options)
             throw GpuError("real-cuda: there is no GPU to calibrate: " + gpus.reason);
         p.cpu = gpus.devices.front().name;
         p.attentionElementBytes = 2;
+        measure("attention, a batch of sequences");
         p.attentionRows = gpuAttentionRows(options, gpus.devices.front().index, options.cudaSequences);
+        measure("attention, one sequence");
         p.sequenceRows = gpuAttentionRows(options, gpus.devices.front().index, 1);
     } else {
         p.attentionElementBytes = static_cast<double>(options.attention.elementBytes);
+        measure("attention");
         p.attentionRows = runAttentionBench(options.attention);
-        if (const std::size_t cache = options.warmBytes.value_or(coreCacheBytes()); cache > 0) {
+        if (cache > 0) {
+            measure("attention, warm steps");
             AttentionBenchOptions warm = options.attention;
             warm.warm = true;
             // A step's tokens are its sequences' together.
@@ -184,22 +203,25 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     }
     CopyBenchOptions whole = options.copy;
     whole.descriptorBytes = 0;
+    CopyBenchOptions inPieces = options.copy;
+    inPieces.descriptorBytes = options.descriptorBytes;
+    measure("copies");
     p.copy.rows = copyBench(whole);
-    if (options.descriptorBytes > 0) {
-        CopyBenchOptions pieces = options.copy;
-        pieces.descriptorBytes = options.descriptorBytes;
-        p.copy.descriptorRows = copyBench(pieces);
+    if (pieces) {
+        measure("copies in descriptors");
+        p.copy.descriptorRows = copyBench(inPieces);
     }
     if (cuda) {
         // The host path, both ways: a GPU pushing into pinned host memory, and one reading from it.
         for (const auto& [from, to] :
              {std::pair{NodeKind::Gpu, NodeKind::CpuSocket}, std::pair{NodeKind::CpuSocket, NodeKind::Gpu}}) {
+            const std::string way = from == NodeKind::Gpu ? "to host memory" : "from host memory";
+            measure("copies " + way);
             for (const CopyBenchRow& r : runGpuCopyBench(whole, from, to))
                 p.hostCopy.rows.push_back(r);
-            if (options.descriptorBytes > 0) {
-                CopyBenchOptions pieces = options.copy;
-                pieces.descriptorBytes = options.descriptorBytes;
-                for (const CopyBenchRow& r : runGpuCopyBench(pieces, from, to))
+            if (pieces) {
+                measure("copies in descriptors " + way);
+                for (const CopyBenchRow& r : runGpuCopyBench(inPieces, from, to))
                     p.hostCopy.descriptorRows.push_back(r);
             }
         }

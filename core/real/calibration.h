@@ -10,6 +10,8 @@
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,11 @@ struct CalibrationOptions {
     // real-cpu: the core's cache the warm steps are measured under (HardwareProfile::attentionWarmBytes); none: this
     // machine's (coreCacheBytes); 0: not measured.
     std::optional<std::size_t> warmBytes;
+    // Told before each measurement (attention, warm steps, copies whole and in descriptors, each path's) with the share
+    // of the calibration done and what it measures next, on the calling thread; may be empty.
+    std::function<void(double fraction, const std::string& measuring)> progress;
+    // Set: calibrate() throws RunCancelled before its next measurement (each takes seconds at most).
+    const std::atomic<bool>* cancel = nullptr;
     CalibrationOptions()
     {
         attention.contexts = {256, 1024, 4096, 16384};

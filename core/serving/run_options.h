@@ -1,5 +1,6 @@
 #pragma once
 // How a caller (CLI, GUI worker thread, test) steers a run: cancellation, progress and the backend.
+#include "core/base/run_cancelled.h"
 #include "core/real/backend.h"
 #include "core/serving/replayed_routes.h"
 #include "core/sim/time.h"
@@ -7,7 +8,6 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 namespace coh::core {
@@ -35,14 +35,6 @@ struct RunOptions {
     // scenario's router; none: the router decides. An empty recording replays nothing: every request is routed anew,
     // and the run says so.
     std::optional<std::vector<RequestRoute>> routes;
-};
-
-class RunCancelled : public std::runtime_error {
-  public:
-    RunCancelled()
-        : std::runtime_error("run cancelled")
-    {
-    }
 };
 
 } // namespace coh::core

@@ -290,6 +290,7 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
             calibration.copy.rounds = std::max(1, *options.calibrationRounds);
             calibration.attention.rounds = std::max(1, *options.calibrationRounds);
         }
+        calibration.cancel = options.cancel;
         return real::calibrate(calibration);
     };
     const auto runOne = [&](const Scenario& s, const RunOptions& o, const std::string& name, std::int64_t& id) {
@@ -312,8 +313,6 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     for (int k = 1; k <= out.realRuns; ++k) {
         const bool newProfile = out.paired || k == 1;
         if (newProfile) {
-            if (cancelled()) // before a calibration too, which takes no cancel flag
-                throw RunCancelled();
             out.profiles.push_back(options.profile ? *options.profile : calibrateNow());
             if (cancelled())
                 throw RunCancelled();

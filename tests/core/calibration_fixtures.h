@@ -5,6 +5,19 @@
 
 namespace coh::test {
 
+// The least a calibration measures: two copy sizes and two contexts of a small head, one round each, in a 1 MiB arena.
+inline core::real::CalibrationOptions tinyCalibration()
+{
+    core::real::CalibrationOptions options;
+    options.copy.sizes = {64, 1 << 16};
+    options.copy.rounds = 1;
+    options.copy.arenaBytes = 1 << 20;
+    options.attention.contexts = {64, 512};
+    options.attention.rounds = 1;
+    options.attention.shape = {.queryHeads = 4, .kvHeads = 2, .headDim = 32, .blockTokens = 16};
+    return options;
+}
+
 inline core::real::HardwareProfile smallCalibration()
 {
     core::real::CalibrationOptions options;

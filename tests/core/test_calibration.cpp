@@ -1,6 +1,7 @@
 // Calibration of the real backends, the profile it writes, and the simulator running on it.
 #include "calibration_fixtures.h"
 #include "core/base/input_error.h"
+#include "core/base/run_cancelled.h"
 #include "core/gpu/cuda_attention.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/calibration.h"
@@ -14,7 +15,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace coh::test {
 namespace {
@@ -88,13 +93,7 @@ TEST(Calibration, MeasuresThisMachineAndRoundTripsAsJson)
 
 TEST(Calibration, NoWarmStepsAreMeasuredWithoutACacheToFitThem)
 {
-    core::real::CalibrationOptions options;
-    options.copy.sizes = {64, 1 << 16};
-    options.copy.rounds = 1;
-    options.copy.arenaBytes = 1 << 20;
-    options.attention.contexts = {64, 512};
-    options.attention.rounds = 1;
-    options.attention.shape = {.queryHeads = 4, .kvHeads = 2, .headDim = 32, .blockTokens = 16};
+    core::real::CalibrationOptions options = tinyCalibration();
     options.warmBytes = 0;
     const HardwareProfile none = core::real::calibrate(options);
     EXPECT_TRUE(none.warmRows.empty());
@@ -102,6 +101,36 @@ TEST(Calibration, NoWarmStepsAreMeasuredWithoutACacheToFitThem)
     // A cache smaller than one block (16 tokens of 256 bytes) has no context to measure.
     options.warmBytes = 2048;
     EXPECT_TRUE(core::real::calibrate(options).warmRows.empty());
+}
+
+TEST(Calibration, TellsEachMeasurementBeforeItAndStopsAtTheNextWhenCancelled)
+{
+    core::real::CalibrationOptions options = tinyCalibration();
+    options.warmBytes = 256 << 10;
+    std::vector<std::pair<double, std::string>> told;
+    options.progress = [&](double fraction, const std::string& what) { told.emplace_back(fraction, what); };
+    const HardwareProfile p = core::real::calibrate(options);
+    // real-cpu: its steps, its warm steps, its copies whole and in descriptors, a quarter of the way each.
+    const std::vector<std::pair<double, std::string>> all{
+        {0.0, "attention"}, {0.25, "attention, warm steps"}, {0.5, "copies"}, {0.75, "copies in descriptors"}};
+    EXPECT_EQ(told, all);
+    EXPECT_FALSE(p.copy.descriptorRows.empty());
+    // Without descriptors and a cache, two measurements.
+    told.clear();
+    options.descriptorBytes = 0;
+    options.warmBytes = 0;
+    core::real::calibrate(options);
+    EXPECT_EQ(told, (std::vector<std::pair<double, std::string>>{{0.0, "attention"}, {0.5, "copies"}}));
+    // Cancelled while its steps are measured: the copies are not, and the calibration throws.
+    std::atomic<bool> cancel{false};
+    options.cancel = &cancel;
+    told.clear();
+    options.progress = [&](double fraction, const std::string& what) {
+        told.emplace_back(fraction, what);
+        cancel = true;
+    };
+    EXPECT_THROW(core::real::calibrate(options), core::RunCancelled);
+    EXPECT_EQ(told.size(), 1u);
 }
 
 // The one problem profileFromJson names in `j` (none, and a failure, where it takes the profile or names more).
@@ -460,7 +489,14 @@ TEST(Calibration, RealCudaIsCalibratedOnAGpu)
         EXPECT_THROW(core::real::calibrate(options), core::GpuError);
         return;
     }
+    std::vector<std::string> told;
+    options.progress = [&told](double, const std::string& what) { told.push_back(what); };
     const HardwareProfile p = core::real::calibrate(options);
+    // Eight measurements, each told before it: the batch, one sequence, the copies and the host path both ways.
+    EXPECT_EQ(told, (std::vector<std::string>{"attention, a batch of sequences", "attention, one sequence", "copies",
+                                              "copies in descriptors", "copies to host memory",
+                                              "copies in descriptors to host memory", "copies from host memory",
+                                              "copies in descriptors from host memory"}));
     EXPECT_EQ(p.backend, "real-cuda");
     EXPECT_EQ(p.cpu, gpus.devices.front().name);
     EXPECT_DOUBLE_EQ(p.attentionElementBytes, 2);
