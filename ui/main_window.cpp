@@ -3,11 +3,16 @@
 #include "core/real/backend.h"
 #include "core/scenario/datasets_dir.h"
 #include "core/store/run_store.h"
+#include "ui/charts_panel.h"
 #include "ui/dock_layout.h"
 #include "ui/document_files.h"
 #include "ui/help_window.h"
+#include "ui/lab_widget.h"
 #include "ui/main_toolbar.h"
 #include "ui/qt_text.h"
+#include "ui/replay_model.h"
+#include "ui/replay_widget.h"
+#include "ui/report_export.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_controller.h"
 #include "ui/run_history_model.h"
@@ -16,12 +21,6 @@
 #include "ui/scenario_panel.h"
 #include "ui/start_page.h"
 #include "ui/tab_pages.h"
-
-#include "ui/charts_panel.h"
-#include "ui/lab_widget.h"
-#include "ui/replay_model.h"
-#include "ui/replay_widget.h"
-#include "ui/report_export.h"
 #include "ui/topology_editor.h"
 #include "ui/topology_scene.h"
 #include "ui/tuner_panel.h"
@@ -144,6 +143,7 @@ void MainWindow::buildTabs()
     m_history = new RunHistoryWidget(m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
+    connect(m_history, &RunHistoryWidget::useProfileForSimVsReal, this, &MainWindow::setSimVsRealProfile);
     m_tuner = new TunerPanel(m_tabs);
     m_tabs->addTab(m_tuner, tr("Tuner"));
     m_tuner->setDocument(m_document);

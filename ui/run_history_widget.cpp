@@ -5,6 +5,7 @@
 #include "ui/export_folder.h"
 #include "ui/qt_text.h"
 #include "ui/run_compare_dialog.h"
+#include "ui/run_costs_profile.h"
 #include "ui/run_history_model.h"
 #include "ui/theme.h"
 
@@ -99,6 +100,14 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent)
     exportMenu->addAction(tr("Requests as CSV…"), this, [this] { exportSelected(ExportFormat::RequestsCsv); });
     exportMenu->addAction(tr("Summary as CSV…"), this, [this] { exportSelected(ExportFormat::SummaryCsv); });
     exportMenu->addAction(tr("Everything as JSON…"), this, [this] { exportSelected(ExportFormat::Json); });
+    exportMenu->addSeparator();
+    m_costsProfile =
+        exportMenu->addAction(tr("Profile of Its Costs…"), this, &RunHistoryWidget::costsProfileOfSelected);
+    m_costsProfile->setToolTip(
+        tr("A real run: this machine calibrated for its scenario, with what the run's copies and "
+           "decode steps cost under its own traffic in place of the calibration's, written as "
+           "a profile for Simulator Against Real (cohsim calibrate --from-run)"));
+    exportMenu->setToolTipsVisible(true);
     m_export->setMenu(exportMenu);
     m_compare->setToolTip(tr("Select two or more completed runs"));
     connect(refresh, &QPushButton::clicked, this, &RunHistoryWidget::refresh);
@@ -188,6 +197,16 @@ void RunHistoryWidget::updateButtons()
     m_export->setEnabled(count == 1);
     m_open->setEnabled(count == 1);
     m_compare->setEnabled(count >= 2 && !m_comparing);
+    m_costsProfile->setEnabled(oneRealRunSelected());
+}
+
+bool RunHistoryWidget::oneRealRunSelected() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    if (rows.size() != 1)
+        return false;
+    const core::RunInfo* run = m_model->runInfo(m_proxy->mapToSource(rows.first()).row());
+    return run && run->backend != "simulated" && run->status == core::RunStatus::Completed;
 }
 
 void RunHistoryWidget::showDetails()
@@ -331,6 +350,14 @@ void RunHistoryWidget::exportSelected(ExportFormat format)
     exportWithDialog(this, databasePath(), id, format, [this, id](const QString& path) { emit exported(id, path); });
 }
 
+void RunHistoryWidget::costsProfileOfSelected()
+{
+    if (!oneRealRunSelected())
+        return;
+    runCostsProfileWithDialog(this, databasePath(), selectedRunIds().first(),
+                              [this](const QString& path) { emit useProfileForSimVsReal(path); });
+}
+
 void RunHistoryWidget::openSelected()
 {
     const QList<qint64> ids = selectedRunIds();
@@ -371,6 +398,8 @@ void RunHistoryWidget::showContextMenu(const QPoint& pos)
     exportMenu->addAction(tr("Requests as CSV…"), this, [this] { exportSelected(ExportFormat::RequestsCsv); });
     exportMenu->addAction(tr("Summary as CSV…"), this, [this] { exportSelected(ExportFormat::SummaryCsv); });
     exportMenu->addAction(tr("Everything as JSON…"), this, [this] { exportSelected(ExportFormat::Json); });
+    exportMenu->addSeparator();
+    exportMenu->addAction(m_costsProfile);
     menu.addSeparator();
     menu.addAction(tr("Delete…"), this, &RunHistoryWidget::deleteSelected)->setEnabled(count >= 1);
     menu.exec(m_view->viewport()->mapToGlobal(pos));

@@ -1,12 +1,14 @@
 #pragma once
 // The History tab: every stored run, filterable and sortable, with rename, delete, export (the same output as
-// `cohsim export`), open in Replay and compare. A database that cannot be read shows core's error here.
+// `cohsim export`; a real run's costs as a profile, as `cohsim calibrate --from-run`), open in Replay and compare. A
+// database that cannot be read shows core's error here.
 
 #include <QList>
 #include <QString>
 #include <QWidget>
 #include <functional>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -36,6 +38,8 @@ class RunHistoryWidget : public QWidget {
     QLineEdit* filterEdit() const { return m_filter; }
     QList<qint64> selectedRunIds() const;
     void selectRun(qint64 id);
+    // Export ▸ Profile of Its Costs…: enabled for one completed real run.
+    QAction* costsProfileAction() const { return m_costsProfile; }
 
     // Writes one run as `cohsim export ID [--summary] [--format json]` would; false with core's message on error.
     static bool exportRun(const QString& databasePath, qint64 id, ExportFormat format, const QString& filePath,
@@ -53,13 +57,18 @@ class RunHistoryWidget : public QWidget {
     void exportSelected(ExportFormat format);
     void openSelected();
     void compareSelected();
+    // A profile of the selected real run's own costs (runCostsProfileWithDialog), offered to Simulator Against Real.
+    void costsProfileOfSelected();
 
   signals:
     void openRun(qint64 id);
     void exported(qint64 id, const QString& path);
+    // The user chose to run Simulator Against Real on the profile of a run's costs just written at `path`.
+    void useProfileForSimVsReal(const QString& path);
 
   private:
     void updateButtons();
+    bool oneRealRunSelected() const; // completed, so it may have kept its costs
     void showDetails();
     void showError(const QString& error);
     void showContextMenu(const QPoint& pos);
@@ -77,6 +86,7 @@ class RunHistoryWidget : public QWidget {
     QPushButton* m_export = nullptr;
     QPushButton* m_open = nullptr;
     QPushButton* m_compare = nullptr;
+    QAction* m_costsProfile = nullptr;
 };
 
 } // namespace coh::ui

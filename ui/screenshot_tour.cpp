@@ -15,6 +15,7 @@
 #include "ui/replay_widget.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_controller.h"
+#include "ui/run_costs_profile.h"
 #include "ui/run_history_widget.h"
 #include "ui/scenario_document.h"
 #include "ui/screenshot_scenes.h"
@@ -29,11 +30,13 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
 
@@ -98,7 +101,7 @@ QList<ScreenshotTour::Extra> ScreenshotTour::extras()
             {QStringLiteral("lab-bughunt"), false},    {QStringLiteral("lab-delivery"), true},
             {QStringLiteral("tuner-parallel"), true},  {QStringLiteral("study-builder"), false},
             {QStringLiteral("compare-real"), true},    {QStringLiteral("history-real"), true},
-            {QStringLiteral("execute-on"), false}};
+            {QStringLiteral("execute-on"), false},     {QStringLiteral("costs-profile"), false}};
 }
 
 int ScreenshotTour::expectedCount() const
@@ -352,6 +355,8 @@ void ScreenshotTour::captureExtra(const QString& view, const QString& name)
         picture = grabCompare(0, m_pairedRunIds);
     } else if (view == QLatin1String("history-real") && m_realRunId != 0) {
         picture = grabRealRunInHistory();
+    } else if (view == QLatin1String("costs-profile") && m_realRunId != 0) {
+        picture = grabCostsProfile();
     } else if (view == QLatin1String("execute-on")) {
         // Run > Execute On: the backends and the real runs' settings, sim-against-real's among them.
         picture = grabMenuOpen(m_window, m_window->actions().runMenu, m_window->actions().executeOn);
@@ -409,6 +414,29 @@ QPixmap ScreenshotTour::grabRealRunInHistory()
     m_window->historyWidget()->selectRun(m_realRunId);
     settle(150);
     const QPixmap picture = m_window->grab();
+    m_window->historyWidget()->selectRun(m_runId);
+    return picture;
+}
+
+// History ▸ Export ▸ Profile of Its Costs… on the first real run, as it ends: the box saying what the profile took from
+// the run, over History with the run selected. The profile is made for real, into a folder thrown away after.
+QPixmap ScreenshotTour::grabCostsProfile()
+{
+    m_window->tabs()->setCurrentWidget(m_window->historyWidget());
+    m_window->historyWidget()->refresh();
+    m_window->historyWidget()->selectRun(m_realRunId);
+    const QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("run-%1-costs.json").arg(m_realRunId));
+    const RunCostsProfileOutcome out =
+        writeRunCostsProfile(m_window->historyWidget()->databasePath(), m_realRunId, path);
+    QPixmap picture;
+    if (out.written) {
+        QMessageBox* box = runCostsProfileBox(m_window, m_realRunId, path, out, [](const QString&) {});
+        box->show();
+        settle(100);
+        picture = grabOver(m_window, box);
+        box->close();
+    }
     m_window->historyWidget()->selectRun(m_runId);
     return picture;
 }

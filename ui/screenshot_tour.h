@@ -71,6 +71,7 @@ class ScreenshotTour : public QObject {
     QPixmap grabMessageDetails(ReplayWidget* replay);
     // Compare over `runs` (none: the scenario's run and the compared one) on its tab `tab`, drawn over History.
     QPixmap grabRealRunInHistory();
+    QPixmap grabCostsProfile();
     QPixmap grabCompare(int tab, QList<qint64> runs = {});
     QPixmap grabLabDelivery();
     QPixmap grabTunerParallel();

@@ -199,6 +199,12 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QVERIFY(m_window->runController()->simVsRealProfile().isEmpty());
         QVERIFY(!m_window->actions().forgetSimVsRealProfile->isEnabled());
         QVERIFY(!QSettings().contains(QStringLiteral("run/simVsRealProfile")));
+        // History ▸ Export ▸ Profile of Its Costs…, once written, offers its file: taken, it is the one chosen.
+        auto* history = m_window->findChild<coh::ui::RunHistoryWidget*>();
+        QVERIFY(history);
+        emit history->useProfileForSimVsReal(QStringLiteral("/somewhere/run-9-costs.json"));
+        QCOMPARE(m_window->runController()->simVsRealProfile(), QStringLiteral("/somewhere/run-9-costs.json"));
+        QVERIFY(m_window->actions().forgetSimVsRealProfile->isEnabled());
     }
 
     void opensTheDefaultScenario()

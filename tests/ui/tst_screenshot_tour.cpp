@@ -129,14 +129,15 @@ class TstScreenshotTour : public QObject {
 
         ScreenshotTour tour(window.get(), out);
         // Seven tabs and, per palette, replay-message, compare, compare-cdf, help, lab-bughunt, lab-delivery,
-        // tuner-parallel, study-builder, compare-real, history-real and execute-on at 1600x1000, with compare,
-        // lab-delivery, tuner-parallel, compare-real and history-real at 1024x700 too: 2 x (7 x 2 + 11 + 5) = 60.
-        QCOMPARE(tour.expectedCount(), 60);
+        // tuner-parallel, study-builder, compare-real, history-real, execute-on and costs-profile at 1600x1000, with
+        // compare, lab-delivery, tuner-parallel, compare-real and history-real at 1024x700 too: 2 x (7 x 2 + 12 + 5) =
+        // 62.
+        QCOMPARE(tour.expectedCount(), 62);
         QSignalSpy finished(&tour, &ScreenshotTour::finished);
         tour.start();
         QVERIFY(finished.count() == 1 || finished.wait(120000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
-        QCOMPARE(tour.saved().size(), 60);
+        QCOMPARE(tour.saved().size(), 62);
         // The Tuner has the study's points: its table lists them, and parallel coordinates is another picture.
         QCOMPARE(window->tunerPanel()->table()->rowCount(), 20);
 
@@ -188,6 +189,9 @@ class TstScreenshotTour : public QObject {
         // history-real selects the real run: its details below the list are not the scenario's run's.
         const QImage historyReal(QDir(out).filePath(QStringLiteral("history-real-light-1600x1000.png")));
         QVERIFY(history.copy(400, 650, 1100, 150) != historyReal.copy(400, 650, 1100, 150));
+        // costs-profile draws the box Export > Profile of Its Costs... ends with over that History.
+        const QImage costs(QDir(out).filePath(QStringLiteral("costs-profile-light-1600x1000.png")));
+        QVERIFY(historyReal.copy(500, 400, 600, 200) != costs.copy(500, 400, 600, 200));
         core::RunStore store(db.toStdString());
         const auto real = store.runInfo(tour.realRunId());
         const auto model = store.runInfo(tour.modelRunId());
