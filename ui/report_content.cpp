@@ -3,6 +3,7 @@
 #include "core/base/input_error.h"
 #include "core/compare/compare_summary.h"
 #include "core/compare/run_comparison.h"
+#include "core/serving/replayed_routes.h"
 #include "core/store/sim_vs_real.h"
 #include "ui/backend_description.h"
 #include "ui/chart_builders.h"
@@ -10,6 +11,7 @@
 #include "ui/charts_panel.h"
 #include "ui/compare_cdf_chart.h"
 #include "ui/metric_format.h"
+#include "ui/qt_text.h"
 #include "ui/report_study.h"
 #include "ui/scenario_document.h"
 #include "ui/time_chart_view.h"
@@ -475,10 +477,9 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
     for (const auto& [label, text] : backend.after)
         report.paragraph(label.isEmpty() ? text : QStringLiteral("%1: %2").arg(label, text));
     if (s.replayedRoutes.on)
-        report.paragraph(QStringLiteral("Routes: each request sent where the real run it models sent it (%1 of %2 "
-                                        "routing decisions; cohsim compare-real --real-routes).")
-                             .arg(s.replayedRoutes.replayed)
-                             .arg(s.replayedRoutes.decisions()));
+        report.paragraph(QStringLiteral("Routes: each request sent where the real run it models sent it: %1 (cohsim "
+                                        "compare-real --real-routes).")
+                             .arg(toQString(core::describeReplayedRoutes(s.replayedRoutes))));
 
     // The run's compare-real twin, unless it is compared below anyway.
     const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {

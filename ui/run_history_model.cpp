@@ -1,5 +1,6 @@
 #include "ui/run_history_model.h"
 
+#include "core/serving/replayed_routes.h"
 #include "ui/backend_description.h"
 #include "ui/qt_text.h"
 
@@ -79,10 +80,9 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
         pairs =
             tr("<p>It models real run #%1: select both and Compare for the simulator's error.</p>").arg(run.modelsRun);
     if (routes.on)
-        pairs += tr("<p>It routed each request where the real run did (%1 of %2 routing decisions), so its error is "
-                    "that of its costs, not of the routes a load-aware router took on other times.</p>")
-                     .arg(routes.replayed)
-                     .arg(routes.decisions());
+        pairs += tr("<p>It routed each request where the real run did: %1. Its error is that of its costs, not of the "
+                    "routes a load-aware router took on other times.</p>")
+                     .arg(toQString(core::describeReplayedRoutes(routes)).toHtmlEscaped());
     for (const std::int64_t model : models)
         pairs += tr("<p>Run #%1 models it: select both and Compare for the simulator's error.</p>").arg(model);
     // Compare shows these beside the error (docs/real-backend.md#kept-with-the-runs).

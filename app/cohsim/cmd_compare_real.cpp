@@ -10,6 +10,7 @@
 #include "core/scenario/json_reader.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/own_costs_text.h"
+#include "core/serving/replayed_routes.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/run_and_store.h"
 #include "core/store/sim_vs_real.h"
@@ -416,14 +417,10 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                 : fmt::format("{} as calibrated, the run giving too little to fit", inWords(kept)));
     }
     if (options.realRoutes) {
-        const core::ReplayedRoutesSummary& routes = result.simulated.summary.replayedRoutes;
-        fmt::print(
-            "  routes: the simulator sent each request where the real run{} did ({} of {} routing decisions{}{})\n",
-            result.paired ? " it is set against" : (result.realRuns > 1 ? " first" : ""), routes.replayed,
-            routes.decisions(), result.paired ? " in the first pair" : "",
-            routes.routedAnew > 0 ? "; the others by its router: requests the real run gave up or a failure "
-                                    "moved, or whose instance was down"
-                                  : "");
+        fmt::print("  routes: the simulator sent each request where the real run{} did{}: {}\n",
+                   result.paired ? " it is set against" : (result.realRuns > 1 ? " first" : ""),
+                   result.paired ? " (the first pair)" : "",
+                   core::describeReplayedRoutes(result.simulated.summary.replayedRoutes));
     }
     std::string realHeader = profile.backend;
     std::transform(realHeader.begin(), realHeader.end(), realHeader.begin(),

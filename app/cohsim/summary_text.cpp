@@ -5,6 +5,7 @@
 #include "core/engine/traffic_counts.h"
 #include "core/serving/kv_pool_text.h"
 #include "core/serving/own_costs_text.h"
+#include "core/serving/replayed_routes.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -279,10 +280,8 @@ void printRunSummary(const core::RunSummary& s)
     if (!s.backend.real() && !s.backend.scaledDown.empty())
         fmt::print("  backend         simulated: {}\n", s.backend.scaledDown);
     if (s.replayedRoutes.on)
-        fmt::print(
-            "  routes          as a real run routed them (compare-real --real-routes): {} of {} routing decisions{}\n",
-            s.replayedRoutes.replayed, s.replayedRoutes.decisions(),
-            s.replayedRoutes.routedAnew > 0 ? ", the others by the scenario's router" : "");
+        fmt::print("  routes          as a real run routed them (compare-real --real-routes): {}\n",
+                   core::describeReplayedRoutes(s.replayedRoutes));
     if (s.backend.real()) {
         // What ran the messages: real copies, their measured time, and the resource behind each node.
         const auto& b = s.backend;

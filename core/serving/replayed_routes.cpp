@@ -1,5 +1,7 @@
 #include "core/serving/replayed_routes.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace coh::core {
@@ -47,6 +49,17 @@ std::uint32_t ReplayedRoutes::pickPrefill(const ClusterView& cluster, std::uint3
 std::uint32_t ReplayedRoutes::pickDecode(const ClusterView& cluster, std::uint32_t request)
 {
     return route(cluster, request, &RequestRoute::decode, cluster.decodeInstances(), &RoutingPolicy::pickDecode);
+}
+
+std::string describeReplayedRoutes(const ReplayedRoutesSummary& routes)
+{
+    std::string text =
+        fmt::format("{} of {} routing decisions as the real run made them", routes.replayed, routes.decisions());
+    if (routes.routedAnew > 0)
+        text += fmt::format(", {} by the scenario's router (requests the real run gave up or a failure moved, or whose "
+                            "instance was down)",
+                            routes.routedAnew);
+    return text;
 }
 
 } // namespace coh::core

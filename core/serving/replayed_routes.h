@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace coh::core {
@@ -22,6 +23,11 @@ struct RequestRoute {
 // Each request's instances as `run` routed them, by request id. A request given up, or one a failure hit (whose
 // instances the run chose again), has none: the replaying run routes it by its own router.
 std::vector<RequestRoute> routesOf(const RunResult& run);
+
+// How many routing decisions went as the real run made them, and why the others did not, as every view says it
+// (`cohsim runs show`, compare-real, History, reports): "47 of 50 routing decisions as the real run made them, 3 by
+// the scenario's router (requests the real run gave up or a failure moved, or whose instance was down)".
+std::string describeReplayedRoutes(const ReplayedRoutesSummary& routes);
 
 // Routes each request to its recorded instance while that instance is up and of the role asked; otherwise (no route,
 // an instance down, an index the scenario does not have) the wrapped policy's choice. The wrapped policy is asked every

@@ -200,7 +200,8 @@ TEST_F(CliRun, WithRealRoutesTheSimulatorSendsEachRequestWhereTheRealRunDid)
     // The stored simulated run says it was routed so.
     const CliResult shown =
         runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
-    EXPECT_NE(shown.output.find("  routes          as a real run routed them (compare-real --real-routes): 24 of 24"),
+    EXPECT_NE(shown.output.find("  routes          as a real run routed them (compare-real --real-routes): 24 of 24 "
+                                "routing decisions as the real run made them\n"),
               std::string::npos)
         << shown.output;
 }

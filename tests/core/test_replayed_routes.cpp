@@ -155,5 +155,13 @@ TEST(ReplayedRoutes, TheCountsAreKeptWithTheRunAndAHandEditOfThemReadsAsNoReplay
     EXPECT_FALSE(summaryFromJson(notAnObject).replayedRoutes.on);
 }
 
+TEST(ReplayedRoutes, EveryViewSaysTheCountsInOneSentence)
+{
+    EXPECT_EQ(describeReplayedRoutes({true, 24, 0}), "24 of 24 routing decisions as the real run made them");
+    EXPECT_EQ(describeReplayedRoutes({true, 98, 2}),
+              "98 of 100 routing decisions as the real run made them, 2 by the scenario's router (requests the real "
+              "run gave up or a failure moved, or whose instance was down)");
+}
+
 } // namespace
 } // namespace coh::core

@@ -219,7 +219,8 @@ class TstRunController : public QObject {
                                 .data(RunHistoryModel::DetailsRole)
                                 .toString();
         QVERIFY2(
-            tip.contains(QStringLiteral("It routed each request where the real run did (6 of 6 routing decisions)")),
+            tip.contains(QStringLiteral(
+                "It routed each request where the real run did: 6 of 6 routing decisions as the real run made them.")),
             qPrintable(tip));
         coh::core::RunStore store(m_db.toStdString());
         const auto real = store.loadRun(realId), model = store.loadRun(simId);
