@@ -477,9 +477,9 @@ ReportContent buildRunReport(const RunReportInput& input, const std::vector<RunR
     for (const auto& [label, text] : backend.after)
         report.paragraph(label.isEmpty() ? text : QStringLiteral("%1: %2").arg(label, text));
     if (s.replayedRoutes.on)
-        report.paragraph(QStringLiteral("Routes: each request sent where the real run it models sent it: %1 (cohsim "
-                                        "compare-real --real-routes).")
-                             .arg(toQString(core::describeReplayedRoutes(s.replayedRoutes))));
+        report.paragraph(
+            QStringLiteral("Routes: routed as the real run it models did: %1 (cohsim compare-real --real-routes).")
+                .arg(toQString(core::describeReplayedRoutes(s.replayedRoutes))));
 
     // The run's compare-real twin, unless it is compared below anyway.
     const bool twinCompared = input.twin && std::any_of(others.begin(), others.end(), [&](const RunReportInput& other) {

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QMutex>
 #include <QMutexLocker>
+#include <QPointer>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSaveFile>
@@ -103,6 +104,8 @@ writeRunCostsProfile(const QString& databasePath, qint64 id, const QString& file
         const std::optional<core::StoredRunCosts> run =
             core::storedRunCosts(store, id, std::nullopt, {},
                                  {"History", "pick a completed real run: its Backend column says real-cpu or real-cuda",
+                                  "make a new real run of its scenario (Run ▸ Execute On ▸ Real CPU, then Run): a run "
+                                  "fits its costs as it runs",
                                   "make its profile with `cohsim calibrate SCENARIO --from-run ID`, giving the "
                                   "scenario file it ran"});
         if (!run) {
@@ -151,14 +154,14 @@ QMessageBox* runCostsProfileBox(QWidget* parent, qint64 id, const QString& path,
     return box;
 }
 
-void runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
-                               std::function<void(const QString& path)> use)
+bool runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
+                               std::function<void(const QString& path)> use, std::function<void()> done)
 {
     const QString path = QFileDialog::getSaveFileName(parent, tr("Profile of Run %1's Costs").arg(id),
                                                       suggestedExportPath(QStringLiteral("run-%1-costs.json").arg(id)),
                                                       tr("Hardware profile (*.json)"));
     if (path.isEmpty())
-        return;
+        return false;
     rememberExportFolder(path);
     auto* dialog = new QProgressDialog(tr("Calibrating this machine for run %1's scenario…").arg(id), tr("Cancel"), 0,
                                        100, parent);
@@ -171,32 +174,47 @@ void runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qin
     // The worker keeps its own copies: the dialog (and its parent) may go while a measurement ends.
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     auto progress = std::make_shared<Progress>();
+    // Cancel asks the worker to stop; the dialog stays up, saying so, until it has (a measurement takes a second or
+    // so), so that no second calibration starts beside the one still measuring.
+    QObject::disconnect(dialog, &QProgressDialog::canceled, dialog, &QProgressDialog::cancel);
     QObject::connect(dialog, &QProgressDialog::canceled, dialog, [dialog, cancel] {
         *cancel = true;
         dialog->setLabelText(tr("Cancelling after the measurement under way…"));
     });
     QObject::connect(dialog, &QObject::destroyed, [cancel] { *cancel = true; });
     auto* poll = new QTimer(dialog);
-    QObject::connect(poll, &QTimer::timeout, dialog, [dialog, progress, cancel] {
-        if (cancel->load())
-            return;
-        QMutexLocker lock(&progress->mutex);
-        dialog->setValue(static_cast<int>(progress->fraction * 100));
-        if (!progress->measuring.isEmpty())
-            dialog->setLabelText(tr("Calibrating this machine: %1…").arg(progress->measuring));
+    QObject::connect(poll, &QTimer::timeout, dialog, [dialog = QPointer<QProgressDialog>(dialog), progress, cancel] {
+        double fraction = 0;
+        QString measuring;
+        {
+            QMutexLocker lock(&progress->mutex);
+            fraction = progress->fraction;
+            measuring = progress->measuring;
+        }
+        // setValue may run events on a modal dialog, the worker's end among them.
+        if (dialog && !cancel->load())
+            dialog->setValue(static_cast<int>(fraction * 100));
+        if (dialog && !cancel->load() && !measuring.isEmpty())
+            dialog->setLabelText(tr("Calibrating this machine: %1…").arg(measuring));
     });
     poll->start(100);
 
     auto* watcher = new QFutureWatcher<RunCostsProfileOutcome>(dialog);
     QObject::connect(watcher, &QFutureWatcher<RunCostsProfileOutcome>::finished, dialog,
-                     [dialog, watcher, parent, path, id, use = std::move(use)] {
+                     [dialog, watcher, parent, path, id, use = std::move(use), done = std::move(done)] {
                          const RunCostsProfileOutcome out = watcher->result();
                          dialog->hide();
                          dialog->deleteLater();
+                         if (done)
+                             done();
                          if (out.cancelled)
                              return;
                          if (!out.written) {
-                             QMessageBox::warning(parent, tr("Profile of Run %1's Costs").arg(id), out.error);
+                             auto* failed =
+                                 new QMessageBox(QMessageBox::Warning, tr("Profile of Run %1's Costs").arg(id),
+                                                 out.error, QMessageBox::Close, parent);
+                             failed->setAttribute(Qt::WA_DeleteOnClose);
+                             failed->open();
                              return;
                          }
                          runCostsProfileBox(parent, id, path, out, use)->open();
@@ -209,6 +227,7 @@ void runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qin
                                         progress->measuring = measuring;
                                     });
     }));
+    return true;
 }
 
 } // namespace coh::ui

@@ -34,10 +34,12 @@ writeRunCostsProfile(const QString& databasePath, qint64 id, const QString& file
 QMessageBox* runCostsProfileBox(QWidget* parent, qint64 id, const QString& path, const RunCostsProfileOutcome& out,
                                 std::function<void(const QString& path)> use = {});
 
-// Asks where to write the profile of run `id`, makes it on a worker under a progress dialog that can cancel it, and
-// says what it took over `parent`, offering to run Simulator Against Real on it: `use` gets the path on the GUI thread
-// when the user takes that. A failure is shown over `parent` too.
-void runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
-                               std::function<void(const QString& path)> use = {});
+// Asks where to write the profile of run `id`, makes it on a worker under a progress dialog whose Cancel stops it at
+// the next measurement (the dialog stays up until it has), and says what it took over `parent`, offering to run
+// Simulator Against Real on it: `use` gets the path on the GUI thread when the user takes that. A failure is shown
+// over `parent` too. False where no file was chosen (nothing started); else `done` is called once the worker has
+// ended, written, failed or cancelled.
+bool runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
+                               std::function<void(const QString& path)> use = {}, std::function<void()> done = {});
 
 } // namespace coh::ui

@@ -80,7 +80,7 @@ QString RunHistoryModel::runDetails(const core::RunInfo& run) const
         pairs =
             tr("<p>It models real run #%1: select both and Compare for the simulator's error.</p>").arg(run.modelsRun);
     if (routes.on)
-        pairs += tr("<p>It routed each request where the real run did: %1. Its error is that of its costs, not of the "
+        pairs += tr("<p>It routed as the real run did: %1. Its error is that of its costs, not of the "
                     "routes a load-aware router took on other times.</p>")
                      .arg(toQString(core::describeReplayedRoutes(routes)).toHtmlEscaped());
     for (const std::int64_t model : models)

@@ -197,7 +197,7 @@ void RunHistoryWidget::updateButtons()
     m_export->setEnabled(count == 1);
     m_open->setEnabled(count == 1);
     m_compare->setEnabled(count >= 2 && !m_comparing);
-    m_costsProfile->setEnabled(oneRealRunSelected());
+    m_costsProfile->setEnabled(oneRealRunSelected() && !m_makingProfile);
 }
 
 bool RunHistoryWidget::oneRealRunSelected() const
@@ -352,10 +352,17 @@ void RunHistoryWidget::exportSelected(ExportFormat format)
 
 void RunHistoryWidget::costsProfileOfSelected()
 {
-    if (!oneRealRunSelected())
+    if (!oneRealRunSelected() || m_makingProfile)
         return;
-    runCostsProfileWithDialog(this, databasePath(), selectedRunIds().first(),
-                              [this](const QString& path) { emit useProfileForSimVsReal(path); });
+    // One at a time: two calibrations side by side would each measure the other.
+    m_makingProfile = runCostsProfileWithDialog(
+        this, databasePath(), selectedRunIds().first(),
+        [this](const QString& path) { emit useProfileForSimVsReal(path); },
+        [this] {
+            m_makingProfile = false;
+            updateButtons();
+        });
+    updateButtons();
 }
 
 void RunHistoryWidget::openSelected()

@@ -38,7 +38,7 @@ class RunHistoryWidget : public QWidget {
     QLineEdit* filterEdit() const { return m_filter; }
     QList<qint64> selectedRunIds() const;
     void selectRun(qint64 id);
-    // Export ▸ Profile of Its Costs…: enabled for one completed real run.
+    // Export ▸ Profile of Its Costs…: enabled for one completed real run, while no other profile is being made.
     QAction* costsProfileAction() const { return m_costsProfile; }
 
     // Writes one run as `cohsim export ID [--summary] [--format json]` would; false with core's message on error.
@@ -79,6 +79,7 @@ class RunHistoryWidget : public QWidget {
     QTextBrowser* m_details = nullptr;
     bool m_refreshPending = false; // a refresh waits for the rename editor to close
     bool m_comparing = false;      // the compare dialog's runs are being read
+    bool m_makingProfile = false;  // a profile of a run's costs is being measured
     QLineEdit* m_filter = nullptr;
     QLabel* m_error = nullptr;
     QPushButton* m_rename = nullptr;

@@ -21,7 +21,10 @@ core::StoredRunCosts storedRunCosts(const GlobalOptions& global, const std::stri
     auto store = openRunStore(global);
     const auto run = core::storedRunCosts(
         *store, id, backendGiven, scenarioFile,
-        {"--from-run", pick, "give the run's scenario file: `cohsim calibrate SCENARIO --from-run ID`"});
+        {"--from-run", pick,
+         "make a new real run of the scenario (`cohsim run SCENARIO --backend real-cpu`): a run fits its costs as it "
+         "runs",
+         "give the run's scenario file: `cohsim calibrate SCENARIO --from-run ID`"});
     if (!run)
         throwUnknownRun(*store, id, "--from-run");
     return *run;

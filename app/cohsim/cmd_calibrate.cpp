@@ -115,7 +115,9 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     if (backend == "real-cuda" && options.dtype != "fp16")
         throw core::InputError("", "--kv-dtype", "real-cuda's kernel reads fp16 K and V",
                                "leave --kv-dtype out, or calibrate real-cpu for fp32");
-    if (backend == "real-cuda" && !run)
+    if (run)
+        core::checkCalibratesHere(*run, "--from-run"); // before any other check, as for --backend real-cuda
+    else if (backend == "real-cuda")
         if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
             throw core::InputError("", "--backend",
                                    fmt::format("real-cuda needs a GPU, and there is none here: {}", gpus.reason),

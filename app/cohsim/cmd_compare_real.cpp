@@ -417,7 +417,7 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
                                 : fmt::format("{} as calibrated, the run giving too little to fit", inWords(kept)));
     }
     if (options.realRoutes) {
-        fmt::print("  routes: the simulator sent each request where the real run{} did{}: {}\n",
+        fmt::print("  routes: the simulator routed as the real run{} did{}: {}\n",
                    result.paired ? " it is set against" : (result.realRuns > 1 ? " first" : ""),
                    result.paired ? " (the first pair)" : "",
                    core::describeReplayedRoutes(result.simulated.summary.replayedRoutes));

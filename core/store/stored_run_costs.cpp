@@ -40,7 +40,7 @@ std::optional<StoredRunCosts> storedRunCosts(RunStore& store, std::int64_t id,
     if (!summary || !real::fittedOwnCosts(summary->backend))
         refuse("fitted no costs of its own: it timed no copy and no decode step (or was stored before runs fitted "
                "them)",
-               pick.pickFix);
+               pick.noCostsFix);
     run.summary = summary->backend;
     // The scenario it ran says what to measure beside its costs; a scenario file given is read the same way, so a
     // stored scenario's relative trace path reads from that file's folder.
@@ -80,9 +80,7 @@ real::HardwareProfile profileOfRunCosts(const real::HardwareProfile& measured, c
     return profile;
 }
 
-RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario& scenario,
-                                      const std::string& scenarioFile, const std::string& field,
-                                      const RunCostsCalibration& how)
+void checkCalibratesHere(const StoredRunCosts& run, const std::string& field)
 {
     if (run.backend == "real-cuda")
         if (const GpuInventory gpus = probeGpus(); gpus.devices.empty())
@@ -91,6 +89,13 @@ RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario&
                                          "and there is none here: {}",
                                          run.id, gpus.reason),
                              "make its profile on a machine with an NVIDIA GPU and a CUDA build");
+}
+
+RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario& scenario,
+                                      const std::string& scenarioFile, const std::string& field,
+                                      const RunCostsCalibration& how)
+{
+    checkCalibratesHere(run, field);
     BackendOptions realRun;
     realRun.name = run.backend;
     // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is refused as

@@ -30,10 +30,12 @@ struct StoredRunCosts {
 };
 
 // How a refusal speaks to whoever picked the run: what picked it (the CLI's "--from-run", the app's "History"), how to
-// pick one that can give a profile, and how to give the run's scenario where the stored one no longer reads.
+// pick one that can give a profile, how to make one where a real run fitted no costs, and how to give the run's
+// scenario where the stored one no longer reads.
 struct RunCostsPick {
     std::string field;
     std::string pickFix;
+    std::string noCostsFix;
     std::string scenarioFix;
 };
 
@@ -43,6 +45,10 @@ struct RunCostsPick {
 std::optional<StoredRunCosts> storedRunCosts(RunStore& store, std::int64_t id,
                                              const std::optional<std::string>& backendGiven,
                                              const std::string& scenarioFile, const RunCostsPick& pick);
+
+// Throws InputError naming `field` where this machine cannot calibrate the run's backend beside its costs: a real-cuda
+// run with no GPU here. calibrateWithRunCosts checks it too; a caller checks it first to refuse before anything else.
+void checkCalibratesHere(const StoredRunCosts& run, const std::string& field);
 
 // `measured` (this machine's calibration for the run's scenario) with the run's own costs, named after the run; where
 // the run ran on another machine, the profile names that machine (its CPU and cores not known), so that compare-real

@@ -3,6 +3,7 @@
 // simulator on; and each run it cannot take refused naming --from-run, before anything is measured.
 #include "cli_run_fixture.h"
 #include "cli_runner.h"
+#include "core/gpu/cuda_devices.h"
 #include "core/real/profile_json.h"
 
 #include <SQLiteCpp/Database.h>
@@ -112,6 +113,17 @@ TEST_F(CalibrateFromRun, ARunItCannotTakeIsRefusedNamingTheOption)
     scenario["model"] = "Llama-2-7B";
     refused("--from-run " + real + " --rounds 1 " + file("other-model.json", scenario.dump()),
             "ran another model's steps");
+    // A real-cuda run needs a GPU here to calibrate beside its costs: without one it is refused first, before the
+    // output path is looked at.
+    if (core::probeGpus().devices.empty()) {
+        {
+            SQLite::Database runs((m_dir / "runs.db").string(), SQLite::OPEN_READWRITE);
+            runs.exec("UPDATE runs SET backend = 'real-cuda' WHERE id = " + real);
+        }
+        refused("--from-run " + real + " -o " + (m_dir / "no-such-folder" / "p.json").string(), "needs a GPU");
+        SQLite::Database runs((m_dir / "runs.db").string(), SQLite::OPEN_READWRITE);
+        runs.exec("UPDATE runs SET backend = 'real-cpu' WHERE id = " + real);
+    }
     // A run that summed its seals is taken, and said to have.
     const CliResult summed = runCohsim("calibrate --from-run " + real + " --rounds 1 " + db());
     EXPECT_EQ(summed.exitCode, 0) << summed.output;

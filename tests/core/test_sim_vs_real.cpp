@@ -263,6 +263,11 @@ TEST(RealCpuBackend, SimVsRealStoresBothRunsAndTheirErrorWithEqualCounts)
     again.cancel = &cancel;
     EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), again), RunCancelled);
     EXPECT_EQ(store.listRuns().size(), 5u);
+    // Cancelled while calibrating (no profile given): the calibration stops at its next measurement, nothing stored.
+    SimVsRealOptions calibrating = roughOptions();
+    calibrating.cancel = &cancel;
+    EXPECT_THROW(runSimVsReal(&store, s, spacedWorkload(), calibrating), RunCancelled);
+    EXPECT_EQ(store.listRuns().size(), 5u);
 }
 
 TEST(RealCpuBackend, SimVsRealPairsEachRealRunWithAProfileTakenJustBeforeIt)

@@ -13,11 +13,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QFile>
 #include <QFileDialog>
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -43,10 +45,26 @@ class TstRunCostsProfile : public QObject {
 
     QString file(const QString& name) const { return m_dir.filePath(name); }
 
+    // Answers the next save dialog with `path`; any other dialog is closed, so the test fails instead of waiting.
+    static void answerFileDialog(const QString& path)
+    {
+        QTimer::singleShot(0, [path] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog) {
+                if (auto* other = qobject_cast<QDialog*>(QApplication::activeModalWidget()))
+                    other->reject();
+                return;
+            }
+            dialog->selectFile(path);
+            QMetaObject::invokeMethod(dialog, "accept"); // a slot, protected in QFileDialog
+        });
+    }
+
   private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // the folder the save dialog remembers is the test's own
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs); // a dialog the test can answer
         QVERIFY(m_dir.isValid());
         // A real-cpu run (its seals summed, as the app's real runs are by default) and a simulated one.
         m_db = file(QStringLiteral("runs.db"));
@@ -161,12 +179,7 @@ class TstRunCostsProfile : public QObject {
         history.selectRun(m_real);
         QSignalSpy used(&history, &ui::RunHistoryWidget::useProfileForSimVsReal);
         const QString path = file(QStringLiteral("from-the-menu.json"));
-        QTimer::singleShot(0, [path] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            QVERIFY(dialog);
-            dialog->selectFile(path);
-            QMetaObject::invokeMethod(dialog, "accept"); // a slot, protected in QFileDialog
-        });
+        answerFileDialog(path);
         history.costsProfileAction()->trigger();
         // The calibration runs on a worker; the box comes once the file is written.
         QMessageBox* box = nullptr;
@@ -176,6 +189,26 @@ class TstRunCostsProfile : public QObject {
         qobject_cast<QPushButton*>(box->defaultButton())->click();
         QCOMPARE(used.count(), 1);
         QCOMPARE(used.at(0).at(0).toString(), path);
+    }
+
+    void cancelledFromItsDialogItStopsWritesNothingAndMayBeMadeAgain()
+    {
+        ui::RunHistoryWidget history;
+        history.setDatabasePath(m_db);
+        history.show();
+        history.selectRun(m_real);
+        const QString path = file(QStringLiteral("cancelled-from-the-menu.json"));
+        answerFileDialog(path);
+        history.costsProfileAction()->trigger();
+        // Under way: one at a time, so the action waits. Cancel at once, before the calibration's four measurements.
+        auto* progress = history.findChild<QProgressDialog*>();
+        QVERIFY(progress);
+        QVERIFY(!history.costsProfileAction()->isEnabled());
+        emit progress->canceled();
+        QVERIFY(progress->labelText().startsWith(QStringLiteral("Cancelling")));
+        QTRY_VERIFY_WITH_TIMEOUT(history.costsProfileAction()->isEnabled(), 30000);
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(!history.findChild<QMessageBox*>()); // nothing to say, and nothing written
     }
 
     void theActionIsThereForOneCompletedRealRun()

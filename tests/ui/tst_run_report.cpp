@@ -262,8 +262,8 @@ class RunReportTest : public QObject {
             QVERIFY2(html.contains(title), id);
             // The model says it routed each request as the real run did (compare-real --real-routes): a prefill and
             // a decode for each of 4 requests.
-            QCOMPARE(html.contains(QStringLiteral("Routes: each request sent where the real run it models sent it: 8 "
-                                                  "of 8 routing decisions as the real run made them")),
+            QCOMPARE(html.contains(QStringLiteral("Routes: routed as the real run it models did: 8 of 8 routing "
+                                                  "decisions as the real run made them")),
                      std::string(id) == "simulated_run_id");
             // The rows are compare-real's own: its TPOT p50, real and simulated.
             const auto& tpot = out.at("metrics").at(2);
