@@ -427,8 +427,7 @@ QPixmap ScreenshotTour::grabCostsProfile()
     m_window->historyWidget()->selectRun(m_realRunId);
     const QTemporaryDir folder;
     const QString path = folder.filePath(QStringLiteral("run-%1-costs.json").arg(m_realRunId));
-    const RunCostsProfileOutcome out =
-        writeRunCostsProfile(m_window->historyWidget()->databasePath(), m_realRunId, path);
+    const ProfileOutcome out = writeRunCostsProfile(m_window->historyWidget()->databasePath(), m_realRunId, path);
     QPixmap picture;
     if (out.written) {
         QMessageBox* box = runCostsProfileBox(m_window, m_realRunId, path, out, [](const QString&) {});

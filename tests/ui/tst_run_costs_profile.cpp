@@ -90,7 +90,7 @@ class TstRunCostsProfile : public QObject {
     {
         const QString path = file(QStringLiteral("run-costs.json"));
         std::vector<std::pair<double, QString>> told;
-        const ui::RunCostsProfileOutcome out =
+        const ui::ProfileOutcome out =
             ui::writeRunCostsProfile(m_db, m_real, path, nullptr, [&told](double fraction, const QString& what) {
                 told.emplace_back(fraction, what);
             });
@@ -110,14 +110,14 @@ class TstRunCostsProfile : public QObject {
         QCOMPARE(profile.copy.bytesPerNs, m_realRun.summary.backend.copyFit.bytesPerNs);
         // It stands for the run's scenario on real-cpu, as Simulator Against Real checks a profile file.
         core::checkProfileFits(profile, "real-cpu", *m_scenario, core::real::RealCpuOptions{});
-        QVERIFY2(out.taken.startsWith(QStringLiteral("From run %1's own costs: its copies").arg(m_real)),
-                 qPrintable(out.taken));
+        QVERIFY2(out.summary.startsWith(QStringLiteral("From run %1's own costs: its copies").arg(m_real)),
+                 qPrintable(out.summary));
         // Where its steps by size became the profile's curve, the simulator costs a step on it, as said.
         if (!profile.attentionCurve.empty())
             QVERIFY2(
-                out.taken.contains(
+                out.summary.contains(
                     QStringLiteral("its decode steps' mean time at %1 step sizes").arg(profile.attentionCurve.size())),
-                qPrintable(out.taken));
+                qPrintable(out.summary));
         // The run summed its seals: said, since sim-against-real's runs do not.
         QCOMPARE(out.notes.size(), 1);
         QVERIFY2(out.notes.front().contains(QStringLiteral("summed its blocks' seals")), qPrintable(out.notes.front()));
@@ -127,7 +127,7 @@ class TstRunCostsProfile : public QObject {
         QPointer<QMessageBox> box =
             ui::runCostsProfileBox(nullptr, m_real, path, out, [&used](const QString& p) { used = p; });
         QVERIFY(box->text().contains(path));
-        QVERIFY(box->informativeText().contains(out.taken) && box->informativeText().contains(out.notes.front()));
+        QVERIFY(box->informativeText().contains(out.summary) && box->informativeText().contains(out.notes.front()));
         auto* useIt = qobject_cast<QPushButton*>(box->defaultButton());
         QVERIFY(useIt);
         QCOMPARE(useIt->text(), QStringLiteral("Use for Simulator Against Real"));
@@ -140,18 +140,18 @@ class TstRunCostsProfile : public QObject {
     void aRunWithoutCostsOrAFileThatCannotBeWrittenIsRefused()
     {
         const QString path = file(QStringLiteral("refused.json"));
-        const ui::RunCostsProfileOutcome simulated = ui::writeRunCostsProfile(m_db, m_simulated, path);
+        const ui::ProfileOutcome simulated = ui::writeRunCostsProfile(m_db, m_simulated, path);
         QVERIFY(!simulated.written && !simulated.cancelled);
         QVERIFY2(simulated.error.contains(QStringLiteral("History")) &&
                      simulated.error.contains(QStringLiteral("is simulated")) &&
                      simulated.error.contains(QStringLiteral("pick a completed real run")),
                  qPrintable(simulated.error));
-        const ui::RunCostsProfileOutcome gone = ui::writeRunCostsProfile(m_db, 999, path);
+        const ui::ProfileOutcome gone = ui::writeRunCostsProfile(m_db, 999, path);
         QVERIFY2(gone.error.contains(QStringLiteral("Run 999 is not in")), qPrintable(gone.error));
         QVERIFY(!QFile::exists(path));
         // A folder that is not there: the file is named, nothing is left half written.
         const QString nowhere = file(QStringLiteral("no-such-folder/p.json"));
-        const ui::RunCostsProfileOutcome unwritable = ui::writeRunCostsProfile(m_db, m_real, nowhere);
+        const ui::ProfileOutcome unwritable = ui::writeRunCostsProfile(m_db, m_real, nowhere);
         QVERIFY(!unwritable.written);
         QVERIFY2(unwritable.error.contains(nowhere), qPrintable(unwritable.error));
     }
@@ -161,7 +161,7 @@ class TstRunCostsProfile : public QObject {
         const QString path = file(QStringLiteral("cancelled.json"));
         std::atomic<bool> cancel{false};
         int told = 0;
-        const ui::RunCostsProfileOutcome out =
+        const ui::ProfileOutcome out =
             ui::writeRunCostsProfile(m_db, m_real, path, &cancel, [&](double, const QString&) {
                 ++told;
                 cancel = true; // as Cancel pressed while the first measurement runs

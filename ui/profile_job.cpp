@@ -1,0 +1,138 @@
+#include "ui/profile_job.h"
+
+#include "core/real/profile_json.h"
+#include "ui/export_folder.h"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QMutex>
+#include <QMutexLocker>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+namespace coh::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QApplication::translate("coh::ui::ProfileJob", text);
+}
+
+// Where the worker is, for the dialog to show: written by the worker, read by the dialog's timer.
+struct Progress {
+    QMutex mutex;
+    double fraction = 0;
+    QString measuring;
+};
+
+} // namespace
+
+bool writeProfileFile(const core::real::HardwareProfile& profile, const QString& filePath, QString* error)
+{
+    QSaveFile file(filePath);
+    const QByteArray json = QByteArray::fromStdString(core::real::toJson(profile).dump(2) + '\n');
+    if (file.open(QIODevice::WriteOnly) && file.write(json) == json.size() && file.commit())
+        return true;
+    *error = tr("Cannot write the profile to %1 (%2): choose a folder you can write, with some space free.")
+                 .arg(filePath, file.errorString());
+    return false;
+}
+
+QMessageBox* profileBox(QWidget* parent, const QString& title, const QString& text, const ProfileOutcome& out,
+                        const QString& path, std::function<void(const QString& path)> use)
+{
+    auto* box = new QMessageBox(QMessageBox::Information, title, text, QMessageBox::Close, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(
+        QStringList{out.summary, out.notes.join(QStringLiteral("\n\n"))}.join(QStringLiteral("\n\n")).trimmed());
+    if (use) {
+        QPushButton* useIt = box->addButton(tr("Use for Simulator Against Real"), QMessageBox::AcceptRole);
+        box->setDefaultButton(useIt);
+        QObject::connect(useIt, &QPushButton::clicked, box, [use = std::move(use), path] { use(path); });
+    }
+    return box;
+}
+
+bool makeProfileWithDialog(QWidget* parent, ProfileJob job, std::function<void(const QString& path)> use,
+                           std::function<void()> done)
+{
+    const QString path = QFileDialog::getSaveFileName(parent, job.title, suggestedExportPath(job.suggestedName),
+                                                      tr("Hardware profile (*.json)"));
+    if (path.isEmpty())
+        return false;
+    rememberExportFolder(path);
+    auto* dialog = new QProgressDialog(job.startText, tr("Cancel"), 0, 100, parent);
+    dialog->setWindowTitle(job.title);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(300);
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    dialog->setValue(0);
+    // The worker keeps its own copies: the dialog (and its parent) may go while a measurement ends.
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto progress = std::make_shared<Progress>();
+    // Cancel asks the worker to stop; the dialog stays up, saying so, until it has (a measurement takes a second or
+    // so), so that no second calibration starts beside the one still measuring.
+    QObject::disconnect(dialog, &QProgressDialog::canceled, dialog, &QProgressDialog::cancel);
+    QObject::connect(dialog, &QProgressDialog::canceled, dialog, [dialog, cancel] {
+        *cancel = true;
+        dialog->setLabelText(tr("Cancelling after the measurement under way…"));
+    });
+    QObject::connect(dialog, &QObject::destroyed, [cancel] { *cancel = true; });
+    auto* poll = new QTimer(dialog);
+    QObject::connect(poll, &QTimer::timeout, dialog, [dialog = QPointer<QProgressDialog>(dialog), progress, cancel] {
+        double fraction = 0;
+        QString measuring;
+        {
+            QMutexLocker lock(&progress->mutex);
+            fraction = progress->fraction;
+            measuring = progress->measuring;
+        }
+        // setValue may run events on a modal dialog, the worker's end among them.
+        if (dialog && !cancel->load())
+            dialog->setValue(static_cast<int>(fraction * 100));
+        if (dialog && !cancel->load() && !measuring.isEmpty())
+            dialog->setLabelText(tr("Calibrating this machine: %1…").arg(measuring));
+    });
+    poll->start(100);
+
+    auto* watcher = new QFutureWatcher<ProfileOutcome>(dialog);
+    QObject::connect(watcher, &QFutureWatcher<ProfileOutcome>::finished, dialog,
+                     [dialog, watcher, parent, path, title = job.title, text = job.writtenText.arg(path),
+                      use = std::move(use), done = std::move(done)] {
+                         const ProfileOutcome out = watcher->result();
+                         dialog->hide();
+                         dialog->deleteLater();
+                         if (done)
+                             done();
+                         if (out.cancelled)
+                             return;
+                         if (!out.written) {
+                             auto* failed =
+                                 new QMessageBox(QMessageBox::Warning, title, out.error, QMessageBox::Close, parent);
+                             failed->setAttribute(Qt::WA_DeleteOnClose);
+                             failed->open();
+                             return;
+                         }
+                         profileBox(parent, title, text, out, path, use)->open();
+                     });
+    watcher->setFuture(QtConcurrent::run([make = std::move(job.make), path, cancel, progress] {
+        return make(path, cancel.get(), [progress](double fraction, const QString& measuring) {
+            QMutexLocker lock(&progress->mutex);
+            progress->fraction = fraction;
+            progress->measuring = measuring;
+        });
+    }));
+    return true;
+}
+
+} // namespace coh::ui

@@ -1,0 +1,55 @@
+#pragma once
+// Making a hardware profile file in the app: a calibration of this machine takes seconds, so it runs on a worker under
+// a progress dialog that names each measurement and can cancel it, then a box says what the file holds and offers it
+// to Simulator Against Real. History's Profile of Its Costs… (run_costs_profile.h) and Execute On's Calibrate This
+// Machine… (machine_profile.h) both make theirs so.
+
+#include "core/real/hardware_profile.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+class QMessageBox;
+class QWidget;
+
+namespace coh::ui {
+
+struct ProfileOutcome {
+    bool written = false;
+    bool cancelled = false;
+    QString error;     // why not, naming the run, the scenario or the file, with the fix
+    QString summary;   // what the profile holds, in a sentence or two
+    QStringList notes; // what to know before using it
+};
+
+// Told each measurement on the worker's thread: the share done and what it measures next.
+using ProfileProgress = std::function<void(double fraction, const QString& measuring)>;
+
+struct ProfileJob {
+    QString title;         // of the dialogs: "Profile of Run 7's Costs"
+    QString suggestedName; // the file the save dialog offers: "run-7-costs.json"
+    QString startText;     // the progress dialog's first words: "Calibrating this machine for run 7's scenario…"
+    QString writtenText;   // the box's first line, %1 the file: "The profile of run 7's costs is in %1."
+    // Makes the profile and writes it to `path`, on a worker: it must not touch widgets.
+    std::function<ProfileOutcome(const QString& path, const std::atomic<bool>* cancel, const ProfileProgress& progress)>
+        make;
+};
+
+// Writes `profile` to `filePath` whole or not at all; false with the reason (naming the file) in `error`.
+bool writeProfileFile(const core::real::HardwareProfile& profile, const QString& filePath, QString* error);
+
+// The box that says what the profile at `path` holds (`out.summary`, then its notes), with Use for Simulator Against
+// Real where `use` is given: `use` gets the path when it is pressed. Deleted when closed.
+QMessageBox* profileBox(QWidget* parent, const QString& title, const QString& text, const ProfileOutcome& out,
+                        const QString& path, std::function<void(const QString& path)> use = {});
+
+// Asks where to write, runs `job.make` on a worker under a progress dialog whose Cancel stops it at the next
+// measurement (the dialog stays up until it has), then shows profileBox over `parent` (or the failure). False where no
+// file was chosen (nothing started); else `done` is called once the worker has ended, written, failed or cancelled.
+bool makeProfileWithDialog(QWidget* parent, ProfileJob job, std::function<void(const QString& path)> use = {},
+                           std::function<void()> done = {});
+
+} // namespace coh::ui
