@@ -184,12 +184,17 @@ void MainActions::build(QMainWindow* window, QUndoStack* undoStack, const QList<
         QMainWindow::tr("How many times Simulator Against Real calibrates, runs for real and simulates on that "
                         "profile (cohsim compare-real --repeat); with several, the simulator's error is the median of "
                         "the pairs'; with a profile file chosen, that many real runs against one simulated run"));
+    calibrateProfile = executeOn->addAction(QMainWindow::tr("Calibrate This Machine to a Profile File..."));
+    calibrateProfile->setToolTip(
+        QMainWindow::tr("Measure this machine's copies and attention for the scenario's decode steps (the GPU's when "
+                        "a GPU backend is picked) and keep them in a profile file, which Simulator Against Real can "
+                        "then run on instead of calibrating before every run (cohsim calibrate SCENARIO -o FILE)"));
     simVsRealProfile = executeOn->addAction(QMainWindow::tr("Profile for Simulator Against Real..."));
     simVsRealProfile->setToolTip(
         QMainWindow::tr("A hardware profile file the simulator runs on, in place of calibrating "
-                        "this machine just before (cohsim compare-real --profile): one "
-                        "`cohsim calibrate -o FILE` wrote, or `cohsim calibrate --from-run ID`'s "
-                        "costs of a stored real run"));
+                        "this machine just before (cohsim compare-real --profile): one Calibrate This Machine "
+                        "(or `cohsim calibrate -o FILE`) wrote, or History's Profile of Its Costs "
+                        "(`cohsim calibrate --from-run ID`) of a stored real run"));
     forgetSimVsRealProfile = executeOn->addAction(QMainWindow::tr("Calibrate Just Before Simulator Against Real"));
     forgetSimVsRealProfile->setToolTip(QMainWindow::tr("Forget the profile file chosen: each sim-against-real run "
                                                        "calibrates this machine just before it (the default)"));

@@ -49,6 +49,8 @@ struct MainActions {
     QAction* simVsRealPairs = nullptr;   // pairs a sim-against-real run makes (cohsim compare-real --repeat)
     QAction* simVsRealProfile = nullptr; // a profile file the simulator runs on (compare-real --profile)
     QAction* forgetSimVsRealProfile = nullptr; // back to calibrating just before
+    QAction* calibrateProfile =
+        nullptr;                   // this machine calibrated for the scenario, as a profile file (cohsim calibrate)
     QAction* sumSeals = nullptr;   // checkable: real runs sum each block read against its seal (--no-seal-sums)
     QAction* realRoutes = nullptr; // checkable: sim-against-real routes as the real run did (--real-routes)
     QMenu* help = nullptr;

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <memory>
+#include <string>
 
 class QDockWidget;
 class QToolBar;
@@ -76,6 +77,9 @@ class MainWindow : public QMainWindow {
     void chooseSimVsRealPairs();
     // The profile file sim-against-real runs on (empty: calibrate just before), kept for the next session.
     void setSimVsRealProfile(const QString& path);
+    // Execute On > Calibrate This Machine to a Profile File: a profile of this machine for the scenario open
+    // (machineProfileWithDialog), offered as the one sim-against-real runs on.
+    void calibrateForSimVsReal();
     void openRun(qint64 runId);
     void validateNow(); // what the debounce timer calls; tests call it to skip the wait
     // Shows where a problem is: the node or link on the canvas, or the Scenario dock for other fields.
@@ -96,6 +100,7 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    std::string realBackendPicked() const; // "real-cuda" where a GPU backend is picked, else "real-cpu"
     void buildTabs();
     void buildDocks();
     void connectActions();

@@ -27,6 +27,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
+#include <QFile>
+#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -205,6 +208,35 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         emit history->useProfileForSimVsReal(QStringLiteral("/somewhere/run-9-costs.json"));
         QCOMPARE(m_window->runController()->simVsRealProfile(), QStringLiteral("/somewhere/run-9-costs.json"));
         QVERIFY(m_window->actions().forgetSimVsRealProfile->isEnabled());
+    }
+
+    void calibratingThisMachineMakesAProfileSimVsRealMayRunOn()
+    {
+        // Execute On > Calibrate This Machine to a Profile File...: a file asked for, the default scenario's
+        // profile measured and written, then offered; taken, it is the one sim-against-real runs on.
+        const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("run/simVsRealProfile")); });
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        const QString path = m_dir.filePath(QStringLiteral("default-real-cpu-profile.json"));
+        QTimer::singleShot(0, [path] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog) { // close whatever it is, so the test fails instead of waiting
+                if (auto* other = qobject_cast<QDialog*>(QApplication::activeModalWidget()))
+                    other->reject();
+                return;
+            }
+            dialog->selectFile(path);
+            QMetaObject::invokeMethod(dialog, "accept"); // a slot, protected in QFileDialog
+        });
+        QAction* calibrate = m_window->actions().calibrateProfile;
+        calibrate->trigger();
+        QVERIFY(!calibrate->isEnabled()); // one at a time
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((box = m_window->findChild<QMessageBox*>()) != nullptr, 60000);
+        QVERIFY(QFile::exists(path));
+        QVERIFY2(box->informativeText().startsWith(QStringLiteral("real-cpu on ")), qPrintable(box->informativeText()));
+        qobject_cast<QPushButton*>(box->defaultButton())->click();
+        QCOMPARE(m_window->runController()->simVsRealProfile(), path);
+        QVERIFY(calibrate->isEnabled());
     }
 
     void opensTheDefaultScenario()

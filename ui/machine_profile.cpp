@@ -1,0 +1,112 @@
+#include "ui/machine_profile.h"
+
+#include "core/base/run_cancelled.h"
+#include "core/real/calibration.h"
+#include "core/real/paged_attention.h" // kvDtypeName
+#include "core/store/sim_vs_real.h"    // calibrationFor
+#include "ui/qt_text.h"
+
+#include <QApplication>
+
+namespace coh::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QApplication::translate("coh::ui::MachineProfile", text);
+}
+
+// As cohsim prints figures: whole from 100 up, three digits below.
+QString number(double value)
+{
+    return value >= 100 ? QLocale().toString(value, 'f', 0) : QLocale().toString(value, 'g', 3);
+}
+
+// The costs the calibration fitted, as `cohsim calibrate` prints them, in two sentences.
+QString summaryOf(const core::real::HardwareProfile& p)
+{
+    QString copies =
+        tr("A copy costs %1 ns + bytes / %2 GB/s").arg(number(p.copy.latencyNs), number(p.copy.bytesPerNs));
+    if (p.descriptorBytes > 0 && p.copy.descriptorNs > 0)
+        copies += tr(", each piece of %1 KiB beyond a message's first %2 ns more")
+                      .arg(p.descriptorBytes >> 10)
+                      .arg(number(p.copy.descriptorNs));
+    else if (p.descriptorBytes > 0)
+        copies += tr(", in pieces of %1 KiB that cost no more than their bytes").arg(p.descriptorBytes >> 10);
+    if (p.hostCopy.measured())
+        copies += tr("; to and from pinned host memory %1 ns + bytes / %2 GB/s")
+                      .arg(number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs));
+    QString attention = tr("A layer of a decode step's attention (%1 query heads, %2 KV heads of %3, %4 K/V) costs %5 "
+                           "ns + K/V bytes / %6 GB/s")
+                            .arg(p.attentionShape.queryHeads)
+                            .arg(p.attentionShape.kvHeads)
+                            .arg(p.attentionShape.headDim)
+                            .arg(QString::fromLatin1(core::real::kvDtypeName(p.attentionElementBytes)))
+                            .arg(number(p.attentionStepNs), number(p.attentionBytesPerNs));
+    if (p.attentionWarmBytesPerNs > 0)
+        attention +=
+            tr(", or %1 ns + K/V bytes / %2 GB/s where a layer reads at most %3 KiB, still in the core's cache")
+                .arg(number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs))
+                .arg(p.attentionWarmBytes >> 10);
+    return tr("%1 on %2 (%3, %4 cores). %5. %6.")
+        .arg(toQString(p.backend), toQString(p.host), toQString(p.cpu))
+        .arg(p.cores)
+        .arg(copies, attention);
+}
+
+} // namespace
+
+ProfileOutcome writeMachineProfile(const core::Scenario& scenario, const std::string& backend,
+                                   const core::real::RealCpuOptions& realCpu, const QString& filePath,
+                                   const std::atomic<bool>* cancel, const ProfileProgress& progress)
+{
+    ProfileOutcome out;
+    try {
+        core::BackendOptions run;
+        run.name = backend;
+        run.realCpu = realCpu;
+        // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
+        // refused as a run would refuse it.
+        core::checkBackendRuns(run, scenario);
+        core::real::CalibrationOptions calibration = core::calibrationFor(scenario, backend, realCpu);
+        calibration.cancel = cancel;
+        if (progress)
+            calibration.progress = [&progress](double fraction, const std::string& measuring) {
+                progress(fraction, toQString(measuring));
+            };
+        const core::real::HardwareProfile profile = core::real::calibrate(calibration);
+        if (cancel && cancel->load()) {
+            out.cancelled = true;
+            return out;
+        }
+        if (!writeProfileFile(profile, filePath, &out.error))
+            return out;
+        out.written = true;
+        out.summary = summaryOf(profile);
+    } catch (const core::RunCancelled&) {
+        out.cancelled = true;
+    } catch (const std::exception& e) {
+        out.error = toQString(e.what());
+    }
+    return out;
+}
+
+bool machineProfileWithDialog(QWidget* parent, const core::Scenario& scenario, const QString& scenarioName,
+                              const std::string& backend, const core::real::RealCpuOptions& realCpu,
+                              std::function<void(const QString& path)> use, std::function<void()> done)
+{
+    const QString machine = backend == "real-cuda" ? tr("This Machine's GPU") : tr("This Machine");
+    ProfileJob job;
+    job.title = tr("Calibrate %1").arg(machine);
+    job.suggestedName = QStringLiteral("%1-%2-profile.json").arg(scenarioName, toQString(backend));
+    job.startText = tr("Calibrating %1 for %2…").arg(toQString(backend), scenarioName);
+    job.writtenText = tr("This machine's profile for %1 is in %2.").arg(scenarioName, QStringLiteral("%1"));
+    job.make = [scenario, backend, realCpu](const QString& path, const std::atomic<bool>* cancel,
+                                            const ProfileProgress& progress) {
+        return writeMachineProfile(scenario, backend, realCpu, path, cancel, progress);
+    };
+    return makeProfileWithDialog(parent, std::move(job), std::move(use), std::move(done));
+}
+
+} // namespace coh::ui
