@@ -7,6 +7,10 @@
 #include "ui/qt_text.h"
 
 #include <QApplication>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cmath>
 
 namespace coh::ui {
 
@@ -17,10 +21,11 @@ QString tr(const char* text)
     return QApplication::translate("coh::ui::MachineProfile", text);
 }
 
-// As cohsim prints figures: whole from 100 up, three digits below.
+// As cohsim prints figures: whole from 1000 up (and 0), one decimal from 1, three below.
 QString number(double value)
 {
-    return value >= 100 ? QLocale().toString(value, 'f', 0) : QLocale().toString(value, 'g', 3);
+    const double a = std::fabs(value);
+    return QLocale().toString(value, 'f', a >= 1000 || a == 0 ? 0 : a >= 1 ? 1 : 3);
 }
 
 // The costs the calibration fitted, as `cohsim calibrate` prints them, in two sentences.
@@ -28,12 +33,13 @@ QString summaryOf(const core::real::HardwareProfile& p)
 {
     QString copies =
         tr("A copy costs %1 ns + bytes / %2 GB/s").arg(number(p.copy.latencyNs), number(p.copy.bytesPerNs));
-    if (p.descriptorBytes > 0 && p.copy.descriptorNs > 0)
+    if (p.descriptorBytes > 0 && !p.copy.descriptorMeasured())
+        copies += tr(" (pieces of %1 KiB: not measured, as every size copied fitted in one; counted as 0 ns each)")
+                      .arg(p.descriptorBytes >> 10);
+    else if (p.descriptorBytes > 0)
         copies += tr(", each piece of %1 KiB beyond a message's first %2 ns more")
                       .arg(p.descriptorBytes >> 10)
                       .arg(number(p.copy.descriptorNs));
-    else if (p.descriptorBytes > 0)
-        copies += tr(", in pieces of %1 KiB that cost no more than their bytes").arg(p.descriptorBytes >> 10);
     if (p.hostCopy.measured())
         copies += tr("; to and from pinned host memory %1 ns + bytes / %2 GB/s")
                       .arg(number(p.hostCopy.latencyNs), number(p.hostCopy.bytesPerNs));
@@ -49,10 +55,9 @@ QString summaryOf(const core::real::HardwareProfile& p)
             tr(", or %1 ns + K/V bytes / %2 GB/s where a layer reads at most %3 KiB, still in the core's cache")
                 .arg(number(p.attentionWarmStepNs), number(p.attentionWarmBytesPerNs))
                 .arg(p.attentionWarmBytes >> 10);
-    return tr("%1 on %2 (%3, %4 cores). %5. %6.")
-        .arg(toQString(p.backend), toQString(p.host), toQString(p.cpu))
-        .arg(p.cores)
-        .arg(copies, attention);
+    const QString machine =
+        p.cpu.empty() ? tr("%1 cores").arg(p.cores) : tr("%1, %2 cores").arg(toQString(p.cpu)).arg(p.cores);
+    return tr("%1 on %2 (%3). %4. %5.").arg(toQString(p.backend), toQString(p.host), machine, copies, attention);
 }
 
 } // namespace
@@ -99,9 +104,15 @@ bool machineProfileWithDialog(QWidget* parent, const core::Scenario& scenario, c
     const QString machine = backend == "real-cuda" ? tr("This Machine's GPU") : tr("This Machine");
     ProfileJob job;
     job.title = tr("Calibrate %1").arg(machine);
-    job.suggestedName = QStringLiteral("%1-%2-profile.json").arg(scenarioName, toQString(backend));
+    // "default.json" suggests default-real-cpu-profile.json; a name that is no file's keeps only what a file name may.
+    QString base = QFileInfo(scenarioName).completeBaseName();
+    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    job.suggestedName = QStringLiteral("%1-%2-profile.json")
+                            .arg(base.isEmpty() ? QStringLiteral("scenario") : base, toQString(backend));
     job.startText = tr("Calibrating %1 for %2…").arg(toQString(backend), scenarioName);
-    job.writtenText = tr("This machine's profile for %1 is in %2.").arg(scenarioName, QStringLiteral("%1"));
+    job.writtenText = [scenarioName](const QString& path) {
+        return tr("This machine's profile for %1 is in %2.").arg(scenarioName, path);
+    };
     job.make = [scenario, backend, realCpu](const QString& path, const std::atomic<bool>* cancel,
                                             const ProfileProgress& progress) {
         return writeMachineProfile(scenario, backend, realCpu, path, cancel, progress);

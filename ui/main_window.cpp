@@ -9,6 +9,7 @@
 #include "ui/help_window.h"
 #include "ui/lab_widget.h"
 #include "ui/main_toolbar.h"
+#include "ui/profile_job.h"
 #include "ui/qt_text.h"
 #include "ui/replay_model.h"
 #include "ui/replay_widget.h"
@@ -142,6 +143,7 @@ void MainWindow::buildTabs()
     m_tabs->addTab(m_history, tr("History"));
     connect(m_history, &RunHistoryWidget::openRun, this, &MainWindow::openRun);
     connect(m_history, &RunHistoryWidget::useProfileForSimVsReal, this, &MainWindow::setSimVsRealProfile);
+    m_history->setCalibrationBlocker([this] { return calibrationBlocker(); });
     m_tuner = new TunerPanel(m_tabs);
     m_tabs->addTab(m_tuner, tr("Tuner"));
     m_tuner->setDocument(m_document);
@@ -454,6 +456,10 @@ void MainWindow::runScenario()
     validateNow();
     if (!m_validationError.isEmpty() || m_runner->isRunning())
         return;
+    if (profileBeingMade()) { // a run beside a calibration would slow it, and be slowed
+        setStatus(tr("A profile of this machine is being measured: run once it has ended."));
+        return;
+    }
     m_runError.clear();
     m_runScenario = m_document->json();
     m_progress->setValue(0);

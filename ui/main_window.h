@@ -101,6 +101,7 @@ class MainWindow : public QMainWindow {
 
   private:
     std::string realBackendPicked() const; // "real-cuda" where a GPU backend is picked, else "real-cpu"
+    QString calibrationBlocker() const;    // why a profile may not be measured now (a run is going); empty: it may
     void buildTabs();
     void buildDocks();
     void connectActions();

@@ -111,6 +111,12 @@ void MainWindow::chooseSimVsRealPairs()
     QSettings().setValue(QStringLiteral("run/simVsRealPairs"), pairs);
 }
 
+QString MainWindow::calibrationBlocker() const
+{
+    // A calibration beside a run would measure the run's traffic, and slow the run.
+    return m_runner->isRunning() ? tr("A run is going: measure a profile once it has ended.") : QString();
+}
+
 void MainWindow::calibrateForSimVsReal()
 {
     const QString title = tr("Calibrate This Machine");
@@ -121,9 +127,8 @@ void MainWindow::calibrateForSimVsReal()
                                 "steps, so it must validate first."));
         return;
     }
-    if (m_runner->isRunning()) {
-        // A calibration beside a run would measure the run's traffic, and slow the run.
-        QMessageBox::information(this, title, tr("A run is going: calibrate once it has ended."));
+    if (const QString why = calibrationBlocker(); !why.isEmpty()) {
+        QMessageBox::information(this, title, why);
         return;
     }
     core::real::RealCpuOptions realCpu;

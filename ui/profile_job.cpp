@@ -4,6 +4,7 @@
 #include "ui/export_folder.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QMessageBox>
@@ -26,6 +27,23 @@ QString tr(const char* text)
 {
     return QApplication::translate("coh::ui::ProfileJob", text);
 }
+
+// The progress dialog of a profile being made: Escape and closing it ask the worker to stop, as Cancel does, and it
+// stays up until the worker has, so that nothing else starts beside a measurement still running.
+class ProfileProgressDialog final : public QProgressDialog {
+  public:
+    using QProgressDialog::QProgressDialog;
+    void reject() override { emit canceled(); }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override
+    {
+        emit canceled();
+        event->ignore();
+    }
+};
+
+bool g_profileBeingMade = false; // GUI thread only
 
 // Where the worker is, for the dialog to show: written by the worker, read by the dialog's timer.
 struct Progress {
@@ -62,32 +80,47 @@ QMessageBox* profileBox(QWidget* parent, const QString& title, const QString& te
     return box;
 }
 
+bool profileBeingMade()
+{
+    return g_profileBeingMade;
+}
+
 bool makeProfileWithDialog(QWidget* parent, ProfileJob job, std::function<void(const QString& path)> use,
                            std::function<void()> done)
 {
+    if (g_profileBeingMade) {
+        QMessageBox::information(parent, job.title,
+                                 tr("Another profile is being measured: make this one once it has ended."));
+        return false;
+    }
     const QString path = QFileDialog::getSaveFileName(parent, job.title, suggestedExportPath(job.suggestedName),
                                                       tr("Hardware profile (*.json)"));
     if (path.isEmpty())
         return false;
     rememberExportFolder(path);
-    auto* dialog = new QProgressDialog(job.startText, tr("Cancel"), 0, 100, parent);
+    auto* dialog = new ProfileProgressDialog(job.startText, tr("Cancel"), 0, 100, parent);
     dialog->setWindowTitle(job.title);
     dialog->setWindowModality(Qt::WindowModal);
-    dialog->setMinimumDuration(300);
+    dialog->setMinimumDuration(0); // modal at once: nothing else may start while it measures
     dialog->setAutoClose(false);
     dialog->setAutoReset(false);
     dialog->setValue(0);
+    dialog->show();
     // The worker keeps its own copies: the dialog (and its parent) may go while a measurement ends.
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     auto progress = std::make_shared<Progress>();
     // Cancel asks the worker to stop; the dialog stays up, saying so, until it has (a measurement takes a second or
     // so), so that no second calibration starts beside the one still measuring.
-    QObject::disconnect(dialog, &QProgressDialog::canceled, dialog, &QProgressDialog::cancel);
+    QObject::disconnect(dialog, &QProgressDialog::canceled, dialog, nullptr); // its own cancel(), which hides it
     QObject::connect(dialog, &QProgressDialog::canceled, dialog, [dialog, cancel] {
         *cancel = true;
         dialog->setLabelText(tr("Cancelling after the measurement under way…"));
     });
-    QObject::connect(dialog, &QObject::destroyed, [cancel] { *cancel = true; });
+    QObject::connect(dialog, &QObject::destroyed, [cancel] {
+        *cancel = true;
+        g_profileBeingMade = false;
+    });
+    g_profileBeingMade = true;
     auto* poll = new QTimer(dialog);
     QObject::connect(poll, &QTimer::timeout, dialog, [dialog = QPointer<QProgressDialog>(dialog), progress, cancel] {
         double fraction = 0;
@@ -107,13 +140,19 @@ bool makeProfileWithDialog(QWidget* parent, ProfileJob job, std::function<void(c
 
     auto* watcher = new QFutureWatcher<ProfileOutcome>(dialog);
     QObject::connect(watcher, &QFutureWatcher<ProfileOutcome>::finished, dialog,
-                     [dialog, watcher, parent, path, title = job.title, text = job.writtenText.arg(path),
+                     [dialog, watcher, parent, path, title = job.title, text = job.writtenText(path),
                       use = std::move(use), done = std::move(done)] {
-                         const ProfileOutcome out = watcher->result();
+                         g_profileBeingMade = false;
                          dialog->hide();
                          dialog->deleteLater();
                          if (done)
                              done();
+                         ProfileOutcome out;
+                         try {
+                             out = watcher->result();
+                         } catch (...) { // make() says what went wrong in its outcome; anything else is said so
+                             out.error = tr("Making the profile failed for a reason it did not name.");
+                         }
                          if (out.cancelled)
                              return;
                          if (!out.written) {

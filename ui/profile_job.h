@@ -32,7 +32,8 @@ struct ProfileJob {
     QString title;         // of the dialogs: "Profile of Run 7's Costs"
     QString suggestedName; // the file the save dialog offers: "run-7-costs.json"
     QString startText;     // the progress dialog's first words: "Calibrating this machine for run 7's scenario…"
-    QString writtenText;   // the box's first line, %1 the file: "The profile of run 7's costs is in %1."
+    // The box's first line, for the file written: "The profile of run 7's costs is in /home/me/run-7-costs.json."
+    std::function<QString(const QString& path)> writtenText;
     // Makes the profile and writes it to `path`, on a worker: it must not touch widgets.
     std::function<ProfileOutcome(const QString& path, const std::atomic<bool>* cancel, const ProfileProgress& progress)>
         make;
@@ -46,9 +47,14 @@ bool writeProfileFile(const core::real::HardwareProfile& profile, const QString&
 QMessageBox* profileBox(QWidget* parent, const QString& title, const QString& text, const ProfileOutcome& out,
                         const QString& path, std::function<void(const QString& path)> use = {});
 
-// Asks where to write, runs `job.make` on a worker under a progress dialog whose Cancel stops it at the next
-// measurement (the dialog stays up until it has), then shows profileBox over `parent` (or the failure). False where no
-// file was chosen (nothing started); else `done` is called once the worker has ended, written, failed or cancelled.
+// Whether a profile is being made now (on the GUI thread): one calibration at a time, and no run beside it, since each
+// would measure the other's traffic. The app's run refuses to start while it is.
+bool profileBeingMade();
+
+// Asks where to write, runs `job.make` on a worker under a progress dialog whose Cancel (or Escape, or closing it)
+// stops it at the next measurement (the dialog stays up until it has), then shows profileBox over `parent` (or the
+// failure). False where no file was chosen or another profile is being made (said over `parent`): nothing started.
+// Else `done` is called once the worker has ended, written, failed or cancelled.
 bool makeProfileWithDialog(QWidget* parent, ProfileJob job, std::function<void(const QString& path)> use = {},
                            std::function<void()> done = {});
 

@@ -122,7 +122,9 @@ bool runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qin
     job.title = costsTitle(id);
     job.suggestedName = QStringLiteral("run-%1-costs.json").arg(id);
     job.startText = tr("Calibrating this machine for run %1's scenario…").arg(id);
-    job.writtenText = tr("The profile of run %1's costs is in %2.").arg(id).arg(QStringLiteral("%1"));
+    job.writtenText = [id](const QString& path) {
+        return tr("The profile of run %1's costs is in %2.").arg(id).arg(path);
+    };
     job.make = [databasePath, id](const QString& path, const std::atomic<bool>* cancel,
                                   const ProfileProgress& progress) {
         return writeRunCostsProfile(databasePath, id, path, cancel, progress);

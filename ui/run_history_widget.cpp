@@ -354,6 +354,10 @@ void RunHistoryWidget::costsProfileOfSelected()
 {
     if (!oneRealRunSelected() || m_makingProfile)
         return;
+    if (const QString why = m_calibrationBlocker ? m_calibrationBlocker() : QString(); !why.isEmpty()) {
+        QMessageBox::information(this, tr("Profile of Its Costs"), why);
+        return;
+    }
     // One at a time: two calibrations side by side would each measure the other.
     m_makingProfile = runCostsProfileWithDialog(
         this, databasePath(), selectedRunIds().first(),

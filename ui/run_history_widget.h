@@ -40,6 +40,8 @@ class RunHistoryWidget : public QWidget {
     void selectRun(qint64 id);
     // Export ▸ Profile of Its Costs…: enabled for one completed real run, while no other profile is being made.
     QAction* costsProfileAction() const { return m_costsProfile; }
+    // Why a profile may not be measured now (a run is going, whose traffic it would measure); empty when it may.
+    void setCalibrationBlocker(std::function<QString()> why) { m_calibrationBlocker = std::move(why); }
 
     // Writes one run as `cohsim export ID [--summary] [--format json]` would; false with core's message on error.
     static bool exportRun(const QString& databasePath, qint64 id, ExportFormat format, const QString& filePath,
@@ -88,6 +90,7 @@ class RunHistoryWidget : public QWidget {
     QPushButton* m_open = nullptr;
     QPushButton* m_compare = nullptr;
     QAction* m_costsProfile = nullptr;
+    std::function<QString()> m_calibrationBlocker;
 };
 
 } // namespace coh::ui

@@ -11,16 +11,18 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 using namespace coh;
 
 namespace {
 
-// As the summary prints a figure: whole from 100 up, three digits below.
+// As cohsim (and so the summary) prints a figure: whole from 1000 up, one decimal from 1, three below.
 QString number(double value)
 {
-    return value >= 100 ? QLocale().toString(value, 'f', 0) : QLocale().toString(value, 'g', 3);
+    const double a = std::fabs(value);
+    return QLocale().toString(value, 'f', a >= 1000 || a == 0 ? 0 : a >= 1 ? 1 : 3);
 }
 
 } // namespace

@@ -230,6 +230,11 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         QAction* calibrate = m_window->actions().calibrateProfile;
         calibrate->trigger();
         QVERIFY(!calibrate->isEnabled()); // one at a time
+        // No run beside it: each would measure the other.
+        m_window->runScenario();
+        QVERIFY(!m_window->runController()->isRunning());
+        QVERIFY2(m_window->statusText().contains(QStringLiteral("is being measured")),
+                 qPrintable(m_window->statusText()));
         QMessageBox* box = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((box = m_window->findChild<QMessageBox*>()) != nullptr, 60000);
         QVERIFY(QFile::exists(path));

@@ -197,18 +197,46 @@ class TstRunCostsProfile : public QObject {
         history.setDatabasePath(m_db);
         history.show();
         history.selectRun(m_real);
-        const QString path = file(QStringLiteral("cancelled-from-the-menu.json"));
-        answerFileDialog(path);
+        // Cancel pressed, then (a second time) the dialog closed: each stops the calibration at its next measurement,
+        // and the dialog stays up, modal, until it has.
+        for (const bool close : {false, true}) {
+            const QString path = file(close ? QStringLiteral("closed.json") : QStringLiteral("cancelled.json"));
+            answerFileDialog(path);
+            history.costsProfileAction()->trigger();
+            auto* progress = history.findChild<QProgressDialog*>();
+            QVERIFY(progress && progress->isVisible());
+            QVERIFY(ui::profileBeingMade());
+            QVERIFY(!history.costsProfileAction()->isEnabled());
+            if (close)
+                progress->close();
+            else
+                emit progress->canceled();
+            QVERIFY(progress->isVisible()); // the worker has not been heard from yet
+            QVERIFY(progress->labelText().startsWith(QStringLiteral("Cancelling")));
+            QTRY_VERIFY_WITH_TIMEOUT(history.costsProfileAction()->isEnabled(), 30000);
+            QVERIFY(!ui::profileBeingMade());
+            QVERIFY(!QFile::exists(path));
+            QVERIFY(!history.findChild<QMessageBox*>()); // nothing to say, and nothing written
+        }
+    }
+
+    void notBesideARun()
+    {
+        // A run going: its traffic would be measured, so the profile waits, saying why.
+        ui::RunHistoryWidget history;
+        history.setDatabasePath(m_db);
+        history.show();
+        history.selectRun(m_real);
+        history.setCalibrationBlocker([] { return QStringLiteral("A run is going."); });
+        QTimer::singleShot(0, [] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            QCOMPARE(box->text(), QStringLiteral("A run is going."));
+            box->accept();
+        });
         history.costsProfileAction()->trigger();
-        // Under way: one at a time, so the action waits. Cancel at once, before the calibration's four measurements.
-        auto* progress = history.findChild<QProgressDialog*>();
-        QVERIFY(progress);
-        QVERIFY(!history.costsProfileAction()->isEnabled());
-        emit progress->canceled();
-        QVERIFY(progress->labelText().startsWith(QStringLiteral("Cancelling")));
-        QTRY_VERIFY_WITH_TIMEOUT(history.costsProfileAction()->isEnabled(), 30000);
-        QVERIFY(!QFile::exists(path));
-        QVERIFY(!history.findChild<QMessageBox*>()); // nothing to say, and nothing written
+        QVERIFY(!ui::profileBeingMade());
+        QVERIFY(!history.findChild<QProgressDialog*>());
     }
 
     void theActionIsThereForOneCompletedRealRun()
