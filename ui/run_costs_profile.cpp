@@ -7,6 +7,7 @@
 #include "ui/qt_text.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 
 namespace coh::ui {
@@ -65,6 +66,13 @@ ProfileOutcome writeRunCostsProfile(const QString& databasePath, qint64 id, cons
                                     const std::atomic<bool>* cancel, const ProfileProgress& progress)
 {
     ProfileOutcome out;
+    // Opening a store makes one where there is none: a database moved away is said so, not made again empty.
+    if (!QFileInfo::exists(databasePath)) {
+        out.error = tr("The run database %1 is not there any more: open History on the one that holds run %2.")
+                        .arg(databasePath)
+                        .arg(id);
+        return out;
+    }
     try {
         core::RunStore store(toStdString(databasePath));
         const std::optional<core::StoredRunCosts> run =

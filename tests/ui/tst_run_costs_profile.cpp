@@ -149,6 +149,11 @@ class TstRunCostsProfile : public QObject {
         const ui::ProfileOutcome gone = ui::writeRunCostsProfile(m_db, 999, path);
         QVERIFY2(gone.error.contains(QStringLiteral("Run 999 is not in")), qPrintable(gone.error));
         QVERIFY(!QFile::exists(path));
+        // A database moved away is not made again, empty, by asking it for a run.
+        const QString movedAway = file(QStringLiteral("moved-away.db"));
+        const ui::ProfileOutcome noDatabase = ui::writeRunCostsProfile(movedAway, m_real, path);
+        QVERIFY2(noDatabase.error.contains(QStringLiteral("is not there any more")), qPrintable(noDatabase.error));
+        QVERIFY(!QFile::exists(movedAway));
         // A folder that is not there: the file is named, nothing is left half written.
         const QString nowhere = file(QStringLiteral("no-such-folder/p.json"));
         const ui::ProfileOutcome unwritable = ui::writeRunCostsProfile(m_db, m_real, nowhere);
