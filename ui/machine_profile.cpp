@@ -1,9 +1,7 @@
 #include "ui/machine_profile.h"
 
-#include "core/base/run_cancelled.h"
-#include "core/real/calibration.h"
 #include "core/real/paged_attention.h" // kvDtypeName
-#include "core/store/sim_vs_real.h"    // calibrationFor
+#include "core/store/sim_vs_real.h"    // calibrateFor
 #include "ui/qt_text.h"
 
 #include <QApplication>
@@ -66,35 +64,20 @@ ProfileOutcome writeMachineProfile(const core::Scenario& scenario, const std::st
                                    const core::real::RealCpuOptions& realCpu, const QString& filePath,
                                    const std::atomic<bool>* cancel, const ProfileProgress& progress)
 {
-    ProfileOutcome out;
-    try {
+    return writeMeasuredProfile(filePath, cancel, [&](ProfileOutcome& out) {
         core::BackendOptions run;
         run.name = backend;
         run.realCpu = realCpu;
         // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
         // refused as a run would refuse it.
         core::checkBackendRuns(run, scenario);
-        core::real::CalibrationOptions calibration = core::calibrationFor(scenario, backend, realCpu);
-        calibration.cancel = cancel;
-        if (progress)
-            calibration.progress = [&progress](double fraction, const std::string& measuring) {
-                progress(fraction, toQString(measuring));
-            };
-        const core::real::HardwareProfile profile = core::real::calibrate(calibration);
-        if (cancel && cancel->load()) {
-            out.cancelled = true;
-            return out;
-        }
-        if (!writeProfileFile(profile, filePath, &out.error))
-            return out;
-        out.written = true;
+        core::ScenarioCalibration how;
+        how.progress = coreProgress(progress);
+        how.cancel = cancel;
+        const core::real::HardwareProfile profile = core::calibrateFor(scenario, backend, realCpu, how);
         out.summary = summaryOf(profile);
-    } catch (const core::RunCancelled&) {
-        out.cancelled = true;
-    } catch (const std::exception& e) {
-        out.error = toQString(e.what());
-    }
-    return out;
+        return std::optional(profile);
+    });
 }
 
 bool machineProfileWithDialog(QWidget* parent, const core::Scenario& scenario, const QString& scenarioName,

@@ -1,7 +1,9 @@
 #include "ui/profile_job.h"
 
+#include "core/base/run_cancelled.h"
 #include "core/real/profile_json.h"
 #include "ui/export_folder.h"
+#include "ui/qt_text.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -63,6 +65,36 @@ bool writeProfileFile(const core::real::HardwareProfile& profile, const QString&
     *error = tr("Cannot write the profile to %1 (%2): choose a folder you can write, with some space free.")
                  .arg(filePath, file.errorString());
     return false;
+}
+
+ProfileOutcome
+writeMeasuredProfile(const QString& filePath, const std::atomic<bool>* cancel,
+                     const std::function<std::optional<core::real::HardwareProfile>(ProfileOutcome&)>& measure)
+{
+    ProfileOutcome out;
+    try {
+        const std::optional<core::real::HardwareProfile> profile = measure(out);
+        if (!profile)
+            return out;
+        // Cancelled after its last measurement: the user asked for nothing, so nothing is written.
+        if (cancel && cancel->load())
+            return ProfileOutcome{.cancelled = true};
+        if (!writeProfileFile(*profile, filePath, &out.error))
+            return ProfileOutcome{.error = out.error}; // nothing to say of a profile that is not there
+        out.written = true;
+    } catch (const core::RunCancelled&) {
+        return ProfileOutcome{.cancelled = true};
+    } catch (const std::exception& e) {
+        out.error = toQString(e.what());
+    }
+    return out;
+}
+
+std::function<void(double, const std::string&)> coreProgress(const ProfileProgress& progress)
+{
+    if (!progress)
+        return {};
+    return [progress](double fraction, const std::string& measuring) { progress(fraction, toQString(measuring)); };
 }
 
 QMessageBox* profileBox(QWidget* parent, const QString& title, const QString& text, const ProfileOutcome& out,

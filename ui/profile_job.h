@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <string>
 
 class QMessageBox;
 class QWidget;
@@ -41,6 +43,16 @@ struct ProfileJob {
 
 // Writes `profile` to `filePath` whole or not at all; false with the reason (naming the file) in `error`.
 bool writeProfileFile(const core::real::HardwareProfile& profile, const QString& filePath, QString* error);
+
+// What a ProfileJob's `make` does on its worker: `measure` calibrates (told `progress`'s way, as core tells it),
+// filling the outcome's summary and notes, or says in its error why there is nothing to measure (returning none); the
+// profile is then written to `filePath`. A cancel, a throw (RunCancelled, InputError, ...) and a failed write end in
+// the outcome, nothing written.
+ProfileOutcome
+writeMeasuredProfile(const QString& filePath, const std::atomic<bool>* cancel,
+                     const std::function<std::optional<core::real::HardwareProfile>(ProfileOutcome&)>& measure);
+// `progress` as core's calibration tells it (UTF-8 text); none where `progress` is empty.
+std::function<void(double, const std::string&)> coreProgress(const ProfileProgress& progress);
 
 // The box that says what the profile at `path` holds (`out.summary`, then its notes), with Use for Simulator Against
 // Real where `use` is given: `use` gets the path when it is pressed. Deleted when closed.

@@ -1,7 +1,5 @@
 #include "ui/run_costs_profile.h"
 
-#include "core/base/input_error.h"
-#include "core/base/run_cancelled.h"
 #include "core/store/run_store.h"
 #include "core/store/stored_run_costs.h"
 #include "ui/qt_text.h"
@@ -60,67 +58,59 @@ QStringList notesOf(const core::StoredRunCosts& run)
     return notes;
 }
 
-} // namespace
-
-ProfileOutcome writeRunCostsProfile(const QString& databasePath, qint64 id, const QString& filePath,
-                                    const std::atomic<bool>* cancel, const ProfileProgress& progress)
-{
-    ProfileOutcome out;
-    // Opening a store makes one where there is none: a database moved away is said so, not made again empty.
-    if (!QFileInfo::exists(databasePath)) {
-        out.error = tr("The run database %1 is not there any more: open History on the one that holds run %2.")
-                        .arg(databasePath)
-                        .arg(id);
-        return out;
-    }
-    try {
-        core::RunStore store(toStdString(databasePath));
-        const std::optional<core::StoredRunCosts> run =
-            core::storedRunCosts(store, id, std::nullopt, {},
-                                 {"History", "pick a completed real run: its Backend column says real-cpu or real-cuda",
-                                  "make a new real run of its scenario (Run ▸ Execute On ▸ Real CPU, then Run): a run "
-                                  "fits its costs as it runs",
-                                  "make its profile with `cohsim calibrate SCENARIO --from-run ID`, giving the "
-                                  "scenario file it ran"});
-        if (!run) {
-            out.error =
-                tr("Run %1 is not in %2: it was deleted. Refresh History and pick a run.").arg(id).arg(databasePath);
-            return out;
-        }
-        core::RunCostsCalibration how;
-        how.cancel = cancel;
-        if (progress)
-            how.progress = [&progress](double fraction, const std::string& measuring) {
-                progress(fraction, toQString(measuring));
-            };
-        const core::RunCostsProfile made = core::calibrateWithRunCosts(*run, *run->scenario, {}, "History", how);
-        if (cancel && cancel->load()) {
-            out.cancelled = true;
-            return out;
-        }
-        if (!writeProfileFile(made.profile, filePath, &out.error))
-            return out;
-        out.written = true;
-        out.summary = takenText(made.taken, id);
-        out.notes = notesOf(*run);
-    } catch (const core::RunCancelled&) {
-        out.cancelled = true;
-    } catch (const std::exception& e) {
-        out.error = toQString(e.what());
-    }
-    return out;
-}
-
+// The dialogs' title, and the box's first line for the file written.
 QString costsTitle(qint64 id)
 {
     return tr("Profile of Run %1's Costs").arg(id);
 }
 
+QString costsWritten(qint64 id, const QString& path)
+{
+    return tr("The profile of run %1's costs is in %2.").arg(id).arg(path);
+}
+
+} // namespace
+
+ProfileOutcome writeRunCostsProfile(const QString& databasePath, qint64 id, const QString& filePath,
+                                    const std::atomic<bool>* cancel, const ProfileProgress& progress)
+{
+    return writeMeasuredProfile(
+        filePath, cancel, [&](ProfileOutcome& out) -> std::optional<core::real::HardwareProfile> {
+            // Opening a store makes one where there is none: a database moved away is said so, not made again empty.
+            if (!QFileInfo::exists(databasePath)) {
+                out.error = tr("The run database %1 is not there any more: open History on the one that holds run %2.")
+                                .arg(databasePath)
+                                .arg(id);
+                return std::nullopt;
+            }
+            core::RunStore store(toStdString(databasePath));
+            const std::optional<core::StoredRunCosts> run = core::storedRunCosts(
+                store, id, std::nullopt, {},
+                {"History", "pick a completed real run: its Backend column says real-cpu or real-cuda",
+                 "make a new real run of its scenario (Run ▸ Execute On ▸ Real CPU, then Run): a run "
+                 "fits its costs as it runs",
+                 "make its profile with `cohsim calibrate SCENARIO --from-run ID`, giving the "
+                 "scenario file it ran"});
+            if (!run) {
+                out.error = tr("Run %1 is not in %2: it was deleted. Refresh History and pick a run.")
+                                .arg(id)
+                                .arg(databasePath);
+                return std::nullopt;
+            }
+            core::ScenarioCalibration how;
+            how.progress = coreProgress(progress);
+            how.cancel = cancel;
+            const core::RunCostsProfile made = core::calibrateWithRunCosts(*run, *run->scenario, {}, "History", how);
+            out.summary = takenText(made.taken, id);
+            out.notes = notesOf(*run);
+            return made.profile;
+        });
+}
+
 QMessageBox* runCostsProfileBox(QWidget* parent, qint64 id, const QString& path, const ProfileOutcome& out,
                                 std::function<void(const QString& path)> use)
 {
-    return profileBox(parent, costsTitle(id), tr("The profile of run %1's costs is in %2.").arg(id).arg(path), out,
-                      path, std::move(use));
+    return profileBox(parent, costsTitle(id), costsWritten(id, path), out, path, std::move(use));
 }
 
 bool runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qint64 id,
@@ -130,9 +120,7 @@ bool runCostsProfileWithDialog(QWidget* parent, const QString& databasePath, qin
     job.title = costsTitle(id);
     job.suggestedName = QStringLiteral("run-%1-costs.json").arg(id);
     job.startText = tr("Calibrating this machine for run %1's scenario…").arg(id);
-    job.writtenText = [id](const QString& path) {
-        return tr("The profile of run %1's costs is in %2.").arg(id).arg(path);
-    };
+    job.writtenText = [id](const QString& path) { return costsWritten(id, path); };
     job.make = [databasePath, id](const QString& path, const std::atomic<bool>* cancel,
                                   const ProfileProgress& progress) {
         return writeRunCostsProfile(databasePath, id, path, cancel, progress);

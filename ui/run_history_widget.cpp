@@ -3,6 +3,7 @@
 #include "core/store/run_export.h"
 #include "core/store/run_store.h"
 #include "ui/export_folder.h"
+#include "ui/profile_job.h" // profileBeingMade
 #include "ui/qt_text.h"
 #include "ui/run_compare_dialog.h"
 #include "ui/run_costs_profile.h"
@@ -197,7 +198,7 @@ void RunHistoryWidget::updateButtons()
     m_export->setEnabled(count == 1);
     m_open->setEnabled(count == 1);
     m_compare->setEnabled(count >= 2 && !m_comparing);
-    m_costsProfile->setEnabled(oneRealRunSelected() && !m_makingProfile);
+    m_costsProfile->setEnabled(oneRealRunSelected() && !profileBeingMade());
 }
 
 bool RunHistoryWidget::oneRealRunSelected() const
@@ -352,20 +353,16 @@ void RunHistoryWidget::exportSelected(ExportFormat format)
 
 void RunHistoryWidget::costsProfileOfSelected()
 {
-    if (!oneRealRunSelected() || m_makingProfile)
+    if (!oneRealRunSelected())
         return;
     if (const QString why = m_calibrationBlocker ? m_calibrationBlocker() : QString(); !why.isEmpty()) {
         QMessageBox::information(this, tr("Profile of Its Costs"), why);
         return;
     }
-    // One at a time: two calibrations side by side would each measure the other.
-    m_makingProfile = runCostsProfileWithDialog(
+    // One at a time (profileBeingMade): two calibrations side by side would each measure the other.
+    runCostsProfileWithDialog(
         this, databasePath(), selectedRunIds().first(),
-        [this](const QString& path) { emit useProfileForSimVsReal(path); },
-        [this] {
-            m_makingProfile = false;
-            updateButtons();
-        });
+        [this](const QString& path) { emit useProfileForSimVsReal(path); }, [this] { updateButtons(); });
     updateButtons();
 }
 

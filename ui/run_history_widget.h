@@ -81,7 +81,6 @@ class RunHistoryWidget : public QWidget {
     QTextBrowser* m_details = nullptr;
     bool m_refreshPending = false; // a refresh waits for the rename editor to close
     bool m_comparing = false;      // the compare dialog's runs are being read
-    bool m_makingProfile = false;  // a profile of a run's costs is being measured
     QLineEdit* m_filter = nullptr;
     QLabel* m_error = nullptr;
     QPushButton* m_rename = nullptr;

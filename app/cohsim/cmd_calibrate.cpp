@@ -135,25 +135,25 @@ void runCalibrate(const GlobalOptions& global, const CalibrateOptions& options)
     core::real::HardwareProfile profile;
     std::optional<core::real::OwnCostsTaken> taken;
     if (run) {
-        core::RunCostsCalibration how;
+        core::ScenarioCalibration how;
         how.rounds = rounds;
         core::RunCostsProfile made = core::calibrateWithRunCosts(*run, *scenario, options.scenario, "--from-run", how);
         profile = std::move(made.profile);
         taken = made.taken;
-    } else {
-        core::real::CalibrationOptions calibration;
+    } else if (scenario) {
         core::BackendOptions realRun;
         realRun.name = backend;
-        if (scenario) {
-            // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
-            // refused as a run would refuse it.
-            core::checkBackendRuns(realRun, *scenario);
-            calibration = core::calibrationFor(*scenario, backend, realRun.realCpu);
-        } else {
-            calibration.backend = backend;
-            calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
-            calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
-        }
+        // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is
+        // refused as a run would refuse it.
+        core::checkBackendRuns(realRun, *scenario);
+        core::ScenarioCalibration how;
+        how.rounds = rounds;
+        profile = core::calibrateFor(*scenario, backend, realRun.realCpu, how);
+    } else {
+        core::real::CalibrationOptions calibration;
+        calibration.backend = backend;
+        calibration.attention.elementBytes = options.dtype == "fp32" ? 4 : 2;
+        calibration.descriptorBytes = std::size_t{options.descriptorKib} << 10;
         if (rounds)
             calibration.copy.rounds = calibration.attention.rounds = *rounds;
         profile = core::real::calibrate(calibration);

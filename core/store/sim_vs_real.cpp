@@ -208,6 +208,17 @@ real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::str
     return calibration;
 }
 
+real::HardwareProfile calibrateFor(const Scenario& scenario, const std::string& backend,
+                                   const real::RealCpuOptions& realCpu, const ScenarioCalibration& how)
+{
+    real::CalibrationOptions calibration = calibrationFor(scenario, backend, realCpu);
+    if (how.rounds)
+        calibration.copy.rounds = calibration.attention.rounds = std::max(1, *how.rounds);
+    calibration.progress = how.progress;
+    calibration.cancel = how.cancel;
+    return real::calibrate(calibration);
+}
+
 std::string simVsRealRunName(const Scenario& scenario, bool real, int run, int runs, const std::string& backend)
 {
     if (!real)
@@ -285,13 +296,10 @@ SimVsReal runSimVsReal(RunStore* store, const Scenario& scenario, const Workload
     const auto calibrateNow = [&] {
         if (options.stage)
             options.stage("Calibrating " + real.backend.name + " on this machine");
-        real::CalibrationOptions calibration = calibrationFor(scenario, real.backend.name, real.backend.realCpu);
-        if (options.calibrationRounds) {
-            calibration.copy.rounds = std::max(1, *options.calibrationRounds);
-            calibration.attention.rounds = std::max(1, *options.calibrationRounds);
-        }
-        calibration.cancel = options.cancel;
-        return real::calibrate(calibration);
+        ScenarioCalibration how;
+        how.rounds = options.calibrationRounds;
+        how.cancel = options.cancel;
+        return calibrateFor(scenario, real.backend.name, real.backend.realCpu, how);
     };
     const auto runOne = [&](const Scenario& s, const RunOptions& o, const std::string& name, std::int64_t& id) {
         if (options.stage)

@@ -11,6 +11,7 @@
 #include "core/workload/request.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -225,6 +226,19 @@ std::string simVsRealRunName(const Scenario& scenario, bool real, int run = 1, i
 // memories of the run's arena size. compare-real calibrates with it, and `cohsim calibrate SCENARIO` too.
 real::CalibrationOptions calibrationFor(const Scenario& scenario, const std::string& backend,
                                         const real::RealCpuOptions& realCpu);
+
+// How a calibration for a scenario is run beside what calibrationFor() measures: rounds per copy size and context
+// (none: calibrate()'s own; at least 1), and CalibrationOptions' progress and cancel.
+struct ScenarioCalibration {
+    std::optional<int> rounds;
+    std::function<void(double fraction, const std::string& measuring)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+// This machine's `backend` calibrated for the scenario (calibrationFor, then real::calibrate): what compare-real,
+// `cohsim calibrate SCENARIO` (with --from-run too) and the app's profiles measure. Throws RunCancelled when cancelled
+// and what a calibration throws; the caller checks first that the backend runs the scenario (checkBackendRuns).
+real::HardwareProfile calibrateFor(const Scenario& scenario, const std::string& backend,
+                                   const real::RealCpuOptions& realCpu, const ScenarioCalibration& how = {});
 
 // Throws InputError (field --profile, with the command that makes a fitting one) when the profile cannot stand for
 // `backend` running the scenario with `realCpu`: measured on another backend, or with another attention shape, K/V

@@ -93,7 +93,7 @@ void checkCalibratesHere(const StoredRunCosts& run, const std::string& field)
 
 RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario& scenario,
                                       const std::string& scenarioFile, const std::string& field,
-                                      const RunCostsCalibration& how)
+                                      const ScenarioCalibration& how)
 {
     checkCalibratesHere(run, field);
     BackendOptions realRun;
@@ -101,12 +101,7 @@ RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario&
     // What the backend could not run (a head too large for the CUDA kernel, memories past the machine's) is refused as
     // a run would refuse it.
     checkBackendRuns(realRun, scenario);
-    real::CalibrationOptions calibration = calibrationFor(scenario, run.backend, realRun.realCpu);
-    if (how.rounds)
-        calibration.copy.rounds = calibration.attention.rounds = *how.rounds;
-    calibration.progress = how.progress;
-    calibration.cancel = how.cancel;
-    const real::HardwareProfile measured = real::calibrate(calibration);
+    const real::HardwareProfile measured = calibrateFor(scenario, run.backend, realRun.realCpu, how);
     RunCostsProfile out;
     out.taken = real::ownCostsTaken(run.summary, measured.attentionWarmBytes);
     out.profile = profileOfRunCosts(measured, run, scenarioFile, field);

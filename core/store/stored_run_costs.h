@@ -6,10 +6,9 @@
 #include "core/net/backend_summary.h"
 #include "core/real/calibration.h"
 #include "core/scenario/scenario.h"
+#include "core/store/sim_vs_real.h" // ScenarioCalibration
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -56,23 +55,17 @@ void checkCalibratesHere(const StoredRunCosts& run, const std::string& field);
 real::HardwareProfile profileOfRunCosts(const real::HardwareProfile& measured, const StoredRunCosts& run,
                                         const std::string& scenarioFile, const std::string& field);
 
-// How the machine is measured for a run's costs: rounds per copy size and context (none: calibrate()'s own), and
-// CalibrationOptions' progress and cancel.
-struct RunCostsCalibration {
-    std::optional<int> rounds;
-    std::function<void(double fraction, const std::string& measuring)> progress;
-    const std::atomic<bool>* cancel = nullptr;
-};
 // What the profile holds, and which of the run's costs it took (the others are this machine's calibration's).
 struct RunCostsProfile {
     real::HardwareProfile profile;
     real::OwnCostsTaken taken;
 };
-// The whole: this machine calibrated for `scenario` (the run's, or the file `scenarioFile` standing for it; empty for
-// the run's), then the run's costs over it. Throws InputError where the backend cannot run the scenario here,
-// RunCancelled when cancelled, and what a calibration throws (GpuError with no GPU for a real-cuda run).
+// The whole: this machine calibrated (calibrateFor, with `how`) for `scenario` (the run's, or the file `scenarioFile`
+// standing for it; empty for the run's), then the run's costs over it. Throws InputError where the backend cannot run
+// the scenario here, RunCancelled when cancelled, and what a calibration throws (GpuError with no GPU for a real-cuda
+// run).
 RunCostsProfile calibrateWithRunCosts(const StoredRunCosts& run, const Scenario& scenario,
                                       const std::string& scenarioFile, const std::string& field,
-                                      const RunCostsCalibration& how = {});
+                                      const ScenarioCalibration& how = {});
 
 } // namespace coh::core

@@ -4,6 +4,7 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/store/run_store.h"
+#include "dialog_answers.h"
 #include "ui/coherence_form.h"
 #include "ui/document_files.h"
 #include "ui/instances_editor.h"
@@ -27,9 +28,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialog>
 #include <QFile>
-#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -217,16 +216,7 @@ class TstMainWindow : public QObject, coh::ui::test::WindowFixture {
         const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("run/simVsRealProfile")); });
         QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
         const QString path = m_dir.filePath(QStringLiteral("default-real-cpu-profile.json"));
-        QTimer::singleShot(0, [path] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            if (!dialog) { // close whatever it is, so the test fails instead of waiting
-                if (auto* other = qobject_cast<QDialog*>(QApplication::activeModalWidget()))
-                    other->reject();
-                return;
-            }
-            dialog->selectFile(path);
-            QMetaObject::invokeMethod(dialog, "accept"); // a slot, protected in QFileDialog
-        });
+        coh::ui::test::answerNextSaveDialog(path);
         QAction* calibrate = m_window->actions().calibrateProfile;
         calibrate->trigger();
         QVERIFY(!calibrate->isEnabled()); // one at a time

@@ -7,15 +7,14 @@
 #include "core/store/run_store.h"
 #include "core/store/sim_vs_real.h"
 #include "core/workload/workload_builder.h"
+#include "dialog_answers.h"
 #include "ui/run_costs_profile.h"
 #include "ui/run_history_model.h"
 #include "ui/run_history_widget.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QDialog>
 #include <QFile>
-#include <QFileDialog>
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPointer>
@@ -44,21 +43,6 @@ class TstRunCostsProfile : public QObject {
     std::optional<core::Scenario> m_scenario;
 
     QString file(const QString& name) const { return m_dir.filePath(name); }
-
-    // Answers the next save dialog with `path`; any other dialog is closed, so the test fails instead of waiting.
-    static void answerFileDialog(const QString& path)
-    {
-        QTimer::singleShot(0, [path] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            if (!dialog) {
-                if (auto* other = qobject_cast<QDialog*>(QApplication::activeModalWidget()))
-                    other->reject();
-                return;
-            }
-            dialog->selectFile(path);
-            QMetaObject::invokeMethod(dialog, "accept"); // a slot, protected in QFileDialog
-        });
-    }
 
   private slots:
     void initTestCase()
@@ -184,7 +168,7 @@ class TstRunCostsProfile : public QObject {
         history.selectRun(m_real);
         QSignalSpy used(&history, &ui::RunHistoryWidget::useProfileForSimVsReal);
         const QString path = file(QStringLiteral("from-the-menu.json"));
-        answerFileDialog(path);
+        ui::test::answerNextSaveDialog(path);
         history.costsProfileAction()->trigger();
         // The calibration runs on a worker; the box comes once the file is written.
         QMessageBox* box = nullptr;
@@ -206,7 +190,7 @@ class TstRunCostsProfile : public QObject {
         // and the dialog stays up, modal, until it has.
         for (const bool close : {false, true}) {
             const QString path = file(close ? QStringLiteral("closed.json") : QStringLiteral("cancelled.json"));
-            answerFileDialog(path);
+            ui::test::answerNextSaveDialog(path);
             history.costsProfileAction()->trigger();
             auto* progress = history.findChild<QProgressDialog*>();
             QVERIFY(progress && progress->isVisible());
