@@ -9,6 +9,7 @@
 #include "core/coherence/protocol_registry.h"
 #include "core/gpu/cuda_devices.h"
 #include "core/real/attention_bench.h"
+#include "core/real/cache_displacer.h"
 #include "core/real/copy_bench.h"
 #include "core/real/gpu_attention_bench.h"
 #include "core/real/gpu_copy_bench.h"
@@ -56,6 +57,7 @@ struct BenchOptions {
     int copyRounds = 15;                             // bench copy --repeat
     int attentionRounds = 7;                         // bench attention --repeat
     std::uint32_t descriptorKib = 0;                 // bench copy --descriptor-kib
+    bool leaveCaches = false;                        // bench copy --leave-caches (real-cpu)
     std::optional<std::uint32_t> attentionSequences; // default: 1 on the CPU, 64 on a GPU
     std::string attentionBackend = "real-cpu";       // bench attention --backend
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
@@ -193,7 +195,12 @@ void benchCopy(const BenchOptions& options)
     core::real::CopyBenchOptions copy;
     copy.rounds = std::max(1, options.copyRounds);
     copy.descriptorBytes = std::size_t{options.descriptorKib} << 10;
+    copy.leaveCaches = options.leaveCaches;
     const bool cuda = options.copyBackend == "real-cuda";
+    if (cuda && options.leaveCaches)
+        throw core::InputError("", "--leave-caches",
+                               "a GPU's copies read and write device memory, which no CPU core caches",
+                               "leave --leave-caches out, or measure real-cpu's copies (--backend real-cpu)");
     if (cuda)
         if (const core::GpuInventory gpus = core::probeGpus(); gpus.devices.empty())
             throw core::InputError(
@@ -236,6 +243,7 @@ void benchCopy(const BenchOptions& options)
                                                   {"plain", plain},
                                                   {"rounds", copy.rounds},
                                                   {"descriptor_bytes", copy.descriptorBytes},
+                                                  {"leave_caches", copy.leaveCaches},
                                                   {"sizes", out}}
                                .dump(2));
         return;
@@ -248,6 +256,10 @@ void benchCopy(const BenchOptions& options)
                                  copy.arenaBytes >> 20)
                    : fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10),
                plain, mediansOf(copy.rounds), copy.arenaBytes >> 20);
+    if (copy.leaveCaches)
+        fmt::print("  each side's caches left holding {} MiB of other memory before each copy, as a run's traffic "
+                   "leaves them\n",
+                   number(static_cast<double>(core::real::CacheDisplacer::defaultBytes()) / (1 << 20)));
     fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", cuda ? "DEVICE GB/s" : "MEMCPY GB/s",
                cuda ? "REAL-CUDA GB/s" : "REAL-CPU GB/s", "RATIO", "PER MESSAGE ns");
     for (const auto& r : rows)
@@ -496,6 +508,9 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
                      "Copy in pieces of this many KiB scattered over both arenas, as a run does (0: whole)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1 << 20));
+    copy->add_flag("--leave-caches", options->leaveCaches,
+                   "real-cpu: before each copy, the threads that seal and copy it read other memory of twice their "
+                   "core's cache, as a run's traffic leaves them (calibration copies so)");
     copy->add_flag("--json", options->json, "Print JSON");
     copy->callback([options] { benchCopy(*options); });
 

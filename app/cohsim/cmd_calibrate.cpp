@@ -53,7 +53,10 @@ void printProfile(const core::real::HardwareProfile& p, const core::real::OwnCos
     fmt::print("  copy        {} ns + bytes / {} GB/s{} ({}); a message's hand-over and check add {} ns "
                "of wall time\n",
                number(p.copy.latencyNs), number(p.copy.bytesPerNs), twoPaths ? " within and between GPUs" : "",
-               source(taken && taken->copy, p.copy.rows.size(), "sizes"), number(p.messageOverheadNs));
+               // real-cpu's copies are measured after other memory filled the copying threads' caches.
+               source(taken && taken->copy, p.copy.rows.size(),
+                      p.backend == "real-cpu" ? "sizes, the caches left as a run's traffic leaves them" : "sizes"),
+               number(p.messageOverheadNs));
     if (twoPaths)
         fmt::print("  host copy   {} ns + bytes / {} GB/s between a GPU and pinned host memory ({}, both "
                    "ways)\n",

@@ -41,6 +41,8 @@ struct CalibrationOptions {
         attention.contexts = {256, 1024, 4096, 16384};
         attention.rounds = 5;
         attention.poolBytes = std::size_t{64} << 20; // as real-cpu's decode steps read (RealCpuOptions::arenaBytes)
+        // A run's copies find their bytes in the shared cache or memory, not in the copying core's own.
+        copy.leaveCaches = true;
     }
 };
 

@@ -2,12 +2,14 @@
 
 #include "core/real/arena_slots.h"
 #include "core/real/bench_clock.h"
+#include "core/real/cache_displacer.h"
 #include "core/real/node_worker.h"
 #include "core/real/payload_checksum.h"
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -77,10 +79,15 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
     NodeArena plain(options.arenaBytes, 2);
     NodeArena src(options.arenaBytes, 1);
     NodeWorker worker(options.arenaBytes, 3);
+    std::optional<CacheDisplacer> displacer;
+    if (options.leaveCaches)
+        displacer.emplace();
     CopyBenchSides sides;
     sides.plain = [&](std::size_t offset, std::size_t bytes, std::uint64_t) {
         const CopyPiece whole{offset, offset, bytes};
         g_sealSink = payloadChecksum(plainSrc, std::span(&whole, 1), CopySide::Source);
+        if (displacer)
+            displacer->here();
         const auto start = BenchClock::now();
         copyRegion(plainSrc, plain, offset, bytes);
         return nsSince(start);
@@ -88,6 +95,10 @@ std::vector<CopyBenchRow> runCopyBench(const CopyBenchOptions& options)
     sides.seal = [&](std::span<const CopyPiece> pieces, CopyStamp& stamp) {
         stamp.checksum = payloadChecksum(src, pieces, CopySide::Source);
         src.stamp(pieces.front().srcOffset, stamp, pieces.front().bytes);
+        if (displacer) {
+            displacer->here();
+            displacer->on(worker);
+        }
     };
     sides.copy = [&](std::span<const CopyPiece> pieces, const CopyStamp& stamp) {
         return worker.copyFrom(src, pieces, stamp);

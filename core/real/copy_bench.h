@@ -18,6 +18,10 @@ struct CopyBenchOptions {
     // The backend copies in pieces of this size scattered over both arenas, as a run does (RealCpuOptions); 0: as one
     // region. memcpy always copies one region: the difference is what the descriptors cost.
     std::size_t descriptorBytes = 0;
+    // real-cpu: before each copy, after its seal, the threads that seal and copy it each read other memory of twice
+    // their core's cache (CacheDisplacer), so the copy finds its bytes where a run's copies find theirs: in the shared
+    // cache or in memory, not in one core's own. Calibration copies so; real-cuda's device memory ignores it.
+    bool leaveCaches = false;
 };
 
 struct CopyBenchRow {

@@ -124,6 +124,24 @@ TEST(CliBench, CopyPathsAreRealCudasAndRealCpuHasOne)
     EXPECT_EQ(huge.output.find("scattered"), std::string::npos) << huge.output;
 }
 
+TEST(CliBench, CopiesLeaveTheCachesAsARunDoesWhenAsked)
+{
+    const CliResult asIs = runCohsim("bench copy --repeat 1 --json", Stderr::Inherit);
+    ASSERT_EQ(asIs.exitCode, 0) << asIs.output;
+    EXPECT_EQ(nlohmann::json::parse(asIs.output)["leave_caches"], false);
+    const CliResult left = runCohsim("bench copy --repeat 1 --leave-caches --json", Stderr::Inherit);
+    ASSERT_EQ(left.exitCode, 0) << left.output;
+    EXPECT_EQ(nlohmann::json::parse(left.output)["leave_caches"], true);
+    const CliResult text = runCohsim("bench copy --repeat 1 --leave-caches", Stderr::Inherit);
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("caches left holding"), std::string::npos) << text.output;
+    // A GPU's memory is no core's to cache: refused before anything is measured, GPU or none.
+    const CliResult cuda = runCohsim("bench copy --backend real-cuda --leave-caches");
+    EXPECT_EQ(cuda.exitCode, 2) << cuda.output;
+    EXPECT_NE(cuda.output.find("--leave-caches"), std::string::npos) << cuda.output;
+    EXPECT_NE(cuda.output.find("--backend real-cpu"), std::string::npos) << cuda.output;
+}
+
 TEST(CliBench, CalibrateSaysADescriptorHoldingEverySizeMeasuredNoCost)
 {
     // Every size measured fits one descriptor of a GiB: no copy was cut, so the cost of a piece is unknown, and the
