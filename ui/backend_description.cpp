@@ -46,7 +46,7 @@ BackendFacts backendFacts(const core::BackendSummary& b)
                                           formatMetric(b.copyMs, MetricUnit::Milliseconds),
                                           locale.toString(static_cast<qulonglong>(b.verified)));
     if (b.copiesQueued > 0)
-        f.headline += tr("; %1 waited for their pair's earlier copies, %2 in all")
+        f.headline += tr("; %1 shared their pair with other copies in flight, landing %2 later in all")
                           .arg(locale.toString(static_cast<qulonglong>(b.copiesQueued)),
                                formatMetric(b.copyWaitMs, MetricUnit::Milliseconds));
     if (b.kvTransfersChecked > 0)

@@ -292,7 +292,8 @@ void printRunSummary(const core::RunSummary& s)
                        "its stamp and the CRC-32 it seals ({} passed); largest copy at {} GB/s{}\n",
                        b.name, b.copies, scaled(b.bytesCopied, "B"), b.descriptors, number(b.copyMs), b.verified,
                        number(b.largestCopyGBps),
-                       b.copiesQueued > 0 ? fmt::format("; {} waited for their pair's earlier copies, {} ms in all",
+                       b.copiesQueued > 0 ? fmt::format("; {} shared their pair with other copies in flight, landing "
+                                                        "{} ms later in all",
                                                         b.copiesQueued, number(b.copyWaitMs))
                                           : std::string());
         if (b.kvTransfersChecked > 0)

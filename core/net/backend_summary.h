@@ -37,8 +37,9 @@ struct BackendSummary {
     double copyMs = 0;          // the copies' measured times, summed
     double largestCopyGBps = 0; // bandwidth of the largest copy (bytes / its measured time)
     std::uint64_t verified = 0; // copies checked against their source, stamp and its CRC-32
-    // Copies that landed after their pair's earlier copies rather than at their send time plus their own (the pair's
-    // copies queue: real::PairQueue), and how long they waited for them in all, in simulated time.
+    // Copies that landed later than their send time plus their own time, having shared their pair with its other
+    // copies in flight (real::PairSharing), and how much later in all, in simulated time. (Stored as copies_queued
+    // and copy_wait_ms: until 2026-12-07 a pair's copies queued, first in, first out.)
     std::uint64_t copiesQueued = 0;
     double copyWaitMs = 0;
     // Of them, those that carried a sequence's K/V rows (KvPayload), each checked on landing against the sequence's

@@ -287,7 +287,7 @@ std::unique_ptr<Transport> makeTransport(const Scenario& scenario, Routing& rout
                                          const std::optional<real::InjectedFault>& fault)
 {
     if (nodes) {
-        auto copies = std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, deliverKind,
+        auto copies = std::make_unique<real::CopyTransport>(scenario.topology, routing, sim, wakeKind, deliverKind,
                                                             scenario.metrics.linkInterval, *nodes);
         // Transfers carry the first layer's K/V rows as the decode node's pool lays them out (decodeAttentionShape).
         copies->carryKvRows({.kvHeads = std::max(1u, scenario.model.kvHeads),

@@ -11,11 +11,12 @@
 
 namespace coh::core::real {
 
-CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                             SimTime linkInterval, NodeResources& nodes)
+CopyTransport::CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t wakeKind,
+                             std::uint32_t deliverKind, SimTime linkInterval, NodeResources& nodes)
     : m_topology(topology)
     , m_routing(routing)
     , m_sim(sim)
+    , m_wakeKind(wakeKind)
     , m_deliverKind(deliverKind)
     , m_nodes(nodes)
     , m_cursor(topology.nodes.size(), 0)
@@ -98,11 +99,6 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
             m_largestCopy = bytes;
             m_summary.largestCopyGBps = bytes / static_cast<double>(took);
         }
-        // It lands once its pair's earlier copies have: the delivery waits for them, not the measured time.
-        const PairQueue::Slot slot = m_queue.take(route.src, route.dst, now, took);
-        for (const std::uint32_t channel : route.channels)
-            m_usage.add(channel, slot.start, slot.end, bytes / static_cast<double>(took));
-        took = slot.end - now;
     }
     // Another sequence's blocks can only be copied where a sequence's are: the fault waits for such a copy.
     if (fault == CopyFault::WrongBlocks && carried == 0)
@@ -115,10 +111,38 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         slot = m_free.back();
         m_free.pop_back();
     }
-    m_pending[slot] = Pending{info, &endpoint, message, true};
     // A lost completion: the bytes are there, but nothing tells the receiver's owner (checkDelivered finds it).
-    if (fault != CopyFault::LostCompletion)
-        m_sim.scheduleIn(took, m_deliverKind, slot);
+    m_pending[slot] = Pending{info, &endpoint, message, true, fault == CopyFault::LostCompletion};
+    if (message == 0) {
+        // Nothing copied (no bytes, or within one node): delivered now, as the simulator delivers it.
+        m_sim.scheduleIn(0, m_deliverKind, slot);
+        return;
+    }
+    // It lands when its own time has passed, shared with the pair's other copies in flight.
+    wakeAt(m_pairs.add(route.src, route.dst, now, took, slot));
+}
+
+void CopyTransport::wakeAt(const PairSharing::Wake& wake)
+{
+    m_sim.scheduleAt(wake.at, m_wakeKind, wake.pair, wake.generation);
+}
+
+void CopyTransport::onWake(const Event& ev)
+{
+    m_wokeLanded.clear();
+    PairSharing::Wake next;
+    const bool more = m_pairs.land({ev.target, ev.time, ev.payload}, m_sim.now(), m_wokeLanded, next);
+    for (const PairSharing::Landed& landed : m_wokeLanded) {
+        Pending& p = m_pending[landed.token];
+        const SimTime now = m_sim.now();
+        const double rate = p.info.bytes / static_cast<double>(std::max<SimTime>(1, now - landed.sent));
+        for (const std::uint32_t channel : m_routing.route(p.info.route).channels)
+            m_usage.add(channel, landed.sent, now, rate);
+        if (!p.lost)
+            m_sim.scheduleIn(0, m_deliverKind, landed.token);
+    }
+    if (more)
+        wakeAt(next);
 }
 
 std::size_t CopyTransport::placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena)
@@ -271,8 +295,8 @@ BackendSummary CopyTransport::describe() const
     s.mapping = m_nodes.mapping();
     s.copyFit = m_copyFit.totalFit();
     s.hostCopyFit = m_hostCopyFit.totalFit();
-    s.copiesQueued = m_queue.waited();
-    s.copyWaitMs = m_queue.waitNs() * 1e-6;
+    s.copiesQueued = m_pairs.shared();
+    s.copyWaitMs = m_pairs.beyondOwnNs() * 1e-6;
     return s;
 }
 

@@ -3,14 +3,14 @@
 // memory into the receiver's, made by the receiver's resource (real-cpu: its worker thread; real-cuda: its GPU's copy
 // engine), timed, and checked by its stamp and by the checksum the stamp seals (one that fails is compared with its
 // source byte for byte, to name what went wrong). Its delivery is posted
-// into the same event loop as a simulated flow's, at the send time plus the measured copy time, after the copies of the
-// same pair sent before it (PairQueue), so everything above the transport (protocols, invariants, metrics, the store)
-// is the simulator's own. Copies of other pairs do not contend for memory bandwidth here.
+// into the same event loop as a simulated flow's, at the send time plus the measured copy time, the pair's copies in
+// flight sharing it (PairSharing), so everything above the transport (protocols, invariants, metrics, the store) is
+// the simulator's own. Copies of other pairs do not contend for memory bandwidth here.
 #include "core/net/cost_fit.h"
 #include "core/net/transport.h"
 #include "core/real/kv_payload_rows.h"
 #include "core/real/node_resources.h"
-#include "core/real/pair_queue.h"
+#include "core/real/pair_sharing.h"
 #include "core/scenario/topology.h"
 #include "core/sim/simulator.h"
 
@@ -34,12 +34,14 @@ class CopyCheckError : public std::runtime_error {
 class CopyTransport final : public Transport {
   public:
     static constexpr double kMaxCopyBytes = 1e15; // a petabyte: past any node's memory
-    CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t deliverKind,
-                  SimTime linkInterval, NodeResources& nodes);
+    // `wakeKind` and `deliverKind` are the event kinds the owner routes back to onWake() / onDeliver().
+    CopyTransport(const Topology& topology, Routing& routing, Simulator& sim, std::uint32_t wakeKind,
+                  std::uint32_t deliverKind, SimTime linkInterval, NodeResources& nodes);
     ~CopyTransport() override;
 
     void send(std::uint32_t route, double bytes, FlowEndpoint& endpoint, std::uint64_t tag) override;
-    void onWake(const Event&) override {}
+    // A pair's copies have landed: each is delivered (or, under a lost completion, not).
+    void onWake(const Event& ev) override;
     void onDeliver(const Event& ev) override;
 
     // The backend refuses scenarios with link failures before it is built (makeTransport); these never run.
@@ -77,7 +79,9 @@ class CopyTransport final : public Transport {
         FlowEndpoint* endpoint = nullptr;
         std::uint64_t message = 0; // its stamp's number; 0: nothing copied
         bool inFlight = false;
+        bool lost = false; // a lost completion: it lands, and nothing tells the receiver's owner
     };
+    void wakeAt(const PairSharing::Wake& wake);
     // Cuts a message of `size` bytes into m_pieces (RealCpuOptions::descriptorBytes each, scattered over slots on
     // both sides; or one region) and returns where the receiver's next whole-region copy starts.
     std::size_t placePieces(std::uint32_t src, std::uint32_t dst, std::size_t size, std::size_t arena);
@@ -96,9 +100,10 @@ class CopyTransport final : public Transport {
     const Topology& m_topology;
     Routing& m_routing;
     Simulator& m_sim;
-    std::uint32_t m_deliverKind;
+    std::uint32_t m_wakeKind, m_deliverKind;
     NodeResources& m_nodes;
-    PairQueue m_queue;                                // when each copy lands, after its pair's earlier ones
+    PairSharing m_pairs;                              // when each copy lands, sharing its pair with the others
+    std::vector<PairSharing::Landed> m_wokeLanded;    // scratch: what a wake landed
     std::vector<std::size_t> m_cursor;                // per node: where the next copy into its arena goes
     std::vector<std::uint32_t> m_versions;            // per node: its data's version, one more per message it sends
     std::vector<std::unique_ptr<ArenaSlots>> m_slots; // per node, made at its first piece

@@ -8,7 +8,7 @@
 #include "core/real/copy_check.h"
 #include "core/real/gpu_nodes.h"
 #include "core/real/node_workers.h"
-#include "core/real/pair_queue.h"
+#include "core/real/pair_sharing.h"
 #include "core/real/payload_checksum.h"
 #include "core/real/stale_read.h"
 #include "core/serving/kv_pool_text.h"
@@ -157,7 +157,7 @@ TEST(RealCpuBackend, TransferTimesAreTheMeasuredCopiesNotTheLinkModel)
 }
 
 struct Harness : FlowEndpoint {
-    enum : std::uint32_t { Deliver, Send };
+    enum : std::uint32_t { Deliver, Send, Wake };
     Topology topo;
     Simulator sim;
     Routing routing;
@@ -170,7 +170,7 @@ struct Harness : FlowEndpoint {
         : topo(std::move(t))
         , routing(topo)
         , nodes(makeNodes(backend, topo, real::RealCpuOptions{64 << 10, 1, descriptorBytes}))
-        , transport(topo, routing, sim, Deliver, kSecond, *nodes)
+        , transport(topo, routing, sim, Wake, Deliver, kSecond, *nodes)
     {
     }
     static std::unique_ptr<real::NodeResources> makeNodes(const std::string& backend, const Topology& topo,
@@ -185,6 +185,8 @@ struct Harness : FlowEndpoint {
     {
         if (ev.kind == Deliver)
             transport.onDeliver(ev);
+        else if (ev.kind == Wake)
+            transport.onWake(ev);
     }
 };
 
@@ -241,7 +243,7 @@ TEST_P(RealCopies, ACorruptedOrPartlyWrittenCopyStopsTheRunNamingTheMessage)
     EXPECT_THROW(h.transport.send(route, std::numeric_limits<double>::infinity(), h, 6), real::CopyCheckError);
 }
 
-TEST_P(RealCopies, CopiesOfOnePairLandOneAfterAnotherAndOtherPairsOverlap)
+TEST_P(RealCopies, CopiesOfOnePairShareItAndOtherPairsOverlap)
 {
     Harness h(GetParam(), threeGpuScenario("direct").topology);
     // All sent at one instant: two from p0 to d0, one from p0 to d1, one from d0 back to p0, and one from d1 to d0 (a
@@ -254,42 +256,107 @@ TEST_P(RealCopies, CopiesOfOnePairLandOneAfterAnotherAndOtherPairsOverlap)
     h.sim.run(h);
     ASSERT_EQ(h.delivered.size(), 5u);
     const auto at = [&](std::uint64_t tag) { return h.delivered.at(tag).delivered; };
-    // Only the pair's second copy waited, for exactly the first's time: it lands at the sum of their copies' times,
-    // every other copy at its own, so the last landings of the pairs add up to all the copies' times.
-    EXPECT_GT(at(2), at(1));
+    // The pair's two copies shared it: the shorter landed at twice its own time and the longer at the sum of both, so
+    // each took the shorter's time beyond its own; every other copy landed at its own time, so the pairs' last
+    // landings add up to all the copies' times.
+    const SimTime first = std::min(at(1), at(2)), last = std::max(at(1), at(2));
     const BackendSummary b = h.transport.describe();
-    EXPECT_EQ(b.copiesQueued, 1u);
-    EXPECT_DOUBLE_EQ(b.copyWaitMs * 1e6, static_cast<double>(at(1)));
-    EXPECT_NEAR(b.copyMs * 1e6, static_cast<double>(at(2) + at(3) + at(4) + at(5)), 1.0);
-    // Stored with the run; a run stored before queued none.
-    EXPECT_EQ(backendFromJson(toJson(b)).copiesQueued, 1u);
+    EXPECT_EQ(b.copiesQueued, 2u);
+    EXPECT_DOUBLE_EQ(b.copyWaitMs * 1e6, static_cast<double>(first));
+    EXPECT_NEAR(b.copyMs * 1e6, static_cast<double>(last + at(3) + at(4) + at(5)), 1.0);
+    // Stored with the run; a run stored before shared none.
+    EXPECT_EQ(backendFromJson(toJson(b)).copiesQueued, 2u);
     EXPECT_DOUBLE_EQ(backendFromJson(toJson(b)).copyWaitMs, b.copyWaitMs);
     auto older = toJson(b);
     older.erase("copies_queued");
     older.erase("copy_wait_ms");
     EXPECT_EQ(backendFromJson(older).copiesQueued, 0u);
     EXPECT_EQ(backendFromJson(older).copyWaitMs, 0.0);
-    // Once the pair's copies have landed, the next one waits for none.
+    // Once the pair's copies have landed, the next one has it to itself.
     const SimTime later = h.sim.now();
     h.transport.send(h.routing.routeId(0, 1), 64, h, 6);
     h.sim.run(h);
     EXPECT_NEAR(static_cast<double>(at(6) - later), (h.transport.describe().copyMs - b.copyMs) * 1e6, 1.0);
-    EXPECT_EQ(h.transport.describe().copiesQueued, 1u);
+    EXPECT_EQ(h.transport.describe().copiesQueued, 2u);
 }
 
-TEST(PairQueue, ACopyStartsWhenItsPairsLastCopyHasLanded)
+TEST_P(RealCopies, ALostCompletionLandsAndIsNeverDelivered)
 {
-    real::PairQueue q;
-    EXPECT_EQ(q.take(0, 1, 100, 50).end, 150);
-    const real::PairQueue::Slot second = q.take(0, 1, 120, 30); // waits 30 for the first
-    EXPECT_EQ(second.start, 150);
-    EXPECT_EQ(second.end, 180);
-    EXPECT_EQ(q.take(1, 0, 120, 10).end, 130);  // the other direction is another path
-    EXPECT_EQ(q.take(0, 2, 120, 10).end, 130);  // so is another pair
-    EXPECT_EQ(q.take(2, 1, 120, 10).end, 130);  // even into the same receiver
-    EXPECT_EQ(q.take(0, 1, 500, 5).start, 500); // the pair is idle again
-    EXPECT_EQ(q.waited(), 1u);
-    EXPECT_DOUBLE_EQ(q.waitNs(), 30.0);
+    Harness h(GetParam(), twoGpuScenario().topology);
+    h.transport.injectIntoNextCopy(real::CopyFault::LostCompletion);
+    h.transport.send(h.routing.routeId(0, 1), 4096, h, 1);
+    h.transport.send(h.routing.routeId(0, 1), 4096, h, 2);
+    h.sim.run(h);
+    // The second shared the pair with the first, which landed and told no one.
+    EXPECT_EQ(h.delivered.count(1), 0u);
+    ASSERT_EQ(h.delivered.count(2), 1u);
+    EXPECT_EQ(h.transport.describe().copiesQueued, 2u);
+    EXPECT_THROW(h.transport.checkDelivered(), real::CopyCheckError);
+}
+
+TEST(PairSharing, CopiesInFlightShareTheirPairEquallyAndOtherPairsOverlap)
+{
+    real::PairSharing pairs;
+    std::vector<real::PairSharing::Landed> landed;
+    real::PairSharing::Wake next;
+    // Alone, a copy lands at its send time plus its own time.
+    real::PairSharing::Wake wake = pairs.add(0, 1, 100, 50, 7);
+    EXPECT_EQ(wake.at, 150);
+    EXPECT_FALSE(pairs.land(wake, 150, landed, next));
+    ASSERT_EQ(landed.size(), 1u);
+    EXPECT_EQ(landed[0].token, 7u);
+    EXPECT_EQ(landed[0].beyondOwn, 0);
+    // A bulk copy of 100 ns at 200, a control message of 2 ns at 240: from then each goes at half speed, so the
+    // message lands after 4 ns, not after the bulk copy, and the bulk copy 2 ns later than alone.
+    landed.clear();
+    const real::PairSharing::Wake bulk = pairs.add(0, 1, 200, 100, 1);
+    EXPECT_EQ(bulk.at, 300);
+    const real::PairSharing::Wake control = pairs.add(0, 1, 240, 2, 2);
+    EXPECT_EQ(control.at, 244);
+    // The other direction, another pair, another sender into the same receiver: each alone.
+    EXPECT_EQ(pairs.add(1, 0, 240, 10, 3).at, 250);
+    EXPECT_EQ(pairs.add(0, 2, 240, 10, 4).at, 250);
+    EXPECT_EQ(pairs.add(2, 1, 240, 10, 5).at, 250);
+    ASSERT_TRUE(pairs.land(control, 244, landed, next));
+    ASSERT_EQ(landed.size(), 1u);
+    EXPECT_EQ(landed[0].token, 2u);
+    EXPECT_EQ(landed[0].beyondOwn, 2);
+    EXPECT_EQ(next.at, 302);
+    const real::PairSharing::Wake bulkLands = next;
+    // The bulk copy's first wake was replaced: it lands nothing.
+    landed.clear();
+    EXPECT_FALSE(pairs.land(bulk, 300, landed, next));
+    EXPECT_TRUE(landed.empty());
+    EXPECT_FALSE(pairs.land(bulkLands, 302, landed, next));
+    ASSERT_EQ(landed.size(), 1u);
+    EXPECT_EQ(landed[0].token, 1u);
+    EXPECT_EQ(landed[0].beyondOwn, 2);
+    EXPECT_EQ(pairs.shared(), 2u);
+    EXPECT_DOUBLE_EQ(pairs.beyondOwnNs(), 4.0);
+}
+
+TEST(PairSharing, CopiesSentTogetherLandInAllAfterTheSumOfTheirTimesTheShortestFirst)
+{
+    real::PairSharing pairs;
+    std::vector<real::PairSharing::Landed> landed;
+    real::PairSharing::Wake wake, next;
+    pairs.add(4, 5, 0, 30, 1);
+    pairs.add(4, 5, 0, 10, 2);
+    wake = pairs.add(4, 5, 0, 30, 3);
+    // Three in flight: the 10 ns copy lands at 30; the two of 30 share what is left, 20 each, and land together at 70.
+    EXPECT_EQ(wake.at, 30);
+    ASSERT_TRUE(pairs.land(wake, 30, landed, next));
+    ASSERT_EQ(landed.size(), 1u);
+    EXPECT_EQ(landed[0].token, 2u);
+    EXPECT_EQ(next.at, 70);
+    landed.clear();
+    EXPECT_FALSE(pairs.land(next, 70, landed, next));
+    ASSERT_EQ(landed.size(), 2u);
+    EXPECT_EQ(landed[0].token, 1u); // in the order sent
+    EXPECT_EQ(landed[1].token, 3u);
+    EXPECT_EQ(landed[0].beyondOwn, 40);
+    EXPECT_EQ(pairs.shared(), 3u);
+    EXPECT_DOUBLE_EQ(pairs.beyondOwnNs(), 20.0 + 40 + 40);
 }
 
 // The failure classes real KV engines have shipped: each is injected into a real copy and caught on the bytes, by

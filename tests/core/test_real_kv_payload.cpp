@@ -106,7 +106,7 @@ struct PayloadHarness : FlowEndpoint {
 
     PayloadHarness(const std::string& backend, std::size_t descriptorBytes)
         : nodes(makeNodes(backend, real::RealCpuOptions{64 << 10, 1, descriptorBytes}))
-        , transport(topo, routing, sim, 0, kSecond, *nodes)
+        , transport(topo, routing, sim, 1, 0, kSecond, *nodes)
     {
         transport.carryKvRows(kLayout);
     }
