@@ -63,6 +63,7 @@ struct BenchOptions {
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
     std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
     bool attentionWarm = false;                      // bench attention --warm (real-cpu)
+    std::uint32_t attentionBetweenMib = 0;           // bench attention --between-mib (real-cpu)
     std::string copyBackend = "real-cpu";            // bench copy --backend
     std::optional<std::string> copyPath;             // bench copy --path (real-cuda; none: gpu)
     std::string study;                               // bench tune
@@ -336,6 +337,9 @@ void benchAttention(const BenchOptions& options)
         if (options.attentionWarm)
             throw core::InputError("", "--warm", "--warm measures the CPU kernel's re-reads",
                                    "leave --warm out with --backend real-cuda");
+        if (options.attentionBetweenMib > 0)
+            throw core::InputError("", "--between-mib", "a GPU's kernel reads device memory, which no CPU core caches",
+                                   "leave --between-mib out with --backend real-cuda");
         benchGpuAttention(options);
         return;
     }
@@ -344,6 +348,7 @@ void benchAttention(const BenchOptions& options)
     bench.sequences = options.attentionSequences.value_or(1);
     bench.elementBytes = options.attentionDtype == "fp32" ? 4 : 2;
     bench.warm = options.attentionWarm;
+    bench.betweenBytes = std::size_t{options.attentionBetweenMib} << 20;
     if (!options.attentionContexts.empty())
         bench.contexts = options.attentionContexts;
     // K and V of the longest context for every sequence (and as much again for the copy beside it).
@@ -384,6 +389,7 @@ void benchAttention(const BenchOptions& options)
         auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
         json["kv_dtype"] = options.attentionDtype;
         json["warm"] = bench.warm;
+        json["between_bytes"] = bench.betweenBytes;
         fmt::print("{}\n", json.dump(2));
         return;
     }
@@ -393,6 +399,10 @@ void benchAttention(const BenchOptions& options)
                bench.sequences,
                bench.warm ? "every round over the same blocks (warm), the copies after" : "alternating",
                mediansOf(bench.rounds));
+    if (bench.betweenBytes > 0)
+        fmt::print("  {} MiB of other memory read before each round, as a run's other traffic passes between an "
+                   "instance's steps\n",
+                   options.attentionBetweenMib);
     fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
                "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
     for (const auto& r : rows)
@@ -540,6 +550,12 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
         ->check(CLI::Range(1, 64));
     attention->add_flag("--warm", options->attentionWarm,
                         "real-cpu: every round re-reads the same blocks, as a run's steps re-read a sequence's own");
+    attention
+        ->add_option("--between-mib", options->attentionBetweenMib,
+                     "real-cpu: read this many MiB of other memory before each round, as a run's copies and other "
+                     "steps pass through the caches between an instance's steps (0: none)")
+        ->check(CLI::Range(0, 4096))
+        ->capture_default_str();
     attention->add_flag("--json", options->json, "Print JSON");
     attention->callback([options] { benchAttention(*options); });
 

@@ -1,6 +1,7 @@
 #include "core/real/attention_bench.h"
 
 #include "core/real/bench_clock.h"
+#include "core/real/cache_displacer.h"
 #include "core/real/node_workers.h" // fillBlocks
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <type_traits>
@@ -35,6 +37,9 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
     if (options.poolBytes > 0)
         fillBlocks(k, v, 0, std::max(1u, fixedBlocks), shape.blockFloats());
     std::uint32_t cursor = 0;
+    std::optional<CacheDisplacer> between;
+    if (options.betweenBytes > 0)
+        between.emplace(options.betweenBytes);
     for (const std::uint32_t context : options.contexts) {
         const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
         const std::uint32_t wanted = perSequence * options.sequences;
@@ -67,6 +72,8 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
                      context});
         };
         const auto attend = [&] {
+            if (between)
+                between->here();
             const auto start = BenchClock::now();
             pagedDecodeAttention(shape, std::span<const T>(k), std::span<const T>(v), q, seqs, scale, out);
             attentionNs.push_back(std::max(1.0, nsSince(start)));

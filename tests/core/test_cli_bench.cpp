@@ -94,6 +94,21 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     const CliResult warmCuda = runCohsim("bench attention --backend real-cuda --warm");
     EXPECT_EQ(warmCuda.exitCode, 2) << warmCuda.output;
     EXPECT_NE(warmCuda.output.find("--warm"), std::string::npos) << warmCuda.output;
+    // Other memory read between the rounds, said in the JSON and the text; none by default; not on a GPU.
+    EXPECT_EQ(half["between_bytes"], 0);
+    const CliResult between =
+        runCohsim("bench attention --repeat 1 --contexts 128 --warm --between-mib 3 --json", Stderr::Inherit);
+    ASSERT_EQ(between.exitCode, 0) << between.output;
+    EXPECT_EQ(nlohmann::json::parse(between.output)["between_bytes"], 3 << 20);
+    const CliResult betweenText =
+        runCohsim("bench attention --repeat 1 --contexts 128 --between-mib 3", Stderr::Inherit);
+    ASSERT_EQ(betweenText.exitCode, 0) << betweenText.output;
+    EXPECT_NE(betweenText.output.find("3 MiB of other memory read before each round"), std::string::npos)
+        << betweenText.output;
+    const CliResult betweenCuda = runCohsim("bench attention --backend real-cuda --between-mib 3");
+    EXPECT_EQ(betweenCuda.exitCode, 2) << betweenCuda.output;
+    EXPECT_NE(betweenCuda.output.find("--between-mib"), std::string::npos) << betweenCuda.output;
+    EXPECT_EQ(runCohsim("bench attention --between-mib 5000").exitCode, 2);
     const CliResult calibrate = runCohsim("calibrate --backend real-cuda --kv-dtype fp32");
     EXPECT_EQ(calibrate.exitCode, 2) << calibrate.output;
     EXPECT_NE(calibrate.output.find("--kv-dtype"), std::string::npos) << calibrate.output;
