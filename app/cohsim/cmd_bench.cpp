@@ -258,8 +258,8 @@ void benchCopy(const BenchOptions& options)
                    : fmt::format(" in descriptors of {} KiB scattered over both arenas", copy.descriptorBytes >> 10),
                plain, mediansOf(copy.rounds), copy.arenaBytes >> 20);
     if (copy.leaveCaches)
-        fmt::print("  each side's caches left holding {} MiB of other memory before each copy, as a run's traffic "
-                   "leaves them\n",
+        fmt::print("  the sealing and copying threads each read {} MiB of other memory before each copy, as a run's "
+                   "traffic leaves their caches\n",
                    number(static_cast<double>(core::real::CacheDisplacer::defaultBytes()) / (1 << 20)));
     fmt::print("  {:>10}  {:>12}  {:>14}  {:>6}  {:>16}\n", "BYTES", cuda ? "DEVICE GB/s" : "MEMCPY GB/s",
                cuda ? "REAL-CUDA GB/s" : "REAL-CPU GB/s", "RATIO", "PER MESSAGE ns");

@@ -80,6 +80,8 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
         };
         // As many bytes copied, from the same memory (wrapped when the pool is smaller).
         const auto copyOnce = [&] {
+            if (between)
+                between->here();
             const auto start = BenchClock::now();
             for (std::size_t left = 2 * used; left > 0;) {
                 const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;

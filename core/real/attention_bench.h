@@ -23,7 +23,8 @@ struct AttentionBenchOptions {
     // they fit). Off: each round reads the blocks after the last round's, as consecutive steps of a pool's
     // sequences in turn do, out of memory.
     bool warm = false;
-    // Before each timed round, off the clock, the bench's thread reads this many bytes of other memory
+    // Before each timed round (and each copy beside it), off the clock, the bench's thread reads this many bytes of
+    // other memory
     // (CacheDisplacer): what a run's copies and other instances' steps pass through the caches between one
     // instance's steps (docs/real-backend.md#a-step-after-the-machines-other-traffic). 0: nothing in between.
     std::size_t betweenBytes = 0;

@@ -22,7 +22,6 @@ CacheDisplacer::CacheDisplacer(std::size_t bytes)
 {
     const std::size_t words = std::max<std::size_t>(1, (bytes > 0 ? bytes : defaultBytes()) / sizeof(std::uint64_t));
     m_here.words.assign(words, 1);
-    m_worker.words.assign(words, 2);
 }
 
 void CacheDisplacer::read(void* context)
@@ -39,6 +38,9 @@ void CacheDisplacer::read(void* context)
 
 void CacheDisplacer::on(NodeWorker& worker)
 {
+    // Made at the first call: a displacer used on the calling thread alone holds one memory.
+    if (m_worker.words.empty())
+        m_worker.words.assign(m_here.words.size(), 2);
     worker.runTimed(&CacheDisplacer::read, &m_worker);
 }
 

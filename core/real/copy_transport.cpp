@@ -115,7 +115,8 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     m_pending[slot] = Pending{info, &endpoint, message, true, fault == CopyFault::LostCompletion};
     if (message == 0) {
         // Nothing copied (no bytes, or within one node): delivered now, as the simulator delivers it.
-        m_sim.scheduleIn(0, m_deliverKind, slot);
+        if (fault != CopyFault::LostCompletion)
+            m_sim.scheduleIn(0, m_deliverKind, slot);
         return;
     }
     // It lands when its own time has passed, shared with the pair's other copies in flight.

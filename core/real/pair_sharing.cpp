@@ -23,8 +23,8 @@ PairSharing::Wake PairSharing::nextWake(std::uint32_t index)
     for (const Copy& c : pair.copies)
         least = std::min(least, c.left);
     // The shortest copy left lands once each of the n has had that much more: rounded up, so it has landed by then.
-    const double wait = std::ceil(std::max(0.0, least) * static_cast<double>(pair.copies.size()));
-    return {index, addTime(pair.at, static_cast<SimTime>(wait), "a shared copy"), ++pair.generation};
+    const SimTime wait = ceilToSimTime(std::max(0.0, least) * static_cast<double>(pair.copies.size()), "a shared copy");
+    return {index, addTime(pair.at, wait, "a shared copy"), ++pair.generation};
 }
 
 PairSharing::Wake PairSharing::add(std::uint32_t src, std::uint32_t dst, SimTime now, SimTime took, std::uint32_t token)

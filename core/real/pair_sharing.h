@@ -4,9 +4,10 @@
 // (processor sharing), as the simulator's profiled topology gives each such pair one link whose bandwidth its flows
 // share max-min. A copy alone lands at its send time plus its measured time; copies sent together land, the shortest
 // first, the last once all their times have passed; a control message sent beside a bulk copy is through in about
-// twice its own time, not after the bulk copy. Copies of other pairs overlap freely. (First in, first out per pair,
-// until 2026-12-07, held a control message behind every bulk copy sent before it on the pair, and a sequence's last
-// partial block behind its full ones; one queue per receiver held one behind another sender's copies.)
+// twice its own time, not after the bulk copy (the simulator shares only the bytes' part, paying a link's latency
+// apart: a microsecond's difference for a control message). Copies of other pairs overlap freely. (First in, first out
+// per pair, until 2026-12-07, held a control message behind every bulk copy sent before it on the pair, and a
+// sequence's last partial block behind its full ones; one queue per receiver held one behind another sender's copies.)
 #include "core/sim/time.h"
 
 #include <cstdint>

@@ -292,6 +292,13 @@ TEST_P(RealCopies, ALostCompletionLandsAndIsNeverDelivered)
     ASSERT_EQ(h.delivered.count(2), 1u);
     EXPECT_EQ(h.transport.describe().copiesQueued, 2u);
     EXPECT_THROW(h.transport.checkDelivered(), real::CopyCheckError);
+    // A message that copies nothing is lost as well: its completion never comes.
+    Harness empty(GetParam(), twoGpuScenario().topology);
+    empty.transport.injectIntoNextCopy(real::CopyFault::LostCompletion);
+    empty.transport.send(empty.routing.routeId(0, 1), 0, empty, 3);
+    empty.sim.run(empty);
+    EXPECT_EQ(empty.delivered.count(3), 0u);
+    EXPECT_THROW(empty.transport.checkDelivered(), real::CopyCheckError);
 }
 
 TEST(PairSharing, CopiesInFlightShareTheirPairEquallyAndOtherPairsOverlap)
