@@ -277,6 +277,12 @@ void RunController::runSimVsReal(const core::BackendOptions& backend, const SimV
         if (const std::string other = profilePath.isEmpty() ? std::string() : core::real::otherMachine(result.profile);
             !other.empty())
             against += tr(", measured on %1").arg(toQString(other));
+        // A profile file made before calibration left the caches as a run's traffic does: its copies are a lone
+        // bench's, as compare-real says.
+        if (const std::string alone =
+                profilePath.isEmpty() ? std::string() : core::real::copiesMeasuredAlone(result.profile);
+            !alone.empty())
+            against += tr(" (%1)").arg(toQString(alone));
         const QString routed = compare.realRoutes ? tr(", routing each request as the real run did") : QString();
         outcome.comparison =
             tr("%1: %2; messages, flows and bytes %3")

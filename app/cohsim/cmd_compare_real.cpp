@@ -388,6 +388,9 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         fmt::print("  the profile was measured on {}: the simulator runs on that machine's costs, so its error here is "
                    "partly the two machines' difference; calibrate here for this one\n",
                    otherMachine);
+    if (const std::string alone = options.profile ? core::real::copiesMeasuredAlone(profile) : std::string();
+        !alone.empty())
+        fmt::print("  the profile: {}\n", alone);
     // What the real runs' own copies and steps cost, fitted (the OWN COSTS column's simulator).
     if (!result.ownCostProfiles.empty()) {
         const core::BackendSummary& b = result.real.summary.backend;

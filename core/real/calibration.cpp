@@ -151,6 +151,14 @@ std::string otherMachine(const HardwareProfile& p)
     return {};
 }
 
+std::string copiesMeasuredAlone(const HardwareProfile& p)
+{
+    if (p.backend != "real-cpu" || !p.copy.measured() || p.copiesCachesLeft || p.costsOfRun > 0)
+        return {};
+    return "its copies were measured as a lone bench leaves the caches (a profile made before 2026-12-07), faster than "
+           "a run's copies, so the simulator's KV transfers come out short; calibrate again";
+}
+
 HardwareProfile calibrate(const CalibrationOptions& options)
 {
     HardwareProfile p;
@@ -207,6 +215,7 @@ HardwareProfile calibrate(const CalibrationOptions& options)
     inPieces.descriptorBytes = options.descriptorBytes;
     measure("copies");
     p.copy.rows = copyBench(whole);
+    p.copiesCachesLeft = !cuda && whole.leaveCaches;
     if (pieces) {
         measure("copies in descriptors");
         p.copy.descriptorRows = copyBench(inPieces);

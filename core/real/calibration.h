@@ -53,6 +53,10 @@ std::string thisHostName();
 // machine (vm)" for another host name, or under this host name another count of cores or (real-cpu) another CPU (a VM
 // resized or moved). Empty where nothing does (a field the profile leaves empty or 0 says nothing).
 std::string otherMachine(const HardwareProfile& profile);
+// Where a real-cpu profile's copies were measured as a lone bench leaves the caches (made before calibration left them
+// as a run's traffic does, HardwareProfile::copiesCachesLeft), what says so; empty otherwise, and for a profile whose
+// copies are a run's own (costsOfRun).
+std::string copiesMeasuredAlone(const HardwareProfile& profile);
 // A path's per-descriptor cost from its rows (descriptorRows against the whole copies' fit), >= 0.
 double descriptorCost(const CopyPathFit& path);
 

@@ -89,6 +89,10 @@ struct HardwareProfile {
     // The stored real run whose own costs the copies and attention are (`cohsim calibrate --from-run`): costs a run
     // paid under its own traffic, where a calibration measures each alone. 0: measured by the calibration.
     std::uint64_t costsOfRun = 0;
+    // real-cpu: the copies were measured after other memory filled the copying threads' caches, as a run's traffic
+    // leaves them (CopyBenchOptions::leaveCaches; docs/real-backend.md#copies-as-a-runs-traffic-leaves-the-caches).
+    // A profile made before 2026-12-07 was not: its copies ran faster than a run's.
+    bool copiesCachesLeft = false;
 
     double effectiveCopyBytesPerNs() const { return copy.effectiveBytesPerNs(descriptorBytes); }
     // The same over the host path where measured; else the copies' own.

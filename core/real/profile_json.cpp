@@ -71,6 +71,8 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
                                     {"step_ns", p.attentionStepNs},
                                     {"bandwidth_gbps", p.attentionBytesPerNs},
                                     {"measured", steps}}}};
+    if (p.copiesCachesLeft)
+        out["copy"]["caches_left"] = true;
     if (p.attentionWarmBytes > 0) {
         auto& attention = out["attention"];
         attention["warm_bytes"] = p.attentionWarmBytes;
@@ -106,7 +108,7 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
         {"", {"profile", "host", "cpu", "cores", "copy", "attention", "host_copy", "costs_of_run"}},
         {"copy",
          {"latency_ns", "bandwidth_gbps", "message_overhead_ns", "descriptor_bytes", "descriptor_ns", "measured",
-          "measured_in_descriptors"}},
+          "measured_in_descriptors", "caches_left"}},
         {"host_copy", {"latency_ns", "bandwidth_gbps", "descriptor_ns", "measured", "measured_in_descriptors"}},
         {"attention",
          {"query_heads", "kv_heads", "head_dim", "block_tokens", "element_bytes", "sequence_bandwidth_gbps",
@@ -379,6 +381,16 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
         else
             problems.push_back({file, "/copy/message_overhead_ns",
                                 fmt::format("the profile has no time here ({:g} to {:g} ns)", 0.0, kMaxProfileNs),
+                                fix});
+    }
+    // How the copies were measured (a profile made before says nothing: not so).
+    if (const nlohmann::json* v = member("copy", "caches_left")) {
+        if (v->is_boolean())
+            p.copiesCachesLeft = v->get<bool>();
+        else
+            problems.push_back({file, "/copy/caches_left",
+                                "true where the copies were measured after other memory filled the copying threads' "
+                                "caches, false or absent where not",
                                 fix});
     }
     // The descriptor size is the profile's; the descriptor cost came later: a profile without it copies whole.

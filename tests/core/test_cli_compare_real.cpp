@@ -244,5 +244,30 @@ TEST_F(CliRun, AProfileAnotherMachineMeasuredIsSaidToBeThatMachines)
     EXPECT_EQ(nlohmann::json::parse(cpu.output).at("profile_of_this_machine"), false);
 }
 
+TEST_F(CliRun, AProfileWhoseCopiesALoneBenchMeasuredIsSaidToBe)
+{
+    const std::string profile = (m_dir / "profile.json").string();
+    ASSERT_EQ(runCohsim("calibrate --rounds 1 -o " + profile, Stderr::Discard).exitCode, 0);
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(profile));
+    // A calibration now copies as a run's traffic leaves the caches, and its profile says so.
+    EXPECT_EQ(j.at("copy").at("caches_left"), true);
+    const std::string run = "compare-real " + defaultScenario() + " --max-requests 2 --sensitivity 0 --no-store";
+    const CliResult now = runCohsim(run + " --profile " + profile, Stderr::Discard);
+    ASSERT_EQ(now.exitCode, 0) << now.output;
+    EXPECT_EQ(now.output.find("lone bench"), std::string::npos) << now.output;
+    // One made before says nothing: its copies ran faster than a run's, and compare-real says so.
+    j["copy"].erase("caches_left");
+    const CliResult before = runCohsim(run + " --profile " + file("before.json", j.dump()), Stderr::Discard);
+    ASSERT_EQ(before.exitCode, 0) << before.output;
+    EXPECT_NE(before.output.find("the profile: its copies were measured as a lone bench leaves the caches"),
+              std::string::npos)
+        << before.output;
+    // Anything but true or false is refused, naming the field.
+    j["copy"]["caches_left"] = "yes";
+    const CliResult bad = runCohsim(run + " --profile " + file("bad.json", j.dump()));
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("/copy/caches_left"), std::string::npos) << bad.output;
+}
+
 } // namespace
 } // namespace coh::test

@@ -2,6 +2,7 @@
 // makes of the informative fields (the machine's names, its cores, the rows) is refused naming the field, as the
 // figures are.
 #include "core/base/input_error.h"
+#include "core/real/calibration.h"
 #include "core/real/profile_json.h"
 
 #include <gtest/gtest.h>
@@ -122,6 +123,37 @@ TEST(ProfileJson, AProfileOfARunsOwnCostsNamesTheRunAndAHandEditOfItIsRefused)
         ASSERT_EQ(problems.size(), 1u) << hostile.dump();
         EXPECT_EQ(problems[0].field, "/costs_of_run");
         EXPECT_NE(problems[0].fix.find("cohsim runs list"), std::string::npos) << problems[0].fix;
+    }
+}
+
+TEST(ProfileJson, HowItsCopiesWereMeasuredComesBackAndOneMadeBeforeIsSaidToBeALoneBenchs)
+{
+    HardwareProfile p = writtenProfile();
+    p.backend = "real-cpu";
+    p.hostCopy = {}; // real-cpu has one path
+    p.attentionSequenceBytesPerNs = 0;
+    p.sequenceRows.clear();
+    EXPECT_FALSE(toJson(p).at("copy").contains("caches_left")); // made before: not said, and read as not so
+    EXPECT_FALSE(profileFromJson(nlohmann::json::parse(toJson(p).dump()), "p.json").copiesCachesLeft);
+    EXPECT_NE(copiesMeasuredAlone(p).find("lone bench"), std::string::npos);
+    p.copiesCachesLeft = true;
+    const auto j = nlohmann::json::parse(toJson(p).dump());
+    EXPECT_EQ(j.at("copy").at("caches_left"), true);
+    const HardwareProfile back = profileFromJson(j, "p.json");
+    EXPECT_TRUE(back.copiesCachesLeft);
+    EXPECT_EQ(toJson(back).dump(), toJson(p).dump());
+    EXPECT_EQ(copiesMeasuredAlone(back), "");
+    // Nothing to say of a run's own copies, or of a GPU's.
+    p.copiesCachesLeft = false;
+    p.costsOfRun = 3;
+    EXPECT_EQ(copiesMeasuredAlone(p), "");
+    EXPECT_EQ(copiesMeasuredAlone(writtenProfile()), "");
+    for (const nlohmann::json& hostile : {nlohmann::json(1), nlohmann::json("yes"), nlohmann::json(nullptr)}) {
+        auto edited = j;
+        edited["copy"]["caches_left"] = hostile;
+        const std::vector<InputProblem> problems = problemsOf(edited);
+        ASSERT_EQ(problems.size(), 1u) << hostile.dump();
+        EXPECT_EQ(problems[0].field, "/copy/caches_left");
     }
 }
 

@@ -255,6 +255,21 @@ class TstRunController : public QObject {
         // It ran on that profile: no calibration.
         for (const auto& p : progress)
             QVERIFY2(!p.at(1).toString().contains(QStringLiteral("Calibrating")), qPrintable(p.at(1).toString()));
+        // A profile file made before calibration left the caches as a run's traffic does: said, as compare-real says.
+        QVERIFY(profile.copiesCachesLeft);
+        coh::core::real::HardwareProfile madeBefore = profile;
+        madeBefore.costsOfRun = 0;
+        madeBefore.copiesCachesLeft = false;
+        const QString beforePath = m_dir.filePath(QStringLiteral("before.json"));
+        std::ofstream(beforePath.toStdString()) << coh::core::real::toJson(madeBefore).dump(2);
+        controller.setSimVsRealProfile(beforePath);
+        QSignalSpy comparedBefore(&controller, &RunController::comparedWithReal);
+        QVERIFY(controller.startSimVsReal(json, fixture("minimal.json"), m_db));
+        QVERIFY(comparedBefore.wait(180000));
+        const QString said = comparedBefore.at(0).at(2).toString();
+        QVERIFY2(said.contains(QStringLiteral("its copies were measured as a lone bench leaves the caches")),
+                 qPrintable(said));
+        QVERIFY2(!comparison.contains(QStringLiteral("lone bench")), qPrintable(comparison));
         // A file that does not read as a profile fails the run before anything runs, naming the file and the field.
         // A profile file edited by `edit` fails the run before anything is stored; returns what failed() said.
         const auto before = coh::core::RunStore(m_db.toStdString()).listRuns().size();
