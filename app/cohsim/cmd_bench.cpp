@@ -21,6 +21,7 @@
 #include "core/workload/workload_builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -63,7 +64,7 @@ struct BenchOptions {
     std::string attentionDtype = "fp16";             // bench attention --kv-dtype (real-cpu)
     std::vector<std::uint32_t> attentionContexts;    // bench attention --contexts; empty: the bench's own
     bool attentionWarm = false;                      // bench attention --warm (real-cpu)
-    std::uint32_t attentionBetweenMib = 0;           // bench attention --between-mib (real-cpu)
+    std::vector<std::uint32_t> attentionBetweenMib;  // bench attention --between-mib (real-cpu)
     std::string copyBackend = "real-cpu";            // bench copy --backend
     std::optional<std::string> copyPath;             // bench copy --path (real-cuda; none: gpu)
     std::string study;                               // bench tune
@@ -337,7 +338,7 @@ void benchAttention(const BenchOptions& options)
         if (options.attentionWarm)
             throw core::InputError("", "--warm", "--warm measures the CPU kernel's re-reads",
                                    "leave --warm out with --backend real-cuda");
-        if (options.attentionBetweenMib > 0)
+        if (!options.attentionBetweenMib.empty())
             throw core::InputError("", "--between-mib", "a GPU's kernel reads device memory, which no CPU core caches",
                                    "leave --between-mib out with --backend real-cuda");
         benchGpuAttention(options);
@@ -348,7 +349,8 @@ void benchAttention(const BenchOptions& options)
     bench.sequences = options.attentionSequences.value_or(1);
     bench.elementBytes = options.attentionDtype == "fp32" ? 4 : 2;
     bench.warm = options.attentionWarm;
-    bench.betweenBytes = std::size_t{options.attentionBetweenMib} << 20;
+    for (const std::uint32_t mib : options.attentionBetweenMib)
+        bench.betweenBytes.push_back(std::size_t{mib} << 20);
     if (!options.attentionContexts.empty())
         bench.contexts = options.attentionContexts;
     // K and V of the longest context for every sequence (and as much again for the copy beside it).
@@ -385,11 +387,12 @@ void benchAttention(const BenchOptions& options)
                            {"copy_ns", r.copyNs},
                            {"attention_gbps", r.attentionGBps()},
                            {"copy_gbps", r.copyGBps()},
-                           {"ns_per_token", r.nsPerToken()}});
+                           {"ns_per_token", r.nsPerToken()},
+                           {"between_bytes", r.betweenBytes}});
         auto json = attentionBenchJson(shape, bench.sequences, bench.rounds, std::move(out));
         json["kv_dtype"] = options.attentionDtype;
         json["warm"] = bench.warm;
-        json["between_bytes"] = bench.betweenBytes;
+        json["between_bytes"] = bench.betweenBytes; // the amounts taken in turn; [] for none
         fmt::print("{}\n", json.dump(2));
         return;
     }
@@ -399,14 +402,17 @@ void benchAttention(const BenchOptions& options)
                bench.sequences,
                bench.warm ? "every round over the same blocks (warm), the copies after" : "alternating",
                mediansOf(bench.rounds));
-    if (bench.betweenBytes > 0)
-        fmt::print("  {} MiB of other memory read before each round, as a run's other traffic passes between an "
-                   "instance's steps\n",
-                   options.attentionBetweenMib);
-    fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", "KV BYTES", "ATTENTION us",
-               "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
+    const bool between = !bench.betweenBytes.empty();
+    if (between)
+        fmt::print("  other memory read before each round (BETWEEN), as a run's other traffic passes between an "
+                   "instance's steps: {} MiB{}\n",
+                   fmt::join(options.attentionBetweenMib, ", "),
+                   bench.betweenBytes.size() > 1 ? ", in turn round by round" : "");
+    fmt::print("  {:>8}  {}{:>10}  {:>12}  {:>14}  {:>12}  {:>8}\n", "CONTEXT", between ? "BETWEEN MiB  " : "",
+               "KV BYTES", "ATTENTION us", "ATTENTION GB/s", "MEMCPY GB/s", "OF COPY");
     for (const auto& r : rows)
-        fmt::print("  {:>8}  {:>10}  {:>12}  {:>14}  {:>12}  {:>7}%\n", r.context, scaled(r.kvBytes, "B"),
+        fmt::print("  {:>8}  {}{:>10}  {:>12}  {:>14}  {:>12}  {:>7}%\n", r.context,
+                   between ? fmt::format("{:>11}  ", r.betweenBytes >> 20) : std::string(), scaled(r.kvBytes, "B"),
                    number(r.attentionNs / 1e3), number(r.attentionGBps()), number(r.copyGBps()),
                    number(100.0 * r.attentionGBps() / r.copyGBps()));
 }
@@ -553,9 +559,10 @@ static const bool registered = registerCommand("bench", [](CLI::App& app, Global
     attention
         ->add_option("--between-mib", options->attentionBetweenMib,
                      "real-cpu: read this many MiB of other memory before each round, as a run's copies and other "
-                     "steps pass through the caches between an instance's steps (0: none)")
-        ->check(CLI::Range(0, 4096))
-        ->capture_default_str();
+                     "steps pass through the caches between an instance's steps; several (0,64,256) are taken in "
+                     "turn, round by round, a row each")
+        ->delimiter(',')
+        ->check(CLI::Range(0, 4096));
     attention->add_flag("--json", options->json, "Print JSON");
     attention->callback([options] { benchAttention(*options); });
 

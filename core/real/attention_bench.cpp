@@ -37,9 +37,13 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
     if (options.poolBytes > 0)
         fillBlocks(k, v, 0, std::max(1u, fixedBlocks), shape.blockFloats());
     std::uint32_t cursor = 0;
+    // One memory, as much of it read as each amount asks.
+    const std::vector<std::size_t> amounts =
+        options.betweenBytes.empty() ? std::vector<std::size_t>{0} : options.betweenBytes;
+    const std::size_t most = *std::max_element(amounts.begin(), amounts.end());
     std::optional<CacheDisplacer> between;
-    if (options.betweenBytes > 0)
-        between.emplace(options.betweenBytes);
+    if (most > 0)
+        between.emplace(most);
     for (const std::uint32_t context : options.contexts) {
         const std::uint32_t perSequence = (context + shape.blockTokens - 1) / shape.blockTokens;
         const std::uint32_t wanted = perSequence * options.sequences;
@@ -59,7 +63,7 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
 
         const std::size_t used = std::size_t{context} * shape.kvHeads * shape.headDim * options.sequences;
         std::vector<T> copy(std::min(2 * used, k.size() + v.size()));
-        std::vector<double> attentionNs, copyNs;
+        std::vector<std::vector<double>> attentionNs(amounts.size()), copyNs(amounts.size());
         const auto takeBlocks = [&] {
             for (auto& b : tables) {
                 b = order[cursor % blocks];
@@ -71,17 +75,17 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
                     {std::span<const std::uint32_t>(tables).subspan(std::size_t{s} * perSequence, perSequence),
                      context});
         };
-        const auto attend = [&] {
+        const auto attend = [&](std::size_t amount) {
             if (between)
-                between->here();
+                between->here(amounts[amount]);
             const auto start = BenchClock::now();
             pagedDecodeAttention(shape, std::span<const T>(k), std::span<const T>(v), q, seqs, scale, out);
-            attentionNs.push_back(std::max(1.0, nsSince(start)));
+            attentionNs[amount].push_back(std::max(1.0, nsSince(start)));
         };
         // As many bytes copied, from the same memory (wrapped when the pool is smaller).
-        const auto copyOnce = [&] {
+        const auto copyOnce = [&](std::size_t amount) {
             if (between)
-                between->here();
+                between->here(amounts[amount]);
             const auto start = BenchClock::now();
             for (std::size_t left = 2 * used; left > 0;) {
                 const std::size_t half = std::min(left, copy.size()) / 2, rest = std::min(left, copy.size()) - half;
@@ -89,27 +93,31 @@ template <class T> std::vector<AttentionBenchRow> benchOver(const AttentionBench
                 std::memcpy(copy.data() + half, v.data(), rest * sizeof(T));
                 left -= half + rest;
             }
-            copyNs.push_back(std::max(1.0, nsSince(start)));
+            copyNs[amount].push_back(std::max(1.0, nsSince(start)));
         };
         const int rounds = std::max(1, options.rounds);
         if (options.warm) {
             takeBlocks();
-            attend(); // untimed: brings the blocks in
-            attentionNs.clear();
+            attend(0); // untimed: brings the blocks in
+            attentionNs[0].clear();
             for (int round = 0; round < rounds; ++round)
-                attend();
+                for (std::size_t a = 0; a < amounts.size(); ++a)
+                    attend(a);
             for (int round = 0; round < rounds; ++round)
-                copyOnce();
+                for (std::size_t a = 0; a < amounts.size(); ++a)
+                    copyOnce(a);
         } else {
-            for (int round = 0; round < rounds; ++round) {
-                // Each round reads the blocks after the last round's, as consecutive decode steps do.
-                takeBlocks();
-                attend();
-                copyOnce();
-            }
+            for (int round = 0; round < rounds; ++round)
+                for (std::size_t a = 0; a < amounts.size(); ++a) {
+                    // Each round reads the blocks after the last round's, as consecutive decode steps do.
+                    takeBlocks();
+                    attend(a);
+                    copyOnce(a);
+                }
         }
-        rows.push_back({context, shape.kvBytes(std::uint64_t{context} * options.sequences, sizeof(T)),
-                        median(attentionNs), median(copyNs)});
+        for (std::size_t a = 0; a < amounts.size(); ++a)
+            rows.push_back({context, shape.kvBytes(std::uint64_t{context} * options.sequences, sizeof(T)),
+                            median(attentionNs[a]), median(copyNs[a]), amounts[a]});
     }
     return rows;
 }

@@ -24,17 +24,18 @@ struct AttentionBenchOptions {
     // sequences in turn do, out of memory.
     bool warm = false;
     // Before each timed round (and each copy beside it), off the clock, the bench's thread reads this many bytes of
-    // other memory
-    // (CacheDisplacer): what a run's copies and other instances' steps pass through the caches between one
-    // instance's steps (docs/real-backend.md#a-step-after-the-machines-other-traffic). 0: nothing in between.
-    std::size_t betweenBytes = 0;
+    // other memory (CacheDisplacer): what a run's copies and other instances' steps pass through the caches between
+    // one instance's steps (docs/real-backend.md#a-step-after-the-machines-other-traffic). Several: each round takes
+    // them in turn, a row per context and amount, so they are compared side by side. Empty: nothing in between.
+    std::vector<std::size_t> betweenBytes;
 };
 
 struct AttentionBenchRow {
     std::uint32_t context = 0;
-    double kvBytes = 0;     // K and V read by one step
-    double attentionNs = 0; // median
-    double copyNs = 0;      // median: memcpy of kvBytes
+    double kvBytes = 0;           // K and V read by one step
+    double attentionNs = 0;       // median
+    double copyNs = 0;            // median: memcpy of kvBytes
+    std::size_t betweenBytes = 0; // other memory read before each round (AttentionBenchOptions::betweenBytes)
     double attentionGBps() const { return kvBytes / attentionNs; }
     double copyGBps() const { return kvBytes / copyNs; }
     double nsPerToken() const { return attentionNs / context; }

@@ -27,13 +27,25 @@ CacheDisplacer::CacheDisplacer(std::size_t bytes)
 void CacheDisplacer::read(void* context)
 {
     Side& side = *static_cast<Side*>(context);
+    readWords(side, side.words.size());
+}
+
+void CacheDisplacer::readWords(Side& side, std::size_t words)
+{
+    words = std::min(words, side.words.size());
     std::uint64_t sum = 0;
     // One word per cache line brings the whole line in.
-    for (std::size_t i = 0; i < side.words.size(); i += kWordsPerLine)
+    for (std::size_t i = 0; i < words; i += kWordsPerLine)
         sum += side.words[i];
     g_displacedSink = sum;
-    side.linesRead += (side.words.size() + kWordsPerLine - 1) / kWordsPerLine;
+    side.linesRead += (words + kWordsPerLine - 1) / kWordsPerLine;
     side.lastReader = std::this_thread::get_id();
+}
+
+void CacheDisplacer::here(std::size_t bytes)
+{
+    if (bytes > 0)
+        readWords(m_here, bytes / sizeof(std::uint64_t));
 }
 
 void CacheDisplacer::on(NodeWorker& worker)

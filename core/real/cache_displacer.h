@@ -21,8 +21,9 @@ class CacheDisplacer {
     static std::size_t defaultBytes();
     std::size_t bytes() const { return m_here.words.size() * sizeof(std::uint64_t); }
 
-    // On the calling thread's core.
+    // On the calling thread's core: all of its memory, or its first `bytes` (0: none).
     void here() { read(&m_here); }
+    void here(std::size_t bytes);
     // On the worker's core, as a job of its own.
     void on(NodeWorker& worker);
 
@@ -37,6 +38,7 @@ class CacheDisplacer {
 
   private:
     static void read(void* side);
+    static void readWords(Side& side, std::size_t words);
     Side m_here, m_worker;
 };
 

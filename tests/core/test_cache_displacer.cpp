@@ -23,6 +23,13 @@ TEST(CacheDisplacer, ReadsTwiceTheCoresCacheALineAtATime)
     EXPECT_EQ(displacer.hereSide().linesRead, 2u * 16384u);
     EXPECT_EQ(displacer.hereSide().lastReader, std::this_thread::get_id());
     EXPECT_EQ(displacer.workerSide().linesRead, 0u);
+    // Or as much of it as asked: 64 KiB is 1,024 lines; none for 0; no more than it holds.
+    displacer.here(64 << 10);
+    EXPECT_EQ(displacer.hereSide().linesRead, 2u * 16384u + 1024u);
+    displacer.here(0);
+    EXPECT_EQ(displacer.hereSide().linesRead, 2u * 16384u + 1024u);
+    displacer.here(std::size_t{8} << 20);
+    EXPECT_EQ(displacer.hereSide().linesRead, 3u * 16384u + 1024u);
 }
 
 TEST(CacheDisplacer, ReadsOnTheWorkersThreadWhatTheWorkersCoreCaches)

@@ -95,16 +95,25 @@ TEST(CliBench, AttentionBenchesTheElementAsked)
     EXPECT_EQ(warmCuda.exitCode, 2) << warmCuda.output;
     EXPECT_NE(warmCuda.output.find("--warm"), std::string::npos) << warmCuda.output;
     // Other memory read between the rounds, said in the JSON and the text; none by default; not on a GPU.
-    EXPECT_EQ(half["between_bytes"], 0);
+    EXPECT_TRUE(half["between_bytes"].empty());
+    EXPECT_EQ(half["contexts"][0]["between_bytes"], 0);
+    // Several amounts: a row for each context and amount, in turn.
     const CliResult between =
-        runCohsim("bench attention --repeat 1 --contexts 128 --warm --between-mib 3 --json", Stderr::Inherit);
+        runCohsim("bench attention --repeat 1 --contexts 128,256 --warm --between-mib 0,3 --json", Stderr::Inherit);
     ASSERT_EQ(between.exitCode, 0) << between.output;
-    EXPECT_EQ(nlohmann::json::parse(between.output)["between_bytes"], 3 << 20);
+    const auto rows = nlohmann::json::parse(between.output);
+    EXPECT_EQ(rows["between_bytes"], nlohmann::json::array({0, 3 << 20}));
+    ASSERT_EQ(rows["contexts"].size(), 4u);
+    EXPECT_EQ(rows["contexts"][0]["context"], 128);
+    EXPECT_EQ(rows["contexts"][0]["between_bytes"], 0);
+    EXPECT_EQ(rows["contexts"][1]["context"], 128);
+    EXPECT_EQ(rows["contexts"][1]["between_bytes"], 3 << 20);
+    EXPECT_EQ(rows["contexts"][3]["context"], 256);
     const CliResult betweenText =
         runCohsim("bench attention --repeat 1 --contexts 128 --between-mib 3", Stderr::Inherit);
     ASSERT_EQ(betweenText.exitCode, 0) << betweenText.output;
-    EXPECT_NE(betweenText.output.find("3 MiB of other memory read before each round"), std::string::npos)
-        << betweenText.output;
+    EXPECT_NE(betweenText.output.find("instance's steps: 3 MiB"), std::string::npos) << betweenText.output;
+    EXPECT_NE(betweenText.output.find("BETWEEN MiB"), std::string::npos) << betweenText.output;
     const CliResult betweenCuda = runCohsim("bench attention --backend real-cuda --between-mib 3");
     EXPECT_EQ(betweenCuda.exitCode, 2) << betweenCuda.output;
     EXPECT_NE(betweenCuda.output.find("--between-mib"), std::string::npos) << betweenCuda.output;
