@@ -85,6 +85,8 @@ BackendFacts backendFacts(const core::BackendSummary& b)
         f.lines.append({tr("Own costs"), toQString(costs)});
     if (const std::string sizes = core::describeAttentionBySize(b); !sizes.empty())
         f.lines.append({tr("Attention by step size"), toQString(sizes)});
+    if (const std::string traffic = core::describeAttentionByTraffic(b); !traffic.empty())
+        f.lines.append({tr("Attention after traffic"), toQString(traffic)});
     if (!b.staleReads.empty()) {
         std::vector<double> relL2;
         for (const auto& r : b.staleReads)

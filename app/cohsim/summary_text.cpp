@@ -325,6 +325,8 @@ void printRunSummary(const core::RunSummary& s)
             fmt::print("  own costs       {}\n", costs);
         if (const std::string sizes = core::describeAttentionBySize(b); !sizes.empty())
             fmt::print("  by step size    {}\n", sizes);
+        if (const std::string traffic = core::describeAttentionByTraffic(b); !traffic.empty())
+            fmt::print("  by traffic      {}\n", traffic);
         if (!b.staleReads.empty()) {
             // The error each stale read caused, measured: the attention over the older bytes against the latest.
             std::vector<double> relL2, maxAbs, fraction;

@@ -3,6 +3,7 @@
 // topology node ran on and what its copies measured. Plain values: RunSummary carries it to the store and views.
 #include "core/net/cost_fit.h"
 #include "core/net/step_size_buckets.h"
+#include "core/net/traffic_buckets.h"
 
 #include <cstdint>
 #include <string>
@@ -81,6 +82,9 @@ struct BackendSummary {
     // The same steps by the bytes a layer read, in powers of two (StepSizeBucket): what the fits above draw one line
     // through. Empty: no step ran for real.
     std::vector<StepSizeBucket> attentionBySize;
+    // Its steps out of the core's cache again, by the bytes copied anywhere on the machine since the same instance's
+    // step before (traffic_buckets.h): a step after much traffic finds less of its blocks in the shared cache.
+    std::vector<TrafficBucket> attentionByTraffic;
     // A fault asked for with `--inject NAME@N` (InjectedFault) that the run never played: it made too few copies or
     // steps. A run that plays one stops on its check and is stored as failed, saying so. Empty: none asked for.
     std::string faultNotPlayed;

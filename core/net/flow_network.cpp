@@ -54,6 +54,8 @@ void FlowNetwork::send(std::uint32_t route, double bytes, FlowEndpoint& endpoint
     // The sender may hold a route id from before a link failed or came back.
     route = m_routing.current(route);
     flow.info = FlowInfo{route, bytes, m_sim.now(), 0, tag};
+    if (!m_routing.route(route).channels.empty())
+        countSent(bytes);
     flow.endpoint = &endpoint;
     flow.remaining = bytes;
     flow.rate = 0;

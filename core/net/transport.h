@@ -80,6 +80,16 @@ class Transport {
     // At the end of a run: every message sent has been delivered. A real transport throws naming the first that was
     // not (its completion was lost); the simulated one cannot lose one.
     virtual void checkDelivered() const {}
+
+    // The bytes of every message sent so far, on every route: the traffic a real backend's copies put through this
+    // machine's memories between an instance's decode steps (ComputeCost::watchTraffic).
+    double bytesSent() const { return m_bytesSent; }
+
+  protected:
+    void countSent(double bytes) { m_bytesSent += bytes; }
+
+  private:
+    double m_bytesSent = 0;
 };
 
 } // namespace coh::core

@@ -91,6 +91,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
         m_summary.descriptors += m_pieces.size();
         ++m_summary.verified;
         m_summary.bytesCopied += static_cast<double>(size);
+        countSent(bytes);
         m_summary.copyMs += static_cast<double>(took) * 1e-6;
         // The run's own costs, per path as calibration measures them (real-cuda's host memory apart).
         (m_hostMemory[route.src] || m_hostMemory[route.dst] ? m_hostCopyFit : m_copyFit)

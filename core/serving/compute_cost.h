@@ -2,6 +2,7 @@
 // How long an iteration computes: the seam beside the transport (docs/real-backend.md#the-seam). The simulated
 // backend takes the roofline (CostModel); a real one measures a kernel for what it can run and says what it scaled.
 #include "core/net/backend_summary.h"
+#include "core/net/transport.h"
 #include "core/serving/cost_model.h"
 #include "core/serving/instance_state.h"
 
@@ -28,6 +29,9 @@ class ComputeCost {
     // else it is empty (the roofline needs only their sum, inst.contextTokens).
     virtual SimTime decode(const InstanceState& inst, const DecodeBatch& batch) = 0;
     virtual bool wantsContexts() const = 0;
+    // The run's transport, whose bytes sent between an instance's decode steps a compute may keep its steps by (a
+    // real backend's: MeasuredCompute). Called once, before the run; the transport outlives the compute's steps.
+    virtual void watchTraffic(const Transport&) {}
     // Adds what it measured to the run's backend summary.
     virtual void describe(BackendSummary&) const {}
 };

@@ -33,6 +33,7 @@ class MeasuredCompute final : public ComputeCost {
     }
     SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     bool wantsContexts() const override { return true; }
+    void watchTraffic(const Transport& transport) override { m_traffic = &transport; }
     void describe(BackendSummary& summary) const override;
 
     // Fault injection: the next decode step's block bookkeeping goes wrong this way (real::ReadFault); the stamp
@@ -88,6 +89,11 @@ class MeasuredCompute final : public ComputeCost {
     // the largest such limit.
     CostFitSums m_attentionWarmFit;
     std::vector<StepSizeBucket> m_attentionBySize; // every step, by its layer's bytes (BackendSummary::attentionBySize)
+    // Steps out of the core's cache by the bytes sent since their node's step before (BackendSummary::
+    // attentionByTraffic), and what had been sent at each node's last step (-1: none yet).
+    const Transport* m_traffic = nullptr;
+    std::vector<TrafficBucket> m_attentionByTraffic;
+    std::vector<double> m_sentAtLastStep;
     std::size_t m_warmBytes = 0;
     std::int64_t m_lastNs = 0;
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.

@@ -67,4 +67,20 @@ std::string describeAttentionBySize(const BackendSummary& b)
     return fmt::format("a layer reading {}", fmt::join(parts, ", "));
 }
 
+std::string describeAttentionByTraffic(const BackendSummary& b)
+{
+    std::vector<std::string> parts;
+    for (const TrafficBucket& bucket : b.attentionByTraffic)
+        parts.push_back(fmt::format("{} at {:.3g} GB/s ({}{})",
+                                    bucket.fromBytes == 0 ? std::string("none")
+                                                          : fmt::format("{} to {}", stepSizeBound(bucket.fromBytes),
+                                                                        stepSizeBound(2 * bucket.fromBytes)),
+                                    bucket.gbps(), bucket.steps,
+                                    parts.empty() ? bucket.steps == 1 ? " step" : " steps" : ""));
+    if (parts.empty())
+        return {};
+    return fmt::format("a layer out of the core's cache, by the bytes copied since its node's step before: {}",
+                       fmt::join(parts, ", "));
+}
+
 } // namespace coh::core

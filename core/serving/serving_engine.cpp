@@ -56,6 +56,7 @@ ServingEngine::ServingEngine(const Scenario& scenario, const Workload& workload,
     , m_state(workload.requests.size())
 {
     refuseImpossibleInput();
+    m_compute->watchTraffic(*m_transport);
     std::vector<std::vector<std::uint32_t>> instanceNodes;
     for (const auto& inst : m_instances)
         instanceNodes.push_back(inst.nodes);

@@ -75,6 +75,13 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
                                {"longest_bytes", b.longestBytes}});
         j["attention_by_size"] = std::move(buckets);
     }
+    if (!s.attentionByTraffic.empty()) {
+        auto buckets = nlohmann::ordered_json::array();
+        for (const TrafficBucket& b : s.attentionByTraffic)
+            buckets.push_back(
+                {{"copied_from_bytes", b.fromBytes}, {"steps", b.steps}, {"bytes", b.bytes}, {"ns", b.ns}});
+        j["attention_by_traffic"] = std::move(buckets);
+    }
     if (!s.staleReads.empty()) {
         auto reads = nlohmann::ordered_json::array();
         for (const auto& r : s.staleReads)
@@ -182,6 +189,32 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                 bucket.longestBytes = 0;
             stepsSoFar += bucket.steps;
             addSteps(s.attentionBySize, {bucket});
+        }
+    // Runs stored before their steps were kept by the traffic between them have none. A bucket no run makes is left
+    // out as above: no steps, or more than the run's decode steps in all; an amount that is not 0 or a power of two or
+    // is past any memory; no bytes or a bandwidth no memory gives; a second of one amount.
+    stepsSoFar = 0;
+    if (const auto it = j.find("attention_by_traffic"); it != j.end() && it->is_array())
+        for (const auto& b : *it) {
+            if (!b.is_object())
+                continue;
+            const TrafficBucket bucket{countField(b, "copied_from_bytes"), countField(b, "steps"),
+                                       numberField(b, "bytes"), numberField(b, "ns")};
+            const bool amount =
+                bucket.fromBytes <= kLargestStepSizeBucket && (bucket.fromBytes & (bucket.fromBytes - 1)) == 0;
+            const double gbps = bucket.gbps();
+            const bool timed = std::isfinite(bucket.bytes) && bucket.bytes > 0 && std::isfinite(bucket.ns) &&
+                               bucket.ns > 0 && gbps >= real::kMinProfileGBps && gbps <= real::kMaxProfileGBps;
+            const bool counted = bucket.steps > 0 && (s.decodeSteps == 0 || bucket.steps <= s.decodeSteps - stepsSoFar);
+            const bool again = std::any_of(s.attentionByTraffic.begin(), s.attentionByTraffic.end(),
+                                           [&](const auto& o) { return o.fromBytes == bucket.fromBytes; });
+            if (!amount || !timed || !counted || again)
+                continue;
+            stepsSoFar += bucket.steps;
+            auto at = s.attentionByTraffic.begin();
+            while (at != s.attentionByTraffic.end() && at->fromBytes < bucket.fromBytes)
+                ++at;
+            s.attentionByTraffic.insert(at, bucket);
         }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)

@@ -2,6 +2,7 @@
 // against what a profile predicts for the same steps (core/store/attention_by_size.h).
 #include "core/base/input_error.h"
 #include "core/net/step_size_buckets.h"
+#include "core/net/traffic_buckets.h"
 #include "core/real/calibration.h"
 #include "core/store/attention_by_size.h"
 #include "core/store/backend_json.h"
@@ -79,6 +80,57 @@ TEST(StepSizeBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
         auto hostile = j;
         hostile["attention_by_size"].push_back(bad);
         EXPECT_EQ(backendFromJson(hostile).attentionBySize, s.attentionBySize) << bad.dump();
+    }
+}
+
+TEST(TrafficBuckets, EachStepGoesToThePowerOfTwoOfWhatWasCopiedBeforeItInOrder)
+{
+    EXPECT_EQ(trafficBucketOf(0), 0u);
+    EXPECT_EQ(trafficBucketOf(0.5), 0u);
+    EXPECT_EQ(trafficBucketOf(1), 1u);
+    EXPECT_EQ(trafficBucketOf(3 * kMiB), std::uint64_t{2} << 20);
+    std::vector<TrafficBucket> buckets;
+    addTrafficStep(buckets, 40 * kMiB, 8 * kMiB, 2e6);
+    addTrafficStep(buckets, 0, 8 * kMiB, 1e6);
+    addTrafficStep(buckets, 33 * kMiB, 4 * kMiB, 1e6);
+    addTrafficStep(buckets, 5 * kMiB, 4 * kMiB, 0);                                  // no measurement
+    addTrafficStep(buckets, std::numeric_limits<double>::infinity(), 4 * kMiB, 1e6); // nor this
+    ASSERT_EQ(buckets.size(), 2u);
+    EXPECT_EQ(buckets[0].fromBytes, 0u);
+    EXPECT_EQ(buckets[0].steps, 1u);
+    EXPECT_DOUBLE_EQ(buckets[0].gbps(), 8 * kMiB / 1e6);
+    EXPECT_EQ(buckets[1].fromBytes, std::uint64_t{32} << 20);
+    EXPECT_EQ(buckets[1].steps, 2u);
+    EXPECT_DOUBLE_EQ(buckets[1].gbps(), 12 * kMiB / 3e6);
+}
+
+TEST(TrafficBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
+{
+    BackendSummary s;
+    s.name = "real-cpu";
+    addTrafficStep(s.attentionByTraffic, 0, 8 * kMiB, 1e6);
+    addTrafficStep(s.attentionByTraffic, 40 * kMiB, 8 * kMiB, 2e6);
+    const auto j = toJson(s);
+    ASSERT_TRUE(j.contains("attention_by_traffic"));
+    EXPECT_EQ(backendFromJson(j).attentionByTraffic, s.attentionByTraffic);
+    auto old = j;
+    old.erase("attention_by_traffic");
+    EXPECT_TRUE(backendFromJson(old).attentionByTraffic.empty());
+    auto whole = j;
+    whole["attention_by_traffic"].push_back(
+        nlohmann::ordered_json{{"copied_from_bytes", 4194304u}, {"steps", 1u}, {"bytes", 9e6}, {"ns", 1e6}});
+    EXPECT_EQ(backendFromJson(whole).attentionByTraffic.size(), 3u);
+    EXPECT_EQ(backendFromJson(whole).attentionByTraffic[1].fromBytes, 4194304u); // in order
+    for (const nlohmann::ordered_json& bad :
+         {nlohmann::ordered_json{{"copied_from_bytes", 3000000u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"copied_from_bytes", 0u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", 1e5}}, // twice
+          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 0u}, {"bytes", 3e6}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 0}, {"ns", 1e5}},
+          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", -1}},
+          nlohmann::ordered_json("many")}) {
+        auto hostile = j;
+        hostile["attention_by_traffic"].push_back(bad);
+        EXPECT_EQ(backendFromJson(hostile).attentionByTraffic, s.attentionByTraffic) << bad.dump();
     }
 }
 

@@ -12,6 +12,7 @@
 #include "core/real/stale_read.h"
 #include "core/serving/kv_pool_text.h"
 #include "core/serving/measured_compute.h"
+#include "core/serving/own_costs_text.h"
 #include "core/serving/serving_engine.h"
 #include "core/store/backend_json.h"
 #include "core/store/run_and_store.h"
@@ -89,6 +90,38 @@ TEST_P(RealRuns, EveryProtocolSendsTheSimulatorsMessagesAndBytes)
 // like any node; real-cuda by pinned host memory that the GPUs' copy engines reach by DMA (gpu_nodes.h), so the data
 // that goes home and comes back from it crosses the bus both ways. Either way the protocol's messages and bytes are
 // the simulator's, and every copy into or out of it is checked.
+TEST_P(RealRuns, ItsStepsAreKeptByTheBytesCopiedSinceTheirNodesStepBefore)
+{
+    const Workload w = spacedWorkload();
+    const Scenario s = threeGpuScenario("msi-directory");
+    BackendOptions b = backend();
+    b.realCpu.warmBytes = 0; // every step out of the core's cache, so every one after its node's first is kept
+    const RunResult real = runOn(s, w, b);
+    const BackendSummary& r = real.summary.backend;
+    ASSERT_GT(r.decodeSteps, 2u);
+    std::uint64_t steps = 0;
+    double bytes = 0;
+    for (const TrafficBucket& t : r.attentionByTraffic) {
+        steps += t.steps;
+        bytes += t.bytes;
+        EXPECT_TRUE(t.fromBytes == 0 || (t.fromBytes & (t.fromBytes - 1)) == 0) << t.fromBytes;
+    }
+    // Each decode node's first step has no step before it: one or two nodes decoded.
+    EXPECT_GE(steps, r.decodeSteps - 2);
+    EXPECT_LE(steps, r.decodeSteps - 1);
+    double stepBytes = 0;
+    for (const StepSizeBucket& sz : r.attentionBySize)
+        stepBytes += sz.bytes;
+    EXPECT_LT(bytes, stepBytes);
+    // Spaced requests: a step after its request's transfer follows copies, one between two steps of a batch may not.
+    EXPECT_TRUE(std::any_of(r.attentionByTraffic.begin(), r.attentionByTraffic.end(),
+                            [](const TrafficBucket& t) { return t.fromBytes > 0; }));
+    // Kept with the run; said by `cohsim run` and the app.
+    EXPECT_EQ(backendFromJson(toJson(r)).attentionByTraffic, r.attentionByTraffic);
+    EXPECT_NE(describeAttentionByTraffic(r).find("by the bytes copied since its node's step before"),
+              std::string::npos);
+}
+
 TEST_P(RealRuns, AHomeInHostMemoryCopiesLikeAnyNode)
 {
     Scenario s = threeGpuScenario("msi-directory");
@@ -259,6 +292,7 @@ TEST_P(RealCopies, CopiesOfOnePairShareItAndOtherPairsOverlap)
     // each took the shorter's time beyond its own; every other copy landed at its own time, so the pairs' last
     // landings add up to all the copies' times.
     const SimTime first = std::min(at(1), at(2)), last = std::max(at(1), at(2));
+    EXPECT_EQ(h.transport.bytesSent(), 4096.0 + 8192 + 3 * 4096);
     const BackendSummary b = h.transport.describe();
     EXPECT_EQ(b.copiesQueued, 2u);
     EXPECT_DOUBLE_EQ(b.copyWaitMs * 1e6, static_cast<double>(first));
@@ -527,6 +561,7 @@ TEST_P(RealCopies, ASameNodeMessageCopiesNothingAndArrivesAtOnce)
     EXPECT_EQ(h.delivered[7].delivered, 0);
     EXPECT_EQ(h.transport.describe().copies, 0u);
     EXPECT_TRUE(h.transport.describe().mapping.empty());
+    EXPECT_EQ(h.transport.bytesSent(), 0.0); // nothing passed through a memory
 }
 
 TEST(RealCpuBackend, ALinkFailureIsRefusedWithTheFieldAndTheFix)

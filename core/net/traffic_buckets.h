@@ -1,0 +1,48 @@
+#pragma once
+// A real run's decode steps out of the core's cache by the bytes copied anywhere on the machine since the same
+// instance's step before, in powers of two (0: none copied): whether a step finds the blocks its sequences read the
+// step before still in the machine's shared cache, or other traffic has pushed them out
+// (docs/real-backend.md#a-step-after-the-machines-other-traffic).
+#include "core/net/step_size_buckets.h"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace coh::core {
+
+struct TrafficBucket {
+    std::uint64_t fromBytes = 0; // the steps after fromBytes to twice that, less one, copied; 0: after none
+    std::uint64_t steps = 0;
+    double bytes = 0; // K and V one layer read, summed over the steps
+    double ns = 0;    // one layer's measured time, summed over the steps
+    double gbps() const { return ns > 0 ? bytes / ns : 0; }
+    double meanBytes() const { return steps > 0 ? bytes / static_cast<double>(steps) : 0; }
+    bool operator==(const TrafficBucket&) const = default;
+};
+
+// The bucket of a step after `copied` bytes: 0 for none (less than a byte), else the power of two at or below it.
+inline std::uint64_t trafficBucketOf(double copied)
+{
+    return copied >= 1 ? stepSizeBucketOf(copied) : 0;
+}
+
+// Adds one step (one layer's bytes and time, after `copied` bytes), kept in order of the bucket. A time that is not a
+// measurement (0, negative, not finite) is left out, as the run's cost fits leave it.
+inline void addTrafficStep(std::vector<TrafficBucket>& buckets, double copied, double layerBytes, double layerNs)
+{
+    if (!(layerNs > 0) || !std::isfinite(layerNs) || !(layerBytes > 0) || !std::isfinite(layerBytes) ||
+        !std::isfinite(copied))
+        return;
+    const std::uint64_t from = trafficBucketOf(copied);
+    auto it = buckets.begin();
+    while (it != buckets.end() && it->fromBytes < from)
+        ++it;
+    if (it == buckets.end() || it->fromBytes != from)
+        it = buckets.insert(it, TrafficBucket{from});
+    ++it->steps;
+    it->bytes += layerBytes;
+    it->ns += layerNs;
+}
+
+} // namespace coh::core
