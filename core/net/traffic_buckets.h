@@ -17,7 +17,6 @@ struct TrafficBucket {
     double bytes = 0; // K and V one layer read, summed over the steps
     double ns = 0;    // one layer's measured time, summed over the steps
     double gbps() const { return ns > 0 ? bytes / ns : 0; }
-    double meanBytes() const { return steps > 0 ? bytes / static_cast<double>(steps) : 0; }
     bool operator==(const TrafficBucket&) const = default;
 };
 
@@ -27,6 +26,17 @@ inline std::uint64_t trafficBucketOf(double copied)
     return copied >= 1 ? stepSizeBucketOf(copied) : 0;
 }
 
+// The entry of `fromBytes` in `buckets`, kept in order of the amount; made (empty) where there is none.
+inline TrafficBucket& trafficEntry(std::vector<TrafficBucket>& buckets, std::uint64_t fromBytes)
+{
+    auto it = buckets.begin();
+    while (it != buckets.end() && it->fromBytes < fromBytes)
+        ++it;
+    if (it == buckets.end() || it->fromBytes != fromBytes)
+        it = buckets.insert(it, TrafficBucket{fromBytes});
+    return *it;
+}
+
 // Adds one step (one layer's bytes and time, after `copied` bytes), kept in order of the bucket. A time that is not a
 // measurement (0, negative, not finite) is left out, as the run's cost fits leave it.
 inline void addTrafficStep(std::vector<TrafficBucket>& buckets, double copied, double layerBytes, double layerNs)
@@ -34,15 +44,10 @@ inline void addTrafficStep(std::vector<TrafficBucket>& buckets, double copied, d
     if (!(layerNs > 0) || !std::isfinite(layerNs) || !(layerBytes > 0) || !std::isfinite(layerBytes) ||
         !std::isfinite(copied))
         return;
-    const std::uint64_t from = trafficBucketOf(copied);
-    auto it = buckets.begin();
-    while (it != buckets.end() && it->fromBytes < from)
-        ++it;
-    if (it == buckets.end() || it->fromBytes != from)
-        it = buckets.insert(it, TrafficBucket{from});
-    ++it->steps;
-    it->bytes += layerBytes;
-    it->ns += layerNs;
+    TrafficBucket& b = trafficEntry(buckets, trafficBucketOf(copied));
+    ++b.steps;
+    b.bytes += layerBytes;
+    b.ns += layerNs;
 }
 
 } // namespace coh::core

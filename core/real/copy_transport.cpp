@@ -116,7 +116,7 @@ void CopyTransport::send(std::uint32_t routeId, double bytes, FlowEndpoint& endp
     m_pending[slot] = Pending{info, &endpoint, message, true, fault == CopyFault::LostCompletion};
     if (message == 0) {
         // Nothing copied (no bytes, or within one node): delivered now, as the simulator delivers it.
-        if (fault != CopyFault::LostCompletion)
+        if (!m_pending[slot].lost)
             m_sim.scheduleIn(0, m_deliverKind, slot);
         return;
     }
@@ -133,10 +133,10 @@ void CopyTransport::onWake(const Event& ev)
 {
     m_wokeLanded.clear();
     PairSharing::Wake next;
-    const bool more = m_pairs.land({ev.target, ev.time, ev.payload}, m_sim.now(), m_wokeLanded, next);
+    const SimTime now = m_sim.now();
+    const bool more = m_pairs.land({ev.target, ev.time, ev.payload}, now, m_wokeLanded, next);
     for (const PairSharing::Landed& landed : m_wokeLanded) {
-        Pending& p = m_pending[landed.token];
-        const SimTime now = m_sim.now();
+        const Pending& p = m_pending[landed.token];
         const double rate = p.info.bytes / static_cast<double>(std::max<SimTime>(1, now - landed.sent));
         for (const std::uint32_t channel : m_routing.route(p.info.route).channels)
             m_usage.add(channel, landed.sent, now, rate);

@@ -94,6 +94,16 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     return j;
 }
 
+namespace {
+// A stored bucket's bytes over its time: a measurement only where it is a bandwidth a memory gives (as a profile's).
+bool timedAsAMemory(double bytes, double ns)
+{
+    const double gbps = ns > 0 ? bytes / ns : 0;
+    return std::isfinite(bytes) && bytes > 0 && std::isfinite(ns) && ns > 0 && gbps >= real::kMinProfileGBps &&
+           gbps <= real::kMaxProfileGBps;
+}
+} // namespace
+
 BackendSummary backendFromJson(const nlohmann::ordered_json& j)
 {
     BackendSummary s;
@@ -174,9 +184,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
             const bool sized = bucket.fromBytes > 0 && bucket.fromBytes <= kLargestStepSizeBucket &&
                                (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 && bucket.bytes > 0 &&
                                bucket.meanBytes() >= (from < 2 ? 0 : from) && bucket.meanBytes() < 2 * from;
-            const double gbps = bucket.gbps();
-            const bool timed = std::isfinite(bucket.ns) && bucket.ns > 0 && gbps >= real::kMinProfileGBps &&
-                               gbps <= real::kMaxProfileGBps;
+            const bool timed = timedAsAMemory(bucket.bytes, bucket.ns);
             const bool side = !bucket.inCache || (s.attentionWarmBytes > 0 && bucket.fromBytes <= s.attentionWarmBytes);
             const bool counted = bucket.steps > 0 && (s.decodeSteps == 0 || bucket.steps <= s.decodeSteps - stepsSoFar);
             const bool again = std::any_of(s.attentionBySize.begin(), s.attentionBySize.end(), [&](const auto& o) {
@@ -202,19 +210,14 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                                        numberField(b, "bytes"), numberField(b, "ns")};
             const bool amount =
                 bucket.fromBytes <= kLargestStepSizeBucket && (bucket.fromBytes & (bucket.fromBytes - 1)) == 0;
-            const double gbps = bucket.gbps();
-            const bool timed = std::isfinite(bucket.bytes) && bucket.bytes > 0 && std::isfinite(bucket.ns) &&
-                               bucket.ns > 0 && gbps >= real::kMinProfileGBps && gbps <= real::kMaxProfileGBps;
+            const bool timed = timedAsAMemory(bucket.bytes, bucket.ns);
             const bool counted = bucket.steps > 0 && (s.decodeSteps == 0 || bucket.steps <= s.decodeSteps - stepsSoFar);
             const bool again = std::any_of(s.attentionByTraffic.begin(), s.attentionByTraffic.end(),
                                            [&](const auto& o) { return o.fromBytes == bucket.fromBytes; });
             if (!amount || !timed || !counted || again)
                 continue;
             stepsSoFar += bucket.steps;
-            auto at = s.attentionByTraffic.begin();
-            while (at != s.attentionByTraffic.end() && at->fromBytes < bucket.fromBytes)
-                ++at;
-            s.attentionByTraffic.insert(at, bucket);
+            trafficEntry(s.attentionByTraffic, bucket.fromBytes) = bucket;
         }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
