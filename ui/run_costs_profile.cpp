@@ -27,10 +27,16 @@ QString takenText(const core::real::OwnCostsTaken& taken, qint64 id)
         parts << tr("its copies to and from host memory");
     // With a curve the simulator costs a step on it, and the lines the run fitted stand unused beside it.
     if (taken.curvePoints > 0)
-        parts << tr("its decode steps' mean time at %1 step sizes, which the simulator costs each step on")
+        parts << (taken.quietCurve ? tr("its decode steps' time after no other traffic at %1 step sizes, which the "
+                                        "simulator costs each step on")
+                                   : tr("its decode steps' mean time at %1 step sizes, which the simulator costs each "
+                                        "step on"))
                      .arg(taken.curvePoints);
     else if (taken.line)
         parts << tr("its decode steps' line");
+    // What the bytes copied since an instance's step before did to its next, which the simulator's steps pay too.
+    if (taken.trafficPoints > 0)
+        parts << tr("what each of %1 amounts of other traffic did to its steps' time").arg(taken.trafficPoints);
     if (taken.warm && taken.curvePoints == 0)
         parts << tr("its warm steps' line");
     const QString last = parts.isEmpty() ? QString() : parts.takeLast();

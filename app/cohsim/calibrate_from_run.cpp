@@ -41,9 +41,23 @@ void printRunCosts(const core::real::HardwareProfile& profile, const core::Store
         for (const core::real::AttentionCurvePoint& p : profile.attentionCurve)
             points.push_back(fmt::format("{}{} at {} GB/s", core::real::memorySize(static_cast<std::size_t>(p.bytes)),
                                          p.inCache ? " in cache" : "", number(p.bytes / p.ns)));
-        fmt::print("  curve       a layer costs run {}'s steps' own mean time at {} step sizes ({}), past the first or "
-                   "last at its bandwidth; the lines above are not used\n",
-                   run.id, points.size(), fmt::join(points, ", "));
+        // Where the run kept its amounts of traffic apart by size, the curve is its steps' after none.
+        const bool quiet = !core::real::fitStepsByTraffic(run.summary).empty();
+        fmt::print(
+            "  curve       a layer costs run {}'s steps' own {} at {} step sizes ({}), past the first or last at "
+            "its bandwidth; the lines above are not used\n",
+            run.id, quiet ? "time after no traffic, fitted," : "mean time", points.size(), fmt::join(points, ", "));
+    }
+    if (!json && !profile.attentionAfterTraffic.empty()) {
+        std::vector<std::string> points;
+        for (const core::real::TrafficFactorPoint& p : profile.attentionAfterTraffic)
+            points.push_back(fmt::format(
+                "{} {:.2f} ({} steps)",
+                p.fromBytes == 0 ? std::string("none") : core::real::memorySize(static_cast<std::size_t>(p.fromBytes)),
+                p.factor, p.steps));
+        fmt::print("  traffic     a step out of the core's cache takes that times its run's factor after the bytes "
+                   "copied since its node's step before: {}\n",
+                   fmt::join(points, ", "));
     }
     if (run.ranElsewhere)
         fmt::print(stderr,

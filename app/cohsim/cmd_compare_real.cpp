@@ -127,8 +127,16 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
             largest = std::max(largest, p.attentionCurve.back().bytes);
         }
         const std::string sizes = fewest == most ? std::to_string(fewest) : fmt::format("{} to {}", fewest, most);
-        return fmt::format("{}; attention per layer on a curve of {} step size{} ({} to {} a layer, the mean of each)",
-                           copies, sizes, most == 1 ? "" : "s", memoryText(smallest), memoryText(largest));
+        // The factors after other traffic, where every profile has them (real::ownAttention).
+        const bool traffic = std::all_of(profiles.begin(), profiles.end(),
+                                         [](const Profile& p) { return !p.attentionAfterTraffic.empty(); });
+        return fmt::format(
+            "{}; attention per layer on a curve of {} step size{} ({} to {} a layer{}){}", copies, sizes,
+            most == 1 ? "" : "s", memoryText(smallest), memoryText(largest), traffic ? "" : ", the mean of each",
+            traffic ? fmt::format(", times {} after no traffic to {} after the most",
+                                  figure([](const Profile& p) { return p.trafficFactor(0); }),
+                                  figure([](const Profile& p) { return p.attentionAfterTraffic.back().factor; }))
+                    : std::string());
     }
     return fmt::format(
         "{}; attention {} ns + bytes / {} GB/s per layer{}", copies,
@@ -519,9 +527,13 @@ void runCompareReal(const GlobalOptions& global, const CompareRealOptions& optio
         fmt::print("  REAL ±95% is of one real run (the first): a median of {} is steadier\n", result.realRuns);
     if (!result.ownCostProfiles.empty())
         fmt::print("  ON OWN COSTS is the simulator's error{} with its copies costing what the real run's own copies "
-                   "fitted and its attention what the run's steps took at each size, instead of calibrated before "
+                   "fitted and its attention what the run's steps took at each size{}, instead of calibrated before "
                    "it{}: what is left of ERROR once the machine's drift since the calibration is out of it{}\n",
                    result.realRuns > 1 ? " (the median over the real runs)" : "",
+                   std::any_of(result.ownCostProfiles.begin(), result.ownCostProfiles.end(),
+                               [](const auto& p) { return !p.attentionAfterTraffic.empty(); })
+                       ? " and after each amount of other traffic"
+                       : "",
                    store ? " (kept with the real run, not as a run)" : "",
                    result.ownCostRunsWithOtherCounts > 0
                        ? fmt::format("; its counts differ in {} of {} run(s)", result.ownCostRunsWithOtherCounts,

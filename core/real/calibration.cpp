@@ -293,7 +293,11 @@ OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWar
     taken.warm = plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit);
     // Each point's side of the cache is the profile's: the run's where its warm line is taken.
     const std::size_t warmBytes = taken.warm ? static_cast<std::size_t>(run.attentionWarmBytes) : calibratedWarmBytes;
-    taken.curvePoints = ownAttentionCurve(run, warmBytes).size();
+    // What ownCostProfile makes of its steps, as it makes it.
+    const OwnAttention own = ownAttention(run, warmBytes);
+    taken.curvePoints = own.curve.size();
+    taken.quietCurve = own.quiet;
+    taken.trafficPoints = own.factors.size();
     return taken;
 }
 
@@ -322,12 +326,15 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
     // Its steps' own time at each size, which the lines above only approach: the simulator on its own costs then
     // leaves out the attention's model too, and what is left of its error is the rest's. Each point's side of the
     // cache is the profile's (the run told its steps apart by its own, the same on this machine unless told).
-    p.attentionCurve = ownAttentionCurve(run, p.attentionWarmBytes);
+    // Where the run kept its steps by the traffic before them, what each amount did to them apart (ownAttention).
+    OwnAttention own = ownAttention(run, p.attentionWarmBytes);
+    p.attentionCurve = std::move(own.curve);
     if (!p.attentionCurve.empty()) {
         p.attentionSequenceBytesPerNs = 0; // the steps measured already lasted their longest sequence
         p.attentionRows.clear();
         p.sequenceRows.clear();
     }
+    p.attentionAfterTraffic = std::move(own.factors);
     return p;
 }
 
@@ -336,17 +343,6 @@ HardwareProfile profileOfRun(const HardwareProfile& measured, const BackendSumma
     HardwareProfile p = ownCostProfile(measured, run);
     p.costsOfRun = runId;
     return p;
-}
-
-std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run, std::size_t warmBytes)
-{
-    std::vector<AttentionCurvePoint> curve;
-    for (const StepSizeBucket& b : run.attentionBySize)
-        if (b.steps > 0)
-            curve.push_back({b.meanBytes(), b.meanNs(), readsFromCoreCache(b.meanBytes(), warmBytes)});
-    std::stable_sort(curve.begin(), curve.end(),
-                     [](const AttentionCurvePoint& a, const AttentionCurvePoint& b) { return a.bytes < b.bytes; });
-    return plausibleCurve(std::move(curve), warmBytes);
 }
 
 HardwareProfile withCostsScaled(HardwareProfile p, double factor)

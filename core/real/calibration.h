@@ -7,6 +7,7 @@
 #include "core/real/attention_bench.h"
 #include "core/real/hardware_profile.h"
 #include "core/real/profile_json.h"
+#include "core/real/steps_by_traffic.h"
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
@@ -76,7 +77,9 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit);
 // bandwidth (descriptorNs 0); a run's steps already paid for their longest sequence, so a lone sequence's bandwidth is
 // dropped with a fitted attention. A figure replaced loses the calibration's rows it was fitted from.
 // Where the run kept its steps by size (BackendSummary::attentionBySize), their mean time at each size is the
-// profile's attention curve (ownAttentionCurve), which the simulator costs a layer on in place of the lines.
+// profile's attention curve, which the simulator costs a layer on in place of the lines; where it kept them by the
+// traffic before them too, each size's time after no traffic, and each amount's factor the profile's
+// attentionAfterTraffic (ownAttention, steps_by_traffic.h).
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run);
 // Which of a run's own costs ownCostProfile takes over a calibration whose warm line reads at most
 // `calibratedWarmBytes` from the core's cache: each fit where the run measured it (plausibleFit), and its curve's
@@ -84,16 +87,15 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
 struct OwnCostsTaken {
     bool copy = false, hostCopy = false, line = false, warm = false;
     std::size_t curvePoints = 0;
-    bool any() const { return copy || hostCopy || line || warm || curvePoints > 0; }
+    std::size_t trafficPoints = 0; // amounts of other traffic with a factor (attentionAfterTraffic)
+    bool quietCurve = false;       // the curve is its steps' time after none (OwnAttention::quiet), not their mean
+    bool any() const { return copy || hostCopy || line || warm || curvePoints > 0 || trafficPoints > 0; }
 };
 OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWarmBytes);
 // `cohsim calibrate --from-run`: ownCostProfile of a stored real run over `measured` (this machine's calibration for
 // the run's scenario, which gives what the run did not time: its shape, descriptors, a side of the cache it took no
 // step on), named after the run (HardwareProfile::costsOfRun).
 HardwareProfile profileOfRun(const HardwareProfile& measured, const BackendSummary& run, std::uint64_t runId);
-// The run's steps by size as curve points (HardwareProfile::attentionCurve), in order of bytes: each size's mean
-// bytes and mean time, on its side of a cache of `warmBytes`, those that can stand on a curve (plausibleCurve).
-std::vector<AttentionCurvePoint> ownAttentionCurve(const BackendSummary& run, std::size_t warmBytes);
 // Whether the run fitted any figure ownCostProfile takes.
 bool fittedOwnCosts(const BackendSummary& run);
 // `profile` with every cost it measured `factor` times as long: each copy's fixed cost, descriptor and bytes, each

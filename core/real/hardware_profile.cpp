@@ -1,5 +1,6 @@
 #include "core/real/hardware_profile.h"
 
+#include "core/net/traffic_buckets.h"
 #include "core/real/profile_json.h" // kMinProfileGBps, kMaxProfileGBps
 
 #include <fmt/format.h>
@@ -35,6 +36,44 @@ double HardwareProfile::curveNs(double bytes) const
     if (b.bytes <= a.bytes)
         return b.ns;
     return a.ns + (bytes - a.bytes) * (b.ns - a.ns) / (b.bytes - a.bytes);
+}
+
+double HardwareProfile::trafficFactor(double copied) const
+{
+    if (attentionAfterTraffic.empty())
+        return 1;
+    // On the amounts' powers of two, none half a byte below the first.
+    const auto at = [](std::uint64_t fromBytes) {
+        return fromBytes == 0 ? -1.0 : std::log2(static_cast<double>(fromBytes));
+    };
+    const double x = at(trafficBucketOf(copied));
+    const TrafficFactorPoint& first = attentionAfterTraffic.front();
+    const TrafficFactorPoint& last = attentionAfterTraffic.back();
+    if (x <= at(first.fromBytes))
+        return first.factor;
+    if (x >= at(last.fromBytes))
+        return last.factor;
+    auto after = attentionAfterTraffic.begin();
+    while (at(after->fromBytes) < x)
+        ++after;
+    const TrafficFactorPoint& a = *(after - 1);
+    const TrafficFactorPoint& b = *after;
+    const double span = at(b.fromBytes) - at(a.fromBytes);
+    return span > 0 ? a.factor + (x - at(a.fromBytes)) * (b.factor - a.factor) / span : b.factor;
+}
+
+std::optional<std::string> trafficPointProblem(const TrafficFactorPoint& point, const TrafficFactorPoint* before)
+{
+    if (point.fromBytes != 0 && trafficBucketOf(static_cast<double>(point.fromBytes)) != point.fromBytes)
+        return fmt::format("{} B is not an amount a run keeps its steps by (0, or a power of two)", point.fromBytes);
+    if (before && !(point.fromBytes > before->fromBytes))
+        return "the amounts are in order, smallest first, each once";
+    if (!std::isfinite(point.factor) || point.factor < kMinTrafficFactor || point.factor > kMaxTrafficFactor)
+        return fmt::format("a factor of {:g} is not what other traffic does to a step ({:g} to {:g})", point.factor,
+                           kMinTrafficFactor, kMaxTrafficFactor);
+    if (point.steps == 0)
+        return "a factor taken over no steps";
+    return std::nullopt;
 }
 
 std::optional<std::string> curvePointProblem(const AttentionCurvePoint& point, const AttentionCurvePoint* before,

@@ -48,6 +48,20 @@ struct AttentionCurvePoint {
     bool operator==(const AttentionCurvePoint&) const = default;
 };
 
+// What a real run's steps out of the core's cache took after an amount of other traffic
+// (HardwareProfile::attentionAfterTraffic): its steps after fromBytes to twice that copied anywhere on the machine
+// since their node's step before (0: none; trafficBucketOf) took `factor` times what the profile's curve or lines cost
+// them.
+struct TrafficFactorPoint {
+    std::uint64_t fromBytes = 0;
+    double factor = 1;
+    std::uint64_t steps = 0; // the run's steps it was taken over
+    bool operator==(const TrafficFactorPoint&) const = default;
+};
+// A factor a profile may hold: what other traffic can do to a step, not a different machine's speed.
+inline constexpr double kMinTrafficFactor = 0.2;
+inline constexpr double kMaxTrafficFactor = 5;
+
 struct HardwareProfile {
     std::string backend = "real-cpu"; // what was measured: "real-cpu" or "real-cuda"
     std::string host, cpu;            // cpu: the GPU's name for real-cuda
@@ -86,6 +100,11 @@ struct HardwareProfile {
     // follows at every size (docs/real-backend.md#attention-by-step-size). Where given, a layer costs the curve
     // (curveNs) in place of the lines above. Empty: the lines (a calibration).
     std::vector<AttentionCurvePoint> attentionCurve;
+    // A run's own costs: how much longer (or shorter) than the curve or lines its steps out of the core's cache took
+    // after each amount copied since their node's step before, in order of the amount
+    // (docs/real-backend.md#a-step-after-the-machines-other-traffic). Empty: every step as the curve or lines say (a
+    // calibration, whose bench cannot make a run's traffic).
+    std::vector<TrafficFactorPoint> attentionAfterTraffic;
     // The stored real run whose own costs the copies and attention are (`cohsim calibrate --from-run`): costs a run
     // paid under its own traffic, where a calibration measures each alone. 0: measured by the calibration.
     std::uint64_t costsOfRun = 0;
@@ -113,6 +132,10 @@ struct HardwareProfile {
     // it reads at most attentionWarmBytes; all points where that side has none) whose bytes are either side of it, on
     // the line through them; below the first or past the last point, at that point's bandwidth.
     double curveNs(double bytes) const;
+    // What a step out of the core's cache after `copied` bytes since its node's step before takes over its curve's or
+    // lines' time: its amount's factor; between two amounts the profile has, on the line through them over the
+    // amounts' powers of two; short of the first or past the last, that one's. 1 where there are none.
+    double trafficFactor(double copied) const;
     // One layer of a step reading `bytes` in all, `longestBytes` of them its longest sequence's: the curve where there
     // is one, else the lines; a GPU's step at least its longest sequence's time alone.
     double attentionNs(double bytes, double longestBytes) const
@@ -131,6 +154,10 @@ struct HardwareProfile {
 // point before it on its side took. None: it can.
 std::optional<std::string> curvePointProblem(const AttentionCurvePoint& point, const AttentionCurvePoint* before,
                                              std::size_t warmBytes);
+// Why `point` cannot follow `before` (none: it is the first) in a profile's attentionAfterTraffic: an amount that is
+// not 0 or a power of two, not past the one before, a factor out of [kMinTrafficFactor, kMaxTrafficFactor], or no
+// steps.
+std::optional<std::string> trafficPointProblem(const TrafficFactorPoint& point, const TrafficFactorPoint* before);
 // The points of `curve` (in order of bytes) that can stand on it, each after the last kept.
 std::vector<AttentionCurvePoint> plausibleCurve(std::vector<AttentionCurvePoint> curve, std::size_t warmBytes);
 

@@ -1,5 +1,7 @@
 #include "core/real/profile_json.h"
 
+#include "core/net/step_size_buckets.h" // kLargestStepSizeBucket
+
 #include "core/base/input_error.h"
 #include "core/base/printable_text.h"
 #include "core/scenario/json_reader.h" // closestName, readJsonFile
@@ -86,6 +88,12 @@ nlohmann::ordered_json toJson(const HardwareProfile& p)
             curve.push_back({{"bytes", point.bytes}, {"ns", point.ns}, {"in_cache", point.inCache}});
         out["attention"]["curve"] = std::move(curve);
     }
+    if (!p.attentionAfterTraffic.empty()) {
+        auto after = nlohmann::ordered_json::array();
+        for (const TrafficFactorPoint& point : p.attentionAfterTraffic)
+            after.push_back({{"from_bytes", point.fromBytes}, {"factor", point.factor}, {"steps", point.steps}});
+        out["attention"]["after_traffic"] = std::move(after);
+    }
     if (p.costsOfRun > 0)
         out["costs_of_run"] = p.costsOfRun;
     if (p.hostCopy.measured())
@@ -113,7 +121,7 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
         {"attention",
          {"query_heads", "kv_heads", "head_dim", "block_tokens", "element_bytes", "sequence_bandwidth_gbps",
           "measured_one_sequence", "step_ns", "bandwidth_gbps", "measured", "warm_bytes", "warm_step_ns",
-          "warm_bandwidth_gbps", "measured_warm", "curve"}},
+          "warm_bandwidth_gbps", "measured_warm", "curve", "after_traffic"}},
     };
     for (const auto& [section, known] : kKeys) {
         const nlohmann::json* object = &j;
@@ -140,7 +148,8 @@ void refuseUnknownKeys(const nlohmann::json& j, const std::string& file, const s
 // What a measured row's field holds: a whole count (1 to kMaxRowCount), a context (1 to a sequence's most tokens), a
 // byte count that may be a fraction (a mean, up to kMaxRowCount), or a median time (0 to kMaxRowNs: a clock too
 // coarse for the smallest copy reads 0).
-enum class RowField { Count, Tokens, Bytes, Time, Flag };
+// Amount: a whole number from 0 (a count that may be none); Factor: a finite number from 0.
+enum class RowField { Count, Tokens, Bytes, Time, Flag, Amount, Factor };
 
 // A section's rows of `key` (none where the profile has none), each an object of exactly `fields`. One problem per
 // row at most. Returns the rows that passed.
@@ -183,12 +192,15 @@ std::vector<nlohmann::json> rowsFromJson(const nlohmann::json& j, const char* se
         for (const auto& [name, kind] : fields) {
             const auto v = row.find(name);
             const double x = v != row.end() && v->is_number() ? v->get<double>() : -1;
-            const double most = kind == RowField::Tokens ? std::numeric_limits<std::uint32_t>::max()
-                                : kind == RowField::Time ? kMaxRowNs
-                                                         : static_cast<double>(kMaxRowCount);
-            const bool whole = kind == RowField::Count || kind == RowField::Tokens;
+            // An amount of traffic is a bucket's, up to the largest a run keeps.
+            const double most = kind == RowField::Tokens   ? std::numeric_limits<std::uint32_t>::max()
+                                : kind == RowField::Time   ? kMaxRowNs
+                                : kind == RowField::Amount ? static_cast<double>(kLargestStepSizeBucket)
+                                                           : static_cast<double>(kMaxRowCount);
+            const bool whole = kind == RowField::Count || kind == RowField::Tokens || kind == RowField::Amount;
+            const double least = kind == RowField::Amount ? 0 : 1;
             const bool ok = kind == RowField::Flag ? v != row.end() && v->is_boolean()
-                                                   : (whole ? v != row.end() && v->is_number_integer() && x >= 1
+                                                   : (whole ? v != row.end() && v->is_number_integer() && x >= least
                                                       : kind == RowField::Bytes ? x > 0
                                                                                 : std::isfinite(x) && x >= 0) &&
                                                          x <= most;
@@ -197,11 +209,14 @@ std::vector<nlohmann::json> rowsFromJson(const nlohmann::json& j, const char* se
                                    : kind == RowField::Time   ? "measured time (ns)"
                                    : kind == RowField::Tokens ? "context (tokens)"
                                    : kind == RowField::Count  ? "count"
+                                   : kind == RowField::Amount ? "byte count"
+                                   : kind == RowField::Factor ? "factor"
                                                               : "byte count";
+                const bool fromZero = kind == RowField::Time || kind == RowField::Amount || kind == RowField::Factor;
                 problems.push_back({file, fmt::format("{}/{}", at, name),
                                     kind == RowField::Flag ? fmt::format("the row has no {} here", what)
                                                            : fmt::format("the row has no {} here ({} to {:g})", what,
-                                                                         kind == RowField::Time ? 0 : 1, most),
+                                                                         fromZero ? 0 : 1, most),
                                     fix});
                 good = false;
                 break;
@@ -256,6 +271,32 @@ std::vector<AttentionBenchRow> attentionRowsFromJson(const nlohmann::json& j, co
                        .kvBytes = r["kv_bytes"].get<double>(),
                        .attentionNs = r["attention_ns"].get<double>()});
     return out;
+}
+
+// A run's own list `key` of attention (its curve, its factors after traffic): each row a point (`make`), each checked
+// after the one before it (`problemOf`), the first out of place ending the list, since every one after it is out of
+// place too. No calibration makes these, so every problem's fix is `fix`: the run's own costs again, or none.
+template <class Point, class Make, class ProblemOf>
+std::vector<Point> runsOwnPoints(const nlohmann::json& j, const char* key,
+                                 std::initializer_list<std::pair<const char*, RowField>> fields, Make make,
+                                 ProblemOf problemOf, const std::string& file, const std::string& fix,
+                                 std::vector<InputProblem>& problems)
+{
+    std::vector<Point> points;
+    std::vector<InputProblem> found;
+    for (const nlohmann::json& r : rowsFromJson(j, "attention", key, fields, file, found)) {
+        const Point point = make(r);
+        if (const auto problem = problemOf(point, points.empty() ? nullptr : &points.back())) {
+            found.push_back({file, fmt::format("/attention/{}", key), *problem, fix});
+            break;
+        }
+        points.push_back(point);
+    }
+    for (InputProblem& problem : found) {
+        problem.fix = fix;
+        problems.push_back(std::move(problem));
+    }
+    return points;
 }
 
 } // namespace
@@ -471,22 +512,29 @@ HardwareProfile profileFromJson(const nlohmann::json& j, const std::string& file
     // calibration's, so the fix is the run's own costs again or none.
     const std::string curveFix = "take own_costs_profiles from `cohsim compare-real --json` again, or remove "
                                  "attention.curve to cost attention on the lines";
-    std::vector<InputProblem> curveProblems;
-    for (const nlohmann::json& r : rowsFromJson(
-             j, "attention", "curve",
-             {{"bytes", RowField::Bytes}, {"ns", RowField::Time}, {"in_cache", RowField::Flag}}, file, curveProblems)) {
-        const AttentionCurvePoint point{r["bytes"].get<double>(), r["ns"].get<double>(), r["in_cache"].get<bool>()};
-        if (const auto problem = curvePointProblem(point, p.attentionCurve.empty() ? nullptr : &p.attentionCurve.back(),
-                                                   p.attentionWarmBytes)) {
-            curveProblems.push_back({file, "/attention/curve", *problem, curveFix});
-            break; // a point out of place puts every point after it out of place too
-        }
-        p.attentionCurve.push_back(point);
-    }
-    for (InputProblem& problem : curveProblems) {
-        problem.fix = curveFix;
-        problems.push_back(std::move(problem));
-    }
+    p.attentionCurve = runsOwnPoints<AttentionCurvePoint>(
+        j, "curve", {{"bytes", RowField::Bytes}, {"ns", RowField::Time}, {"in_cache", RowField::Flag}},
+        [](const nlohmann::json& r) {
+            return AttentionCurvePoint{r["bytes"].get<double>(), r["ns"].get<double>(), r["in_cache"].get<bool>()};
+        },
+        [&](const AttentionCurvePoint& point, const AttentionCurvePoint* before) {
+            return curvePointProblem(point, before, p.attentionWarmBytes);
+        },
+        file, curveFix, problems);
+    // Its steps' factor after each amount of other traffic (ownAttention), in order of the amount.
+    const std::string trafficFix = "take own_costs_profiles from `cohsim compare-real --json` again, or remove "
+                                   "attention.after_traffic to cost every step as if nothing had moved before it";
+    p.attentionAfterTraffic = runsOwnPoints<TrafficFactorPoint>(
+        j, "after_traffic",
+        {{"from_bytes", RowField::Amount}, {"factor", RowField::Factor}, {"steps", RowField::Count}},
+        [](const nlohmann::json& r) {
+            return TrafficFactorPoint{r["from_bytes"].get<std::uint64_t>(), r["factor"].get<double>(),
+                                      r["steps"].get<std::uint64_t>()};
+        },
+        [](const TrafficFactorPoint& point, const TrafficFactorPoint* before) {
+            return trafficPointProblem(point, before);
+        },
+        file, trafficFix, problems);
     refuseUnknownKeys(j, file, fix, problems);
     p.attentionShape.queryHeads = count("query_heads");
     p.attentionShape.kvHeads = count("kv_heads");

@@ -1,6 +1,7 @@
 #include "core/serving/calibrated_compute.h"
 
 #include "core/serving/measured_compute.h"
+#include "core/serving/own_costs_text.h" // stepSizeBound
 
 #include <fmt/format.h>
 
@@ -32,13 +33,33 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
     std::uint32_t longest = 0;
     for (const std::uint32_t c : batch.contexts)
         longest = std::max(longest, c);
-    const double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest, element)) * std::max(1u, m_model.layers);
+    double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest, element)) * std::max(1u, m_model.layers);
+    if (m_traffic) {
+        // As a real run keeps its steps: out of the core's cache, each after its node's step before.
+        const std::uint32_t node = inst.nodes.front();
+        if (m_sentAtLastStep.size() <= node)
+            m_sentAtLastStep.resize(node + 1, -1);
+        const double sent = m_traffic->bytesSent();
+        if (m_sentAtLastStep[node] >= 0 && !real::readsFromCoreCache(bytes, m_profile.attentionWarmBytes)) {
+            const double copied = sent - m_sentAtLastStep[node];
+            if (!m_profile.attentionAfterTraffic.empty()) {
+                const double factor = m_profile.trafficFactor(copied);
+                ++m_trafficSteps;
+                m_trafficAddedNs += ns * (factor - 1);
+                ns *= factor;
+            }
+            const double layers = std::max(1u, m_model.layers);
+            addTrafficStep(m_byTraffic, copied, bytes, ns / layers);
+        }
+        m_sentAtLastStep[node] = sent;
+    }
     return addTime(linear, roundToSimTime(ns, "a decode step's attention"), "a decode step");
 }
 
 void CalibratedCompute::describe(BackendSummary& summary) const
 {
     summary.calibratedProfile = m_profile.backend;
+    summary.attentionByTraffic = m_byTraffic;
     // A run's own costs cost attention on the curve of its steps' sizes; a calibration on its lines.
     const std::string attention =
         !m_profile.attentionCurve.empty()
@@ -53,11 +74,19 @@ void CalibratedCompute::describe(BackendSummary& summary) const
                                             m_profile.attentionWarmStepNs, m_profile.attentionWarmBytesPerNs,
                                             m_profile.attentionWarmBytes >> 10)
                               : std::string());
+    const std::string traffic =
+        m_profile.attentionAfterTraffic.empty()
+            ? std::string()
+            : fmt::format(", times its run's factor after the bytes copied since the instance's step before ({:.2f} "
+                          "after none to {:.2f} after {} or more; {} steps, {:+.1f} ms in all)",
+                          m_profile.trafficFactor(0), m_profile.attentionAfterTraffic.back().factor,
+                          stepSizeBound(m_profile.attentionAfterTraffic.back().fromBytes), m_trafficSteps,
+                          m_trafficAddedNs / 1e6);
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "
         "bytes / {:.2f} GB/s, each layer of a decode step's attention {}, as {} measured them",
         m_profile.host.empty() ? "a machine" : m_profile.host, m_profile.cpu, m_profile.copy.latencyNs,
-        m_profile.copy.bytesPerNs, attention, m_profile.backend);
+        m_profile.copy.bytesPerNs, attention + traffic, m_profile.backend);
 }
 
 } // namespace coh::core

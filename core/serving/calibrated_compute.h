@@ -4,11 +4,14 @@
 // run. The linear layers and prefill keep the roofline's time, as on a real backend; each of the model's layers of
 // attention costs the profile's fixed step time plus the K and V bytes that backend's kernel reads (the profile's
 // element, fp16 or fp32; the instance's share of the heads) over its fitted bandwidth; a step whose layer reads no
-// more than the core's cache holds costs the profile's warm line instead (HardwareProfile::readsWarm).
+// more than the core's cache holds costs the profile's warm line instead (HardwareProfile::readsWarm). A profile of a
+// real run's own costs takes each step out of that cache times its factor after the bytes the transport sent since the
+// instance's step before (HardwareProfile::trafficFactor), as the run's steps were kept.
 #include "core/real/calibration.h"
 #include "core/serving/compute_cost.h"
 
 #include <string>
+#include <vector>
 
 namespace coh::core {
 
@@ -24,6 +27,7 @@ class CalibratedCompute final : public ComputeCost {
     SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     // The contexts, where a lone sequence bounds a step (a profile with a sequence bandwidth).
     bool wantsContexts() const override { return m_profile.attentionSequenceBytesPerNs > 0; }
+    void watchTraffic(const Transport& transport) override { m_traffic = &transport; }
     void describe(BackendSummary& summary) const override;
 
   private:
@@ -31,6 +35,15 @@ class CalibratedCompute final : public ComputeCost {
     const ModelSpec& m_model;
     std::uint32_t m_blockTokens;
     real::HardwareProfile m_profile;
+    const Transport* m_traffic = nullptr;
+    // Per node (an instance's first): the transport's bytes sent at its last step; -1 before its first.
+    std::vector<double> m_sentAtLastStep;
+    // The steps costed after traffic, and what the factors added to their attention (describe()).
+    std::uint64_t m_trafficSteps = 0;
+    double m_trafficAddedNs = 0;
+    // Its steps out of the core's cache by the traffic before them, as a real run keeps its own
+    // (BackendSummary::attentionByTraffic): set side by side with the real run's.
+    std::vector<TrafficBucket> m_byTraffic;
 };
 
 } // namespace coh::core

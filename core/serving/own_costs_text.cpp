@@ -70,7 +70,7 @@ std::string describeAttentionBySize(const BackendSummary& b)
 std::string describeAttentionByTraffic(const BackendSummary& b)
 {
     std::vector<std::string> parts;
-    for (const TrafficBucket& bucket : b.attentionByTraffic)
+    for (const TrafficBucket& bucket : trafficTotals(b.attentionByTraffic))
         parts.push_back(fmt::format("{} at {:.3g} GB/s ({}{})",
                                     bucket.fromBytes == 0 ? std::string("none")
                                                           : fmt::format("{} to {}", stepSizeBound(bucket.fromBytes),

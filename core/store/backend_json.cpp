@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace coh::core {
 
@@ -77,9 +78,12 @@ nlohmann::ordered_json toJson(const BackendSummary& s)
     }
     if (!s.attentionByTraffic.empty()) {
         auto buckets = nlohmann::ordered_json::array();
-        for (const TrafficBucket& b : s.attentionByTraffic)
+        for (const TrafficBucket& b : s.attentionByTraffic) {
             buckets.push_back(
                 {{"copied_from_bytes", b.fromBytes}, {"steps", b.steps}, {"bytes", b.bytes}, {"ns", b.ns}});
+            if (b.sizeFromBytes > 0)
+                buckets.back()["size_from_bytes"] = b.sizeFromBytes;
+        }
         j["attention_by_traffic"] = std::move(buckets);
     }
     if (!s.staleReads.empty()) {
@@ -200,25 +204,37 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
         }
     // Runs stored before their steps were kept by the traffic between them have none. A bucket no run makes is left
     // out as above: no steps, or more than the run's decode steps in all; an amount that is not 0 or a power of two or
-    // is past any memory; no bytes or a bandwidth no memory gives; a second of one amount.
+    // is past any memory; no bytes or a bandwidth no memory gives; a second of one amount and size; a size not a power
+    // of two or whose steps did not read its bytes; an entry without a size among sized ones.
     stepsSoFar = 0;
-    if (const auto it = j.find("attention_by_traffic"); it != j.end() && it->is_array())
+    if (const auto it = j.find("attention_by_traffic"); it != j.end() && it->is_array()) {
+        // A run keeps either every amount's sizes apart or none's: where any entry has a size, one without is left out.
+        const bool sized = std::any_of(it->begin(), it->end(), [](const auto& b) {
+            return b.is_object() && countField(b, "size_from_bytes") > 0;
+        });
+        std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
         for (const auto& b : *it) {
             if (!b.is_object())
                 continue;
             const TrafficBucket bucket{countField(b, "copied_from_bytes"), countField(b, "steps"),
-                                       numberField(b, "bytes"), numberField(b, "ns")};
-            const bool amount =
-                bucket.fromBytes <= kLargestStepSizeBucket && (bucket.fromBytes & (bucket.fromBytes - 1)) == 0;
+                                       numberField(b, "bytes"), numberField(b, "ns"), countField(b, "size_from_bytes")};
+            const auto powerOfTwo = [](std::uint64_t x) { return x <= kLargestStepSizeBucket && (x & (x - 1)) == 0; };
+            const bool amount = powerOfTwo(bucket.fromBytes) && powerOfTwo(bucket.sizeFromBytes);
+            // A size's steps read between its bucket's bytes and twice them.
+            const double steps = static_cast<double>(bucket.steps), size = static_cast<double>(bucket.sizeFromBytes);
+            const bool ofItsSize = bucket.sizeFromBytes == 0 || (bucket.steps > 0 && bucket.bytes >= size * steps &&
+                                                                 bucket.bytes < 2 * size * steps);
             const bool timed = timedAsAMemory(bucket.bytes, bucket.ns);
             const bool counted = bucket.steps > 0 && (s.decodeSteps == 0 || bucket.steps <= s.decodeSteps - stepsSoFar);
-            const bool again = std::any_of(s.attentionByTraffic.begin(), s.attentionByTraffic.end(),
-                                           [&](const auto& o) { return o.fromBytes == bucket.fromBytes; });
-            if (!amount || !timed || !counted || again)
+            if (!amount || !ofItsSize || (bucket.sizeFromBytes > 0) != sized || !timed || !counted)
+                continue;
+            // One entry per amount and size: a second is left out.
+            if (!seen.insert({bucket.fromBytes, bucket.sizeFromBytes}).second)
                 continue;
             stepsSoFar += bucket.steps;
-            trafficEntry(s.attentionByTraffic, bucket.fromBytes) = bucket;
+            trafficEntry(s.attentionByTraffic, bucket.fromBytes, bucket.sizeFromBytes) = bucket;
         }
+    }
     if (const auto it = j.find("stale_reads"); it != j.end() && it->is_array())
         for (const auto& r : *it)
             if (r.is_object())

@@ -95,13 +95,23 @@ TEST(TrafficBuckets, EachStepGoesToThePowerOfTwoOfWhatWasCopiedBeforeItInOrder)
     addTrafficStep(buckets, 33 * kMiB, 4 * kMiB, 1e6);
     addTrafficStep(buckets, 5 * kMiB, 4 * kMiB, 0);                                  // no measurement
     addTrafficStep(buckets, std::numeric_limits<double>::infinity(), 4 * kMiB, 1e6); // nor this
-    ASSERT_EQ(buckets.size(), 2u);
+    // Each amount's sizes apart, in order of the amount and then the size.
+    ASSERT_EQ(buckets.size(), 3u);
     EXPECT_EQ(buckets[0].fromBytes, 0u);
+    EXPECT_EQ(buckets[0].sizeFromBytes, std::uint64_t{8} << 20);
     EXPECT_EQ(buckets[0].steps, 1u);
     EXPECT_DOUBLE_EQ(buckets[0].gbps(), 8 * kMiB / 1e6);
     EXPECT_EQ(buckets[1].fromBytes, std::uint64_t{32} << 20);
-    EXPECT_EQ(buckets[1].steps, 2u);
-    EXPECT_DOUBLE_EQ(buckets[1].gbps(), 12 * kMiB / 3e6);
+    EXPECT_EQ(buckets[1].sizeFromBytes, std::uint64_t{4} << 20);
+    EXPECT_EQ(buckets[2].fromBytes, std::uint64_t{32} << 20);
+    EXPECT_EQ(buckets[2].sizeFromBytes, std::uint64_t{8} << 20);
+    // An amount's sizes together.
+    const std::vector<TrafficBucket> totals = trafficTotals(buckets);
+    ASSERT_EQ(totals.size(), 2u);
+    EXPECT_EQ(totals[1].fromBytes, std::uint64_t{32} << 20);
+    EXPECT_EQ(totals[1].sizeFromBytes, 0u);
+    EXPECT_EQ(totals[1].steps, 2u);
+    EXPECT_DOUBLE_EQ(totals[1].gbps(), 12 * kMiB / 3e6);
 }
 
 TEST(TrafficBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
@@ -116,17 +126,34 @@ TEST(TrafficBuckets, AreKeptWithTheRunAndWhatNoRunMakesIsLeftOut)
     auto old = j;
     old.erase("attention_by_traffic");
     EXPECT_TRUE(backendFromJson(old).attentionByTraffic.empty());
+    EXPECT_EQ(backendFromJson(j).attentionByTraffic[0].sizeFromBytes, std::uint64_t{8} << 20);
     auto whole = j;
-    whole["attention_by_traffic"].push_back(
-        nlohmann::ordered_json{{"copied_from_bytes", 4194304u}, {"steps", 1u}, {"bytes", 9e6}, {"ns", 1e6}});
+    whole["attention_by_traffic"].push_back(nlohmann::ordered_json{
+        {"copied_from_bytes", 4194304u}, {"steps", 1u}, {"bytes", 9e6}, {"ns", 1e6}, {"size_from_bytes", 8388608u}});
     EXPECT_EQ(backendFromJson(whole).attentionByTraffic.size(), 3u);
     EXPECT_EQ(backendFromJson(whole).attentionByTraffic[1].fromBytes, 4194304u); // in order
+    // A run stored before its amounts were kept by size: every size together, read as such.
+    auto before = j;
+    for (auto& b : before["attention_by_traffic"])
+        b.erase("size_from_bytes");
+    ASSERT_EQ(backendFromJson(before).attentionByTraffic.size(), 2u);
+    EXPECT_EQ(backendFromJson(before).attentionByTraffic[1].sizeFromBytes, 0u);
+    // Each with a size, so that each is left out for its own fault.
+    const auto entry = [](std::uint64_t amount, std::uint64_t steps, double bytes, double ns, std::uint64_t size) {
+        return nlohmann::ordered_json{
+            {"copied_from_bytes", amount}, {"steps", steps}, {"bytes", bytes}, {"ns", ns}, {"size_from_bytes", size}};
+    };
+    constexpr std::uint64_t k2MiB = 2097152u;
     for (const nlohmann::ordered_json& bad :
-         {nlohmann::ordered_json{{"copied_from_bytes", 3000000u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"copied_from_bytes", 0u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", 1e5}}, // twice
-          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 0u}, {"bytes", 3e6}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 0}, {"ns", 1e5}},
-          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", -1}},
+         {entry(3000000u, 1, 3e6, 1e5, k2MiB), // an amount not a power of two
+          entry(1048576u, 1, 3e6, 1e5, 3u),    // a size not a power of two
+          entry(1048576u, 2, 3e6, 1e5, k2MiB), // steps not of their size (1.5 MB each)
+          entry(0u, 1, 9e6, 1e5, 8388608u),    // an amount and size twice
+          entry(1048576u, 0, 3e6, 1e5, k2MiB), // no steps
+          entry(1048576u, 1, 0, 1e5, k2MiB),   // no bytes
+          entry(1048576u, 1, 3e6, -1, k2MiB),  // no time
+          nlohmann::ordered_json{{"copied_from_bytes", 1048576u}, {"steps", 1u}, {"bytes", 3e6}, {"ns", 1e5}},
+          // ^ no size beside sized entries
           nlohmann::ordered_json("many")}) {
         auto hostile = j;
         hostile["attention_by_traffic"].push_back(bad);

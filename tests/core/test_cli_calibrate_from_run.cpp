@@ -4,8 +4,10 @@
 #include "cli_run_fixture.h"
 #include "cli_runner.h"
 #include "core/gpu/cuda_devices.h"
+#include "core/real/calibration.h"
 #include "core/real/hardware_profile.h"
 #include "core/real/profile_json.h"
+#include "core/store/backend_json.h"
 
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
@@ -62,13 +64,23 @@ TEST_F(CalibrateFromRun, TakesTheRunsOwnCostsAndCompareRealRunsTheSimulatorOnThe
     EXPECT_EQ(written.at("copy").at("descriptor_ns"), 0.0);
     EXPECT_TRUE(written.at("copy").at("measured").empty());
     // A layer of attention costs the run's steps' own mean time at each step size it took, but for a size whose steps
-    // took less time than the size before on its side of the cache (a noisy run's), which no curve follows.
+    // took less time than the size before on its side of the cache (a noisy run's), which no curve follows. Where the
+    // run kept its steps by the traffic before them and they tell traffic from size, each size's time after no
+    // traffic instead, and each amount's factor (real::ownAttention, tested on its own).
+    const core::BackendSummary stored = core::backendFromJson(nlohmann::ordered_json::parse(backend.dump()));
+    const core::real::OwnAttention own =
+        core::real::ownAttention(stored, written.at("attention").value("warm_bytes", std::size_t{0}));
+    EXPECT_EQ(written.at("attention").contains("after_traffic"), !own.factors.empty());
+    const core::real::HardwareProfile read = core::real::profileFromJson(written, profile);
+    EXPECT_EQ(read.attentionAfterTraffic, own.factors);
     std::vector<core::real::AttentionCurvePoint> means;
     for (const auto& bucket : backend.at("attention_by_size")) {
         const double steps = bucket.at("steps").get<double>();
         means.push_back({bucket.at("bytes").get<double>() / steps, bucket.at("ns").get<double>() / steps,
                          bucket.value("in_cache", false)});
     }
+    if (own.quiet)
+        means = own.curve;
     const auto& attention = written.at("attention");
     const std::vector<core::real::AttentionCurvePoint> kept =
         core::real::plausibleCurve(means, attention.value("warm_bytes", std::size_t{0}));

@@ -97,11 +97,19 @@ class TstRunCostsProfile : public QObject {
         QVERIFY2(out.summary.startsWith(QStringLiteral("From run %1's own costs: its copies").arg(m_real)),
                  qPrintable(out.summary));
         // Where its steps by size became the profile's curve, the simulator costs a step on it, as said.
+        // Where it kept its steps by the traffic before them, the curve is the quiet steps' and what traffic added
+        // is said too.
+        const bool traffic = !profile.attentionAfterTraffic.empty();
         if (!profile.attentionCurve.empty())
-            QVERIFY2(
-                out.summary.contains(
-                    QStringLiteral("its decode steps' mean time at %1 step sizes").arg(profile.attentionCurve.size())),
-                qPrintable(out.summary));
+            QVERIFY2(out.summary.contains(
+                         QStringLiteral("its decode steps' %1 at %2 step sizes")
+                             .arg(traffic ? QStringLiteral("time after no other traffic") : QStringLiteral("mean time"))
+                             .arg(profile.attentionCurve.size())),
+                     qPrintable(out.summary));
+        if (traffic)
+            QVERIFY2(out.summary.contains(QStringLiteral("what each of %1 amounts of other traffic did")
+                                              .arg(profile.attentionAfterTraffic.size())),
+                     qPrintable(out.summary));
         // The run summed its seals: said, since sim-against-real's runs do not.
         QCOMPARE(out.notes.size(), 1);
         QVERIFY2(out.notes.front().contains(QStringLiteral("summed its blocks' seals")), qPrintable(out.notes.front()));
