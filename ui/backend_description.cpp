@@ -33,6 +33,9 @@ BackendFacts backendFacts(const core::BackendSummary& b)
                                .arg(toQString(b.calibratedProfile));
         if (!b.scaledDown.empty())
             f.after.append({QString(), toQString(b.scaledDown)});
+        // On a profile, its steps by the traffic before them, as a real run's are kept: the two side by side.
+        if (const std::string traffic = core::describeAttentionByTraffic(b); !traffic.empty())
+            f.lines.append({tr("Attention after traffic"), toQString(traffic)});
         return f;
     }
     using core::MetricUnit;

@@ -279,6 +279,10 @@ void printRunSummary(const core::RunSummary& s)
     }
     if (!s.backend.real() && !s.backend.scaledDown.empty())
         fmt::print("  backend         simulated: {}\n", s.backend.scaledDown);
+    // A simulated run on a profile keeps its steps by the traffic before them as a real run does: the two side by side.
+    if (!s.backend.real())
+        if (const std::string traffic = core::describeAttentionByTraffic(s.backend); !traffic.empty())
+            fmt::print("  by traffic      {}\n", traffic);
     if (s.replayedRoutes.on)
         fmt::print("  routes          as a real run routed them (compare-real --real-routes): {}\n",
                    core::describeReplayedRoutes(s.replayedRoutes));

@@ -107,6 +107,12 @@ TEST_F(CliRun, CalibrateWritesAProfileAndCompareRealStoresBothRunsAndReportsTheE
     const CliResult show =
         runCohsim("runs show " + std::to_string(out.at("simulated_run_id").get<int>()) + " " + db(), Stderr::Discard);
     EXPECT_NE(show.output.find("simulated on the calibrated profile"), std::string::npos) << show.output;
+    // Its steps by the traffic before them, kept as the real run keeps its own.
+    EXPECT_NE(
+        show.output.find("  by traffic      a layer out of the core's cache, by the bytes copied since its node's "
+                         "step before: none at "),
+        std::string::npos)
+        << show.output;
     // With it, what compare-real kept: the simulator with its costs moved 2.5% and 5% either way, and on the real
     // run's own costs (below); the export carries them too.
     EXPECT_NE(show.output.find("  costs x 0.95    the simulator gave TTFT p50 "), std::string::npos) << show.output;

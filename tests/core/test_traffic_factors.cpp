@@ -242,6 +242,15 @@ TEST(TrafficFactor, TheSimulatorCostsAStepByTheBytesSentSinceItsInstancesStepBef
     EXPECT_EQ(compute.decode(other, {}), cost.decodeLinear(2, other.hw) + 3 * 129000);
     core::BackendSummary summary;
     compute.describe(summary);
+    // Its steps after its first, kept by the traffic before them as a real run keeps its own: two after none, one
+    // after 2 to 4 MiB; each at the time it was costed per layer.
+    const std::vector<core::TrafficBucket> kept = core::trafficTotals(summary.attentionByTraffic);
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_EQ(kept[0].fromBytes, 0u);
+    EXPECT_EQ(kept[0].steps, 2u);
+    EXPECT_DOUBLE_EQ(kept[0].ns, 2 * 64500);
+    EXPECT_EQ(kept[1].fromBytes, std::uint64_t{2} << 20);
+    EXPECT_DOUBLE_EQ(kept[1].ns, 258000);
     EXPECT_NE(summary.scaledDown.find("times its run's factor after the bytes copied since the instance's step before "
                                       "(0.50 after none to 2.00 after 1 MiB or more; 3 steps"),
               std::string::npos)

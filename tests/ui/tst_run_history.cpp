@@ -3,6 +3,7 @@
 // table, and a corrupt database shown as core's error.
 #include "core/compare/run_comparison.h"
 #include "core/engine/traffic_counts.h"
+#include "core/net/traffic_buckets.h"
 #include "core/scenario/scenario_loader.h"
 #include "core/serving/kv_pool_text.h"
 #include "core/serving/own_costs_text.h"
@@ -11,6 +12,7 @@
 #include "core/store/run_export.h"
 #include "core/store/run_store.h"
 #include "core/workload/workload_builder.h"
+#include "ui/backend_description.h"
 #include "ui/chart_view.h"
 #include "ui/main_actions.h"
 #include "ui/metric_format.h"
@@ -543,6 +545,18 @@ class TstRunHistory : public QObject {
         const QString simTip = model.index(0, RunHistoryModel::Backend).data(Qt::ToolTipRole).toString();
         QVERIFY2(simTip.startsWith(QStringLiteral("<b>Simulated</b>")), qPrintable(simTip));
         QVERIFY(!simTip.contains(QStringLiteral("ran on")));
+        // The roofline keeps no steps by traffic; a run on a profile does, and says so as a real run does.
+        QVERIFY(!simTip.contains(QStringLiteral("Attention after traffic")));
+        coh::core::BackendSummary onProfile;
+        onProfile.name = "simulated";
+        onProfile.calibratedProfile = "real-cpu";
+        coh::core::addTrafficStep(onProfile.attentionByTraffic, 0, 4 << 20, 1e6);
+        coh::core::addTrafficStep(onProfile.attentionByTraffic, 3 << 20, 4 << 20, 2e6);
+        const ui::BackendFacts facts = ui::backendFacts(onProfile);
+        QVERIFY(std::any_of(facts.lines.begin(), facts.lines.end(), [&](const auto& line) {
+            return line.first == QStringLiteral("Attention after traffic") &&
+                   line.second == QString::fromStdString(coh::core::describeAttentionByTraffic(onProfile));
+        }));
     }
 
     void modelShowsWhatRanAndItsTraffic()
