@@ -279,20 +279,34 @@ bool plausibleWarmFit(std::uint64_t warmBytes, const CostFit& fit)
     return warmBytes > 0 && warmBytes <= kMaxWarmBytes && plausibleFit(fit);
 }
 
-bool fittedOwnCosts(const BackendSummary& run)
-{
-    return ownCostsTaken(run, run.attentionWarmBytes).any();
-}
+namespace {
 
-OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWarmBytes)
+// The fits a run's own costs take, each where the run measured it (plausibleFit), and the cache size its curve's
+// points are then sided by (`warmBytes`: the run's where its warm line is taken, else the calibration's).
+OwnCostsTaken takenFits(const BackendSummary& run, std::size_t calibratedWarmBytes, std::size_t& warmBytes)
 {
     OwnCostsTaken taken;
     taken.copy = plausibleFit(run.copyFit);
     taken.hostCopy = plausibleFit(run.hostCopyFit);
     taken.line = plausibleFit(run.attentionFit);
     taken.warm = plausibleWarmFit(run.attentionWarmBytes, run.attentionWarmFit);
-    // Each point's side of the cache is the profile's: the run's where its warm line is taken.
-    const std::size_t warmBytes = taken.warm ? static_cast<std::size_t>(run.attentionWarmBytes) : calibratedWarmBytes;
+    warmBytes = taken.warm ? static_cast<std::size_t>(run.attentionWarmBytes) : calibratedWarmBytes;
+    return taken;
+}
+
+} // namespace
+
+bool fittedOwnCosts(const BackendSummary& run)
+{
+    // Without the traffic fit: a curve of means is there exactly where a fitted one could be.
+    std::size_t warmBytes = 0;
+    return takenFits(run, run.attentionWarmBytes, warmBytes).any() || !ownAttentionCurve(run, warmBytes).empty();
+}
+
+OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWarmBytes)
+{
+    std::size_t warmBytes = 0;
+    OwnCostsTaken taken = takenFits(run, calibratedWarmBytes, warmBytes);
     // What ownCostProfile makes of its steps, as it makes it.
     const OwnAttention own = ownAttention(run, warmBytes);
     taken.curvePoints = own.curve.size();
@@ -303,7 +317,9 @@ OwnCostsTaken ownCostsTaken(const BackendSummary& run, std::size_t calibratedWar
 
 HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendSummary& run)
 {
-    const OwnCostsTaken taken = ownCostsTaken(run, calibrated.attentionWarmBytes);
+    // The fits alone: the attention's curve and factors are made once, below.
+    std::size_t warmBytes = 0;
+    const OwnCostsTaken taken = takenFits(run, calibrated.attentionWarmBytes, warmBytes);
     HardwareProfile p = calibrated;
     if (taken.copy)
         p.copy = CopyPathFit{.latencyNs = run.copyFit.fixedNs, .bytesPerNs = run.copyFit.bytesPerNs};
@@ -327,7 +343,7 @@ HardwareProfile ownCostProfile(const HardwareProfile& calibrated, const BackendS
     // leaves out the attention's model too, and what is left of its error is the rest's. Each point's side of the
     // cache is the profile's (the run told its steps apart by its own, the same on this machine unless told).
     // Where the run kept its steps by the traffic before them, what each amount did to them apart (ownAttention).
-    OwnAttention own = ownAttention(run, p.attentionWarmBytes);
+    OwnAttention own = ownAttention(run, warmBytes);
     p.attentionCurve = std::move(own.curve);
     if (!p.attentionCurve.empty()) {
         p.attentionSequenceBytesPerNs = 0; // the steps measured already lasted their longest sequence
