@@ -87,14 +87,17 @@ std::string memoryText(double bytes)
 std::string profileCosts(const std::vector<core::real::HardwareProfile>& profiles)
 {
     using Profile = core::real::HardwareProfile;
-    const auto figure = [&](auto of) {
+    // `text` writes a figure: as cohsim prints figures, or a factor to two decimals.
+    const auto range = [&](auto of, auto text) {
         double lo = of(profiles.front()), hi = lo;
         for (const auto& p : profiles) {
             lo = std::min(lo, of(p));
             hi = std::max(hi, of(p));
         }
-        return lo == hi ? number(lo) : fmt::format("{} to {}", number(lo), number(hi));
+        return lo == hi ? text(lo) : fmt::format("{} to {}", text(lo), text(hi));
     };
+    const auto figure = [&](auto of) { return range(of, [](double v) { return number(v); }); };
+    const auto factor = [&](auto of) { return range(of, [](double v) { return fmt::format("{:.2f}", v); }); };
     // Warm steps where every profile has them (a run that had none keeps its calibration's).
     const bool warm =
         std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) { return p.attentionWarmBytesPerNs > 0; });
@@ -134,8 +137,8 @@ std::string profileCosts(const std::vector<core::real::HardwareProfile>& profile
             "{}; attention per layer on a curve of {} step size{} ({} to {} a layer{}){}", copies, sizes,
             most == 1 ? "" : "s", memoryText(smallest), memoryText(largest), traffic ? "" : ", the mean of each",
             traffic ? fmt::format(", times {} after no traffic to {} after the most",
-                                  figure([](const Profile& p) { return p.trafficFactor(0); }),
-                                  figure([](const Profile& p) { return p.attentionAfterTraffic.back().factor; }))
+                                  factor([](const Profile& p) { return p.trafficFactor(0); }),
+                                  factor([](const Profile& p) { return p.attentionAfterTraffic.back().factor; }))
                     : std::string());
     }
     return fmt::format(
