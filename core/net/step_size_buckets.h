@@ -30,6 +30,13 @@ struct StepSizeBucket {
 // The most a bucket's size may be: a layer of 2^62 bytes is past any memory, and twice it still a count.
 inline constexpr std::uint64_t kLargestStepSizeBucket = std::uint64_t{1} << 62;
 
+// Whether `x` can bound a bucket a run keeps (a size's or an amount of traffic's): 0 or a power of two, at most
+// kLargestStepSizeBucket. What a stored bucket is checked by.
+inline bool isBucketBound(std::uint64_t x)
+{
+    return x <= kLargestStepSizeBucket && (x & (x - 1)) == 0;
+}
+
 // The bucket a layer of `bytes` falls in: the largest power of two at most `bytes` (1 for less than 2).
 inline std::uint64_t stepSizeBucketOf(double bytes)
 {

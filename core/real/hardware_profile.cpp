@@ -64,7 +64,7 @@ double HardwareProfile::trafficFactor(double copied) const
 
 std::optional<std::string> trafficPointProblem(const TrafficFactorPoint& point, const TrafficFactorPoint* before)
 {
-    if (point.fromBytes != 0 && trafficBucketOf(static_cast<double>(point.fromBytes)) != point.fromBytes)
+    if (!isBucketBound(point.fromBytes))
         return fmt::format("{} B is not an amount a run keeps its steps by (0, or a power of two)", point.fromBytes);
     if (before && !(point.fromBytes > before->fromBytes))
         return "the amounts are in order, smallest first, each once";

@@ -134,14 +134,12 @@ StepsByTraffic fitStepsByTraffic(const BackendSummary& run)
 
 std::vector<TrafficFactorPoint> ownTrafficFactors(const BackendSummary& run, const HardwareProfile& costed)
 {
-    HardwareProfile curve = costed;
-    curve.attentionAfterTraffic.clear();
     std::vector<TrafficFactorPoint> points;
     for (const TrafficBucket& b : trafficTotals(run.attentionByTraffic)) {
         if (b.steps < kMinTrafficSteps || !(b.bytes > 0) || !(b.ns > 0))
             continue;
         const double steps = static_cast<double>(b.steps);
-        const double predicted = curve.attentionNs(b.bytes / steps, 0);
+        const double predicted = costed.attentionNs(b.bytes / steps, 0);
         const TrafficFactorPoint point{b.fromBytes, predicted > 0 ? (b.ns / steps) / predicted : 0, b.steps};
         if (!trafficPointProblem(point, points.empty() ? nullptr : &points.back()))
             points.push_back(point);

@@ -34,24 +34,15 @@ SimTime CalibratedCompute::decode(const InstanceState& inst, const DecodeBatch& 
     for (const std::uint32_t c : batch.contexts)
         longest = std::max(longest, c);
     double ns = m_profile.attentionNs(bytes, shape.kvBytes(longest, element)) * std::max(1u, m_model.layers);
-    if (m_traffic) {
-        // As a real run keeps its steps: out of the core's cache, each after its node's step before.
-        const std::uint32_t node = inst.nodes.front();
-        if (m_sentAtLastStep.size() <= node)
-            m_sentAtLastStep.resize(node + 1, -1);
-        const double sent = m_traffic->bytesSent();
-        if (m_sentAtLastStep[node] >= 0 && !real::readsFromCoreCache(bytes, m_profile.attentionWarmBytes)) {
-            const double copied = sent - m_sentAtLastStep[node];
-            if (!m_profile.attentionAfterTraffic.empty()) {
-                const double factor = m_profile.trafficFactor(copied);
-                ++m_trafficSteps;
-                m_trafficAddedNs += ns * (factor - 1);
-                ns *= factor;
-            }
-            const double layers = std::max(1u, m_model.layers);
-            addTrafficStep(m_byTraffic, copied, bytes, ns / layers);
+    // As a real run keeps its steps: out of the core's cache, each after its node's step before.
+    if (const auto copied = m_traffic.step(inst.nodes.front());
+        copied && !real::readsFromCoreCache(bytes, m_profile.attentionWarmBytes)) {
+        if (!m_profile.attentionAfterTraffic.empty()) {
+            const double factor = m_profile.trafficFactor(*copied);
+            m_trafficAddedNs += ns * (factor - 1);
+            ns *= factor;
         }
-        m_sentAtLastStep[node] = sent;
+        addTrafficStep(m_byTraffic, *copied, bytes, ns / std::max(1u, m_model.layers));
     }
     return addTime(linear, roundToSimTime(ns, "a decode step's attention"), "a decode step");
 }
@@ -74,13 +65,17 @@ void CalibratedCompute::describe(BackendSummary& summary) const
                                             m_profile.attentionWarmStepNs, m_profile.attentionWarmBytesPerNs,
                                             m_profile.attentionWarmBytes >> 10)
                               : std::string());
+    // Every step kept by traffic took its factor.
+    std::uint64_t steps = 0;
+    for (const TrafficBucket& b : m_byTraffic)
+        steps += b.steps;
     const std::string traffic =
         m_profile.attentionAfterTraffic.empty()
             ? std::string()
             : fmt::format(", times its run's factor after the bytes copied since the instance's step before ({:.2f} "
                           "after none to {:.2f} after {} or more; {} steps, {:+.1f} ms in all)",
                           m_profile.trafficFactor(0), m_profile.attentionAfterTraffic.back().factor,
-                          stepSizeBound(m_profile.attentionAfterTraffic.back().fromBytes), m_trafficSteps,
+                          stepSizeBound(m_profile.attentionAfterTraffic.back().fromBytes), steps,
                           m_trafficAddedNs / 1e6);
     summary.scaledDown = fmt::format(
         "simulated on the calibrated profile of {} ({}): each pair of nodes joined by a copy of {:.0f} ns + "

@@ -7,6 +7,7 @@
 // more than the core's cache holds costs the profile's warm line instead (HardwareProfile::readsWarm). A profile of a
 // real run's own costs takes each step out of that cache times its factor after the bytes the transport sent since the
 // instance's step before (HardwareProfile::trafficFactor), as the run's steps were kept.
+#include "core/net/traffic_since_step.h"
 #include "core/real/calibration.h"
 #include "core/serving/compute_cost.h"
 
@@ -27,7 +28,7 @@ class CalibratedCompute final : public ComputeCost {
     SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     // The contexts, where a lone sequence bounds a step (a profile with a sequence bandwidth).
     bool wantsContexts() const override { return m_profile.attentionSequenceBytesPerNs > 0; }
-    void watchTraffic(const Transport& transport) override { m_traffic = &transport; }
+    void watchTraffic(const Transport& transport) override { m_traffic.watch(transport); }
     void describe(BackendSummary& summary) const override;
 
   private:
@@ -35,11 +36,8 @@ class CalibratedCompute final : public ComputeCost {
     const ModelSpec& m_model;
     std::uint32_t m_blockTokens;
     real::HardwareProfile m_profile;
-    const Transport* m_traffic = nullptr;
-    // Per node (an instance's first): the transport's bytes sent at its last step; -1 before its first.
-    std::vector<double> m_sentAtLastStep;
-    // The steps costed after traffic, and what the factors added to their attention (describe()).
-    std::uint64_t m_trafficSteps = 0;
+    TrafficSinceStep m_traffic; // per node, an instance's first
+    // What the factors added to the steps' attention (describe()).
     double m_trafficAddedNs = 0;
     // Its steps out of the core's cache by the traffic before them, as a real run keeps its own
     // (BackendSummary::attentionByTraffic): set side by side with the real run's.

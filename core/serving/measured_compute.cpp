@@ -175,16 +175,9 @@ SimTime MeasuredCompute::decode(const InstanceState& inst, const DecodeBatch& ba
     (inCache ? m_attentionWarmFit : m_attentionFit).add(layerBytes, static_cast<double>(m_lastNs) / layers);
     addStep(m_attentionBySize, layerBytes, static_cast<double>(m_lastNs) / layers, inCache,
             p.attention->kvBytes(*std::max_element(contexts.begin(), contexts.end())));
-    if (m_traffic) {
-        // What passed through the machine's memories since this node's step before (none before its first).
-        if (m_sentAtLastStep.size() <= node)
-            m_sentAtLastStep.resize(node + 1, -1);
-        const double sent = m_traffic->bytesSent();
-        if (!inCache && m_sentAtLastStep[node] >= 0)
-            addTrafficStep(m_attentionByTraffic, sent - m_sentAtLastStep[node], layerBytes,
-                           static_cast<double>(m_lastNs) / layers);
-        m_sentAtLastStep[node] = sent;
-    }
+    // What passed through the machine's memories since this node's step before (none before its first).
+    if (const auto copied = m_traffic.step(node); copied && !inCache)
+        addTrafficStep(m_attentionByTraffic, *copied, layerBytes, static_cast<double>(m_lastNs) / layers);
     // The layers run stand for all of the model's.
     const double scaled = static_cast<double>(m_lastNs) * static_cast<double>(std::max(1u, m_model.layers)) / layers;
     return addTime(linear, roundToSimTime(scaled, "a decode step's attention"), "a decode step");

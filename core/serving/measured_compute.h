@@ -5,6 +5,7 @@
 // measured time, scaled from the layers it ran to the model's. What it cannot run here (prefill, and the
 // linear layers of a decode step) keeps the roofline's time, and the run says so (BackendSummary::scaledDown).
 #include "core/net/cost_fit.h"
+#include "core/net/traffic_since_step.h"
 #include "core/real/node_resources.h"
 #include "core/real/paged_attention.h"
 #include "core/real/sequence_blocks.h"
@@ -33,7 +34,7 @@ class MeasuredCompute final : public ComputeCost {
     }
     SimTime decode(const InstanceState& inst, const DecodeBatch& batch) override;
     bool wantsContexts() const override { return true; }
-    void watchTraffic(const Transport& transport) override { m_traffic = &transport; }
+    void watchTraffic(const Transport& transport) override { m_traffic.watch(transport); }
     void describe(BackendSummary& summary) const override;
 
     // Fault injection: the next decode step's block bookkeeping goes wrong this way (real::ReadFault); the stamp
@@ -90,10 +91,9 @@ class MeasuredCompute final : public ComputeCost {
     CostFitSums m_attentionWarmFit;
     std::vector<StepSizeBucket> m_attentionBySize; // every step, by its layer's bytes (BackendSummary::attentionBySize)
     // Steps out of the core's cache by the bytes sent since their node's step before (BackendSummary::
-    // attentionByTraffic), and what had been sent at each node's last step (-1: none yet).
-    const Transport* m_traffic = nullptr;
+    // attentionByTraffic).
+    TrafficSinceStep m_traffic;
     std::vector<TrafficBucket> m_attentionByTraffic;
-    std::vector<double> m_sentAtLastStep;
     std::size_t m_warmBytes = 0;
     std::int64_t m_lastNs = 0;
     // What a pool's block bookkeeping counted over its life, for the summary: summed over pools, the largest need.

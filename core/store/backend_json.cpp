@@ -185,8 +185,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                                   countField(b, "steps"),      numberField(b, "bytes"),
                                   numberField(b, "ns"),        numberField(b, "longest_bytes")};
             const double from = static_cast<double>(bucket.fromBytes);
-            const bool sized = bucket.fromBytes > 0 && bucket.fromBytes <= kLargestStepSizeBucket &&
-                               (bucket.fromBytes & (bucket.fromBytes - 1)) == 0 && bucket.bytes > 0 &&
+            const bool sized = bucket.fromBytes > 0 && isBucketBound(bucket.fromBytes) && bucket.bytes > 0 &&
                                bucket.meanBytes() >= (from < 2 ? 0 : from) && bucket.meanBytes() < 2 * from;
             const bool timed = timedAsAMemory(bucket.bytes, bucket.ns);
             const bool side = !bucket.inCache || (s.attentionWarmBytes > 0 && bucket.fromBytes <= s.attentionWarmBytes);
@@ -218,8 +217,7 @@ BackendSummary backendFromJson(const nlohmann::ordered_json& j)
                 continue;
             const TrafficBucket bucket{countField(b, "copied_from_bytes"), countField(b, "steps"),
                                        numberField(b, "bytes"), numberField(b, "ns"), countField(b, "size_from_bytes")};
-            const auto powerOfTwo = [](std::uint64_t x) { return x <= kLargestStepSizeBucket && (x & (x - 1)) == 0; };
-            const bool amount = powerOfTwo(bucket.fromBytes) && powerOfTwo(bucket.sizeFromBytes);
+            const bool amount = isBucketBound(bucket.fromBytes) && isBucketBound(bucket.sizeFromBytes);
             // A size's steps read between its bucket's bytes and twice them.
             const double steps = static_cast<double>(bucket.steps), size = static_cast<double>(bucket.sizeFromBytes);
             const bool ofItsSize = bucket.sizeFromBytes == 0 || (bucket.steps > 0 && bucket.bytes >= size * steps &&
